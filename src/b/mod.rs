@@ -1,0 +1,6 @@
+//! The classical B front end: parser, type checker, interpreter and the
+//! [`workers::TransitionSystem`] a machine compiles to.
+
+pub mod ast;
+pub mod types;
+pub mod value;

@@ -1,0 +1,41 @@
+//! B types and the typing facts of a machine.
+//!
+//! Classical B is statically typed: every expression has one of the types
+//! below, inferred from typing predicates (`x : S`, `f : A --> B`, ...) and
+//! from use. Sequences are `Set(Pair(Int, T))`; relations and functions are
+//! `Set(Pair(A, B))`.
+//!
+//! Given sets (deferred and enumerated sets, and set parameters of the
+//! machine) are numbered in this order: machine set parameters first, then
+//! the `SETS` clause in declaration order. [`Type::Given`] holds that number,
+//! and so does [`crate::b::value::Elem::set`].
+
+/// The type of a B expression.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    /// `INTEGER`
+    Int,
+    /// `BOOL`
+    Bool,
+    /// `STRING`
+    String,
+    /// A given set, by its number (see module docs).
+    Given(u32),
+    /// `A * B`
+    Pair(Box<Type>, Box<Type>),
+    /// `POW(T)`
+    Set(Box<Type>),
+}
+
+/// A deferred or enumerated set (or machine set parameter), with its size fixed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GivenSet {
+    /// The set's name, e.g. `PID`.
+    pub name: String,
+    /// Element names in order: the enumerated names, or `PID1, PID2, ...`
+    /// for deferred sets (as ProB prints them).
+    pub elements: Vec<String>,
+    /// True for deferred sets and set parameters (their elements are
+    /// interchangeable, which symmetry reduction exploits).
+    pub deferred: bool,
+}

@@ -1,0 +1,156 @@
+//! Source files, spans and diagnostics for every front end.
+//!
+//! A [`Diagnostic`] points at a [`Span`] of a [`SourceFile`]; rendering it
+//! gives a rustc-style message whose location line reads
+//! `--> file:line:column`. Line and column are 1-based; columns count
+//! characters, not bytes.
+
+/// A byte range `[start, end)` in one source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// The span `[start, end)`.
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start: start as u32, end: end as u32 }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// A source file with a line index for turning byte offsets into line:column.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The file name as the user gave it.
+    pub name: String,
+    /// The whole text.
+    pub text: String,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    /// Wraps a file's text.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let text = text.into();
+        let mut line_starts = vec![0u32];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
+        SourceFile { name: name.into(), text, line_starts }
+    }
+
+    /// 1-based (line, column) of a byte offset; columns count characters.
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let offset = offset.min(self.text.len() as u32);
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line] as usize;
+        let mut end = offset as usize;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        (line + 1, self.text[start..end].chars().count() + 1)
+    }
+
+    /// `file:line:column` of the start of a span.
+    pub fn location(&self, span: Span) -> String {
+        let (line, col) = self.line_col(span.start);
+        format!("{}:{}:{}", self.name, line, col)
+    }
+}
+
+/// An error in a model or input file, pointing at source text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The headline, e.g. "expected `THEN`, found `END`".
+    pub message: String,
+    /// The offending text.
+    pub span: Span,
+    /// A short text shown under the offending text (may be empty).
+    pub label: String,
+    /// Further explanations, one per line, shown as `= note: ...`.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// An error with a message at a span.
+    pub fn error(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic { message: message.into(), span, label: String::new(), notes: Vec::new() }
+    }
+
+    /// Adds the text shown under the offending source.
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    /// Adds a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Renders like rustc: headline, `--> file:line:column`, the source line
+    /// with the span underlined, then the notes. No colours.
+    pub fn render(&self, file: &SourceFile) -> String {
+        use std::fmt::Write;
+        let (line, col) = file.line_col(self.span.start);
+        let mut out = String::new();
+        let _ = writeln!(out, "error: {}", self.message);
+        let gutter = line.to_string().len();
+        let pad = " ".repeat(gutter);
+        let _ = writeln!(out, "{pad}--> {}:{}:{}", file.name, line, col);
+        let line_text = file.text.lines().nth(line - 1).unwrap_or("");
+        let _ = writeln!(out, "{pad} |");
+        let _ = writeln!(out, "{line} | {line_text}");
+        let line_chars = line_text.chars().count();
+        let span_chars = {
+            let end = (self.span.end as usize).min(file.text.len());
+            let start = (self.span.start as usize).min(end);
+            file.text.get(start..end).map_or(1, |s| s.chars().take_while(|&c| c != '\n').count())
+        };
+        let width = span_chars.max(1).min(line_chars.saturating_sub(col - 1).max(1));
+        let _ = write!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width));
+        if !self.label.is_empty() {
+            let _ = write!(out, " {}", self.label);
+        }
+        out.push('\n');
+        for note in &self.notes {
+            let _ = writeln!(out, "{pad} = note: {note}");
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based_and_count_characters() {
+        let f = SourceFile::new("m.mch", "ab\nçd e\n");
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(3), (2, 1));
+        // 'ç' is two bytes: the 'e' after "çd " is the 4th character.
+        assert_eq!(f.line_col(7), (2, 4));
+        assert_eq!(f.location(Span::new(7, 8)), "m.mch:2:4");
+    }
+
+    #[test]
+    fn render_points_at_the_span() {
+        let f = SourceFile::new("m.mch", "MACHINE m\nVARIABLES x y\nEND\n");
+        let d = Diagnostic::error(Span::new(22, 23), "expected `,` or a clause keyword, found `y`")
+            .with_label("expected `,`");
+        let r = d.render(&f);
+        assert!(r.contains("--> m.mch:2:13"), "{r}");
+        assert!(r.contains("            ^ expected `,`"), "{r}");
+    }
+}

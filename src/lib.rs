@@ -1,0 +1,6 @@
+//! orbit: a multithreaded explicit-state model checker for classical B,
+//! with symmetry reduction by canonical graph labelling and partial order
+//! reduction.
+
+pub mod b;
+pub mod diag;

@@ -1,0 +1,140 @@
+//! The contract between a front end (B, later Murphi) and the engine.
+//!
+//! A front end compiles its model into a [`TransitionSystem`]: a set of
+//! initial states, a successor function and a few state predicates. The
+//! engine knows nothing else about the model. States are flat slices of
+//! `u64` words of one fixed width per system ([`TransitionSystem::state_width`]);
+//! the engine hashes, compares and stores them as plain words.
+//!
+//! # Determinism contract
+//! For the same state, [`TransitionSystem::successors`] and
+//! [`TransitionSystem::labelled_successors`] must emit the same successors in
+//! the same order, on every call and every thread. The engine relies on it to
+//! rebuild counterexamples: it keeps only parent links and replays the
+//! labelled successor function of each parent to find the step that led to
+//! the child (as stateright does). Two states are the same state exactly when
+//! their words are equal: the encoding must be canonical (a set has one
+//! encoding, whatever order its elements were added in).
+
+use std::fmt;
+
+/// A property of a single state that failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Which kind of property failed.
+    pub kind: ViolationKind,
+    /// Human-readable description, e.g. the failing invariant conjunct.
+    pub message: String,
+}
+
+/// The kinds of state property a front end can report as violated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ViolationKind {
+    /// An invariant conjunct is false.
+    Invariant,
+    /// An assertion (a theorem about reachable states) is false.
+    Assertion,
+}
+
+impl fmt::Display for ViolationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ViolationKind::Invariant => "invariant violation",
+            ViolationKind::Assertion => "assertion violation",
+        })
+    }
+}
+
+/// An error in the model met while exploring: a well-definedness failure
+/// (function applied outside its domain, division by zero, an unbounded
+/// enumeration, ...). The engine reports it with the trace that reached it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelError {
+    /// What went wrong, including where in the model (file:line:column).
+    pub message: String,
+}
+
+impl ModelError {
+    /// A model error with the given message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ModelError { message: message.into() }
+    }
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// A successor together with the label of the transition that produced it.
+/// Used only to print counterexamples, never on the hot path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelledState {
+    /// The transition label, e.g. `enter(PID1)` or `r <-- op(2)`.
+    pub label: String,
+    /// The successor state's words.
+    pub state: Box<[u64]>,
+}
+
+/// A model as the engine sees it. See the module docs for the determinism
+/// contract.
+pub trait TransitionSystem: Sync {
+    /// Per-thread working memory (evaluation buffers, canonicaliser
+    /// workspace, ...). Each worker thread makes one with
+    /// [`TransitionSystem::new_scratch`] and passes it to every hot-path call.
+    type Scratch: Send;
+
+    /// A fresh scratch space for one worker thread.
+    fn new_scratch(&self) -> Self::Scratch;
+
+    /// Number of `u64` words in every state of this system.
+    fn state_width(&self) -> usize;
+
+    /// Emits every initial state, in a deterministic order. Duplicates are
+    /// allowed (the engine deduplicates).
+    fn initial_states(
+        &self,
+        scratch: &mut Self::Scratch,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError>;
+
+    /// Emits every successor of `state`, in a deterministic order.
+    /// Duplicates are allowed. Hot path: must not allocate per successor.
+    fn successors(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError>;
+
+    /// The initial states with labels, in the same order as
+    /// [`TransitionSystem::initial_states`]. For counterexamples only.
+    fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError>;
+
+    /// The successors of `state` with labels, in the same order as
+    /// [`TransitionSystem::successors`]. For counterexamples only.
+    fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError>;
+
+    /// Checks the state properties (invariant, assertions) of `state`.
+    fn check_state(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError>;
+
+    /// Whether the model defines a goal predicate.
+    fn has_goal(&self) -> bool {
+        false
+    }
+
+    /// Whether `state` satisfies the goal predicate (false if there is none).
+    fn is_goal(&self, _scratch: &mut Self::Scratch, _state: &[u64]) -> Result<bool, ModelError> {
+        Ok(false)
+    }
+
+    /// The state as (variable name, printed value) pairs, for traces.
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)>;
+}
