@@ -39,3 +39,30 @@ pub struct GivenSet {
     /// interchangeable, which symmetry reduction exploits).
     pub deferred: bool,
 }
+
+/// The typing facts of a whole machine, as the type checker infers them and
+/// the interpreter and state encoding use them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MachineTypes {
+    /// Given sets, numbered as in the module docs, with their sizes fixed.
+    pub given_sets: Vec<GivenSet>,
+    /// Types of the constants, in the order of `Machine::constants`.
+    pub constants: Vec<Type>,
+    /// Types of the variables, in the order of `Machine::variables`.
+    pub variables: Vec<Type>,
+    /// Types of each operation's parameters and outputs, in the order of `Machine::operations`.
+    pub operations: Vec<OperationTypes>,
+    /// The value of `MAXINT` (upper bound of `NAT` and `INT`).
+    pub maxint: i64,
+    /// The value of `MININT` (lower bound of `INT`).
+    pub minint: i64,
+}
+
+/// Types of one operation's parameters and outputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OperationTypes {
+    /// Input parameter types, in order.
+    pub params: Vec<Type>,
+    /// Output types, in order.
+    pub outputs: Vec<Type>,
+}
