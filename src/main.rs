@@ -1,10 +1,3 @@
-//! The `orbit` binary: see [`orbit::cli`].
+//! The `orbit` binary (the command line is wired in with the engine and interpreter).
 
-use mimalloc::MiMalloc;
-
-#[global_allocator]
-static GLOBAL: MiMalloc = MiMalloc;
-
-fn main() -> std::process::ExitCode {
-    orbit::cli::main()
-}
+fn main() {}
