@@ -4,3 +4,4 @@
 
 pub mod b;
 pub mod diag;
+pub mod symmetry;

@@ -5,3 +5,4 @@ pub mod ast;
 pub mod state;
 pub mod types;
 pub mod value;
+pub mod visit;

@@ -156,6 +156,16 @@ impl StateLayout {
         );
     }
 
+    /// Encodes one slot's value into its words `out` (exactly the codec's width).
+    pub fn encode_slot(
+        &self,
+        slot: &Slot,
+        value: &Value,
+        out: &mut [u64],
+    ) -> Result<(), EncodeError> {
+        slot.codec.encode(value, &self.interner, out)
+    }
+
     /// Decodes one slot of `state`.
     pub fn decode_slot(&self, slot: &Slot, state: &[u64]) -> Value {
         slot.codec.decode(
