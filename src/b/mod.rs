@@ -2,7 +2,11 @@
 //! [`workers::TransitionSystem`] a machine compiles to.
 
 pub mod ast;
+pub mod lexer;
+pub mod parser;
 pub mod state;
 pub mod types;
 pub mod value;
 pub mod visit;
+
+pub use parser::{parse_expression, parse_machine, parse_substitution};
