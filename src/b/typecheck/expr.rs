@@ -181,7 +181,13 @@ impl Checker {
     pub(crate) fn bind_terms(&mut self, ids: &[Ident], what: What) -> (usize, Vec<TermId>) {
         let mark = self.scope.mark();
         let mut terms = Vec::with_capacity(ids.len());
-        for id in ids {
+        for (i, id) in ids.iter().enumerate() {
+            if ids[..i].iter().any(|earlier| earlier.name == id.name) {
+                self.error(Diagnostic::error(
+                    id.span,
+                    format!("`{}` is bound twice here", id.name),
+                ));
+            }
             let term = self.terms.var();
             self.scope.push_local(&id.name, Binding { what, term });
             self.bound.push((id.span, id.name.clone(), term));
@@ -205,7 +211,7 @@ impl Checker {
     /// The type of a name at `span`; unknown or invisible names are reported.
     pub(crate) fn ident(&mut self, name: &str, span: Span) -> Binding {
         let fallback = |this: &mut Self| Binding {
-            what: What::Bound("error"),
+            what: What::Unknown,
             term: this.terms.var(),
         };
         if let Some(b) = self.scope.local(name) {
@@ -228,7 +234,7 @@ impl Checker {
             let b = self.ident(base, span);
             if !matches!(
                 b.what,
-                What::Variable(_) | What::Output | What::Local | What::Bound("error")
+                What::Variable(_) | What::Output | What::Local | What::Unknown
             ) {
                 self.error(Diagnostic::error(
                     span,

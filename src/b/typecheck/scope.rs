@@ -28,6 +28,9 @@ pub(crate) enum What {
     Bound(&'static str),
     /// A local variable of `VAR ... IN`: assignable.
     Local,
+    /// A name already reported as unknown or invisible: anything goes, so
+    /// that one mistake gives one error.
+    Unknown,
 }
 
 impl What {
@@ -42,6 +45,7 @@ impl What {
             What::Output => "output parameter".into(),
             What::Bound(by) => format!("variable bound by {by}"),
             What::Local => "local variable".into(),
+            What::Unknown => "name".into(),
         }
     }
 }

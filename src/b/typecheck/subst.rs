@@ -138,7 +138,7 @@ impl Checker {
     fn assignable(&mut self, id: &Ident) -> TermId {
         let b = self.ident(&id.name, id.span);
         let problem = match b.what {
-            What::Variable(_) | What::Output | What::Local | What::Bound("error") => None,
+            What::Variable(_) | What::Output | What::Local | What::Unknown => None,
             What::Param => Some(format!(
                 "cannot assign to input parameter `{}` of operation `{}`",
                 id.name,
