@@ -296,17 +296,18 @@ impl Checker {
     /// Unifies `found` (the type of the expression at `span`) with `expected`;
     /// reports "expected X, found Y" on failure.
     fn unify_at(&mut self, span: Span, expected: TermId, found: TermId) -> bool {
-        let (e, f) = (self.show(expected), self.show(found));
         match self.terms.unify(expected, found) {
             Ok(()) => true,
-            Err(_) => {
-                let d = if e == f {
-                    Diagnostic::error(
+            Err(why) => {
+                let (e, f) = (self.show(expected), self.show(found));
+                let d = match why {
+                    unify::Mismatch::Infinite => Diagnostic::error(
                         span,
-                        format!("type mismatch: {e} would have to contain itself"),
-                    )
-                } else {
-                    Diagnostic::error(span, format!("expected {e}, found {f}"))
+                        format!("type mismatch: {f} would have to contain itself"),
+                    ),
+                    unify::Mismatch::Clash => {
+                        Diagnostic::error(span, format!("expected {e}, found {f}"))
+                    }
                 };
                 self.error(d);
                 false

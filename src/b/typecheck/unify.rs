@@ -47,9 +47,14 @@ pub(crate) enum Shape {
     Set(TermId),
 }
 
-/// Two terms could not be unified (constructor clash or infinite type).
-#[derive(Debug)]
-pub(crate) struct Mismatch;
+/// Why two terms could not be unified.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Mismatch {
+    /// Different constructors, e.g. `INTEGER` against `POW(_)`.
+    Clash,
+    /// A variable would have to contain itself (`x : x`).
+    Infinite,
+}
 
 /// Arena of type terms.
 #[derive(Debug, Default)]
@@ -173,42 +178,49 @@ impl Terms {
         false
     }
 
-    /// Makes `a` and `b` the same type. On failure some variables may
-    /// already be bound; the caller reports the error and carries on.
+    /// Makes `a` and `b` the same type. On failure the variables met before
+    /// the clash stay bound (so both sides print with what was learnt) but
+    /// two different constructors are never merged, so both sides still
+    /// print as what they were; the caller reports the error and carries on.
     pub(crate) fn unify(&mut self, a: TermId, b: TermId) -> Result<(), Mismatch> {
-        let mut work = vec![(a, b)];
-        while let Some((a, b)) = work.pop() {
-            let (ra, rb) = (self.find(a), self.find(b));
-            if ra == rb {
-                continue;
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return Ok(());
+        }
+        match (self.nodes[ra as usize], self.nodes[rb as usize]) {
+            (Node::Var, _) => {
+                if self.occurs(ra, rb) {
+                    return Err(Mismatch::Infinite);
+                }
+                self.nodes[ra as usize] = Node::Link(rb);
             }
-            match (self.nodes[ra as usize], self.nodes[rb as usize]) {
-                (Node::Var, _) => {
-                    if self.occurs(ra, rb) {
-                        return Err(Mismatch);
-                    }
-                    self.nodes[ra as usize] = Node::Link(rb);
+            (_, Node::Var) => {
+                if self.occurs(rb, ra) {
+                    return Err(Mismatch::Infinite);
                 }
-                (_, Node::Var) => {
-                    if self.occurs(rb, ra) {
-                        return Err(Mismatch);
-                    }
-                    self.nodes[rb as usize] = Node::Link(ra);
-                }
-                (Node::Pair(a1, a2), Node::Pair(b1, b2)) => {
-                    self.nodes[rb as usize] = Node::Link(ra);
-                    work.push((a2, b2));
-                    work.push((a1, b1));
-                }
-                (Node::Set(a1), Node::Set(b1)) => {
-                    self.nodes[rb as usize] = Node::Link(ra);
-                    work.push((a1, b1));
-                }
-                (x, y) if x == y => {}
-                _ => return Err(Mismatch),
+                self.nodes[rb as usize] = Node::Link(ra);
             }
+            (Node::Pair(a1, a2), Node::Pair(b1, b2)) => {
+                self.unify(a1, b1)?;
+                self.unify(a2, b2)?;
+                self.merge(ra, rb);
+            }
+            (Node::Set(a1), Node::Set(b1)) => {
+                self.unify(a1, b1)?;
+                self.merge(ra, rb);
+            }
+            (x, y) if x == y => {}
+            _ => return Err(Mismatch::Clash),
         }
         Ok(())
+    }
+
+    /// Links two equal structures so later finds are short.
+    fn merge(&mut self, a: TermId, b: TermId) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.nodes[rb as usize] = Node::Link(ra);
+        }
     }
 
     /// The closed type of `t`, or `None` if it still contains a variable.
@@ -306,7 +318,13 @@ mod tests {
         assert!(t.unify(i, b).is_err());
         let v = t.var();
         let sv = t.set(v);
-        assert!(t.unify(v, sv).is_err());
+        assert_eq!(t.unify(v, sv).unwrap_err(), Mismatch::Infinite);
+        // A clash inside a structure leaves both sides as they were.
+        let si = t.set(i);
+        let sb = t.set(b);
+        assert_eq!(t.unify(si, sb).unwrap_err(), Mismatch::Clash);
+        assert_eq!(t.display(si, &[]), "POW(INTEGER)");
+        assert_eq!(t.display(sb, &[]), "POW(BOOL)");
     }
 
     #[test]
