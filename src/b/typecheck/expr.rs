@@ -272,7 +272,8 @@ impl Checker {
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
             ExprKind::Call(builtin, args) => self.call(*builtin, args, e.span),
             ExprKind::Apply(f, args) => {
-                let (dom, ran) = self.relation_of(f);
+                let tf = self.infer(f);
+                let (dom, ran) = self.relation_parts(f.span, tf, "a function");
                 let arg = self.args_tuple(args);
                 let span = args
                     .first()

@@ -449,3 +449,234 @@ fn predicates_and_expressions_are_not_mixed() {
     )];
     assert_eq!(messages(&m)[0], "expected an expression, found a predicate");
 }
+
+fn ids(names: &[&str]) -> Vec<Ident> {
+    names.iter().map(|n| ident(n)).collect()
+}
+
+/// A machine over deferred `P` with the given variables and invariant conjuncts.
+fn over_p(vars: &[&str], conjuncts: Vec<Expr>) -> Machine {
+    let mut m = machine("M");
+    m.sets = vec![SetDecl::Deferred(ident("P"))];
+    m.variables = ids(vars);
+    m.invariant = Some(and(conjuncts));
+    m
+}
+
+#[test]
+fn binders_give_tuple_types() {
+    // f = %(x, y).(x : P & y : NAT | y + 1)   : POW(P*INTEGER*INTEGER)
+    // g = {x, b | x : P & b : BOOL}           : POW(P*BOOL)
+    // n = SIGMA(z).(z : 1..3 | z)             : INTEGER
+    // u = UNION(z).(z : P | {z})              : POW(P)
+    let lambda = e(ExprKind::Lambda(
+        ids(&["x", "y"]),
+        Box::new(and(vec![
+            bin(BinaryOp::Member, v("x"), v("P")),
+            bin(BinaryOp::Member, v("y"), c(BuiltinConstant::Nat)),
+        ])),
+        Box::new(bin(BinaryOp::Add, v("y"), int(1))),
+    ));
+    let compr = e(ExprKind::Comprehension(
+        ids(&["x", "b"]),
+        Box::new(and(vec![
+            bin(BinaryOp::Member, v("x"), v("P")),
+            bin(BinaryOp::Member, v("b"), c(BuiltinConstant::Bool)),
+        ])),
+    ));
+    let sigma = e(ExprKind::QuantifiedExpr(
+        QuantifiedExprKind::Sum,
+        ids(&["z"]),
+        Box::new(bin(
+            BinaryOp::Member,
+            v("z"),
+            bin(BinaryOp::Interval, int(1), int(3)),
+        )),
+        Box::new(v("z")),
+    ));
+    let union = e(ExprKind::QuantifiedExpr(
+        QuantifiedExprKind::Union,
+        ids(&["z"]),
+        Box::new(bin(BinaryOp::Member, v("z"), v("P"))),
+        Box::new(set(vec![v("z")])),
+    ));
+    let m = over_p(
+        &["f", "g", "n", "u"],
+        vec![
+            bin(BinaryOp::Eq, v("f"), lambda),
+            bin(BinaryOp::Eq, v("g"), compr),
+            bin(BinaryOp::Eq, v("n"), sigma),
+            bin(BinaryOp::Eq, v("u"), union),
+        ],
+    );
+    let t = check(&m).unwrap();
+    let p = || Type::Given(0);
+    assert_eq!(t.variables[0], pow(pair(pair(p(), Type::Int), Type::Int)));
+    assert_eq!(t.variables[1], pow(pair(p(), Type::Bool)));
+    assert_eq!(t.variables[2], Type::Int);
+    assert_eq!(t.variables[3], pow(p()));
+    assert_eq!(t.bound.len(), 6);
+}
+
+#[test]
+fn sequence_and_projection_operators() {
+    // s : seq(P) & t = rev(s) ^ tail(s) <- first(s) & k = size(s /|\ 2)
+    // & q = prj1(P, BOOL) & it = iterate(id(P), 2) & cs = conc([s, t])
+    let m = over_p(
+        &["s", "t", "k", "q", "it", "cs"],
+        vec![
+            bin(BinaryOp::Member, v("s"), un(UnaryOp::Seq, v("P"))),
+            bin(
+                BinaryOp::Eq,
+                v("t"),
+                bin(
+                    BinaryOp::Append,
+                    bin(
+                        BinaryOp::Concat,
+                        un(UnaryOp::Rev, v("s")),
+                        un(UnaryOp::Tail, v("s")),
+                    ),
+                    un(UnaryOp::First, v("s")),
+                ),
+            ),
+            bin(
+                BinaryOp::Eq,
+                v("k"),
+                un(UnaryOp::Size, bin(BinaryOp::TakeFront, v("s"), int(2))),
+            ),
+            bin(
+                BinaryOp::Eq,
+                v("q"),
+                e(ExprKind::Call(
+                    Builtin::Prj1,
+                    vec![v("P"), c(BuiltinConstant::Bool)],
+                )),
+            ),
+            bin(
+                BinaryOp::Eq,
+                v("it"),
+                e(ExprKind::Call(
+                    Builtin::Iterate,
+                    vec![un(UnaryOp::Id, v("P")), int(2)],
+                )),
+            ),
+            bin(
+                BinaryOp::Eq,
+                v("cs"),
+                un(UnaryOp::Conc, e(ExprKind::SeqEnum(vec![v("s"), v("t")]))),
+            ),
+        ],
+    );
+    let t = check(&m).unwrap();
+    let p = || Type::Given(0);
+    let seq_p = pow(pair(Type::Int, p()));
+    assert_eq!(t.variables[1], seq_p);
+    assert_eq!(t.variables[2], Type::Int);
+    assert_eq!(t.variables[3], pow(pair(pair(p(), Type::Bool), p())));
+    assert_eq!(t.variables[4], pow(pair(p(), p())));
+    assert_eq!(t.variables[5], seq_p);
+}
+
+#[test]
+fn substitutions_type_their_parts() {
+    // INITIALISATION x :: P ; VAR tmp IN tmp := x ; y := {tmp} END ;
+    //   CASE n OF EITHER 1 THEN skip OR 2, 3 THEN n := n + 1 END ;
+    //   n : (n > n$0)
+    let mut m = over_p(
+        &["x", "y", "n"],
+        vec![bin(BinaryOp::Member, v("n"), c(BuiltinConstant::Nat))],
+    );
+    let var = s(SubstKind::Var(
+        ids(&["tmp"]),
+        Box::new(s(SubstKind::Sequence(vec![
+            assign("tmp", v("x")),
+            assign("y", set(vec![v("tmp")])),
+        ]))),
+    ));
+    let case = s(SubstKind::Case(
+        v("n"),
+        vec![
+            (vec![int(1)], s(SubstKind::Skip)),
+            (
+                vec![int(2), int(3)],
+                assign("n", bin(BinaryOp::Add, v("n"), int(1))),
+            ),
+        ],
+        None,
+    ));
+    let such_that = s(SubstKind::BecomesSuchThat(
+        ids(&["n"]),
+        bin(BinaryOp::Gt, v("n"), v("n$0")),
+    ));
+    m.initialisation = Some(s(SubstKind::Sequence(vec![
+        s(SubstKind::BecomesElementOf(ids(&["x"]), v("P"))),
+        var,
+        case,
+        such_that,
+    ])));
+    let t = check(&m).unwrap();
+    assert_eq!(
+        t.variables,
+        vec![Type::Given(0), pow(Type::Given(0)), Type::Int]
+    );
+    // A CASE value of the wrong type is reported.
+    let SubstKind::Sequence(parts) = &mut m.initialisation.as_mut().unwrap().kind else {
+        unreachable!()
+    };
+    let SubstKind::Case(_, branches, _) = &mut parts[2].kind else {
+        unreachable!()
+    };
+    branches[0].0 = vec![e(ExprKind::True)];
+    assert_eq!(messages(&m)[0], "expected INTEGER, found BOOL");
+}
+
+#[test]
+fn undecidable_star_is_reported() {
+    // !(a, b).(a * b = a * b => 1 = 1): nothing tells integers from sets.
+    let m = over_p(
+        &["x"],
+        vec![
+            bin(BinaryOp::Member, v("x"), v("P")),
+            e(ExprKind::Quantifier(
+                Quantifier::ForAll,
+                ids(&["a", "b"]),
+                Box::new(bin(
+                    BinaryOp::Implies,
+                    bin(
+                        BinaryOp::Eq,
+                        bin(BinaryOp::Mul, v("a"), v("b")),
+                        bin(BinaryOp::Mul, v("a"), v("b")),
+                    ),
+                    bin(BinaryOp::Eq, int(1), int(1)),
+                )),
+            )),
+        ],
+    );
+    let msgs = messages(&m);
+    assert_eq!(
+        msgs[0],
+        "cannot tell whether `*` multiplies integers or builds a cartesian product"
+    );
+}
+
+#[test]
+fn infinite_type_is_an_error_not_a_hang() {
+    let m = over_p(&["x"], vec![bin(BinaryOp::Member, v("x"), v("x"))]);
+    assert!(messages(&m)[0].contains("would have to contain itself"));
+}
+
+#[test]
+fn applying_a_non_function_is_reported() {
+    let m = over_p(
+        &["x"],
+        vec![
+            bin(BinaryOp::Member, v("x"), v("P")),
+            bin(
+                BinaryOp::Eq,
+                e(ExprKind::Apply(Box::new(v("x")), vec![int(1)])),
+                int(1),
+            ),
+        ],
+    );
+    assert_eq!(messages(&m)[0], "expected a function, found P");
+}
