@@ -2,6 +2,10 @@
 //! [`workers::TransitionSystem`] a machine compiles to.
 
 pub mod ast;
+pub mod lexer;
+pub mod parser;
 pub mod typecheck;
 pub mod types;
 pub mod value;
+
+pub use parser::{parse_expression, parse_machine, parse_substitution};
