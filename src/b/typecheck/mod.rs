@@ -127,6 +127,7 @@ pub fn check_machine(
         diags,
     );
     checker.scope.set_params = machine.params.len() as u32;
+    checker.refines = machine.refines.as_ref().map(|r| r.name.clone());
 
     // Machine-level names.
     for (k, set) in numbered.sets.iter().enumerate() {
@@ -265,6 +266,8 @@ pub(crate) struct Checker {
     reported_unknown: HashSet<String>,
     /// Name of the operation being checked, for messages.
     operation: Option<String>,
+    /// The machine this one refines, for messages about names it may declare.
+    refines: Option<String>,
 }
 
 impl Checker {
@@ -280,6 +283,7 @@ impl Checker {
             bound: Vec::new(),
             reported_unknown: HashSet::new(),
             operation: None,
+            refines: None,
         }
     }
 
