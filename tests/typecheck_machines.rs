@@ -392,3 +392,36 @@ fn undefined_definition_gives_one_error() {
     );
     assert_eq!(e.matches("error:").count(), 1, "{e}");
 }
+
+#[test]
+fn binder_in_a_definition_used_at_two_types_is_left_out_of_the_bound_table() {
+    let text = "MACHINE m\nSETS A; B\nDEFINITIONS none(s) == {z | z : s & 1 = 2}\n\
+                VARIABLES x, y\nINVARIANT x = none(A) & y = none(B)\n\
+                INITIALISATION x := {} || y := {}\nEND\n";
+    let t = check(text);
+    assert_eq!(shown(&t, &t.variables), vec!["POW(A)", "POW(B)"]);
+    assert!(t.bound.is_empty(), "{:?}", t.bound);
+    // Used at one type, it is recorded.
+    let t = check(
+        &text
+            .replace("none(B)", "none(A)")
+            .replace("y = ", "y <: A & y = "),
+    );
+    assert_eq!(
+        shown(&t, &t.bound.values().cloned().collect::<Vec<_>>()),
+        vec!["A"]
+    );
+}
+
+/// Regression: a long conjunction was checked recursively and overflowed
+/// the stack (at about 16,000 conjuncts on a 2 MB test thread).
+#[test]
+fn long_invariant_does_not_overflow_the_stack() {
+    let mut text = String::from("MACHINE m\nVARIABLES x\nINVARIANT x : NAT");
+    for _ in 0..30_000 {
+        text.push_str(" & x = x");
+    }
+    text.push_str("\nINITIALISATION x := 0\nEND\n");
+    let t = check(&text);
+    assert_eq!(t.variables, vec![Type::Int]);
+}

@@ -39,13 +39,36 @@ fn is_predicate_op(op: BinaryOp) -> bool {
     )
 }
 
+/// The operands of a chain of one associative operator (`P & Q & R`), left to right.
+fn flatten(e: &Expr, op: BinaryOp) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match &x.kind {
+            ExprKind::Binary(o, a, b) if *o == op => {
+                stack.push(b);
+                stack.push(a);
+            }
+            _ => out.push(x),
+        }
+    }
+    out
+}
+
 impl Checker {
     /// Checks a predicate.
     pub(crate) fn pred(&mut self, e: &Expr) {
         use BinaryOp::*;
         match &e.kind {
             ExprKind::Binary(op, a, b) => match op {
-                And | Or | Implies | Equiv => {
+                And | Or => {
+                    // Long conjunctions (big invariants) are walked without
+                    // recursion, so their length cannot overflow the stack.
+                    for part in flatten(e, *op) {
+                        self.pred(part);
+                    }
+                }
+                Implies | Equiv => {
                     self.pred(a);
                     self.pred(b);
                 }

@@ -82,7 +82,9 @@ pub struct MachineTypes {
     pub operations: Vec<OperationTypes>,
     /// Types of bound variables (of `!`, `#`, `{x | P}`, `%`, `SIGMA`, `PI`,
     /// `UNION`, `INTER`, `ANY`, `LET`, `VAR`), keyed by the `(start, end)`
-    /// of the binding [`Ident`]'s span.
+    /// of the binding [`Ident`]'s span. A binder written inside a definition
+    /// that is expanded at different types (so one span, several types) is
+    /// left out.
     pub bound: HashMap<(u32, u32), Type>,
     /// `MAXINT`: upper bound of `NAT`, `NAT1` and `INT`.
     pub maxint: i64,
@@ -209,10 +211,22 @@ pub fn check_machine(
         operations.push(OperationTypes { params, outputs });
     }
     let mut bound = HashMap::new();
+    let mut ambiguous = HashSet::new();
     for (span, name, term) in std::mem::take(&mut checker.bound) {
         match checker.terms.resolve(term) {
             Some(ty) => {
-                bound.insert((span.start, span.end), ty);
+                // A binder inside a definition expanded at several types has
+                // one span but several types: leave it out rather than lie.
+                let key = (span.start, span.end);
+                if ambiguous.contains(&key) {
+                    continue;
+                }
+                if bound.get(&key).is_some_and(|old| *old != ty) {
+                    bound.remove(&key);
+                    ambiguous.insert(key);
+                } else {
+                    bound.insert(key, ty);
+                }
             }
             None if report => {
                 let known = checker.show(term);
