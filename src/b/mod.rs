@@ -5,6 +5,7 @@ pub mod ast;
 pub mod lexer;
 pub mod parser;
 pub mod state;
+pub mod typecheck;
 pub mod types;
 pub mod value;
 pub mod visit;
