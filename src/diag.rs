@@ -17,12 +17,18 @@ pub struct Span {
 impl Span {
     /// The span `[start, end)`.
     pub fn new(start: usize, end: usize) -> Self {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
 
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -42,7 +48,11 @@ impl SourceFile {
         let text = text.into();
         let mut line_starts = vec![0u32];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
-        SourceFile { name: name.into(), text, line_starts }
+        SourceFile {
+            name: name.into(),
+            text,
+            line_starts,
+        }
     }
 
     /// 1-based (line, column) of a byte offset; columns count characters.
@@ -83,7 +93,12 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error with a message at a span.
     pub fn error(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { message: message.into(), span, label: String::new(), notes: Vec::new() }
+        Diagnostic {
+            message: message.into(),
+            span,
+            label: String::new(),
+            notes: Vec::new(),
+        }
     }
 
     /// Adds the text shown under the offending source.
@@ -115,9 +130,13 @@ impl Diagnostic {
         let span_chars = {
             let end = (self.span.end as usize).min(file.text.len());
             let start = (self.span.start as usize).min(end);
-            file.text.get(start..end).map_or(1, |s| s.chars().take_while(|&c| c != '\n').count())
+            file.text
+                .get(start..end)
+                .map_or(1, |s| s.chars().take_while(|&c| c != '\n').count())
         };
-        let width = span_chars.max(1).min(line_chars.saturating_sub(col - 1).max(1));
+        let width = span_chars
+            .max(1)
+            .min(line_chars.saturating_sub(col - 1).max(1));
         let _ = write!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width));
         if !self.label.is_empty() {
             let _ = write!(out, " {}", self.label);
@@ -147,8 +166,11 @@ mod tests {
     #[test]
     fn render_points_at_the_span() {
         let f = SourceFile::new("m.mch", "MACHINE m\nVARIABLES x y\nEND\n");
-        let d = Diagnostic::error(Span::new(22, 23), "expected `,` or a clause keyword, found `y`")
-            .with_label("expected `,`");
+        let d = Diagnostic::error(
+            Span::new(22, 23),
+            "expected `,` or a clause keyword, found `y`",
+        )
+        .with_label("expected `,`");
         let r = d.render(&f);
         assert!(r.contains("--> m.mch:2:13"), "{r}");
         assert!(r.contains("            ^ expected `,`"), "{r}");

@@ -2,5 +2,6 @@
 //! [`workers::TransitionSystem`] a machine compiles to.
 
 pub mod ast;
+pub mod eval;
 pub mod types;
 pub mod value;

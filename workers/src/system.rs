@@ -57,7 +57,9 @@ pub struct ModelError {
 impl ModelError {
     /// A model error with the given message.
     pub fn new(message: impl Into<String>) -> Self {
-        ModelError { message: message.into() }
+        ModelError {
+            message: message.into(),
+        }
     }
 }
 
