@@ -3,5 +3,10 @@
 
 pub mod ast;
 pub mod eval;
+pub mod lexer;
+pub mod parser;
+pub mod typecheck;
 pub mod types;
 pub mod value;
+
+pub use parser::{parse_expression, parse_machine, parse_substitution};

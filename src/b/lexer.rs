@@ -1,0 +1,558 @@
+//! Lexer for classical B in ProB's ASCII syntax.
+//!
+//! The lexer turns the text of a machine into a vector of [`Token`]s ending
+//! with [`TokenKind::Eof`]. Operators are recognised by longest match, which
+//! is what B's many overlapping symbols need: `<--` (operation outputs) wins
+//! over `<-` (append) and `<` (less than), `-->>` over `-->` over `->` over
+//! `-`, `|->` over `|>` over `||` over `|`, and so on. Comments (`/* ... */`
+//! and `// ...`) and white space are skipped. Reserved words that shape the
+//! grammar (clause names, substitution keywords, `or`, `not`, `mod`) become
+//! [`TokenKind::Keyword`]; built-in names such as `card` or `NAT` stay
+//! identifiers and the expression parser recognises them.
+
+use crate::diag::{Diagnostic, Span};
+
+/// One lexical token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    /// What it is.
+    pub kind: TokenKind,
+    /// Where it was written. Tokens produced by expanding a definition keep
+    /// the span of the definition body they were copied from.
+    pub span: Span,
+    /// 0 for tokens read from the file; otherwise the index of the
+    /// definition expansion that produced the token (set by the parser).
+    pub origin: u32,
+    /// Whether the parser made this token up: the parentheses it puts around
+    /// an expanded definition body. Their span is the whole use site.
+    pub synthetic: bool,
+}
+
+/// The kinds of tokens.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TokenKind {
+    /// An identifier, including built-in names such as `card` or `NAT`.
+    /// `x$0` is one identifier.
+    Ident(String),
+    /// A non-negative integer literal.
+    Int(i64),
+    /// A string literal, with escapes resolved.
+    Str(String),
+    /// A reserved word.
+    Keyword(Keyword),
+    /// An operator or punctuation symbol.
+    Sym(Sym),
+    /// The end of the input.
+    Eof,
+}
+
+impl TokenKind {
+    /// How the token is shown in error messages, e.g. `` `THEN` `` or
+    /// `end of file`.
+    pub fn describe(&self) -> String {
+        match self {
+            TokenKind::Ident(name) => format!("`{name}`"),
+            TokenKind::Int(n) => format!("`{n}`"),
+            TokenKind::Str(_) => "a string literal".to_string(),
+            TokenKind::Keyword(k) => format!("`{}`", k.text()),
+            TokenKind::Sym(s) => format!("`{}`", s.text()),
+            TokenKind::Eof => "end of file".to_string(),
+        }
+    }
+}
+
+macro_rules! keywords {
+    ($($variant:ident => $text:literal,)*) => {
+        /// Reserved words of the B grammar.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Keyword {
+            $(
+                #[doc = concat!("`", $text, "`")]
+                $variant,
+            )*
+        }
+
+        impl Keyword {
+            /// The word as written.
+            pub fn text(self) -> &'static str {
+                match self {
+                    $(Keyword::$variant => $text,)*
+                }
+            }
+
+            /// The keyword spelled `word`, if any.
+            pub fn from_word(word: &str) -> Option<Keyword> {
+                match word {
+                    $($text => Some(Keyword::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+keywords! {
+    Machine => "MACHINE",
+    Model => "MODEL",
+    Refinement => "REFINEMENT",
+    Implementation => "IMPLEMENTATION",
+    Refines => "REFINES",
+    Constraints => "CONSTRAINTS",
+    Sets => "SETS",
+    Constants => "CONSTANTS",
+    ConcreteConstants => "CONCRETE_CONSTANTS",
+    AbstractConstants => "ABSTRACT_CONSTANTS",
+    VisibleConstants => "VISIBLE_CONSTANTS",
+    Properties => "PROPERTIES",
+    Variables => "VARIABLES",
+    ConcreteVariables => "CONCRETE_VARIABLES",
+    AbstractVariables => "ABSTRACT_VARIABLES",
+    VisibleVariables => "VISIBLE_VARIABLES",
+    Invariant => "INVARIANT",
+    Assertions => "ASSERTIONS",
+    Initialisation => "INITIALISATION",
+    Operations => "OPERATIONS",
+    Definitions => "DEFINITIONS",
+    Includes => "INCLUDES",
+    Sees => "SEES",
+    Uses => "USES",
+    Extends => "EXTENDS",
+    Promotes => "PROMOTES",
+    Imports => "IMPORTS",
+    Values => "VALUES",
+    LocalOperations => "LOCAL_OPERATIONS",
+    End => "END",
+    Begin => "BEGIN",
+    Skip => "skip",
+    Pre => "PRE",
+    Assert => "ASSERT",
+    Select => "SELECT",
+    When => "WHEN",
+    Else => "ELSE",
+    If => "IF",
+    Then => "THEN",
+    Elsif => "ELSIF",
+    Case => "CASE",
+    Of => "OF",
+    Either => "EITHER",
+    OrChoice => "OR",
+    Choice => "CHOICE",
+    Any => "ANY",
+    Where => "WHERE",
+    Let => "LET",
+    Be => "BE",
+    In => "IN",
+    Var => "VAR",
+    While => "WHILE",
+    Do => "DO",
+    Variant => "VARIANT",
+    Or => "or",
+    Not => "not",
+    Mod => "mod",
+}
+
+impl Keyword {
+    /// Whether the keyword starts a clause of a machine (or ends it: `END`
+    /// is not included).
+    pub fn is_clause(self) -> bool {
+        use Keyword::*;
+        matches!(
+            self,
+            Machine
+                | Model
+                | Refinement
+                | Implementation
+                | Refines
+                | Constraints
+                | Sets
+                | Constants
+                | ConcreteConstants
+                | AbstractConstants
+                | VisibleConstants
+                | Properties
+                | Variables
+                | ConcreteVariables
+                | AbstractVariables
+                | VisibleVariables
+                | Invariant
+                | Assertions
+                | Initialisation
+                | Operations
+                | Definitions
+                | Includes
+                | Sees
+                | Uses
+                | Extends
+                | Promotes
+                | Imports
+                | Values
+                | LocalOperations
+        )
+    }
+}
+
+macro_rules! symbols {
+    ($($variant:ident => $text:literal,)*) => {
+        /// Operators and punctuation.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Sym {
+            $(
+                #[doc = concat!("`", $text, "`")]
+                $variant,
+            )*
+        }
+
+        impl Sym {
+            /// The symbol as written.
+            pub fn text(self) -> &'static str {
+                match self {
+                    $(Sym::$variant => $text,)*
+                }
+            }
+        }
+
+        /// Every symbol, longest first, for longest-match lexing.
+        const SYMBOLS: &[(&str, Sym)] = &[$(($text, Sym::$variant),)*];
+    };
+}
+
+// Longest symbols first: the lexer takes the first entry that matches.
+symbols! {
+    NotStrictSubset => "/<<:",
+    TotalBijection => ">->>",
+    PartialSurjection => "+->>",
+    TotalSurjection => "-->>",
+    PartialBijection => ">+>>",
+    Equiv => "<=>",
+    Relation => "<->",
+    PartialFunction => "+->",
+    TotalFunction => "-->",
+    PartialInjection => ">+>",
+    TotalInjection => ">->",
+    StrictSubset => "<<:",
+    NotSubset => "/<:",
+    DomainSubtraction => "<<|",
+    RangeSubtraction => "|>>",
+    Maplet => "|->",
+    OutputArrow => "<--",
+    TakeFront => "/|\\",
+    DropFront => "\\|/",
+    Assign => ":=",
+    BecomesIn => "::",
+    DefEq => "==",
+    Implies => "=>",
+    Neq => "/=",
+    NotMember => "/:",
+    Inter => "/\\",
+    Union => "\\/",
+    Subset => "<:",
+    Le => "<=",
+    Ge => ">=",
+    DomainRestriction => "<|",
+    RangeRestriction => "|>",
+    Override => "<+",
+    DirectProduct => "><",
+    Append => "<-",
+    Prepend => "->",
+    Parallel => "||",
+    Power => "**",
+    Interval => "..",
+    LParen => "(",
+    RParen => ")",
+    LBracket => "[",
+    RBracket => "]",
+    LBrace => "{",
+    RBrace => "}",
+    Comma => ",",
+    Semicolon => ";",
+    Bar => "|",
+    Dot => ".",
+    Colon => ":",
+    Eq => "=",
+    Lt => "<",
+    Gt => ">",
+    Plus => "+",
+    Minus => "-",
+    Star => "*",
+    Slash => "/",
+    Caret => "^",
+    Tilde => "~",
+    Bang => "!",
+    Hash => "#",
+    Percent => "%",
+    Amp => "&",
+}
+
+/// Splits `text` into tokens, ending with one [`TokenKind::Eof`] token.
+///
+/// Errors: an unexpected character, an unterminated comment or string, or
+/// an integer literal that does not fit in an `i64`.
+pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
+    let mut lexer = Lexer {
+        text,
+        pos: 0,
+        tokens: Vec::with_capacity(text.len() / 3),
+    };
+    lexer.run()?;
+    Ok(lexer.tokens)
+}
+
+struct Lexer<'t> {
+    text: &'t str,
+    pos: usize,
+    tokens: Vec<Token>,
+}
+
+impl Lexer<'_> {
+    fn run(&mut self) -> Result<(), Diagnostic> {
+        loop {
+            self.skip_blanks_and_comments()?;
+            let start = self.pos;
+            let rest = &self.text[start..];
+            let Some(c) = rest.chars().next() else {
+                self.push(TokenKind::Eof, start);
+                return Ok(());
+            };
+            if c.is_ascii_alphabetic() {
+                self.identifier();
+            } else if c.is_ascii_digit() {
+                self.integer()?;
+            } else if c == '"' {
+                self.string()?;
+            } else if let Some(&(text, sym)) = SYMBOLS.iter().find(|(s, _)| rest.starts_with(s)) {
+                self.pos += text.len();
+                self.push(TokenKind::Sym(sym), start);
+            } else {
+                let span = Span::new(start, start + c.len_utf8());
+                let mut d = Diagnostic::error(span, format!("unexpected character `{c}`"));
+                if !c.is_ascii() {
+                    d = d.with_note(
+                        "only ProB's ASCII syntax of B is supported (no Unicode operators)",
+                    );
+                }
+                return Err(d);
+            }
+        }
+    }
+
+    fn push(&mut self, kind: TokenKind, start: usize) {
+        self.tokens.push(Token {
+            kind,
+            span: Span::new(start, self.pos),
+            origin: 0,
+            synthetic: false,
+        });
+    }
+
+    fn skip_blanks_and_comments(&mut self) -> Result<(), Diagnostic> {
+        loop {
+            let rest = &self.text[self.pos..];
+            let trimmed = rest.trim_start();
+            self.pos += rest.len() - trimmed.len();
+            if let Some(comment) = trimmed.strip_prefix("/*") {
+                match comment.find("*/") {
+                    Some(end) => self.pos += end + 4,
+                    None => {
+                        return Err(Diagnostic::error(
+                            Span::new(self.pos, self.pos + 2),
+                            "unterminated comment: `/*` has no closing `*/`",
+                        ));
+                    }
+                }
+            } else if trimmed.starts_with("//") {
+                self.pos += trimmed.find('\n').unwrap_or(trimmed.len());
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn identifier(&mut self) {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        let mut end = start;
+        while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+            end += 1;
+        }
+        // `x$0` names the value of `x` before a becomes-such-that substitution.
+        if self.text[end..].starts_with("$0") {
+            end += 2;
+        }
+        self.pos = end;
+        let word = &self.text[start..end];
+        let kind = match Keyword::from_word(word) {
+            Some(k) => TokenKind::Keyword(k),
+            None => TokenKind::Ident(word.to_string()),
+        };
+        self.push(kind, start);
+    }
+
+    fn integer(&mut self) -> Result<(), Diagnostic> {
+        let start = self.pos;
+        let digits = self.text[start..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        self.pos += digits;
+        let text = &self.text[start..self.pos];
+        let value = text.parse::<i64>().map_err(|_| {
+            Diagnostic::error(
+                Span::new(start, self.pos),
+                format!("integer literal `{text}` does not fit in 64 bits"),
+            )
+            .with_note(format!("the largest supported integer is {}", i64::MAX))
+        })?;
+        self.push(TokenKind::Int(value), start);
+        Ok(())
+    }
+
+    fn string(&mut self) -> Result<(), Diagnostic> {
+        let start = self.pos;
+        let mut value = String::new();
+        let mut chars = self.text[start + 1..].char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => {
+                    self.pos = start + 1 + i + 1;
+                    self.push(TokenKind::Str(value), start);
+                    return Ok(());
+                }
+                '\\' => match chars.next() {
+                    Some((_, 'n')) => value.push('\n'),
+                    Some((_, 't')) => value.push('\t'),
+                    Some((_, 'r')) => value.push('\r'),
+                    Some((_, other)) => value.push(other),
+                    None => break,
+                },
+                other => value.push(other),
+            }
+        }
+        Err(Diagnostic::error(
+            Span::new(start, start + 1),
+            "unterminated string literal",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<TokenKind> {
+        lex(text).unwrap().into_iter().map(|t| t.kind).collect()
+    }
+
+    fn syms(text: &str) -> Vec<Sym> {
+        kinds(text)
+            .into_iter()
+            .filter_map(|k| match k {
+                TokenKind::Sym(s) => Some(s),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn longest_match_separates_overlapping_operators() {
+        assert_eq!(syms("<-- <- <-> < <= <=> <: <<: <<| <|"), {
+            use Sym::*;
+            vec![
+                OutputArrow,
+                Append,
+                Relation,
+                Lt,
+                Le,
+                Equiv,
+                Subset,
+                StrictSubset,
+                DomainSubtraction,
+                DomainRestriction,
+            ]
+        });
+        assert_eq!(syms("- --> -->> -> | || |-> |> |>>"), {
+            use Sym::*;
+            vec![
+                Minus,
+                TotalFunction,
+                TotalSurjection,
+                Prepend,
+                Bar,
+                Parallel,
+                Maplet,
+                RangeRestriction,
+                RangeSubtraction,
+            ]
+        });
+        assert_eq!(syms("/ /= /: /\\ /<: /<<: /|\\ \\|/ * **"), {
+            use Sym::*;
+            vec![
+                Slash,
+                Neq,
+                NotMember,
+                Inter,
+                NotSubset,
+                NotStrictSubset,
+                TakeFront,
+                DropFront,
+                Star,
+                Power,
+            ]
+        });
+        assert_eq!(syms("a-->>b"), vec![Sym::TotalSurjection]);
+        assert_eq!(syms("1..n"), vec![Sym::Interval]);
+    }
+
+    #[test]
+    fn keywords_identifiers_and_literals() {
+        assert_eq!(
+            kinds("IF x$0 or not THEN 42 \"a\\\"b\""),
+            vec![
+                TokenKind::Keyword(Keyword::If),
+                TokenKind::Ident("x$0".into()),
+                TokenKind::Keyword(Keyword::Or),
+                TokenKind::Keyword(Keyword::Not),
+                TokenKind::Keyword(Keyword::Then),
+                TokenKind::Int(42),
+                TokenKind::Str("a\"b".into()),
+                TokenKind::Eof,
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_are_skipped() {
+        assert_eq!(
+            kinds("a /* b \n c */ d // e\n f"),
+            vec![
+                TokenKind::Ident("a".into()),
+                TokenKind::Ident("d".into()),
+                TokenKind::Ident("f".into()),
+                TokenKind::Eof,
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_point_at_the_offending_text() {
+        let e = lex("x := 99999999999999999999").unwrap_err();
+        assert_eq!(e.span, Span::new(5, 25));
+        assert!(e.message.contains("does not fit"), "{}", e.message);
+        let e = lex("a /* open").unwrap_err();
+        assert_eq!(e.span.start, 2);
+        let e = lex("a \"open").unwrap_err();
+        assert_eq!(e.span.start, 2);
+        let e = lex("a @ b").unwrap_err();
+        assert_eq!(e.message, "unexpected character `@`");
+        let e = lex("a ∈ b").unwrap_err();
+        assert_eq!(e.span, Span::new(2, 5));
+    }
+
+    #[test]
+    fn spans_cover_the_token_text() {
+        let toks = lex("ab  <--c").unwrap();
+        assert_eq!(toks[0].span, Span::new(0, 2));
+        assert_eq!(toks[1].span, Span::new(4, 7));
+        assert_eq!(toks[2].span, Span::new(7, 8));
+        assert_eq!(toks[3].span, Span::new(8, 8));
+    }
+}

@@ -1,0 +1,605 @@
+//! The `DEFINITIONS` clause: collection and macro expansion.
+//!
+//! Definitions are macros, as in ProB and Atelier B. Because B's clause order
+//! is free, every `DEFINITIONS` clause is collected from the token vector
+//! before the machine is parsed: each definition is `Name == body` or
+//! `Name(p1, ..., pn) == body`, separated by `;`. A body is a run of tokens;
+//! it ends at a `;` (outside brackets and `BEGIN ... END`-like blocks) that
+//! is followed by the start of another definition, a clause keyword or the
+//! machine's `END`. So substitution bodies may contain `;` sequencing.
+//!
+//! Each body is then checked on its own: it must parse as an expression, a
+//! predicate or a substitution (as ProB demands). This also detects
+//! recursive definitions early.
+//!
+//! At a use, the parser replaces the name (and its parenthesised arguments)
+//! by the body tokens, replacing each parameter by the argument's tokens;
+//! an argument of more than one token is put in parentheses. In expression
+//! position the whole body is also put in parentheses (`sq(x) == x*x` used
+//! as `sq(a+1) + 1` means `((a+1)*(a+1)) + 1`), with a synthetic `(` whose
+//! span is the use site, so the resulting node points at the use. Body
+//! tokens keep their own spans, so a syntax error inside a body points at
+//! the body and carries a note naming the use site.
+//!
+//! Every expansion is recorded with its parent expansion (the one that
+//! produced the used name). A definition whose name is expanded inside its
+//! own expansion chain is recursive and rejected. Arguments keep the origin
+//! of the use site, so `f(f(1))` is not mistaken for recursion. The total
+//! number of expanded tokens is bounded to stop exponential blow-up.
+
+use std::collections::HashMap;
+
+use super::Parser;
+use crate::b::ast::{Definition, Ident};
+use crate::b::lexer::{Keyword, Sym, Token, TokenKind};
+use crate::diag::{Diagnostic, SourceFile, Span};
+
+/// Upper bound on the number of tokens produced by definition expansion.
+const MAX_EXPANDED_TOKENS: usize = 2_000_000;
+
+/// Upper bound on the notes naming nested use sites in one diagnostic.
+const MAX_EXPANSION_NOTES: usize = 4;
+
+/// One definition.
+#[derive(Debug)]
+struct DefInfo {
+    name: Ident,
+    params: Vec<Ident>,
+    body: Vec<Token>,
+    span: Span,
+}
+
+/// One expansion of a definition.
+#[derive(Debug)]
+struct Expansion {
+    def: usize,
+    /// The expansion that produced the used name (0: the file itself).
+    parent: u32,
+    /// Where the definition was used; `None` when its body is checked on
+    /// its own.
+    use_span: Option<Span>,
+}
+
+/// All definitions of a machine and the record of their expansions.
+#[derive(Debug, Default)]
+pub(super) struct Definitions {
+    defs: Vec<DefInfo>,
+    by_name: HashMap<String, usize>,
+    /// Index 0 is a placeholder for "not from an expansion".
+    expansions: Vec<Expansion>,
+    expanded_tokens: usize,
+    /// For each `DEFINITIONS` keyword's index in the file's tokens, the
+    /// index just past its clause.
+    clause_ends: HashMap<usize, usize>,
+}
+
+impl Definitions {
+    /// Adds notes naming the use sites of the expansion chain `origin`.
+    pub(super) fn add_expansion_notes(
+        &self,
+        mut d: Diagnostic,
+        origin: u32,
+        file: &SourceFile,
+    ) -> Diagnostic {
+        let mut current = origin;
+        let mut notes = 0;
+        while let Some(exp) = self
+            .expansions
+            .get(current as usize)
+            .filter(|_| current != 0)
+        {
+            if notes == MAX_EXPANSION_NOTES {
+                break;
+            }
+            if let (Some(use_span), Some(def)) = (exp.use_span, self.defs.get(exp.def)) {
+                d = d.with_note(format!(
+                    "in the expansion of definition `{}` used at {}",
+                    def.name.name,
+                    file.location(use_span)
+                ));
+                notes += 1;
+            }
+            current = exp.parent;
+        }
+        d
+    }
+
+    /// Whether `origin` descends from an expansion of definition `def`.
+    fn chain_contains(&self, mut origin: u32, def: usize) -> bool {
+        while origin != 0 {
+            match self.expansions.get(origin as usize) {
+                Some(exp) if exp.def == def => return true,
+                Some(exp) => origin = exp.parent,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    fn record(&mut self, def: usize, parent: u32, use_span: Option<Span>) -> u32 {
+        if self.expansions.is_empty() {
+            self.expansions.push(Expansion {
+                def: usize::MAX,
+                parent: 0,
+                use_span: None,
+            });
+        }
+        self.expansions.push(Expansion {
+            def,
+            parent,
+            use_span,
+        });
+        (self.expansions.len() - 1) as u32
+    }
+}
+
+/// Whether the token at `i` of `tokens` starts a definition:
+/// `Name ==` or `Name(p, ...) ==`, or a `"file.def"` include.
+fn starts_definition(tokens: &[Token], i: usize) -> bool {
+    let kind = |j: usize| tokens.get(j).map(|t| &t.kind);
+    match kind(i) {
+        Some(TokenKind::Str(_)) => true,
+        Some(TokenKind::Ident(_)) => match kind(i + 1) {
+            Some(TokenKind::Sym(Sym::DefEq)) => true,
+            Some(TokenKind::Sym(Sym::LParen)) => {
+                let mut j = i + 2;
+                loop {
+                    match kind(j) {
+                        Some(TokenKind::Ident(_)) => j += 1,
+                        _ => return false,
+                    }
+                    match kind(j) {
+                        Some(TokenKind::Sym(Sym::Comma)) => j += 1,
+                        Some(TokenKind::Sym(Sym::RParen)) => {
+                            return kind(j + 1) == Some(&TokenKind::Sym(Sym::DefEq));
+                        }
+                        _ => return false,
+                    }
+                }
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `kw` opens a block closed by `END`, given the innermost open
+/// block (`WHEN` opens one only outside `SELECT`).
+fn opens_block(kw: Keyword, innermost: Option<Keyword>) -> bool {
+    use Keyword::*;
+    match kw {
+        Begin | Pre | Assert | Select | Case | Either | Choice | Any | Let | Var | If | While => {
+            true
+        }
+        When => innermost != Some(Select),
+        _ => false,
+    }
+}
+
+/// Finds the end of the definition body starting at `start`: the index of
+/// the separating `;`, or of the clause keyword, `END` or `Eof` that ends
+/// the clause.
+fn body_end(tokens: &[Token], start: usize) -> usize {
+    let mut brackets = 0usize;
+    let mut blocks: Vec<Keyword> = Vec::new();
+    let mut i = start;
+    while let Some(t) = tokens.get(i) {
+        match &t.kind {
+            TokenKind::Eof => return i,
+            TokenKind::Sym(Sym::LParen | Sym::LBracket | Sym::LBrace) => brackets += 1,
+            TokenKind::Sym(Sym::RParen | Sym::RBracket | Sym::RBrace) => {
+                brackets = brackets.saturating_sub(1)
+            }
+            // `END` closes the innermost block (the guard pops it), or ends the
+            // clause when no block is open.
+            TokenKind::Keyword(Keyword::End) if blocks.pop().is_none() => return i,
+            TokenKind::Keyword(kw) if kw.is_clause() && blocks.is_empty() && brackets == 0 => {
+                return i;
+            }
+            TokenKind::Keyword(kw) if opens_block(*kw, blocks.last().copied()) => blocks.push(*kw),
+            TokenKind::Sym(Sym::Semicolon) if brackets == 0 && blocks.is_empty() => {
+                let next = tokens.get(i + 1).map(|t| &t.kind);
+                let ends_clause = match next {
+                    Some(TokenKind::Keyword(k)) => k.is_clause() || *k == Keyword::End,
+                    Some(TokenKind::Eof) | None => true,
+                    _ => false,
+                };
+                if ends_clause || starts_definition(tokens, i + 1) {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    tokens.len().saturating_sub(1)
+}
+
+impl Parser<'_> {
+    /// Collects every `DEFINITIONS` clause of the file and checks each
+    /// body on its own.
+    pub(super) fn collect_definitions(&mut self) -> Result<(), Diagnostic> {
+        let starts: Vec<usize> = (0..self.tokens.len())
+            .filter(|&i| self.tokens[i].kind == TokenKind::Keyword(Keyword::Definitions))
+            .collect();
+        for start in starts {
+            let end = self.definitions_clause(start + 1)?;
+            self.defs.clause_ends.insert(start, end);
+        }
+        for def in 0..self.defs.defs.len() {
+            self.check_definition_body(def)?;
+        }
+        Ok(())
+    }
+
+    /// Reads the definitions of one clause starting at token index `i`;
+    /// returns the index just past the clause.
+    fn definitions_clause(&mut self, mut i: usize) -> Result<usize, Diagnostic> {
+        loop {
+            let Some(first) = self.tokens.get(i).cloned() else {
+                return Ok(i);
+            };
+            let name = match first.kind {
+                TokenKind::Ident(name) => Ident {
+                    name,
+                    span: first.span,
+                },
+                TokenKind::Str(ref file) => {
+                    return Err(
+                        self.unsupported(&first, &format!("definition file include \"{file}\""))
+                    );
+                }
+                _ => {
+                    let found = first.kind.describe();
+                    return Err(
+                        self.error_at(&first, format!("expected a definition, found {found}"))
+                    );
+                }
+            };
+            i += 1;
+            let mut params = Vec::new();
+            if self.tokens.get(i).map(|t| &t.kind) == Some(&TokenKind::Sym(Sym::LParen)) {
+                i += 1;
+                loop {
+                    match self.tokens.get(i).cloned() {
+                        Some(Token {
+                            kind: TokenKind::Ident(p),
+                            span,
+                            ..
+                        }) => {
+                            params.push(Ident { name: p, span });
+                            i += 1;
+                        }
+                        Some(t) => {
+                            return Err(self.error_at(
+                                &t,
+                                format!("expected a parameter name, found {}", t.kind.describe()),
+                            ));
+                        }
+                        None => return Ok(i),
+                    }
+                    match self.tokens.get(i).cloned() {
+                        Some(t) if t.kind == TokenKind::Sym(Sym::Comma) => i += 1,
+                        Some(t) if t.kind == TokenKind::Sym(Sym::RParen) => {
+                            i += 1;
+                            break;
+                        }
+                        Some(t) => {
+                            return Err(self.error_at(
+                                &t,
+                                format!("expected `,` or `)`, found {}", t.kind.describe()),
+                            ));
+                        }
+                        None => return Ok(i),
+                    }
+                }
+            }
+            match self.tokens.get(i).cloned() {
+                Some(t) if t.kind == TokenKind::Sym(Sym::DefEq) => i += 1,
+                Some(t) => {
+                    return Err(
+                        self.error_at(&t, format!("expected `==`, found {}", t.kind.describe()))
+                    );
+                }
+                None => return Ok(i),
+            }
+            let end = body_end(&self.tokens, i);
+            let Some(body) = self
+                .tokens
+                .get(i..end)
+                .map(<[Token]>::to_vec)
+                .filter(|b| !b.is_empty())
+            else {
+                let t = self
+                    .tokens
+                    .get(end)
+                    .cloned()
+                    .unwrap_or_else(|| super::EOF_TOKEN.clone());
+                return Err(self.error_at(
+                    &t,
+                    format!("expected a definition body, found {}", t.kind.describe()),
+                ));
+            };
+            let last = body.last().map_or(name.span, |t| t.span);
+            let span = name.span.to(last);
+            if let Some(&previous) = self.defs.by_name.get(&name.name) {
+                let earlier = self
+                    .defs
+                    .defs
+                    .get(previous)
+                    .map_or(name.span, |d| d.name.span);
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!("definition `{}` is defined twice", name.name),
+                )
+                .with_note(format!("first defined at {}", self.file.location(earlier))));
+            }
+            self.defs
+                .by_name
+                .insert(name.name.clone(), self.defs.defs.len());
+            self.defs.defs.push(DefInfo {
+                name,
+                params,
+                body,
+                span,
+            });
+            i = end;
+            match self.tokens.get(i).map(|t| &t.kind) {
+                Some(TokenKind::Sym(Sym::Semicolon)) => {
+                    i += 1;
+                    if !starts_definition(&self.tokens, i) {
+                        return Ok(i);
+                    }
+                }
+                _ => return Ok(i),
+            }
+        }
+    }
+
+    /// Checks that a body parses as an expression, predicate or
+    /// substitution on its own (parameters are plain identifiers).
+    fn check_definition_body(&mut self, def: usize) -> Result<(), Diagnostic> {
+        let as_expr = self.parse_definition_body(def, |p| p.expr().map(drop));
+        let Err(expr_error) = as_expr else {
+            return Ok(());
+        };
+        let as_subst = self.parse_definition_body(def, |p| p.subst().map(drop));
+        let Err(subst_error) = as_subst else {
+            return Ok(());
+        };
+        // Report the attempt that got further.
+        Err(if subst_error.span.start > expr_error.span.start {
+            subst_error
+        } else {
+            expr_error
+        })
+    }
+
+    /// Parses the body of definition `def` alone with `parse`, which must
+    /// consume all of it.
+    pub(super) fn parse_definition_body<T>(
+        &mut self,
+        def: usize,
+        parse: impl FnOnce(&mut Self) -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
+        let Some(info) = self.defs.defs.get(def) else {
+            return Err(Diagnostic::error(Span::default(), "unknown definition"));
+        };
+        let mut body = info.body.clone();
+        let end = body.last().map_or(info.span, |t| t.span);
+        let origin = self.defs.record(def, 0, None);
+        for t in &mut body {
+            t.origin = origin;
+        }
+        body.push(Token {
+            kind: TokenKind::Eof,
+            span: Span::new(end.end as usize, end.end as usize),
+            origin,
+            synthetic: false,
+        });
+        let saved_tokens = std::mem::replace(&mut self.tokens, body);
+        let saved_pos = std::mem::replace(&mut self.pos, 0);
+        let saved_pending = std::mem::take(&mut self.pending);
+        let saved_depth = std::mem::replace(&mut self.depth, 0);
+        let result = parse(self).and_then(|value| {
+            self.expect_eof()?;
+            Ok(value)
+        });
+        self.tokens = saved_tokens;
+        self.pos = saved_pos;
+        self.pending = saved_pending;
+        self.depth = saved_depth;
+        result
+    }
+
+    /// The index just past the `DEFINITIONS` clause whose keyword is the
+    /// file token at `index`.
+    pub(super) fn definitions_clause_end(&self, index: usize) -> Option<usize> {
+        self.defs.clause_ends.get(&index).copied()
+    }
+
+    /// The position of the next token in the file's tokens, if no expanded
+    /// tokens are pending.
+    pub(super) fn file_position(&self) -> Option<usize> {
+        self.pending.is_empty().then_some(self.pos)
+    }
+
+    /// Skips the file's tokens up to `index`.
+    pub(super) fn skip_to(&mut self, index: usize) {
+        self.pos = index.min(self.tokens.len().saturating_sub(1));
+    }
+
+    /// The definitions as recorded in the AST.
+    pub(super) fn definition_list(&self) -> Vec<Definition> {
+        self.defs
+            .defs
+            .iter()
+            .map(|d| Definition {
+                name: d.name.clone(),
+                params: d.params.clone(),
+                span: d.span,
+            })
+            .collect()
+    }
+
+    /// Names of all definitions, in order, with their indices.
+    pub(super) fn definition_names(&self) -> Vec<(usize, Ident)> {
+        self.defs
+            .defs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (i, d.name.clone()))
+            .collect()
+    }
+
+    /// If the next token names a definition, replaces it (and its
+    /// arguments) by the body. With `parenthesise`, the body is put in
+    /// parentheses (expression position). Returns whether it expanded.
+    pub(super) fn expand_definition(&mut self, parenthesise: bool) -> Result<bool, Diagnostic> {
+        let def = match self.peek_kind() {
+            TokenKind::Ident(name) => match self.defs.by_name.get(name) {
+                Some(&def) => def,
+                None => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        let name_token = self.bump();
+        let (name, param_names, arity) = match self.defs.defs.get(def) {
+            Some(d) => (
+                d.name.name.clone(),
+                d.params.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                d.params.len(),
+            ),
+            None => return Ok(false),
+        };
+        if self.defs.chain_contains(name_token.origin, def) {
+            return Err(self.error_at(
+                &name_token,
+                format!("definition `{name}` is recursive: it is used in its own body"),
+            ));
+        }
+        let args = if arity > 0 {
+            self.definition_arguments(&name_token, &name, arity)?
+        } else {
+            Vec::new()
+        };
+        let use_span = self.span_from(name_token.span);
+        let origin = self.defs.record(def, name_token.origin, Some(use_span));
+        let body = self
+            .defs
+            .defs
+            .get(def)
+            .map(|d| d.body.as_slice())
+            .unwrap_or_default();
+        let mut out = Vec::with_capacity(body.len() + 2);
+        let paren = |sym| Token {
+            kind: TokenKind::Sym(sym),
+            span: use_span,
+            origin: name_token.origin,
+            synthetic: true,
+        };
+        if parenthesise {
+            out.push(paren(Sym::LParen));
+        }
+        for t in body {
+            let param = match &t.kind {
+                TokenKind::Ident(id) => param_names.iter().position(|p| p == id),
+                _ => None,
+            };
+            match param.and_then(|k| args.get(k)) {
+                Some(arg) if arg.len() == 1 => out.extend(arg.iter().cloned()),
+                Some(arg) => {
+                    let open = arg.first().map_or(t.span, |a| a.span);
+                    let close = arg.last().map_or(t.span, |a| a.span);
+                    let wrap = |sym, span| Token {
+                        kind: TokenKind::Sym(sym),
+                        span,
+                        origin: t.origin,
+                        synthetic: false,
+                    };
+                    out.push(wrap(Sym::LParen, open));
+                    out.extend(arg.iter().cloned());
+                    out.push(wrap(Sym::RParen, close));
+                }
+                None => out.push(Token {
+                    origin,
+                    ..t.clone()
+                }),
+            }
+        }
+        if parenthesise {
+            out.push(paren(Sym::RParen));
+        }
+        self.defs.expanded_tokens += out.len();
+        if self.defs.expanded_tokens > MAX_EXPANDED_TOKENS {
+            return Err(self.error_at(
+                &name_token,
+                format!("definitions expand to more than {MAX_EXPANDED_TOKENS} tokens (at this use of `{name}`)"),
+            ));
+        }
+        for t in out.into_iter().rev() {
+            self.pending.push_front(t);
+        }
+        Ok(true)
+    }
+
+    /// Reads `(a1, ..., an)` after a definition's name: the tokens of each
+    /// argument, split at top-level commas.
+    fn definition_arguments(
+        &mut self,
+        name_token: &Token,
+        name: &str,
+        arity: usize,
+    ) -> Result<Vec<Vec<Token>>, Diagnostic> {
+        if !self.at_sym(Sym::LParen) {
+            let found = self.peek_kind().describe();
+            return Err(self.error_here(format!(
+                "expected `(` and {arity} argument(s) for definition `{name}`, found {found}"
+            )));
+        }
+        let open = self.bump();
+        let mut args = vec![Vec::new()];
+        let mut depth = 0usize;
+        loop {
+            let t = self.bump();
+            match &t.kind {
+                TokenKind::Eof => return Err(self.error_at(&open, "this `(` is never closed")),
+                TokenKind::Sym(Sym::LParen | Sym::LBracket | Sym::LBrace) => depth += 1,
+                TokenKind::Sym(Sym::RParen) if depth == 0 => break,
+                TokenKind::Sym(Sym::RParen | Sym::RBracket | Sym::RBrace) => {
+                    depth = depth.saturating_sub(1)
+                }
+                TokenKind::Sym(Sym::Comma) if depth == 0 => {
+                    if args.last().is_some_and(Vec::is_empty) {
+                        return Err(self.error_at(&t, "expected an argument, found `,`"));
+                    }
+                    args.push(Vec::new());
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(arg) = args.last_mut() {
+                arg.push(t);
+            }
+        }
+        if args.last().is_some_and(Vec::is_empty) {
+            let t = Token {
+                kind: TokenKind::Sym(Sym::RParen),
+                span: self.last_span,
+                origin: 0,
+                synthetic: false,
+            };
+            return Err(self.error_at(&t, "expected an argument, found `)`"));
+        }
+        if args.len() != arity {
+            return Err(self.error_at(
+                name_token,
+                format!(
+                    "definition `{name}` takes {arity} argument(s) but {} were given",
+                    args.len()
+                ),
+            ));
+        }
+        Ok(args)
+    }
+}

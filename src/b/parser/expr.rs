@@ -1,0 +1,518 @@
+//! Expressions and predicates: a Pratt parser over B's priority table.
+//!
+//! B mixes expressions and predicates (`bool(P)`, `{x | P}`), so both are
+//! parsed by one function into [`Expr`]; the type checker tells them apart.
+//! Binary operators bind according to the priorities of the Atelier B
+//! reference manual, which ProB's parser follows (higher binds tighter;
+//! all left-associative except `**`):
+//!
+//! | priority | operators |
+//! |---------:|-----------|
+//! | 30  | `=>` |
+//! | 40  | `&` `or` |
+//! | 50  | `<=>` |
+//! | 60  | `=` `/=` `:` `/:` `<:` `<<:` `/<:` `/<<:` `<` `<=` `>` `>=` |
+//! | 125 | `<->` and the function arrows `+->` `-->` `>+>` `>->` `+->>` `-->>` `>+>>` `>->>` |
+//! | 160 | `\|->` `\/` `/\` `<\|` `<<\|` `\|>` `\|>>` `<+` `><` `^` `<-` `->` `/\|\` `\\|/` |
+//! | 170 | `..` |
+//! | 180 | `+` `-` |
+//! | 190 | `*` `/` `mod` |
+//! | 200 | `**` (right-associative) |
+//! | 210 | unary `-` |
+//! | tightest | postfix `~`, application `f(x)`, image `r[S]` |
+//!
+//! So `a & b => c` is `(a & b) => c`, `x : A <-> B` is `x : (A <-> B)` and
+//! `1..n+1` is `1..(n+1)`. `<=>` sits between `&` and the comparisons (in
+//! ProB comparisons are atomic predicates, so `a = b <=> c = d` compares two
+//! predicates). `not P` takes an operand tighter than `<=>`.
+//! Relational composition `(r ; s)`, parallel product `(r || s)` and pairs
+//! `(a, b)` only exist inside parentheses, as in ProB.
+
+use super::Parser;
+use crate::b::ast::{
+    BinaryOp, Builtin, BuiltinConstant, Expr, ExprKind, Ident, QuantifiedExprKind, Quantifier,
+    UnaryOp,
+};
+use crate::b::lexer::{Keyword, Sym, TokenKind};
+use crate::diag::{Diagnostic, Span};
+
+/// Operand priority of `not`: tighter than `<=>`, looser than `=`.
+const NOT_OPERAND: u8 = 51;
+/// Priority of unary minus.
+const UNARY_MINUS: u8 = 210;
+
+/// The binary operator a token stands for, its priority and whether it is
+/// right-associative.
+fn infix(kind: &TokenKind) -> Option<(BinaryOp, u8, bool)> {
+    use BinaryOp as B;
+    let op = match kind {
+        TokenKind::Keyword(Keyword::Or) => (B::Or, 40),
+        TokenKind::Keyword(Keyword::Mod) => (B::Mod, 190),
+        TokenKind::Sym(sym) => match sym {
+            Sym::Implies => (B::Implies, 30),
+            Sym::Amp => (B::And, 40),
+            Sym::Equiv => (B::Equiv, 50),
+            Sym::Eq => (B::Eq, 60),
+            Sym::Neq => (B::Neq, 60),
+            Sym::Colon => (B::Member, 60),
+            Sym::NotMember => (B::NotMember, 60),
+            Sym::Subset => (B::Subset, 60),
+            Sym::StrictSubset => (B::StrictSubset, 60),
+            Sym::NotSubset => (B::NotSubset, 60),
+            Sym::NotStrictSubset => (B::NotStrictSubset, 60),
+            Sym::Lt => (B::Lt, 60),
+            Sym::Le => (B::Le, 60),
+            Sym::Gt => (B::Gt, 60),
+            Sym::Ge => (B::Ge, 60),
+            Sym::Relation => (B::Relation, 125),
+            Sym::PartialFunction => (B::PartialFunction, 125),
+            Sym::TotalFunction => (B::TotalFunction, 125),
+            Sym::PartialInjection => (B::PartialInjection, 125),
+            Sym::TotalInjection => (B::TotalInjection, 125),
+            Sym::PartialSurjection => (B::PartialSurjection, 125),
+            Sym::TotalSurjection => (B::TotalSurjection, 125),
+            Sym::PartialBijection => (B::PartialBijection, 125),
+            Sym::TotalBijection => (B::TotalBijection, 125),
+            Sym::Maplet => (B::Maplet, 160),
+            Sym::Union => (B::Union, 160),
+            Sym::Inter => (B::Inter, 160),
+            Sym::DomainRestriction => (B::DomainRestriction, 160),
+            Sym::DomainSubtraction => (B::DomainSubtraction, 160),
+            Sym::RangeRestriction => (B::RangeRestriction, 160),
+            Sym::RangeSubtraction => (B::RangeSubtraction, 160),
+            Sym::Override => (B::Override, 160),
+            Sym::DirectProduct => (B::DirectProduct, 160),
+            Sym::Caret => (B::Concat, 160),
+            Sym::Append => (B::Append, 160),
+            Sym::Prepend => (B::Prepend, 160),
+            Sym::TakeFront => (B::TakeFront, 160),
+            Sym::DropFront => (B::DropFront, 160),
+            Sym::Interval => (B::Interval, 170),
+            Sym::Plus => (B::Add, 180),
+            Sym::Minus => (B::Minus, 180),
+            Sym::Star => (B::Mul, 190),
+            Sym::Slash => (B::Div, 190),
+            Sym::Power => return Some((B::Power, 200, true)),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some((op.0, op.1, false))
+}
+
+/// Built-in constants by name.
+fn builtin_constant(name: &str) -> Option<BuiltinConstant> {
+    use BuiltinConstant as C;
+    Some(match name {
+        "NAT" => C::Nat,
+        "NAT1" => C::Nat1,
+        "INT" => C::Int,
+        "NATURAL" => C::Natural,
+        "NATURAL1" => C::Natural1,
+        "INTEGER" => C::Integer,
+        "BOOL" => C::Bool,
+        "STRING" => C::String,
+        "MAXINT" => C::MaxInt,
+        "MININT" => C::MinInt,
+        _ => return None,
+    })
+}
+
+/// One-argument built-ins `name(e)` by name.
+fn unary_builtin(name: &str) -> Option<UnaryOp> {
+    use UnaryOp as U;
+    Some(match name {
+        "card" => U::Card,
+        "dom" => U::Dom,
+        "ran" => U::Ran,
+        "POW" => U::Pow,
+        "POW1" => U::Pow1,
+        "FIN" => U::Fin,
+        "FIN1" => U::Fin1,
+        "union" => U::GeneralUnion,
+        "inter" => U::GeneralInter,
+        "min" => U::Min,
+        "max" => U::Max,
+        "id" => U::Id,
+        "closure" => U::Closure,
+        "closure1" => U::Closure1,
+        "seq" => U::Seq,
+        "seq1" => U::Seq1,
+        "iseq" => U::Iseq,
+        "iseq1" => U::Iseq1,
+        "perm" => U::Perm,
+        "first" => U::First,
+        "last" => U::Last,
+        "front" => U::Front,
+        "tail" => U::Tail,
+        "size" => U::Size,
+        "rev" => U::Rev,
+        "conc" => U::Conc,
+        "succ" => U::Succ,
+        "pred" => U::Pred,
+        "fnc" => U::Fnc,
+        "rel" => U::Rel,
+        _ => return None,
+    })
+}
+
+/// Two-argument built-ins by name.
+fn binary_builtin(name: &str) -> Option<Builtin> {
+    Some(match name {
+        "prj1" => Builtin::Prj1,
+        "prj2" => Builtin::Prj2,
+        "iterate" => Builtin::Iterate,
+        _ => return None,
+    })
+}
+
+/// Quantified expressions by name.
+fn quantified_expr(name: &str) -> Option<QuantifiedExprKind> {
+    Some(match name {
+        "SIGMA" => QuantifiedExprKind::Sum,
+        "PI" => QuantifiedExprKind::Product,
+        "UNION" => QuantifiedExprKind::Union,
+        "INTER" => QuantifiedExprKind::Inter,
+        _ => return None,
+    })
+}
+
+/// Whether `name` is a built-in of B and so cannot name a variable,
+/// constant, set, operation or bound variable.
+pub(super) fn is_builtin_name(name: &str) -> bool {
+    builtin_constant(name).is_some()
+        || unary_builtin(name).is_some()
+        || binary_builtin(name).is_some()
+        || quantified_expr(name).is_some()
+        || matches!(name, "TRUE" | "FALSE" | "bool")
+}
+
+fn node(kind: ExprKind, span: Span) -> Expr {
+    Expr { kind, span }
+}
+
+fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
+    let span = lhs.span.to(rhs.span);
+    node(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span)
+}
+
+impl Parser<'_> {
+    /// Parses an expression or predicate.
+    pub(super) fn expr(&mut self) -> Result<Expr, Diagnostic> {
+        self.expr_bp(0)
+    }
+
+    /// Parses operators of priority at least `min` (Pratt's algorithm).
+    fn expr_bp(&mut self, min: u8) -> Result<Expr, Diagnostic> {
+        self.enter()?;
+        let result = self.expr_bp_inner(min);
+        self.leave();
+        result
+    }
+
+    fn expr_bp_inner(&mut self, min: u8) -> Result<Expr, Diagnostic> {
+        let mut lhs = self.prefix()?;
+        while let Some((op, priority, right_assoc)) = infix(self.peek_kind()) {
+            if priority < min {
+                break;
+            }
+            self.bump();
+            let rhs = self.expr_bp(if right_assoc { priority } else { priority + 1 })?;
+            lhs = binary(op, lhs, rhs);
+        }
+        Ok(lhs)
+    }
+
+    /// A prefix form followed by postfix application, image and inverse.
+    fn prefix(&mut self) -> Result<Expr, Diagnostic> {
+        let mut e = self.primary()?;
+        loop {
+            if self.at_sym(Sym::LParen) {
+                self.bump();
+                let args = self.expr_list(Sym::RParen)?;
+                let span = self.span_from(e.span);
+                e = node(ExprKind::Apply(Box::new(e), args), span);
+            } else if self.at_sym(Sym::LBracket) {
+                self.bump();
+                let set = self.expr()?;
+                self.expect_sym(Sym::RBracket)?;
+                let span = self.span_from(e.span);
+                e = node(ExprKind::Image(Box::new(e), Box::new(set)), span);
+            } else if self.at_sym(Sym::Tilde) {
+                self.bump();
+                let span = self.span_from(e.span);
+                e = node(ExprKind::Unary(UnaryOp::Inverse, Box::new(e)), span);
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    /// `e1, e2, ... CLOSE` (at least one expression); consumes `CLOSE`.
+    pub(super) fn expr_list(&mut self, close: Sym) -> Result<Vec<Expr>, Diagnostic> {
+        let mut items = vec![self.expr()?];
+        while self.eat_sym(Sym::Comma) {
+            items.push(self.expr()?);
+        }
+        if !self.eat_sym(close) {
+            return Err(self.expected(&format!("`,` or `{}`", close.text())));
+        }
+        Ok(items)
+    }
+
+    fn primary(&mut self) -> Result<Expr, Diagnostic> {
+        while self.expand_definition(true)? {}
+        let start = self.peek().span;
+        match self.peek_kind().clone() {
+            TokenKind::Int(n) => {
+                self.bump();
+                Ok(node(ExprKind::Int(n), start))
+            }
+            TokenKind::Str(s) => {
+                self.bump();
+                Ok(node(ExprKind::Str(s), start))
+            }
+            TokenKind::Sym(Sym::Minus) => {
+                self.bump();
+                if let TokenKind::Int(n) = *self.peek_kind() {
+                    self.bump();
+                    return Ok(node(ExprKind::Int(-n), self.span_from(start)));
+                }
+                let operand = self.expr_bp(UNARY_MINUS)?;
+                Ok(node(
+                    ExprKind::Unary(UnaryOp::Minus, Box::new(operand)),
+                    self.span_from(start),
+                ))
+            }
+            TokenKind::Keyword(Keyword::Not) => {
+                self.bump();
+                let operand = self.expr_bp(NOT_OPERAND)?;
+                Ok(node(
+                    ExprKind::Unary(UnaryOp::Not, Box::new(operand)),
+                    self.span_from(start),
+                ))
+            }
+            TokenKind::Sym(Sym::LParen) => self.parenthesised(),
+            TokenKind::Sym(Sym::LBrace) => self.set_expression(),
+            TokenKind::Sym(Sym::LBracket) => {
+                self.bump();
+                if self.eat_sym(Sym::RBracket) {
+                    return Ok(node(
+                        ExprKind::Constant(BuiltinConstant::EmptySeq),
+                        self.span_from(start),
+                    ));
+                }
+                let items = self.expr_list(Sym::RBracket)?;
+                Ok(node(ExprKind::SeqEnum(items), self.span_from(start)))
+            }
+            TokenKind::Sym(Sym::Bang) | TokenKind::Sym(Sym::Hash) => {
+                let q = if self.bump().kind == TokenKind::Sym(Sym::Bang) {
+                    Quantifier::ForAll
+                } else {
+                    Quantifier::Exists
+                };
+                let vars = self.binder_list()?;
+                self.expect_sym(Sym::Dot)?;
+                self.expect_sym(Sym::LParen)?;
+                let body = self.expr()?;
+                self.expect_sym(Sym::RParen)?;
+                Ok(node(
+                    ExprKind::Quantifier(q, vars, Box::new(body)),
+                    self.span_from(start),
+                ))
+            }
+            TokenKind::Sym(Sym::Percent) => {
+                self.bump();
+                let (vars, pred, value) = self.binder_pred_expr()?;
+                Ok(node(
+                    ExprKind::Lambda(vars, Box::new(pred), Box::new(value)),
+                    self.span_from(start),
+                ))
+            }
+            TokenKind::Keyword(Keyword::If) => self.if_expression(),
+            TokenKind::Keyword(Keyword::Let) => {
+                self.bump();
+                let vars = self.ident_list()?;
+                self.expect_kw(Keyword::Be)?;
+                let pred = self.expr()?;
+                self.expect_kw(Keyword::In)?;
+                let body = self.expr()?;
+                self.expect_kw(Keyword::End)?;
+                Ok(node(
+                    ExprKind::Let(vars, Box::new(pred), Box::new(body)),
+                    self.span_from(start),
+                ))
+            }
+            TokenKind::Ident(name) => self.named(name, start),
+            _ => Err(self.expected("an expression")),
+        }
+    }
+
+    /// `x.(P | E)` or `(x, y).(P | E)` after `%`, `SIGMA` and the like.
+    fn binder_pred_expr(&mut self) -> Result<(Vec<Ident>, Expr, Expr), Diagnostic> {
+        let vars = self.binder_list()?;
+        self.expect_sym(Sym::Dot)?;
+        self.expect_sym(Sym::LParen)?;
+        let pred = self.expr()?;
+        self.expect_sym(Sym::Bar)?;
+        let value = self.expr()?;
+        self.expect_sym(Sym::RParen)?;
+        Ok((vars, pred, value))
+    }
+
+    /// Identifiers, built-in constants and built-in functions.
+    fn named(&mut self, name: String, start: Span) -> Result<Expr, Diagnostic> {
+        let token = self.bump();
+        let simple = |kind| Ok(node(kind, start));
+        match name.as_str() {
+            "TRUE" => return simple(ExprKind::True),
+            "FALSE" => return simple(ExprKind::False),
+            "bool" => {
+                self.expect_sym(Sym::LParen)?;
+                let p = self.expr()?;
+                self.expect_sym(Sym::RParen)?;
+                return Ok(node(ExprKind::BoolOf(Box::new(p)), self.span_from(start)));
+            }
+            _ => {}
+        }
+        if let Some(c) = builtin_constant(&name) {
+            return simple(ExprKind::Constant(c));
+        }
+        if let Some(op) = unary_builtin(&name) {
+            if !self.at_sym(Sym::LParen) && matches!(op, UnaryOp::Succ | UnaryOp::Pred) {
+                // `succ` and `pred` are also functions in their own right.
+                return simple(ExprKind::Ident(name));
+            }
+            self.expect_sym(Sym::LParen)?;
+            let arg = self.expr()?;
+            self.expect_sym(Sym::RParen)?;
+            return Ok(node(
+                ExprKind::Unary(op, Box::new(arg)),
+                self.span_from(start),
+            ));
+        }
+        if let Some(b) = binary_builtin(&name) {
+            self.expect_sym(Sym::LParen)?;
+            let args = self.expr_list(Sym::RParen)?;
+            if args.len() != 2 {
+                return Err(self.error_at(
+                    &token,
+                    format!("`{name}` takes 2 arguments but {} were given", args.len()),
+                ));
+            }
+            return Ok(node(ExprKind::Call(b, args), self.span_from(start)));
+        }
+        if let Some(q) = quantified_expr(&name) {
+            let (vars, pred, value) = self.binder_pred_expr()?;
+            return Ok(node(
+                ExprKind::QuantifiedExpr(q, vars, Box::new(pred), Box::new(value)),
+                self.span_from(start),
+            ));
+        }
+        simple(ExprKind::Ident(name))
+    }
+
+    /// `(e)`, pairs `(a, b, c)`, composition `(r ; s)` and parallel
+    /// product `(r || s)`.
+    fn parenthesised(&mut self) -> Result<Expr, Diagnostic> {
+        let open = self.bump();
+        let mut e = self.expr()?;
+        loop {
+            let op = match self.peek_kind() {
+                TokenKind::Sym(Sym::Comma) => BinaryOp::Maplet,
+                TokenKind::Sym(Sym::Semicolon) => BinaryOp::Composition,
+                TokenKind::Sym(Sym::Parallel) => BinaryOp::ParallelProduct,
+                _ => break,
+            };
+            self.bump();
+            let rhs = self.expr()?;
+            e = binary(op, e, rhs);
+        }
+        if !self.at_sym(Sym::RParen) {
+            return Err(if open.synthetic {
+                self.expected("the end of the definition body")
+            } else {
+                self.expected("`)`")
+            });
+        }
+        self.bump();
+        if open.synthetic {
+            // An expanded definition: the node stands for its use site.
+            e.span = open.span;
+        }
+        Ok(e)
+    }
+
+    /// `{}`, `{a, b}`, `{x | P}`, `{x, y | P}` and `{(x, y) | P}`.
+    fn set_expression(&mut self) -> Result<Expr, Diagnostic> {
+        let start = self.bump().span;
+        if self.eat_sym(Sym::RBrace) {
+            return Ok(node(
+                ExprKind::Constant(BuiltinConstant::EmptySet),
+                self.span_from(start),
+            ));
+        }
+        if self.at_comprehension() {
+            let vars = self.binder_list()?;
+            self.expect_sym(Sym::Bar)?;
+            let pred = self.expr()?;
+            self.expect_sym(Sym::RBrace)?;
+            return Ok(node(
+                ExprKind::Comprehension(vars, Box::new(pred)),
+                self.span_from(start),
+            ));
+        }
+        let items = self.expr_list(Sym::RBrace)?;
+        Ok(node(ExprKind::SetEnum(items), self.span_from(start)))
+    }
+
+    /// Whether the tokens after `{` are `x, y |` or `(x, y) |`.
+    fn at_comprehension(&self) -> bool {
+        let mut k = 0;
+        let parenthesised = self.sym_at(0, Sym::LParen);
+        if parenthesised {
+            k = 1;
+        }
+        loop {
+            if !matches!(self.peek_at(k).kind, TokenKind::Ident(_)) {
+                return false;
+            }
+            k += 1;
+            if self.sym_at(k, Sym::Comma) {
+                k += 1;
+                continue;
+            }
+            if parenthesised {
+                if !self.sym_at(k, Sym::RParen) {
+                    return false;
+                }
+                k += 1;
+            }
+            return self.sym_at(k, Sym::Bar);
+        }
+    }
+
+    /// `IF P THEN E1 (ELSIF P THEN E)* ELSE E2 END` as an expression;
+    /// also called at `ELSIF`, which nests as an `IF` sharing the `END`.
+    fn if_expression(&mut self) -> Result<Expr, Diagnostic> {
+        let start = self.bump().span;
+        let cond = self.expr()?;
+        self.expect_kw(Keyword::Then)?;
+        let then = self.expr()?;
+        let otherwise = if self.at_kw(Keyword::Elsif) {
+            self.enter()?;
+            let nested = self.if_expression();
+            self.leave();
+            nested?
+        } else {
+            self.expect_kw(Keyword::Else)?;
+            let e = self.expr()?;
+            self.expect_kw(Keyword::End)?;
+            e
+        };
+        Ok(node(
+            ExprKind::IfThenElse(Box::new(cond), Box::new(then), Box::new(otherwise)),
+            self.span_from(start),
+        ))
+    }
+}

@@ -1,0 +1,215 @@
+//! The machine header and its clauses.
+//!
+//! A component is `MACHINE name(params) clauses END` (also `MODEL`,
+//! `REFINEMENT` and `IMPLEMENTATION`). Clauses come in any order, each at
+//! most once. Clauses for composing machines (`INCLUDES`, `SEES`, ...) are
+//! rejected as not supported yet. The `DEFINITIONS` clause was collected
+//! before parsing (see [`super::expand`]) and is skipped here; afterwards
+//! `scope_X` and `GOAL` definitions are parsed into [`Machine::scopes`] and
+//! [`Machine::goal`].
+
+use std::collections::HashMap;
+
+use super::Parser;
+use crate::b::ast::{ComponentKind, Ident, Machine, Operation, SetDecl};
+use crate::b::lexer::{Keyword, Sym, Token, TokenKind};
+use crate::diag::{Diagnostic, Span};
+
+impl Parser<'_> {
+    /// Parses the whole component.
+    pub(super) fn machine(&mut self) -> Result<Machine, Diagnostic> {
+        let kind = match self.peek_kind() {
+            TokenKind::Keyword(Keyword::Machine | Keyword::Model) => ComponentKind::Machine,
+            TokenKind::Keyword(Keyword::Refinement) => ComponentKind::Refinement,
+            TokenKind::Keyword(Keyword::Implementation) => ComponentKind::Implementation,
+            _ => return Err(self.expected("`MACHINE`, `REFINEMENT` or `IMPLEMENTATION`")),
+        };
+        self.bump();
+        let name = self.ident()?;
+        let params = if self.eat_sym(Sym::LParen) {
+            let params = self.ident_list()?;
+            self.expect_sym(Sym::RParen)?;
+            if let Some(p) = params
+                .iter()
+                .find(|p| p.name.chars().any(|c| c.is_ascii_lowercase()))
+            {
+                return Err(Diagnostic::error(
+                    p.span,
+                    format!("not supported yet: scalar machine parameter `{}`", p.name),
+                )
+                .with_note("only set parameters (upper-case names such as `TOWN`) are supported"));
+            }
+            params
+        } else {
+            Vec::new()
+        };
+        let mut m = Machine {
+            kind,
+            name,
+            params,
+            refines: None,
+            constraints: None,
+            sets: Vec::new(),
+            constants: Vec::new(),
+            properties: None,
+            variables: Vec::new(),
+            invariant: None,
+            assertions: Vec::new(),
+            initialisation: None,
+            operations: Vec::new(),
+            definitions: Vec::new(),
+            goal: None,
+            scopes: Vec::new(),
+        };
+        let mut seen: HashMap<Keyword, Span> = HashMap::new();
+        loop {
+            let token = self.peek().clone();
+            let TokenKind::Keyword(kw) = token.kind else {
+                return Err(self.expected("a clause keyword or `END`"));
+            };
+            if kw == Keyword::End {
+                self.bump();
+                break;
+            }
+            if !kw.is_clause() {
+                return Err(self.expected("a clause keyword or `END`"));
+            }
+            if let Some(first) = seen.insert(kw, token.span) {
+                return Err(self
+                    .error_at(&token, format!("duplicate clause `{}`", kw.text()))
+                    .with_note(format!("first given at {}", self.file.location(first))));
+            }
+            self.clause(kw, &token, &mut m)?;
+        }
+        self.expect_eof()?;
+        m.definitions = self.definition_list();
+        for (index, def_name) in self.definition_names() {
+            if let Some(set) = def_name.name.strip_prefix("scope_") {
+                let size = self.parse_definition_body(index, |p| p.expr())?;
+                m.scopes.push((
+                    Ident {
+                        name: set.to_string(),
+                        span: def_name.span,
+                    },
+                    size,
+                ));
+            } else if def_name.name == "GOAL" {
+                m.goal = Some(self.parse_definition_body(index, |p| p.expr())?);
+            }
+        }
+        Ok(m)
+    }
+
+    /// Parses the clause introduced by `kw` (the next token) into `m`.
+    fn clause(&mut self, kw: Keyword, token: &Token, m: &mut Machine) -> Result<(), Diagnostic> {
+        use Keyword::*;
+        if kw == Definitions {
+            let end = self
+                .file_position()
+                .and_then(|pos| self.definitions_clause_end(pos));
+            match end {
+                Some(end) => self.skip_to(end),
+                None => {
+                    return Err(self.error_at(token, "`DEFINITIONS` cannot come from a definition"));
+                }
+            }
+            return Ok(());
+        }
+        self.bump();
+        match kw {
+            Machine | Model | Refinement | Implementation => {
+                return Err(self.error_at(
+                    token,
+                    format!("expected a clause keyword or `END`, found `{}`", kw.text()),
+                ));
+            }
+            Refines => m.refines = Some(self.ident()?),
+            Constraints => m.constraints = Some(self.expr()?),
+            Sets => m.sets = self.set_declarations()?,
+            Constants | ConcreteConstants | AbstractConstants | VisibleConstants => {
+                m.constants.extend(self.ident_list()?);
+            }
+            Properties => m.properties = Some(self.expr()?),
+            Variables | ConcreteVariables | AbstractVariables | VisibleVariables => {
+                m.variables.extend(self.ident_list()?);
+            }
+            Invariant => m.invariant = Some(self.expr()?),
+            Assertions => {
+                m.assertions.push(self.expr()?);
+                while self.eat_sym(Sym::Semicolon) {
+                    m.assertions.push(self.expr()?);
+                }
+            }
+            Initialisation => m.initialisation = Some(self.subst()?),
+            Operations => m.operations = self.operations()?,
+            _ => return Err(self.unsupported(token, &format!("{} clause", kw.text()))),
+        }
+        Ok(())
+    }
+
+    /// `S; T = {a, b}; ...`
+    fn set_declarations(&mut self) -> Result<Vec<SetDecl>, Diagnostic> {
+        let mut sets = Vec::new();
+        loop {
+            let name = self.ident()?;
+            if self.eat_sym(Sym::Eq) {
+                self.expect_sym(Sym::LBrace)?;
+                let elements = self.ident_list()?;
+                if !self.eat_sym(Sym::RBrace) {
+                    return Err(self.expected("`,` or `}`"));
+                }
+                sets.push(SetDecl::Enumerated(name, elements));
+            } else {
+                sets.push(SetDecl::Deferred(name));
+            }
+            // A `;` separates declarations; one before the next clause is tolerated.
+            if !self.eat_sym(Sym::Semicolon) || !matches!(self.peek_kind(), TokenKind::Ident(_)) {
+                return Ok(sets);
+            }
+        }
+    }
+
+    /// `op1 = S1; r <-- op2(x) = S2; ...`
+    fn operations(&mut self) -> Result<Vec<Operation>, Diagnostic> {
+        let mut ops = Vec::new();
+        loop {
+            ops.push(self.operation()?);
+            if !self.eat_sym(Sym::Semicolon)
+                || matches!(self.peek_kind(), TokenKind::Keyword(_) | TokenKind::Eof)
+            {
+                return Ok(ops);
+            }
+        }
+    }
+
+    /// `r1, r2 <-- name(p1, p2) = body`
+    fn operation(&mut self) -> Result<Operation, Diagnostic> {
+        let start = self.peek().span;
+        let outputs = if self.sym_at(1, Sym::OutputArrow) || self.sym_at(1, Sym::Comma) {
+            let outputs = self.ident_list()?;
+            self.expect_sym(Sym::OutputArrow)?;
+            outputs
+        } else {
+            Vec::new()
+        };
+        let name = self.ident()?;
+        let params = if self.eat_sym(Sym::LParen) {
+            let params = self.ident_list()?;
+            self.expect_sym(Sym::RParen)?;
+            params
+        } else {
+            Vec::new()
+        };
+        if !self.eat_sym(Sym::Eq) {
+            return Err(self.expected("`=`"));
+        }
+        let body = self.subst()?;
+        Ok(Operation {
+            name,
+            outputs,
+            params,
+            body,
+            span: self.span_from(start),
+        })
+    }
+}

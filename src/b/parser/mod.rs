@@ -1,0 +1,296 @@
+//! Recursive-descent parser for classical B machines in ProB's ASCII syntax.
+//!
+//! The parser works on the token vector of [`crate::b::lexer`] and builds the
+//! AST of [`crate::b::ast`]. It is split by concept:
+//!
+//! - this module: the token cursor (with look-ahead across definition
+//!   expansions), error helpers, the nesting-depth guard and the public
+//!   entry points;
+//! - [`expand`]: the `DEFINITIONS` clause, collected before anything else
+//!   (clause order is free in B) and expanded at each use by token-level
+//!   macro substitution;
+//! - [`expr`]: expressions and predicates, a Pratt parser driven by B's
+//!   operator priority table;
+//! - [`subst`]: generalised substitutions;
+//! - [`machine`]: the machine header and clauses.
+//!
+//! Errors are [`Diagnostic`]s pointing at the offending token, with
+//! messages such as "expected `THEN`, found `END`". When the offending token
+//! comes from a definition body, the diagnostic points into that body and a
+//! note names the use site. The parser never panics: nesting depth is
+//! bounded ([`MAX_DEPTH`]) and so is the total size of definition
+//! expansions.
+
+mod expand;
+mod expr;
+mod machine;
+mod subst;
+
+use std::collections::VecDeque;
+
+use crate::b::ast::{Expr, Ident, Machine, Subst};
+use crate::b::lexer::{Keyword, Sym, Token, TokenKind, lex};
+use crate::diag::{Diagnostic, SourceFile, Span};
+
+use expand::Definitions;
+
+/// Maximum nesting depth of expressions and substitutions; deeper input is
+/// rejected with an error instead of overflowing the stack.
+pub const MAX_DEPTH: u32 = 200;
+
+/// Parses a whole B component (MACHINE, REFINEMENT or IMPLEMENTATION).
+pub fn parse_machine(file: &SourceFile) -> Result<Machine, Diagnostic> {
+    let tokens = lex(&file.text)?;
+    let mut parser = Parser::new(file, tokens);
+    parser.collect_definitions()?;
+    parser.machine()
+}
+
+/// Parses a single expression or predicate (no definitions), e.g. for tests
+/// and tools. The whole file must be one expression.
+pub fn parse_expression(file: &SourceFile) -> Result<Expr, Diagnostic> {
+    let tokens = lex(&file.text)?;
+    let mut parser = Parser::new(file, tokens);
+    let e = parser.expr()?;
+    parser.expect_eof()?;
+    Ok(e)
+}
+
+/// Parses a single substitution (no definitions), e.g. for tests and tools.
+pub fn parse_substitution(file: &SourceFile) -> Result<Subst, Diagnostic> {
+    let tokens = lex(&file.text)?;
+    let mut parser = Parser::new(file, tokens);
+    let s = parser.subst()?;
+    parser.expect_eof()?;
+    Ok(s)
+}
+
+/// The parser state: a cursor over the file's tokens, preceded by a queue
+/// of tokens produced by definition expansions that are read first.
+pub(crate) struct Parser<'f> {
+    file: &'f SourceFile,
+    /// The file's tokens (ending with `Eof`), or a definition body being
+    /// checked on its own.
+    tokens: Vec<Token>,
+    /// Index of the next token of `tokens` (after `pending`).
+    pos: usize,
+    /// Tokens from definition expansions, read before `tokens[pos]`.
+    pending: VecDeque<Token>,
+    /// The `DEFINITIONS` clause and the record of expansions.
+    defs: Definitions,
+    /// Current nesting depth of expressions and substitutions.
+    depth: u32,
+    /// Span of the last consumed token, to end node spans.
+    last_span: Span,
+}
+
+impl<'f> Parser<'f> {
+    fn new(file: &'f SourceFile, tokens: Vec<Token>) -> Self {
+        Parser {
+            file,
+            tokens,
+            pos: 0,
+            pending: VecDeque::new(),
+            defs: Definitions::default(),
+            depth: 0,
+            last_span: Span::default(),
+        }
+    }
+
+    // ---- token cursor ----
+
+    /// The token `k` places ahead (0 is the next one); `Eof` past the end.
+    fn peek_at(&self, k: usize) -> &Token {
+        if let Some(t) = self.pending.get(k) {
+            return t;
+        }
+        let i = self.pos + (k - self.pending.len());
+        match self.tokens.get(i) {
+            Some(t) => t,
+            // The token vector always ends with Eof; fall back to it.
+            None => self.tokens.last().unwrap_or(&EOF_TOKEN),
+        }
+    }
+
+    /// The next token.
+    fn peek(&self) -> &Token {
+        self.peek_at(0)
+    }
+
+    /// The kind of the next token.
+    fn peek_kind(&self) -> &TokenKind {
+        &self.peek().kind
+    }
+
+    /// Consumes and returns the next token (`Eof` stays put).
+    fn bump(&mut self) -> Token {
+        let t = match self.pending.pop_front() {
+            Some(t) => t,
+            None => match self.tokens.get(self.pos) {
+                Some(t) => {
+                    if t.kind != TokenKind::Eof {
+                        self.pos += 1;
+                    }
+                    t.clone()
+                }
+                None => EOF_TOKEN.clone(),
+            },
+        };
+        self.last_span = t.span;
+        t
+    }
+
+    fn at_sym(&self, sym: Sym) -> bool {
+        self.peek_kind() == &TokenKind::Sym(sym)
+    }
+
+    fn at_kw(&self, kw: Keyword) -> bool {
+        self.peek_kind() == &TokenKind::Keyword(kw)
+    }
+
+    fn sym_at(&self, k: usize, sym: Sym) -> bool {
+        self.peek_at(k).kind == TokenKind::Sym(sym)
+    }
+
+    /// Consumes the next token if it is `sym`.
+    fn eat_sym(&mut self, sym: Sym) -> bool {
+        let found = self.at_sym(sym);
+        if found {
+            self.bump();
+        }
+        found
+    }
+
+    /// Consumes the next token if it is `kw`.
+    fn eat_kw(&mut self, kw: Keyword) -> bool {
+        let found = self.at_kw(kw);
+        if found {
+            self.bump();
+        }
+        found
+    }
+
+    /// Consumes `sym` or reports "expected `sym`, found ...".
+    fn expect_sym(&mut self, sym: Sym) -> Result<Token, Diagnostic> {
+        if self.at_sym(sym) {
+            Ok(self.bump())
+        } else {
+            Err(self.expected(&format!("`{}`", sym.text())))
+        }
+    }
+
+    /// Consumes `kw` or reports "expected `kw`, found ...".
+    fn expect_kw(&mut self, kw: Keyword) -> Result<Token, Diagnostic> {
+        if self.at_kw(kw) {
+            Ok(self.bump())
+        } else {
+            Err(self.expected(&format!("`{}`", kw.text())))
+        }
+    }
+
+    fn expect_eof(&mut self) -> Result<(), Diagnostic> {
+        if self.peek_kind() == &TokenKind::Eof {
+            Ok(())
+        } else {
+            Err(self.expected("end of file"))
+        }
+    }
+
+    /// Consumes an identifier that is not a reserved built-in name.
+    fn ident(&mut self) -> Result<Ident, Diagnostic> {
+        match self.peek_kind() {
+            TokenKind::Ident(name) if expr::is_builtin_name(name) => {
+                let name = name.clone();
+                Err(self.error_here(format!(
+                    "expected an identifier, found the built-in `{name}`"
+                )))
+            }
+            TokenKind::Ident(_) => {
+                let t = self.bump();
+                match t.kind {
+                    TokenKind::Ident(name) => Ok(Ident { name, span: t.span }),
+                    _ => Err(self.error_at(&t, "expected an identifier")),
+                }
+            }
+            _ => Err(self.expected("an identifier")),
+        }
+    }
+
+    /// `x, y, z`: one or more identifiers separated by commas.
+    fn ident_list(&mut self) -> Result<Vec<Ident>, Diagnostic> {
+        let mut ids = vec![self.ident()?];
+        while self.eat_sym(Sym::Comma) {
+            ids.push(self.ident()?);
+        }
+        Ok(ids)
+    }
+
+    /// `x`, `x, y` or `(x, y)`: the bound variables of a quantifier.
+    fn binder_list(&mut self) -> Result<Vec<Ident>, Diagnostic> {
+        if self.eat_sym(Sym::LParen) {
+            let ids = self.ident_list()?;
+            self.expect_sym(Sym::RParen)?;
+            Ok(ids)
+        } else {
+            self.ident_list()
+        }
+    }
+
+    // ---- errors ----
+
+    /// An error at a token, with notes naming the definition uses that
+    /// produced it.
+    fn error_at(&self, token: &Token, message: impl Into<String>) -> Diagnostic {
+        let d = Diagnostic::error(token.span, message);
+        self.defs.add_expansion_notes(d, token.origin, self.file)
+    }
+
+    /// An error at the next token.
+    fn error_here(&self, message: impl Into<String>) -> Diagnostic {
+        self.error_at(self.peek(), message)
+    }
+
+    /// "expected WHAT, found TOKEN" at the next token.
+    fn expected(&self, what: &str) -> Diagnostic {
+        let found = self.peek_kind().describe();
+        self.error_here(format!("expected {what}, found {found}"))
+    }
+
+    /// "not supported yet: WHAT" at a token.
+    fn unsupported(&self, token: &Token, what: &str) -> Diagnostic {
+        self.error_at(token, format!("not supported yet: {what}"))
+    }
+
+    // ---- depth guard ----
+
+    /// Enters one level of nesting; errors past [`MAX_DEPTH`].
+    fn enter(&mut self) -> Result<(), Diagnostic> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error_here(format!("nesting too deep: more than {MAX_DEPTH} levels")));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The span from `start` to the end of the last consumed token (just
+    /// `start` if that token lies before it, as happens when a definition
+    /// body written earlier in the file was expanded).
+    fn span_from(&self, start: Span) -> Span {
+        if self.last_span.end < start.start {
+            start
+        } else {
+            start.to(self.last_span)
+        }
+    }
+}
+
+static EOF_TOKEN: Token = Token {
+    kind: TokenKind::Eof,
+    span: Span { start: 0, end: 0 },
+    origin: 0,
+    synthetic: false,
+};

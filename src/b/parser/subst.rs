@@ -1,0 +1,333 @@
+//! Generalised substitutions.
+//!
+//! `;` (sequencing) binds looser than `||` (parallel composition), so
+//! `a := 1 || b := 2 ; c := 3` is `(a := 1 || b := 2) ; c := 3`. Both are
+//! flattened into one [`SubstKind::Sequence`] or [`SubstKind::Parallel`].
+//! In the `OPERATIONS` clause `;` also separates operations; a `;` followed
+//! by an operation header (`name =`, `name(...) =`, `r <-- name ...`) ends
+//! the body, since no substitution can start that way.
+//!
+//! A definition used where a substitution starts is expanded without the
+//! parentheses put around expressions (`Inc == x := x + 1`).
+
+use super::Parser;
+use crate::b::ast::{AssignTarget, Expr, Ident, Subst, SubstKind};
+use crate::b::lexer::{Keyword, Sym, TokenKind};
+use crate::diag::{Diagnostic, Span};
+
+impl Parser<'_> {
+    /// Parses a substitution, including `;` sequences and `||`.
+    pub(super) fn subst(&mut self) -> Result<Subst, Diagnostic> {
+        let first = self.parallel()?;
+        if !self.at_sequence_semicolon() {
+            return Ok(first);
+        }
+        let start = first.span;
+        let mut items = vec![first];
+        while self.at_sequence_semicolon() {
+            self.bump();
+            items.push(self.parallel()?);
+        }
+        Ok(Subst {
+            kind: SubstKind::Sequence(items),
+            span: self.span_from(start),
+        })
+    }
+
+    /// Whether the next token is a `;` continuing a sequence (not one
+    /// separating operations).
+    fn at_sequence_semicolon(&self) -> bool {
+        self.at_sym(Sym::Semicolon) && !self.at_operation_header(1)
+    }
+
+    /// Whether the tokens from `k` on look like an operation header:
+    /// `name =`, `name(...) =`, `r <-- ...` or `r1, r2 <-- ...`.
+    pub(super) fn at_operation_header(&self, k: usize) -> bool {
+        if !matches!(self.peek_at(k).kind, TokenKind::Ident(_)) {
+            return false;
+        }
+        match &self.peek_at(k + 1).kind {
+            TokenKind::Sym(Sym::Eq | Sym::OutputArrow) => true,
+            TokenKind::Sym(Sym::LParen) => {
+                let mut depth = 0usize;
+                let mut j = k + 1;
+                loop {
+                    match &self.peek_at(j).kind {
+                        TokenKind::Sym(Sym::LParen) => depth += 1,
+                        TokenKind::Sym(Sym::RParen) => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                return self.sym_at(j + 1, Sym::Eq);
+                            }
+                        }
+                        TokenKind::Eof => return false,
+                        _ => {}
+                    }
+                    j += 1;
+                }
+            }
+            TokenKind::Sym(Sym::Comma) => {
+                let mut j = k + 1;
+                while self.sym_at(j, Sym::Comma)
+                    && matches!(self.peek_at(j + 1).kind, TokenKind::Ident(_))
+                {
+                    j += 2;
+                }
+                self.sym_at(j, Sym::OutputArrow)
+            }
+            _ => false,
+        }
+    }
+
+    /// `S1 || S2 || ...`
+    fn parallel(&mut self) -> Result<Subst, Diagnostic> {
+        let first = self.subst_atom()?;
+        if !self.at_sym(Sym::Parallel) {
+            return Ok(first);
+        }
+        let start = first.span;
+        let mut items = vec![first];
+        while self.eat_sym(Sym::Parallel) {
+            items.push(self.subst_atom()?);
+        }
+        Ok(Subst {
+            kind: SubstKind::Parallel(items),
+            span: self.span_from(start),
+        })
+    }
+
+    fn subst_atom(&mut self) -> Result<Subst, Diagnostic> {
+        self.enter()?;
+        let result = self.subst_atom_inner();
+        self.leave();
+        result
+    }
+
+    fn subst_atom_inner(&mut self) -> Result<Subst, Diagnostic> {
+        while self.expand_definition(false)? {}
+        let start = self.peek().span;
+        let kind = match self.peek_kind() {
+            TokenKind::Keyword(Keyword::Skip) => {
+                self.bump();
+                SubstKind::Skip
+            }
+            TokenKind::Keyword(Keyword::Begin) => {
+                self.bump();
+                let body = self.subst()?;
+                self.expect_kw(Keyword::End)?;
+                SubstKind::Block(Box::new(body))
+            }
+            TokenKind::Keyword(Keyword::Pre) => {
+                let (cond, body) = self.guarded()?;
+                SubstKind::Precondition(cond, Box::new(body))
+            }
+            TokenKind::Keyword(Keyword::Assert) => {
+                let (cond, body) = self.guarded()?;
+                SubstKind::Assert(cond, Box::new(body))
+            }
+            TokenKind::Keyword(Keyword::When) => {
+                let (cond, body) = self.guarded()?;
+                SubstKind::Select(vec![(cond, body)], None)
+            }
+            TokenKind::Keyword(Keyword::Select) => {
+                let (branches, otherwise) = self.branches(Keyword::When)?;
+                SubstKind::Select(branches, otherwise)
+            }
+            TokenKind::Keyword(Keyword::If) => {
+                let (branches, otherwise) = self.branches(Keyword::Elsif)?;
+                SubstKind::If(branches, otherwise)
+            }
+            TokenKind::Keyword(Keyword::Case) => self.case()?,
+            TokenKind::Keyword(Keyword::Choice) => {
+                self.bump();
+                let mut options = vec![self.subst()?];
+                while self.eat_kw(Keyword::OrChoice) {
+                    options.push(self.subst()?);
+                }
+                self.expect_kw(Keyword::End)?;
+                SubstKind::Choice(options)
+            }
+            TokenKind::Keyword(Keyword::Any) => {
+                self.bump();
+                let vars = self.ident_list()?;
+                self.expect_kw(Keyword::Where)?;
+                let pred = self.expr()?;
+                self.expect_kw(Keyword::Then)?;
+                let body = self.subst()?;
+                self.expect_kw(Keyword::End)?;
+                SubstKind::Any(vars, pred, Box::new(body))
+            }
+            TokenKind::Keyword(Keyword::Let) => {
+                self.bump();
+                let vars = self.ident_list()?;
+                self.expect_kw(Keyword::Be)?;
+                let pred = self.expr()?;
+                self.expect_kw(Keyword::In)?;
+                let body = self.subst()?;
+                self.expect_kw(Keyword::End)?;
+                SubstKind::Let(vars, pred, Box::new(body))
+            }
+            TokenKind::Keyword(Keyword::Var) => {
+                self.bump();
+                let vars = self.ident_list()?;
+                self.expect_kw(Keyword::In)?;
+                let body = self.subst()?;
+                self.expect_kw(Keyword::End)?;
+                SubstKind::Var(vars, Box::new(body))
+            }
+            TokenKind::Keyword(Keyword::While) => {
+                let t = self.peek().clone();
+                return Err(self.unsupported(&t, "WHILE loops"));
+            }
+            TokenKind::Ident(_) => self.assignment()?,
+            _ => return Err(self.expected("a substitution")),
+        };
+        Ok(Subst {
+            kind,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `KW P THEN S END` for `PRE`, `ASSERT` and `WHEN`.
+    fn guarded(&mut self) -> Result<(Expr, Subst), Diagnostic> {
+        self.bump();
+        let cond = self.expr()?;
+        self.expect_kw(Keyword::Then)?;
+        let body = self.subst()?;
+        self.expect_kw(Keyword::End)?;
+        Ok((cond, body))
+    }
+
+    /// `KW P THEN S (MORE P THEN S)* [ELSE S] END` for `SELECT ... WHEN`
+    /// and `IF ... ELSIF`.
+    #[allow(clippy::type_complexity)]
+    fn branches(
+        &mut self,
+        more: Keyword,
+    ) -> Result<(Vec<(Expr, Subst)>, Option<Box<Subst>>), Diagnostic> {
+        self.bump();
+        let mut branches = Vec::new();
+        loop {
+            let cond = self.expr()?;
+            self.expect_kw(Keyword::Then)?;
+            branches.push((cond, self.subst()?));
+            if !self.eat_kw(more) {
+                break;
+            }
+        }
+        let otherwise = if self.eat_kw(Keyword::Else) {
+            Some(Box::new(self.subst()?))
+        } else {
+            None
+        };
+        self.expect_kw(Keyword::End)?;
+        Ok((branches, otherwise))
+    }
+
+    /// `CASE e OF EITHER v1, v2 THEN S (OR v THEN S)* [ELSE S] END END`
+    fn case(&mut self) -> Result<SubstKind, Diagnostic> {
+        self.bump();
+        let scrutinee = self.expr()?;
+        self.expect_kw(Keyword::Of)?;
+        self.expect_kw(Keyword::Either)?;
+        let mut branches = Vec::new();
+        loop {
+            let mut values = vec![self.expr()?];
+            while self.eat_sym(Sym::Comma) {
+                values.push(self.expr()?);
+            }
+            self.expect_kw(Keyword::Then)?;
+            branches.push((values, self.subst()?));
+            if !self.eat_kw(Keyword::OrChoice) {
+                break;
+            }
+        }
+        let otherwise = if self.eat_kw(Keyword::Else) {
+            Some(Box::new(self.subst()?))
+        } else {
+            None
+        };
+        self.expect_kw(Keyword::End)?;
+        self.expect_kw(Keyword::End)?;
+        Ok(SubstKind::Case(scrutinee, branches, otherwise))
+    }
+
+    /// Substitutions starting with a name: `x, f(a) := e1, e2`,
+    /// `x, y :: S` and `x, y : (P)`.
+    fn assignment(&mut self) -> Result<SubstKind, Diagnostic> {
+        let start = self.peek().clone();
+        let mut targets = Vec::new();
+        loop {
+            let name = self.ident()?;
+            if self.eat_sym(Sym::LParen) {
+                let args = self.expr_list(Sym::RParen)?;
+                targets.push(AssignTarget::FunctionPoint(name, args));
+            } else {
+                targets.push(AssignTarget::Var(name));
+            }
+            if !self.eat_sym(Sym::Comma) {
+                break;
+            }
+        }
+        match self.peek_kind() {
+            TokenKind::Sym(Sym::Assign) => {
+                let assign = self.bump();
+                let mut values = vec![self.expr()?];
+                while self.eat_sym(Sym::Comma) {
+                    values.push(self.expr()?);
+                }
+                if values.len() != targets.len() {
+                    return Err(self.error_at(
+                        &assign,
+                        format!(
+                            "{} variable(s) assigned but {} value(s) given",
+                            targets.len(),
+                            values.len()
+                        ),
+                    ));
+                }
+                Ok(SubstKind::Assign(targets, values))
+            }
+            TokenKind::Sym(Sym::BecomesIn) => {
+                self.bump();
+                let vars =
+                    plain_variables(targets).map_err(|span| self.not_a_variable(span, "::"))?;
+                Ok(SubstKind::BecomesElementOf(vars, self.expr()?))
+            }
+            TokenKind::Sym(Sym::Colon) => {
+                self.bump();
+                let vars =
+                    plain_variables(targets).map_err(|span| self.not_a_variable(span, ":"))?;
+                Ok(SubstKind::BecomesSuchThat(vars, self.expr()?))
+            }
+            TokenKind::Sym(Sym::OutputArrow) => Err(self.unsupported(&start, "operation calls")),
+            TokenKind::Keyword(_)
+            | TokenKind::Sym(Sym::Semicolon | Sym::Parallel)
+            | TokenKind::Eof
+                if targets.len() == 1 =>
+            {
+                Err(self.unsupported(&start, "operation calls"))
+            }
+            _ => Err(self.expected("`:=`, `::` or `:`")),
+        }
+    }
+
+    fn not_a_variable(&self, span: Span, op: &str) -> Diagnostic {
+        Diagnostic::error(
+            span,
+            format!("only variables can be assigned with `{op}`, not function points"),
+        )
+    }
+}
+
+/// The names of `targets` if none is a function point; otherwise the span
+/// of the first function point.
+fn plain_variables(targets: Vec<AssignTarget>) -> Result<Vec<Ident>, Span> {
+    targets
+        .into_iter()
+        .map(|t| match t {
+            AssignTarget::Var(id) => Ok(id),
+            AssignTarget::FunctionPoint(id, _) => Err(id.span),
+        })
+        .collect()
+}

@@ -1,0 +1,450 @@
+//! Type checker of classical B machines.
+//!
+//! [`check_machine`] takes a parsed [`Machine`] and returns the facts the
+//! rest of orbit needs: the given sets, numbered and sized
+//! ([`given_sets`]), `MAXINT`/`MININT`, and the type of every constant,
+//! variable, operation parameter and output, and of every bound variable.
+//!
+//! Typing follows the B-Book (Abrial, ch. 2.2 and 3, "type-checking"): each
+//! constant, variable, parameter and bound variable starts with an unknown
+//! type (a type variable), and every predicate, expression and substitution
+//! of the machine adds equations between types: `x : S` makes `x` an
+//! element of `S`, `f(a)` makes `f` a relation whose domain holds `a`, and
+//! so on. The equations are solved by unification ([`unify`]) over the whole
+//! machine in one pass, so the cost is close to linear in the machine's size.
+//! The operators `-` and `*` mean integer or set operations depending on
+//! their operands' types: `-` has the same type on both sides and its result
+//! in either case; `*` is decided as soon as one side is known, and the
+//! undecided ones are revisited once everything else is unified. At the end
+//! every named thing must have a fully known type.
+//!
+//! Scoping: sets and enumerated elements are visible everywhere; constants
+//! everywhere but in `CONSTRAINTS`; variables in `INVARIANT`, `ASSERTIONS`,
+//! `INITIALISATION`, operations and `GOAL` (not in `PROPERTIES`); operation
+//! parameters and outputs in their operation; bound variables in their
+//! construct, shadowing outer names.
+
+mod expr;
+pub mod given_sets;
+mod scope;
+mod subst;
+#[cfg(test)]
+mod tests;
+mod unify;
+
+pub use given_sets::{PROB_DEFAULT_MAXINT, PROB_DEFAULT_MININT, PROB_DEFAULT_SET_SIZE};
+pub use unify::type_to_string;
+
+use crate::b::ast::{Ident, Machine};
+use crate::b::types::{GivenSet, Type};
+use crate::diag::{Diagnostic, Span};
+use scope::{Binding, Clause, Scope, What};
+use std::collections::{HashMap, HashSet};
+use unify::{TermId, Terms};
+
+/// How deferred sets get their size and how `NAT`/`INT` are bounded.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// `--set X=n` overrides: the size of deferred set `X` (the last one for
+    /// a name wins). They take precedence over `scope_X` and `card(X) = n`.
+    pub set_sizes: Vec<(String, u32)>,
+    /// Size of a deferred set nothing else sizes; ProB's `DEFAULT_SETSIZE`
+    /// is [`PROB_DEFAULT_SET_SIZE`] (2).
+    pub default_set_size: u32,
+    /// `--maxint n`: `MAXINT`, by default [`PROB_DEFAULT_MAXINT`] (3, as ProB).
+    pub maxint: Option<i64>,
+    /// `--minint n`: `MININT`, by default [`PROB_DEFAULT_MININT`] (-1, as ProB).
+    pub minint: Option<i64>,
+}
+
+impl Default for CheckOptions {
+    /// ProB's defaults: deferred sets of size 2, `MAXINT = 3`, `MININT = -1`.
+    fn default() -> Self {
+        CheckOptions {
+            set_sizes: Vec::new(),
+            default_set_size: PROB_DEFAULT_SET_SIZE,
+            maxint: None,
+            minint: None,
+        }
+    }
+}
+
+/// The typing facts of a well-typed machine.
+#[derive(Clone, Debug)]
+pub struct MachineTypes {
+    /// Given sets numbered as in [`crate::b::types`], sizes fixed.
+    pub given_sets: Vec<GivenSet>,
+    /// Types of the constants, in the order of [`Machine::constants`].
+    pub constants: Vec<Type>,
+    /// Types of the variables, in the order of [`Machine::variables`].
+    pub variables: Vec<Type>,
+    /// Types of each operation's parameters and outputs, in the order of [`Machine::operations`].
+    pub operations: Vec<OperationTypes>,
+    /// Types of bound variables (of `!`, `#`, `{x | P}`, `%`, `SIGMA`, `PI`,
+    /// `UNION`, `INTER`, `ANY`, `LET`, `VAR`), keyed by the `(start, end)`
+    /// of the binding [`Ident`]'s span.
+    pub bound: HashMap<(u32, u32), Type>,
+    /// `MAXINT`: upper bound of `NAT`, `NAT1` and `INT`.
+    pub maxint: i64,
+    /// `MININT`: lower bound of `INT`.
+    pub minint: i64,
+}
+
+impl MachineTypes {
+    /// The names of the given sets, indexed by set number (for [`type_to_string`]).
+    pub fn set_names(&self) -> Vec<String> {
+        self.given_sets.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// The type of the variable bound at `binder`, if it was recorded.
+    pub fn bound_type(&self, binder: &Ident) -> Option<&Type> {
+        self.bound.get(&(binder.span.start, binder.span.end))
+    }
+}
+
+/// Types of an operation's parameters and outputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OperationTypes {
+    /// Input parameters, in order.
+    pub params: Vec<Type>,
+    /// Outputs, in order.
+    pub outputs: Vec<Type>,
+}
+
+/// Checks a machine: fixes its given sets and infers every type.
+///
+/// Errors come back as diagnostics pointing at the offending source, in
+/// source order of discovery; several are collected where that is easy.
+pub fn check_machine(
+    machine: &Machine,
+    options: &CheckOptions,
+) -> Result<MachineTypes, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let numbered = given_sets::number_given_sets(machine, options, &mut diags);
+    let (maxint, minint) = given_sets::integer_bounds(machine, options, &mut diags);
+    let mut checker = Checker::new(
+        numbered.sets.iter().map(|s| s.name.clone()).collect(),
+        diags,
+    );
+    checker.scope.set_params = machine.params.len() as u32;
+
+    // Machine-level names.
+    for (k, set) in numbered.sets.iter().enumerate() {
+        let g = checker.terms.given(k as u32);
+        let term = checker.terms.set(g);
+        checker.declare(&set.name, numbered.spans[k], What::Set(k as u32), term);
+        for (name, span) in set.elements.iter().zip(&numbered.element_spans[k]) {
+            let term = checker.terms.given(k as u32);
+            checker.declare(name, *span, What::Element(k as u32), term);
+        }
+    }
+    let constants: Vec<TermId> = machine
+        .constants
+        .iter()
+        .enumerate()
+        .map(|(i, c)| checker.declare_fresh(c, What::Constant(i)))
+        .collect();
+    let variables: Vec<TermId> = machine
+        .variables
+        .iter()
+        .enumerate()
+        .map(|(i, v)| checker.declare_fresh(v, What::Variable(i)))
+        .collect();
+
+    // Clauses, in the order ProB reads them.
+    if let Some(c) = &machine.constraints {
+        checker.clause = Clause::Constraints;
+        checker.pred(c);
+    }
+    checker.clause = Clause::Properties;
+    if let Some(p) = &machine.properties {
+        checker.pred(p);
+    }
+    checker.clause = Clause::Dynamic;
+    if let Some(inv) = &machine.invariant {
+        checker.pred(inv);
+    }
+    for a in &machine.assertions {
+        checker.pred(a);
+    }
+    if let Some(init) = &machine.initialisation {
+        checker.subst(init);
+    }
+    let mut op_names: HashMap<&str, ()> = HashMap::new();
+    let mut op_terms = Vec::new();
+    for op in &machine.operations {
+        if op_names.insert(&op.name.name, ()).is_some() {
+            checker.error(Diagnostic::error(
+                op.name.span,
+                format!("operation `{}` is declared twice", op.name.name),
+            ));
+        }
+        op_terms.push(checker.operation(op));
+    }
+    if let Some(goal) = &machine.goal {
+        checker.pred(goal);
+    }
+    checker.settle_overloads();
+
+    // Everything named must now have a known type.
+    let report = checker.diags.is_empty();
+    let constants = checker.resolve_all(&machine.constants, &constants, report, |c| {
+        format!("cannot infer the type of constant `{c}`: add a typing predicate such as `{c} : S` to the PROPERTIES")
+    });
+    let variables = checker.resolve_all(&machine.variables, &variables, report, |v| {
+        format!("cannot infer the type of variable `{v}`: add a typing predicate such as `{v} : S` to the INVARIANT")
+    });
+    let mut operations = Vec::new();
+    for (op, (params, outputs)) in machine.operations.iter().zip(&op_terms) {
+        let o = &op.name.name;
+        let params = checker.resolve_all(&op.params, params, report, |p| {
+            format!(
+                "cannot infer the type of parameter `{p}` of operation `{o}`: add a typing predicate such as `{p} : S` to its precondition"
+            )
+        });
+        let outputs = checker.resolve_all(&op.outputs, outputs, report, |r| {
+            format!("cannot infer the type of output `{r}` of operation `{o}`: assign it a value of a known type")
+        });
+        operations.push(OperationTypes { params, outputs });
+    }
+    let mut bound = HashMap::new();
+    for (span, name, term) in std::mem::take(&mut checker.bound) {
+        match checker.terms.resolve(term) {
+            Some(ty) => {
+                bound.insert((span.start, span.end), ty);
+            }
+            None if report => {
+                let known = checker.show(term);
+                checker.error(
+                    Diagnostic::error(
+                        span,
+                        format!("cannot infer the type of `{name}`: add a typing predicate such as `{name} : S`"),
+                    )
+                    .with_note(format!("what is known of its type: {known}")),
+                );
+            }
+            None => {}
+        }
+    }
+    if !checker.diags.is_empty() {
+        return Err(checker.diags);
+    }
+    Ok(MachineTypes {
+        given_sets: numbered.sets,
+        constants,
+        variables,
+        operations,
+        bound,
+        maxint,
+        minint,
+    })
+}
+
+/// An occurrence of `*` whose meaning is not known yet: operands and result.
+pub(crate) struct PendingMul {
+    span: Span,
+    left: TermId,
+    right: TermId,
+    result: TermId,
+}
+
+/// State of one type-checking run.
+pub(crate) struct Checker {
+    terms: Terms,
+    scope: Scope,
+    clause: Clause,
+    set_names: Vec<String>,
+    diags: Vec<Diagnostic>,
+    /// `*` not yet known to be a product of integers or of sets.
+    pending_mul: Vec<PendingMul>,
+    /// `-` whose type must turn out to be INTEGER or a set.
+    pending_minus: Vec<(Span, TermId)>,
+    /// Bound variables: binder span, name, type.
+    bound: Vec<(Span, String, TermId)>,
+    /// Unknown names already reported (each is reported once).
+    reported_unknown: HashSet<String>,
+    /// Name of the operation being checked, for messages.
+    operation: Option<String>,
+}
+
+impl Checker {
+    fn new(set_names: Vec<String>, diags: Vec<Diagnostic>) -> Self {
+        Checker {
+            terms: Terms::default(),
+            scope: Scope::default(),
+            clause: Clause::Dynamic,
+            set_names,
+            diags,
+            pending_mul: Vec::new(),
+            pending_minus: Vec::new(),
+            bound: Vec::new(),
+            reported_unknown: HashSet::new(),
+            operation: None,
+        }
+    }
+
+    /// Records an error.
+    fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// A term in B notation.
+    fn show(&mut self, t: TermId) -> String {
+        self.terms.display(t, &self.set_names)
+    }
+
+    /// Unifies `found` (the type of the expression at `span`) with `expected`;
+    /// reports "expected X, found Y" on failure.
+    fn unify_at(&mut self, span: Span, expected: TermId, found: TermId) -> bool {
+        match self.terms.unify(expected, found) {
+            Ok(()) => true,
+            Err(why) => {
+                let (e, f) = (self.show(expected), self.show(found));
+                let d = match why {
+                    unify::Mismatch::Infinite => Diagnostic::error(
+                        span,
+                        format!("type mismatch: {f} would have to contain itself"),
+                    ),
+                    unify::Mismatch::Clash => {
+                        Diagnostic::error(span, format!("expected {e}, found {f}"))
+                    }
+                };
+                self.error(d);
+                false
+            }
+        }
+    }
+
+    /// Declares a machine-level name, reporting a duplicate.
+    fn declare(&mut self, name: &str, span: Span, what: What, term: TermId) {
+        if let Err(old) = self.scope.declare_global(name, Binding { what, term }) {
+            self.error(
+                Diagnostic::error(span, format!("`{name}` is declared twice"))
+                    .with_label(format!("declared again as a {}", what.describe()))
+                    .with_note(format!(
+                        "`{name}` is already declared as a {}",
+                        old.what.describe()
+                    )),
+            );
+        }
+    }
+
+    /// Declares a machine-level name with a fresh type; returns the type.
+    fn declare_fresh(&mut self, ident: &Ident, what: What) -> TermId {
+        let term = self.terms.var();
+        self.declare(&ident.name, ident.span, what, term);
+        term
+    }
+
+    /// Resolves the types of declared names, reporting the unknown ones if `report`.
+    fn resolve_all(
+        &mut self,
+        idents: &[Ident],
+        terms: &[TermId],
+        report: bool,
+        message: impl Fn(&str) -> String,
+    ) -> Vec<Type> {
+        let mut out = Vec::with_capacity(terms.len());
+        for (ident, &term) in idents.iter().zip(terms) {
+            match self.terms.resolve(term) {
+                Some(ty) => out.push(ty),
+                None => {
+                    if report {
+                        let known = self.show(term);
+                        let mut d = Diagnostic::error(ident.span, message(&ident.name));
+                        if known != "?" {
+                            d = d.with_note(format!("what is known of its type: {known}"));
+                        }
+                        self.error(d);
+                    }
+                    out.push(Type::Int); // placeholder: the result is an error anyway
+                }
+            }
+        }
+        out
+    }
+
+    /// Checks one operation; returns the types of its parameters and outputs.
+    fn operation(&mut self, op: &crate::b::ast::Operation) -> (Vec<TermId>, Vec<TermId>) {
+        self.operation = Some(op.name.name.clone());
+        let mark = self.scope.mark();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut declare = |this: &mut Self, ident: &Ident, what: What| -> TermId {
+            if !seen.insert(ident.name.clone()) {
+                this.error(Diagnostic::error(
+                    ident.span,
+                    format!(
+                        "`{}` is declared twice in the header of operation `{}`",
+                        ident.name, op.name.name
+                    ),
+                ));
+            }
+            let term = this.terms.var();
+            this.scope.push_local(&ident.name, Binding { what, term });
+            term
+        };
+        let params: Vec<TermId> = op
+            .params
+            .iter()
+            .map(|p| declare(self, p, What::Param))
+            .collect();
+        let outputs: Vec<TermId> = op
+            .outputs
+            .iter()
+            .map(|r| declare(self, r, What::Output))
+            .collect();
+        self.subst(&op.body);
+        let assigned = subst::assigned_on_every_path(&op.body);
+        for r in &op.outputs {
+            if !assigned.contains(r.name.as_str()) {
+                self.error(
+                    Diagnostic::error(
+                        r.span,
+                        format!(
+                            "output `{}` of operation `{}` is not assigned on every path",
+                            r.name, op.name.name
+                        ),
+                    )
+                    .with_label("never given a value on some path"),
+                );
+            }
+        }
+        self.scope.truncate(mark);
+        self.operation = None;
+        (params, outputs)
+    }
+
+    /// Decides the pending `*` operators (repeatedly, as each decision may
+    /// decide others) and checks the pending `-`.
+    fn settle_overloads(&mut self) {
+        loop {
+            let before = self.pending_mul.len();
+            let pending = std::mem::take(&mut self.pending_mul);
+            for m in pending {
+                if !self.decide_mul(&m) {
+                    self.pending_mul.push(m);
+                }
+            }
+            if self.pending_mul.len() == before || self.pending_mul.is_empty() {
+                break;
+            }
+        }
+        let undecided = std::mem::take(&mut self.pending_mul);
+        if self.diags.is_empty() {
+            for m in undecided {
+                self.error(
+                    Diagnostic::error(
+                        m.span,
+                        "cannot tell whether `*` multiplies integers or builds a cartesian product",
+                    )
+                    .with_note("type one of its operands, e.g. with `x : INTEGER` or `x : POW(S)`"),
+                );
+            }
+        }
+        for (span, t) in std::mem::take(&mut self.pending_minus) {
+            if self.terms.shape(t) != unify::Shape::Var {
+                self.check_minus_type(span, t);
+            }
+        }
+    }
+}
