@@ -2,6 +2,7 @@
 //! [`workers::TransitionSystem`] a machine compiles to.
 
 pub mod ast;
+pub mod eval;
 pub mod lexer;
 pub mod parser;
 pub mod state;
