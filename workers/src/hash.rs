@@ -20,15 +20,19 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
     (full as u64) ^ ((full >> 64) as u64)
 }
 
-/// The fingerprint of a state. Never zero (zero marks empty table slots).
+/// The fingerprint of a state. Never `0` nor `u64::MAX` (the visited
+/// sets use those two values to mark empty and migrated slots).
 #[inline]
 pub fn fingerprint(words: &[u64]) -> u64 {
     let mut h = P0;
     for &w in words {
         h = folded_multiply(h ^ w, P1);
     }
-    let h = folded_multiply(h ^ words.len() as u64, P2);
-    if h == 0 { 1 } else { h }
+    match folded_multiply(h ^ words.len() as u64, P2) {
+        0 => 1,
+        u64::MAX => u64::MAX - 1,
+        h => h,
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,13 @@
 //! error ends the search with a [`Trace`] rebuilt from parent links (module
 //! [`trace`](crate::trace) explains how). Distinct-state and transition
 //! counts of a complete search do not depend on the order or thread count.
+//!
+//! ```text
+//! explore ─┬─ threads <= 1 ─> sequential  (any SearchOrder, own store)
+//!          └─ threads  > 1 ─> parallel ─┬─ work_stealing (throughput)
+//!                                       └─ level_sync    (shortest traces)
+//!                               over store: lock-free table + arenas
+//! ```
 
 pub mod config;
 pub mod report;
@@ -16,18 +23,28 @@ pub mod system;
 
 mod check;
 mod hash;
+mod parallel;
 mod sequential;
+mod store;
 mod trace;
 mod watch;
 
 pub use config::{Config, ParallelMode, ProgressFn, SearchOrder};
 pub use hash::fingerprint;
+pub use parallel::explore_parallel;
 pub use report::{Outcome, Progress, Report, Stats, StopReason, Trace, TraceStep};
 pub use sequential::explore_sequential;
 pub use system::{LabelledState, ModelError, TransitionSystem, Violation, ViolationKind};
 
 /// Explores the reachable states of `system` as `config` asks and reports
 /// the outcome, statistics and, for an error or goal, a trace to it.
+///
+/// One thread (`threads <= 1`) runs [`explore_sequential`]; more run
+/// [`explore_parallel`] in the [`ParallelMode`] the config selects.
 pub fn explore<T: TransitionSystem>(system: &T, config: &Config) -> Report {
-    explore_sequential(system, config)
+    if config.threads <= 1 {
+        explore_sequential(system, config)
+    } else {
+        explore_parallel(system, config)
+    }
 }
