@@ -314,9 +314,9 @@ const TTS: Case = Case {
 };
 cases! {
     #[ignore = "slow: 16,434 states with quantified win conditions"]
-    tictactoe_sym_full: Case { flags: &["--no-deadlock"], prob_count: Some(1 + 3 + 3 * 5478), constant_valuations: Some(3), states: Some(3 * 5478), ..TTT };
+    tictactoe_sym_full: Case { flags: &["--no-deadlock"], prob_count: Some(1 + 3 + 3 * 5478), constant_valuations: Some(3), states: Some(3 * 5478), op_transitions: Some(3 * 32334), ..TTT };
     #[ignore = "slow: 49,302 states with quantified win conditions"]
-    tictactoe_simpler_sym_full: Case { flags: &["--no-deadlock"], prob_count: Some(1 + 9 + 9 * 5478), constant_valuations: Some(9), states: Some(9 * 5478), ..TTS };
+    tictactoe_simpler_sym_full: Case { flags: &["--no-deadlock"], prob_count: Some(1 + 9 + 9 * 5478), constant_valuations: Some(9), states: Some(9 * 5478), op_transitions: Some(9 * 17130), ..TTS };
     // A drawn game (and, in TicTacToe_Sym, also a won one) has no enabled operation.
     tictactoe_sym_deadlock: Case { verdict: Verdict::Deadlock, last_step: Some("Put"), ..TTT };
     tictactoe_simpler_sym_deadlock: Case { verdict: Verdict::Deadlock, last_step: Some("Put"), ..TTS };
