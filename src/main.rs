@@ -1,3 +1,10 @@
-//! The `orbit` binary (the command line is wired in with the engine and interpreter).
+//! The `orbit` binary: see [`orbit::cli`].
 
-fn main() {}
+use mimalloc::MiMalloc;
+
+#[global_allocator]
+static GLOBAL: MiMalloc = MiMalloc;
+
+fn main() -> std::process::ExitCode {
+    orbit::cli::main()
+}

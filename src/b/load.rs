@@ -45,10 +45,22 @@ pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadE
         minint: options.minint,
         ..CheckOptions::default()
     };
-    let types = check_machine(&machine, &check_options)
-        .map_err(|ds| LoadError::Input(ds.iter().map(|d| d.render(&file)).collect::<Vec<_>>().join("\n")))?;
-    let interpreter = Interpreter::new(&machine, &types, &file).map_err(|d| LoadError::Input(d.render(&file)))?;
-    let names = |ids: &[crate::b::ast::Ident]| ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
-    let layout = StateLayout::new(&names(&machine.constants), &names(&machine.variables), &types);
+    let types = check_machine(&machine, &check_options).map_err(|ds| {
+        LoadError::Input(
+            ds.iter()
+                .map(|d| d.render(&file))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    })?;
+    let interpreter =
+        Interpreter::new(&machine, &types, &file).map_err(|d| LoadError::Input(d.render(&file)))?;
+    let names =
+        |ids: &[crate::b::ast::Ident]| ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
+    let layout = StateLayout::new(
+        &names(&machine.constants),
+        &names(&machine.variables),
+        &types,
+    );
     BSystem::new(interpreter, layout, file).map_err(|e| LoadError::Model(format!("error: {e}\n")))
 }

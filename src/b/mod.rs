@@ -4,8 +4,10 @@
 pub mod ast;
 pub mod eval;
 pub mod lexer;
+pub mod load;
 pub mod parser;
 pub mod state;
+pub mod system;
 pub mod typecheck;
 pub mod types;
 pub mod value;

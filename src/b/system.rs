@@ -20,7 +20,8 @@ pub struct BSystem {
     layout: StateLayout,
     file: Arc<SourceFile>,
     valuations: Vec<Vec<Value>>,
-    /// Constant valuation count (ProB shows each as a node of its own).
+    /// Number of constant valuations (ProB shows each as a node of its own);
+    /// 0 for a machine without constants.
     pub constant_valuations: usize,
 }
 
@@ -37,9 +38,28 @@ pub struct BScratch {
 impl BSystem {
     /// Builds the system from an interpreter and a layout; computes the
     /// constant valuations (a model error if PROPERTIES is ill-defined).
-    pub fn new(interpreter: Interpreter, layout: StateLayout, file: Arc<SourceFile>) -> Result<Self, ModelError> {
-        let valuations = interpreter.constant_valuations().map_err(|e| render_eval_error(&file, &e))?;
-        Ok(BSystem { constant_valuations: valuations.len(), interpreter, layout, file, valuations })
+    pub fn new(
+        interpreter: Interpreter,
+        layout: StateLayout,
+        file: Arc<SourceFile>,
+    ) -> Result<Self, ModelError> {
+        let valuations = interpreter
+            .constant_valuations()
+            .map_err(|e| render_eval_error(&file, &e))?;
+        // A machine without constants has no SETUP_CONSTANTS step (ProB
+        // shows no node for it), so it counts no valuation.
+        let constant_valuations = if layout.constant_count() == 0 {
+            0
+        } else {
+            valuations.len()
+        };
+        Ok(BSystem {
+            constant_valuations,
+            interpreter,
+            layout,
+            file,
+            valuations,
+        })
     }
 
     /// The interpreter, for tools that need more than the engine's view.
@@ -57,7 +77,9 @@ impl BSystem {
     }
 
     fn encode_error(&self) -> ModelError {
-        ModelError::new("internal error: a value does not match its inferred type (please report this model)")
+        ModelError::new(
+            "internal error: a value does not match its inferred type (please report this model)",
+        )
     }
 
     /// Decodes `state` into the scratch buffers.
@@ -79,7 +101,11 @@ impl BSystem {
         let mut out = Vec::new();
         let mut failed = false;
         for constants in &self.valuations {
-            let label = if labelled { self.initial_label(constants) } else { String::new() };
+            let label = if labelled {
+                self.initial_label(constants)
+            } else {
+                String::new()
+            };
             self.interpreter
                 .initialise(constants, &mut |variables| {
                     if self.layout.encode(constants, variables, &mut out).is_err() {
@@ -117,7 +143,12 @@ impl BSystem {
         emit: &mut dyn FnMut(&Step<'_>, &[u64]),
     ) -> Result<(), ModelError> {
         self.decode(scratch, state);
-        let BScratch { constants, variables, out, .. } = scratch;
+        let BScratch {
+            constants,
+            variables,
+            out,
+            ..
+        } = scratch;
         out.clear();
         out.extend_from_slice(state);
         let mut failed = false;
@@ -130,7 +161,11 @@ impl BSystem {
                 }
             })
             .map_err(|e| self.error(&e))?;
-        if failed { Err(self.encode_error()) } else { Ok(()) }
+        if failed {
+            Err(self.encode_error())
+        } else {
+            Ok(())
+        }
     }
 
     fn violation(&self, kind: ViolationKind, failure: &PropertyFailure) -> Violation {
@@ -140,7 +175,11 @@ impl BSystem {
         };
         Violation {
             kind,
-            message: format!("{what} `{}` is false ({})", failure.text.trim(), self.file.location(failure.span)),
+            message: format!(
+                "{what} `{}` is false ({})",
+                failure.text.trim(),
+                self.file.location(failure.span)
+            ),
         }
     }
 }
@@ -154,14 +193,23 @@ impl TransitionSystem for BSystem {
     type Scratch = BScratch;
 
     fn new_scratch(&self) -> BScratch {
-        BScratch { constants: Vec::new(), variables: Vec::new(), constant_key: None, out: Vec::new() }
+        BScratch {
+            constants: Vec::new(),
+            variables: Vec::new(),
+            constant_key: None,
+            out: Vec::new(),
+        }
     }
 
     fn state_width(&self) -> usize {
         self.layout.width()
     }
 
-    fn initial_states(&self, _scratch: &mut BScratch, emit: &mut dyn FnMut(&[u64])) -> Result<(), ModelError> {
+    fn initial_states(
+        &self,
+        _scratch: &mut BScratch,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
         self.for_each_initial(&mut |_, s| emit(s), false)
     }
 
@@ -176,7 +224,15 @@ impl TransitionSystem for BSystem {
 
     fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
         let mut all = Vec::new();
-        self.for_each_initial(&mut |label, s| all.push(LabelledState { label: label.to_string(), state: s.into() }), true)?;
+        self.for_each_initial(
+            &mut |label, s| {
+                all.push(LabelledState {
+                    label: label.to_string(),
+                    state: s.into(),
+                })
+            },
+            true,
+        )?;
         Ok(all)
     }
 
@@ -184,18 +240,33 @@ impl TransitionSystem for BSystem {
         let mut scratch = self.new_scratch();
         let mut all = Vec::new();
         self.for_each_successor(&mut scratch, state, &mut |step, s| {
-            all.push(LabelledState { label: self.interpreter.format_step(step), state: s.into() })
+            all.push(LabelledState {
+                label: self.interpreter.format_step(step),
+                state: s.into(),
+            })
         })?;
         Ok(all)
     }
 
-    fn check_state(&self, scratch: &mut BScratch, state: &[u64]) -> Result<Option<Violation>, ModelError> {
+    fn check_state(
+        &self,
+        scratch: &mut BScratch,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError> {
         self.decode(scratch, state);
         let (c, v) = (&scratch.constants, &scratch.variables);
-        if let Some(f) = self.interpreter.check_invariant(c, v).map_err(|e| self.error(&e))? {
+        if let Some(f) = self
+            .interpreter
+            .check_invariant(c, v)
+            .map_err(|e| self.error(&e))?
+        {
             return Ok(Some(self.violation(ViolationKind::Invariant, &f)));
         }
-        if let Some(f) = self.interpreter.check_assertions(c, v).map_err(|e| self.error(&e))? {
+        if let Some(f) = self
+            .interpreter
+            .check_assertions(c, v)
+            .map_err(|e| self.error(&e))?
+        {
             return Ok(Some(self.violation(ViolationKind::Assertion, &f)));
         }
         Ok(None)
@@ -207,14 +278,22 @@ impl TransitionSystem for BSystem {
 
     fn is_goal(&self, scratch: &mut BScratch, state: &[u64]) -> Result<bool, ModelError> {
         self.decode(scratch, state);
-        self.interpreter.goal(&scratch.constants, &scratch.variables).map_err(|e| self.error(&e))
+        self.interpreter
+            .goal(&scratch.constants, &scratch.variables)
+            .map_err(|e| self.error(&e))
     }
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
         self.layout
             .slots()
             .iter()
-            .map(|slot| (slot.name.clone(), self.interpreter.format_value(&self.layout.decode_slot(slot, state))))
+            .map(|slot| {
+                (
+                    slot.name.clone(),
+                    self.interpreter
+                        .format_value(&self.layout.decode_slot(slot, state)),
+                )
+            })
             .collect()
     }
 }

@@ -72,8 +72,11 @@ pub struct CheckArgs {
 
 /// Runs `orbit check`.
 pub fn run(args: &CheckArgs) -> ExitCode {
-    let load_options =
-        LoadOptions { set_sizes: args.set_sizes.clone(), maxint: args.maxint, minint: args.minint };
+    let load_options = LoadOptions {
+        set_sizes: args.set_sizes.clone(),
+        maxint: args.maxint,
+        minint: args.minint,
+    };
     let load_start = Instant::now();
     let system = match load_machine(&args.model, &load_options) {
         Ok(system) => system,

@@ -39,7 +39,12 @@ impl RunSummary {
     /// Summarises an engine report on a B system.
     pub fn new(model: &Path, system: &BSystem, report: &Report) -> Self {
         let (result, headline, message, exit_code) = match &report.outcome {
-            Outcome::Complete => ("ok", "no error found: all reachable states explored".to_string(), None, 0),
+            Outcome::Complete => (
+                "ok",
+                "no error found: all reachable states explored".to_string(),
+                None,
+                0,
+            ),
             Outcome::Violation(v) => {
                 let tag = match v.kind {
                     workers::ViolationKind::Invariant => "invariant_violation",
@@ -47,9 +52,24 @@ impl RunSummary {
                 };
                 (tag, v.kind.to_string(), Some(v.message.clone()), 1)
             }
-            Outcome::Deadlock => ("deadlock", "deadlock: a state has no enabled operation".to_string(), None, 1),
-            Outcome::GoalFound => ("goal_found", "goal found: a state satisfies GOAL".to_string(), None, 1),
-            Outcome::ModelError(e) => ("model_error", "model error".to_string(), Some(e.message.clone()), 1),
+            Outcome::Deadlock => (
+                "deadlock",
+                "deadlock: a state has no enabled operation".to_string(),
+                None,
+                1,
+            ),
+            Outcome::GoalFound => (
+                "goal_found",
+                "goal found: a state satisfies GOAL".to_string(),
+                None,
+                1,
+            ),
+            Outcome::ModelError(e) => (
+                "model_error",
+                "model error".to_string(),
+                Some(e.message.clone()),
+                1,
+            ),
             Outcome::Stopped(reason) => {
                 let why = match reason {
                     StopReason::MaxStates => "the --max-states bound was reached",
@@ -57,10 +77,19 @@ impl RunSummary {
                     StopReason::MemoryLimit => "the --memory bound on the state store was reached",
                     StopReason::Interrupted => "interrupted",
                 };
-                ("stopped", format!("stopped before the end: {why}; statistics are partial"), None, 0)
+                (
+                    "stopped",
+                    format!("stopped before the end: {why}; statistics are partial"),
+                    None,
+                    0,
+                )
             }
         };
-        let trace = report.trace.as_ref().map(|t| printed_trace(system, t)).unwrap_or_default();
+        let trace = report
+            .trace
+            .as_ref()
+            .map(|t| printed_trace(system, t))
+            .unwrap_or_default();
         let s = &report.stats;
         RunSummary {
             model: model.display().to_string(),
@@ -87,7 +116,11 @@ impl RunSummary {
 
     fn states_per_second(&self) -> f64 {
         let secs = self.wall.as_secs_f64();
-        if secs > 0.0 { self.states as f64 / secs } else { 0.0 }
+        if secs > 0.0 {
+            self.states as f64 / secs
+        } else {
+            0.0
+        }
     }
 
     /// The human-readable report.
@@ -110,7 +143,11 @@ impl RunSummary {
         let _ = writeln!(out);
         let _ = writeln!(out, "distinct states:      {}", group(self.states));
         let _ = writeln!(out, "transitions:          {}", group(self.transitions));
-        let _ = writeln!(out, "constant valuations:  {}", group(self.constant_valuations));
+        let _ = writeln!(
+            out,
+            "constant valuations:  {}",
+            group(self.constant_valuations)
+        );
         let _ = writeln!(out, "initial states:       {}", group(self.initial_states));
         let _ = writeln!(out, "max depth:            {}", group(self.max_depth));
         let _ = writeln!(
@@ -128,7 +165,11 @@ impl RunSummary {
             );
         }
         if let Some(peak) = self.peak_memory {
-            let _ = writeln!(out, "peak memory:          {}", bytesize::ByteSize(peak).display().iec());
+            let _ = writeln!(
+                out,
+                "peak memory:          {}",
+                bytesize::ByteSize(peak).display().iec()
+            );
         }
         out
     }
@@ -156,8 +197,11 @@ impl RunSummary {
                 self.trace
                     .iter()
                     .map(|s| {
-                        let changes: serde_json::Map<String, Json> =
-                            s.changes.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+                        let changes: serde_json::Map<String, Json> = s
+                            .changes
+                            .iter()
+                            .map(|(k, v)| (k.clone(), json!(v)))
+                            .collect();
                         json!({ "label": s.label, "changes": changes })
                     })
                     .collect(),
@@ -189,10 +233,18 @@ fn printed_trace(system: &BSystem, trace: &workers::Trace) -> Vec<PrintedStep> {
             let now = system.describe_state(&step.state);
             let changes = match &previous {
                 None => now.clone(),
-                Some(before) => now.iter().zip(before).filter(|(a, b)| a.1 != b.1).map(|(a, _)| a.clone()).collect(),
+                Some(before) => now
+                    .iter()
+                    .zip(before)
+                    .filter(|(a, b)| a.1 != b.1)
+                    .map(|(a, _)| a.clone())
+                    .collect(),
             };
             previous = Some(now);
-            PrintedStep { label: step.label.clone(), changes }
+            PrintedStep {
+                label: step.label.clone(),
+                changes,
+            }
         })
         .collect()
 }
@@ -228,14 +280,17 @@ impl ProgressLine {
     /// A hidden-until-needed progress line.
     pub fn new() -> Self {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(2));
-        bar.set_style(ProgressStyle::with_template("{spinner} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
         ProgressLine { bar }
     }
 
     /// The callback the engine calls about once a second.
-    pub fn callback(&self) -> Box<dyn Fn(&Progress) + Send + Sync> {
+    pub fn callback(&self) -> workers::ProgressFn {
         let bar = self.bar.clone();
-        Box::new(move |p: &Progress| {
+        std::sync::Arc::new(move |p: &Progress| {
             if p.elapsed < Duration::from_secs(1) {
                 return;
             }

@@ -4,12 +4,17 @@ use std::time::Duration;
 
 /// Parses `--set X=n`.
 pub fn parse_set_size(text: &str) -> Result<(String, u32), String> {
-    let (name, size) = text.split_once('=').ok_or_else(|| format!("expected NAME=SIZE, found `{text}`"))?;
+    let (name, size) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=SIZE, found `{text}`"))?;
     let name = name.trim();
     if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return Err(format!("expected a set name before `=`, found `{name}`"));
     }
-    let size: u32 = size.trim().parse().map_err(|_| format!("expected a positive integer after `=`, found `{size}`"))?;
+    let size: u32 = size
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a positive integer after `=`, found `{size}`"))?;
     if size == 0 {
         return Err("a deferred set must have at least one element".to_string());
     }
@@ -23,7 +28,8 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
             return Ok(Duration::from_secs_f64(secs));
         }
     }
-    humantime::parse_duration(text.trim()).map_err(|e| format!("expected a duration such as 30s or 5m: {e}"))
+    humantime::parse_duration(text.trim())
+        .map_err(|e| format!("expected a duration such as 30s or 5m: {e}"))
 }
 
 /// Parses a byte size such as `512MiB`, `4GB` or a plain number of bytes.
