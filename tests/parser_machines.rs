@@ -335,3 +335,46 @@ fn large_machines_parse_quickly() {
     // A generous bound: this takes a few milliseconds.
     assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
 }
+
+#[test]
+fn spelling_variants_and_empty_definitions() {
+    let m = parse("MACHINE M DEFINITIONS VARIABLES x INVARIANT x : NAT INITIALIZATION x := 0 END");
+    assert!(m.initialisation.is_some());
+    assert!(m.definitions.is_empty());
+    let m = parse("MODEL M CONSTANTS c PROPERTIES c = 1 END");
+    assert_eq!(m.kind, orbit::b::ast::ComponentKind::Machine);
+    error(
+        "MACHINE M VARIABLES x INVARIANT x : NAT\nINITIALISATION x := 0\nINITIALIZATION x := 1 END",
+        3,
+        1,
+        "duplicate clause `INITIALIZATION`",
+    );
+}
+
+#[test]
+fn unsupported_constructs_are_named() {
+    error(
+        "MACHINE M CONSTANTS c\nPROPERTIES btrue END",
+        2,
+        12,
+        "not supported yet: the predicates `btrue` and `bfalse`",
+    );
+    error(
+        "MACHINE M CONSTANTS c\nPROPERTIES c = rec(a: 1) END",
+        2,
+        16,
+        "not supported yet: records",
+    );
+    error(
+        "MACHINE M CONSTANTS c\nPROPERTIES c'a = 1 END",
+        2,
+        13,
+        "not supported yet: records",
+    );
+    error(
+        "MACHINE M CONSTANTS c\nPROPERTIES c : REAL END",
+        2,
+        16,
+        "not supported yet: real numbers",
+    );
+}

@@ -235,6 +235,12 @@ impl Parser<'_> {
     /// Reads the definitions of one clause starting at token index `i`;
     /// returns the index just past the clause.
     fn definitions_clause(&mut self, mut i: usize) -> Result<usize, Diagnostic> {
+        // An empty clause.
+        if let Some(TokenKind::Keyword(k)) = self.tokens.get(i).map(|t| &t.kind)
+            && (k.is_clause() || *k == Keyword::End)
+        {
+            return Ok(i);
+        }
         loop {
             let Some(first) = self.tokens.get(i).cloned() else {
                 return Ok(i);

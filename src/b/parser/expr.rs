@@ -185,6 +185,18 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
         || binary_builtin(name).is_some()
         || quantified_expr(name).is_some()
         || matches!(name, "TRUE" | "FALSE" | "bool")
+        || unsupported_name(name).is_some()
+}
+
+/// Reserved names of ProB's B that orbit does not support yet, with what
+/// they are.
+fn unsupported_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "btrue" | "bfalse" => "the predicates `btrue` and `bfalse`",
+        "rec" | "struct" => "records",
+        "REAL" | "FLOAT" | "real" | "floor" | "ceiling" => "real numbers",
+        _ => return None,
+    })
 }
 
 fn node(kind: ExprKind, span: Span) -> Expr {
@@ -363,6 +375,9 @@ impl Parser<'_> {
     /// Identifiers, built-in constants and built-in functions.
     fn named(&mut self, name: String, start: Span) -> Result<Expr, Diagnostic> {
         let token = self.bump();
+        if let Some(what) = unsupported_name(&name) {
+            return Err(self.unsupported(&token, what));
+        }
         let simple = |kind| Ok(node(kind, start));
         match name.as_str() {
             "TRUE" => return simple(ExprKind::True),

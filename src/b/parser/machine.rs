@@ -74,12 +74,18 @@ impl Parser<'_> {
             if !kw.is_clause() {
                 return Err(self.expected("a clause keyword or `END`"));
             }
-            if let Some(first) = seen.insert(kw, token.span) {
+            // INITIALIZATION is another spelling of INITIALISATION.
+            let clause = if kw == Keyword::Initialization {
+                Keyword::Initialisation
+            } else {
+                kw
+            };
+            if let Some(first) = seen.insert(clause, token.span) {
                 return Err(self
                     .error_at(&token, format!("duplicate clause `{}`", kw.text()))
                     .with_note(format!("first given at {}", self.file.location(first))));
             }
-            self.clause(kw, &token, &mut m)?;
+            self.clause(clause, &token, &mut m)?;
         }
         self.expect_eof()?;
         m.definitions = self.definition_list();
