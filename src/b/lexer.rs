@@ -321,7 +321,10 @@ impl Lexer<'_> {
                 self.integer()?;
             } else if c == '"' {
                 self.string()?;
-            } else if let Some(&(text, sym)) = SYMBOLS.iter().find(|(s, _)| rest.starts_with(s)) {
+            } else if let Some(&(text, sym)) = SYMBOLS
+                .iter()
+                .find(|(s, _)| s.as_bytes().first() == Some(&(c as u8)) && rest.starts_with(s))
+            {
                 self.pos += text.len();
                 self.push(TokenKind::Sym(sym), start);
             } else if c == '\'' {

@@ -126,13 +126,20 @@ impl<'f> Parser<'f> {
     fn bump(&mut self) -> Token {
         let t = match self.pending.pop_front() {
             Some(t) => t,
-            None => match self.tokens.get(self.pos) {
-                Some(t) => {
-                    if t.kind != TokenKind::Eof {
-                        self.pos += 1;
-                    }
-                    t.clone()
+            None => match self.tokens.get_mut(self.pos) {
+                // Consumed tokens are never read again (look-ahead only goes
+                // forward), so move the token out instead of cloning it.
+                Some(t) if t.kind != TokenKind::Eof => {
+                    self.pos += 1;
+                    std::mem::replace(
+                        t,
+                        Token {
+                            kind: TokenKind::Eof,
+                            ..*t
+                        },
+                    )
                 }
+                Some(t) => t.clone(),
                 None => EOF_TOKEN.clone(),
             },
         };
