@@ -415,7 +415,7 @@ impl Parser<'_> {
             let args = self.expr_list(Sym::RParen)?;
             if args.len() != 2 {
                 return Err(self.error_at(
-                    &token,
+                    token,
                     format!("`{name}` takes 2 arguments but {} were given", args.len()),
                 ));
             }
