@@ -609,3 +609,64 @@ impl Parser<'_> {
         Ok(args)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::b::lexer::lex;
+
+    /// The text of the body starting at token `start` of `text`.
+    fn body(text: &str, start: usize) -> String {
+        let tokens = lex(text).unwrap();
+        let end = body_end(&tokens, start);
+        let texts: Vec<&str> = tokens[start..end]
+            .iter()
+            .map(|t| &text[t.span.start as usize..t.span.end as usize])
+            .collect();
+        texts.join(" ")
+    }
+
+    #[test]
+    fn bodies_end_at_a_semicolon_before_the_next_definition() {
+        assert_eq!(body("a == x := 1 ; y := 2 ; b == 3", 2), "x := 1 ; y := 2");
+        assert_eq!(body("a == 1 ; f(x, y) == 3", 2), "1");
+        assert_eq!(body("a == 1 ; \"lib.def\"", 2), "1");
+        assert_eq!(body("a == 1 ; VARIABLES x", 2), "1");
+        assert_eq!(body("a == 1 VARIABLES x", 2), "1");
+        assert_eq!(body("a == 1", 2), "1");
+    }
+
+    #[test]
+    fn bodies_skip_blocks_and_brackets() {
+        assert_eq!(
+            body("a == IF c THEN 1 ELSE 2 END ; b == 1", 2),
+            "IF c THEN 1 ELSE 2 END"
+        );
+        assert_eq!(
+            body("a == BEGIN x := 1 ; b == 2 END END", 2),
+            "BEGIN x := 1 ; b == 2 END"
+        );
+        assert_eq!(
+            body(
+                "a == CASE x OF EITHER 1 THEN skip OR 2 THEN skip END END END",
+                2
+            ),
+            "CASE x OF EITHER 1 THEN skip OR 2 THEN skip END END"
+        );
+        assert_eq!(
+            body("a == SELECT p THEN skip WHEN q THEN skip END END", 2),
+            "SELECT p THEN skip WHEN q THEN skip END"
+        );
+        assert_eq!(body("a == f(x ; b == 2) ; c == 1", 2), "f ( x ; b == 2 )");
+    }
+
+    #[test]
+    fn definition_starts() {
+        let tokens = lex("f(x, y) == 1 ; g(x) := 2 ; h == 3 ; \"x.def\" ; k(x").unwrap();
+        assert!(starts_definition(&tokens, 0));
+        assert!(!starts_definition(&tokens, 9));
+        assert!(starts_definition(&tokens, 16));
+        assert!(starts_definition(&tokens, 20));
+        assert!(!starts_definition(&tokens, 22));
+    }
+}

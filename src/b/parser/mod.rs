@@ -212,6 +212,12 @@ impl<'f> Parser<'f> {
                     "expected an identifier, found the built-in `{name}`"
                 )))
             }
+            TokenKind::Ident(name) if name.ends_with("$0") => {
+                let name = name.clone();
+                Err(self.error_here(format!(
+                    "`{name}` (a value before a becomes-such-that substitution) can only be used in expressions"
+                )))
+            }
             TokenKind::Ident(_) => {
                 let t = self.bump();
                 match t.kind {
@@ -306,3 +312,53 @@ static EOF_TOKEN: Token = Token {
     origin: 0,
     synthetic: false,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parser_for(file: &SourceFile) -> Parser<'_> {
+        Parser::new(file, lex(&file.text).unwrap())
+    }
+
+    #[test]
+    fn look_ahead_reads_pending_tokens_before_the_file() {
+        let file = SourceFile::new("t.b", "a b");
+        let mut p = parser_for(&file);
+        let mut extra = p.peek().clone();
+        extra.kind = TokenKind::Ident("z".into());
+        p.pending.push_back(extra);
+        assert_eq!(p.peek_at(0).kind, TokenKind::Ident("z".into()));
+        assert_eq!(p.peek_at(1).kind, TokenKind::Ident("a".into()));
+        assert_eq!(p.peek_at(2).kind, TokenKind::Ident("b".into()));
+        assert_eq!(p.peek_at(3).kind, TokenKind::Eof);
+        assert_eq!(p.peek_at(100).kind, TokenKind::Eof);
+        assert_eq!(p.bump().kind, TokenKind::Ident("z".into()));
+        assert_eq!(p.bump().kind, TokenKind::Ident("a".into()));
+        assert_eq!(p.bump().kind, TokenKind::Ident("b".into()));
+        // Eof stays put however often it is consumed.
+        assert_eq!(p.bump().kind, TokenKind::Eof);
+        assert_eq!(p.bump().kind, TokenKind::Eof);
+    }
+
+    #[test]
+    fn identifiers_exclude_built_ins_and_old_values() {
+        let file = SourceFile::new("t.b", "x card x$0");
+        let mut p = parser_for(&file);
+        assert_eq!(p.ident().unwrap().name, "x");
+        assert!(p.ident().unwrap_err().message.contains("built-in `card`"));
+        p.bump();
+        assert!(p.ident().unwrap_err().message.contains("`x$0`"));
+    }
+
+    #[test]
+    fn span_from_never_runs_backwards() {
+        let file = SourceFile::new("t.b", "a b");
+        let mut p = parser_for(&file);
+        p.bump();
+        p.bump();
+        assert_eq!(p.span_from(Span::new(0, 1)), Span::new(0, 3));
+        // A start after the last token (an expanded body written earlier).
+        assert_eq!(p.span_from(Span::new(10, 12)), Span::new(10, 12));
+    }
+}
