@@ -378,3 +378,22 @@ fn unsupported_constructs_are_named() {
         "not supported yet: real numbers",
     );
 }
+
+#[test]
+fn rendered_errors_show_the_source_line_and_a_label() {
+    let text = "MACHINE M\nVARIABLES x\nINVARIANT x : NAT y : NAT\nEND";
+    let d = error(text, 3, 19, "expected a clause keyword or `END`, found `y`");
+    let rendered = d.render(&SourceFile::new("m.mch", text));
+    assert!(
+        rendered.contains("3 | INVARIANT x : NAT y : NAT"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("  |                   ^ expected a clause keyword or `END`"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("is an operator such as `&` or `,` missing?"),
+        "{rendered}"
+    );
+}

@@ -65,7 +65,11 @@ impl Parser<'_> {
         loop {
             let token = self.peek().clone();
             let TokenKind::Keyword(kw) = token.kind else {
-                return Err(self.expected("a clause keyword or `END`"));
+                let mut d = self.expected("a clause keyword or `END`");
+                if !seen.is_empty() && token.kind != TokenKind::Eof {
+                    d = d.with_note("the previous clause ends just before this; is an operator such as `&` or `,` missing?");
+                }
+                return Err(d);
             };
             if kw == Keyword::End {
                 self.bump();

@@ -274,6 +274,7 @@ impl<'f> Parser<'f> {
             next.kind.describe()
         };
         self.error_here(format!("expected {what}, found {found}"))
+            .with_label(format!("expected {what}"))
     }
 
     /// "not supported yet: WHAT" at a token.
