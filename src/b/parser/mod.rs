@@ -6,13 +6,14 @@
 //! - this module: the token cursor (with look-ahead across definition
 //!   expansions), error helpers, the nesting-depth guard and the public
 //!   entry points;
-//! - [`expand`]: the `DEFINITIONS` clause, collected before anything else
-//!   (clause order is free in B) and expanded at each use by token-level
-//!   macro substitution;
-//! - [`expr`]: expressions and predicates, a Pratt parser driven by B's
+//! - `definitions`: the `DEFINITIONS` clause, collected and checked
+//!   before anything else (clause order is free in B);
+//! - `expand`: expansion of definitions at each use by token-level macro
+//!   substitution;
+//! - `expr`: expressions and predicates, a Pratt parser driven by B's
 //!   operator priority table;
-//! - [`subst`]: generalised substitutions;
-//! - [`machine`]: the machine header and clauses.
+//! - `subst`: generalised substitutions;
+//! - `machine`: the machine header and clauses.
 //!
 //! Errors are [`Diagnostic`]s pointing at the offending token, with
 //! messages such as "expected `THEN`, found `END`". When the offending token
@@ -21,6 +22,7 @@
 //! bounded ([`MAX_DEPTH`]) and so is the total size of definition
 //! expansions.
 
+mod definitions;
 mod expand;
 mod expr;
 mod machine;
