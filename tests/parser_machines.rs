@@ -397,3 +397,21 @@ fn rendered_errors_show_the_source_line_and_a_label() {
         "{rendered}"
     );
 }
+
+#[test]
+fn exponential_definition_expansion_is_cut_off() {
+    // Each definition doubles the size of the previous one: 2^40 tokens.
+    let mut text = String::from("MACHINE M\nDEFINITIONS\n  d0 == 1");
+    for i in 1..=40 {
+        text.push_str(&format!(";\n  d{i} == d{} + d{}", i - 1, i - 1));
+    }
+    text.push_str("\nCONSTANTS c\nPROPERTIES c = d40\nEND\n");
+    let start = std::time::Instant::now();
+    error(
+        &text,
+        22,
+        10,
+        "definitions expand to more than 5000000 tokens (at this use of `d18`)",
+    );
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+}

@@ -23,7 +23,7 @@ use crate::b::lexer::{Sym, Token, TokenKind};
 use crate::diag::{Diagnostic, SourceFile, Span};
 
 /// Upper bound on the number of tokens produced by definition expansion.
-const MAX_EXPANDED_TOKENS: usize = 2_000_000;
+const MAX_EXPANDED_TOKENS: usize = 5_000_000;
 
 /// Upper bound on the notes naming nested use sites in one diagnostic.
 const MAX_EXPANSION_NOTES: usize = 4;
