@@ -105,8 +105,12 @@ impl Parser<'_> {
     /// Collects every `DEFINITIONS` clause of the file and checks each
     /// body on its own.
     pub(super) fn collect_definitions(&mut self) -> Result<(), Diagnostic> {
-        let starts: Vec<usize> = (0..self.tokens.len())
-            .filter(|&i| self.tokens[i].kind == TokenKind::Keyword(Keyword::Definitions))
+        let starts: Vec<usize> = self
+            .tokens
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.kind == TokenKind::Keyword(Keyword::Definitions))
+            .map(|(i, _)| i)
             .collect();
         for start in starts {
             let end = self.definitions_clause(start + 1)?;
