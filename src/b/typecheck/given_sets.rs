@@ -297,7 +297,8 @@ pub const PROB_DEFAULT_MININT: i64 = -1;
 /// ProB's default size of a deferred set (preference `DEFAULT_SETSIZE`).
 pub const PROB_DEFAULT_SET_SIZE: u32 = 2;
 
-/// `MAXINT` and `MININT`: the options, else ProB's defaults.
+/// `MAXINT` and `MININT`: the options (which carry `--maxint` and
+/// `SET_PREF_MAXINT`, see [`super::machine_preferences`]), else ProB's defaults.
 pub(crate) fn integer_bounds(
     machine: &Machine,
     options: &CheckOptions,
