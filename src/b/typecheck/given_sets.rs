@@ -21,6 +21,9 @@ use crate::b::ast::{BinaryOp, Expr, ExprKind, Machine, SetDecl, UnaryOp};
 use crate::b::types::GivenSet;
 use crate::diag::{Diagnostic, Span};
 
+/// The largest given set orbit accepts (its elements are enumerated).
+pub const MAX_GIVEN_SET_SIZE: u32 = 1_000_000;
+
 /// Given sets with the span of their declarations.
 pub(crate) struct NumberedSets {
     /// The sets, numbered.
@@ -90,6 +93,16 @@ pub(crate) fn number_given_sets(
         let size = size_of(set, out.spans[k], machine, options, &card_facts, diags);
         if set.deferred {
             let n = size.unwrap_or(options.default_set_size);
+            if n == 0 || n > MAX_GIVEN_SET_SIZE {
+                diags.push(Diagnostic::error(
+                    out.spans[k],
+                    format!(
+                        "set `{}` would have size {n} (the default set size)",
+                        set.name
+                    ),
+                ));
+                continue;
+            }
             set.elements = (1..=n).map(|i| format!("{}{i}", set.name)).collect();
         }
     }
@@ -159,16 +172,15 @@ fn size_of(
             ));
         }
     }
-    if first.0 < 1 || first.0 > i64::from(u32::MAX) {
+    if first.0 < 1 || first.0 > i64::from(MAX_GIVEN_SET_SIZE) {
         diags.push(
             Diagnostic::error(
                 first.2,
-                format!(
-                    "set `{}` would have size {} (from {})",
-                    set.name, first.0, first.1
-                ),
+                format!("set `{}` would have size {} (from {})", set.name, first.0, first.1),
             )
-            .with_note("given sets are non-empty"),
+            .with_note(format!(
+                "given sets are non-empty, and orbit enumerates at most {MAX_GIVEN_SET_SIZE} elements"
+            )),
         );
         return None;
     }

@@ -5,7 +5,8 @@
 //! (module `given_sets`), `MAXINT`/`MININT`, and the type of every constant,
 //! variable, operation parameter and output, and of every bound variable.
 //!
-//! Typing follows the B-Book (Abrial, ch. 2.2 and 3, "type-checking"): each
+//! Typing follows the type-checking rules of the B-Book (J.-R. Abrial, *The
+//! B-Book*, 1996), as ProB applies them: each
 //! constant, variable, parameter and bound variable starts with an unknown
 //! type (a type variable), and every predicate, expression and substitution
 //! of the machine adds equations between types: `x : S` makes `x` an

@@ -680,3 +680,28 @@ fn applying_a_non_function_is_reported() {
     );
     assert_eq!(messages(&m)[0], "expected a function, found P");
 }
+
+#[test]
+fn absurd_set_sizes_are_errors_not_allocations() {
+    let m = login();
+    let opts = CheckOptions {
+        set_sizes: vec![("Session".into(), u32::MAX)],
+        ..CheckOptions::default()
+    };
+    let errs = check_machine(&m, &opts).unwrap_err();
+    assert!(
+        errs[0]
+            .message
+            .starts_with("set `Session` would have size 4294967295"),
+        "{errs:?}"
+    );
+    let opts = CheckOptions {
+        default_set_size: 0,
+        ..CheckOptions::default()
+    };
+    let errs = check_machine(&m, &opts).unwrap_err();
+    assert_eq!(
+        errs[0].message,
+        "set `Session` would have size 0 (the default set size)"
+    );
+}
