@@ -33,6 +33,7 @@
 
 mod expr;
 mod given_sets;
+mod operators;
 mod preferences;
 mod scope;
 mod subst;
