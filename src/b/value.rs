@@ -34,3 +34,77 @@ pub enum Value {
     /// A finite set: elements sorted ascending, no duplicates.
     Set(Arc<[Value]>),
 }
+
+pub mod display;
+pub mod relations;
+pub mod sequences;
+pub mod sets;
+
+pub use display::DisplayValue;
+
+impl Value {
+    /// The pair `a |-> b`.
+    pub fn pair(a: Value, b: Value) -> Value {
+        Value::Pair(Arc::new((a, b)))
+    }
+
+    /// The empty set (also the empty sequence).
+    pub fn empty_set() -> Value {
+        Value::Set(Arc::from(Vec::new()))
+    }
+
+    /// A set from elements already sorted ascending without duplicates.
+    pub fn set_from_sorted(elems: Vec<Value>) -> Value {
+        debug_assert!(
+            elems.windows(2).all(|w| w[0] < w[1]),
+            "set elements not sorted"
+        );
+        Value::Set(Arc::from(elems))
+    }
+
+    /// A set from elements in any order, possibly with duplicates.
+    pub fn set_from_vec(mut elems: Vec<Value>) -> Value {
+        if !elems.windows(2).all(|w| w[0] < w[1]) {
+            elems.sort_unstable();
+            elems.dedup();
+        }
+        Value::Set(Arc::from(elems))
+    }
+
+    /// The string value `s`.
+    pub fn str(s: &str) -> Value {
+        Value::Str(Arc::from(s))
+    }
+
+    /// The integer, if this is one.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The elements of a set (sorted, no duplicates), if this is a set.
+    pub fn as_set(&self) -> Option<&[Value]> {
+        match self {
+            Value::Set(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Both components, if this is a pair.
+    pub fn as_pair(&self) -> Option<(&Value, &Value)> {
+        match self {
+            Value::Pair(p) => Some((&p.0, &p.1)),
+            _ => None,
+        }
+    }
+}

@@ -46,7 +46,7 @@ pub use preferences::{MachinePreferences, machine_preferences};
 pub use unify::type_to_string;
 
 use crate::b::ast::{Ident, Machine};
-use crate::b::types::{GivenSet, Type};
+use crate::b::types::Type;
 use crate::diag::{Diagnostic, Span};
 use scope::{Binding, Clause, Scope, What};
 use std::collections::{HashMap, HashSet};
@@ -81,49 +81,7 @@ impl Default for CheckOptions {
     }
 }
 
-/// The typing facts of a well-typed machine.
-#[derive(Clone, Debug)]
-pub struct MachineTypes {
-    /// Given sets numbered as in [`crate::b::types`], sizes fixed.
-    pub given_sets: Vec<GivenSet>,
-    /// Types of the constants, in the order of [`Machine::constants`].
-    pub constants: Vec<Type>,
-    /// Types of the variables, in the order of [`Machine::variables`].
-    pub variables: Vec<Type>,
-    /// Types of each operation's parameters and outputs, in the order of [`Machine::operations`].
-    pub operations: Vec<OperationTypes>,
-    /// Types of bound variables (of `!`, `#`, `{x | P}`, `%`, `SIGMA`, `PI`,
-    /// `UNION`, `INTER`, `ANY`, `LET`, `VAR`), keyed by the `(start, end)`
-    /// of the binding [`Ident`]'s span. A binder written inside a definition
-    /// that is expanded at different types (so one span, several types) is
-    /// left out.
-    pub bound: HashMap<(u32, u32), Type>,
-    /// `MAXINT`: upper bound of `NAT`, `NAT1` and `INT`.
-    pub maxint: i64,
-    /// `MININT`: lower bound of `INT`.
-    pub minint: i64,
-}
-
-impl MachineTypes {
-    /// The names of the given sets, indexed by set number (for [`type_to_string`]).
-    pub fn set_names(&self) -> Vec<String> {
-        self.given_sets.iter().map(|s| s.name.clone()).collect()
-    }
-
-    /// The type of the variable bound at `binder`, if it was recorded.
-    pub fn bound_type(&self, binder: &Ident) -> Option<&Type> {
-        self.bound.get(&(binder.span.start, binder.span.end))
-    }
-}
-
-/// Types of an operation's parameters and outputs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OperationTypes {
-    /// Input parameters, in order.
-    pub params: Vec<Type>,
-    /// Outputs, in order.
-    pub outputs: Vec<Type>,
-}
+pub use crate::b::types::{MachineTypes, OperationTypes};
 
 /// Checks a machine: fixes its given sets and infers every type.
 ///

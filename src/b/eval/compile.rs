@@ -1,0 +1,420 @@
+//! Compiling AST expressions and predicates into [`super::ir`] trees.
+//!
+//! Names are resolved once, here: a scope stack maps names to [`Slot`]s
+//! (innermost binder first), then the machine's given sets and enumerated
+//! elements become literal values. Binders (quantifiers, comprehension sets,
+//! lambdas, `ANY`, `LET`, operation parameters) allocate frame slots with a
+//! stack discipline, so nested binders reuse slots once they end; the
+//! compiler tracks the largest frame any unit needs.
+
+use std::collections::HashMap;
+
+use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, Solver};
+use super::plan;
+use crate::b::ast::{
+    BinaryOp, Builtin, BuiltinConstant, Expr, ExprKind, Ident, Quantifier, UnaryOp,
+};
+use crate::b::types::{MachineTypes, Type};
+use crate::b::value::{Elem, Value};
+use crate::diag::{Diagnostic, Span};
+
+/// Result of compiling: a tree or a diagnostic pointing at the source.
+pub type CResult<T> = Result<T, Diagnostic>;
+
+/// Name resolution and slot allocation state for one machine.
+pub struct Compiler<'a> {
+    /// The machine's typing facts (MAXINT, given sets).
+    pub types: &'a MachineTypes,
+    /// Given set names and enumerated element names, as values.
+    globals: HashMap<String, Value>,
+    /// Names in scope, innermost last.
+    scope: Vec<(String, Slot)>,
+    /// Next free frame slot.
+    next: u32,
+    /// Largest frame size seen since the last [`Compiler::reset_frame`].
+    max: u32,
+    /// Types of the unit's fixed frame slots (variables, parameters,
+    /// outputs) where known: the fallback domain of `x : (P)`.
+    pub slot_types: Vec<Option<Type>>,
+}
+
+impl<'a> Compiler<'a> {
+    /// A compiler for a machine with these types.
+    pub fn new(types: &'a MachineTypes) -> Self {
+        let mut globals = HashMap::new();
+        for (set_no, g) in types.given_sets.iter().enumerate() {
+            let elems: Vec<Value> = (0..g.elements.len())
+                .map(|i| {
+                    Value::Elem(Elem {
+                        set: set_no as u32,
+                        index: i as u32,
+                    })
+                })
+                .collect();
+            if !g.deferred {
+                for (name, v) in g.elements.iter().zip(&elems) {
+                    globals.insert(name.clone(), v.clone());
+                }
+            }
+            globals.insert(g.name.clone(), Value::set_from_sorted(elems));
+        }
+        Compiler {
+            types,
+            globals,
+            scope: Vec::new(),
+            next: 0,
+            max: 0,
+            slot_types: Vec::new(),
+        }
+    }
+
+    /// Starts a new compilation unit whose frame begins with `base` slots.
+    pub fn reset_frame(&mut self, base: u32) {
+        self.scope.clear();
+        self.slot_types.clear();
+        self.next = base;
+        self.max = base;
+    }
+
+    /// Frame size needed by the current unit.
+    pub fn frame_size(&self) -> u32 {
+        self.max
+    }
+
+    /// Makes `name` refer to `slot` until the matching [`Compiler::pop`].
+    pub fn push_name(&mut self, name: &str, slot: Slot) {
+        self.scope.push((name.to_string(), slot));
+    }
+
+    /// Allocates fresh frame slots for `names` and puts them in scope.
+    pub fn bind(&mut self, names: &[Ident]) -> Vec<u32> {
+        names
+            .iter()
+            .map(|n| {
+                let s = self.alloc();
+                self.push_name(&n.name, Slot::Frame(s));
+                s
+            })
+            .collect()
+    }
+
+    /// Allocates one anonymous frame slot.
+    pub fn alloc(&mut self) -> u32 {
+        let s = self.next;
+        self.next += 1;
+        self.max = self.max.max(self.next);
+        s
+    }
+
+    /// Current scope depth and next slot, to restore with [`Compiler::pop`].
+    pub fn mark(&self) -> (usize, u32) {
+        (self.scope.len(), self.next)
+    }
+
+    /// Ends every binding made since `mark`, freeing their slots.
+    pub fn pop(&mut self, mark: (usize, u32)) {
+        self.scope.truncate(mark.0);
+        self.next = mark.1;
+    }
+
+    /// The name a frame slot is known by in the current scope.
+    pub fn slot_name(&self, slot: u32) -> String {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(_, s)| *s == Slot::Frame(slot))
+            .map_or_else(|| format!("#{slot}"), |(n, _)| n.clone())
+    }
+
+    /// The slot a name resolves to, if it is in scope.
+    pub fn resolve(&self, name: &str) -> Option<Slot> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+
+    fn lookup(&self, name: &str, span: Span) -> CResult<EK> {
+        if let Some((_, slot)) = self.scope.iter().rev().find(|(n, _)| n == name) {
+            return Ok(EK::Read(*slot));
+        }
+        if let Some(v) = self.globals.get(name) {
+            return Ok(EK::Lit(v.clone()));
+        }
+        Err(
+            Diagnostic::error(span, format!("unknown identifier `{name}`"))
+                .with_label("not declared in this machine"),
+        )
+    }
+
+    /// Compiles an expression (a value-producing term).
+    pub fn expr(&mut self, e: &Expr) -> CResult<CExpr> {
+        let span = e.span;
+        let kind = match &e.kind {
+            ExprKind::Ident(name) => self.lookup(name, span)?,
+            ExprKind::Int(i) => EK::Lit(Value::Int(*i)),
+            ExprKind::Str(s) => EK::Lit(Value::str(s)),
+            ExprKind::True => EK::Lit(Value::Bool(true)),
+            ExprKind::False => EK::Lit(Value::Bool(false)),
+            ExprKind::Constant(c) => match c {
+                BuiltinConstant::Nat => EK::Ints(IntSet::Nat),
+                BuiltinConstant::Nat1 => EK::Ints(IntSet::Nat1),
+                BuiltinConstant::Int => EK::Ints(IntSet::Int),
+                BuiltinConstant::Natural => EK::Ints(IntSet::Natural),
+                BuiltinConstant::Natural1 => EK::Ints(IntSet::Natural1),
+                BuiltinConstant::Integer => EK::Ints(IntSet::Integer),
+                BuiltinConstant::String => EK::Strings,
+                BuiltinConstant::Bool => EK::Lit(Value::set_from_sorted(vec![
+                    Value::Bool(false),
+                    Value::Bool(true),
+                ])),
+                BuiltinConstant::MaxInt => EK::Lit(Value::Int(self.types.maxint)),
+                BuiltinConstant::MinInt => EK::Lit(Value::Int(self.types.minint)),
+                BuiltinConstant::EmptySet | BuiltinConstant::EmptySeq => {
+                    EK::Lit(Value::empty_set())
+                }
+            },
+            ExprKind::Unary(UnaryOp::Not, _) => return Err(expected_expression(span)),
+            ExprKind::Unary(UnaryOp::Minus, inner) if matches!(inner.kind, ExprKind::Int(_)) => {
+                let ExprKind::Int(i) = inner.kind else {
+                    unreachable!("guarded by matches!")
+                };
+                EK::Lit(Value::Int(-i))
+            }
+            ExprKind::Unary(op, inner) => EK::Unary(*op, Box::new(self.expr(inner)?)),
+            ExprKind::Binary(op, a, b) => {
+                if is_predicate_op(*op) {
+                    return Err(expected_expression(span));
+                }
+                EK::Binary(*op, Box::new(self.expr(a)?), Box::new(self.expr(b)?))
+            }
+            ExprKind::Call(builtin, args) => {
+                let [a, b] = args.as_slice() else {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("`{builtin:?}` takes two arguments"),
+                    ));
+                };
+                let (a, b) = (Box::new(self.expr(a)?), Box::new(self.expr(b)?));
+                match builtin {
+                    Builtin::Prj1 => EK::Projection(true, a, b),
+                    Builtin::Prj2 => EK::Projection(false, a, b),
+                    Builtin::Iterate => EK::Iterate(a, b),
+                }
+            }
+            ExprKind::Apply(f, args) => {
+                let f = self.expr(f)?;
+                let arg = self.tuple(args, span)?;
+                EK::Apply(Box::new(f), Box::new(arg))
+            }
+            ExprKind::Image(r, s) => EK::Image(Box::new(self.expr(r)?), Box::new(self.expr(s)?)),
+            ExprKind::SetEnum(items) => {
+                EK::SetEnum(items.iter().map(|x| self.expr(x)).collect::<CResult<_>>()?)
+            }
+            ExprKind::SeqEnum(items) => {
+                EK::SeqEnum(items.iter().map(|x| self.expr(x)).collect::<CResult<_>>()?)
+            }
+            ExprKind::Comprehension(names, p) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let solver = self.solver(names, &vars, None, p, span, false)?;
+                self.pop(mark);
+                EK::Comprehension(Box::new(solver))
+            }
+            ExprKind::Lambda(names, p, body) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let body = self.expr(body)?;
+                self.pop(mark);
+                EK::Lambda(Box::new(solver), Box::new(body))
+            }
+            ExprKind::QuantifiedExpr(kind, names, p, body) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let body = self.expr(body)?;
+                self.pop(mark);
+                EK::Quantified(*kind, Box::new(solver), Box::new(body))
+            }
+            ExprKind::Quantifier(..) => return Err(expected_expression(span)),
+            ExprKind::BoolOf(p) => EK::BoolOf(Box::new(self.pred(p)?)),
+            ExprKind::IfThenElse(c, a, b) => EK::IfThenElse(
+                Box::new(self.pred(c)?),
+                Box::new(self.expr(a)?),
+                Box::new(self.expr(b)?),
+            ),
+            ExprKind::Let(names, p, body) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let body = self.expr(body)?;
+                self.pop(mark);
+                EK::Let(Box::new(solver), Box::new(body))
+            }
+        };
+        Ok(CExpr { kind, span })
+    }
+
+    /// Compiles `f(a, b)` arguments into the single argument `a |-> b`.
+    fn tuple(&mut self, args: &[Expr], span: Span) -> CResult<CExpr> {
+        let mut it = args.iter();
+        let Some(first) = it.next() else {
+            return Err(Diagnostic::error(
+                span,
+                "function application needs an argument",
+            ));
+        };
+        let mut acc = self.expr(first)?;
+        for a in it {
+            let b = self.expr(a)?;
+            let span = acc.span.to(b.span);
+            acc = CExpr {
+                kind: EK::Binary(BinaryOp::Maplet, Box::new(acc), Box::new(b)),
+                span,
+            };
+        }
+        Ok(acc)
+    }
+
+    /// Compiles a predicate.
+    pub fn pred(&mut self, e: &Expr) -> CResult<CPred> {
+        let span = e.span;
+        let kind = match &e.kind {
+            ExprKind::True => PK::Const(true),
+            ExprKind::False => PK::Const(false),
+            ExprKind::Unary(UnaryOp::Not, p) => PK::Not(Box::new(self.pred(p)?)),
+            ExprKind::Binary(op, a, b) => match op {
+                BinaryOp::And => {
+                    let mut parts = Vec::new();
+                    for c in conjuncts(e) {
+                        parts.push(self.pred(c)?);
+                    }
+                    PK::And(parts)
+                }
+                BinaryOp::Or => PK::Or(Box::new(self.pred(a)?), Box::new(self.pred(b)?)),
+                BinaryOp::Implies => PK::Implies(Box::new(self.pred(a)?), Box::new(self.pred(b)?)),
+                BinaryOp::Equiv => PK::Equiv(Box::new(self.pred(a)?), Box::new(self.pred(b)?)),
+                BinaryOp::Eq => PK::Cmp(Cmp::Eq, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Neq => PK::Cmp(Cmp::Neq, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Lt => PK::Cmp(Cmp::Lt, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Le => PK::Cmp(Cmp::Le, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Gt => PK::Cmp(Cmp::Gt, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Ge => PK::Cmp(Cmp::Ge, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Member => PK::Member(self.expr(a)?, self.expr(b)?, false),
+                BinaryOp::NotMember => PK::Member(self.expr(a)?, self.expr(b)?, true),
+                BinaryOp::Subset => PK::Subset(self.expr(a)?, self.expr(b)?, false, false),
+                BinaryOp::StrictSubset => PK::Subset(self.expr(a)?, self.expr(b)?, true, false),
+                BinaryOp::NotSubset => PK::Subset(self.expr(a)?, self.expr(b)?, false, true),
+                BinaryOp::NotStrictSubset => PK::Subset(self.expr(a)?, self.expr(b)?, true, true),
+                _ => return Err(expected_predicate(span)),
+            },
+            ExprKind::Quantifier(q, names, body) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let kind = match q {
+                    Quantifier::ForAll => {
+                        let (guard, goal) = match &body.kind {
+                            ExprKind::Binary(BinaryOp::Implies, p, q) => (Some(&**p), &**q),
+                            _ => (None, &**body),
+                        };
+                        let solver = match guard {
+                            Some(p) => self.solver(names, &vars, None, p, span, false)?,
+                            None => plan::plan(names, &vars, None, Vec::new(), span, false),
+                        };
+                        PK::ForAll(Box::new(solver), Box::new(self.pred(goal)?))
+                    }
+                    Quantifier::Exists => PK::Exists(Box::new(
+                        self.solver(names, &vars, None, body, span, false)?,
+                    )),
+                };
+                self.pop(mark);
+                kind
+            }
+            ExprKind::Let(names, p, body) => {
+                // `LET x BE x = e IN P END` in a predicate: exists a binding with P.
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let mut parts: Vec<CPred> = Vec::new();
+                for c in conjuncts(p) {
+                    parts.push(self.pred(c)?);
+                }
+                parts.push(self.pred(body)?);
+                self.pop(mark);
+                PK::Exists(Box::new(plan::plan(names, &vars, None, parts, span, false)))
+            }
+            _ => return Err(expected_predicate(span)),
+        };
+        Ok(CPred { kind, span })
+    }
+
+    /// Compiles the conjuncts of `p` and plans how to enumerate `vars`
+    /// (already bound in scope to `names`). `types` gives a fallback domain
+    /// per variable when no conjunct generates it.
+    pub fn solver(
+        &mut self,
+        names: &[Ident],
+        vars: &[u32],
+        types: Option<&[Type]>,
+        p: &Expr,
+        span: Span,
+        lenient: bool,
+    ) -> CResult<Solver> {
+        let mut parts = Vec::new();
+        for c in conjuncts(p) {
+            parts.push(self.pred(c)?);
+        }
+        Ok(plan::plan(names, vars, types, parts, span, lenient))
+    }
+}
+
+/// The top-level conjuncts of a predicate, in source order.
+pub fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match &x.kind {
+            ExprKind::Binary(BinaryOp::And, a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+            _ => out.push(x),
+        }
+    }
+    out
+}
+
+fn is_predicate_op(op: BinaryOp) -> bool {
+    use BinaryOp::*;
+    matches!(
+        op,
+        Eq | Neq
+            | Member
+            | NotMember
+            | Subset
+            | StrictSubset
+            | NotSubset
+            | NotStrictSubset
+            | Lt
+            | Le
+            | Gt
+            | Ge
+            | And
+            | Or
+            | Implies
+            | Equiv
+    )
+}
+
+fn expected_expression(span: Span) -> Diagnostic {
+    Diagnostic::error(span, "expected an expression, found a predicate")
+        .with_label("a predicate cannot be used as a value")
+        .with_note("use `bool(P)` to turn a predicate into a BOOL value")
+}
+
+fn expected_predicate(span: Span) -> Diagnostic {
+    Diagnostic::error(span, "expected a predicate, found an expression")
+        .with_label("this is a value, not a predicate")
+        .with_note("compare it with something, e.g. `x = TRUE`")
+}

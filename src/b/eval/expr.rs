@@ -1,0 +1,513 @@
+//! Evaluating compiled expressions to values.
+//!
+//! Integer arithmetic is checked (overflow is a well-definedness error, as
+//! is division by zero); `-` and `*` are integer or set operations depending
+//! on the operands' values (the type checker has ensured both agree).
+//! Symbolic sets (`NAT`, `POW(S)`, `A --> B`, ...) are only materialised
+//! when used as a value; membership and enumeration handle them without
+//! building them (see [`super::pred`] and [`super::enumerate`]).
+
+use super::ir::{CExpr, EK, Slot};
+use super::{Env, Fail, Interpreter, R};
+use crate::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
+use crate::b::value::relations::{self as rel, Applied};
+use crate::b::value::{Value, sequences as seqs, sets};
+use crate::diag::Span;
+
+/// The integer in `v`, or a type error at `span`.
+pub fn int(v: &Value, span: Span) -> R<i64> {
+    v.as_int()
+        .ok_or_else(|| Fail::new(span, "expected an integer"))
+}
+
+/// The elements of the set `v`, or a type error at `span`.
+pub fn set(v: &Value, span: Span) -> R<&[Value]> {
+    v.as_set().ok_or_else(|| Fail::new(span, "expected a set"))
+}
+
+/// The elements of the sequence `v` in order, or an error at `span`.
+pub fn seq(v: &Value, span: Span) -> R<Vec<&Value>> {
+    seqs::elements(set(v, span)?)
+        .ok_or_else(|| Fail::new(span, "expected a sequence (a function from 1..n)"))
+}
+
+fn overflow(span: Span) -> Fail {
+    Fail::new(span, "integer overflow")
+}
+
+impl Interpreter {
+    /// Evaluates an expression.
+    pub(crate) fn eval(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
+        let span = e.span;
+        match &e.kind {
+            EK::Lit(v) => Ok(v.clone()),
+            EK::Read(Slot::Const(i)) => Ok(env.consts[*i as usize].clone()),
+            EK::Read(Slot::Frame(i)) => Ok(env.frame[*i as usize].clone()),
+            EK::Ints(_) | EK::Strings => self.materialise(e, env),
+            EK::Unary(op, a) => self.unary(*op, a, e, env),
+            EK::Binary(op, a, b) => self.binary(*op, a, b, e, env),
+            EK::Projection(first, a, b) => {
+                let sa = self.eval(a, env)?;
+                let sb = self.eval(b, env)?;
+                let (sa, sb) = (set(&sa, a.span)?, set(&sb, b.span)?);
+                let mut out = Vec::with_capacity(sa.len() * sb.len());
+                for x in sa {
+                    for y in sb {
+                        let p = Value::pair(x.clone(), y.clone());
+                        out.push(Value::pair(p, if *first { x.clone() } else { y.clone() }));
+                    }
+                }
+                Ok(Value::set_from_vec(out))
+            }
+            EK::Iterate(r, n) => {
+                let rv = self.eval(r, env)?;
+                let n = int(&self.eval(n, env)?, span)?;
+                let r = set(&rv, span)?;
+                if n < 0 {
+                    return Err(Fail::new(
+                        span,
+                        format!("iterate with a negative count {n}"),
+                    ));
+                }
+                if n == 0 {
+                    let mut field = rel::domain(r);
+                    field = sets::union(&field, &rel::range(r));
+                    return Ok(Value::set_from_sorted(rel::identity(&field)));
+                }
+                let mut acc = r.to_vec();
+                for _ in 1..n {
+                    acc = rel::compose(&acc, r);
+                }
+                Ok(Value::set_from_sorted(acc))
+            }
+            EK::Apply(f, x) => {
+                let arg = self.eval(x, env)?;
+                match f.kind {
+                    EK::Read(Slot::Const(i)) => apply(&env.consts[i as usize], &arg, f.span, span),
+                    EK::Read(Slot::Frame(i)) => apply(&env.frame[i as usize], &arg, f.span, span),
+                    _ => {
+                        let fv = self.eval(f, env)?;
+                        apply(&fv, &arg, f.span, span)
+                    }
+                }
+            }
+            EK::Image(r, s) => {
+                let rv = self.eval(r, env)?;
+                let sv = self.eval(s, env)?;
+                Ok(Value::set_from_sorted(rel::image(
+                    set(&rv, r.span)?,
+                    set(&sv, s.span)?,
+                )))
+            }
+            EK::SetEnum(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.eval(x, env)?);
+                }
+                Ok(Value::set_from_vec(out))
+            }
+            EK::SeqEnum(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.eval(x, env)?);
+                }
+                Ok(seqs::from_owned(out))
+            }
+            EK::Comprehension(solver) => {
+                let mut out = Vec::new();
+                self.solve(solver, env, &mut |env| {
+                    out.push(tuple(&solver.vars, env));
+                    Ok(true)
+                })?;
+                Ok(Value::set_from_vec(out))
+            }
+            EK::Lambda(solver, body) => {
+                let mut out = Vec::new();
+                self.solve(solver, env, &mut |env| {
+                    let y = self.eval(body, env)?;
+                    out.push(Value::pair(tuple(&solver.vars, env), y));
+                    Ok(true)
+                })?;
+                Ok(Value::set_from_vec(out))
+            }
+            EK::Quantified(kind, solver, body) => self.quantified(*kind, solver, body, span, env),
+            EK::BoolOf(p) => Ok(Value::Bool(self.holds(p, env)?)),
+            EK::IfThenElse(c, a, b) => {
+                if self.holds(c, env)? {
+                    self.eval(a, env)
+                } else {
+                    self.eval(b, env)
+                }
+            }
+            EK::Let(solver, body) => {
+                let mut result = None;
+                self.solve(solver, env, &mut |env| {
+                    result = Some(self.eval(body, env)?);
+                    Ok(false)
+                })?;
+                result.ok_or_else(|| Fail::new(span, "the LET bindings have no solution"))
+            }
+        }
+    }
+
+    fn quantified(
+        &self,
+        kind: QuantifiedExprKind,
+        solver: &super::ir::Solver,
+        body: &CExpr,
+        span: Span,
+        env: &mut Env<'_>,
+    ) -> R<Value> {
+        match kind {
+            QuantifiedExprKind::Sum | QuantifiedExprKind::Product => {
+                let sum = kind == QuantifiedExprKind::Sum;
+                let mut acc: i64 = if sum { 0 } else { 1 };
+                self.solve(solver, env, &mut |env| {
+                    let v = int(&self.eval(body, env)?, body.span)?;
+                    acc = if sum {
+                        acc.checked_add(v)
+                    } else {
+                        acc.checked_mul(v)
+                    }
+                    .ok_or_else(|| overflow(span))?;
+                    Ok(true)
+                })?;
+                Ok(Value::Int(acc))
+            }
+            QuantifiedExprKind::Union => {
+                let mut acc: Vec<Value> = Vec::new();
+                self.solve(solver, env, &mut |env| {
+                    let v = self.eval(body, env)?;
+                    acc = sets::union(&acc, set(&v, body.span)?);
+                    Ok(true)
+                })?;
+                Ok(Value::set_from_sorted(acc))
+            }
+            QuantifiedExprKind::Inter => {
+                let mut acc: Option<Vec<Value>> = None;
+                self.solve(solver, env, &mut |env| {
+                    let v = self.eval(body, env)?;
+                    let s = set(&v, body.span)?;
+                    acc = Some(match &acc {
+                        None => s.to_vec(),
+                        Some(a) => sets::inter(a, s),
+                    });
+                    Ok(true)
+                })?;
+                acc.map(Value::set_from_sorted)
+                    .ok_or_else(|| Fail::new(span, "INTER over an empty set of indices"))
+            }
+        }
+    }
+
+    fn unary(&self, op: UnaryOp, a: &CExpr, whole: &CExpr, env: &mut Env<'_>) -> R<Value> {
+        use UnaryOp::*;
+        let span = whole.span;
+        if matches!(
+            op,
+            Pow | Pow1 | Fin | Fin1 | Seq | Seq1 | Iseq | Iseq1 | Perm
+        ) {
+            return self.materialise(whole, env);
+        }
+        if op == Card {
+            // card of a symbolic set without building it where possible.
+            if let EK::Ints(_) = a.kind {
+                return Err(Fail::new(span, "card of an infinite set"));
+            }
+        }
+        let v = self.eval(a, env)?;
+        let sp = a.span;
+        Ok(match op {
+            Minus => Value::Int(int(&v, sp)?.checked_neg().ok_or_else(|| overflow(span))?),
+            Not => return Err(Fail::new(span, "a predicate used as a value")),
+            Inverse => Value::set_from_vec(rel::inverse(set(&v, sp)?)),
+            Card => Value::Int(set(&v, sp)?.len() as i64),
+            Dom => Value::set_from_sorted(rel::domain(set(&v, sp)?)),
+            Ran => Value::set_from_sorted(rel::range(set(&v, sp)?)),
+            GeneralUnion => {
+                let mut acc: Vec<Value> = Vec::new();
+                for s in set(&v, sp)? {
+                    acc = sets::union(&acc, set(s, sp)?);
+                }
+                Value::set_from_sorted(acc)
+            }
+            GeneralInter => {
+                let ss = set(&v, sp)?;
+                let Some((first, rest)) = ss.split_first() else {
+                    return Err(Fail::new(span, "inter of an empty set of sets"));
+                };
+                let mut acc = set(first, sp)?.to_vec();
+                for s in rest {
+                    acc = sets::inter(&acc, set(s, sp)?);
+                }
+                Value::set_from_sorted(acc)
+            }
+            Min | Max => {
+                let s = set(&v, sp)?;
+                let x = if op == Min { s.first() } else { s.last() };
+                match x {
+                    Some(x) => x.clone(),
+                    None => {
+                        return Err(Fail::new(
+                            span,
+                            format!("{} of the empty set", if op == Min { "min" } else { "max" }),
+                        ));
+                    }
+                }
+            }
+            Id => Value::set_from_sorted(rel::identity(set(&v, sp)?)),
+            Closure1 => Value::set_from_sorted(rel::transitive_closure(set(&v, sp)?)),
+            Closure => {
+                let r = set(&v, sp)?;
+                let field = sets::union(&rel::domain(r), &rel::range(r));
+                Value::set_from_sorted(sets::union(
+                    &rel::transitive_closure(r),
+                    &rel::identity(&field),
+                ))
+            }
+            First | Last | Front | Tail => {
+                let s = seq(&v, sp)?;
+                if s.is_empty() {
+                    let name = format!("{op:?}").to_lowercase();
+                    return Err(Fail::new(span, format!("{name} of the empty sequence")));
+                }
+                match op {
+                    First => s[0].clone(),
+                    Last => s[s.len() - 1].clone(),
+                    Front => seqs::from_elements(s[..s.len() - 1].iter().copied()),
+                    _ => seqs::from_elements(s[1..].iter().copied()),
+                }
+            }
+            Size => Value::Int(seq(&v, sp)?.len() as i64),
+            Rev => seqs::from_elements(seq(&v, sp)?.into_iter().rev()),
+            Conc => {
+                let mut out: Vec<Value> = Vec::new();
+                for s in seq(&v, sp)? {
+                    out.extend(seq(s, sp)?.into_iter().cloned());
+                }
+                seqs::from_owned(out)
+            }
+            Succ => Value::Int(int(&v, sp)?.checked_add(1).ok_or_else(|| overflow(span))?),
+            Pred => Value::Int(int(&v, sp)?.checked_sub(1).ok_or_else(|| overflow(span))?),
+            Fnc => {
+                let r = set(&v, sp)?;
+                let out: Vec<Value> = rel::domain(r)
+                    .into_iter()
+                    .map(|x| {
+                        let ys: Vec<Value> = rel::pairs_from(r, &x)
+                            .iter()
+                            .map(|p| rel::second(p).clone())
+                            .collect();
+                        Value::pair(x, Value::set_from_vec(ys))
+                    })
+                    .collect();
+                Value::set_from_sorted(out)
+            }
+            Rel => {
+                let mut out = Vec::new();
+                for p in set(&v, sp)? {
+                    for y in set(rel::second(p), sp)? {
+                        out.push(Value::pair(rel::first(p).clone(), y.clone()));
+                    }
+                }
+                Value::set_from_vec(out)
+            }
+            Pow | Pow1 | Fin | Fin1 | Seq | Seq1 | Iseq | Iseq1 | Perm => {
+                unreachable!("handled above")
+            }
+        })
+    }
+
+    fn binary(
+        &self,
+        op: BinaryOp,
+        a: &CExpr,
+        b: &CExpr,
+        whole: &CExpr,
+        env: &mut Env<'_>,
+    ) -> R<Value> {
+        use BinaryOp::*;
+        let span = whole.span;
+        if matches!(
+            op,
+            Relation
+                | PartialFunction
+                | TotalFunction
+                | PartialInjection
+                | TotalInjection
+                | PartialSurjection
+                | TotalSurjection
+                | PartialBijection
+                | TotalBijection
+        ) {
+            return self.materialise(whole, env);
+        }
+        let va = self.eval(a, env)?;
+        let vb = self.eval(b, env)?;
+        let (sa, sb) = (a.span, b.span);
+        let arith = |f: fn(i64, i64) -> Option<i64>| -> R<Value> {
+            Ok(Value::Int(
+                f(int(&va, sa)?, int(&vb, sb)?).ok_or_else(|| overflow(span))?,
+            ))
+        };
+        Ok(match op {
+            Add => arith(i64::checked_add)?,
+            Minus => match (&va, &vb) {
+                (Value::Set(x), Value::Set(y)) => Value::set_from_sorted(sets::difference(x, y)),
+                _ => arith(i64::checked_sub)?,
+            },
+            Mul => match (&va, &vb) {
+                (Value::Set(x), Value::Set(y)) => {
+                    let mut out = Vec::with_capacity(x.len() * y.len());
+                    for p in x.iter() {
+                        for q in y.iter() {
+                            out.push(Value::pair(p.clone(), q.clone()));
+                        }
+                    }
+                    Value::set_from_sorted(out)
+                }
+                _ => arith(i64::checked_mul)?,
+            },
+            Div | Mod => {
+                let (x, y) = (int(&va, sa)?, int(&vb, sb)?);
+                if y == 0 {
+                    return Err(Fail::new(
+                        span,
+                        format!("{} by zero", if op == Div { "division" } else { "modulo" }),
+                    ));
+                }
+                if op == Mod && (x < 0 || y < 0) {
+                    return Err(Fail::new(span, "mod with a negative operand"));
+                }
+                // B division truncates towards zero, like Rust's.
+                Value::Int(
+                    if op == Div {
+                        x.checked_div(y)
+                    } else {
+                        x.checked_rem(y)
+                    }
+                    .ok_or_else(|| overflow(span))?,
+                )
+            }
+            Power => {
+                let (x, y) = (int(&va, sa)?, int(&vb, sb)?);
+                if y < 0 {
+                    return Err(Fail::new(span, "negative exponent"));
+                }
+                let y = u32::try_from(y).map_err(|_| overflow(span))?;
+                Value::Int(x.checked_pow(y).ok_or_else(|| overflow(span))?)
+            }
+            Interval => {
+                let (lo, hi) = (int(&va, sa)?, int(&vb, sb)?);
+                if hi >= lo && hi - lo >= super::MAX_MATERIALISED as i64 {
+                    return Err(Fail::new(
+                        span,
+                        format!("the interval {lo}..{hi} is too large to build"),
+                    ));
+                }
+                Value::set_from_sorted((lo..=hi).map(Value::Int).collect())
+            }
+            Union => Value::set_from_sorted(sets::union(set(&va, sa)?, set(&vb, sb)?)),
+            Inter => Value::set_from_sorted(sets::inter(set(&va, sa)?, set(&vb, sb)?)),
+            Maplet => Value::pair(va, vb),
+            DomainRestriction => {
+                Value::set_from_sorted(rel::restrict_domain(set(&vb, sb)?, set(&va, sa)?, true))
+            }
+            DomainSubtraction => {
+                Value::set_from_sorted(rel::restrict_domain(set(&vb, sb)?, set(&va, sa)?, false))
+            }
+            RangeRestriction => {
+                Value::set_from_sorted(rel::restrict_range(set(&va, sa)?, set(&vb, sb)?, true))
+            }
+            RangeSubtraction => {
+                Value::set_from_sorted(rel::restrict_range(set(&va, sa)?, set(&vb, sb)?, false))
+            }
+            Override => Value::set_from_sorted(rel::overwrite(set(&va, sa)?, set(&vb, sb)?)),
+            DirectProduct => {
+                Value::set_from_sorted(rel::direct_product(set(&va, sa)?, set(&vb, sb)?))
+            }
+            Composition => Value::set_from_sorted(rel::compose(set(&va, sa)?, set(&vb, sb)?)),
+            ParallelProduct => {
+                Value::set_from_sorted(rel::parallel_product(set(&va, sa)?, set(&vb, sb)?))
+            }
+            Append => {
+                let mut s: Vec<Value> = seq(&va, sa)?.into_iter().cloned().collect();
+                s.push(vb);
+                seqs::from_owned(s)
+            }
+            Prepend => {
+                let mut s = vec![va];
+                s.extend(seq(&vb, sb)?.into_iter().cloned());
+                seqs::from_owned(s)
+            }
+            Concat => {
+                let mut s: Vec<Value> = seq(&va, sa)?.into_iter().cloned().collect();
+                s.extend(seq(&vb, sb)?.into_iter().cloned());
+                seqs::from_owned(s)
+            }
+            TakeFront | DropFront => {
+                let s = seq(&va, sa)?;
+                let n = int(&vb, sb)?;
+                if n < 0 || n as usize > s.len() {
+                    return Err(Fail::new(
+                        span,
+                        format!("index {n} out of range 0..{} of the sequence", s.len()),
+                    ));
+                }
+                let n = n as usize;
+                if op == TakeFront {
+                    seqs::from_elements(s[..n].iter().copied())
+                } else {
+                    seqs::from_elements(s[n..].iter().copied())
+                }
+            }
+            Relation | PartialFunction | TotalFunction | PartialInjection | TotalInjection
+            | PartialSurjection | TotalSurjection | PartialBijection | TotalBijection => {
+                unreachable!("handled above")
+            }
+            Eq | Neq | Member | NotMember | Subset | StrictSubset | NotSubset | NotStrictSubset
+            | Lt | Le | Gt | Ge | And | Or | Implies | Equiv => {
+                return Err(Fail::new(span, "a predicate used as a value"));
+            }
+        })
+    }
+
+    /// Builds a symbolic set as an explicit value, by enumerating it.
+    pub(crate) fn materialise(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
+        let mut out = Vec::new();
+        self.enum_set(e, env, &mut |v, _| {
+            if out.len() >= super::MAX_MATERIALISED {
+                return Err(Fail::new(
+                    e.span,
+                    "this set is too large to build explicitly",
+                ));
+            }
+            out.push(v);
+            Ok(true)
+        })?;
+        Ok(Value::set_from_vec(out))
+    }
+}
+
+/// `f(x)` with the errors ProB reports; "outside the domain" is marked so
+/// that operation guards can treat it as false.
+pub fn apply(f: &Value, x: &Value, fspan: Span, span: Span) -> R<Value> {
+    match rel::apply(set(f, fspan)?, x) {
+        Applied::Value(y) => Ok(y.clone()),
+        Applied::OutsideDomain => Err(Fail::outside_domain(
+            span,
+            "function applied outside its domain",
+        )),
+        Applied::NotAFunction => Err(Fail::new(
+            span,
+            "applying a relation that is not a function here",
+        )),
+    }
+}
+
+/// The value of the bound variables `vars` as a left-nested tuple.
+pub fn tuple(vars: &[u32], env: &Env<'_>) -> Value {
+    let mut it = vars.iter().map(|&s| env.frame[s as usize].clone());
+    let first = it.next().expect("binders have variables");
+    it.fold(first, Value::pair)
+}

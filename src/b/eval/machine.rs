@@ -1,0 +1,396 @@
+//! The machine-level entry points of the interpreter: solving the
+//! constants, initialisation, successors, invariant, assertions and goal,
+//! and ProB-style labels.
+//!
+//! Frame layouts (see [`super`]): for PROPERTIES the frame starts with the
+//! constants (they are the unknowns); everywhere else the constants are
+//! read-only and the frame starts with the variables, then, in an
+//! operation, its parameters and outputs.
+
+use std::ops::Range;
+
+use super::compile::{Compiler, conjuncts};
+use super::ir::{CPred, CSubst, Slot, Solver};
+use super::{Env, EvalError, PropertyFailure, R, Step, format_with, plan, unset};
+use crate::b::ast::{Machine, SubstKind};
+use crate::b::types::{GivenSet, MachineTypes, Type};
+use crate::b::value::Value;
+use crate::diag::{Diagnostic, SourceFile, Span};
+
+/// An operation, compiled.
+#[derive(Debug)]
+struct Operation {
+    name: String,
+    /// Frame slots of the parameters.
+    params: Range<usize>,
+    /// Frame slots of the outputs.
+    outputs: Range<usize>,
+    /// Enumerates the parameters subject to the top-level guard (also
+    /// used, with no variables, for parameterless operations' guards).
+    guard: Solver,
+    /// The rest of the body.
+    body: CSubst,
+    /// Frame size this operation needs.
+    frame: usize,
+}
+
+/// The interpreter of one machine: compiled once, then shared (it is
+/// `Send + Sync`) by the worker threads of the model checker.
+#[derive(Debug)]
+pub struct Interpreter {
+    pub(crate) given_sets: Vec<GivenSet>,
+    pub(crate) maxint: i64,
+    pub(crate) minint: i64,
+    num_variables: usize,
+    /// Solves for the constants (frame slots `0..nc`).
+    properties: Solver,
+    properties_frame: usize,
+    num_constants: usize,
+    invariant: Vec<(CPred, String)>,
+    assertions: Vec<(CPred, String)>,
+    goal: Option<CPred>,
+    /// Frame size for invariant, assertions and goal.
+    state_frame: usize,
+    initialisation: Option<CSubst>,
+    init_frame: usize,
+    operations: Vec<Operation>,
+    /// Largest frame of any operation.
+    op_frame: usize,
+}
+
+impl Interpreter {
+    /// Compiles a type-checked machine. Fails with a diagnostic on names
+    /// that do not resolve, constructs used in the wrong place and
+    /// parallel branches writing the same variable.
+    pub fn new(
+        machine: &Machine,
+        types: &MachineTypes,
+        file: &SourceFile,
+    ) -> Result<Interpreter, Diagnostic> {
+        let mut c = Compiler::new(types);
+        let nc = machine.constants.len();
+        let nv = machine.variables.len();
+        let text = |span: Span| {
+            file.text
+                .get(span.start as usize..span.end as usize)
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        };
+
+        // PROPERTIES: the constants are the unknowns.
+        c.reset_frame(nc as u32);
+        for (i, k) in machine.constants.iter().enumerate() {
+            c.push_name(&k.name, Slot::Frame(i as u32));
+        }
+        let const_slots: Vec<u32> = (0..nc as u32).collect();
+        let span = machine
+            .properties
+            .as_ref()
+            .map_or(machine.name.span, |p| p.span);
+        let properties = match &machine.properties {
+            Some(p) => c.solver(
+                &machine.constants,
+                &const_slots,
+                Some(&types.constants),
+                p,
+                span,
+                false,
+            )?,
+            None => plan::plan(
+                &machine.constants,
+                &const_slots,
+                Some(&types.constants),
+                Vec::new(),
+                span,
+                false,
+            ),
+        };
+        let properties_frame = c.frame_size() as usize;
+
+        // State predicates: constants read-only, variables in the frame.
+        let state_scope = |c: &mut Compiler<'_>, base: u32| {
+            c.reset_frame(base);
+            for (i, k) in machine.constants.iter().enumerate() {
+                c.push_name(&k.name, Slot::Const(i as u32));
+            }
+            for (i, v) in machine.variables.iter().enumerate() {
+                c.push_name(&v.name, Slot::Frame(i as u32));
+            }
+            c.slot_types = types.variables.iter().cloned().map(Some).collect();
+        };
+        state_scope(&mut c, nv as u32);
+        let mut invariant = Vec::new();
+        if let Some(inv) = &machine.invariant {
+            for conj in conjuncts(inv) {
+                invariant.push((c.pred(conj)?, text(conj.span)));
+            }
+        }
+        let mut assertions = Vec::new();
+        for a in &machine.assertions {
+            assertions.push((c.pred(a)?, text(a.span)));
+        }
+        let goal = machine.goal.as_ref().map(|g| c.pred(g)).transpose()?;
+        let state_frame = c.frame_size() as usize;
+
+        state_scope(&mut c, nv as u32);
+        let initialisation = machine
+            .initialisation
+            .as_ref()
+            .map(|s| c.subst(s))
+            .transpose()?;
+        let init_frame = c.frame_size() as usize;
+        if initialisation.is_none() && nv > 0 {
+            return Err(Diagnostic::error(
+                machine.name.span,
+                "the machine has variables but no INITIALISATION",
+            ));
+        }
+
+        let mut operations = Vec::new();
+        for (i, op) in machine.operations.iter().enumerate() {
+            let np = op.params.len();
+            let no = op.outputs.len();
+            state_scope(&mut c, (nv + np + no) as u32);
+            let op_types = types.operations.get(i);
+            for (j, p) in op.params.iter().enumerate() {
+                c.push_name(&p.name, Slot::Frame((nv + j) as u32));
+                c.slot_types
+                    .push(op_types.and_then(|t| t.params.get(j).cloned()));
+            }
+            for (j, o) in op.outputs.iter().enumerate() {
+                c.push_name(&o.name, Slot::Frame((nv + np + j) as u32));
+                c.slot_types
+                    .push(op_types.and_then(|t| t.outputs.get(j).cloned()));
+            }
+            let param_slots: Vec<u32> = (nv..nv + np).map(|s| s as u32).collect();
+            let param_types: Option<&[Type]> = op_types.map(|t| t.params.as_slice());
+            // The top-level PRE / single SELECT / WHEN is the guard that
+            // generates the parameters.
+            let (guard_pred, rest) = match &op.body.kind {
+                SubstKind::Precondition(p, body) => (Some(p), &**body),
+                SubstKind::Select(branches, None) if branches.len() == 1 => {
+                    (Some(&branches[0].0), &branches[0].1)
+                }
+                _ => (None, &op.body),
+            };
+            let guard = match guard_pred {
+                Some(p) => c.solver(&op.params, &param_slots, param_types, p, op.span, true)?,
+                None => plan::plan(
+                    &op.params,
+                    &param_slots,
+                    param_types,
+                    Vec::new(),
+                    op.span,
+                    true,
+                ),
+            };
+            let body = c.subst(rest)?;
+            operations.push(Operation {
+                name: op.name.name.clone(),
+                params: nv..nv + np,
+                outputs: nv + np..nv + np + no,
+                guard,
+                body,
+                frame: c.frame_size() as usize,
+            });
+        }
+        let op_frame = operations.iter().map(|o| o.frame).max().unwrap_or(nv);
+
+        Ok(Interpreter {
+            given_sets: types.given_sets.clone(),
+            maxint: types.maxint,
+            minint: types.minint,
+            num_variables: nv,
+            properties,
+            properties_frame,
+            num_constants: nc,
+            invariant,
+            assertions,
+            goal,
+            state_frame,
+            initialisation,
+            init_frame,
+            operations,
+            op_frame,
+        })
+    }
+
+    /// Every valuation of the constants satisfying PROPERTIES, in a
+    /// deterministic order (one empty valuation if there are no constants).
+    pub fn constant_valuations(&self) -> Result<Vec<Vec<Value>>, EvalError> {
+        let mut env = Env {
+            consts: &[],
+            frame: vec![unset(); self.properties_frame],
+        };
+        let mut out = Vec::new();
+        let nc = self.num_constants;
+        self.solve(&self.properties, &mut env, &mut |env| {
+            out.push(env.frame[..nc].to_vec());
+            Ok(true)
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `emit` with the variables of every outcome of INITIALISATION.
+    pub fn initialise(
+        &self,
+        constants: &[Value],
+        emit: &mut dyn FnMut(&[Value]),
+    ) -> Result<(), EvalError> {
+        let mut env = Env {
+            consts: constants,
+            frame: vec![unset(); self.init_frame],
+        };
+        let nv = self.num_variables;
+        match &self.initialisation {
+            Some(init) => self.exec(init, &mut env, &mut |env| {
+                emit(&env.frame[..nv]);
+                Ok(())
+            })?,
+            None => emit(&[]),
+        }
+        Ok(())
+    }
+
+    /// Calls `emit` for every enabled operation instance from the state
+    /// `variables`: operations in declaration order, parameters in the
+    /// order the guard enumerates them (ascending for `p : S`).
+    pub fn successors(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+        emit: &mut dyn FnMut(&Step<'_>),
+    ) -> Result<(), EvalError> {
+        let mut frame = Vec::with_capacity(self.op_frame);
+        frame.extend_from_slice(variables);
+        frame.resize(self.op_frame, unset());
+        let mut env = Env {
+            consts: constants,
+            frame,
+        };
+        let nv = self.num_variables;
+        for (i, op) in self.operations.iter().enumerate() {
+            let run: R<bool> = self.solve(&op.guard, &mut env, &mut |env| {
+                self.exec(&op.body, env, &mut |env| {
+                    emit(&Step {
+                        op: i,
+                        params: &env.frame[op.params.clone()],
+                        outputs: &env.frame[op.outputs.clone()],
+                        variables: &env.frame[..nv],
+                    });
+                    Ok(())
+                })?;
+                Ok(true)
+            });
+            run?;
+        }
+        Ok(())
+    }
+
+    /// The first false top-level conjunct of the invariant, if any.
+    pub fn check_invariant(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<Option<PropertyFailure>, EvalError> {
+        self.first_false(&self.invariant, constants, variables)
+    }
+
+    /// The first false assertion, if any.
+    pub fn check_assertions(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<Option<PropertyFailure>, EvalError> {
+        self.first_false(&self.assertions, constants, variables)
+    }
+
+    fn first_false(
+        &self,
+        preds: &[(CPred, String)],
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<Option<PropertyFailure>, EvalError> {
+        if preds.is_empty() {
+            return Ok(None);
+        }
+        let mut env = self.state_env(constants, variables);
+        for (p, text) in preds {
+            if !self.holds(p, &mut env)? {
+                return Ok(Some(PropertyFailure {
+                    span: p.span,
+                    text: text.clone(),
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    fn state_env<'a>(&self, constants: &'a [Value], variables: &[Value]) -> Env<'a> {
+        let mut frame = Vec::with_capacity(self.state_frame);
+        frame.extend_from_slice(variables);
+        frame.resize(self.state_frame.max(variables.len()), unset());
+        Env {
+            consts: constants,
+            frame,
+        }
+    }
+
+    /// Does the machine define `GOAL`?
+    pub fn has_goal(&self) -> bool {
+        self.goal.is_some()
+    }
+
+    /// Does the state satisfy `GOAL` (false if there is none)?
+    pub fn goal(&self, constants: &[Value], variables: &[Value]) -> Result<bool, EvalError> {
+        match &self.goal {
+            Some(g) => Ok(self.holds(g, &mut self.state_env(constants, variables))?),
+            None => Ok(false),
+        }
+    }
+
+    /// Number of operations (the range of [`Step::op`]).
+    pub fn operation_count(&self) -> usize {
+        self.operations.len()
+    }
+
+    /// The name of operation `op`.
+    pub fn operation_name(&self, op: usize) -> &str {
+        &self.operations[op].name
+    }
+
+    /// A value printed as ProB prints it: `{PID1,PID2}`, `(a|->b)`, `[a,b]`.
+    pub fn format_value(&self, v: &Value) -> String {
+        format_with(&self.given_sets, v)
+    }
+
+    /// A ProB-style transition label: `op`, `op(PID1,2)`, `op(PID1) --> 3`,
+    /// `op --> (3,TRUE)` for several outputs.
+    pub fn format_step(&self, step: &Step<'_>) -> String {
+        let mut out = self
+            .operations
+            .get(step.op)
+            .map_or_else(|| format!("op{}", step.op), |o| o.name.clone());
+        if !step.params.is_empty() {
+            let params: Vec<String> = step.params.iter().map(|v| self.format_value(v)).collect();
+            out.push('(');
+            out.push_str(&params.join(","));
+            out.push(')');
+        }
+        match step.outputs {
+            [] => {}
+            [v] => {
+                out.push_str(" --> ");
+                out.push_str(&self.format_value(v));
+            }
+            vs => {
+                let outs: Vec<String> = vs.iter().map(|v| self.format_value(v)).collect();
+                out.push_str(" --> (");
+                out.push_str(&outs.join(","));
+                out.push(')');
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,150 @@
+//! The interpreter of classical B: evaluates expressions and predicates,
+//! enumerates bound variables, executes substitutions and operations and
+//! solves the constants, as ProB does for explicit-state model checking
+//! (Leuschel and Butler, "ProB: an automated analysis toolset for the B
+//! method"; the thesis in `papers/graph-canonicalisation-thesis.md`, §1.3).
+//!
+//! # Structure
+//! * [`compile`] and [`compile_subst`] turn the AST into the trees of
+//!   [`ir`] once, resolving every name to a slot;
+//! * [`plan`] decides statically how the variables of each binder are
+//!   enumerated (generate from typing conjuncts, check the rest early);
+//! * [`expr`], [`pred`], [`enumerate`] and [`subst`] run those trees;
+//! * [`machine`] holds the machine-level entry points (constants,
+//!   initialisation, successors, invariant) used by the model checker.
+//!
+//! # Evaluation frame
+//! Every entry point evaluates in an [`Env`]: the constants of the current
+//! valuation (read-only) and a frame of values whose first slots are the
+//! machine variables, followed by operation parameters, outputs and the
+//! slots of bound and local variables. Substitutions change the frame in
+//! place and undo their changes after reporting each outcome, so running an
+//! operation clones no state.
+//!
+//! # Semantics (as ProB)
+//! `PRE` is a guard. `SELECT` offers every true branch (its `ELSE` when
+//! none is true); `IF` is deterministic; `CHOICE`, `ANY`, `x :: S` and
+//! `x : (P)` offer every possibility; `||` runs its branches on the same
+//! state and merges their writes; `;` composes. Well-definedness failures
+//! (function outside its domain, division by zero, ...) are [`EvalError`]s,
+//! except that in an operation's guard a function applied outside its
+//! domain makes the guard false (ProB's default, which e.g. the scheduler
+//! models of the thesis rely on: `p : PROC & pst(p) = idle`).
+
+mod compile;
+mod compile_subst;
+mod enumerate;
+mod expr;
+mod ir;
+mod machine;
+mod plan;
+mod pred;
+mod subst;
+
+use crate::b::types::GivenSet;
+use crate::b::value::Value;
+use crate::diag::Span;
+
+pub use machine::Interpreter;
+
+/// Most elements a symbolic set may have when it must be built explicitly.
+const MAX_MATERIALISED: usize = 1 << 22;
+
+/// A well-definedness error met while evaluating (function applied outside
+/// its domain, division by zero, unbounded enumeration, ...).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError {
+    /// The offending expression.
+    pub span: Span,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// A false invariant conjunct or assertion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertyFailure {
+    /// Where the failing conjunct is written.
+    pub span: Span,
+    /// Its source text.
+    pub text: String,
+}
+
+/// One enabled operation instance and the state it leads to.
+#[derive(Clone, Copy, Debug)]
+pub struct Step<'a> {
+    /// Index of the operation in `Machine::operations`.
+    pub op: usize,
+    /// Values of its input parameters.
+    pub params: &'a [Value],
+    /// Values of its outputs.
+    pub outputs: &'a [Value],
+    /// The successor state's variables, in `Machine::variables` order.
+    pub variables: &'a [Value],
+}
+
+/// Evaluation environment: the constants and the frame (see module docs).
+pub(crate) struct Env<'a> {
+    /// Values of the constants.
+    pub consts: &'a [Value],
+    /// Variables, then parameters, outputs and locals.
+    pub frame: Vec<Value>,
+}
+
+/// Internal error: an [`EvalError`] plus whether it is a function applied
+/// outside its domain (which guards treat as false).
+#[derive(Clone, Debug)]
+pub(crate) struct Fail {
+    span: Span,
+    message: String,
+    outside_domain: bool,
+}
+
+impl Fail {
+    /// A well-definedness error.
+    pub fn new(span: Span, message: impl Into<String>) -> Self {
+        Fail {
+            span,
+            message: message.into(),
+            outside_domain: false,
+        }
+    }
+
+    /// A function applied outside its domain.
+    pub fn outside_domain(span: Span, message: impl Into<String>) -> Self {
+        Fail {
+            span,
+            message: message.into(),
+            outside_domain: true,
+        }
+    }
+}
+
+impl From<Fail> for EvalError {
+    fn from(f: Fail) -> Self {
+        EvalError {
+            span: f.span,
+            message: f.message,
+        }
+    }
+}
+
+/// Result of internal evaluation.
+pub(crate) type R<T> = Result<T, Fail>;
+
+/// The value slots hold before anything is assigned to them.
+pub(crate) fn unset() -> Value {
+    Value::Int(0)
+}
+
+/// Prints values the ProB way with the machine's given sets.
+pub(crate) fn format_with(sets: &[GivenSet], v: &Value) -> String {
+    v.display(sets).to_string()
+}

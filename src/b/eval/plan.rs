@@ -1,0 +1,315 @@
+//! Static enumeration plans for bound variables.
+//!
+//! ProB solves the predicate of a binder by constraint propagation; we use
+//! the simpler generate-and-test scheme that suffices for model checking
+//! with finite domains (as in the interpreters of the permutation-flooding
+//! paper's era): the predicate is split into its top-level conjuncts, and
+//! variables are bound one at a time, each by a *generating* conjunct that
+//! only mentions variables bound before it:
+//!
+//! * `x = e` gives one candidate (cheapest),
+//! * `x : S` every element of `S` (enumerated symbolically for intervals,
+//!   `NAT`, `POW`, function spaces, `iseq`, ...), `x |-> y : S` destructures,
+//! * `x <: S` every subset of `S`,
+//! * otherwise the variable's type, if it is finite.
+//!
+//! Every other conjunct becomes a check placed right after the last of its
+//! variables is bound, so impossible candidates are pruned early. A
+//! generating conjunct is satisfied by construction and not re-checked.
+//! The plan is built once at compile time; choosing greedily the cheapest
+//! generator available keeps e.g. `p : PROC & pst(p) = idle` a scan of
+//! `PROC` with one check per element.
+
+use super::ir::{CExpr, CPred, Cmp, EK, Gen, IntSet, PK, Pattern, Slot, SolveStep, Solver};
+use crate::b::ast::{BinaryOp, Ident, UnaryOp};
+use crate::b::types::Type;
+use crate::diag::Span;
+
+/// Builds the plan for binding `vars` (named `names`) subject to `conjuncts`.
+pub fn plan(
+    names: &[Ident],
+    vars: &[u32],
+    types: Option<&[Type]>,
+    conjuncts: Vec<CPred>,
+    span: Span,
+    lenient: bool,
+) -> Solver {
+    let deps: Vec<Vec<u32>> = conjuncts
+        .iter()
+        .map(|c| {
+            let mut used = Vec::new();
+            pred_slots(c, &mut used);
+            used.retain(|s| vars.contains(s));
+            used.sort_unstable();
+            used.dedup();
+            used
+        })
+        .collect();
+    let mut bound: Vec<u32> = Vec::new();
+    let mut done = vec![false; conjuncts.len()];
+    let mut steps = Vec::new();
+    let emit_checks = |bound: &[u32], done: &mut Vec<bool>, steps: &mut Vec<SolveStep>| {
+        for (i, c) in conjuncts.iter().enumerate() {
+            if !done[i] && deps[i].iter().all(|d| bound.contains(d)) {
+                done[i] = true;
+                steps.push(SolveStep::Check(c.clone()));
+            }
+        }
+    };
+    emit_checks(&bound, &mut done, &mut steps);
+    while bound.len() < vars.len() {
+        let mut best: Option<(u32, usize, Candidate)> = None;
+        for &v in vars.iter().filter(|v| !bound.contains(v)) {
+            for (i, c) in conjuncts.iter().enumerate() {
+                if done[i] {
+                    continue;
+                }
+                if let Some((prio, cand)) = generator(c, v, vars, &bound)
+                    && best.as_ref().is_none_or(|b| prio < b.0)
+                {
+                    best = Some((prio, i, cand));
+                }
+            }
+        }
+        match best {
+            Some((_, i, cand)) => {
+                done[i] = cand.exact;
+                match cand.step {
+                    SolveStep::BindPattern(ref pat, _) => pattern_slots(pat, &mut bound),
+                    SolveStep::Bind(v, _) => bound.push(v),
+                    SolveStep::Check(_) => unreachable!("generators bind"),
+                }
+                steps.push(cand.step);
+            }
+            None => {
+                let (k, &v) = vars
+                    .iter()
+                    .enumerate()
+                    .find(|(_, v)| !bound.contains(v))
+                    .expect("an unbound variable");
+                let fallback = match types.and_then(|t| t.get(k)) {
+                    Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
+                    _ => Gen::Unbounded(
+                        names
+                            .get(k)
+                            .map_or_else(|| "?".to_string(), |n| n.name.clone()),
+                    ),
+                };
+                bound.push(v);
+                steps.push(SolveStep::Bind(v, fallback));
+            }
+        }
+        emit_checks(&bound, &mut done, &mut steps);
+    }
+    Solver {
+        vars: vars.to_vec(),
+        steps,
+        lenient,
+        span,
+    }
+}
+
+/// Is every value of this type enumerable (no integers or strings inside)?
+pub fn type_is_finite(t: &Type) -> bool {
+    match t {
+        Type::Bool | Type::Given(_) => true,
+        Type::Int | Type::String => false,
+        Type::Pair(a, b) => type_is_finite(a) && type_is_finite(b),
+        Type::Set(a) => type_is_finite(a),
+    }
+}
+
+struct Candidate {
+    step: SolveStep,
+    exact: bool,
+}
+
+/// Can conjunct `c` generate variable `v` given the `bound` ones? Returns
+/// a priority (lower is cheaper) and the step.
+fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Candidate)> {
+    let ready = |e: &CExpr| {
+        let mut used = Vec::new();
+        expr_slots(e, &mut used);
+        used.iter().all(|s| !vars.contains(s) || bound.contains(s))
+    };
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    match &c.kind {
+        PK::Cmp(Cmp::Eq, a, b) => {
+            let e = if is_v(a) && ready(b) {
+                b
+            } else if is_v(b) && ready(a) {
+                a
+            } else {
+                return None;
+            };
+            Some((
+                0,
+                Candidate {
+                    step: SolveStep::Bind(v, Gen::Eq(e.clone())),
+                    exact: true,
+                },
+            ))
+        }
+        PK::Member(a, s, false) if ready(s) => {
+            if is_v(a) {
+                return Some((
+                    set_cost(s),
+                    Candidate {
+                        step: SolveStep::Bind(v, Gen::In(s.clone())),
+                        exact: true,
+                    },
+                ));
+            }
+            let pat = pattern(a, vars, bound)?;
+            let mut fresh = Vec::new();
+            pattern_slots(&pat, &mut fresh);
+            if !fresh.contains(&v) {
+                return None;
+            }
+            Some((
+                set_cost(s) + 1,
+                Candidate {
+                    step: SolveStep::BindPattern(pat, s.clone()),
+                    exact: true,
+                },
+            ))
+        }
+        PK::Subset(a, s, strict, false) if is_v(a) && ready(s) => {
+            let pow = CExpr {
+                kind: EK::Unary(UnaryOp::Pow, Box::new(s.clone())),
+                span: s.span,
+            };
+            Some((
+                4,
+                Candidate {
+                    step: SolveStep::Bind(v, Gen::In(pow)),
+                    exact: !strict,
+                },
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Cost class of enumerating a set expression.
+fn set_cost(s: &CExpr) -> u32 {
+    match &s.kind {
+        EK::Lit(_) | EK::Read(_) | EK::SetEnum(_) => 1,
+        EK::Ints(IntSet::Natural | IntSet::Natural1 | IntSet::Integer) | EK::Strings => 9,
+        EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => 9,
+        _ => 2,
+    }
+}
+
+/// A maplet tree of solver variables, as a destructuring pattern.
+fn pattern(e: &CExpr, vars: &[u32], bound: &[u32]) -> Option<Pattern> {
+    match &e.kind {
+        EK::Read(Slot::Frame(s)) if vars.contains(s) => Some(if bound.contains(s) {
+            Pattern::Bound(*s)
+        } else {
+            Pattern::Slot(*s)
+        }),
+        EK::Binary(BinaryOp::Maplet, a, b) => {
+            let pa = pattern(a, vars, bound)?;
+            let pb = pattern(b, vars, bound)?;
+            // The same unbound variable twice would need an equality check.
+            let (mut sa, mut sb) = (Vec::new(), Vec::new());
+            pattern_slots(&pa, &mut sa);
+            pattern_slots(&pb, &mut sb);
+            if sa.iter().any(|s| sb.contains(s)) {
+                return None;
+            }
+            Some(Pattern::Pair(Box::new(pa), Box::new(pb)))
+        }
+        _ => None,
+    }
+}
+
+/// The slots a pattern binds.
+fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
+    match p {
+        Pattern::Slot(s) => out.push(*s),
+        Pattern::Bound(_) => {}
+        Pattern::Pair(a, b) => {
+            pattern_slots(a, out);
+            pattern_slots(b, out);
+        }
+    }
+}
+
+/// Every frame slot a predicate reads (including inside nested binders).
+pub fn pred_slots(p: &CPred, out: &mut Vec<u32>) {
+    match &p.kind {
+        PK::Const(_) => {}
+        PK::And(ps) => ps.iter().for_each(|q| pred_slots(q, out)),
+        PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
+            pred_slots(a, out);
+            pred_slots(b, out);
+        }
+        PK::Not(a) => pred_slots(a, out),
+        PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, _, _) => {
+            expr_slots(a, out);
+            expr_slots(b, out);
+        }
+        PK::ForAll(s, q) => {
+            solver_slots(s, out);
+            pred_slots(q, out);
+        }
+        PK::Exists(s) => solver_slots(s, out),
+    }
+}
+
+fn solver_slots(s: &Solver, out: &mut Vec<u32>) {
+    for step in &s.steps {
+        match step {
+            SolveStep::Bind(_, Gen::Eq(e) | Gen::In(e)) | SolveStep::BindPattern(_, e) => {
+                expr_slots(e, out)
+            }
+            SolveStep::Bind(..) => {}
+            SolveStep::Check(p) => pred_slots(p, out),
+        }
+        if let SolveStep::BindPattern(p, _) = step {
+            bound_pattern_slots(p, out);
+        }
+    }
+}
+
+fn bound_pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
+    match p {
+        Pattern::Bound(s) => out.push(*s),
+        Pattern::Slot(_) => {}
+        Pattern::Pair(a, b) => {
+            bound_pattern_slots(a, out);
+            bound_pattern_slots(b, out);
+        }
+    }
+}
+
+/// Every frame slot an expression reads (including inside nested binders).
+pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
+    match &e.kind {
+        EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::Read(Slot::Const(_)) => {}
+        EK::Read(Slot::Frame(s)) => out.push(*s),
+        EK::Unary(_, a) => expr_slots(a, out),
+        EK::Binary(_, a, b)
+        | EK::Projection(_, a, b)
+        | EK::Iterate(a, b)
+        | EK::Apply(a, b)
+        | EK::Image(a, b) => {
+            expr_slots(a, out);
+            expr_slots(b, out);
+        }
+        EK::SetEnum(xs) | EK::SeqEnum(xs) => xs.iter().for_each(|x| expr_slots(x, out)),
+        EK::Comprehension(s) => solver_slots(s, out),
+        EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
+            solver_slots(s, out);
+            expr_slots(body, out);
+        }
+        EK::BoolOf(p) => pred_slots(p, out),
+        EK::IfThenElse(c, a, b) => {
+            pred_slots(c, out);
+            expr_slots(a, out);
+            expr_slots(b, out);
+        }
+    }
+}

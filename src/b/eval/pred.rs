@@ -1,0 +1,263 @@
+//! Evaluating compiled predicates.
+//!
+//! Membership `x : S` is decided structurally on the set expression where
+//! that avoids building `S`: integer sets and intervals compare bounds,
+//! `POW`, relation and function spaces and sequence sets check the shape of
+//! `x`, and `A \/ B`, `A /\ B`, `A - B` and `{a, b}` test the parts. So the
+//! common guards `p : PROC - proc` or `f : A --> B` allocate nothing.
+
+use super::expr::{int, set};
+use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK};
+use super::{Env, Interpreter, R};
+use crate::b::ast::{BinaryOp, UnaryOp};
+use crate::b::value::relations as rel;
+use crate::b::value::{Value, sequences as seqs, sets};
+
+impl Interpreter {
+    /// Evaluates a predicate.
+    pub(crate) fn holds(&self, p: &CPred, env: &mut Env<'_>) -> R<bool> {
+        match &p.kind {
+            PK::Const(b) => Ok(*b),
+            PK::And(ps) => {
+                for q in ps {
+                    if !self.holds(q, env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            PK::Or(a, b) => Ok(self.holds(a, env)? || self.holds(b, env)?),
+            PK::Implies(a, b) => Ok(!self.holds(a, env)? || self.holds(b, env)?),
+            PK::Equiv(a, b) => Ok(self.holds(a, env)? == self.holds(b, env)?),
+            PK::Not(a) => Ok(!self.holds(a, env)?),
+            PK::Cmp(op, a, b) => {
+                let va = self.eval(a, env)?;
+                let vb = self.eval(b, env)?;
+                Ok(match op {
+                    Cmp::Eq => va == vb,
+                    Cmp::Neq => va != vb,
+                    _ => {
+                        let (x, y) = (int(&va, a.span)?, int(&vb, b.span)?);
+                        match op {
+                            Cmp::Lt => x < y,
+                            Cmp::Le => x <= y,
+                            Cmp::Gt => x > y,
+                            _ => x >= y,
+                        }
+                    }
+                })
+            }
+            PK::Member(x, s, negated) => {
+                let v = self.eval(x, env)?;
+                Ok(self.member(&v, s, env)? != *negated)
+            }
+            PK::Subset(a, b, strict, negated) => {
+                let va = self.eval(a, env)?;
+                let elems = set(&va, a.span)?;
+                let mut sub = true;
+                for x in elems {
+                    if !self.member(x, b, env)? {
+                        sub = false;
+                        break;
+                    }
+                }
+                if sub && *strict {
+                    // A proper subset has fewer elements than the superset.
+                    let vb = self.eval(b, env)?;
+                    sub = elems.len() < set(&vb, b.span)?.len();
+                }
+                Ok(sub != *negated)
+            }
+            PK::ForAll(solver, goal) => {
+                let mut all = true;
+                self.solve(solver, env, &mut |env| {
+                    if self.holds(goal, env)? {
+                        Ok(true)
+                    } else {
+                        all = false;
+                        Ok(false)
+                    }
+                })?;
+                Ok(all)
+            }
+            PK::Exists(solver) => {
+                let mut found = false;
+                self.solve(solver, env, &mut |_| {
+                    found = true;
+                    Ok(false)
+                })?;
+                Ok(found)
+            }
+        }
+    }
+
+    /// Is `v` an element of the set denoted by `s`?
+    pub(crate) fn member(&self, v: &Value, s: &CExpr, env: &mut Env<'_>) -> R<bool> {
+        use BinaryOp::*;
+        match &s.kind {
+            EK::Read(slot) => {
+                let sv = match slot {
+                    super::ir::Slot::Const(i) => &env.consts[*i as usize],
+                    super::ir::Slot::Frame(i) => &env.frame[*i as usize],
+                };
+                Ok(sets::contains(set(sv, s.span)?, v))
+            }
+            EK::Lit(sv) => Ok(sets::contains(set(sv, s.span)?, v)),
+            EK::Ints(kind) => {
+                let Value::Int(i) = v else { return Ok(false) };
+                let (lo, hi) = self.int_bounds(*kind);
+                Ok(lo.is_none_or(|lo| *i >= lo) && hi.is_none_or(|hi| *i <= hi))
+            }
+            EK::Strings => Ok(matches!(v, Value::Str(_))),
+            EK::SetEnum(items) => {
+                for x in items {
+                    if self.eval(x, env)? == *v {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            EK::Binary(Interval, a, b) => {
+                let Value::Int(i) = v else { return Ok(false) };
+                let lo = int(&self.eval(a, env)?, a.span)?;
+                let hi = int(&self.eval(b, env)?, b.span)?;
+                Ok(lo <= *i && *i <= hi)
+            }
+            EK::Binary(Union, a, b) => Ok(self.member(v, a, env)? || self.member(v, b, env)?),
+            EK::Binary(Inter, a, b) => Ok(self.member(v, a, env)? && self.member(v, b, env)?),
+            // In a membership the set `a - b` is always a set difference.
+            EK::Binary(Minus, a, b) => Ok(self.member(v, a, env)? && !self.member(v, b, env)?),
+            EK::Binary(Mul, a, b) if matches!(v, Value::Pair(_)) => {
+                let (x, y) = v.as_pair().expect("matched a pair");
+                Ok(self.member(x, a, env)? && self.member(y, b, env)?)
+            }
+            EK::Binary(
+                op @ (Relation | PartialFunction | TotalFunction | PartialInjection
+                | TotalInjection | PartialSurjection | TotalSurjection | PartialBijection
+                | TotalBijection),
+                a,
+                b,
+            ) => self.member_relation_space(v, *op, a, b, env),
+            EK::Unary(
+                op @ (UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1),
+                inner,
+            ) => {
+                let Some(elems) = v.as_set() else {
+                    return Ok(false);
+                };
+                if matches!(op, UnaryOp::Pow1 | UnaryOp::Fin1) && elems.is_empty() {
+                    return Ok(false);
+                }
+                for x in elems {
+                    if !self.member(x, inner, env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            EK::Unary(
+                op
+                @ (UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm),
+                inner,
+            ) => {
+                let Some(elems) = v.as_set().and_then(seqs::elements) else {
+                    return Ok(false);
+                };
+                if matches!(op, UnaryOp::Seq1 | UnaryOp::Iseq1) && elems.is_empty() {
+                    return Ok(false);
+                }
+                for x in &elems {
+                    if !self.member(x, inner, env)? {
+                        return Ok(false);
+                    }
+                }
+                if matches!(op, UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm) {
+                    let mut sorted = elems.clone();
+                    sorted.sort_unstable();
+                    if sorted.windows(2).any(|w| w[0] == w[1]) {
+                        return Ok(false);
+                    }
+                    if *op == UnaryOp::Perm {
+                        let all = self.eval(inner, env)?;
+                        return Ok(set(&all, inner.span)?.len() == elems.len());
+                    }
+                }
+                Ok(true)
+            }
+            _ => {
+                let sv = self.eval(s, env)?;
+                Ok(sets::contains(set(&sv, s.span)?, v))
+            }
+        }
+    }
+
+    /// Is `v` in the relation or function space `a op b`?
+    fn member_relation_space(
+        &self,
+        v: &Value,
+        op: BinaryOp,
+        a: &CExpr,
+        b: &CExpr,
+        env: &mut Env<'_>,
+    ) -> R<bool> {
+        use BinaryOp::*;
+        let Some(pairs) = v.as_set() else {
+            return Ok(false);
+        };
+        for p in pairs {
+            let Some((x, y)) = p.as_pair() else {
+                return Ok(false);
+            };
+            if !self.member(x, a, env)? || !self.member(y, b, env)? {
+                return Ok(false);
+            }
+        }
+        if op == Relation {
+            return Ok(true);
+        }
+        if !rel::is_function(pairs) {
+            return Ok(false);
+        }
+        if matches!(
+            op,
+            PartialInjection | TotalInjection | PartialBijection | TotalBijection
+        ) && !rel::is_injective(pairs)
+        {
+            return Ok(false);
+        }
+        if matches!(
+            op,
+            TotalFunction | TotalInjection | TotalSurjection | TotalBijection
+        ) {
+            // Total: the domain is all of `a` (a function's domain has one
+            // entry per pair, all in `a`, so comparing sizes suffices).
+            let av = self.eval(a, env)?;
+            if set(&av, a.span)?.len() != pairs.len() {
+                return Ok(false);
+            }
+        }
+        if matches!(
+            op,
+            PartialSurjection | TotalSurjection | PartialBijection | TotalBijection
+        ) {
+            let bv = self.eval(b, env)?;
+            if rel::range(pairs).len() != set(&bv, b.span)?.len() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Lower and upper bounds of a built-in integer set (`None`: unbounded).
+    pub(crate) fn int_bounds(&self, kind: IntSet) -> (Option<i64>, Option<i64>) {
+        let (min, max) = (self.minint, self.maxint);
+        match kind {
+            IntSet::Nat => (Some(0), Some(max)),
+            IntSet::Nat1 => (Some(1), Some(max)),
+            IntSet::Int => (Some(min), Some(max)),
+            IntSet::Natural => (Some(0), None),
+            IntSet::Natural1 => (Some(1), None),
+            IntSet::Integer => (None, None),
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! Executing substitutions: every outcome, in continuation-passing style.
+//!
+//! [`Interpreter::exec`] runs a substitution on the frame and calls the
+//! continuation `k` once per outcome with the frame holding that outcome;
+//! after `k` returns, the substitution restores what it changed. A
+//! deterministic assignment therefore costs one evaluation and two moves,
+//! and non-determinism (`CHOICE`, `ANY`, `::`, `SELECT`) is just several
+//! calls of `k`. Parallel branches run on the same pre-state: each branch's
+//! outcomes are recorded as the values of the slots it writes, then every
+//! combination is applied.
+
+use super::enumerate::bind_pattern;
+use super::ir::{CSubst, Pattern};
+use super::{Env, Fail, Interpreter, R};
+use crate::b::value::Value;
+
+/// Continuation called once per outcome of a substitution.
+pub type Outcome<'c, 'e> = dyn FnMut(&mut Env<'e>) -> R<()> + 'c;
+
+impl Interpreter {
+    /// Runs `s`, calling `k` for every outcome; the frame is restored after.
+    pub(crate) fn exec<'e>(&self, s: &CSubst, env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
+        match s {
+            CSubst::Skip => k(env),
+            CSubst::Assign(list) => {
+                if let [(slot, e)] = list.as_slice() {
+                    let v = self.eval(e, env)?;
+                    return with_assigned(env, &[*slot], vec![v], k);
+                }
+                let mut values = Vec::with_capacity(list.len());
+                for (_, e) in list {
+                    values.push(self.eval(e, env)?);
+                }
+                let slots: Vec<u32> = list.iter().map(|(s, _)| *s).collect();
+                with_assigned(env, &slots, values, k)
+            }
+            CSubst::BecomesIn(pat, set) => {
+                let mut slots = Vec::new();
+                pattern_slots(pat, &mut slots);
+                let saved: Vec<Value> = slots
+                    .iter()
+                    .map(|&s| env.frame[s as usize].clone())
+                    .collect();
+                let result = self.enum_set(set, env, &mut |v, env| {
+                    if bind_pattern(pat, &v, env) {
+                        k(env)?;
+                    }
+                    Ok(true)
+                });
+                for (&s, v) in slots.iter().zip(saved) {
+                    env.frame[s as usize] = v;
+                }
+                result.map(|_| ())
+            }
+            CSubst::BecomesSuchThat(pairs, solver) => {
+                let targets: Vec<u32> = pairs.iter().map(|p| p.0).collect();
+                self.solve(solver, env, &mut |env| {
+                    let values = pairs
+                        .iter()
+                        .map(|&(_, fresh)| env.frame[fresh as usize].clone())
+                        .collect();
+                    with_assigned(env, &targets, values, k)?;
+                    Ok(true)
+                })
+                .map(|_| ())
+            }
+            CSubst::Parallel(branches) => self.parallel(branches, env, k),
+            CSubst::Sequence(items) => self.sequence(items, env, k),
+            CSubst::Guard(p, body) => {
+                if self.guard(p, env)? {
+                    self.exec(body, env, k)
+                } else {
+                    Ok(())
+                }
+            }
+            CSubst::Assert(p, body) => {
+                if self.holds(p, env)? {
+                    self.exec(body, env, k)
+                } else {
+                    Err(Fail::new(p.span, "ASSERT condition is false"))
+                }
+            }
+            CSubst::Select(branches, otherwise) => {
+                let mut any = false;
+                for (p, body) in branches {
+                    if self.guard(p, env)? {
+                        any = true;
+                        self.exec(body, env, k)?;
+                    }
+                }
+                match otherwise {
+                    Some(e) if !any => self.exec(e, env, k),
+                    _ => Ok(()),
+                }
+            }
+            CSubst::If(branches, otherwise) => {
+                for (p, body) in branches {
+                    if self.holds(p, env)? {
+                        return self.exec(body, env, k);
+                    }
+                }
+                match otherwise {
+                    Some(e) => self.exec(e, env, k),
+                    None => k(env),
+                }
+            }
+            CSubst::Case(e, branches, otherwise) => {
+                let v = self.eval(e, env)?;
+                for (values, body) in branches {
+                    for c in values {
+                        if self.eval(c, env)? == v {
+                            return self.exec(body, env, k);
+                        }
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.exec(o, env, k),
+                    None => Err(Fail::new(
+                        e.span,
+                        "no CASE branch matches and there is no ELSE",
+                    )),
+                }
+            }
+            CSubst::Choice(items) => {
+                for item in items {
+                    self.exec(item, env, k)?;
+                }
+                Ok(())
+            }
+            CSubst::Any(solver, body) => self
+                .solve(solver, env, &mut |env| {
+                    self.exec(body, env, k)?;
+                    Ok(true)
+                })
+                .map(|_| ()),
+            CSubst::Var(_, body) => self.exec(body, env, k),
+        }
+    }
+
+    /// A guard: false when a function is applied outside its domain (see
+    /// the module docs of [`super`]).
+    pub(crate) fn guard(&self, p: &super::ir::CPred, env: &mut Env<'_>) -> R<bool> {
+        match self.holds(p, env) {
+            Err(e) if e.outside_domain => Ok(false),
+            other => other,
+        }
+    }
+
+    fn sequence<'e>(&self, items: &[CSubst], env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
+        match items.split_first() {
+            None => k(env),
+            Some((first, rest)) => self.exec(first, env, &mut |env| self.sequence(rest, env, k)),
+        }
+    }
+
+    fn parallel<'e>(
+        &self,
+        branches: &[(CSubst, Vec<u32>)],
+        env: &mut Env<'e>,
+        k: &mut Outcome<'_, 'e>,
+    ) -> R<()> {
+        // Fast path: all branches deterministic assignments.
+        if branches
+            .iter()
+            .all(|(b, _)| matches!(b, CSubst::Assign(_) | CSubst::Skip))
+        {
+            let mut slots = Vec::new();
+            let mut values = Vec::new();
+            for (b, _) in branches {
+                if let CSubst::Assign(list) = b {
+                    for (s, e) in list {
+                        slots.push(*s);
+                        values.push(self.eval(e, env)?);
+                    }
+                }
+            }
+            return with_assigned(env, &slots, values, k);
+        }
+        // General case: the outcomes of each branch, as values of its writes.
+        let mut outcomes: Vec<Vec<Vec<Value>>> = Vec::with_capacity(branches.len());
+        for (b, w) in branches {
+            let mut list = Vec::new();
+            self.exec(b, env, &mut |env| {
+                list.push(w.iter().map(|&s| env.frame[s as usize].clone()).collect());
+                Ok(())
+            })?;
+            if list.is_empty() {
+                return Ok(()); // a blocked branch blocks the whole substitution
+            }
+            outcomes.push(list);
+        }
+        self.combine(branches, &outcomes, 0, env, k)
+    }
+
+    fn combine<'e>(
+        &self,
+        branches: &[(CSubst, Vec<u32>)],
+        outcomes: &[Vec<Vec<Value>>],
+        i: usize,
+        env: &mut Env<'e>,
+        k: &mut Outcome<'_, 'e>,
+    ) -> R<()> {
+        if i == branches.len() {
+            return k(env);
+        }
+        let slots = &branches[i].1;
+        for values in &outcomes[i] {
+            with_assigned(env, slots, values.clone(), &mut |env| {
+                self.combine(branches, outcomes, i + 1, env, k)
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Sets `slots` to `values`, runs `k`, then restores the old values.
+fn with_assigned<'e>(
+    env: &mut Env<'e>,
+    slots: &[u32],
+    mut values: Vec<Value>,
+    k: &mut Outcome<'_, 'e>,
+) -> R<()> {
+    for (&s, v) in slots.iter().zip(values.iter_mut()) {
+        std::mem::swap(&mut env.frame[s as usize], v);
+    }
+    let result = k(env);
+    for (&s, v) in slots.iter().zip(values.iter_mut()).rev() {
+        std::mem::swap(&mut env.frame[s as usize], v);
+    }
+    result
+}
+
+fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
+    match p {
+        Pattern::Slot(s) => out.push(*s),
+        Pattern::Bound(_) => {}
+        Pattern::Pair(a, b) => {
+            pattern_slots(a, out);
+            pattern_slots(b, out);
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Operations on relations: sets of pairs. Because a set is sorted and pairs
+//! order by their first component first, all pairs with the same first
+//! component are adjacent, so function application and domain restriction to
+//! one element are binary searches.
+
+use super::Value;
+
+/// The pairs of a relation whose first component is `x` (a contiguous run).
+pub fn pairs_from<'a>(rel: &'a [Value], x: &Value) -> &'a [Value] {
+    let start = rel.partition_point(|p| first(p) < x);
+    let len = rel[start..].partition_point(|p| first(p) == x);
+    &rel[start..start + len]
+}
+
+/// First component of a pair (the value itself if it is not a pair, which
+/// a type-correct model never has in a relation).
+pub fn first(p: &Value) -> &Value {
+    match p {
+        Value::Pair(pair) => &pair.0,
+        other => other,
+    }
+}
+
+/// Second component of a pair (see [`first`]).
+pub fn second(p: &Value) -> &Value {
+    match p {
+        Value::Pair(pair) => &pair.1,
+        other => other,
+    }
+}
+
+/// How applying a relation to one argument can go.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Applied<'a> {
+    /// Exactly one image.
+    Value(&'a Value),
+    /// The argument is not in the domain.
+    OutsideDomain,
+    /// The argument has several images: the relation is not a function.
+    NotAFunction,
+}
+
+/// `f(x)`.
+pub fn apply<'a>(f: &'a [Value], x: &Value) -> Applied<'a> {
+    match pairs_from(f, x) {
+        [] => Applied::OutsideDomain,
+        [p] => Applied::Value(second(p)),
+        _ => Applied::NotAFunction,
+    }
+}
+
+/// `dom(r)`, sorted.
+pub fn domain(r: &[Value]) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::with_capacity(r.len());
+    for p in r {
+        let x = first(p);
+        if out.last() != Some(x) {
+            out.push(x.clone());
+        }
+    }
+    out
+}
+
+/// `ran(r)`, sorted.
+pub fn range(r: &[Value]) -> Vec<Value> {
+    let mut out: Vec<Value> = r.iter().map(|p| second(p).clone()).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `r~`, sorted.
+pub fn inverse(r: &[Value]) -> Vec<Value> {
+    let mut out: Vec<Value> = r
+        .iter()
+        .map(|p| Value::pair(second(p).clone(), first(p).clone()))
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// `r[s]`, sorted.
+pub fn image(r: &[Value], s: &[Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    if s.len() * 4 < r.len() {
+        for x in s {
+            out.extend(pairs_from(r, x).iter().map(|p| second(p).clone()));
+        }
+    } else {
+        out.extend(
+            r.iter()
+                .filter(|p| super::sets::contains(s, first(p)))
+                .map(|p| second(p).clone()),
+        );
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `s <| r` (keep) or `s <<| r` (remove), sorted.
+pub fn restrict_domain(r: &[Value], s: &[Value], keep: bool) -> Vec<Value> {
+    r.iter()
+        .filter(|p| super::sets::contains(s, first(p)) == keep)
+        .cloned()
+        .collect()
+}
+
+/// `r |> s` (keep) or `r |>> s` (remove), sorted.
+pub fn restrict_range(r: &[Value], s: &[Value], keep: bool) -> Vec<Value> {
+    r.iter()
+        .filter(|p| super::sets::contains(s, second(p)) == keep)
+        .cloned()
+        .collect()
+}
+
+/// `r <+ q`: `q` plus the pairs of `r` whose first component is not in `dom(q)`.
+pub fn overwrite(r: &[Value], q: &[Value]) -> Vec<Value> {
+    if q.len() == 1 {
+        // The common `f(x) := e`: replace the run of `x` in place.
+        let x = first(&q[0]);
+        let start = r.partition_point(|p| first(p) < x);
+        let len = r[start..].partition_point(|p| first(p) == x);
+        let mut out = Vec::with_capacity(r.len() + 1 - len);
+        out.extend_from_slice(&r[..start]);
+        out.push(q[0].clone());
+        out.extend_from_slice(&r[start + len..]);
+        return out;
+    }
+    let dom_q = domain(q);
+    let kept = restrict_domain(r, &dom_q, false);
+    super::sets::union(&kept, q)
+}
+
+/// `(r ; q)`: relational composition, sorted.
+pub fn compose(r: &[Value], q: &[Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for p in r {
+        for t in pairs_from(q, second(p)) {
+            out.push(Value::pair(first(p).clone(), second(t).clone()));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `r >< q`: `{x |-> (y |-> z) | x |-> y : r & x |-> z : q}`.
+pub fn direct_product(r: &[Value], q: &[Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for p in r {
+        for t in pairs_from(q, first(p)) {
+            out.push(Value::pair(
+                first(p).clone(),
+                Value::pair(second(p).clone(), second(t).clone()),
+            ));
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// `(r || q)`: `{(x |-> y) |-> (a |-> b) | x |-> a : r & y |-> b : q}`.
+pub fn parallel_product(r: &[Value], q: &[Value]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(r.len() * q.len());
+    for p in r {
+        for t in q {
+            out.push(Value::pair(
+                Value::pair(first(p).clone(), first(t).clone()),
+                Value::pair(second(p).clone(), second(t).clone()),
+            ));
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// `closure1(r)`: the transitive closure, by repeated composition until a
+/// fixpoint.
+pub fn transitive_closure(r: &[Value]) -> Vec<Value> {
+    let mut acc = r.to_vec();
+    loop {
+        let step = compose(&acc, r);
+        let next = super::sets::union(&acc, &step);
+        if next.len() == acc.len() {
+            return acc;
+        }
+        acc = next;
+    }
+}
+
+/// `id(s)`.
+pub fn identity(s: &[Value]) -> Vec<Value> {
+    s.iter()
+        .map(|x| Value::pair(x.clone(), x.clone()))
+        .collect()
+}
+
+/// Is `r` a function (each first component once)?
+pub fn is_function(r: &[Value]) -> bool {
+    r.windows(2).all(|w| first(&w[0]) != first(&w[1]))
+}
+
+/// Is the function `f` injective?
+pub fn is_injective(f: &[Value]) -> bool {
+    let mut ran: Vec<&Value> = f.iter().map(second).collect();
+    ran.sort_unstable();
+    ran.windows(2).all(|w| w[0] != w[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(a: i64, b: i64) -> Value {
+        Value::pair(Value::Int(a), Value::Int(b))
+    }
+
+    fn rel(pairs: &[(i64, i64)]) -> Vec<Value> {
+        let mut v: Vec<Value> = pairs.iter().map(|&(a, b)| p(a, b)).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn application_finds_the_unique_image() {
+        let f = rel(&[(1, 10), (2, 20), (3, 30)]);
+        assert_eq!(apply(&f, &Value::Int(2)), Applied::Value(&Value::Int(20)));
+        assert_eq!(apply(&f, &Value::Int(4)), Applied::OutsideDomain);
+        let r = rel(&[(1, 10), (1, 11)]);
+        assert_eq!(apply(&r, &Value::Int(1)), Applied::NotAFunction);
+    }
+
+    #[test]
+    fn override_replaces_images() {
+        let f = rel(&[(1, 10), (2, 20), (3, 30)]);
+        assert_eq!(
+            overwrite(&f, &rel(&[(2, 5)])),
+            rel(&[(1, 10), (2, 5), (3, 30)])
+        );
+        assert_eq!(
+            overwrite(&f, &rel(&[(4, 5)])),
+            rel(&[(1, 10), (2, 20), (3, 30), (4, 5)])
+        );
+        assert_eq!(
+            overwrite(&f, &rel(&[(1, 0), (4, 5)])),
+            rel(&[(1, 0), (2, 20), (3, 30), (4, 5)])
+        );
+    }
+
+    #[test]
+    fn image_inverse_composition_closure() {
+        let r = rel(&[(1, 2), (2, 3), (3, 1), (2, 1)]);
+        assert_eq!(
+            image(&r, &[Value::Int(2)]),
+            vec![Value::Int(1), Value::Int(3)]
+        );
+        assert_eq!(inverse(&r), rel(&[(2, 1), (3, 2), (1, 3), (1, 2)]));
+        assert_eq!(compose(&rel(&[(1, 2)]), &r), rel(&[(1, 3), (1, 1)]));
+        assert_eq!(
+            transitive_closure(&rel(&[(1, 2), (2, 3)])),
+            rel(&[(1, 2), (2, 3), (1, 3)])
+        );
+        assert_eq!(
+            domain(&r),
+            vec![Value::Int(1), Value::Int(2), Value::Int(3)]
+        );
+        assert!(!is_function(&r));
+        assert!(is_injective(&rel(&[(1, 2), (2, 3)])));
+        assert!(!is_injective(&rel(&[(1, 2), (2, 2)])));
+    }
+}

@@ -1,0 +1,216 @@
+//! Operations on finite sets, represented as sorted slices without
+//! duplicates. Binary operations merge the two sorted slices in linear time;
+//! membership is a binary search. Adding or removing one element (the
+//! common `s \/ {x}` and `s - {x}` of B models) copies once.
+
+use super::Value;
+
+/// Is `v` an element of the sorted set `s`?
+pub fn contains(s: &[Value], v: &Value) -> bool {
+    s.binary_search(v).is_ok()
+}
+
+/// `a \/ b` of two sorted sets.
+pub fn union(a: &[Value], b: &[Value]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i].clone());
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j].clone());
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i].clone());
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// `a /\ b` of two sorted sets.
+pub fn inter(a: &[Value], b: &[Value]) -> Vec<Value> {
+    if a.len() > 8 * b.len() {
+        return b.iter().filter(|x| contains(a, x)).cloned().collect();
+    }
+    if b.len() > 8 * a.len() {
+        return a.iter().filter(|x| contains(b, x)).cloned().collect();
+    }
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i].clone());
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `a - b` of two sorted sets.
+pub fn difference(a: &[Value], b: &[Value]) -> Vec<Value> {
+    if b.len() <= 4 {
+        return a.iter().filter(|x| !b.contains(x)).cloned().collect();
+    }
+    let mut out = Vec::with_capacity(a.len());
+    let mut j = 0;
+    for x in a {
+        while j < b.len() && b[j] < *x {
+            j += 1;
+        }
+        if j < b.len() && b[j] == *x {
+            continue;
+        }
+        out.push(x.clone());
+    }
+    out
+}
+
+/// `a <: b` of two sorted sets.
+pub fn is_subset(a: &[Value], b: &[Value]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    if a.len() * 8 < b.len() {
+        return a.iter().all(|x| contains(b, x));
+    }
+    let mut j = 0;
+    for x in a {
+        while j < b.len() && b[j] < *x {
+            j += 1;
+        }
+        if j == b.len() || b[j] != *x {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
+/// `s \/ {v}`.
+pub fn insert(s: &[Value], v: &Value) -> Vec<Value> {
+    match s.binary_search(v) {
+        Ok(_) => s.to_vec(),
+        Err(pos) => {
+            let mut out = Vec::with_capacity(s.len() + 1);
+            out.extend_from_slice(&s[..pos]);
+            out.push(v.clone());
+            out.extend_from_slice(&s[pos..]);
+            out
+        }
+    }
+}
+
+/// `s - {v}`.
+pub fn remove(s: &[Value], v: &Value) -> Vec<Value> {
+    match s.binary_search(v) {
+        Ok(pos) => {
+            let mut out = Vec::with_capacity(s.len() - 1);
+            out.extend_from_slice(&s[..pos]);
+            out.extend_from_slice(&s[pos + 1..]);
+            out
+        }
+        Err(_) => s.to_vec(),
+    }
+}
+
+/// Calls `f` on every subset of `s` (as a sorted vector), in order of
+/// increasing size, then lexicographically by element position. Stops and
+/// returns `false` as soon as `f` does.
+pub fn for_each_subset(
+    s: &[Value],
+    min_size: usize,
+    f: &mut dyn FnMut(Vec<Value>) -> bool,
+) -> bool {
+    let n = s.len();
+    for k in min_size..=n {
+        let mut chosen: Vec<usize> = (0..k).collect();
+        loop {
+            if !f(chosen.iter().map(|&i| s[i].clone()).collect()) {
+                return false;
+            }
+            // Next k-combination of 0..n in lexicographic order: bump the
+            // rightmost position that can still move, reset those after it.
+            let mut i = k;
+            while i > 0 && chosen[i - 1] == n - k + i - 1 {
+                i -= 1;
+            }
+            if i == 0 {
+                break;
+            }
+            chosen[i - 1] += 1;
+            for j in i..k {
+                chosen[j] = chosen[j - 1] + 1;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(v: &[i64]) -> Vec<Value> {
+        v.iter().map(|&i| Value::Int(i)).collect()
+    }
+
+    #[test]
+    fn merge_operations() {
+        let a = ints(&[1, 3, 5, 7]);
+        let b = ints(&[3, 4, 7, 9]);
+        assert_eq!(union(&a, &b), ints(&[1, 3, 4, 5, 7, 9]));
+        assert_eq!(inter(&a, &b), ints(&[3, 7]));
+        assert_eq!(difference(&a, &b), ints(&[1, 5]));
+        assert_eq!(difference(&a, &ints(&[1, 2, 3, 4, 5, 6])), ints(&[7]));
+        assert!(is_subset(&ints(&[3, 7]), &a));
+        assert!(!is_subset(&ints(&[3, 4]), &a));
+        assert!(contains(&a, &Value::Int(5)));
+        assert!(!contains(&a, &Value::Int(4)));
+    }
+
+    #[test]
+    fn insert_and_remove_keep_order() {
+        let a = ints(&[1, 5]);
+        assert_eq!(insert(&a, &Value::Int(3)), ints(&[1, 3, 5]));
+        assert_eq!(insert(&a, &Value::Int(5)), ints(&[1, 5]));
+        assert_eq!(remove(&a, &Value::Int(1)), ints(&[5]));
+        assert_eq!(remove(&a, &Value::Int(2)), ints(&[1, 5]));
+    }
+
+    #[test]
+    fn subsets_are_all_enumerated_once() {
+        let s = ints(&[1, 2, 3, 4]);
+        let mut seen = Vec::new();
+        for_each_subset(&s, 0, &mut |x| {
+            seen.push(x);
+            true
+        });
+        assert_eq!(seen.len(), 16);
+        assert_eq!(seen[0], Vec::<Value>::new());
+        assert_eq!(seen[15], s);
+        let mut sorted = seen.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 16);
+        let mut nonempty = 0;
+        for_each_subset(&s, 1, &mut |_| {
+            nonempty += 1;
+            true
+        });
+        assert_eq!(nonempty, 15);
+    }
+}

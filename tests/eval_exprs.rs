@@ -1,0 +1,225 @@
+//! Expression and predicate evaluation through the whole pipeline: each
+//! case is a one-constant machine `PROPERTIES c = <expr>` whose single
+//! constant valuation is printed the ProB way, or a machine whose
+//! PROPERTIES is the predicate under test.
+
+use orbit::b::eval::{EvalError, Interpreter};
+use orbit::b::parse_machine;
+use orbit::b::typecheck::{CheckOptions, check_machine};
+use orbit::b::types::{MachineTypes, OperationTypes};
+use orbit::diag::SourceFile;
+
+const SETS: &str = "SETS PID; COLOUR = {red, green, blue}\nDEFINITIONS scope_PID == 1..3\n";
+
+fn compile(text: &str) -> (Interpreter, SourceFile) {
+    let file = SourceFile::new("t.mch", text);
+    let machine = parse_machine(&file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
+    let t = check_machine(&machine, &CheckOptions::default())
+        .unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
+    let types = MachineTypes {
+        given_sets: t.given_sets,
+        constants: t.constants,
+        variables: t.variables,
+        operations: t
+            .operations
+            .into_iter()
+            .map(|o| OperationTypes {
+                params: o.params,
+                outputs: o.outputs,
+            })
+            .collect(),
+        maxint: t.maxint,
+        minint: t.minint,
+    };
+    let interp =
+        Interpreter::new(&machine, &types, &file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
+    (interp, file)
+}
+
+/// The value of `expr`, printed as ProB does.
+fn value(expr: &str) -> String {
+    let (interp, _) = compile(&format!(
+        "MACHINE T\n{SETS}CONSTANTS c\nPROPERTIES c = {expr}\nEND\n"
+    ));
+    let vals = interp
+        .constant_valuations()
+        .unwrap_or_else(|e| panic!("{expr}: {}", e.message));
+    assert_eq!(vals.len(), 1, "{expr}");
+    interp.format_value(&vals[0][0])
+}
+
+/// Whether the predicate holds.
+fn holds(pred: &str) -> bool {
+    let (interp, _) = compile(&format!("MACHINE T\n{SETS}PROPERTIES {pred}\nEND\n"));
+    let vals = interp
+        .constant_valuations()
+        .unwrap_or_else(|e| panic!("{pred}: {}", e.message));
+    !vals.is_empty()
+}
+
+/// The error evaluating `expr`, and the source text it points at.
+fn error(expr: &str) -> (EvalError, String) {
+    let (interp, file) = compile(&format!(
+        "MACHINE T\n{SETS}CONSTANTS c\nPROPERTIES c = {expr}\nEND\n"
+    ));
+    let e = interp.constant_valuations().expect_err(expr);
+    let text = file.text[e.span.start as usize..e.span.end as usize].to_string();
+    (e, text)
+}
+
+#[test]
+fn arithmetic() {
+    assert_eq!(value("2 + 3 * 4"), "14");
+    assert_eq!(value("7 / 2"), "3");
+    assert_eq!(value("-7 / 2"), "-3");
+    assert_eq!(value("7 mod 3"), "1");
+    assert_eq!(value("2 ** 10"), "1024");
+    assert_eq!(value("succ(3) + pred(3)"), "6");
+    assert_eq!(value("max({3, 9, 1}) - min({3, 9, 1})"), "8");
+    assert_eq!(value("card(1..10)"), "10");
+    assert_eq!(value("SIGMA(i).(i : 1..4 | i * i)"), "30");
+    assert_eq!(value("PI(i).(i : 1..4 | i)"), "24");
+    assert_eq!(value("MAXINT"), "3");
+}
+
+#[test]
+fn sets() {
+    assert_eq!(value("{3, 1, 2, 1}"), "{1,2,3}");
+    assert_eq!(value("{1, 2} \\/ {2, 5}"), "{1,2,5}");
+    assert_eq!(value("{1, 2} /\\ {2, 5}"), "{2}");
+    assert_eq!(value("{1, 2} - {2, 5}"), "{1}");
+    assert_eq!(value("PID"), "{PID1,PID2,PID3}");
+    assert_eq!(value("COLOUR - {green}"), "{red,blue}");
+    assert_eq!(value("{x | x : 1..10 & x mod 3 = 0}"), "{3,6,9}");
+    assert_eq!(value("card(POW(1..3))"), "8");
+    // Sets order lexicographically by their sorted elements.
+    assert_eq!(value("POW1({1, 2})"), "{{1},{1,2},{2}}");
+    assert_eq!(value("union({{1}, {2, 3}})"), "{1,2,3}");
+    assert_eq!(value("inter({{1, 2}, {2, 3}})"), "{2}");
+    assert_eq!(
+        value("UNION(x).(x : 1..3 | {x, x + 10})"),
+        "{1,2,3,11,12,13}"
+    );
+    assert_eq!(value("{0, 2} * {TRUE}"), "{(0|->TRUE),(2|->TRUE)}");
+    assert_eq!(value("bool(3 : NAT)"), "TRUE");
+    assert_eq!(value("bool(5 : NAT)"), "FALSE");
+    assert_eq!(value("bool(5 : NATURAL)"), "TRUE");
+    assert_eq!(value("card(BOOL * COLOUR)"), "6");
+}
+
+#[test]
+fn relations_and_functions() {
+    let f = "{1 |-> 10, 2 |-> 20, 3 |-> 30}";
+    assert_eq!(value(&format!("{f}(2)")), "20");
+    assert_eq!(value(&format!("dom({f})")), "{1,2,3}");
+    assert_eq!(value(&format!("ran({f})")), "{10,20,30}");
+    assert_eq!(value(&format!("{f}~")), "{(10|->1),(20|->2),(30|->3)}");
+    assert_eq!(value(&format!("{f}[{{1, 3}}]")), "{10,30}");
+    assert_eq!(value(&format!("{{1}} <<| {f}")), "{(2|->20),(3|->30)}");
+    assert_eq!(value(&format!("{f} |> {{10}}")), "[10]");
+    // A function with domain 1..n prints as a sequence, as in ProB.
+    assert_eq!(value(&format!("{f} <+ {{2 |-> 0}}")), "[10,0,30]");
+    assert_eq!(
+        value(&format!("{f} <+ {{4 |-> 0, 1 |-> 5}}")),
+        "[5,20,30,0]"
+    );
+    assert_eq!(
+        value(&format!("{f} <+ {{5 |-> 0}}")),
+        "{(1|->10),(2|->20),(3|->30),(5|->0)}"
+    );
+    assert_eq!(value("({0 |-> 2} ; {2 |-> 3})"), "{(0|->3)}");
+    assert_eq!(
+        value("closure1({1 |-> 2, 2 |-> 3})"),
+        "{(1|->2),(1|->3),(2|->3)}"
+    );
+    assert_eq!(value("id({0, 2})"), "{(0|->0),(2|->2)}");
+    assert_eq!(value("%x.(x : 1..3 | x * x)(3)"), "9");
+    assert_eq!(value("card(COLOUR --> BOOL)"), "8");
+    assert_eq!(value("card(COLOUR >->> COLOUR)"), "6");
+    assert_eq!(value("card(COLOUR +-> BOOL)"), "27");
+    assert_eq!(value("card(COLOUR >-> BOOL)"), "0");
+    assert_eq!(value("card(COLOUR -->> BOOL)"), "6");
+    assert_eq!(value("card(COLOUR <-> BOOL)"), "64");
+    assert_eq!(value("card(BOOL >+> COLOUR)"), "13");
+}
+
+#[test]
+fn sequences() {
+    assert_eq!(value("[5, 6] ^ [7]"), "[5,6,7]");
+    assert_eq!(value("[5, 6] <- 7"), "[5,6,7]");
+    assert_eq!(value("4 -> [5]"), "[4,5]");
+    assert_eq!(value("first([5, 6, 7])"), "5");
+    assert_eq!(value("last([5, 6, 7])"), "7");
+    assert_eq!(value("tail([5, 6, 7])"), "[6,7]");
+    assert_eq!(value("front([5, 6, 7])"), "[5,6]");
+    assert_eq!(value("size([5, 6, 7])"), "3");
+    assert_eq!(value("rev([5, 6, 7])"), "[7,6,5]");
+    assert_eq!(value("[5, 6, 7] /|\\ 2"), "[5,6]");
+    assert_eq!(value("[5, 6, 7] \\|/ 2"), "[7]");
+    assert_eq!(value("conc([[1], [2, 3]])"), "[1,2,3]");
+    assert_eq!(value("card(perm({1, 2, 3}))"), "6");
+    assert_eq!(value("card(iseq({1, 2}))"), "5");
+}
+
+#[test]
+fn predicates_and_quantifiers() {
+    assert!(holds("!x.(x : 1..5 => x * x >= x)"));
+    assert!(!holds("!x.(x : 1..5 => x > 1)"));
+    assert!(holds("#x.(x : COLOUR & x /= red)"));
+    assert!(!holds("#(x, y).(x : 1..3 & y : 1..3 & x + y = 7)"));
+    assert!(holds("{1 |-> 2} : NAT +-> NAT"));
+    assert!(!holds("{1 |-> 2, 1 |-> 3} : NAT +-> NAT"));
+    assert!(holds("{1 |-> red} : {1} --> COLOUR"));
+    assert!(!holds("{1 |-> red} : {1, 2} --> COLOUR"));
+    assert!(holds(
+        "[red, green] : seq(COLOUR) & [red, green] : iseq(COLOUR)"
+    ));
+    assert!(!holds("[red, red] : iseq(COLOUR)"));
+    assert!(holds("{1, 2} <<: {1, 2, 3} & not({1, 2} <<: {1, 2})"));
+    assert!(holds(
+        "(1 = 2 => 1 = 3) & (1 = 1 or 1 = 2) & (1 = 2 <=> 2 = 3)"
+    ));
+    assert!(holds("{x | x : 1..3} = 1..3"));
+}
+
+#[test]
+fn constants_are_solved_by_enumeration() {
+    let (interp, _) = compile(&format!(
+        "MACHINE T\n{SETS}CONSTANTS f, n\nPROPERTIES f : COLOUR >->> COLOUR & n : 1..2 & f(red) = red\nEND\n"
+    ));
+    // 2 bijections fix red, times 2 values of n.
+    assert_eq!(interp.constant_valuations().unwrap().len(), 4);
+    let (interp, _) = compile(&format!(
+        "MACHINE T\n{SETS}CONSTANTS p, q\nPROPERTIES p /= q & {{p, q}} <: PID\nEND\n"
+    ));
+    // No generating conjunct: both enumerated from their type PID.
+    assert_eq!(interp.constant_valuations().unwrap().len(), 6);
+}
+
+#[test]
+fn well_definedness_errors_point_at_the_expression() {
+    let (e, text) = error("1 / 0");
+    assert_eq!(
+        (e.message.as_str(), text.as_str()),
+        ("division by zero", "1 / 0")
+    );
+    let (e, text) = error("{1 |-> 2}(3)");
+    assert!(e.message.contains("outside its domain"), "{}", e.message);
+    assert_eq!(text, "{1 |-> 2}(3)");
+    let (e, _) = error("first(tail([2]))");
+    assert!(
+        e.message.contains("first of the empty sequence"),
+        "{}",
+        e.message
+    );
+    let (e, _) = error("max({x | x : 1..3 & x > 5})");
+    assert!(e.message.contains("max of the empty set"), "{}", e.message);
+    let (e, _) = error("card(NATURAL)");
+    assert!(e.message.contains("infinite"), "{}", e.message);
+    let (e, _) = error("9223372036854775807 + 1");
+    assert_eq!(e.message, "integer overflow");
+    let (e, _) = error("card({x | x : INTEGER & x > 2})");
+    assert!(e.message.contains("infinite set"), "{}", e.message);
+    let (e, _) = error("card({x | x > 2})");
+    assert!(e.message.contains("cannot enumerate `x`"), "{}", e.message);
+}

@@ -1,0 +1,173 @@
+//! Whole-machine tests of the interpreter: parse and type-check the example
+//! machines of the thesis (Appendix B, copied into tests/eval_machines/),
+//! explore their state spaces with a small breadth-first search over
+//! `Vec<Value>` states, and compare with the "wo" (no symmetry) state counts
+//! of ProB in Tables 4.1 and 4.2. ProB counts the root, one state per
+//! constant valuation (if there are constants) and every distinct state.
+
+use std::collections::{HashSet, VecDeque};
+
+use orbit::b::ast::SetDecl;
+use orbit::b::eval::Interpreter;
+use orbit::b::parse_machine;
+use orbit::b::typecheck::{CheckOptions, check_machine};
+use orbit::b::types::{MachineTypes, OperationTypes};
+use orbit::b::value::Value;
+use orbit::diag::SourceFile;
+
+/// Parses, type-checks and compiles `text` with every deferred set of size `card`.
+fn load(name: &str, text: &str, card: u32) -> Interpreter {
+    let file = SourceFile::new(name, with_scopes(text, card));
+    let machine = parse_machine(&file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
+    let mut options = CheckOptions::default();
+    for s in &machine.sets {
+        if let SetDecl::Deferred(n) = s {
+            options.set_sizes.push((n.name.clone(), card));
+        }
+    }
+    for p in &machine.params {
+        options.set_sizes.push((p.name.clone(), card));
+    }
+    let t =
+        check_machine(&machine, &options).unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
+    let types = MachineTypes {
+        given_sets: t.given_sets,
+        constants: t.constants,
+        variables: t.variables,
+        operations: t
+            .operations
+            .into_iter()
+            .map(|o| OperationTypes {
+                params: o.params,
+                outputs: o.outputs,
+            })
+            .collect(),
+        maxint: t.maxint,
+        minint: t.minint,
+    };
+    Interpreter::new(&machine, &types, &file).unwrap_or_else(|d| panic!("{}", d.render(&file)))
+}
+
+/// The machine text with every `scope_X == ...` definition set to `1..card`
+/// (the `--set` option may not contradict a scope definition).
+fn with_scopes(text: &str, card: u32) -> String {
+    text.lines()
+        .map(
+            |line| match (line.trim_start().starts_with("scope_"), line.find("==")) {
+                (true, Some(eq)) => {
+                    let end = if line.trim_end().ends_with(';') {
+                        ";"
+                    } else {
+                        ""
+                    };
+                    format!("{}== 1..{card}{end}", &line[..eq])
+                }
+                _ => line.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Explores every reachable state, checking the invariant on each, and
+/// returns ProB's state count.
+fn prob_state_count(interp: &Interpreter, has_constants: bool) -> usize {
+    let valuations = interp.constant_valuations().expect("constants");
+    let mut seen: HashSet<(usize, Vec<Value>)> = HashSet::new();
+    let mut queue = VecDeque::new();
+    for (c, consts) in valuations.iter().enumerate() {
+        interp
+            .initialise(consts, &mut |vars| {
+                if seen.insert((c, vars.to_vec())) {
+                    queue.push_back((c, vars.to_vec()));
+                }
+            })
+            .expect("initialisation");
+    }
+    while let Some((c, vars)) = queue.pop_front() {
+        let consts = &valuations[c];
+        if let Some(f) = interp.check_invariant(consts, &vars).expect("invariant") {
+            panic!("invariant `{}` violated in {:?}", f.text, vars);
+        }
+        interp
+            .successors(consts, &vars, &mut |step| {
+                if seen.insert((c, step.variables.to_vec())) {
+                    queue.push_back((c, step.variables.to_vec()));
+                }
+            })
+            .expect("successors");
+    }
+    1 + if has_constants { valuations.len() } else { 0 } + seen.len()
+}
+
+macro_rules! machine {
+    ($file:literal, $card:expr) => {
+        load($file, include_str!(concat!("eval_machines/", $file)), $card)
+    };
+}
+
+#[test]
+fn scheduler0_matches_prob() {
+    for (card, states) in [(2, 16), (3, 55), (4, 190)] {
+        assert_eq!(
+            prob_state_count(&machine!("scheduler0.mch", card), false),
+            states,
+            "card {card}"
+        );
+    }
+}
+
+#[test]
+fn scheduler1_matches_prob() {
+    for (card, states) in [(2, 27), (3, 145), (4, 825)] {
+        assert_eq!(
+            prob_state_count(&machine!("scheduler1.mch", card), false),
+            states,
+            "card {card}"
+        );
+    }
+}
+
+#[test]
+fn token_ring_matches_prob() {
+    for (card, states) in [(2, 35), (3, 295)] {
+        assert_eq!(
+            prob_state_count(&machine!("TokenRing.mch", card), true),
+            states,
+            "card {card}"
+        );
+    }
+}
+
+#[test]
+fn dining_matches_prob() {
+    for (card, states) in [(2, 21), (3, 337)] {
+        assert_eq!(
+            prob_state_count(&machine!("Dining.mch", card), true),
+            states,
+            "card {card}"
+        );
+    }
+}
+
+#[test]
+fn russian_postal_puzzle_matches_prob() {
+    for (card, states) in [(1, 15), (2, 81), (3, 441)] {
+        assert_eq!(
+            prob_state_count(&machine!("RussianPostalPuzzle.mch", card), false),
+            states,
+            "card {card}"
+        );
+    }
+}
+
+#[test]
+fn towns_matches_prob() {
+    for (card, states) in [(2, 17), (3, 513)] {
+        assert_eq!(
+            prob_state_count(&machine!("Towns.mch", card), false),
+            states,
+            "card {card}"
+        );
+    }
+}

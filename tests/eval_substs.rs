@@ -1,0 +1,246 @@
+//! Substitutions and operations through the whole pipeline: the outcomes
+//! of each construct, operation labels, and errors.
+
+use orbit::b::eval::Interpreter;
+use orbit::b::parse_machine;
+use orbit::b::typecheck::{CheckOptions, check_machine};
+use orbit::b::types::{MachineTypes, OperationTypes};
+use orbit::b::value::Value;
+use orbit::diag::{Diagnostic, SourceFile};
+
+fn try_compile(text: &str) -> Result<Interpreter, Diagnostic> {
+    let file = SourceFile::new("t.mch", text);
+    let machine = parse_machine(&file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
+    let t = check_machine(&machine, &CheckOptions::default())
+        .unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
+    let types = MachineTypes {
+        given_sets: t.given_sets,
+        constants: t.constants,
+        variables: t.variables,
+        operations: t
+            .operations
+            .into_iter()
+            .map(|o| OperationTypes {
+                params: o.params,
+                outputs: o.outputs,
+            })
+            .collect(),
+        maxint: t.maxint,
+        minint: t.minint,
+    };
+    Interpreter::new(&machine, &types, &file)
+}
+
+fn compile(text: &str) -> Interpreter {
+    try_compile(text).unwrap_or_else(|d| panic!("{}", d.message))
+}
+
+/// Every initial state, printed as `v1,v2,...`.
+fn initial_states(interp: &Interpreter) -> Vec<String> {
+    let consts = interp.constant_valuations().unwrap().remove(0);
+    let mut out = Vec::new();
+    interp
+        .initialise(&consts, &mut |vars| out.push(print(interp, vars)))
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    out
+}
+
+fn print(interp: &Interpreter, vars: &[Value]) -> String {
+    vars.iter()
+        .map(|v| interp.format_value(v))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Every step from the first initial state: `label => vars`.
+fn steps(interp: &Interpreter) -> Vec<String> {
+    let consts = interp.constant_valuations().unwrap().remove(0);
+    let mut init = None;
+    interp
+        .initialise(&consts, &mut |vars| {
+            init = init.take().or(Some(vars.to_vec()))
+        })
+        .unwrap();
+    let init = init.expect("an initial state");
+    let mut out = Vec::new();
+    interp
+        .successors(&consts, &init, &mut |s| {
+            out.push(format!(
+                "{} => {}",
+                interp.format_step(s),
+                print(interp, s.variables)
+            ))
+        })
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    out
+}
+
+fn init_machine(init: &str) -> Interpreter {
+    compile(&format!(
+        "MACHINE T\nVARIABLES x, y\nINVARIANT x : 0..9 & y : 0..9\nINITIALISATION {init}\nEND\n"
+    ))
+}
+
+#[test]
+fn nondeterministic_substitutions_offer_every_outcome() {
+    assert_eq!(initial_states(&init_machine("x, y := 1, 2")), ["1,2"]);
+    assert_eq!(initial_states(&init_machine("x := 1 || y := 2")), ["1,2"]);
+    assert_eq!(
+        initial_states(&init_machine("x := 1 ; y := x + 1")),
+        ["1,2"]
+    );
+    assert_eq!(
+        initial_states(&init_machine("x :: 1..3 || y := 0")),
+        ["1,0", "2,0", "3,0"]
+    );
+    assert_eq!(
+        initial_states(&init_machine("CHOICE x := 1 OR x := 2 END || y := 0")),
+        ["1,0", "2,0"]
+    );
+    assert_eq!(
+        initial_states(&init_machine("x :: {1, 2} || y :: {5, 6}")),
+        ["1,5", "1,6", "2,5", "2,6"]
+    );
+    assert_eq!(
+        initial_states(&init_machine(
+            "ANY a WHERE a : 1..4 & a mod 2 = 0 THEN x, y := a, a END"
+        )),
+        ["2,2", "4,4"]
+    );
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 3 ; y := 1 ; y : (y : 0..9 & y > y$0 + x + 3)"
+        )),
+        ["3,8", "3,9"]
+    );
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 3 ; x : (x : 0..9 & x = x$0 * 2) ; y := 0"
+        )),
+        ["6,0"]
+    );
+    assert_eq!(
+        initial_states(&init_machine("VAR t IN t := 4 ; x := t ; y := t + 1 END")),
+        ["4,5"]
+    );
+    assert_eq!(
+        initial_states(&init_machine("LET a BE a = 7 IN x := a || y := a END")),
+        ["7,7"]
+    );
+}
+
+#[test]
+fn conditionals() {
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 1 ; IF x = 1 THEN y := 1 ELSE y := 2 END"
+        )),
+        ["1,1"]
+    );
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 2 ; IF x = 1 THEN y := 1 ELSIF x = 2 THEN y := 5 END"
+        )),
+        ["2,5"]
+    );
+    assert_eq!(
+        initial_states(&init_machine("x := 3 ; y := 0 ; IF x = 1 THEN y := 1 END")),
+        ["3,0"]
+    );
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 1 ; SELECT x = 1 THEN y := 1 WHEN x > 0 THEN y := 2 WHEN x = 5 THEN y := 3 END"
+        )),
+        ["1,1", "1,2"]
+    );
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 9 ; SELECT x = 1 THEN y := 1 ELSE y := 4 END"
+        )),
+        ["9,4"]
+    );
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 2 ; CASE x OF EITHER 1 THEN y := 1 OR 2, 3 THEN y := 6 ELSE y := 0 END END"
+        )),
+        ["2,6"]
+    );
+}
+
+#[test]
+fn operations_in_order_with_parameters_and_outputs() {
+    let m = compile(
+        "MACHINE T\nSETS PID\nVARIABLES s\nINVARIANT s <: PID\nINITIALISATION s := {}\nOPERATIONS\n\
+         add(p) = PRE p : PID - s THEN s := s \\/ {p} END;\n\
+         r <-- count = BEGIN r := card(s) END;\n\
+         a, b <-- pair(p, q) = PRE p : PID & q : PID & p /= q THEN a := q || b := bool(p : s) END;\n\
+         blocked = SELECT s /= {} THEN skip END\nEND\n",
+    );
+    assert_eq!(
+        steps(&m),
+        [
+            "add(PID1) => {PID1}",
+            "add(PID2) => {PID2}",
+            "count --> 0 => {}",
+            "pair(PID1,PID2) --> (PID2,FALSE) => {}",
+            "pair(PID2,PID1) --> (PID1,FALSE) => {}",
+        ]
+    );
+}
+
+#[test]
+fn function_point_assignment_and_lenient_guards() {
+    // `pst(p) = idle` outside the domain of pst disables the operation (as in ProB).
+    let m = compile(
+        "MACHINE T\nSETS P; ST = {idle, busy}\nVARIABLES pst\nINVARIANT pst : P +-> ST\n\
+         INITIALISATION pst := {}\nOPERATIONS\n\
+         add(p) = PRE p : P & p /: dom(pst) THEN pst(p) := idle END;\n\
+         work(p) = PRE p : P & pst(p) = idle THEN pst(p) := busy END\nEND\n",
+    );
+    assert_eq!(
+        steps(&m),
+        ["add(P1) => {(P1|->idle)}", "add(P2) => {(P2|->idle)}"]
+    );
+}
+
+#[test]
+fn errors() {
+    let m = init_machine("x := 1 ; ASSERT x = 2 THEN y := 0 END");
+    let consts = m.constant_valuations().unwrap().remove(0);
+    let e = m.initialise(&consts, &mut |_| {}).unwrap_err();
+    assert_eq!(e.message, "ASSERT condition is false");
+    let m = init_machine("x := 1 ; y := {1 |-> 2}(x + 1)");
+    let e = m.initialise(&consts, &mut |_| {}).unwrap_err();
+    assert!(e.message.contains("outside its domain"), "{}", e.message);
+    let d = try_compile(
+        "MACHINE T\nVARIABLES x\nINVARIANT x : 0..9\nINITIALISATION x := 1 || x := 2\nEND\n",
+    )
+    .unwrap_err();
+    assert!(
+        d.message.contains("written by two branches"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
+fn invariant_failure_names_the_conjunct() {
+    let m = compile(
+        "MACHINE T\nVARIABLES x\nINVARIANT x : NAT & x < 2\nINITIALISATION x := 0\nOPERATIONS inc = x := x + 1\nEND\n",
+    );
+    let consts = m.constant_valuations().unwrap().remove(0);
+    assert_eq!(m.check_invariant(&consts, &[Value::Int(1)]).unwrap(), None);
+    let f = m
+        .check_invariant(&consts, &[Value::Int(2)])
+        .unwrap()
+        .expect("violated");
+    assert_eq!(f.text, "x < 2");
+    // MAXINT is 3: 4 is not in NAT.
+    assert_eq!(
+        m.check_invariant(&consts, &[Value::Int(4)])
+            .unwrap()
+            .unwrap()
+            .text,
+        "x : NAT"
+    );
+}
