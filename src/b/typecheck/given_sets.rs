@@ -11,9 +11,11 @@
 //! 3. a top-level conjunct `card(X) = n` (or `n = card(X)`) of `PROPERTIES`;
 //! 4. [`CheckOptions::default_set_size`] (ProB's `DEFAULT_SETSIZE`, 2).
 //!
-//! Its elements are named `X1, X2, ...` as ProB prints them. A size given
-//! by two sources that disagree is an error (the constants could never be
-//! set up), and so is a scope or override on an enumerated set that does
+//! Its elements are named `X1, X2, ...` as ProB prints them. A `--set`
+//! override replaces a `scope_X` definition (a scope only proposes a size),
+//! but a `card(X) = n` property is a constraint of the machine: a size from
+//! any source that disagrees with it is an error (the constants could never
+//! be set up), and so is a scope or override on an enumerated set that does
 //! not match its number of elements.
 
 use super::CheckOptions;
