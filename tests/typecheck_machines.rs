@@ -425,3 +425,37 @@ fn long_invariant_does_not_overflow_the_stack() {
     let t = check(&text);
     assert_eq!(t.variables, vec![Type::Int]);
 }
+
+#[test]
+fn before_value_and_sets_in_assignments() {
+    // `x$0` is the value of a variable before `x : (P)`.
+    let text = "MACHINE m\nVARIABLES n\nINVARIANT n : NAT\nINITIALISATION n := 0\n\
+                OPERATIONS inc = n : (n = n$0 + 1)\nEND\n";
+    assert_eq!(check(text).variables, vec![Type::Int]);
+    let e = errors(
+        &text
+            .replace("VARIABLES n", "CONSTANTS k PROPERTIES k = 1 VARIABLES n")
+            .replace("n$0", "k$0"),
+    );
+    assert!(
+        e.starts_with(
+            "error: `k$0` names the value before the substitution, but `k` is a constant\n"
+        ),
+        "{e}"
+    );
+    let e = errors(&LOGIN.replace("active := {}", "Session := {}"));
+    assert!(
+        e.starts_with("error: cannot assign to set `Session`\n"),
+        "{e}"
+    );
+    assert!(e.contains("--> m.mch:7:16"), "{e}");
+}
+
+#[test]
+fn any_variables_are_read_only() {
+    let e = errors(&LOGIN.replace("res := s ||", "res := s || s := s ||"));
+    assert!(
+        e.starts_with("error: cannot assign to `s`: it is bound by ANY and read only\n"),
+        "{e}"
+    );
+}
