@@ -316,18 +316,27 @@ fn assignments_to_parameters_constants_and_unassigned_outputs() {
         e.starts_with("error: cannot assign to constant `next`\n"),
         "{e}"
     );
-    let text = TOWNS.replace("ELSE ans := notconnected\n", "");
+    let text = TOWNS.replace(
+        "THEN ans := connected\n      ELSE ans := notconnected\n",
+        "THEN skip\n",
+    );
     let e = errors(&text);
     assert!(
-        e.starts_with(
-            "error: output `ans` of operation `connectedquery` is not assigned on every path\n"
-        ),
+        e.starts_with("error: output `ans` of operation `connectedquery` is never assigned\n"),
         "{e}"
     );
-    let text = LOGIN.replace("res := s ||", "");
+    assert!(e.contains("--> m.mch:12:3"), "{e}");
+    // Assigned on one path only: the interpreter checks each path at run time.
+    check(&TOWNS.replace("ELSE ans := notconnected\n", ""));
+    let text = LOGIN
+        .replace("VARIABLES active", "VARIABLES active, other")
+        .replace(
+            "INVARIANT active <: Session",
+            "INVARIANT active <: Session & other : BOOL",
+        );
     let e = errors(&text);
     assert!(
-        e.contains("error: output `res` of operation `Login` is not assigned on every path"),
+        e.starts_with("error: variable `other` is not initialised\n"),
         "{e}"
     );
 }

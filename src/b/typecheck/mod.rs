@@ -140,8 +140,32 @@ pub fn check_machine(
     for a in &machine.assertions {
         checker.pred(a);
     }
-    if let Some(init) = &machine.initialisation {
-        checker.subst(init);
+    match &machine.initialisation {
+        Some(init) => {
+            checker.subst(init);
+            let assigned = frame(init);
+            for v in machine
+                .variables
+                .iter()
+                .filter(|v| !assigned.contains(v.name.as_str()))
+            {
+                checker.error(
+                    Diagnostic::error(v.span, format!("variable `{}` is not initialised", v.name))
+                        .with_label("never assigned by the INITIALISATION"),
+                );
+            }
+        }
+        None => {
+            if let Some(v) = machine.variables.first() {
+                checker.error(Diagnostic::error(
+                    v.span,
+                    format!(
+                        "the machine has variables (`{}`, ...) but no INITIALISATION",
+                        v.name
+                    ),
+                ));
+            }
+        }
     }
     let mut op_names: HashMap<&str, ()> = HashMap::new();
     let mut op_terms = Vec::new();
@@ -223,6 +247,13 @@ pub fn check_machine(
         maxint,
         minint,
     })
+}
+
+/// The names a substitution may assign.
+fn frame(s: &crate::b::ast::Subst) -> HashSet<&str> {
+    let mut targets = Vec::new();
+    subst::possibly_assigned(s, &mut targets);
+    targets.into_iter().map(|id| id.name.as_str()).collect()
 }
 
 /// An occurrence of `*` whose meaning is not known yet: operands and result.
@@ -382,18 +413,18 @@ impl Checker {
             .map(|r| declare(self, r, What::Output))
             .collect();
         self.subst(&op.body);
-        let assigned = subst::assigned_on_every_path(&op.body);
+        let assigned = frame(&op.body);
         for r in &op.outputs {
             if !assigned.contains(r.name.as_str()) {
                 self.error(
                     Diagnostic::error(
                         r.span,
                         format!(
-                            "output `{}` of operation `{}` is not assigned on every path",
+                            "output `{}` of operation `{}` is never assigned",
                             r.name, op.name.name
                         ),
                     )
-                    .with_label("never given a value on some path"),
+                    .with_label("no assignment to it in the operation's body"),
                 );
             }
         }

@@ -92,6 +92,14 @@ fn machine(name: &str) -> Machine {
     }
 }
 
+/// Gives a hand-built machine an INITIALISATION `v1, v2, ... : (TRUE)`
+/// that assigns every variable and types none.
+fn initialised(mut m: Machine) -> Machine {
+    let vars = m.variables.clone();
+    m.initialisation = Some(s(SubstKind::BecomesSuchThat(vars, e(ExprKind::True))));
+    m
+}
+
 fn pow(t: Type) -> Type {
     Type::Set(Box::new(t))
 }
@@ -246,6 +254,7 @@ fn set_parameters_come_first_and_scalar_parameters_are_refused() {
         v("roads"),
         bin(BinaryOp::Relation, v("TOWN"), v("TOWN")),
     ));
+    let mut m = initialised(m);
     let t = check(&m).unwrap();
     assert_eq!(t.given_sets[0].name, "TOWN");
     assert_eq!(t.given_sets[1].name, "ANSWER");
@@ -271,7 +280,7 @@ fn star_and_minus_are_resolved_by_types() {
             bin(BinaryOp::Minus, v("A"), c(BuiltinConstant::EmptySet)),
         ),
     ]));
-    let t = check(&m).unwrap();
+    let t = check(&initialised(m)).unwrap();
     assert_eq!(t.variables[0], pow(pair(Type::Given(0), Type::Given(1))));
     assert_eq!(t.variables[1], Type::Int);
     assert_eq!(t.variables[2], Type::Int);
@@ -321,7 +330,7 @@ fn relational_operators_have_their_b_types() {
             v("idle"),
         ),
     ]));
-    let t = check(&m).unwrap();
+    let t = check(&initialised(m)).unwrap();
     assert_eq!(t.variables[0], pow(pair(Type::Given(0), Type::Given(1))));
     assert_eq!(t.variables[1], pow(Type::Given(0)));
     assert_eq!(t.variables[2], Type::Int);
@@ -360,6 +369,12 @@ fn unknown_identifier_suggests_a_close_name() {
 fn untyped_variable_is_reported() {
     let mut m = login();
     m.variables.push(ident("extra"));
+    let init = m.initialisation.take().unwrap();
+    let extra = s(SubstKind::BecomesSuchThat(
+        ids(&["extra"]),
+        e(ExprKind::True),
+    ));
+    m.initialisation = Some(s(SubstKind::Parallel(vec![init, extra])));
     let errs = check(&m).unwrap_err();
     assert_eq!(
         errs[0].message,
@@ -383,18 +398,8 @@ fn assignment_rules_are_enforced() {
     ));
     m.operations
         .push(op(&[], "Bad2", &[], assign("c0", v("c0"))));
-    m.operations.push(op(
-        &["out"],
-        "Bad3",
-        &[],
-        s(SubstKind::If(
-            vec![(
-                bin(BinaryOp::Eq, v("active"), c(BuiltinConstant::EmptySet)),
-                assign("out", int(1)),
-            )],
-            None,
-        )),
-    ));
+    m.operations
+        .push(op(&["out"], "Bad3", &[], s(SubstKind::Skip)));
     let msgs = messages(&m);
     assert!(
         msgs.contains(&"cannot assign to input parameter `p` of operation `Bad1`".to_string()),
@@ -405,9 +410,7 @@ fn assignment_rules_are_enforced() {
         "{msgs:?}"
     );
     assert!(
-        msgs.contains(
-            &"output `out` of operation `Bad3` is not assigned on every path".to_string()
-        ),
+        msgs.contains(&"output `out` of operation `Bad3` is never assigned".to_string()),
         "{msgs:?}"
     );
 }
@@ -467,7 +470,7 @@ fn over_p(vars: &[&str], conjuncts: Vec<Expr>) -> Machine {
     m.sets = vec![SetDecl::Deferred(ident("P"))];
     m.variables = ids(vars);
     m.invariant = Some(and(conjuncts));
-    m
+    initialised(m)
 }
 
 #[test]
@@ -686,6 +689,28 @@ fn applying_a_non_function_is_reported() {
         ],
     );
     assert_eq!(messages(&m)[0], "expected a function, found P");
+}
+
+#[test]
+fn initialisation_assigns_every_variable() {
+    let mut m = login();
+    m.initialisation = None;
+    assert_eq!(
+        messages(&m)[0],
+        "the machine has variables (`active`, ...) but no INITIALISATION"
+    );
+    // An INITIALISATION that never assigns `active`.
+    m.initialisation = Some(s(SubstKind::Skip));
+    assert_eq!(messages(&m)[0], "variable `active` is not initialised");
+    // IF without ELSE may assign it: the interpreter checks each path.
+    m.initialisation = Some(s(SubstKind::If(
+        vec![(
+            e(ExprKind::True),
+            assign("active", c(BuiltinConstant::EmptySet)),
+        )],
+        None,
+    )));
+    assert!(check(&m).is_ok());
 }
 
 #[test]
