@@ -2,21 +2,28 @@
 //!
 //! [`check_machine`] takes a parsed [`Machine`] and returns the facts the
 //! rest of orbit needs: the given sets, numbered and sized
-//! ([`given_sets`]), `MAXINT`/`MININT`, and the type of every constant,
+//! (module `given_sets`), `MAXINT`/`MININT`, and the type of every constant,
 //! variable, operation parameter and output, and of every bound variable.
 //!
-//! Typing follows the B-Book (Abrial, ch. 2.2 and 3, "type-checking"): each
+//! Typing follows the type-checking rules of the B-Book (J.-R. Abrial, *The
+//! B-Book*, 1996), as ProB applies them: each
 //! constant, variable, parameter and bound variable starts with an unknown
 //! type (a type variable), and every predicate, expression and substitution
 //! of the machine adds equations between types: `x : S` makes `x` an
 //! element of `S`, `f(a)` makes `f` a relation whose domain holds `a`, and
-//! so on. The equations are solved by unification ([`unify`]) over the whole
+//! so on. The equations are solved by unification (module `unify`) over the whole
 //! machine in one pass, so the cost is close to linear in the machine's size.
 //! The operators `-` and `*` mean integer or set operations depending on
 //! their operands' types: `-` has the same type on both sides and its result
 //! in either case; `*` is decided as soon as one side is known, and the
 //! undecided ones are revisited once everything else is unified. At the end
 //! every named thing must have a fully known type.
+//!
+//! `MAXINT`, `MININT` and the default size of deferred sets are ProB's
+//! defaults (3, -1 and 2: preferences `MAXINT`, `MININT`, `DEFAULT_SETSIZE`)
+//! unless [`CheckOptions`] say otherwise; [`machine_preferences`] reads the
+//! machine's own `SET_PREF_...` definitions so a front end can merge them
+//! under its command-line options.
 //!
 //! Scoping: sets and enumerated elements are visible everywhere; constants
 //! everywhere but in `CONSTRAINTS`; variables in `INVARIANT`, `ASSERTIONS`,
@@ -25,7 +32,9 @@
 //! construct, shadowing outer names.
 
 mod expr;
-pub mod given_sets;
+mod given_sets;
+mod operators;
+mod preferences;
 mod scope;
 mod subst;
 #[cfg(test)]
@@ -33,6 +42,7 @@ mod tests;
 mod unify;
 
 pub use given_sets::{PROB_DEFAULT_MAXINT, PROB_DEFAULT_MININT, PROB_DEFAULT_SET_SIZE};
+pub use preferences::{MachinePreferences, machine_preferences};
 pub use unify::type_to_string;
 
 use crate::b::ast::{Ident, Machine};
@@ -51,9 +61,11 @@ pub struct CheckOptions {
     /// Size of a deferred set nothing else sizes; ProB's `DEFAULT_SETSIZE`
     /// is [`PROB_DEFAULT_SET_SIZE`] (2).
     pub default_set_size: u32,
-    /// `--maxint n`: `MAXINT`, by default [`PROB_DEFAULT_MAXINT`] (3, as ProB).
+    /// `MAXINT` (`--maxint n`, or `SET_PREF_MAXINT == n` through
+    /// [`machine_preferences`]); by default [`PROB_DEFAULT_MAXINT`] (3, as ProB).
     pub maxint: Option<i64>,
-    /// `--minint n`: `MININT`, by default [`PROB_DEFAULT_MININT`] (-1, as ProB).
+    /// `MININT` (`--minint n`, or `SET_PREF_MININT == n` through
+    /// [`machine_preferences`]); by default [`PROB_DEFAULT_MININT`] (-1, as ProB).
     pub minint: Option<i64>,
 }
 
@@ -128,8 +140,32 @@ pub fn check_machine(
     for a in &machine.assertions {
         checker.pred(a);
     }
-    if let Some(init) = &machine.initialisation {
-        checker.subst(init);
+    match &machine.initialisation {
+        Some(init) => {
+            checker.subst(init);
+            let assigned = frame(init);
+            for v in machine
+                .variables
+                .iter()
+                .filter(|v| !assigned.contains(v.name.as_str()))
+            {
+                checker.error(
+                    Diagnostic::error(v.span, format!("variable `{}` is not initialised", v.name))
+                        .with_label("never assigned by the INITIALISATION"),
+                );
+            }
+        }
+        None => {
+            if let Some(v) = machine.variables.first() {
+                checker.error(Diagnostic::error(
+                    v.span,
+                    format!(
+                        "the machine has variables (`{}`, ...) but no INITIALISATION",
+                        v.name
+                    ),
+                ));
+            }
+        }
     }
     let mut op_names: HashMap<&str, ()> = HashMap::new();
     let mut op_terms = Vec::new();
@@ -211,6 +247,13 @@ pub fn check_machine(
         maxint,
         minint,
     })
+}
+
+/// The names a substitution may assign.
+fn frame(s: &crate::b::ast::Subst) -> HashSet<&str> {
+    let mut targets = Vec::new();
+    subst::possibly_assigned(s, &mut targets);
+    targets.into_iter().map(|id| id.name.as_str()).collect()
 }
 
 /// An occurrence of `*` whose meaning is not known yet: operands and result.
@@ -370,18 +413,18 @@ impl Checker {
             .map(|r| declare(self, r, What::Output))
             .collect();
         self.subst(&op.body);
-        let assigned = subst::assigned_on_every_path(&op.body);
+        let assigned = frame(&op.body);
         for r in &op.outputs {
             if !assigned.contains(r.name.as_str()) {
                 self.error(
                     Diagnostic::error(
                         r.span,
                         format!(
-                            "output `{}` of operation `{}` is not assigned on every path",
+                            "output `{}` of operation `{}` is never assigned",
                             r.name, op.name.name
                         ),
                     )
-                    .with_label("never given a value on some path"),
+                    .with_label("no assignment to it in the operation's body"),
                 );
             }
         }

@@ -92,6 +92,14 @@ fn machine(name: &str) -> Machine {
     }
 }
 
+/// Gives a hand-built machine an INITIALISATION `v1, v2, ... : (TRUE)`
+/// that assigns every variable and types none.
+fn initialised(mut m: Machine) -> Machine {
+    let vars = m.variables.clone();
+    m.initialisation = Some(s(SubstKind::BecomesSuchThat(vars, e(ExprKind::True))));
+    m
+}
+
 fn pow(t: Type) -> Type {
     Type::Set(Box::new(t))
 }
@@ -246,6 +254,7 @@ fn set_parameters_come_first_and_scalar_parameters_are_refused() {
         v("roads"),
         bin(BinaryOp::Relation, v("TOWN"), v("TOWN")),
     ));
+    let mut m = initialised(m);
     let t = check(&m).unwrap();
     assert_eq!(t.given_sets[0].name, "TOWN");
     assert_eq!(t.given_sets[1].name, "ANSWER");
@@ -271,7 +280,7 @@ fn star_and_minus_are_resolved_by_types() {
             bin(BinaryOp::Minus, v("A"), c(BuiltinConstant::EmptySet)),
         ),
     ]));
-    let t = check(&m).unwrap();
+    let t = check(&initialised(m)).unwrap();
     assert_eq!(t.variables[0], pow(pair(Type::Given(0), Type::Given(1))));
     assert_eq!(t.variables[1], Type::Int);
     assert_eq!(t.variables[2], Type::Int);
@@ -321,7 +330,7 @@ fn relational_operators_have_their_b_types() {
             v("idle"),
         ),
     ]));
-    let t = check(&m).unwrap();
+    let t = check(&initialised(m)).unwrap();
     assert_eq!(t.variables[0], pow(pair(Type::Given(0), Type::Given(1))));
     assert_eq!(t.variables[1], pow(Type::Given(0)));
     assert_eq!(t.variables[2], Type::Int);
@@ -360,6 +369,12 @@ fn unknown_identifier_suggests_a_close_name() {
 fn untyped_variable_is_reported() {
     let mut m = login();
     m.variables.push(ident("extra"));
+    let init = m.initialisation.take().unwrap();
+    let extra = s(SubstKind::BecomesSuchThat(
+        ids(&["extra"]),
+        e(ExprKind::True),
+    ));
+    m.initialisation = Some(s(SubstKind::Parallel(vec![init, extra])));
     let errs = check(&m).unwrap_err();
     assert_eq!(
         errs[0].message,
@@ -383,18 +398,8 @@ fn assignment_rules_are_enforced() {
     ));
     m.operations
         .push(op(&[], "Bad2", &[], assign("c0", v("c0"))));
-    m.operations.push(op(
-        &["out"],
-        "Bad3",
-        &[],
-        s(SubstKind::If(
-            vec![(
-                bin(BinaryOp::Eq, v("active"), c(BuiltinConstant::EmptySet)),
-                assign("out", int(1)),
-            )],
-            None,
-        )),
-    ));
+    m.operations
+        .push(op(&["out"], "Bad3", &[], s(SubstKind::Skip)));
     let msgs = messages(&m);
     assert!(
         msgs.contains(&"cannot assign to input parameter `p` of operation `Bad1`".to_string()),
@@ -405,9 +410,7 @@ fn assignment_rules_are_enforced() {
         "{msgs:?}"
     );
     assert!(
-        msgs.contains(
-            &"output `out` of operation `Bad3` is not assigned on every path".to_string()
-        ),
+        msgs.contains(&"output `out` of operation `Bad3` is never assigned".to_string()),
         "{msgs:?}"
     );
 }
@@ -467,7 +470,7 @@ fn over_p(vars: &[&str], conjuncts: Vec<Expr>) -> Machine {
     m.sets = vec![SetDecl::Deferred(ident("P"))];
     m.variables = ids(vars);
     m.invariant = Some(and(conjuncts));
-    m
+    initialised(m)
 }
 
 #[test]
@@ -686,4 +689,224 @@ fn applying_a_non_function_is_reported() {
         ],
     );
     assert_eq!(messages(&m)[0], "expected a function, found P");
+}
+
+#[test]
+fn initialisation_assigns_every_variable() {
+    let mut m = login();
+    m.initialisation = None;
+    assert_eq!(
+        messages(&m)[0],
+        "the machine has variables (`active`, ...) but no INITIALISATION"
+    );
+    // An INITIALISATION that never assigns `active`.
+    m.initialisation = Some(s(SubstKind::Skip));
+    assert_eq!(messages(&m)[0], "variable `active` is not initialised");
+    // IF without ELSE may assign it: the interpreter checks each path.
+    m.initialisation = Some(s(SubstKind::If(
+        vec![(
+            e(ExprKind::True),
+            assign("active", c(BuiltinConstant::EmptySet)),
+        )],
+        None,
+    )));
+    assert!(check(&m).is_ok());
+}
+
+#[test]
+fn absurd_set_sizes_are_errors_not_allocations() {
+    let m = login();
+    let opts = CheckOptions {
+        set_sizes: vec![("Session".into(), u32::MAX)],
+        ..CheckOptions::default()
+    };
+    let errs = check_machine(&m, &opts).unwrap_err();
+    assert!(
+        errs[0]
+            .message
+            .starts_with("set `Session` would have size 4294967295"),
+        "{errs:?}"
+    );
+    let opts = CheckOptions {
+        default_set_size: 0,
+        ..CheckOptions::default()
+    };
+    let errs = check_machine(&m, &opts).unwrap_err();
+    assert_eq!(
+        errs[0].message,
+        "set `Session` would have size 0 (the default set size)"
+    );
+}
+
+/// A small deterministic pseudo-random generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+const BINARY_OPS: [BinaryOp; 53] = {
+    use BinaryOp::*;
+    [
+        Add,
+        Minus,
+        Mul,
+        Div,
+        Mod,
+        Power,
+        Interval,
+        Union,
+        Inter,
+        Maplet,
+        Relation,
+        PartialFunction,
+        TotalFunction,
+        PartialInjection,
+        TotalInjection,
+        PartialSurjection,
+        TotalSurjection,
+        PartialBijection,
+        TotalBijection,
+        DomainRestriction,
+        DomainSubtraction,
+        RangeRestriction,
+        RangeSubtraction,
+        Override,
+        DirectProduct,
+        Composition,
+        ParallelProduct,
+        Append,
+        Prepend,
+        Concat,
+        TakeFront,
+        DropFront,
+        Eq,
+        Neq,
+        Member,
+        NotMember,
+        Subset,
+        StrictSubset,
+        NotSubset,
+        NotStrictSubset,
+        Lt,
+        Le,
+        Gt,
+        Ge,
+        And,
+        Or,
+        Implies,
+        Equiv,
+        Eq,
+        Member,
+        Subset,
+        Union,
+        Maplet,
+    ]
+};
+
+const UNARY_OPS: [UnaryOp; 34] = {
+    use UnaryOp::*;
+    [
+        Minus,
+        Not,
+        Inverse,
+        Card,
+        Dom,
+        Ran,
+        Pow,
+        Pow1,
+        Fin,
+        Fin1,
+        GeneralUnion,
+        GeneralInter,
+        Min,
+        Max,
+        Id,
+        Closure,
+        Closure1,
+        Seq,
+        Seq1,
+        Iseq,
+        Iseq1,
+        Perm,
+        First,
+        Last,
+        Front,
+        Tail,
+        Size,
+        Rev,
+        Conc,
+        Succ,
+        Pred,
+        Fnc,
+        Rel,
+        Dom,
+    ]
+};
+
+/// A random, mostly ill-typed expression over the login machine's names.
+fn random_expr(rng: &mut Rng, depth: u32) -> Expr {
+    const NAMES: [&str; 6] = ["active", "Session", "x", "y", "nosuch", "active$0"];
+    if depth == 0 || rng.below(4) == 0 {
+        return match rng.below(5) {
+            0 => int(rng.below(5) as i64),
+            1 => c(BuiltinConstant::EmptySet),
+            2 => c(BuiltinConstant::Nat),
+            3 => e(ExprKind::True),
+            _ => v(NAMES[rng.below(NAMES.len())]),
+        };
+    }
+    let d = depth - 1;
+    match rng.below(10) {
+        0..=3 => bin(
+            BINARY_OPS[rng.below(BINARY_OPS.len())],
+            random_expr(rng, d),
+            random_expr(rng, d),
+        ),
+        4..=5 => un(UNARY_OPS[rng.below(UNARY_OPS.len())], random_expr(rng, d)),
+        6 => e(ExprKind::Apply(
+            Box::new(random_expr(rng, d)),
+            vec![random_expr(rng, d), random_expr(rng, d)],
+        )),
+        7 => e(ExprKind::Quantifier(
+            Quantifier::Exists,
+            ids(&["x", "y"]),
+            Box::new(random_expr(rng, d)),
+        )),
+        8 => e(ExprKind::Comprehension(
+            ids(&["x"]),
+            Box::new(random_expr(rng, d)),
+        )),
+        _ => e(ExprKind::Image(
+            Box::new(random_expr(rng, d)),
+            Box::new(random_expr(rng, d)),
+        )),
+    }
+}
+
+/// Bad input never panics: random predicates in the invariant and in an
+/// operation's guard are checked to an answer.
+#[test]
+fn random_predicates_never_panic() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..3000 {
+        let mut m = login();
+        let p = random_expr(&mut rng, 5);
+        m.invariant = Some(bin(BinaryOp::And, m.invariant.take().unwrap(), p));
+        let guard = random_expr(&mut rng, 4);
+        m.operations.push(op(
+            &[],
+            "Random",
+            &["x"],
+            s(SubstKind::Select(vec![(guard, s(SubstKind::Skip))], None)),
+        ));
+        if let Err(errs) = check(&m) {
+            assert!(!errs.is_empty() && errs.iter().all(|d| !d.message.is_empty()));
+        }
+    }
 }
