@@ -313,3 +313,81 @@ pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::compile::Compiler;
+    use super::*;
+    use crate::b::ast::ExprKind;
+    use crate::b::types::MachineTypes;
+    use crate::diag::SourceFile;
+
+    fn types() -> MachineTypes {
+        MachineTypes {
+            given_sets: Vec::new(),
+            constants: Vec::new(),
+            variables: Vec::new(),
+            operations: Vec::new(),
+            maxint: 3,
+            minint: -1,
+        }
+    }
+
+    /// The plan for `{names | pred}` as a short string: `x:In [check] y:Eq`.
+    fn plan_of(names: &[&str], pred: &str) -> String {
+        let file = SourceFile::new("p", format!("{{{} | {pred}}}", names.join(", ")));
+        let e = crate::b::parse_expression(&file).expect("parses");
+        let ExprKind::Comprehension(ids, p) = &e.kind else {
+            panic!("not a comprehension")
+        };
+        let t = types();
+        let mut c = Compiler::new(&t);
+        c.reset_frame(0);
+        let vars = c.bind(ids);
+        let solver = c
+            .solver(ids, &vars, None, p, e.span, false)
+            .expect("compiles");
+        solver
+            .steps
+            .iter()
+            .map(|s| match s {
+                SolveStep::Bind(v, g) => format!(
+                    "{}:{}",
+                    names[*v as usize],
+                    match g {
+                        Gen::Eq(_) => "Eq",
+                        Gen::In(_) => "In",
+                        Gen::Type(_) => "Type",
+                        Gen::Unbounded(_) => "Unbounded",
+                    }
+                ),
+                SolveStep::BindPattern(..) => "pattern".to_string(),
+                SolveStep::Check(p) => format!(
+                    "[{}]",
+                    &file.text[p.span.start as usize..p.span.end as usize]
+                ),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn equalities_generate_before_memberships_and_checks_come_early() {
+        // y = x + 1 needs x first; `x > 0` is checked right after x is bound.
+        assert_eq!(
+            plan_of(&["x", "y"], "y = x + 1 & x : 1..3 & x > 0"),
+            "x:In [x > 0] y:Eq"
+        );
+        // The equality wins over the membership for y; the membership becomes a check.
+        assert_eq!(
+            plan_of(&["x", "y"], "x : 1..3 & y : 1..9 & y = x * 2"),
+            "x:In y:Eq [y : 1..9]"
+        );
+    }
+
+    #[test]
+    fn pairs_destructure_and_missing_domains_are_reported() {
+        assert_eq!(plan_of(&["x", "y"], "x |-> y : {1 |-> 2}"), "pattern");
+        assert_eq!(plan_of(&["x"], "x > 2"), "x:Unbounded [x > 2]");
+    }
+}
