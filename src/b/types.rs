@@ -10,6 +10,9 @@
 //! the `SETS` clause in declaration order. [`Type::Given`] holds that number,
 //! and so does [`crate::b::value::Elem::set`].
 
+use crate::b::ast::Ident;
+use std::collections::HashMap;
+
 /// The type of a B expression.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Type {
@@ -52,10 +55,28 @@ pub struct MachineTypes {
     pub variables: Vec<Type>,
     /// Types of each operation's parameters and outputs, in the order of `Machine::operations`.
     pub operations: Vec<OperationTypes>,
+    /// Types of bound variables (of `!`, `#`, `{x | P}`, `%`, `SIGMA`, `PI`,
+    /// `UNION`, `INTER`, `ANY`, `LET`, `VAR`), keyed by the `(start, end)`
+    /// of the binding identifier's span. A binder written inside a definition
+    /// that is expanded at different types (so one span, several types) is
+    /// left out.
+    pub bound: HashMap<(u32, u32), Type>,
     /// The value of `MAXINT` (upper bound of `NAT` and `INT`).
     pub maxint: i64,
     /// The value of `MININT` (lower bound of `INT`).
     pub minint: i64,
+}
+
+impl MachineTypes {
+    /// The names of the given sets, indexed by set number.
+    pub fn set_names(&self) -> Vec<String> {
+        self.given_sets.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// The type of the variable bound at `binder`, if it was recorded.
+    pub fn bound_type(&self, binder: &Ident) -> Option<&Type> {
+        self.bound.get(&(binder.span.start, binder.span.end))
+    }
 }
 
 /// Types of one operation's parameters and outputs.

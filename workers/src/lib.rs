@@ -2,7 +2,49 @@
 //!
 //! A front end compiles a model into a [`TransitionSystem`]; this crate
 //! explores its reachable states, checks them and rebuilds counterexamples.
+//!
+//! Every reachable state is checked exactly once, when it is first stored:
+//! [`TransitionSystem::check_state`], then the goal predicate if
+//! [`Config::stop_at_goal`]. The first violation, deadlock, goal or model
+//! error ends the search with a [`Trace`] rebuilt from parent links (module
+//! [`trace`](crate::trace) explains how). Distinct-state and transition
+//! counts of a complete search do not depend on the order or thread count.
+//!
+//! ```text
+//! explore ─┬─ threads <= 1 ─> sequential  (any SearchOrder, own store)
+//!          └─ threads  > 1 ─> parallel ─┬─ work_stealing (throughput)
+//!                                       └─ level_sync    (shortest traces)
+//!                               over store: lock-free table + arenas
+//! ```
 
+pub mod config;
+pub mod report;
 pub mod system;
 
+mod check;
+mod hash;
+mod parallel;
+mod sequential;
+mod store;
+mod trace;
+mod watch;
+
+pub use config::{Config, ParallelMode, ProgressFn, SearchOrder};
+pub use hash::fingerprint;
+pub use parallel::explore_parallel;
+pub use report::{Outcome, Progress, Report, Stats, StopReason, Trace, TraceStep};
+pub use sequential::explore_sequential;
 pub use system::{LabelledState, ModelError, TransitionSystem, Violation, ViolationKind};
+
+/// Explores the reachable states of `system` as `config` asks and reports
+/// the outcome, statistics and, for an error or goal, a trace to it.
+///
+/// One thread (`threads <= 1`) runs [`explore_sequential`]; more run
+/// [`explore_parallel`] in the [`ParallelMode`] the config selects.
+pub fn explore<T: TransitionSystem>(system: &T, config: &Config) -> Report {
+    if config.threads <= 1 {
+        explore_sequential(system, config)
+    } else {
+        explore_parallel(system, config)
+    }
+}

@@ -252,7 +252,12 @@ impl<'f> Parser<'f> {
 
     /// "expected WHAT, found TOKEN" at the next token.
     fn expected(&self, what: &str) -> Diagnostic {
-        let found = self.peek_kind().describe();
+        let next = self.peek();
+        let found = if next.kind == TokenKind::Eof && next.origin != 0 {
+            "the end of the definition body".to_string()
+        } else {
+            next.kind.describe()
+        };
         self.error_here(format!("expected {what}, found {found}"))
     }
 

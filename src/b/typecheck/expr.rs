@@ -39,13 +39,36 @@ fn is_predicate_op(op: BinaryOp) -> bool {
     )
 }
 
+/// The operands of a chain of one associative operator (`P & Q & R`), left to right.
+fn flatten(e: &Expr, op: BinaryOp) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match &x.kind {
+            ExprKind::Binary(o, a, b) if *o == op => {
+                stack.push(b);
+                stack.push(a);
+            }
+            _ => out.push(x),
+        }
+    }
+    out
+}
+
 impl Checker {
     /// Checks a predicate.
     pub(crate) fn pred(&mut self, e: &Expr) {
         use BinaryOp::*;
         match &e.kind {
             ExprKind::Binary(op, a, b) => match op {
-                And | Or | Implies | Equiv => {
+                And | Or => {
+                    // Long conjunctions (big invariants) are walked without
+                    // recursion, so their length cannot overflow the stack.
+                    for part in flatten(e, *op) {
+                        self.pred(part);
+                    }
+                }
+                Implies | Equiv => {
                     self.pred(a);
                     self.pred(b);
                 }
@@ -95,11 +118,15 @@ impl Checker {
                 self.pred(b);
             }
             _ => {
+                let errors_before = self.diags.len();
                 self.infer(e);
-                self.error(
-                    Diagnostic::error(e.span, "expected a predicate, found an expression")
-                        .with_note("compare it with `=`, `:` or `<:` to make a predicate"),
-                );
+                // An unknown name (e.g. an undefined definition) is error enough.
+                if self.diags.len() == errors_before {
+                    self.error(
+                        Diagnostic::error(e.span, "expected a predicate, found an expression")
+                            .with_note("compare it with `=`, `:` or `<:` to make a predicate"),
+                    );
+                }
             }
         }
     }
@@ -225,9 +252,20 @@ impl Checker {
                 super::Clause::Constraints => "CONSTRAINTS",
                 _ => "PROPERTIES",
             };
-            let d = Diagnostic::error(span, format!("{} `{name}` cannot be used in {clause}", b.what.describe()))
-                .with_note("variables are visible in INVARIANT, ASSERTIONS, INITIALISATION, OPERATIONS and GOAL");
-            self.error(d);
+            if self.reported_unknown.insert(name.to_string()) {
+                let note = match b.what {
+                    What::Variable(_) => {
+                        "variables are visible in INVARIANT, ASSERTIONS, INITIALISATION, OPERATIONS and GOAL"
+                    }
+                    _ => "CONSTRAINTS may only use the machine's parameters",
+                };
+                let d = Diagnostic::error(
+                    span,
+                    format!("{} `{name}` cannot be used in {clause}", b.what.describe()),
+                )
+                .with_note(note);
+                self.error(d);
+            }
             return fallback(self);
         }
         if let Some(base) = name.strip_suffix("$0") {
@@ -250,6 +288,11 @@ impl Checker {
             let mut d = Diagnostic::error(span, format!("unknown identifier `{name}`"));
             if let Some(close) = self.scope.suggest(name, self.clause) {
                 d = d.with_label(format!("did you mean `{close}`?"));
+            }
+            if let Some(abstraction) = &self.refines {
+                d = d.with_note(format!(
+                    "the declarations of `{abstraction}` are not imported: a refinement is checked as a machine in its own right"
+                ));
             }
             self.error(d);
         }

@@ -116,15 +116,22 @@ fn size_of(
             decl_span,
         ));
     }
-    if let Some((_, n)) = options
+    let overridden = options
         .set_sizes
         .iter()
         .rev()
-        .find(|(name, _)| *name == set.name)
-    {
+        .find(|(name, _)| *name == set.name);
+    if let Some((_, n)) = overridden {
         sources.push((i64::from(*n), format!("--set {}={n}", set.name), decl_span));
     }
-    for (ident, expr) in machine.scopes.iter().filter(|(i, _)| i.name == set.name) {
+    // `--set` overrides a `scope_X` definition (a scope only sets the default
+    // size); a `card(X) = n` property is a constraint of the machine and
+    // must agree with it.
+    let scopes = machine
+        .scopes
+        .iter()
+        .filter(|(i, _)| i.name == set.name && overridden.is_none());
+    for (ident, expr) in scopes {
         match scope_size(expr) {
             Some(n) => sources.push((n, format!("scope_{}", ident.name), expr.span)),
             None => diags.push(

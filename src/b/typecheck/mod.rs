@@ -36,7 +36,7 @@ pub use given_sets::{PROB_DEFAULT_MAXINT, PROB_DEFAULT_MININT, PROB_DEFAULT_SET_
 pub use unify::type_to_string;
 
 use crate::b::ast::{Ident, Machine};
-use crate::b::types::{GivenSet, Type};
+use crate::b::types::Type;
 use crate::diag::{Diagnostic, Span};
 use scope::{Binding, Clause, Scope, What};
 use std::collections::{HashMap, HashSet};
@@ -69,47 +69,7 @@ impl Default for CheckOptions {
     }
 }
 
-/// The typing facts of a well-typed machine.
-#[derive(Clone, Debug)]
-pub struct MachineTypes {
-    /// Given sets numbered as in [`crate::b::types`], sizes fixed.
-    pub given_sets: Vec<GivenSet>,
-    /// Types of the constants, in the order of [`Machine::constants`].
-    pub constants: Vec<Type>,
-    /// Types of the variables, in the order of [`Machine::variables`].
-    pub variables: Vec<Type>,
-    /// Types of each operation's parameters and outputs, in the order of [`Machine::operations`].
-    pub operations: Vec<OperationTypes>,
-    /// Types of bound variables (of `!`, `#`, `{x | P}`, `%`, `SIGMA`, `PI`,
-    /// `UNION`, `INTER`, `ANY`, `LET`, `VAR`), keyed by the `(start, end)`
-    /// of the binding [`Ident`]'s span.
-    pub bound: HashMap<(u32, u32), Type>,
-    /// `MAXINT`: upper bound of `NAT`, `NAT1` and `INT`.
-    pub maxint: i64,
-    /// `MININT`: lower bound of `INT`.
-    pub minint: i64,
-}
-
-impl MachineTypes {
-    /// The names of the given sets, indexed by set number (for [`type_to_string`]).
-    pub fn set_names(&self) -> Vec<String> {
-        self.given_sets.iter().map(|s| s.name.clone()).collect()
-    }
-
-    /// The type of the variable bound at `binder`, if it was recorded.
-    pub fn bound_type(&self, binder: &Ident) -> Option<&Type> {
-        self.bound.get(&(binder.span.start, binder.span.end))
-    }
-}
-
-/// Types of an operation's parameters and outputs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OperationTypes {
-    /// Input parameters, in order.
-    pub params: Vec<Type>,
-    /// Outputs, in order.
-    pub outputs: Vec<Type>,
-}
+pub use crate::b::types::{MachineTypes, OperationTypes};
 
 /// Checks a machine: fixes its given sets and infers every type.
 ///
@@ -127,6 +87,7 @@ pub fn check_machine(
         diags,
     );
     checker.scope.set_params = machine.params.len() as u32;
+    checker.refines = machine.refines.as_ref().map(|r| r.name.clone());
 
     // Machine-level names.
     for (k, set) in numbered.sets.iter().enumerate() {
@@ -208,10 +169,22 @@ pub fn check_machine(
         operations.push(OperationTypes { params, outputs });
     }
     let mut bound = HashMap::new();
+    let mut ambiguous = HashSet::new();
     for (span, name, term) in std::mem::take(&mut checker.bound) {
         match checker.terms.resolve(term) {
             Some(ty) => {
-                bound.insert((span.start, span.end), ty);
+                // A binder inside a definition expanded at several types has
+                // one span but several types: leave it out rather than lie.
+                let key = (span.start, span.end);
+                if ambiguous.contains(&key) {
+                    continue;
+                }
+                if bound.get(&key).is_some_and(|old| *old != ty) {
+                    bound.remove(&key);
+                    ambiguous.insert(key);
+                } else {
+                    bound.insert(key, ty);
+                }
             }
             None if report => {
                 let known = checker.show(term);
@@ -265,6 +238,8 @@ pub(crate) struct Checker {
     reported_unknown: HashSet<String>,
     /// Name of the operation being checked, for messages.
     operation: Option<String>,
+    /// The machine this one refines, for messages about names it may declare.
+    refines: Option<String>,
 }
 
 impl Checker {
@@ -280,6 +255,7 @@ impl Checker {
             bound: Vec::new(),
             reported_unknown: HashSet::new(),
             operation: None,
+            refines: None,
         }
     }
 

@@ -203,6 +203,13 @@ fn set_sizes_follow_option_then_scope_then_card_then_default() {
     );
     m.scopes = vec![(ident("Session"), int(6))];
     assert_eq!(check(&m).unwrap().given_sets[0].elements[5], "Session6");
+    // `--set` overrides a scope definition.
+    assert_eq!(
+        check_machine(&m, &opts).unwrap().given_sets[0]
+            .elements
+            .len(),
+        3
+    );
 }
 
 #[test]

@@ -1,0 +1,66 @@
+//! From a file name to a [`BSystem`]: read, parse, type-check, compile,
+//! solve the constants. Each stage's errors come back as rendered text with
+//! file:line:column.
+
+use crate::b::eval::Interpreter;
+use crate::b::parse_machine;
+use crate::b::state::StateLayout;
+use crate::b::system::BSystem;
+use crate::b::typecheck::{CheckOptions, check_machine};
+use crate::diag::SourceFile;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Options that change how a machine is read.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// `--set X=n` overrides of deferred set sizes.
+    pub set_sizes: Vec<(String, u32)>,
+    /// `--maxint`
+    pub maxint: Option<i64>,
+    /// `--minint`
+    pub minint: Option<i64>,
+}
+
+/// Why a machine could not be loaded.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The input is bad (missing file, syntax or type error, unsupported
+    /// construct): exit code 2. The text is ready to print.
+    Input(String),
+    /// The model is well-formed but ill-defined while solving its constants
+    /// (e.g. a function applied outside its domain in PROPERTIES): exit code 1.
+    Model(String),
+}
+
+/// Loads the machine in `path`.
+pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LoadError::Input(format!("error: cannot read `{}`: {e}\n", path.display())))?;
+    let file = Arc::new(SourceFile::new(path.display().to_string(), text));
+    let machine = parse_machine(&file).map_err(|d| LoadError::Input(d.render(&file)))?;
+    let check_options = CheckOptions {
+        set_sizes: options.set_sizes.clone(),
+        maxint: options.maxint,
+        minint: options.minint,
+        ..CheckOptions::default()
+    };
+    let types = check_machine(&machine, &check_options).map_err(|ds| {
+        LoadError::Input(
+            ds.iter()
+                .map(|d| d.render(&file))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    })?;
+    let interpreter =
+        Interpreter::new(&machine, &types, &file).map_err(|d| LoadError::Input(d.render(&file)))?;
+    let names =
+        |ids: &[crate::b::ast::Ident]| ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
+    let layout = StateLayout::new(
+        &names(&machine.constants),
+        &names(&machine.variables),
+        &types,
+    );
+    BSystem::new(interpreter, layout, file).map_err(|e| LoadError::Model(format!("error: {e}\n")))
+}

@@ -1,0 +1,352 @@
+//! How one B value of a known type is stored in state words.
+//!
+//! Every slot (constant or variable) gets a [`Codec`] chosen from its type:
+//! - `INTEGER` and `BOOL`: one word.
+//! - Finite scalar types (given-set elements, pairs of finite types, small
+//!   sets used as elements): one word holding the value's index in the
+//!   type's carrier ([`Finite`]), mixed radix for pairs.
+//! - Sets over a finite carrier of at most [`MAX_BITSET_ELEMENTS`] elements
+//!   (sets of given-set elements, relations and functions between small
+//!   sets): a bitset of `ceil(n / 64)` words, bit `i` for carrier element `i`.
+//! - Everything else (sets of integers, sequences, strings, ...): one word,
+//!   the value's id in the [`Interner`].
+//!
+//! All of these are canonical: equal values give equal words, so states
+//! compare and hash as plain words. Given-set elements stay explicit (their
+//! index within their set), which symmetry reduction needs to permute them.
+
+use super::interner::Interner;
+use crate::b::types::Type;
+use crate::b::value::{Elem, Value};
+use std::sync::Arc;
+
+/// Largest carrier stored as a bitset (larger sets are interned).
+pub const MAX_BITSET_ELEMENTS: u64 = 1024;
+
+/// A finite type with an indexing of its carrier `0..card`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finite {
+    /// `BOOL`: FALSE = 0, TRUE = 1.
+    Bool,
+    /// A given set with `size` elements; index = element index.
+    Given {
+        /// The given set's number.
+        set: u32,
+        /// Its number of elements.
+        size: u64,
+    },
+    /// `A * B`: index = index(a) * card(B) + index(b).
+    Pair(Box<Finite>, Box<Finite>),
+    /// `POW(T)` of a carrier of at most 63 elements: index = bitmask.
+    Set(Box<Finite>),
+}
+
+impl Finite {
+    /// The finite view of `ty`, if it is finite and its carrier fits in a
+    /// `u64` index. `set_sizes[s]` is the size of given set `s`.
+    pub fn of(ty: &Type, set_sizes: &[u64]) -> Option<Finite> {
+        let f = match ty {
+            Type::Bool => Finite::Bool,
+            Type::Given(s) => Finite::Given {
+                set: *s,
+                size: *set_sizes.get(*s as usize)?,
+            },
+            Type::Pair(a, b) => {
+                let (a, b) = (Finite::of(a, set_sizes)?, Finite::of(b, set_sizes)?);
+                a.card().checked_mul(b.card())?;
+                Finite::Pair(Box::new(a), Box::new(b))
+            }
+            Type::Set(t) => {
+                let t = Finite::of(t, set_sizes)?;
+                if t.card() > 63 {
+                    return None;
+                }
+                Finite::Set(Box::new(t))
+            }
+            Type::Int | Type::String => return None,
+        };
+        Some(f)
+    }
+
+    /// Number of values of this type.
+    pub fn card(&self) -> u64 {
+        match self {
+            Finite::Bool => 2,
+            Finite::Given { size, .. } => *size,
+            Finite::Pair(a, b) => a.card() * b.card(),
+            Finite::Set(t) => 1u64 << t.card(),
+        }
+    }
+
+    /// Whether index order is the order of [`Value`]'s `Ord` (false when
+    /// sets occur inside: bitmask order is not lexicographic order).
+    pub fn index_order_is_value_order(&self) -> bool {
+        match self {
+            Finite::Bool | Finite::Given { .. } => true,
+            Finite::Pair(a, b) => a.index_order_is_value_order() && b.index_order_is_value_order(),
+            Finite::Set(_) => false,
+        }
+    }
+
+    /// Index of `value` in the carrier, or `None` if it is not of this type.
+    pub fn index(&self, value: &Value) -> Option<u64> {
+        match (self, value) {
+            (Finite::Bool, Value::Bool(b)) => Some(*b as u64),
+            (Finite::Given { set, size }, Value::Elem(e))
+                if e.set == *set && (e.index as u64) < *size =>
+            {
+                Some(e.index as u64)
+            }
+            (Finite::Pair(a, b), Value::Pair(p)) => {
+                Some(a.index(&p.0)? * b.card() + b.index(&p.1)?)
+            }
+            (Finite::Set(t), Value::Set(items)) => {
+                let mut mask = 0u64;
+                for item in items.iter() {
+                    mask |= 1 << t.index(item)?;
+                }
+                Some(mask)
+            }
+            _ => None,
+        }
+    }
+
+    /// The value with index `index` (which must be below [`Finite::card`]).
+    pub fn value(&self, index: u64) -> Value {
+        match self {
+            Finite::Bool => Value::Bool(index != 0),
+            Finite::Given { set, .. } => Value::Elem(Elem {
+                set: *set,
+                index: index as u32,
+            }),
+            Finite::Pair(a, b) => {
+                let bc = b.card();
+                Value::Pair(Arc::new((a.value(index / bc), b.value(index % bc))))
+            }
+            Finite::Set(t) => {
+                let mut items: Vec<Value> = BitIter::new(&[index]).map(|i| t.value(i)).collect();
+                if !t.index_order_is_value_order() {
+                    items.sort();
+                }
+                Value::Set(Arc::from(items))
+            }
+        }
+    }
+}
+
+/// How a slot's value is stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// One word, two's complement.
+    Int,
+    /// One word, the index in a finite carrier.
+    Scalar(Finite),
+    /// `words` words of bits over a finite carrier.
+    BitSet {
+        /// The carrier of the set's elements.
+        element: Finite,
+        /// Number of words.
+        words: usize,
+    },
+    /// One word, an [`Interner`] id.
+    Interned,
+}
+
+/// A value did not fit the codec chosen from its inferred type: a bug in
+/// type inference or the interpreter, reported instead of panicking.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError;
+
+impl Codec {
+    /// The codec for values of type `ty`.
+    pub fn for_type(ty: &Type, set_sizes: &[u64]) -> Codec {
+        match ty {
+            Type::Int => Codec::Int,
+            Type::Set(t) => match Finite::of(t, set_sizes) {
+                Some(element) if element.card() <= MAX_BITSET_ELEMENTS => {
+                    let words = element.card().div_ceil(64).max(1) as usize;
+                    Codec::BitSet { element, words }
+                }
+                _ => Codec::Interned,
+            },
+            _ => match Finite::of(ty, set_sizes) {
+                Some(f) => Codec::Scalar(f),
+                None => Codec::Interned,
+            },
+        }
+    }
+
+    /// Number of words this codec uses.
+    pub fn width(&self) -> usize {
+        match self {
+            Codec::BitSet { words, .. } => *words,
+            _ => 1,
+        }
+    }
+
+    /// Writes `value` into `out` (exactly [`Codec::width`] words).
+    pub fn encode(
+        &self,
+        value: &Value,
+        interner: &Interner,
+        out: &mut [u64],
+    ) -> Result<(), EncodeError> {
+        match (self, value) {
+            (Codec::Int, Value::Int(i)) => out[0] = *i as u64,
+            (Codec::Scalar(f), v) => out[0] = f.index(v).ok_or(EncodeError)?,
+            (Codec::BitSet { element, .. }, Value::Set(items)) => {
+                out.fill(0);
+                for item in items.iter() {
+                    let i = element.index(item).ok_or(EncodeError)?;
+                    out[(i / 64) as usize] |= 1 << (i % 64);
+                }
+            }
+            (Codec::Interned, v) => out[0] = interner.intern(v),
+            _ => return Err(EncodeError),
+        }
+        Ok(())
+    }
+
+    /// Reads the value stored in `words` (exactly [`Codec::width`] words).
+    pub fn decode(&self, words: &[u64], interner: &Interner) -> Value {
+        match self {
+            Codec::Int => Value::Int(words[0] as i64),
+            Codec::Scalar(f) => f.value(words[0]),
+            Codec::BitSet { element, .. } => {
+                let mut items: Vec<Value> = BitIter::new(words).map(|i| element.value(i)).collect();
+                if !element.index_order_is_value_order() {
+                    items.sort();
+                }
+                Value::Set(Arc::from(items))
+            }
+            Codec::Interned => interner.value(words[0]),
+        }
+    }
+}
+
+/// Iterates the indices of set bits, lowest first.
+struct BitIter<'a> {
+    words: &'a [u64],
+    word: usize,
+    bits: u64,
+}
+
+impl<'a> BitIter<'a> {
+    fn new(words: &'a [u64]) -> Self {
+        BitIter {
+            words,
+            word: 0,
+            bits: words.first().copied().unwrap_or(0),
+        }
+    }
+}
+
+impl Iterator for BitIter<'_> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        while self.bits == 0 {
+            self.word += 1;
+            self.bits = *self.words.get(self.word)?;
+        }
+        let bit = self.bits.trailing_zeros() as u64;
+        self.bits &= self.bits - 1;
+        Some(self.word as u64 * 64 + bit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn elem(set: u32, index: u32) -> Value {
+        Value::Elem(Elem { set, index })
+    }
+    fn set(mut items: Vec<Value>) -> Value {
+        items.sort();
+        items.dedup();
+        Value::Set(Arc::from(items))
+    }
+    fn pair(a: Value, b: Value) -> Value {
+        Value::Pair(Arc::new((a, b)))
+    }
+    fn round_trip(ty: &Type, v: &Value) -> Vec<u64> {
+        let sizes = [3, 70];
+        let codec = Codec::for_type(ty, &sizes);
+        let interner = Interner::new();
+        let mut words = vec![0; codec.width()];
+        codec.encode(v, &interner, &mut words).unwrap();
+        assert_eq!(&codec.decode(&words, &interner), v, "{codec:?}");
+        words
+    }
+
+    #[test]
+    fn scalars_sets_and_relations_round_trip() {
+        let pid = Type::Given(0);
+        round_trip(&Type::Int, &Value::Int(-7));
+        round_trip(&Type::Bool, &Value::Bool(true));
+        round_trip(&pid, &elem(0, 2));
+        let pow = Type::Set(Box::new(pid.clone()));
+        assert_eq!(
+            round_trip(&pow, &set(vec![elem(0, 0), elem(0, 2)])),
+            vec![0b101]
+        );
+        round_trip(&pow, &set(vec![]));
+        let rel = Type::Set(Box::new(Type::Pair(
+            Box::new(pid.clone()),
+            Box::new(Type::Bool),
+        )));
+        round_trip(
+            &rel,
+            &set(vec![
+                pair(elem(0, 1), Value::Bool(false)),
+                pair(elem(0, 2), Value::Bool(true)),
+            ]),
+        );
+        // A set over a 70-element carrier needs two words.
+        let big = Type::Set(Box::new(Type::Given(1)));
+        assert_eq!(
+            round_trip(&big, &set(vec![elem(1, 0), elem(1, 69)])),
+            vec![1, 1 << 5]
+        );
+        // Sets of integers are interned.
+        round_trip(
+            &Type::Set(Box::new(Type::Int)),
+            &set(vec![Value::Int(3), Value::Int(-1)]),
+        );
+    }
+
+    #[test]
+    fn sets_of_sets_decode_in_value_order() {
+        let pid = Type::Given(0);
+        let ty = Type::Set(Box::new(Type::Set(Box::new(pid))));
+        let v = set(vec![
+            set(vec![elem(0, 1)]),
+            set(vec![elem(0, 0), elem(0, 1)]),
+            set(vec![]),
+        ]);
+        round_trip(&ty, &v);
+    }
+
+    #[test]
+    fn encoding_is_canonical() {
+        let ty = Type::Set(Box::new(Type::Given(0)));
+        let a = round_trip(&ty, &set(vec![elem(0, 2), elem(0, 1)]));
+        let b = round_trip(&ty, &set(vec![elem(0, 1), elem(0, 2)]));
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn ill_typed_values_are_reported_not_panicking() {
+        let codec = Codec::for_type(&Type::Given(0), &[3]);
+        let mut w = [0];
+        assert_eq!(
+            codec.encode(&Value::Int(1), &Interner::new(), &mut w),
+            Err(EncodeError)
+        );
+        assert_eq!(
+            codec.encode(&elem(0, 9), &Interner::new(), &mut w),
+            Err(EncodeError)
+        );
+    }
+}

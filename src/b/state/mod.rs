@@ -1,0 +1,216 @@
+//! The flat state encoding of B machines.
+//!
+//! A state is the values of all constants followed by all variables, each
+//! stored by the [`Codec`] its type calls for, packed into one fixed-width
+//! `[u64]`. Constants are part of the state (each constant valuation starts
+//! its own part of the search, and symmetry reduction permutes constants with
+//! the variables). The engine sees only the words; the front end decodes
+//! them into [`Value`]s where an operation needs them.
+
+mod codec;
+mod interner;
+
+pub use codec::{Codec, EncodeError, Finite, MAX_BITSET_ELEMENTS};
+pub use interner::Interner;
+
+use crate::b::types::{MachineTypes, Type};
+use crate::b::value::Value;
+
+/// One constant or variable and where it lives in the state.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    /// The constant's or variable's name.
+    pub name: String,
+    /// Its type.
+    pub ty: Type,
+    /// How its value is stored.
+    pub codec: Codec,
+    /// First word.
+    pub offset: usize,
+}
+
+/// The layout of a machine's states: constants first, then variables.
+pub struct StateLayout {
+    slots: Vec<Slot>,
+    constants: usize,
+    width: usize,
+    interner: Interner,
+}
+
+impl StateLayout {
+    /// The layout for a machine with the given constant and variable names
+    /// (in declaration order) and their inferred types.
+    pub fn new(constant_names: &[String], variable_names: &[String], types: &MachineTypes) -> Self {
+        let set_sizes: Vec<u64> = types
+            .given_sets
+            .iter()
+            .map(|s| s.elements.len() as u64)
+            .collect();
+        let mut slots = Vec::new();
+        let mut offset = 0;
+        let named = constant_names
+            .iter()
+            .zip(&types.constants)
+            .chain(variable_names.iter().zip(&types.variables));
+        for (name, ty) in named {
+            let codec = Codec::for_type(ty, &set_sizes);
+            let width = codec.width();
+            slots.push(Slot {
+                name: name.clone(),
+                ty: ty.clone(),
+                codec,
+                offset,
+            });
+            offset += width;
+        }
+        StateLayout {
+            slots,
+            constants: constant_names.len(),
+            width: offset,
+            interner: Interner::new(),
+        }
+    }
+
+    /// Number of words per state.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// All slots: constants, then variables.
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// Number of constant slots (they come first).
+    pub fn constant_count(&self) -> usize {
+        self.constants
+    }
+
+    /// Words of the constants part (a prefix of every state).
+    pub fn constant_words(&self) -> usize {
+        self.slots
+            .get(self.constants)
+            .map_or(self.width, |s| s.offset)
+    }
+
+    /// Values interned so far (a memory statistic).
+    pub fn interned_values(&self) -> usize {
+        self.interner.len()
+    }
+
+    /// Encodes constants then variables into `out` (resized to the width).
+    pub fn encode(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+        out: &mut Vec<u64>,
+    ) -> Result<(), EncodeError> {
+        out.clear();
+        out.resize(self.width, 0);
+        for (slot, value) in self.slots.iter().zip(constants.iter().chain(variables)) {
+            let w = slot.codec.width();
+            slot.codec.encode(
+                value,
+                &self.interner,
+                &mut out[slot.offset..slot.offset + w],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Encodes only the variables, into the variable part of `state`
+    /// (whose constant part is left as it is).
+    pub fn encode_variables(
+        &self,
+        variables: &[Value],
+        state: &mut [u64],
+    ) -> Result<(), EncodeError> {
+        for (slot, value) in self.slots[self.constants..].iter().zip(variables) {
+            let w = slot.codec.width();
+            slot.codec.encode(
+                value,
+                &self.interner,
+                &mut state[slot.offset..slot.offset + w],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Decodes the constants of `state` into `out`.
+    pub fn decode_constants(&self, state: &[u64], out: &mut Vec<Value>) {
+        out.clear();
+        out.extend(
+            self.slots[..self.constants]
+                .iter()
+                .map(|s| self.decode_slot(s, state)),
+        );
+    }
+
+    /// Decodes the variables of `state` into `out`.
+    pub fn decode_variables(&self, state: &[u64], out: &mut Vec<Value>) {
+        out.clear();
+        out.extend(
+            self.slots[self.constants..]
+                .iter()
+                .map(|s| self.decode_slot(s, state)),
+        );
+    }
+
+    /// Encodes one slot's value into its words `out` (exactly the codec's width).
+    pub fn encode_slot(
+        &self,
+        slot: &Slot,
+        value: &Value,
+        out: &mut [u64],
+    ) -> Result<(), EncodeError> {
+        slot.codec.encode(value, &self.interner, out)
+    }
+
+    /// Decodes one slot of `state`.
+    pub fn decode_slot(&self, slot: &Slot, state: &[u64]) -> Value {
+        slot.codec.decode(
+            &state[slot.offset..slot.offset + slot.codec.width()],
+            &self.interner,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::b::types::GivenSet;
+    use crate::b::value::Elem;
+    use std::sync::Arc;
+
+    #[test]
+    fn constants_come_first_and_round_trip() {
+        let types = MachineTypes {
+            bound: Default::default(),
+            given_sets: vec![GivenSet {
+                name: "PID".into(),
+                elements: vec!["PID1".into(), "PID2".into()],
+                deferred: true,
+            }],
+            constants: vec![Type::Given(0)],
+            variables: vec![Type::Set(Box::new(Type::Given(0))), Type::Int],
+            operations: vec![],
+            maxint: 3,
+            minint: -1,
+        };
+        let layout = StateLayout::new(&["c".into()], &["active".into(), "n".into()], &types);
+        assert_eq!(layout.width(), 3);
+        assert_eq!(layout.constant_words(), 1);
+        let c = vec![Value::Elem(Elem { set: 0, index: 1 })];
+        let v = vec![
+            Value::Set(Arc::from(vec![Value::Elem(Elem { set: 0, index: 0 })])),
+            Value::Int(4),
+        ];
+        let mut words = Vec::new();
+        layout.encode(&c, &v, &mut words).unwrap();
+        assert_eq!(words, vec![1, 1, 4]);
+        let (mut c2, mut v2) = (Vec::new(), Vec::new());
+        layout.decode_constants(&words, &mut c2);
+        layout.decode_variables(&words, &mut v2);
+        assert_eq!((c2, v2), (c, v));
+    }
+}

@@ -1,0 +1,299 @@
+//! A B machine as a [`TransitionSystem`]: the glue between the interpreter
+//! (which works on decoded [`Value`]s) and the engine (which sees words).
+//!
+//! A state is the constant valuation followed by the variables (see
+//! [`crate::b::state`]). The initial states are every INITIALISATION outcome
+//! of every constant valuation; successors are every enabled operation
+//! instance, in declaration order, parameters in value order, as the
+//! interpreter emits them, which makes the successor order deterministic.
+
+use crate::b::eval::{EvalError, Interpreter, PropertyFailure, Step};
+use crate::b::state::StateLayout;
+use crate::b::value::Value;
+use crate::diag::SourceFile;
+use std::sync::Arc;
+use workers::{LabelledState, ModelError, TransitionSystem, Violation, ViolationKind};
+
+/// A loaded, type-checked B machine ready to be explored.
+pub struct BSystem {
+    interpreter: Interpreter,
+    layout: StateLayout,
+    file: Arc<SourceFile>,
+    valuations: Vec<Vec<Value>>,
+    /// Number of constant valuations (ProB shows each as a node of its own);
+    /// 0 for a machine without constants.
+    pub constant_valuations: usize,
+}
+
+/// Per-thread buffers for decoding and encoding states.
+pub struct BScratch {
+    constants: Vec<Value>,
+    variables: Vec<Value>,
+    /// The constant words the decoded `constants` belong to (decoding
+    /// constants again is skipped while they stay the same).
+    constant_key: Option<Vec<u64>>,
+    out: Vec<u64>,
+}
+
+impl BSystem {
+    /// Builds the system from an interpreter and a layout; computes the
+    /// constant valuations (a model error if PROPERTIES is ill-defined).
+    pub fn new(
+        interpreter: Interpreter,
+        layout: StateLayout,
+        file: Arc<SourceFile>,
+    ) -> Result<Self, ModelError> {
+        let valuations = interpreter
+            .constant_valuations()
+            .map_err(|e| render_eval_error(&file, &e))?;
+        // A machine without constants has no SETUP_CONSTANTS step (ProB
+        // shows no node for it), so it counts no valuation.
+        let constant_valuations = if layout.constant_count() == 0 {
+            0
+        } else {
+            valuations.len()
+        };
+        Ok(BSystem {
+            constant_valuations,
+            interpreter,
+            layout,
+            file,
+            valuations,
+        })
+    }
+
+    /// The interpreter, for tools that need more than the engine's view.
+    pub fn interpreter(&self) -> &Interpreter {
+        &self.interpreter
+    }
+
+    /// The state layout.
+    pub fn layout(&self) -> &StateLayout {
+        &self.layout
+    }
+
+    fn error(&self, e: &EvalError) -> ModelError {
+        render_eval_error(&self.file, e)
+    }
+
+    fn encode_error(&self) -> ModelError {
+        ModelError::new(
+            "internal error: a value does not match its inferred type (please report this model)",
+        )
+    }
+
+    /// Decodes `state` into the scratch buffers.
+    fn decode(&self, scratch: &mut BScratch, state: &[u64]) {
+        let cw = self.layout.constant_words();
+        if scratch.constant_key.as_deref() != Some(&state[..cw]) {
+            self.layout.decode_constants(state, &mut scratch.constants);
+            scratch.constant_key = Some(state[..cw].to_vec());
+        }
+        self.layout.decode_variables(state, &mut scratch.variables);
+    }
+
+    /// Every initial state with its label, in order.
+    fn for_each_initial(
+        &self,
+        emit: &mut dyn FnMut(&str, &[u64]),
+        labelled: bool,
+    ) -> Result<(), ModelError> {
+        let mut out = Vec::new();
+        let mut failed = false;
+        for constants in &self.valuations {
+            let label = if labelled {
+                self.initial_label(constants)
+            } else {
+                String::new()
+            };
+            self.interpreter
+                .initialise(constants, &mut |variables| {
+                    if self.layout.encode(constants, variables, &mut out).is_err() {
+                        failed = true;
+                    } else {
+                        emit(&label, &out);
+                    }
+                })
+                .map_err(|e| self.error(&e))?;
+            if failed {
+                return Err(self.encode_error());
+            }
+        }
+        Ok(())
+    }
+
+    fn initial_label(&self, constants: &[Value]) -> String {
+        if constants.is_empty() {
+            "INITIALISATION".to_string()
+        } else {
+            let names = &self.layout.slots()[..constants.len()];
+            let shown: Vec<String> = names
+                .iter()
+                .zip(constants)
+                .map(|(s, v)| format!("{}={}", s.name, self.interpreter.format_value(v)))
+                .collect();
+            format!("SETUP_CONSTANTS({}); INITIALISATION", shown.join(", "))
+        }
+    }
+
+    fn for_each_successor(
+        &self,
+        scratch: &mut BScratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&Step<'_>, &[u64]),
+    ) -> Result<(), ModelError> {
+        self.decode(scratch, state);
+        let BScratch {
+            constants,
+            variables,
+            out,
+            ..
+        } = scratch;
+        out.clear();
+        out.extend_from_slice(state);
+        let mut failed = false;
+        self.interpreter
+            .successors(constants, variables, &mut |step| {
+                if self.layout.encode_variables(step.variables, out).is_err() {
+                    failed = true;
+                } else {
+                    emit(step, out);
+                }
+            })
+            .map_err(|e| self.error(&e))?;
+        if failed {
+            Err(self.encode_error())
+        } else {
+            Ok(())
+        }
+    }
+
+    fn violation(&self, kind: ViolationKind, failure: &PropertyFailure) -> Violation {
+        let what = match kind {
+            ViolationKind::Invariant => "invariant",
+            ViolationKind::Assertion => "assertion",
+        };
+        Violation {
+            kind,
+            message: format!(
+                "{what} `{}` is false ({})",
+                failure.text.trim(),
+                self.file.location(failure.span)
+            ),
+        }
+    }
+}
+
+/// Renders a well-definedness error with its source location.
+pub fn render_eval_error(file: &SourceFile, e: &EvalError) -> ModelError {
+    ModelError::new(format!("{} ({})", e.message, file.location(e.span)))
+}
+
+impl TransitionSystem for BSystem {
+    type Scratch = BScratch;
+
+    fn new_scratch(&self) -> BScratch {
+        BScratch {
+            constants: Vec::new(),
+            variables: Vec::new(),
+            constant_key: None,
+            out: Vec::new(),
+        }
+    }
+
+    fn state_width(&self) -> usize {
+        self.layout.width()
+    }
+
+    fn initial_states(
+        &self,
+        _scratch: &mut BScratch,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        self.for_each_initial(&mut |_, s| emit(s), false)
+    }
+
+    fn successors(
+        &self,
+        scratch: &mut BScratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        self.for_each_successor(scratch, state, &mut |_, s| emit(s))
+    }
+
+    fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
+        let mut all = Vec::new();
+        self.for_each_initial(
+            &mut |label, s| {
+                all.push(LabelledState {
+                    label: label.to_string(),
+                    state: s.into(),
+                })
+            },
+            true,
+        )?;
+        Ok(all)
+    }
+
+    fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
+        let mut scratch = self.new_scratch();
+        let mut all = Vec::new();
+        self.for_each_successor(&mut scratch, state, &mut |step, s| {
+            all.push(LabelledState {
+                label: self.interpreter.format_step(step),
+                state: s.into(),
+            })
+        })?;
+        Ok(all)
+    }
+
+    fn check_state(
+        &self,
+        scratch: &mut BScratch,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError> {
+        self.decode(scratch, state);
+        let (c, v) = (&scratch.constants, &scratch.variables);
+        if let Some(f) = self
+            .interpreter
+            .check_invariant(c, v)
+            .map_err(|e| self.error(&e))?
+        {
+            return Ok(Some(self.violation(ViolationKind::Invariant, &f)));
+        }
+        if let Some(f) = self
+            .interpreter
+            .check_assertions(c, v)
+            .map_err(|e| self.error(&e))?
+        {
+            return Ok(Some(self.violation(ViolationKind::Assertion, &f)));
+        }
+        Ok(None)
+    }
+
+    fn has_goal(&self) -> bool {
+        self.interpreter.has_goal()
+    }
+
+    fn is_goal(&self, scratch: &mut BScratch, state: &[u64]) -> Result<bool, ModelError> {
+        self.decode(scratch, state);
+        self.interpreter
+            .goal(&scratch.constants, &scratch.variables)
+            .map_err(|e| self.error(&e))
+    }
+
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        self.layout
+            .slots()
+            .iter()
+            .map(|slot| {
+                (
+                    slot.name.clone(),
+                    self.interpreter
+                        .format_value(&self.layout.decode_slot(slot, state)),
+                )
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,138 @@
+//! `orbit check`: load a model, explore it, report.
+
+use super::report::{self, RunSummary};
+use super::units::{parse_bytes, parse_duration, parse_set_size};
+use crate::b::load::{LoadError, LoadOptions, load_machine};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use workers::{Config, SearchOrder, TransitionSystem};
+
+/// Search order for `--order`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Breadth first: counterexamples are shortest.
+    Bfs,
+    /// Depth first.
+    Dfs,
+    /// ProB's mixed order: pop randomly from the front or the back (see --seed).
+    Mixed,
+}
+
+/// Options of `orbit check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The B machine to check (.mch, .ref, .imp).
+    pub model: PathBuf,
+    /// Size of a deferred set, e.g. `--set PID=4` (repeatable). Without it a
+    /// deferred set's size comes from a `scope_X` definition, a `card(X) = n`
+    /// conjunct in PROPERTIES, or the default of 2 (as in ProB).
+    #[arg(long = "set", value_name = "SET=SIZE", value_parser = parse_set_size)]
+    pub set_sizes: Vec<(String, u32)>,
+    /// Value of MAXINT, the upper bound of NAT and INT (ProB's default is 3).
+    #[arg(long, value_name = "N")]
+    pub maxint: Option<i64>,
+    /// Value of MININT, the lower bound of INT (ProB's default is -1).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub minint: Option<i64>,
+    /// Do not report states without successors as deadlocks.
+    #[arg(long)]
+    pub no_deadlock: bool,
+    /// Stop at the first state satisfying the model's GOAL definition.
+    #[arg(long)]
+    pub goal: bool,
+    /// Order in which states are explored.
+    #[arg(long, value_enum, default_value_t = Order::Bfs)]
+    pub order: Order,
+    /// Random seed for `--order mixed` (runs with the same seed are identical).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of worker threads.
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+    /// Stop after this many distinct states (the summary is partial).
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop after this much wall time, e.g. `30s`, `10m`.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Stop when the visited-state store reaches this size, e.g. `4GiB`.
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub memory: Option<u64>,
+    /// Store 64-bit fingerprints only (less memory; a tiny chance of missing
+    /// states, printed in the summary).
+    #[arg(long)]
+    pub compact: bool,
+    /// Print the result as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `orbit check`.
+pub fn run(args: &CheckArgs) -> ExitCode {
+    let load_options = LoadOptions {
+        set_sizes: args.set_sizes.clone(),
+        maxint: args.maxint,
+        minint: args.minint,
+    };
+    let load_start = Instant::now();
+    let system = match load_machine(&args.model, &load_options) {
+        Ok(system) => system,
+        Err(LoadError::Input(text)) => {
+            eprint!("{text}");
+            return ExitCode::from(2);
+        }
+        Err(LoadError::Model(text)) => {
+            if args.json {
+                println!("{}", report::model_error_json(&args.model, &text));
+            }
+            eprint!("{text}");
+            return ExitCode::from(1);
+        }
+    };
+    if args.goal && !system.has_goal() {
+        eprintln!(
+            "error: `--goal` needs a `GOAL == P` definition in {}, which has none",
+            args.model.display()
+        );
+        return ExitCode::from(2);
+    }
+    tracing::debug!(elapsed = ?load_start.elapsed(), width = system.state_width(), "model loaded");
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let cancel = cancel.clone();
+        // A second handler cannot be installed (e.g. in tests running several
+        // checks in one process); the run then simply cannot be interrupted.
+        let _ = ctrlc::set_handler(move || cancel.store(true, Ordering::SeqCst));
+    }
+    let progress = super::report::ProgressLine::new();
+    let config = Config {
+        order: match args.order {
+            Order::Bfs => SearchOrder::Bfs,
+            Order::Dfs => SearchOrder::Dfs,
+            Order::Mixed => SearchOrder::Mixed { seed: args.seed },
+        },
+        threads: args.threads as usize,
+        check_deadlock: !args.no_deadlock,
+        stop_at_goal: args.goal,
+        max_states: args.max_states,
+        time_limit: args.time_limit,
+        memory_limit: args.memory,
+        compact: args.compact,
+        cancel: Some(cancel),
+        progress: Some(progress.callback()),
+        ..Config::default()
+    };
+    let result = workers::explore(&system, &config);
+    progress.finish();
+    let summary = RunSummary::new(&args.model, &system, &result);
+    if args.json {
+        println!("{}", summary.to_json());
+    } else {
+        print!("{}", summary.to_text());
+    }
+    ExitCode::from(summary.exit_code())
+}

@@ -1,0 +1,53 @@
+//! The `orbit` command line: one verb per job (`check`, `canon`, ...).
+//!
+//! Exit codes: 0 when no error was found, 1 when a property failed or the
+//! model is ill-defined (the error and its trace are printed), 2 for bad
+//! input or usage (clap's own usage errors exit with 2 as well).
+
+mod check;
+mod report;
+mod units;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// orbit: a multithreaded explicit-state model checker for classical B.
+#[derive(Parser, Debug)]
+#[command(name = "orbit", version, about, long_about = None)]
+struct Cli {
+    /// Debug logging on stderr (-v: debug, -vv: trace); RUST_LOG also works.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Explore a model's reachable states and check its invariant,
+    /// assertions, deadlocks and goal.
+    Check(check::CheckArgs),
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(cli.verbose);
+    match &cli.command {
+        Command::Check(args) => check::run(args),
+    }
+}
+
+fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

@@ -1,0 +1,69 @@
+//! Level-synchronous parallel BFS: shortest counterexamples.
+//!
+//! The batches of the current BFS level sit in a shared vector that the
+//! workers read without locking: each claims the next batch with a
+//! `fetch_add` on a cursor and expands it, collecting the batches of the
+//! next level privately. At the end of a level each worker hands its
+//! batches over (one short lock per worker and level) and all meet at a
+//! barrier; one of them installs the next level and resets the cursor,
+//! and after a second barrier the next level starts. A state stored while
+//! expanding level `d` therefore gets a parent of depth `d`: its parent
+//! chain is a shortest path (Zhang & Hansen's layered BFS, as in most
+//! parallel explicit-state checkers).
+
+use std::sync::Barrier;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use parking_lot::{Mutex, RwLock};
+
+use super::batch::Batch;
+use super::worker::Worker;
+use super::{Shared, run_workers};
+use crate::system::TransitionSystem;
+
+/// Runs the level-synchronous BFS from the `initial` batches (level 0).
+pub(crate) fn run<'s, 'a, T: TransitionSystem>(
+    shared: &'s Shared<'a, T>,
+    workers: Vec<Worker<'s, 'a, T>>,
+    initial: Vec<Batch>,
+    start: Instant,
+) {
+    let level = RwLock::new(initial);
+    let next_level: Mutex<Vec<Batch>> = Mutex::new(Vec::new());
+    let cursor = AtomicUsize::new(0);
+    let barrier = Barrier::new(workers.len());
+    let done = AtomicBool::new(false);
+    run_workers(shared, workers, start, |mut worker| {
+        let mut mine = Vec::new();
+        loop {
+            {
+                let batches = level.read();
+                loop {
+                    let i = cursor.fetch_add(1, Ordering::Relaxed);
+                    if i >= batches.len() || shared.stopping() {
+                        break;
+                    }
+                    shared.queue_sub(batches[i].len as u64);
+                    worker.expand_batch(&batches[i], &mut |b| {
+                        shared.queue_add(b.len as u64);
+                        mine.push(b);
+                    });
+                }
+            }
+            next_level.lock().append(&mut mine);
+            if barrier.wait().is_leader() {
+                let mut batches = level.write();
+                *batches = std::mem::take(&mut *next_level.lock());
+                cursor.store(0, Ordering::Relaxed);
+                if batches.is_empty() || shared.stopping() {
+                    done.store(true, Ordering::Relaxed);
+                }
+            }
+            barrier.wait();
+            if done.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+    });
+}

@@ -1,0 +1,264 @@
+//! The parallel engines: worker threads sharing one lock-free visited set.
+//!
+//! Each worker owns a system scratch space, an arena of the visited set
+//! ([`crate::store`]) and outgoing [`batch::Batch`]es of new states; what
+//! differs is how batches move between workers:
+//!
+//! * [`work_stealing`]: per-worker crossbeam deques, a global injector and
+//!   batch stealing (Blumofe & Leiserson's work stealing over Chase–Lev
+//!   deques). Best throughput, any order.
+//! * [`level_sync`]: level-synchronous BFS. All batches of depth `d` are
+//!   expanded, by all workers, before any of depth `d + 1`, so every state
+//!   is stored with a parent one level up and counterexamples are shortest.
+//!
+//! The calling thread starts the workers (named `orbit-worker-N`) and then
+//! watches: the cancel flag, the time limit, progress callbacks. The first
+//! finding (or stop) raises a flag that every worker polls before each
+//! state, so all stop within one state expansion; its trace is rebuilt
+//! from the parent references in the arenas.
+
+mod batch;
+mod level_sync;
+mod work_stealing;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crossbeam::utils::CachePadded;
+use parking_lot::Mutex;
+
+use crate::check::{End, Finding, finish, goal_checked};
+use crate::config::{Config, ParallelMode};
+use crate::report::{Progress, Report, Stats, StopReason};
+use crate::store::{MAX_WORKERS, Ref, VisitedSet};
+use crate::system::TransitionSystem;
+
+/// Initial slots of the visited set's table.
+const INITIAL_CAPACITY: usize = 1 << 14;
+/// How often the calling thread polls the stop conditions.
+const MONITOR_POLL: Duration = Duration::from_millis(2);
+
+/// Per-worker counters, on their own cache lines.
+#[derive(Default)]
+pub(crate) struct Counters {
+    transitions: AtomicU64,
+    max_depth: AtomicU64,
+}
+
+impl Counters {
+    fn add_transitions(&self, n: u64) {
+        self.transitions.fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn note_depth(&self, depth: u64) {
+        if depth > self.max_depth.load(Ordering::Relaxed) {
+            self.max_depth.store(depth, Ordering::Relaxed);
+        }
+    }
+}
+
+/// How the search ended, as recorded by the workers.
+enum Ending {
+    Found(Finding, Ref, u64),
+    Stopped(StopReason),
+    InitError(crate::ModelError),
+}
+
+/// What all workers share.
+pub(crate) struct Shared<'a, T: TransitionSystem> {
+    system: &'a T,
+    config: &'a Config,
+    width: usize,
+    stride: usize,
+    check_goal: bool,
+    set: VisitedSet,
+    stop: AtomicBool,
+    ending: Mutex<Option<Ending>>,
+    counters: Box<[CachePadded<Counters>]>,
+    initial_states: AtomicU64,
+    /// States in batches waiting to be expanded (approximate).
+    queued: AtomicU64,
+    queue_peak: AtomicU64,
+}
+
+impl<T: TransitionSystem> Shared<'_, T> {
+    /// Whether workers must stop.
+    #[inline]
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Records a finding at state `r` of depth `depth` and stops everyone.
+    /// Of several findings the shallowest wins (the first among equals), so
+    /// the level-synchronous BFS reports a shortest counterexample.
+    fn found(&self, finding: Finding, r: Ref, depth: u64) {
+        let mut ending = self.ending.lock();
+        let replace = match &*ending {
+            None | Some(Ending::Stopped(_)) => true,
+            Some(Ending::Found(_, _, d)) => depth < *d,
+            Some(Ending::InitError(_)) => false,
+        };
+        if replace {
+            *ending = Some(Ending::Found(finding, r, depth));
+        }
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Stops everyone for `reason`, unless something else ended the search.
+    fn stop_with(&self, reason: StopReason) {
+        let mut ending = self.ending.lock();
+        if ending.is_none() {
+            *ending = Some(Ending::Stopped(reason));
+        }
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Stops the search if more than `max_states` states are stored.
+    fn check_state_bound(&self) {
+        if let Some(max) = self.config.max_states
+            && self.set.len() > max
+        {
+            self.stop_with(StopReason::MaxStates);
+        }
+    }
+
+    fn queue_add(&self, n: u64) {
+        let now = self.queued.fetch_add(n, Ordering::Relaxed) + n;
+        if now > self.queue_peak.load(Ordering::Relaxed) {
+            self.queue_peak.fetch_max(now, Ordering::Relaxed);
+        }
+    }
+
+    fn queue_sub(&self, n: u64) {
+        self.queued.fetch_sub(n, Ordering::Relaxed);
+    }
+
+    fn transitions(&self) -> u64 {
+        self.counters
+            .iter()
+            .map(|c| c.transitions.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    fn progress(&self, elapsed: Duration) -> Progress {
+        Progress {
+            states: self.set.len(),
+            transitions: self.transitions(),
+            queue: self.queued.load(Ordering::Relaxed),
+            store_bytes: self.set.bytes(),
+            elapsed,
+        }
+    }
+}
+
+/// Explores `system` with `config.threads` worker threads (at most 256).
+/// See [`crate::explore`].
+pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Report {
+    let start = Instant::now();
+    let threads = config.threads.clamp(1, MAX_WORKERS);
+    let mode = config.effective_mode();
+    let _span = tracing::info_span!("explore", engine = "parallel", threads, ?mode).entered();
+    let width = system.state_width();
+    let (set, handles) = VisitedSet::new(
+        width,
+        config.compact,
+        threads,
+        INITIAL_CAPACITY,
+        config.memory_limit,
+    );
+    let shared = Shared {
+        system,
+        config,
+        width,
+        stride: width + batch::HEADER,
+        check_goal: goal_checked(system, config),
+        set,
+        stop: AtomicBool::new(false),
+        ending: Mutex::new(None),
+        counters: (0..threads)
+            .map(|_| CachePadded::new(Counters::default()))
+            .collect(),
+        initial_states: AtomicU64::new(0),
+        queued: AtomicU64::new(0),
+        queue_peak: AtomicU64::new(0),
+    };
+    let mut workers: Vec<worker::Worker<'_, '_, T>> = handles
+        .into_iter()
+        .enumerate()
+        .map(|(i, h)| worker::Worker::new(&shared, i, h))
+        .collect();
+    let mut initial = Vec::new();
+    {
+        let _span = tracing::info_span!("initial_states").entered();
+        if let Err(e) = workers[0].initial_states(&mut |b| initial.push(b)) {
+            *shared.ending.lock() = Some(Ending::InitError(e));
+        }
+    }
+    shared.queue_add(initial.iter().map(|b| b.len as u64).sum());
+    if !shared.stopping() && shared.ending.lock().is_none() {
+        let _span = tracing::info_span!("search").entered();
+        match mode {
+            ParallelMode::LevelSynchronous => level_sync::run(&shared, workers, initial, start),
+            _ => work_stealing::run(&shared, workers, initial, start),
+        }
+    }
+    let stats = Stats {
+        states: shared.set.len(),
+        transitions: shared.transitions(),
+        initial_states: shared.initial_states.load(Ordering::Relaxed),
+        max_depth: shared
+            .counters
+            .iter()
+            .map(|c| c.max_depth.load(Ordering::Relaxed))
+            .max()
+            .unwrap_or(0),
+        store_bytes: shared.set.bytes(),
+        queue_peak: shared.queue_peak.load(Ordering::Relaxed),
+        threads,
+        compact: config.compact,
+        ..Stats::default()
+    };
+    let end = match shared.ending.lock().take() {
+        None => End::Complete,
+        Some(Ending::Stopped(reason)) => End::Stopped(reason),
+        Some(Ending::InitError(e)) => End::InitError(e),
+        Some(Ending::Found(finding, r, _)) => End::Found(finding, shared.set.chain_to(r)),
+    };
+    finish(system, end, stats, start)
+}
+
+/// Runs `workers` on named scoped threads, each with `body`, while the
+/// calling thread watches the stop conditions and reports progress.
+fn run_workers<'s, 'a, T, F>(
+    shared: &'s Shared<'a, T>,
+    workers: Vec<worker::Worker<'s, 'a, T>>,
+    start: Instant,
+    body: F,
+) where
+    T: TransitionSystem,
+    F: Fn(worker::Worker<'s, 'a, T>) + Sync,
+{
+    let running = std::sync::atomic::AtomicUsize::new(workers.len());
+    std::thread::scope(|scope| {
+        for w in workers {
+            let (running, body) = (&running, &body);
+            std::thread::Builder::new()
+                .name(format!("orbit-worker-{}", w.index))
+                .spawn_scoped(scope, move || {
+                    let _span = tracing::debug_span!("worker", index = w.index).entered();
+                    body(w);
+                    running.fetch_sub(1, Ordering::Release);
+                })
+                .expect("spawning a worker thread");
+        }
+        let mut watch = crate::watch::Watch::new(shared.config, start);
+        while running.load(Ordering::Acquire) > 0 {
+            std::thread::sleep(MONITOR_POLL);
+            if let Some(reason) = watch.stop_reason() {
+                shared.stop_with(reason);
+            }
+            watch.tick(|elapsed| shared.progress(elapsed));
+        }
+    });
+}

@@ -1,0 +1,177 @@
+//! What every parallel worker does with a batch, whatever the scheduler:
+//! expand each state, insert its successors in the visited set, check the
+//! new ones and queue them in outgoing batches.
+
+use crossbeam::epoch::Guard;
+
+use super::Shared;
+use super::batch::Batch;
+use crate::check::{Finding, check_new_state};
+use crate::hash::fingerprint;
+use crate::store::{Handle, Insert, Ref};
+use crate::system::TransitionSystem;
+
+/// One worker's private state.
+pub(crate) struct Worker<'s, 'a, T: TransitionSystem> {
+    pub(crate) shared: &'s Shared<'a, T>,
+    pub(crate) index: usize,
+    handle: Handle,
+    scratch: T::Scratch,
+    successors: Vec<u64>,
+    out: Batch,
+}
+
+impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
+    /// Worker `index`, appending to the visited set through `handle`.
+    pub(crate) fn new(shared: &'s Shared<'a, T>, index: usize, handle: Handle) -> Self {
+        Worker {
+            shared,
+            index,
+            handle,
+            scratch: shared.system.new_scratch(),
+            successors: Vec::new(),
+            out: Batch::with_stride(shared.stride),
+        }
+    }
+
+    /// Inserts and checks `state`, found at `depth` from `parent`; queues
+    /// it in the outgoing batch if new, handing full batches to `sink`.
+    /// Returns `false` if the search must stop.
+    #[inline]
+    pub(crate) fn add_state(
+        &mut self,
+        guard: &Guard,
+        state: &[u64],
+        parent: Ref,
+        depth: u64,
+        sink: &mut dyn FnMut(Batch),
+    ) -> bool {
+        let shared = self.shared;
+        let r = match shared
+            .set
+            .insert(&mut self.handle, guard, state, fingerprint(state), parent)
+        {
+            Ok(Insert::Seen) => return true,
+            Ok(Insert::New(r)) => r,
+            Err(_) => {
+                shared.stop_with(crate::report::StopReason::MemoryLimit);
+                return false;
+            }
+        };
+        shared.counters[self.index].note_depth(depth);
+        if let Some(finding) =
+            check_new_state(shared.system, &mut self.scratch, state, shared.check_goal)
+        {
+            shared.found(finding, r, depth);
+            return false;
+        }
+        self.out.push(r, depth, state);
+        if self.out.is_full() {
+            sink(std::mem::replace(
+                &mut self.out,
+                Batch::with_stride(shared.stride),
+            ));
+        }
+        true
+    }
+
+    /// Hands a partly filled outgoing batch to `sink`.
+    pub(crate) fn flush(&mut self, sink: &mut dyn FnMut(Batch)) {
+        if self.out.len > 0 {
+            sink(std::mem::replace(
+                &mut self.out,
+                Batch::with_stride(self.shared.stride),
+            ));
+        }
+    }
+
+    /// Computes the initial states (on the calling thread) into batches.
+    pub(crate) fn initial_states(
+        &mut self,
+        sink: &mut dyn FnMut(Batch),
+    ) -> Result<(), crate::ModelError> {
+        let shared = self.shared;
+        let mut states = Vec::new();
+        let mut count = 0;
+        shared.system.initial_states(&mut self.scratch, &mut |s| {
+            states.extend_from_slice(s);
+            count += 1;
+        })?;
+        let guard = crossbeam::epoch::pin();
+        let width = shared.width;
+        for i in 0..count {
+            let before = shared.set.len();
+            if !self.add_state(
+                &guard,
+                &states[i * width..(i + 1) * width],
+                crate::store::NO_PARENT,
+                0,
+                sink,
+            ) {
+                break;
+            }
+            if shared.set.len() > before {
+                shared
+                    .initial_states
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        self.flush(sink);
+        Ok(())
+    }
+
+    /// Expands every state of `batch`, handing outgoing batches to `sink`.
+    /// Stops early when the search is stopping.
+    pub(crate) fn expand_batch(&mut self, batch: &Batch, sink: &mut dyn FnMut(Batch)) {
+        let shared = self.shared;
+        let stride = shared.stride;
+        let width = shared.width;
+        let guard = crossbeam::epoch::pin();
+        let mut transitions = 0u64;
+        for i in 0..batch.len {
+            if shared.stopping() {
+                break;
+            }
+            let (r, depth, state) = batch.record(i, stride);
+            self.successors.clear();
+            let mut emitted = 0u64;
+            let successors = &mut self.successors;
+            let result = shared
+                .system
+                .successors(&mut self.scratch, state, &mut |s| {
+                    successors.extend_from_slice(s);
+                    emitted += 1;
+                });
+            if let Err(e) = result {
+                shared.found(Finding::ModelError(e), r, depth);
+                break;
+            }
+            transitions += emitted;
+            if emitted == 0 && shared.config.check_deadlock {
+                shared.found(Finding::Deadlock, r, depth);
+                break;
+            }
+            let successors = std::mem::take(&mut self.successors);
+            let mut go_on = true;
+            for k in 0..emitted as usize {
+                if !self.add_state(
+                    &guard,
+                    &successors[k * width..(k + 1) * width],
+                    r,
+                    depth + 1,
+                    sink,
+                ) {
+                    go_on = false;
+                    break;
+                }
+            }
+            self.successors = successors;
+            if !go_on {
+                break;
+            }
+        }
+        self.flush(sink);
+        shared.counters[self.index].add_transitions(transitions);
+        shared.check_state_bound();
+    }
+}

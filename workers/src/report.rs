@@ -1,0 +1,179 @@
+//! What a search returns: its outcome, statistics and counterexample.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::system::{ModelError, Violation};
+
+/// The result of [`crate::explore`].
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Why the search ended.
+    pub outcome: Outcome,
+    /// Counters, partial if the search stopped early.
+    pub stats: Stats,
+    /// For a violation, deadlock, goal or model error: the path from an
+    /// initial state to the offending state (to the state whose successors
+    /// raised the error). `None` otherwise, or if it could not be rebuilt
+    /// (see `trace_error`).
+    pub trace: Option<Trace>,
+    /// Why the trace could not be rebuilt (the system broke the determinism
+    /// contract, or its labelled functions failed), if so.
+    pub trace_error: Option<String>,
+}
+
+/// Why a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every reachable state was explored and no error found.
+    Complete,
+    /// A state violates an invariant or assertion.
+    Violation(Violation),
+    /// A state has no successor (only with `check_deadlock`).
+    Deadlock,
+    /// A goal state was found (only with `stop_at_goal`).
+    GoalFound,
+    /// The model raised an error (e.g. a well-definedness failure).
+    ModelError(ModelError),
+    /// The search stopped before finishing; statistics are partial.
+    Stopped(StopReason),
+}
+
+impl Outcome {
+    /// Whether the outcome is an error in the model (violation, deadlock or
+    /// model error).
+    pub fn is_error(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Violation(_) | Outcome::Deadlock | Outcome::ModelError(_)
+        )
+    }
+}
+
+/// Why a search stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StopReason {
+    /// `max_states` distinct states were stored.
+    MaxStates,
+    /// `time_limit` elapsed.
+    TimeLimit,
+    /// The visited store reached `memory_limit`.
+    MemoryLimit,
+    /// The `cancel` flag was set (Ctrl-C).
+    Interrupted,
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StopReason::MaxStates => "state limit reached",
+            StopReason::TimeLimit => "time limit reached",
+            StopReason::MemoryLimit => "memory limit of the visited store reached",
+            StopReason::Interrupted => "interrupted",
+        })
+    }
+}
+
+/// Counters of a search.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Distinct states stored (initial states included).
+    pub states: u64,
+    /// Successor edges emitted by expanded states, duplicates included.
+    pub transitions: u64,
+    /// Distinct initial states.
+    pub initial_states: u64,
+    /// Largest depth (distance in the search tree from an initial state) of
+    /// a stored state. Equal to the BFS depth for breadth-first searches.
+    pub max_depth: u64,
+    /// Wall-clock time of the search.
+    pub wall: Duration,
+    /// Bytes used by the visited store at the end: hash table(s), stored
+    /// states or fingerprints, parent links.
+    pub store_bytes: u64,
+    /// Largest number of states waiting in the frontier at once
+    /// (approximate for parallel searches, which count per batch).
+    pub queue_peak: u64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Whether only fingerprints were stored (`compact`).
+    pub compact: bool,
+    /// In compact mode, an estimate of the probability that a state was
+    /// missed because its fingerprint collided with another state's: the
+    /// birthday bound `n(n-1)/2 / 2^64` over the `n` distinct states (the
+    /// pessimistic figure TLC prints). `None` in exact mode.
+    pub collision_probability: Option<f64>,
+}
+
+impl Stats {
+    /// Bytes of visited store per distinct state (0 with no state).
+    pub fn bytes_per_state(&self) -> f64 {
+        if self.states == 0 {
+            0.0
+        } else {
+            self.store_bytes as f64 / self.states as f64
+        }
+    }
+
+    /// Distinct states per second of wall time.
+    pub fn states_per_second(&self) -> f64 {
+        let secs = self.wall.as_secs_f64();
+        if secs > 0.0 {
+            self.states as f64 / secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Birthday-bound probability that some two of `states` uniformly random
+/// 64-bit fingerprints collide: `n(n-1)/2 / 2^64`, capped at 1.
+pub fn collision_probability(states: u64) -> f64 {
+    let n = states as f64;
+    (n * (n - 1.0).max(0.0) / 2.0 / 2f64.powi(64)).min(1.0)
+}
+
+/// A counterexample or witness: a path of labelled steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// `steps[0]` is an initial state (its label from
+    /// `labelled_initial_states`); each further step is a successor of the
+    /// previous one with the label of the transition taken.
+    pub steps: Vec<TraceStep>,
+}
+
+impl Trace {
+    /// Number of transitions on the path (steps minus the initial state).
+    pub fn transitions(&self) -> usize {
+        self.steps.len().saturating_sub(1)
+    }
+
+    /// The last state of the path.
+    pub fn last_state(&self) -> Option<&[u64]> {
+        self.steps.last().map(|s| &*s.state)
+    }
+}
+
+/// One step of a [`Trace`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceStep {
+    /// The label of the initialisation or transition taken.
+    pub label: String,
+    /// The state reached.
+    pub state: Box<[u64]>,
+}
+
+/// A snapshot passed to the progress callback.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Distinct states stored so far.
+    pub states: u64,
+    /// Transitions emitted so far.
+    pub transitions: u64,
+    /// States waiting in the frontier.
+    pub queue: u64,
+    /// Bytes of the visited store.
+    pub store_bytes: u64,
+    /// Wall time since the search started.
+    pub elapsed: Duration,
+}

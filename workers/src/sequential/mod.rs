@@ -1,0 +1,171 @@
+//! The sequential engine: one thread, any [`SearchOrder`].
+//!
+//! The classic explicit-state search loop: pop a state from the frontier,
+//! emit its successors into a reused buffer, and for each successor not yet
+//! in the visited store, store it with a parent link, check it and queue
+//! it. Every state is checked once, when it is first stored, so an error is
+//! found as soon as its state is generated; deadlocks are found when a
+//! state is expanded. In BFS order states are stored in order of distance,
+//! so the parent chains, and therefore counterexamples, are shortest.
+
+mod frontier;
+mod store;
+
+use std::time::Instant;
+
+use crate::check::{End, Finding, check_new_state, finish, goal_checked};
+use crate::config::Config;
+use crate::report::{Progress, Report, Stats};
+use crate::system::TransitionSystem;
+use frontier::Frontier;
+use store::{Insert, NO_PARENT, SeqStore};
+
+/// Expansions between two polls of the time limit, cancel flag and progress.
+const POLL_EVERY: u64 = 256;
+
+/// Explores `system` on the calling thread. See [`crate::explore`].
+pub fn explore_sequential<T: TransitionSystem>(system: &T, config: &Config) -> Report {
+    let start = Instant::now();
+    let _span = tracing::info_span!("explore", engine = "sequential").entered();
+    let mut search = Search::new(system, config);
+    let end = search.run(start);
+    let stats = search.stats();
+    finish(system, end, stats, start)
+}
+
+struct Search<'a, T: TransitionSystem> {
+    system: &'a T,
+    config: &'a Config,
+    width: usize,
+    check_goal: bool,
+    scratch: T::Scratch,
+    store: SeqStore,
+    frontier: Frontier,
+    transitions: u64,
+    initial_states: u64,
+    max_depth: u64,
+    queue_peak: u64,
+}
+
+impl<'a, T: TransitionSystem> Search<'a, T> {
+    fn new(system: &'a T, config: &'a Config) -> Self {
+        let width = system.state_width();
+        Search {
+            system,
+            config,
+            width,
+            check_goal: goal_checked(system, config),
+            scratch: system.new_scratch(),
+            store: SeqStore::new(
+                width,
+                config.compact,
+                config.max_states,
+                config.memory_limit,
+            ),
+            frontier: Frontier::new(width, config.order),
+            transitions: 0,
+            initial_states: 0,
+            max_depth: 0,
+            queue_peak: 0,
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        Stats {
+            states: self.store.len(),
+            transitions: self.transitions,
+            initial_states: self.initial_states,
+            max_depth: self.max_depth,
+            store_bytes: self.store.bytes(),
+            queue_peak: self.queue_peak,
+            threads: 1,
+            compact: self.config.compact,
+            ..Stats::default()
+        }
+    }
+
+    /// Stores, checks and queues the `count` states in `batch` (flat,
+    /// `width` words each) found at `depth` from `parent`.
+    fn add_states(&mut self, batch: &[u64], count: usize, parent: u64, depth: u64) -> Option<End> {
+        let width = self.width;
+        for i in 0..count {
+            let state = &batch[i * width..(i + 1) * width];
+            let id = match self.store.insert(state, parent) {
+                Ok(Insert::New(id)) => id,
+                Ok(Insert::Seen) => continue,
+                Err(reason) => return Some(End::Stopped(reason)),
+            };
+            if parent == NO_PARENT {
+                self.initial_states += 1;
+            }
+            self.max_depth = self.max_depth.max(depth);
+            if let Some(finding) =
+                check_new_state(self.system, &mut self.scratch, state, self.check_goal)
+            {
+                return Some(End::Found(finding, self.store.chain_to(id)));
+            }
+            self.frontier.push(id, depth, state);
+        }
+        self.queue_peak = self.queue_peak.max(self.frontier.len() as u64);
+        None
+    }
+
+    fn run(&mut self, start: Instant) -> End {
+        let system = self.system;
+        let mut batch: Vec<u64> = Vec::new();
+        let mut count = 0usize;
+        let mut collect = |s: &[u64]| {
+            batch.extend_from_slice(s);
+            count += 1;
+        };
+        let init = {
+            let _span = tracing::info_span!("initial_states").entered();
+            system.initial_states(&mut self.scratch, &mut collect)
+        };
+        if let Err(e) = init {
+            return End::InitError(e);
+        }
+        if let Some(end) = self.add_states(&batch, count, NO_PARENT, 0) {
+            return end;
+        }
+        let _span = tracing::info_span!("search", order = ?self.config.order).entered();
+        let mut watch = crate::watch::Watch::new(self.config, start);
+        let mut state = Vec::with_capacity(self.width);
+        let mut expanded = 0u64;
+        while let Some((id, depth)) = self.frontier.pop(&mut state) {
+            expanded += 1;
+            if expanded.is_multiple_of(POLL_EVERY) {
+                if let Some(reason) = watch.stop_reason() {
+                    return End::Stopped(reason);
+                }
+                let progress = Progress {
+                    states: self.store.len(),
+                    transitions: self.transitions,
+                    queue: self.frontier.len() as u64,
+                    store_bytes: self.store.bytes(),
+                    elapsed: Default::default(),
+                };
+                watch.tick(|elapsed| Progress {
+                    elapsed,
+                    ..progress
+                });
+            }
+            batch.clear();
+            let mut emitted = 0usize;
+            if let Err(e) = system.successors(&mut self.scratch, &state, &mut |s| {
+                batch.extend_from_slice(s);
+                emitted += 1;
+            }) {
+                return End::Found(Finding::ModelError(e), self.store.chain_to(id));
+            }
+            self.transitions += emitted as u64;
+            if emitted == 0 && self.config.check_deadlock {
+                return End::Found(Finding::Deadlock, self.store.chain_to(id));
+            }
+            if let Some(end) = self.add_states(&batch, emitted, id, depth + 1) {
+                return end;
+            }
+        }
+        End::Complete
+    }
+}

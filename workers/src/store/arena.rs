@@ -1,0 +1,238 @@
+//! Per-worker append-only record arenas, readable by every thread.
+//!
+//! Each worker appends fixed-stride records (a state or fingerprint, then
+//! the parent's reference) to its own arena; any thread may read a record
+//! once its reference has been published through the hash table. An arena
+//! is a *segmented vector*: segment `k` holds `BASE << k` records, so a
+//! record index maps to (segment, offset) with one leading-zero count, a
+//! fixed directory of [`SEGMENTS`] pointers covers every possible index,
+//! and segments never move once allocated (no reallocation under readers).
+//!
+//! # Invariants (what makes the unsafe code sound)
+//! 1. Only the owning worker writes to an arena: [`Arena::push`] and
+//!    [`Arena::truncate_last`] are `unsafe` with that contract; the visited
+//!    set upholds it by binding each arena to one non-`Clone`,
+//!    non-`Sync` worker handle.
+//! 2. A segment pointer is stored (`Release`) before any record in it is
+//!    written, and is never changed or freed until the arena is dropped.
+//! 3. A record is written completely before its reference is published by
+//!    a `Release` compare-and-swap in the hash table; readers obtain
+//!    references only through `Acquire` loads of the table (or of records
+//!    that were themselves published), so the record's words happen-before
+//!    the read. A record is only ever rewritten (after
+//!    [`Arena::truncate_last`]) if its reference was never published.
+
+use super::primitive::{AtomicPtr, AtomicU64, Ordering};
+
+/// Records in segment 0 (a power of two).
+const BASE_BITS: u32 = 10;
+const BASE: u64 = 1 << BASE_BITS;
+/// Segments in the directory: enough for `BASE * (2^SEGMENTS - 1)` records.
+const SEGMENTS: usize = 40;
+
+/// One worker's records. See the module docs.
+pub(crate) struct Arena {
+    stride: usize,
+    segments: [AtomicPtr<u64>; SEGMENTS],
+    /// Records appended (written by the owner, read by anyone for counts).
+    len: AtomicU64,
+}
+
+/// (segment, offset within it) of record `index`.
+#[inline]
+fn locate(index: u64) -> (usize, u64) {
+    let k = 63 - ((index >> BASE_BITS) + 1).leading_zeros();
+    (k as usize, index - BASE * ((1u64 << k) - 1))
+}
+
+fn segment_records(k: usize) -> u64 {
+    BASE << k
+}
+
+impl Arena {
+    /// An empty arena of records of `stride` words.
+    pub(crate) fn new(stride: usize) -> Self {
+        Arena {
+            stride: stride.max(1),
+            segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
+            len: AtomicU64::new(0),
+        }
+    }
+
+    /// Records appended so far.
+    pub(crate) fn len(&self) -> u64 {
+        self.len.load(Ordering::Relaxed)
+    }
+
+    /// Bytes a push would allocate now: the next segment, if the last is full.
+    pub(crate) fn bytes_needed_for_push(&self) -> u64 {
+        let (k, offset) = locate(self.len());
+        if offset == 0 {
+            segment_records(k) * self.stride as u64 * 8
+        } else {
+            0
+        }
+    }
+
+    /// Appends a record made of `head` then `tail` (together `stride`
+    /// words) and returns its index.
+    ///
+    /// # Safety
+    /// Only one thread (the arena's owner) may call `push` or
+    /// [`Arena::truncate_last`] on this arena, ever.
+    pub(crate) unsafe fn push(&self, head: &[u64], tail: &[u64]) -> u64 {
+        debug_assert!(head.len() + tail.len() <= self.stride);
+        let index = self.len.load(Ordering::Relaxed);
+        let (k, offset) = locate(index);
+        let mut segment = self.segments[k].load(Ordering::Relaxed);
+        if segment.is_null() {
+            let words = segment_records(k) as usize * self.stride;
+            let boxed: Box<[u64]> = vec![0u64; words].into_boxed_slice();
+            segment = Box::into_raw(boxed) as *mut u64;
+            self.segments[k].store(segment, Ordering::Release);
+        }
+        // SAFETY: `offset < segment_records(k)`, so the record lies inside
+        // the segment's allocation; the owner is the only writer (contract)
+        // and this record is not yet published, so nobody reads it.
+        unsafe {
+            let record = segment.add(offset as usize * self.stride);
+            std::ptr::copy_nonoverlapping(head.as_ptr(), record, head.len());
+            std::ptr::copy_nonoverlapping(tail.as_ptr(), record.add(head.len()), tail.len());
+        }
+        self.len.store(index + 1, Ordering::Relaxed);
+        index
+    }
+
+    /// Removes the last record, which must never have been published.
+    ///
+    /// # Safety
+    /// Same single-writer contract as [`Arena::push`]; additionally the last
+    /// record's reference must not have been made visible to other threads.
+    pub(crate) unsafe fn truncate_last(&self) {
+        let len = self.len.load(Ordering::Relaxed);
+        debug_assert!(len > 0);
+        self.len.store(len - 1, Ordering::Relaxed);
+    }
+
+    /// The record at `index`.
+    ///
+    /// # Safety
+    /// `index` must have been obtained from a published reference (see the
+    /// module invariants), or be below `len()` as seen by the owner.
+    #[inline]
+    pub(crate) unsafe fn record(&self, index: u64) -> &[u64] {
+        let (k, offset) = locate(index);
+        let segment = self.segments[k].load(Ordering::Acquire);
+        debug_assert!(!segment.is_null());
+        // SAFETY: the segment was allocated with `segment_records(k)`
+        // records before the record was written (invariant 2), the record
+        // was written before it was published (invariant 3), and segments
+        // live as long as `self`.
+        unsafe {
+            std::slice::from_raw_parts(segment.add(offset as usize * self.stride), self.stride)
+        }
+    }
+
+    /// Bytes allocated by the arena's segments (the set keeps its own
+    /// running total; this recount checks it in tests).
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> u64 {
+        let mut total = 0;
+        for (k, segment) in self.segments.iter().enumerate() {
+            if !segment.load(Ordering::Relaxed).is_null() {
+                total += segment_records(k) * self.stride as u64 * 8;
+            }
+        }
+        total
+    }
+}
+
+impl Drop for Arena {
+    fn drop(&mut self) {
+        for (k, segment) in self.segments.iter().enumerate() {
+            let ptr = segment.load(Ordering::Relaxed);
+            if !ptr.is_null() {
+                let words = segment_records(k) as usize * self.stride;
+                // SAFETY: `ptr` came from `Box::into_raw` of a boxed slice
+                // of exactly `words` words (see `push`) and is freed once.
+                drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, words)) });
+            }
+        }
+    }
+}
+
+// SAFETY: the arena owns its segments (like a `Vec<u64>`); concurrent use
+// follows the single-writer, publish-before-read protocol of the module
+// docs, enforced by the `unsafe` contracts of `push` and `record`.
+unsafe impl Send for Arena {}
+// SAFETY: as above.
+unsafe impl Sync for Arena {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_covers_segments_contiguously() {
+        assert_eq!(locate(0), (0, 0));
+        assert_eq!(locate(BASE - 1), (0, BASE - 1));
+        assert_eq!(locate(BASE), (1, 0));
+        assert_eq!(locate(3 * BASE - 1), (1, 2 * BASE - 1));
+        assert_eq!(locate(3 * BASE), (2, 0));
+        let mut expected = (0usize, 0u64);
+        for i in 0..20 * BASE {
+            assert_eq!(locate(i), expected);
+            expected.1 += 1;
+            if expected.1 == segment_records(expected.0) {
+                expected = (expected.0 + 1, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn records_survive_growth_and_truncation() {
+        let arena = Arena::new(3);
+        let n = 5 * BASE + 7;
+        for i in 0..n {
+            // SAFETY: single-threaded test: this thread is the only writer.
+            unsafe {
+                arena.push(&[i, i + 1], &[i * 2]);
+                arena.push(&[99, 99], &[99]);
+                arena.truncate_last();
+            }
+        }
+        assert_eq!(arena.len(), n);
+        for i in 0..n {
+            // SAFETY: every index below len was written by this thread.
+            assert_eq!(unsafe { arena.record(i) }, &[i, i + 1, i * 2]);
+        }
+        assert!(arena.bytes() >= n * 24);
+    }
+
+    #[test]
+    fn readers_see_records_published_by_the_writer() {
+        use std::sync::atomic::AtomicU64 as StdAtomicU64;
+        let arena = Arena::new(2);
+        let published = StdAtomicU64::new(0);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for i in 0..4 * BASE {
+                    // SAFETY: this thread is the only writer.
+                    unsafe { arena.push(&[i, !i], &[]) };
+                    published.store(i + 1, std::sync::atomic::Ordering::Release);
+                }
+            });
+            s.spawn(|| {
+                let mut seen = 0;
+                while seen < 4 * BASE {
+                    let upto = published.load(std::sync::atomic::Ordering::Acquire);
+                    for i in seen..upto {
+                        // SAFETY: index `i` was published with Release above.
+                        assert_eq!(unsafe { arena.record(i) }, &[i, !i]);
+                    }
+                    seen = upto;
+                }
+            });
+        });
+    }
+}

@@ -1,0 +1,374 @@
+//! The concurrent visited set of the parallel engines.
+//!
+//! A lock-free hash set ([`table`]) of 64-bit entries over per-worker
+//! append-only record arenas ([`arena`]):
+//!
+//! * **exact** mode: a record is `[state words..., parent reference]`; an
+//!   entry is a 16-bit fingerprint tag above a 48-bit reference to the
+//!   record (8 bits of worker, 40 of index). A tag match is confirmed by
+//!   comparing the stored words, so no state is ever missed.
+//! * **compact** mode: a record is `[fingerprint, parent reference]`; an
+//!   entry is the 64-bit fingerprint itself, and equal fingerprints are
+//!   taken for equal states (TLC's approach), which misses a state with
+//!   the small probability of [`crate::Stats::collision_probability`].
+//!
+//! The table holds 8 bytes per slot and stays small and cache-friendly:
+//! probing compares entries and only touches a stored state on a tag
+//! match. An inserting worker appends its record speculatively when it
+//! reaches an empty slot, then claims the slot with a CAS; if another
+//! worker inserted the same state first, the record is taken back (it was
+//! never published). Old tables are freed through crossbeam-epoch once no
+//! thread can still be probing them.
+
+mod arena;
+mod primitive;
+mod table;
+
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::sync::atomic::AtomicBool;
+
+use crossbeam::epoch::{Guard, Owned};
+
+use crate::trace::StepKey;
+use arena::Arena;
+use primitive::{AtomicU64, Ordering};
+use table::{Probe, Table};
+
+/// A reference to a stored record: worker in the high bits, index below.
+pub(crate) type Ref = u64;
+/// The parent reference of initial states.
+pub(crate) const NO_PARENT: Ref = u64::MAX;
+/// Bits of a [`Ref`] holding the record index.
+const INDEX_BITS: u32 = 40;
+/// Bits of a [`Ref`] holding the worker (so at most 256 workers).
+const WORKER_BITS: u32 = 8;
+/// Largest number of workers (arenas) a set supports.
+pub(crate) const MAX_WORKERS: usize = 1 << WORKER_BITS;
+const REF_BITS: u32 = INDEX_BITS + WORKER_BITS;
+const REF_MASK: u64 = (1 << REF_BITS) - 1;
+/// Largest table fill ratio, as a fraction of 1024, before doubling.
+const MAX_LOAD_PER_1024: usize = 716;
+
+/// Result of [`VisitedSet::insert`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Insert {
+    /// The state is new; its record has this reference.
+    New(Ref),
+    /// The state was already stored.
+    Seen,
+}
+
+/// The store would pass its memory bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Full;
+
+/// One worker's right to append to its arena: exactly one per worker,
+/// neither `Clone` nor `Sync`, so each arena has a single writer.
+pub(crate) struct Handle {
+    worker: usize,
+    unflushed: usize,
+    unflushed_table: usize,
+    _not_sync: PhantomData<Cell<()>>,
+}
+
+/// The concurrent visited set. See the module docs.
+pub(crate) struct VisitedSet {
+    width: usize,
+    compact: bool,
+    arenas: Box<[Arena]>,
+    table: crossbeam::epoch::Atomic<Table>,
+    bytes: AtomicU64,
+    memory_limit: Option<u64>,
+    out_of_memory: AtomicBool,
+}
+
+impl VisitedSet {
+    /// A set for states of `width` words shared by `workers` workers (at
+    /// most [`MAX_WORKERS`]), starting with `capacity` slots (rounded up to
+    /// a power of two), and one handle per worker.
+    pub(crate) fn new(
+        width: usize,
+        compact: bool,
+        workers: usize,
+        capacity: usize,
+        memory_limit: Option<u64>,
+    ) -> (Self, Vec<Handle>) {
+        assert!(
+            (1..=MAX_WORKERS).contains(&workers),
+            "1 to {MAX_WORKERS} workers"
+        );
+        let stride = if compact { 2 } else { width + 1 };
+        let table = Table::new(capacity.max(2).next_power_of_two());
+        let set = VisitedSet {
+            width,
+            compact,
+            arenas: (0..workers).map(|_| Arena::new(stride)).collect(),
+            bytes: AtomicU64::new(table.bytes()),
+            table: crossbeam::epoch::Atomic::new(table),
+            memory_limit,
+            out_of_memory: AtomicBool::new(false),
+        };
+        let handles = (0..workers)
+            .map(|worker| Handle {
+                worker,
+                unflushed: 0,
+                unflushed_table: 0,
+                _not_sync: PhantomData,
+            })
+            .collect();
+        (set, handles)
+    }
+
+    /// Distinct states stored.
+    pub(crate) fn len(&self) -> u64 {
+        self.arenas.iter().map(Arena::len).sum()
+    }
+
+    /// Bytes allocated: live tables and arena segments.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Reserves `extra` bytes, unless that passes the memory bound.
+    fn reserve(&self, extra: u64) -> Result<(), Full> {
+        let before = self.bytes.fetch_add(extra, Ordering::Relaxed);
+        if self
+            .memory_limit
+            .is_some_and(|limit| before + extra > limit)
+        {
+            self.bytes.fetch_sub(extra, Ordering::Relaxed);
+            self.out_of_memory.store(true, Ordering::Relaxed);
+            return Err(Full);
+        }
+        Ok(())
+    }
+
+    /// The record behind `r`.
+    #[inline]
+    fn record(&self, r: Ref) -> &[u64] {
+        let worker = (r >> INDEX_BITS) as usize;
+        // SAFETY: references are only created by `insert` for records it
+        // appended, and reach other threads only through the table or
+        // records published through it (arena invariant 3).
+        unsafe { self.arenas[worker].record(r & ((1 << INDEX_BITS) - 1)) }
+    }
+
+    /// The hash an entry was placed by.
+    fn entry_hash(&self, entry: u64) -> u64 {
+        if self.compact {
+            entry
+        } else {
+            crate::hash::fingerprint(&self.record(entry & REF_MASK)[..self.width])
+        }
+    }
+
+    #[inline]
+    fn matches(&self, entry: u64, want: u64, state: &[u64]) -> bool {
+        if self.compact {
+            entry == want
+        } else {
+            entry >> REF_BITS == want >> REF_BITS
+                && self.record(entry & REF_MASK)[..self.width] == *state
+        }
+    }
+
+    /// Inserts `state` (whose fingerprint is `fp`) with parent `parent`
+    /// unless it is stored already. Fails if the state is new and storing
+    /// it would pass the memory bound.
+    pub(crate) fn insert(
+        &self,
+        handle: &mut Handle,
+        guard: &Guard,
+        state: &[u64],
+        fp: u64,
+        parent: Ref,
+    ) -> Result<Insert, Full> {
+        debug_assert_eq!(state.len(), self.width);
+        // The part of an entry that identifies the state: the whole
+        // fingerprint in compact mode, a tag of it in exact mode.
+        let want = if self.compact {
+            fp
+        } else {
+            (fp >> REF_BITS).max(1) << REF_BITS
+        };
+        let mut appended: Option<Ref> = None;
+        'tables: loop {
+            let shared = self.table.load(Ordering::Acquire, guard);
+            // SAFETY: the current table is only retired (deferred) after
+            // being replaced, and `guard` keeps it alive while we use it.
+            let table = unsafe { shared.deref() };
+            if table.growing.load(Ordering::Acquire) != 0 {
+                self.help_grow(table, guard)?;
+                continue;
+            }
+            let mut pos = table.home(fp);
+            for _ in 0..table.capacity() {
+                let entry = match table.probe(pos) {
+                    Probe::Moved => {
+                        self.help_grow(table, guard)?;
+                        continue 'tables;
+                    }
+                    Probe::Entry(entry) => entry,
+                    Probe::Empty => {
+                        let r = match appended {
+                            Some(r) => r,
+                            None => *appended.insert(self.append(handle, state, fp, parent)?),
+                        };
+                        let entry = if self.compact { fp } else { want | r };
+                        match table.claim(pos, entry) {
+                            Ok(()) => {
+                                self.count_insert(handle, table, shared.as_raw() as usize);
+                                return Ok(Insert::New(r));
+                            }
+                            // Someone claimed the slot first: examine their entry.
+                            Err(table::MOVED) => {
+                                self.help_grow(table, guard)?;
+                                continue 'tables;
+                            }
+                            Err(entry) => entry,
+                        }
+                    }
+                };
+                if self.matches(entry, want, state) {
+                    if appended.is_some() {
+                        // SAFETY: our handle is the arena's only writer and
+                        // the record was never published (the claim failed).
+                        unsafe { self.arenas[handle.worker].truncate_last() };
+                    }
+                    return Ok(Insert::Seen);
+                }
+                pos = table.next_pos(pos);
+            }
+            // Every slot probed: the table is full. Grow and retry.
+            self.start_grow(table)?;
+        }
+    }
+
+    /// Appends the record of a (probably) new state to our arena.
+    fn append(
+        &self,
+        handle: &mut Handle,
+        state: &[u64],
+        fp: u64,
+        parent: Ref,
+    ) -> Result<Ref, Full> {
+        let arena = &self.arenas[handle.worker];
+        let needed = arena.bytes_needed_for_push();
+        if needed > 0 {
+            self.reserve(needed)?;
+        }
+        // SAFETY: `handle` is the unique writer of this arena (one handle
+        // per worker, not Clone, not Sync, borrowed mutably here).
+        let index = unsafe {
+            if self.compact {
+                arena.push(&[fp], &[parent])
+            } else {
+                arena.push(state, &[parent])
+            }
+        };
+        Ok(((handle.worker as u64) << INDEX_BITS) | index)
+    }
+
+    /// Counts an insert into `table`, flushing the count in batches and
+    /// starting growth past the load bound.
+    fn count_insert(&self, handle: &mut Handle, table: &Table, table_id: usize) {
+        if handle.unflushed_table != table_id {
+            handle.unflushed_table = table_id;
+            handle.unflushed = 0;
+        }
+        handle.unflushed += 1;
+        let batch = (table.capacity() >> 6).clamp(1, 64);
+        if handle.unflushed >= batch {
+            let count =
+                table.count.fetch_add(handle.unflushed, Ordering::Relaxed) + handle.unflushed;
+            handle.unflushed = 0;
+            if count * 1024 > table.capacity() * MAX_LOAD_PER_1024 {
+                // A failure to grow (memory bound) is reported by the next
+                // insert, which finds `out_of_memory` set.
+                let _ = self.start_grow(table);
+            }
+        }
+    }
+
+    /// Starts migrating `table` into one twice as large, unless another
+    /// thread did already.
+    fn start_grow(&self, table: &Table) -> Result<(), Full> {
+        if table
+            .growing
+            .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            return Ok(());
+        }
+        let next = Table::new(table.capacity() * 2);
+        self.reserve(next.bytes())?;
+        table.next.store(Owned::new(next), Ordering::Release);
+        Ok(())
+    }
+
+    /// Helps the migration of `table` and returns once the new table is
+    /// published.
+    fn help_grow(&self, table: &Table, guard: &Guard) -> Result<(), Full> {
+        let backoff = crossbeam::utils::Backoff::new();
+        let next = loop {
+            if self.out_of_memory.load(Ordering::Relaxed) {
+                return Err(Full);
+            }
+            let next = table.next.load(Ordering::Acquire, guard);
+            if !next.is_null() {
+                break next;
+            }
+            backoff.snooze();
+        };
+        // SAFETY: `next` is only retired after it has itself been replaced,
+        // which needs this migration to finish first; `guard` protects it.
+        let next_table = unsafe { next.deref() };
+        if table.help_migrate(next_table, &|entry| self.entry_hash(entry)) {
+            let old = self.table.swap(next, Ordering::AcqRel, guard);
+            self.bytes.fetch_sub(table.bytes(), Ordering::Relaxed);
+            // SAFETY: `old` is no longer reachable from `self.table`; threads
+            // still probing it hold guards, so destruction waits for them.
+            unsafe { guard.defer_destroy(old) };
+        } else {
+            let backoff = crossbeam::utils::Backoff::new();
+            while std::ptr::eq(self.table.load(Ordering::Acquire, guard).as_raw(), table) {
+                backoff.snooze();
+            }
+        }
+        Ok(())
+    }
+
+    /// The chain of keys from an initial state to the state of `r`.
+    pub(crate) fn chain_to(&self, mut r: Ref) -> Vec<StepKey> {
+        let mut chain = Vec::new();
+        loop {
+            let record = self.record(r);
+            chain.push(if self.compact {
+                StepKey::Fingerprint(record[0])
+            } else {
+                StepKey::Words(record[..self.width].into())
+            });
+            r = record[record.len() - 1];
+            if r == NO_PARENT {
+                break;
+            }
+        }
+        chain.reverse();
+        chain
+    }
+}
+
+impl Drop for VisitedSet {
+    fn drop(&mut self) {
+        // SAFETY: `&mut self`: no other thread can reach the table.
+        unsafe {
+            let guard = crossbeam::epoch::unprotected();
+            let table = self.table.load(Ordering::Relaxed, guard);
+            drop(table.into_owned());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,158 @@
+//! The slot array of the concurrent visited set: open addressing with
+//! linear probing over `u64` slots claimed by compare-and-swap, and the
+//! cooperative migration of all slots into a table twice as large.
+//!
+//! A slot is [`EMPTY`], [`MOVED`] (migrated to the next table), or a
+//! non-zero *entry* chosen by the set (a fingerprint, or a tag and an arena
+//! reference). Entries are never removed, so a probe that reaches an empty
+//! slot proves its key absent from this table, as in every lock-free
+//! linear-probing set (Purcell & Harris, *Non-blocking hashtables with open
+//! addressing*, 2005, without deletion).
+//!
+//! # Migration (after Rumur's `set_migrate`)
+//! When a table is full enough, one thread allocates a table of twice the
+//! size and hangs it on `next`. From then on every inserting thread helps:
+//! it claims chunks of [`CHUNK`] old slots with a `fetch_add`, swaps each
+//! slot to [`MOVED`] (a CAS, so an entry racing into the slot either lands
+//! before the swap and is copied, or fails and retries in the new table),
+//! re-inserts the old entry in the new table, and counts the chunk done.
+//! The thread completing the last chunk publishes the new table. Inserts
+//! wait for that moment, but they spend the wait migrating, so a migration
+//! costs each of `p` threads about `1/p` of the table, in parallel with
+//! the others.
+
+use super::primitive::{AtomicU64, AtomicUsize, Ordering};
+use crossbeam::epoch::Atomic;
+
+/// A slot never written.
+pub(crate) const EMPTY: u64 = 0;
+/// A slot whose entry (or emptiness) was moved to the next table.
+pub(crate) const MOVED: u64 = u64::MAX;
+/// Slots per migration chunk.
+const CHUNK: usize = 1024;
+
+/// One generation of the slot array.
+pub(crate) struct Table {
+    slots: Box<[AtomicU64]>,
+    mask: usize,
+    /// Approximate number of entries (flushed in batches by the handles).
+    pub(crate) count: AtomicUsize,
+    /// The table being migrated into, once migration has started.
+    pub(crate) next: Atomic<Table>,
+    /// Migration started (the thread that sets it allocates `next`).
+    pub(crate) growing: AtomicUsize,
+    chunks_claimed: AtomicUsize,
+    chunks_done: AtomicUsize,
+}
+
+/// Outcome of probing for an entry.
+pub(crate) enum Probe {
+    /// The slot is empty: the key is absent.
+    Empty,
+    /// The slot holds this entry; the caller decides whether it is the key.
+    Entry(u64),
+    /// The table is being migrated: retry in the next one.
+    Moved,
+}
+
+impl Table {
+    /// A table of `capacity` slots (a power of two).
+    pub(crate) fn new(capacity: usize) -> Self {
+        debug_assert!(capacity.is_power_of_two());
+        Table {
+            slots: (0..capacity).map(|_| AtomicU64::new(EMPTY)).collect(),
+            mask: capacity - 1,
+            count: AtomicUsize::new(0),
+            next: Atomic::null(),
+            growing: AtomicUsize::new(0),
+            chunks_claimed: AtomicUsize::new(0),
+            chunks_done: AtomicUsize::new(0),
+        }
+    }
+
+    /// Number of slots.
+    pub(crate) fn capacity(&self) -> usize {
+        self.mask + 1
+    }
+
+    /// Bytes of the slot array.
+    pub(crate) fn bytes(&self) -> u64 {
+        8 * self.capacity() as u64
+    }
+
+    /// First probe position for `hash`.
+    #[inline]
+    pub(crate) fn home(&self, hash: u64) -> usize {
+        hash as usize & self.mask
+    }
+
+    /// The position after `pos`.
+    #[inline]
+    pub(crate) fn next_pos(&self, pos: usize) -> usize {
+        (pos + 1) & self.mask
+    }
+
+    /// Reads the slot at `pos`.
+    #[inline]
+    pub(crate) fn probe(&self, pos: usize) -> Probe {
+        match self.slots[pos].load(Ordering::Acquire) {
+            EMPTY => Probe::Empty,
+            MOVED => Probe::Moved,
+            entry => Probe::Entry(entry),
+        }
+    }
+
+    /// Tries to claim the empty slot at `pos` for `entry`. On failure
+    /// returns the slot's current content.
+    #[inline]
+    pub(crate) fn claim(&self, pos: usize, entry: u64) -> Result<(), u64> {
+        self.slots[pos]
+            .compare_exchange(EMPTY, entry, Ordering::AcqRel, Ordering::Acquire)
+            .map(|_| ())
+    }
+
+    /// Inserts an entry known to be absent, during migration (only
+    /// migrating threads write to a table before it is published).
+    fn insert_migrated(&self, hash: u64, entry: u64) {
+        let mut pos = self.home(hash);
+        loop {
+            if self.claim(pos, entry).is_ok() {
+                return;
+            }
+            pos = self.next_pos(pos);
+        }
+    }
+
+    /// Number of migration chunks.
+    fn chunks(&self) -> usize {
+        self.capacity().div_ceil(CHUNK)
+    }
+
+    /// Helps migrate this table into `next` until no chunk is left to
+    /// claim; `hash_of` recomputes an entry's hash. Returns `true` if this
+    /// call completed the last chunk (the caller then publishes `next`).
+    pub(crate) fn help_migrate(&self, next: &Table, hash_of: &dyn Fn(u64) -> u64) -> bool {
+        let chunks = self.chunks();
+        let mut completed_last = false;
+        loop {
+            let chunk = self.chunks_claimed.fetch_add(1, Ordering::Relaxed);
+            if chunk >= chunks {
+                return completed_last;
+            }
+            let start = chunk * CHUNK;
+            let end = (start + CHUNK).min(self.capacity());
+            let mut moved = 0;
+            for slot in &self.slots[start..end] {
+                let entry = slot.swap(MOVED, Ordering::AcqRel);
+                debug_assert_ne!(entry, MOVED, "slot migrated twice");
+                if entry != EMPTY {
+                    next.insert_migrated(hash_of(entry), entry);
+                    moved += 1;
+                }
+            }
+            next.count.fetch_add(moved, Ordering::Relaxed);
+            let done = self.chunks_done.fetch_add(1, Ordering::AcqRel) + 1;
+            completed_last |= done == chunks;
+        }
+    }
+}
