@@ -25,6 +25,9 @@ pub struct Lattice {
     /// Each successor is emitted twice (duplicate edges count as
     /// transitions, not as states).
     pub duplicate_edges: bool,
+    /// Rounds of busy work per successor, emulating the cost of a front
+    /// end's successor function in benchmarks (0 in tests).
+    pub work: u64,
 }
 
 impl Lattice {
@@ -93,6 +96,13 @@ impl TransitionSystem for Lattice {
         for i in 0..self.dims {
             if state[i] < self.max {
                 scratch[i] += 1;
+                if self.work > 0 {
+                    let mut h = scratch[i];
+                    for _ in 0..self.work {
+                        h = std::hint::black_box(workers::fingerprint(&[h, i as u64]));
+                    }
+                    std::hint::black_box(h);
+                }
                 emit(scratch);
                 if self.duplicate_edges {
                     emit(scratch);
