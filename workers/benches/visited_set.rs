@@ -34,7 +34,7 @@ fn stream(thread: u64) -> Vec<[u64; 4]> {
         let key = if next_new < KEYS && (rng % 1000) as f64 / 1000.0 < new_share {
             next_new += 1;
             // Threads discover keys in different orders.
-            if thread % 2 == 0 {
+            if thread.is_multiple_of(2) {
                 next_new - 1
             } else {
                 KEYS - next_new

@@ -141,6 +141,11 @@ impl VisitedSet {
         self.arenas.iter().map(Arena::len).sum()
     }
 
+    /// Whether no state is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Bytes allocated: live tables and arena segments.
     pub fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
