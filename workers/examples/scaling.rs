@@ -1,8 +1,10 @@
 //! Measures the engines' scaling on a synthetic lattice (no front end).
 //!
 //! ```text
-//! cargo run --release -p orbit-workers --example scaling -- DIMS MAX WORK THREADS... [--compact] [--level]
+//! cargo run --release -p orbit-workers --example scaling -- DIMS MAX WORK THREADS... [--compact] [--level] [--par]
 //! ```
+//! `--par` runs the parallel engine even for one thread (normally one
+//! thread means the sequential engine).
 //! `WORK` rounds of extra hashing per successor emulate a front end's cost
 //! of computing a state (0: the engine's own overhead only). Prints one
 //! line per thread count: states, transitions, wall time, states/s,
@@ -14,7 +16,7 @@ mod common;
 use std::time::Instant;
 
 use common::Lattice;
-use workers::{Config, Outcome, ParallelMode, SearchOrder, explore};
+use workers::{Config, Outcome, ParallelMode, SearchOrder, explore, explore_parallel};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +30,7 @@ fn main() {
         eprintln!("usage: scaling DIMS MAX WORK THREADS... [--compact] [--level]");
         std::process::exit(2);
     };
+    let par = flags.iter().any(|f| *f == "--par");
     let compact = flags.iter().any(|f| *f == "--compact");
     let mode = if flags.iter().any(|f| *f == "--level") {
         ParallelMode::LevelSynchronous
@@ -49,7 +52,11 @@ fn main() {
             ..Config::default()
         };
         let start = Instant::now();
-        let report = explore(&system, &config);
+        let report = if par {
+            explore_parallel(&system, &config)
+        } else {
+            explore(&system, &config)
+        };
         let wall = start.elapsed().as_secs_f64();
         assert_eq!(report.outcome, Outcome::Complete);
         assert_eq!(report.stats.states, system.state_count());

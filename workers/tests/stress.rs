@@ -54,3 +54,21 @@ fn many_threads_agree_with_the_sequential_engine() {
         }
     }
 }
+
+/// Regression guard: a panicking worker used to leave the others waiting
+/// at the level barrier (or for pending work) forever.
+#[test]
+fn a_panicking_system_propagates_instead_of_hanging() {
+    let system = common::Panicky(Lattice::new(3, 8), vec![2, 2, 2]);
+    for mode in [ParallelMode::LevelSynchronous, ParallelMode::WorkStealing] {
+        let config = Config {
+            threads: 3,
+            mode,
+            check_deadlock: false,
+            ..Config::default()
+        };
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| explore(&system, &config)));
+        assert!(result.is_err(), "{mode:?}");
+    }
+}
