@@ -428,6 +428,13 @@ fn orders_agree_on_scheduler1() {
 }
 
 #[test]
+fn compact_store_agrees_on_scheduler1() {
+    // Fingerprint-only storage may in theory merge states; on 5,200 states a
+    // 64-bit collision is vanishingly unlikely, so the counts must agree.
+    assert_same_exploration("scheduler1.mch", &[("PROC", 5)], &[&[], &["--compact"]]);
+}
+
+#[test]
 fn orders_agree_on_token_ring() {
     assert_same_exploration("TokenRing.mch", &[("Servers", 3)], ORDERS);
 }
@@ -463,6 +470,40 @@ fn bfs_counterexample_is_shortest() {
     });
     if run.trace().len() != 2 {
         run.fail("expected a trace of 2 steps (initialisation, add)");
+    }
+}
+
+/// `--max-states` stops the search with a partial summary and exit code 0.
+#[test]
+fn max_states_stops_the_search() {
+    let run = CheckRun::run("scheduler1.mch", &[("PROC", 5)], &["--max-states", "100"]);
+    if run.result() != "stopped" || run.code != Some(0) {
+        run.fail("expected result `stopped` with exit code 0");
+    }
+    if run.count("states") > 100 {
+        run.fail("more states stored than --max-states allows");
+    }
+}
+
+/// A well-definedness error met during the search is a model error (exit
+/// code 1) whose message names file:line:column, with the trace reaching it.
+#[test]
+fn well_definedness_error_is_a_model_error() {
+    let text = "MACHINE Wd\nVARIABLES f, x\nINVARIANT f : 1..2 +-> 1..2 & x : INTEGER\n\
+                INITIALISATION f := {1 |-> 2} || x := 0\nOPERATIONS\n  bad = BEGIN x := f(2) END\nEND\n";
+    let dir = tempfile::tempdir().expect("cannot create a temporary directory");
+    let path = dir.path().join("Wd.mch");
+    std::fs::write(&path, text).expect("cannot write the model");
+    let run = CheckRun::run_path(&path.to_string_lossy(), &[], &[], DEFAULT_TIMEOUT);
+    if run.result() != "model_error" || run.code != Some(1) {
+        run.fail("expected result `model_error` with exit code 1");
+    }
+    let message = run.json["message"].as_str().unwrap_or("");
+    if find_location(message, "Wd.mch") != Some((6, 20)) {
+        run.fail("expected the message to point at Wd.mch:6:20 (the application f(2))");
+    }
+    if run.trace().is_empty() {
+        run.fail("expected the trace that reaches the error");
     }
 }
 
