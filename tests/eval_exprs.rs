@@ -17,6 +17,7 @@ fn compile(text: &str) -> (Interpreter, SourceFile) {
     let t = check_machine(&machine, &CheckOptions::default())
         .unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
     let types = MachineTypes {
+        bound: Default::default(),
         given_sets: t.given_sets,
         constants: t.constants,
         variables: t.variables,

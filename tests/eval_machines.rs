@@ -31,6 +31,7 @@ fn load(name: &str, text: &str, card: u32) -> Interpreter {
     let t =
         check_machine(&machine, &options).unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
     let types = MachineTypes {
+        bound: Default::default(),
         given_sets: t.given_sets,
         constants: t.constants,
         variables: t.variables,

@@ -14,6 +14,7 @@ fn try_compile(text: &str) -> Result<Interpreter, Diagnostic> {
     let t = check_machine(&machine, &CheckOptions::default())
         .unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
     let types = MachineTypes {
+        bound: Default::default(),
         given_sets: t.given_sets,
         constants: t.constants,
         variables: t.variables,

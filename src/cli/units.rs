@@ -23,10 +23,11 @@ pub fn parse_set_size(text: &str) -> Result<(String, u32), String> {
 
 /// Parses a duration such as `90s`, `10m`, `1h30m` or a plain number of seconds.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    if let Ok(secs) = text.trim().parse::<f64>() {
-        if secs.is_finite() && secs >= 0.0 {
-            return Ok(Duration::from_secs_f64(secs));
-        }
+    if let Ok(secs) = text.trim().parse::<f64>()
+        && secs.is_finite()
+        && secs >= 0.0
+    {
+        return Ok(Duration::from_secs_f64(secs));
     }
     humantime::parse_duration(text.trim())
         .map_err(|e| format!("expected a duration such as 30s or 5m: {e}"))

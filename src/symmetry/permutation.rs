@@ -248,6 +248,7 @@ mod tests {
     fn state_renaming_matches_value_renaming() {
         let pid = Type::Given(0);
         let types = MachineTypes {
+            bound: Default::default(),
             given_sets: vec![GivenSet {
                 name: "P".into(),
                 elements: (1..=3).map(|i| format!("P{i}")).collect(),

@@ -185,6 +185,7 @@ mod tests {
     #[test]
     fn constants_come_first_and_round_trip() {
         let types = MachineTypes {
+            bound: Default::default(),
             given_sets: vec![GivenSet {
                 name: "PID".into(),
                 elements: vec!["PID1".into(), "PID2".into()],
