@@ -457,6 +457,56 @@ fn thread_counts_agree_on_dining() {
     );
 }
 
+/// Every search order and thread count reaches the same verdict on the
+/// models with errors (the counterexample itself may differ).
+#[test]
+fn orders_and_threads_agree_on_verdicts() {
+    let models: [(Case, &[&str]); 3] = [
+        (
+            Case {
+                model: "SymCounterEx.mch",
+                verdict: Verdict::InvariantViolation,
+                last_step: Some("add"),
+                ..BASE
+            },
+            &[],
+        ),
+        (
+            Case {
+                verdict: Verdict::Deadlock,
+                ..TTS
+            },
+            &[],
+        ),
+        (
+            Case {
+                sets: &[("KeyIDs", 2)],
+                verdict: Verdict::GoalFound,
+                final_values: &[("hasbox", "natasha")],
+                ..RPP
+            },
+            &["--goal"],
+        ),
+    ];
+    let variants: [&[&str]; 5] = [
+        &["--order", "dfs"],
+        &["--order", "mixed", "--seed", "3"],
+        &["--threads", "2"],
+        &["--threads", "2", "--order", "dfs"],
+        &["--threads", "3", "--order", "mixed"],
+    ];
+    for (case, base_flags) in models {
+        for variant in variants {
+            let flags: Vec<&'static str> =
+                base_flags.iter().chain(variant.iter()).copied().collect();
+            check(&Case {
+                flags: flags.leak(),
+                ..case
+            });
+        }
+    }
+}
+
 /// A breadth-first counterexample is a shortest one: for SymCounterEx,
 /// initialisation and one `add`.
 #[test]
@@ -504,6 +554,25 @@ fn well_definedness_error_is_a_model_error() {
     }
     if run.trace().is_empty() {
         run.fail("expected the trace that reaches the error");
+    }
+}
+
+/// A false ASSERTIONS clause is reported as an assertion violation.
+#[test]
+fn false_assertion_is_reported() {
+    let text = "MACHINE Asrt\nVARIABLES x\nINVARIANT x : 0..3\nASSERTIONS x < 3\nINITIALISATION x := 0\n\
+                OPERATIONS\n  inc = PRE x < 3 THEN x := x + 1 END\nEND\n";
+    let dir = tempfile::tempdir().expect("cannot create a temporary directory");
+    let path = dir.path().join("Asrt.mch");
+    std::fs::write(&path, text).expect("cannot write the model");
+    let run = CheckRun::run_path(&path.to_string_lossy(), &[], &[], DEFAULT_TIMEOUT);
+    if run.result() != "assertion_violation" || run.code != Some(1) {
+        run.fail("expected result `assertion_violation` with exit code 1");
+    }
+    if run.trace().len() != 4
+        || final_state(&run.trace()).get("x").and_then(|v| v.as_str()) != Some("3")
+    {
+        run.fail("expected the trace INITIALISATION, inc, inc, inc ending in x = 3");
     }
 }
 
