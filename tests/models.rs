@@ -462,6 +462,17 @@ fn thread_counts_agree_on_dining() {
     );
 }
 
+#[test]
+fn thread_counts_agree_on_usb_and_token_ring() {
+    let variants: &[&[&str]] = &[
+        &[],
+        &["--threads", "2"],
+        &["--threads", "2", "--order", "dfs"],
+    ];
+    assert_same_exploration("USB_4Endpoints.mch", &[("TRANSFERS", 2)], variants);
+    assert_same_exploration("TokenRing.mch", &[("Servers", 4)], variants);
+}
+
 /// Every search order and thread count reaches the same verdict on the
 /// models with errors (the counterexample itself may differ).
 #[test]
