@@ -124,6 +124,14 @@ fn check_with_flags(case: &Case, flags: &[&str]) -> CheckRun {
             run.code
         ));
     }
+    for key in ["wall_seconds", "states_per_second"] {
+        if !run.json[key].is_number() {
+            run.fail(&format!("no number field `{key}`"));
+        }
+    }
+    if !(run.json["peak_memory_bytes"].is_u64() || run.json["peak_memory_bytes"].is_null()) {
+        run.fail("`peak_memory_bytes` is neither an integer nor null");
+    }
     let states = run.count("states");
     let valuations = run.count("constant_valuations");
     if !case.has_constants && valuations > 1 {
