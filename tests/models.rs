@@ -577,6 +577,28 @@ fn well_definedness_error_is_a_model_error() {
     }
 }
 
+/// NAT is 0..MAXINT (ProB's default MAXINT is 3); `--maxint` changes it.
+#[test]
+fn maxint_bounds_nat() {
+    let text = "MACHINE Count\nVARIABLES x\nINVARIANT x : NAT\nINITIALISATION x := 0\n\
+                OPERATIONS\n  set(n) = PRE n : NAT THEN x := n END\nEND\n";
+    let dir = tempfile::tempdir().expect("cannot create a temporary directory");
+    let path = dir.path().join("Count.mch");
+    std::fs::write(&path, text).expect("cannot write the model");
+    for (flags, maxint) in [(&[][..], 3u64), (&["--maxint", "5"][..], 5)] {
+        let run = CheckRun::run_path(&path.to_string_lossy(), &[], flags, DEFAULT_TIMEOUT);
+        let values = maxint + 1;
+        if run.result() != "ok"
+            || run.count("states") != values
+            || run.count("transitions") != values * values
+        {
+            run.fail(&format!(
+                "expected {values} states x = 0..{maxint}, each with {values} transitions"
+            ));
+        }
+    }
+}
+
 /// A false ASSERTIONS clause is reported as an assertion violation.
 #[test]
 fn false_assertion_is_reported() {
