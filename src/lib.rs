@@ -3,4 +3,6 @@
 //! reduction.
 
 pub mod b;
+pub mod canon;
+pub mod cli;
 pub mod diag;
