@@ -101,28 +101,7 @@ pub fn check_machine(
     checker.scope.set_params = machine.params.len() as u32;
     checker.refines = machine.refines.as_ref().map(|r| r.name.clone());
 
-    // Machine-level names.
-    for (k, set) in numbered.sets.iter().enumerate() {
-        let g = checker.terms.given(k as u32);
-        let term = checker.terms.set(g);
-        checker.declare(&set.name, numbered.spans[k], What::Set(k as u32), term);
-        for (name, span) in set.elements.iter().zip(&numbered.element_spans[k]) {
-            let term = checker.terms.given(k as u32);
-            checker.declare(name, *span, What::Element(k as u32), term);
-        }
-    }
-    let constants: Vec<TermId> = machine
-        .constants
-        .iter()
-        .enumerate()
-        .map(|(i, c)| checker.declare_fresh(c, What::Constant(i)))
-        .collect();
-    let variables: Vec<TermId> = machine
-        .variables
-        .iter()
-        .enumerate()
-        .map(|(i, v)| checker.declare_fresh(v, What::Variable(i)))
-        .collect();
+    let (constants, variables) = checker.declare_machine_names(machine, &numbered);
 
     // Clauses, in the order ProB reads them.
     if let Some(c) = &machine.constraints {
@@ -140,37 +119,11 @@ pub fn check_machine(
     for a in &machine.assertions {
         checker.pred(a);
     }
-    match &machine.initialisation {
-        Some(init) => {
-            checker.subst(init);
-            let assigned = frame(init);
-            for v in machine
-                .variables
-                .iter()
-                .filter(|v| !assigned.contains(v.name.as_str()))
-            {
-                checker.error(
-                    Diagnostic::error(v.span, format!("variable `{}` is not initialised", v.name))
-                        .with_label("never assigned by the INITIALISATION"),
-                );
-            }
-        }
-        None => {
-            if let Some(v) = machine.variables.first() {
-                checker.error(Diagnostic::error(
-                    v.span,
-                    format!(
-                        "the machine has variables (`{}`, ...) but no INITIALISATION",
-                        v.name
-                    ),
-                ));
-            }
-        }
-    }
-    let mut op_names: HashMap<&str, ()> = HashMap::new();
+    checker.initialisation(machine);
+    let mut op_names: HashSet<&str> = HashSet::new();
     let mut op_terms = Vec::new();
     for op in &machine.operations {
-        if op_names.insert(&op.name.name, ()).is_some() {
+        if !op_names.insert(&op.name.name) {
             checker.error(Diagnostic::error(
                 op.name.span,
                 format!("operation `{}` is declared twice", op.name.name),
@@ -204,37 +157,7 @@ pub fn check_machine(
         });
         operations.push(OperationTypes { params, outputs });
     }
-    let mut bound = HashMap::new();
-    let mut ambiguous = HashSet::new();
-    for (span, name, term) in std::mem::take(&mut checker.bound) {
-        match checker.terms.resolve(term) {
-            Some(ty) => {
-                // A binder inside a definition expanded at several types has
-                // one span but several types: leave it out rather than lie.
-                let key = (span.start, span.end);
-                if ambiguous.contains(&key) {
-                    continue;
-                }
-                if bound.get(&key).is_some_and(|old| *old != ty) {
-                    bound.remove(&key);
-                    ambiguous.insert(key);
-                } else {
-                    bound.insert(key, ty);
-                }
-            }
-            None if report => {
-                let known = checker.show(term);
-                checker.error(
-                    Diagnostic::error(
-                        span,
-                        format!("cannot infer the type of `{name}`: add a typing predicate such as `{name} : S`"),
-                    )
-                    .with_note(format!("what is known of its type: {known}")),
-                );
-            }
-            None => {}
-        }
-    }
+    let bound = checker.bound_types(report);
     if !checker.diags.is_empty() {
         return Err(checker.diags);
     }
@@ -353,6 +276,104 @@ impl Checker {
         let term = self.terms.var();
         self.declare(&ident.name, ident.span, what, term);
         term
+    }
+
+    /// Declares the sets, enumerated elements, constants and variables;
+    /// returns the types of the constants and of the variables.
+    fn declare_machine_names(
+        &mut self,
+        machine: &Machine,
+        numbered: &given_sets::NumberedSets,
+    ) -> (Vec<TermId>, Vec<TermId>) {
+        for (k, set) in numbered.sets.iter().enumerate() {
+            let g = self.terms.given(k as u32);
+            let term = self.terms.set(g);
+            self.declare(&set.name, numbered.spans[k], What::Set(k as u32), term);
+            for (name, span) in set.elements.iter().zip(&numbered.element_spans[k]) {
+                let term = self.terms.given(k as u32);
+                self.declare(name, *span, What::Element(k as u32), term);
+            }
+        }
+        let constants = machine
+            .constants
+            .iter()
+            .enumerate()
+            .map(|(i, c)| self.declare_fresh(c, What::Constant(i)))
+            .collect();
+        let variables = machine
+            .variables
+            .iter()
+            .enumerate()
+            .map(|(i, v)| self.declare_fresh(v, What::Variable(i)))
+            .collect();
+        (constants, variables)
+    }
+
+    /// Checks the INITIALISATION, which must assign every variable.
+    fn initialisation(&mut self, machine: &Machine) {
+        let Some(init) = &machine.initialisation else {
+            if let Some(v) = machine.variables.first() {
+                self.error(Diagnostic::error(
+                    v.span,
+                    format!(
+                        "the machine has variables (`{}`, ...) but no INITIALISATION",
+                        v.name
+                    ),
+                ));
+            }
+            return;
+        };
+        self.subst(init);
+        let assigned = frame(init);
+        for v in machine
+            .variables
+            .iter()
+            .filter(|v| !assigned.contains(v.name.as_str()))
+        {
+            self.error(
+                Diagnostic::error(v.span, format!("variable `{}` is not initialised", v.name))
+                    .with_label("never assigned by the INITIALISATION"),
+            );
+        }
+    }
+
+    /// The resolved types of the bound variables, keyed by binder span;
+    /// reports the unresolved ones if `report`.
+    fn bound_types(&mut self, report: bool) -> HashMap<(u32, u32), Type> {
+        let mut bound = HashMap::new();
+        let mut ambiguous = HashSet::new();
+        for (span, name, term) in std::mem::take(&mut self.bound) {
+            match self.terms.resolve(term) {
+                Some(ty) => {
+                    // A binder inside a definition expanded at several types has
+                    // one span but several types: leave it out rather than lie.
+                    let key = (span.start, span.end);
+                    if ambiguous.contains(&key) {
+                        continue;
+                    }
+                    if bound.get(&key).is_some_and(|old| *old != ty) {
+                        bound.remove(&key);
+                        ambiguous.insert(key);
+                    } else {
+                        bound.insert(key, ty);
+                    }
+                }
+                None if report => {
+                    let known = self.show(term);
+                    self.error(
+                        Diagnostic::error(
+                            span,
+                            format!(
+                                "cannot infer the type of `{name}`: add a typing predicate such as `{name} : S`"
+                            ),
+                        )
+                        .with_note(format!("what is known of its type: {known}")),
+                    );
+                }
+                None => {}
+            }
+        }
+        bound
     }
 
     /// Resolves the types of declared names, reporting the unknown ones if `report`.
