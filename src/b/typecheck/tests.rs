@@ -2,6 +2,8 @@
 
 use super::*;
 use crate::b::ast::*;
+use crate::b::types::Type;
+use crate::diag::{Diagnostic, Span};
 use std::cell::Cell;
 
 thread_local! {
