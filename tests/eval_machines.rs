@@ -17,15 +17,22 @@ use orbit::diag::SourceFile;
 
 /// Parses, type-checks and compiles `text` with every deferred set of size `card`.
 fn load(name: &str, text: &str, card: u32) -> Interpreter {
-    let file = SourceFile::new(name, with_scopes(text, card));
+    let text = if card == 0 {
+        text.to_string()
+    } else {
+        with_scopes(text, card)
+    };
+    let file = SourceFile::new(name, text);
     let machine = parse_machine(&file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
     let mut options = CheckOptions::default();
     for s in &machine.sets {
-        if let SetDecl::Deferred(n) = s {
+        if let SetDecl::Deferred(n) = s
+            && card > 0
+        {
             options.set_sizes.push((n.name.clone(), card));
         }
     }
-    for p in &machine.params {
+    for p in machine.params.iter().filter(|_| card > 0) {
         options.set_sizes.push((p.name.clone(), card));
     }
     let t =
@@ -171,4 +178,31 @@ fn towns_matches_prob() {
             "card {card}"
         );
     }
+}
+
+#[test]
+fn usb_matches_prob() {
+    for (card, states) in [(1, 29), (2, 694)] {
+        assert_eq!(
+            prob_state_count(&machine!("USB.mch", card), true),
+            states,
+            "card {card}"
+        );
+    }
+}
+
+#[test]
+fn dining_constants_with_five_philosophers_are_quick() {
+    // lFork, rFork : Phil >->> Forks with lFork(p) /= rFork(p): 5! bijections
+    // times the 44 derangements relative to each; generated as permutations.
+    let m = machine!("Dining.mch", 5);
+    let t = std::time::Instant::now();
+    assert_eq!(m.constant_valuations().unwrap().len(), 120 * 44);
+    assert!(t.elapsed().as_secs() < 5, "took {:?}", t.elapsed());
+}
+
+#[test]
+fn interpreter_is_shared_between_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Interpreter>();
 }

@@ -4,6 +4,7 @@
 //! model is ill-defined (the error and its trace are printed), 2 for bad
 //! input or usage (clap's own usage errors exit with 2 as well).
 
+pub mod canon;
 mod check;
 mod report;
 mod units;
@@ -27,6 +28,9 @@ enum Command {
     /// Explore a model's reachable states and check its invariant,
     /// assertions, deadlocks and goal.
     Check(check::CheckArgs),
+    /// Canonical labelling of graphs in nauty's dreadnaut format: prints the
+    /// canonical labelling and a hash of the canonical form, one line per graph.
+    Canon(canon::CanonArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -35,6 +39,7 @@ pub fn main() -> ExitCode {
     init_tracing(cli.verbose);
     match &cli.command {
         Command::Check(args) => check::run(args),
+        Command::Canon(args) => canon::run(args),
     }
 }
 

@@ -19,13 +19,13 @@
 
 pub mod config;
 pub mod report;
+pub mod store;
 pub mod system;
 
 mod check;
 mod hash;
 mod parallel;
 mod sequential;
-mod store;
 mod trace;
 mod watch;
 

@@ -125,7 +125,22 @@ impl Compiler<'_> {
                     }
                     out.push((c, w));
                 }
-                CSubst::Parallel(out)
+                if out
+                    .iter()
+                    .all(|(c, _)| matches!(c, CSubst::Assign(_) | CSubst::Skip))
+                {
+                    // Deterministic assignments with disjoint targets, all
+                    // evaluated in the pre-state: one simultaneous assignment.
+                    let mut merged = Vec::new();
+                    for (c, _) in out {
+                        if let CSubst::Assign(list) = c {
+                            merged.extend(list);
+                        }
+                    }
+                    CSubst::Assign(merged)
+                } else {
+                    CSubst::Parallel(out)
+                }
             }
             SubstKind::Sequence(items) => CSubst::Sequence(
                 items

@@ -92,6 +92,19 @@ impl Interpreter {
                 }
             }
             EK::Image(r, s) => {
+                if let EK::Unary(UnaryOp::Inverse, inner) = &r.kind {
+                    // `r~[S]`: the x with some `x |-> y : r`, y in S (no inverse built).
+                    let rv = self.eval(inner, env)?;
+                    let sv = self.eval(s, env)?;
+                    let sset = set(&sv, s.span)?;
+                    let mut out: Vec<Value> = set(&rv, inner.span)?
+                        .iter()
+                        .filter(|p| sets::contains(sset, rel::second(p)))
+                        .map(|p| rel::first(p).clone())
+                        .collect();
+                    out.dedup();
+                    return Ok(Value::set_from_sorted(out));
+                }
                 let rv = self.eval(r, env)?;
                 let sv = self.eval(s, env)?;
                 Ok(Value::set_from_sorted(rel::image(
@@ -341,6 +354,33 @@ impl Interpreter {
                 | TotalBijection
         ) {
             return self.materialise(whole, env);
+        }
+        if op == Override
+            && let EK::SetEnum(items) = &b.kind
+            && let [item] = items.as_slice()
+            && let EK::Binary(Maplet, x, y) = &item.kind
+        {
+            // `f <+ {x |-> y}` (from `f(x) := y`): replace one image in place.
+            let fv = self.eval(a, env)?;
+            let pair = Value::pair(self.eval(x, env)?, self.eval(y, env)?);
+            return Ok(Value::set_from_sorted(rel::overwrite(
+                set(&fv, a.span)?,
+                std::slice::from_ref(&pair),
+            )));
+        }
+        if matches!(op, Union | Minus)
+            && let EK::SetEnum(items) = &b.kind
+            && let [item] = items.as_slice()
+        {
+            // `s \/ {x}` and `s - {x}`: one copy, no singleton set built.
+            let sv = self.eval(a, env)?;
+            let x = self.eval(item, env)?;
+            let s = set(&sv, a.span)?;
+            return Ok(Value::set_from_sorted(if op == Union {
+                sets::insert(s, &x)
+            } else {
+                sets::remove(s, &x)
+            }));
         }
         let va = self.eval(a, env)?;
         let vb = self.eval(b, env)?;

@@ -167,12 +167,16 @@ impl Interpreter {
             let param_types: Option<&[Type]> = op_types.map(|t| t.params.as_slice());
             // The top-level PRE / single SELECT / WHEN is the guard that
             // generates the parameters.
-            let (guard_pred, rest) = match &op.body.kind {
+            let mut body = &op.body;
+            while let SubstKind::Block(inner) = &body.kind {
+                body = inner;
+            }
+            let (guard_pred, rest) = match &body.kind {
                 SubstKind::Precondition(p, body) => (Some(p), &**body),
                 SubstKind::Select(branches, None) if branches.len() == 1 => {
                     (Some(&branches[0].0), &branches[0].1)
                 }
-                _ => (None, &op.body),
+                _ => (None, body),
             };
             let guard = match guard_pred {
                 Some(p) => c.solver(&op.params, &param_slots, param_types, p, op.span, true)?,

@@ -103,13 +103,15 @@ pub(crate) struct Env<'a> {
 #[derive(Clone, Debug)]
 pub(crate) struct Fail {
     span: Span,
-    message: String,
+    /// Borrowed for the fixed messages of hot paths (no allocation when a
+    /// guard fails outside a function's domain).
+    message: std::borrow::Cow<'static, str>,
     outside_domain: bool,
 }
 
 impl Fail {
     /// A well-definedness error.
-    pub fn new(span: Span, message: impl Into<String>) -> Self {
+    pub fn new(span: Span, message: impl Into<std::borrow::Cow<'static, str>>) -> Self {
         Fail {
             span,
             message: message.into(),
@@ -118,7 +120,7 @@ impl Fail {
     }
 
     /// A function applied outside its domain.
-    pub fn outside_domain(span: Span, message: impl Into<String>) -> Self {
+    pub fn outside_domain(span: Span, message: &'static str) -> Self {
         Fail {
             span,
             message: message.into(),
@@ -131,7 +133,7 @@ impl From<Fail> for EvalError {
     fn from(f: Fail) -> Self {
         EvalError {
             span: f.span,
-            message: f.message,
+            message: f.message.into_owned(),
         }
     }
 }

@@ -81,6 +81,14 @@ pub fn plan(
                 }
                 steps.push(cand.step);
             }
+            None if let Some((v, generator)) =
+                applied_domain_generator(&conjuncts, &done, vars, &bound) =>
+            {
+                // `f(x)` is only defined for x in dom(f): enumerate that,
+                // keeping the conjunct as a check.
+                bound.push(v);
+                steps.push(SolveStep::Bind(v, generator));
+            }
             None => {
                 let (k, &v) = vars
                     .iter()
@@ -188,6 +196,80 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
             ))
         }
         _ => None,
+    }
+}
+
+/// The first unbound variable that some pending conjunct applies a ready
+/// function to, with `In(dom(f))` as its generator.
+fn applied_domain_generator(
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<(u32, Gen)> {
+    vars.iter().filter(|v| !bound.contains(v)).find_map(|&v| {
+        conjuncts
+            .iter()
+            .zip(done)
+            .filter(|(_, d)| !**d)
+            .find_map(|(c, _)| applied_domain(c, v, vars, bound))
+            .map(|g| (v, g))
+    })
+}
+
+/// `In(dom(f))` if `c` applies a ready function `f` to the variable `v`.
+fn applied_domain(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<Gen> {
+    let mut found = None;
+    visit_pred_exprs(c, &mut |e| {
+        if found.is_none()
+            && let EK::Apply(f, arg) = &e.kind
+            && matches!(arg.kind, EK::Read(Slot::Frame(s)) if s == v)
+        {
+            let mut used = Vec::new();
+            expr_slots(f, &mut used);
+            if used.iter().all(|s| !vars.contains(s) || bound.contains(s)) {
+                let dom = CExpr {
+                    kind: EK::Unary(UnaryOp::Dom, f.clone()),
+                    span: f.span,
+                };
+                found = Some(Gen::In(dom));
+            }
+        }
+    });
+    found
+}
+
+/// Calls `f` on every expression of a predicate, outside nested binders.
+fn visit_pred_exprs(p: &CPred, f: &mut dyn FnMut(&CExpr)) {
+    match &p.kind {
+        PK::And(ps) => ps.iter().for_each(|q| visit_pred_exprs(q, f)),
+        PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
+            visit_pred_exprs(a, f);
+            visit_pred_exprs(b, f);
+        }
+        PK::Not(a) => visit_pred_exprs(a, f),
+        PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, _, _) => {
+            visit_exprs(a, f);
+            visit_exprs(b, f);
+        }
+        PK::Const(_) | PK::ForAll(..) | PK::Exists(_) => {}
+    }
+}
+
+fn visit_exprs(e: &CExpr, f: &mut dyn FnMut(&CExpr)) {
+    f(e);
+    match &e.kind {
+        EK::Unary(_, a) => visit_exprs(a, f),
+        EK::Binary(_, a, b)
+        | EK::Projection(_, a, b)
+        | EK::Iterate(a, b)
+        | EK::Apply(a, b)
+        | EK::Image(a, b) => {
+            visit_exprs(a, f);
+            visit_exprs(b, f);
+        }
+        EK::SetEnum(xs) | EK::SeqEnum(xs) => xs.iter().for_each(|x| visit_exprs(x, f)),
+        _ => {}
     }
 }
 
@@ -311,5 +393,88 @@ pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
             expr_slots(a, out);
             expr_slots(b, out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compile::Compiler;
+    use super::*;
+    use crate::b::ast::ExprKind;
+    use crate::b::types::MachineTypes;
+    use crate::diag::SourceFile;
+
+    fn types() -> MachineTypes {
+        MachineTypes {
+            given_sets: Vec::new(),
+            constants: Vec::new(),
+            variables: Vec::new(),
+            operations: Vec::new(),
+            maxint: 3,
+            minint: -1,
+        }
+    }
+
+    /// The plan for `{names | pred}` as a short string: `x:In [check] y:Eq`.
+    fn plan_of(names: &[&str], pred: &str) -> String {
+        let file = SourceFile::new("p", format!("{{{} | {pred}}}", names.join(", ")));
+        let e = crate::b::parse_expression(&file).expect("parses");
+        let ExprKind::Comprehension(ids, p) = &e.kind else {
+            panic!("not a comprehension")
+        };
+        let t = types();
+        let mut c = Compiler::new(&t);
+        c.reset_frame(0);
+        let vars = c.bind(ids);
+        let solver = c
+            .solver(ids, &vars, None, p, e.span, false)
+            .expect("compiles");
+        solver
+            .steps
+            .iter()
+            .map(|s| match s {
+                SolveStep::Bind(v, g) => format!(
+                    "{}:{}",
+                    names[*v as usize],
+                    match g {
+                        Gen::Eq(_) => "Eq",
+                        Gen::In(_) => "In",
+                        Gen::Type(_) => "Type",
+                        Gen::Unbounded(_) => "Unbounded",
+                    }
+                ),
+                SolveStep::BindPattern(..) => "pattern".to_string(),
+                SolveStep::Check(p) => format!(
+                    "[{}]",
+                    &file.text[p.span.start as usize..p.span.end as usize]
+                ),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn equalities_generate_before_memberships_and_checks_come_early() {
+        // y = x + 1 needs x first; `x > 0` is checked right after x is bound.
+        assert_eq!(
+            plan_of(&["x", "y"], "y = x + 1 & x : 1..3 & x > 0"),
+            "x:In [x > 0] y:Eq"
+        );
+        // The equality wins over the membership for y; the membership becomes a check.
+        assert_eq!(
+            plan_of(&["x", "y"], "x : 1..3 & y : 1..9 & y = x * 2"),
+            "x:In y:Eq [y : 1..9]"
+        );
+    }
+
+    #[test]
+    fn pairs_destructure_and_missing_domains_are_reported() {
+        assert_eq!(plan_of(&["x", "y"], "x |-> y : {1 |-> 2}"), "pattern");
+        assert_eq!(plan_of(&["x"], "x > 2"), "x:Unbounded [x > 2]");
+        // Applying a function to x bounds x by the function's domain.
+        assert_eq!(
+            plan_of(&["x"], "{1 |-> 2}(x) > 1"),
+            "x:In [{1 |-> 2}(x) > 1]"
+        );
     }
 }

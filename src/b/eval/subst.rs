@@ -24,15 +24,25 @@ impl Interpreter {
             CSubst::Skip => k(env),
             CSubst::Assign(list) => {
                 if let [(slot, e)] = list.as_slice() {
-                    let v = self.eval(e, env)?;
-                    return with_assigned(env, &[*slot], vec![v], k);
+                    let mut v = self.eval(e, env)?;
+                    let slot = *slot as usize;
+                    std::mem::swap(&mut env.frame[slot], &mut v);
+                    let result = k(env);
+                    env.frame[slot] = v;
+                    return result;
                 }
                 let mut values = Vec::with_capacity(list.len());
                 for (_, e) in list {
                     values.push(self.eval(e, env)?);
                 }
-                let slots: Vec<u32> = list.iter().map(|(s, _)| *s).collect();
-                with_assigned(env, &slots, values, k)
+                for ((s, _), v) in list.iter().zip(values.iter_mut()) {
+                    std::mem::swap(&mut env.frame[*s as usize], v);
+                }
+                let result = k(env);
+                for ((s, _), v) in list.iter().zip(values.iter_mut()) {
+                    std::mem::swap(&mut env.frame[*s as usize], v);
+                }
+                result
             }
             CSubst::BecomesIn(pat, set) => {
                 let mut slots = Vec::new();
@@ -159,23 +169,6 @@ impl Interpreter {
         env: &mut Env<'e>,
         k: &mut Outcome<'_, 'e>,
     ) -> R<()> {
-        // Fast path: all branches deterministic assignments.
-        if branches
-            .iter()
-            .all(|(b, _)| matches!(b, CSubst::Assign(_) | CSubst::Skip))
-        {
-            let mut slots = Vec::new();
-            let mut values = Vec::new();
-            for (b, _) in branches {
-                if let CSubst::Assign(list) = b {
-                    for (s, e) in list {
-                        slots.push(*s);
-                        values.push(self.eval(e, env)?);
-                    }
-                }
-            }
-            return with_assigned(env, &slots, values, k);
-        }
         // General case: the outcomes of each branch, as values of its writes.
         let mut outcomes: Vec<Vec<Vec<Value>>> = Vec::with_capacity(branches.len());
         for (b, w) in branches {
