@@ -13,9 +13,13 @@ use std::collections::{HashMap, HashSet};
 
 /// An occurrence of `*` whose meaning is not known yet: operands and result.
 pub(crate) struct PendingMul {
+    /// The whole `a * b`.
     pub(super) span: Span,
-    pub(super) left: TermId,
-    pub(super) right: TermId,
+    /// Type and span of `a`.
+    pub(super) left: (TermId, Span),
+    /// Type and span of `b`.
+    pub(super) right: (TermId, Span),
+    /// Type of `a * b`.
     pub(super) result: TermId,
 }
 

@@ -177,3 +177,25 @@ fn initialisation_assigns_every_variable() {
     )));
     assert!(check(&m).is_ok());
 }
+
+#[test]
+fn star_mismatch_points_at_the_operand() {
+    // n : NAT & n * active = n: `active` is a set, `*` is a product of integers.
+    let times = bin(BinaryOp::Mul, v("n"), v("active"));
+    let ExprKind::Binary(_, _, active) = &times.kind else {
+        unreachable!()
+    };
+    let active_span = active.span;
+    let mut m = over_p(
+        &["n", "active"],
+        vec![
+            bin(BinaryOp::Member, v("n"), c(BuiltinConstant::Nat)),
+            bin(BinaryOp::Subset, v("active"), v("P")),
+            bin(BinaryOp::Eq, times, v("n")),
+        ],
+    );
+    m.operations.clear();
+    let errs = check(&m).unwrap_err();
+    assert_eq!(errs[0].message, "expected INTEGER, found POW(P)");
+    assert_eq!(errs[0].span, active_span);
+}
