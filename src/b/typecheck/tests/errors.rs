@@ -186,7 +186,7 @@ fn star_mismatch_points_at_the_operand() {
         unreachable!()
     };
     let active_span = active.span;
-    let mut m = over_p(
+    let m = over_p(
         &["n", "active"],
         vec![
             bin(BinaryOp::Member, v("n"), c(BuiltinConstant::Nat)),
@@ -194,7 +194,6 @@ fn star_mismatch_points_at_the_operand() {
             bin(BinaryOp::Eq, times, v("n")),
         ],
     );
-    m.operations.clear();
     let errs = check(&m).unwrap_err();
     assert_eq!(errs[0].message, "expected INTEGER, found POW(P)");
     assert_eq!(errs[0].span, active_span);
