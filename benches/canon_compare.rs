@@ -125,6 +125,7 @@ fn time_dense_nauty(graphs: &[Graph], directed: bool, reps: usize) -> f64 {
     options.getcanon = TRUE;
     options.defaultptn = FALSE;
     let mut stats = statsblk::default();
+    #[allow(clippy::type_complexity)]
     let mut work: Vec<(Vec<c_int>, Vec<c_int>, Vec<c_int>, Vec<graph>)> = inputs
         .iter()
         .map(|i| {
