@@ -145,8 +145,8 @@ impl Checker {
                 let result = self.terms.var();
                 let m = PendingMul {
                     span,
-                    left,
-                    right,
+                    left: (left, a.span),
+                    right: (right, b.span),
                     result,
                 };
                 if !self.decide_mul(&m) {
@@ -281,9 +281,10 @@ impl Checker {
 
     /// Types `*` if one of its operands or its result is known; returns whether it did.
     pub(crate) fn decide_mul(&mut self, m: &PendingMul) -> bool {
+        let ((left, left_span), (right, right_span)) = (m.left, m.right);
         let shapes = [
-            self.terms.shape(m.left),
-            self.terms.shape(m.right),
+            self.terms.shape(left),
+            self.terms.shape(right),
             self.terms.shape(m.result),
         ];
         if shapes.contains(&Shape::Int)
@@ -293,13 +294,14 @@ impl Checker {
         {
             // Integer product (or an error, reported as "expected INTEGER").
             let int = self.terms.int();
-            self.unify_at(m.span, int, m.left);
-            self.unify_at(m.span, int, m.right);
+            self.unify_at(left_span, int, left);
+            self.unify_at(right_span, int, right);
             self.terms.unify(int, m.result).ok();
             true
         } else if shapes.iter().any(|s| matches!(s, Shape::Set(_))) {
-            let x = self.element_type(m.span, m.left);
-            let y = self.element_type(m.span, m.right);
+            // Cartesian product `POW(A) * POW(B) : POW(A*B)`.
+            let x = self.element_type(left_span, left);
+            let y = self.element_type(right_span, right);
             let product = self.terms.relation(x, y);
             self.unify_at(m.span, m.result, product);
             true
