@@ -249,6 +249,7 @@ fn run_workers<'s, 'a, T, F>(
         running: &'x AtomicUsize,
         stop: &'x AtomicBool,
         on_panic: &'x (dyn Fn() + Sync),
+        monitor: std::thread::Thread,
     }
     impl Drop for Exit<'_> {
         fn drop(&mut self) {
@@ -256,7 +257,10 @@ fn run_workers<'s, 'a, T, F>(
                 self.stop.store(true, Ordering::Relaxed);
                 (self.on_panic)();
             }
-            self.running.fetch_sub(1, Ordering::Release);
+            if self.running.fetch_sub(1, Ordering::Release) == 1 {
+                // The last worker out wakes the monitor at once.
+                self.monitor.unpark();
+            }
         }
     }
     let running = AtomicUsize::new(workers.len());
@@ -267,6 +271,7 @@ fn run_workers<'s, 'a, T, F>(
                 running,
                 stop: &shared.stop,
                 on_panic,
+                monitor: std::thread::current(),
             };
             let spawned = std::thread::Builder::new()
                 .name(format!("orbit-worker-{}", w.index))
@@ -285,7 +290,7 @@ fn run_workers<'s, 'a, T, F>(
         }
         let mut watch = crate::watch::Watch::new(shared.config, start);
         while running.load(Ordering::Acquire) > 0 {
-            std::thread::sleep(MONITOR_POLL);
+            std::thread::park_timeout(MONITOR_POLL);
             if let Some(reason) = watch.stop_reason() {
                 shared.stop_with(reason);
             }
