@@ -152,11 +152,19 @@ impl<T: TransitionSystem> Shared<'_, T> {
     }
 }
 
-/// Explores `system` with `config.threads` worker threads (at most 256).
+/// Explores `system` with `config.threads` worker threads (clamped to
+/// 1..=256, with a warning; [`Stats::threads`] tells the number used).
 /// See [`crate::explore`].
 pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Report {
     let start = Instant::now();
     let threads = config.threads.clamp(1, MAX_WORKERS);
+    if threads != config.threads {
+        tracing::warn!(
+            asked = config.threads,
+            used = threads,
+            "thread count clamped to the supported range"
+        );
+    }
     let mode = config.effective_mode();
     let _span = tracing::info_span!("explore", engine = "parallel", threads, ?mode).entered();
     let width = system.state_width();
