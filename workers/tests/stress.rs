@@ -72,3 +72,35 @@ fn a_panicking_system_propagates_instead_of_hanging() {
         assert!(result.is_err(), "{mode:?}");
     }
 }
+
+/// Millions of states (41^4 = 2,825,761), every engine: exact counts.
+/// Slow in debug builds: `cargo test --release -p orbit-workers --test
+/// stress -- --ignored --nocapture` (prints states per second).
+#[test]
+#[ignore]
+fn millions_of_states_in_every_engine() {
+    let system = Lattice::new(4, 40);
+    for (threads, mode, compact) in [
+        (1, ParallelMode::Auto, false),
+        (2, ParallelMode::WorkStealing, false),
+        (2, ParallelMode::LevelSynchronous, false),
+        (2, ParallelMode::WorkStealing, true),
+    ] {
+        let config = Config {
+            threads,
+            mode,
+            compact,
+            check_deadlock: false,
+            ..Config::default()
+        };
+        let report = explore(&system, &config);
+        assert_eq!(report.outcome, Outcome::Complete);
+        assert_eq!(report.stats.states, system.state_count());
+        assert_eq!(report.stats.transitions, system.transition_count());
+        println!(
+            "{threads} thread(s) {mode:?} compact={compact}: {:.0} states/s, {:.1} bytes/state",
+            report.stats.states_per_second(),
+            report.stats.bytes_per_state()
+        );
+    }
+}

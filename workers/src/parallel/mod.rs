@@ -152,11 +152,19 @@ impl<T: TransitionSystem> Shared<'_, T> {
     }
 }
 
-/// Explores `system` with `config.threads` worker threads (at most 256).
+/// Explores `system` with `config.threads` worker threads (clamped to
+/// 1..=256, with a warning; [`Stats::threads`] tells the number used).
 /// See [`crate::explore`].
 pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Report {
     let start = Instant::now();
     let threads = config.threads.clamp(1, MAX_WORKERS);
+    if threads != config.threads {
+        tracing::warn!(
+            asked = config.threads,
+            used = threads,
+            "thread count clamped to the supported range"
+        );
+    }
     let mode = config.effective_mode();
     let _span = tracing::info_span!("explore", engine = "parallel", threads, ?mode).entered();
     let width = system.state_width();
@@ -249,6 +257,7 @@ fn run_workers<'s, 'a, T, F>(
         running: &'x AtomicUsize,
         stop: &'x AtomicBool,
         on_panic: &'x (dyn Fn() + Sync),
+        monitor: std::thread::Thread,
     }
     impl Drop for Exit<'_> {
         fn drop(&mut self) {
@@ -256,7 +265,10 @@ fn run_workers<'s, 'a, T, F>(
                 self.stop.store(true, Ordering::Relaxed);
                 (self.on_panic)();
             }
-            self.running.fetch_sub(1, Ordering::Release);
+            if self.running.fetch_sub(1, Ordering::Release) == 1 {
+                // The last worker out wakes the monitor at once.
+                self.monitor.unpark();
+            }
         }
     }
     let running = AtomicUsize::new(workers.len());
@@ -267,6 +279,7 @@ fn run_workers<'s, 'a, T, F>(
                 running,
                 stop: &shared.stop,
                 on_panic,
+                monitor: std::thread::current(),
             };
             let spawned = std::thread::Builder::new()
                 .name(format!("orbit-worker-{}", w.index))
@@ -285,7 +298,7 @@ fn run_workers<'s, 'a, T, F>(
         }
         let mut watch = crate::watch::Watch::new(shared.config, start);
         while running.load(Ordering::Acquire) > 0 {
-            std::thread::sleep(MONITOR_POLL);
+            std::thread::park_timeout(MONITOR_POLL);
             if let Some(reason) = watch.stop_reason() {
                 shared.stop_with(reason);
             }

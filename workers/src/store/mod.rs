@@ -1,7 +1,7 @@
 //! The concurrent visited set of the parallel engines.
 //!
-//! A lock-free hash set ([`table`]) of 64-bit entries over per-worker
-//! append-only record arenas ([`arena`]):
+//! A lock-free hash set (`table`) of 64-bit entries over per-worker
+//! append-only record arenas (`arena`):
 //!
 //! * **exact** mode: a record is `[state words..., parent reference]`; an
 //!   entry is a 16-bit fingerprint tag above a 48-bit reference to the
