@@ -6,7 +6,6 @@
 use orbit::b::eval::{EvalError, Interpreter};
 use orbit::b::parse_machine;
 use orbit::b::typecheck::{CheckOptions, check_machine};
-use orbit::b::types::{MachineTypes, OperationTypes};
 use orbit::diag::SourceFile;
 
 const SETS: &str = "SETS PID; COLOUR = {red, green, blue}\nDEFINITIONS scope_PID == 1..3\n";
@@ -14,24 +13,8 @@ const SETS: &str = "SETS PID; COLOUR = {red, green, blue}\nDEFINITIONS scope_PID
 fn compile(text: &str) -> (Interpreter, SourceFile) {
     let file = SourceFile::new("t.mch", text);
     let machine = parse_machine(&file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
-    let t = check_machine(&machine, &CheckOptions::default())
+    let types = check_machine(&machine, &CheckOptions::default())
         .unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
-    let types = MachineTypes {
-        bound: Default::default(),
-        given_sets: t.given_sets,
-        constants: t.constants,
-        variables: t.variables,
-        operations: t
-            .operations
-            .into_iter()
-            .map(|o| OperationTypes {
-                params: o.params,
-                outputs: o.outputs,
-            })
-            .collect(),
-        maxint: t.maxint,
-        minint: t.minint,
-    };
     let interp =
         Interpreter::new(&machine, &types, &file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
     (interp, file)
@@ -181,6 +164,11 @@ fn predicates_and_quantifiers() {
         "(1 = 2 => 1 = 3) & (1 = 1 or 1 = 2) & (1 = 2 <=> 2 = 3)"
     ));
     assert!(holds("{x | x : 1..3} = 1..3"));
+    // Without a typing conjunct, bound variables of finite type are
+    // enumerated from their type (as the type checker inferred it).
+    assert!(holds("#c.(c /= red & c /= green)"));
+    assert!(!holds("!c.(c /= red)"));
+    assert!(holds("card({b | b = bool(b = TRUE)}) = 2"));
 }
 
 #[test]

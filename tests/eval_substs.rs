@@ -4,31 +4,14 @@
 use orbit::b::eval::Interpreter;
 use orbit::b::parse_machine;
 use orbit::b::typecheck::{CheckOptions, check_machine};
-use orbit::b::types::{MachineTypes, OperationTypes};
 use orbit::b::value::Value;
 use orbit::diag::{Diagnostic, SourceFile};
 
 fn try_compile(text: &str) -> Result<Interpreter, Diagnostic> {
     let file = SourceFile::new("t.mch", text);
     let machine = parse_machine(&file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
-    let t = check_machine(&machine, &CheckOptions::default())
+    let types = check_machine(&machine, &CheckOptions::default())
         .unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
-    let types = MachineTypes {
-        bound: Default::default(),
-        given_sets: t.given_sets,
-        constants: t.constants,
-        variables: t.variables,
-        operations: t
-            .operations
-            .into_iter()
-            .map(|o| OperationTypes {
-                params: o.params,
-                outputs: o.outputs,
-            })
-            .collect(),
-        maxint: t.maxint,
-        minint: t.minint,
-    };
     Interpreter::new(&machine, &types, &file)
 }
 
