@@ -81,6 +81,9 @@ impl Interpreter {
                 Ok(Value::set_from_sorted(acc))
             }
             EK::Apply(f, x) => {
+                if let Some(y) = self.eval_ref(e, env)? {
+                    return Ok(y.clone());
+                }
                 let arg = self.eval(x, env)?;
                 match f.kind {
                     EK::Read(Slot::Const(i)) => apply(&env.consts[i as usize], &arg, f.span, span),
@@ -160,6 +163,24 @@ impl Interpreter {
                 })?;
                 result.ok_or_else(|| Fail::new(span, "the LET bindings have no solution"))
             }
+        }
+    }
+
+    /// The value of `e` by reference, without cloning, when it is a
+    /// literal, a slot, or a function application of such (the common
+    /// `pst(p)` of guards); `None` for anything else.
+    pub(crate) fn eval_ref<'v>(&self, e: &'v CExpr, env: &'v Env<'_>) -> R<Option<&'v Value>> {
+        match &e.kind {
+            EK::Lit(v) => Ok(Some(v)),
+            EK::Read(Slot::Const(i)) => Ok(Some(&env.consts[*i as usize])),
+            EK::Read(Slot::Frame(i)) => Ok(Some(&env.frame[*i as usize])),
+            EK::Apply(f, x) => {
+                let (Some(fv), Some(xv)) = (self.eval_ref(f, env)?, self.eval_ref(x, env)?) else {
+                    return Ok(None);
+                };
+                apply_ref(fv, xv, f.span, e.span).map(Some)
+            }
+            _ => Ok(None),
         }
     }
 
@@ -532,8 +553,13 @@ impl Interpreter {
 /// `f(x)` with the errors ProB reports; "outside the domain" is marked so
 /// that operation guards can treat it as false.
 pub fn apply(f: &Value, x: &Value, fspan: Span, span: Span) -> R<Value> {
+    apply_ref(f, x, fspan, span).cloned()
+}
+
+/// [`apply`] returning a reference into `f`.
+pub fn apply_ref<'v>(f: &'v Value, x: &Value, fspan: Span, span: Span) -> R<&'v Value> {
     match rel::apply(set(f, fspan)?, x) {
-        Applied::Value(y) => Ok(y.clone()),
+        Applied::Value(y) => Ok(y),
         Applied::OutsideDomain => Err(Fail::outside_domain(
             span,
             "function applied outside its domain",

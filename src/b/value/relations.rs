@@ -7,8 +7,8 @@ use super::Value;
 
 /// The pairs of a relation whose first component is `x` (a contiguous run).
 pub fn pairs_from<'a>(rel: &'a [Value], x: &Value) -> &'a [Value] {
-    let start = rel.partition_point(|p| first(p) < x);
-    let len = rel[start..].partition_point(|p| first(p) == x);
+    let start = rel.partition_point(|p| first(p).fast_cmp(x).is_lt());
+    let len = rel[start..].partition_point(|p| first(p).fast_cmp(x).is_eq());
     &rel[start..start + len]
 }
 
@@ -119,8 +119,8 @@ pub fn overwrite(r: &[Value], q: &[Value]) -> Vec<Value> {
     if q.len() == 1 {
         // The common `f(x) := e`: replace the run of `x` in place.
         let x = first(&q[0]);
-        let start = r.partition_point(|p| first(p) < x);
-        let len = r[start..].partition_point(|p| first(p) == x);
+        let start = r.partition_point(|p| first(p).fast_cmp(x).is_lt());
+        let len = r[start..].partition_point(|p| first(p).fast_cmp(x).is_eq());
         let mut out = Vec::with_capacity(r.len() + 1 - len);
         out.extend_from_slice(&r[..start]);
         out.push(q[0].clone());
