@@ -212,3 +212,11 @@ fn well_definedness_errors_point_at_the_expression() {
     let (e, _) = error("card({x | x > 2})");
     assert!(e.message.contains("cannot enumerate `x`"), "{}", e.message);
 }
+
+#[test]
+fn constraints_on_set_parameters_are_checked() {
+    let ok = compile("MACHINE T(S)\nCONSTRAINTS card(S) = 2\nEND\n").0;
+    assert_eq!(ok.constant_valuations().unwrap().len(), 1);
+    let violated = compile("MACHINE T(S)\nCONSTRAINTS card(S) > 2\nEND\n").0;
+    assert_eq!(violated.constant_valuations().unwrap().len(), 0);
+}
