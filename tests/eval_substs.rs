@@ -185,6 +185,13 @@ fn function_point_assignment_and_lenient_guards() {
         steps(&m),
         ["add(P1) => {(P1|->idle)}", "add(P2) => {(P2|->idle)}"]
     );
+    // Also when the application defines another parameter: p2 has no state.
+    let m = compile(
+        "MACHINE T\nSETS P = {p1, p2}; ST = {idle, busy}\nVARIABLES pst\nINVARIANT pst : P +-> ST\n\
+         INITIALISATION pst := {p1 |-> busy}\nOPERATIONS\n\
+         get(p, s) = PRE p : P & s = pst(p) THEN skip END\nEND\n",
+    );
+    assert_eq!(steps(&m), ["get(p1,busy) => {(p1|->busy)}"]);
 }
 
 #[test]
