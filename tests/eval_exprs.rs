@@ -155,6 +155,9 @@ fn predicates_and_quantifiers() {
     assert!(!holds("{1 |-> 2, 1 |-> 3} : NAT +-> NAT"));
     assert!(holds("{1 |-> red} : {1} --> COLOUR"));
     assert!(!holds("{1 |-> red} : {1, 2} --> COLOUR"));
+    assert!(!holds("{1 |-> red} : NATURAL --> COLOUR"));
+    assert!(holds("{1 |-> red} : NATURAL +-> COLOUR"));
+    assert!(!holds("{red |-> 1} : COLOUR +->> INTEGER"));
     assert!(holds(
         "[red, green] : seq(COLOUR) & [red, green] : iseq(COLOUR)"
     ));

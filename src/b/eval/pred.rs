@@ -232,6 +232,9 @@ impl Interpreter {
         ) {
             // Total: the domain is all of `a` (a function's domain has one
             // entry per pair, all in `a`, so comparing sizes suffices).
+            if self.is_infinite(a) {
+                return Ok(false); // a finite function is never total on it
+            }
             let av = self.eval(a, env)?;
             if set(&av, a.span)?.len() != pairs.len() {
                 return Ok(false);
@@ -241,12 +244,27 @@ impl Interpreter {
             op,
             PartialSurjection | TotalSurjection | PartialBijection | TotalBijection
         ) {
+            if self.is_infinite(b) {
+                return Ok(false);
+            }
             let bv = self.eval(b, env)?;
             if rel::range(pairs).len() != set(&bv, b.span)?.len() {
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// Is `s` one of the unbounded built-in sets (`NATURAL`, `INTEGER`, `STRING`, ...)?
+    fn is_infinite(&self, s: &CExpr) -> bool {
+        match s.kind {
+            EK::Ints(kind) => {
+                let (lo, hi) = self.int_bounds(kind);
+                lo.is_none() || hi.is_none()
+            }
+            EK::Strings => true,
+            _ => false,
+        }
     }
 
     /// Lower and upper bounds of a built-in integer set (`None`: unbounded).
