@@ -117,6 +117,17 @@ fn relations_and_functions() {
         "{(1|->2),(1|->3),(2|->3)}"
     );
     assert_eq!(value("id({0, 2})"), "{(0|->0),(2|->2)}");
+    // The last closure is reused only for the same relation and kind.
+    assert_eq!(
+        value(
+            "bool(closure1({1 |-> 2}) = closure1({1 |-> 2}) & closure1({1 |-> 2}) /= closure1({2 |-> 3}))"
+        ),
+        "TRUE"
+    );
+    assert_eq!(
+        value("card(closure1({0 |-> 2})) + card(closure({0 |-> 2}))"),
+        "4"
+    );
     assert_eq!(value("%x.(x : 1..3 | x * x)(3)"), "9");
     assert_eq!(value("card(COLOUR --> BOOL)"), "8");
     assert_eq!(value("card(COLOUR >->> COLOUR)"), "6");

@@ -290,15 +290,8 @@ impl Interpreter {
                 }
             }
             Id => Value::set_from_sorted(rel::identity(set(&v, sp)?)),
-            Closure1 => Value::set_from_sorted(rel::transitive_closure(set(&v, sp)?)),
-            Closure => {
-                let r = set(&v, sp)?;
-                let field = sets::union(&rel::domain(r), &rel::range(r));
-                Value::set_from_sorted(sets::union(
-                    &rel::transitive_closure(r),
-                    &rel::identity(&field),
-                ))
-            }
+            Closure1 => closure_cached(&v, sp, false)?,
+            Closure => closure_cached(&v, sp, true)?,
             First | Last | Front | Tail => {
                 let s = seq(&v, sp)?;
                 if s.is_empty() {
@@ -548,6 +541,37 @@ impl Interpreter {
         })?;
         Ok(Value::set_from_vec(out))
     }
+}
+
+thread_local! {
+    /// The last `closure`/`closure1` computed on this thread: its argument,
+    /// whether reflexive, and the result. Operations often test several
+    /// parameter values against the closure of the same relation
+    /// (`tt1 |-> tt2 : closure1(roads)`); comparing the argument is far
+    /// cheaper than recomputing the closure.
+    static LAST_CLOSURE: std::cell::RefCell<Option<(Value, bool, Value)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `closure1(r)`, or `closure(r)` if `reflexive`, reusing the last result
+/// computed on this thread for the same relation.
+fn closure_cached(r: &Value, span: Span, reflexive: bool) -> R<Value> {
+    let hit = LAST_CLOSURE.with(|c| {
+        c.borrow().as_ref().and_then(|(arg, refl, result)| {
+            (*refl == reflexive && arg == r).then(|| result.clone())
+        })
+    });
+    if let Some(result) = hit {
+        return Ok(result);
+    }
+    let pairs = set(r, span)?;
+    let mut closed = rel::transitive_closure(pairs);
+    if reflexive {
+        let field = sets::union(&rel::domain(pairs), &rel::range(pairs));
+        closed = sets::union(&closed, &rel::identity(&field));
+    }
+    let result = Value::set_from_sorted(closed);
+    LAST_CLOSURE.with(|c| *c.borrow_mut() = Some((r.clone(), reflexive, result.clone())));
+    Ok(result)
 }
 
 /// `f(x)` with the errors ProB reports; "outside the domain" is marked so
