@@ -117,6 +117,19 @@ fn relations_and_functions() {
         "{(1|->2),(1|->3),(2|->3)}"
     );
     assert_eq!(value("id({0, 2})"), "{(0|->0),(2|->2)}");
+    assert_eq!(value("fnc({0 |-> 2, 0 |-> 3})"), "{(0|->{2,3})}");
+    assert_eq!(value("rel({1 |-> {2, 3}})"), "{(1|->2),(1|->3)}");
+    assert_eq!(
+        value("prj1({0, 2}, {TRUE})"),
+        "{((0|->TRUE)|->0),((2|->TRUE)|->2)}"
+    );
+    assert_eq!(value("prj2({0}, {5})"), "{((0|->5)|->5)}");
+    assert_eq!(
+        value("iterate({0 |-> 1, 1 |-> 2, 2 |-> 0}, 2)"),
+        "{(0|->2),(1|->0),(2|->1)}"
+    );
+    assert_eq!(value("({0 |-> 1} >< {0 |-> 2})"), "{(0|->(1|->2))}");
+    assert_eq!(value("({0} <| {0 |-> 1, 2 |-> 3})"), "{(0|->1)}");
     // The last closure is reused only for the same relation and kind.
     assert_eq!(
         value(
