@@ -6,7 +6,6 @@
 use orbit::b::eval::{EvalError, Interpreter};
 use orbit::b::parse_machine;
 use orbit::b::typecheck::{CheckOptions, check_machine};
-use orbit::b::types::{MachineTypes, OperationTypes};
 use orbit::diag::SourceFile;
 
 const SETS: &str = "SETS PID; COLOUR = {red, green, blue}\nDEFINITIONS scope_PID == 1..3\n";
@@ -14,24 +13,8 @@ const SETS: &str = "SETS PID; COLOUR = {red, green, blue}\nDEFINITIONS scope_PID
 fn compile(text: &str) -> (Interpreter, SourceFile) {
     let file = SourceFile::new("t.mch", text);
     let machine = parse_machine(&file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
-    let t = check_machine(&machine, &CheckOptions::default())
+    let types = check_machine(&machine, &CheckOptions::default())
         .unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
-    let types = MachineTypes {
-        bound: Default::default(),
-        given_sets: t.given_sets,
-        constants: t.constants,
-        variables: t.variables,
-        operations: t
-            .operations
-            .into_iter()
-            .map(|o| OperationTypes {
-                params: o.params,
-                outputs: o.outputs,
-            })
-            .collect(),
-        maxint: t.maxint,
-        minint: t.minint,
-    };
     let interp =
         Interpreter::new(&machine, &types, &file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
     (interp, file)
@@ -134,6 +117,30 @@ fn relations_and_functions() {
         "{(1|->2),(1|->3),(2|->3)}"
     );
     assert_eq!(value("id({0, 2})"), "{(0|->0),(2|->2)}");
+    assert_eq!(value("fnc({0 |-> 2, 0 |-> 3})"), "{(0|->{2,3})}");
+    assert_eq!(value("rel({1 |-> {2, 3}})"), "{(1|->2),(1|->3)}");
+    assert_eq!(
+        value("prj1({0, 2}, {TRUE})"),
+        "{((0|->TRUE)|->0),((2|->TRUE)|->2)}"
+    );
+    assert_eq!(value("prj2({0}, {5})"), "{((0|->5)|->5)}");
+    assert_eq!(
+        value("iterate({0 |-> 1, 1 |-> 2, 2 |-> 0}, 2)"),
+        "{(0|->2),(1|->0),(2|->1)}"
+    );
+    assert_eq!(value("({0 |-> 1} >< {0 |-> 2})"), "{(0|->(1|->2))}");
+    assert_eq!(value("({0} <| {0 |-> 1, 2 |-> 3})"), "{(0|->1)}");
+    // The last closure is reused only for the same relation and kind.
+    assert_eq!(
+        value(
+            "bool(closure1({1 |-> 2}) = closure1({1 |-> 2}) & closure1({1 |-> 2}) /= closure1({2 |-> 3}))"
+        ),
+        "TRUE"
+    );
+    assert_eq!(
+        value("card(closure1({0 |-> 2})) + card(closure({0 |-> 2}))"),
+        "4"
+    );
     assert_eq!(value("%x.(x : 1..3 | x * x)(3)"), "9");
     assert_eq!(value("card(COLOUR --> BOOL)"), "8");
     assert_eq!(value("card(COLOUR >->> COLOUR)"), "6");
@@ -172,6 +179,9 @@ fn predicates_and_quantifiers() {
     assert!(!holds("{1 |-> 2, 1 |-> 3} : NAT +-> NAT"));
     assert!(holds("{1 |-> red} : {1} --> COLOUR"));
     assert!(!holds("{1 |-> red} : {1, 2} --> COLOUR"));
+    assert!(!holds("{1 |-> red} : NATURAL --> COLOUR"));
+    assert!(holds("{1 |-> red} : NATURAL +-> COLOUR"));
+    assert!(!holds("{red |-> 1} : COLOUR +->> INTEGER"));
     assert!(holds(
         "[red, green] : seq(COLOUR) & [red, green] : iseq(COLOUR)"
     ));
@@ -181,6 +191,11 @@ fn predicates_and_quantifiers() {
         "(1 = 2 => 1 = 3) & (1 = 1 or 1 = 2) & (1 = 2 <=> 2 = 3)"
     ));
     assert!(holds("{x | x : 1..3} = 1..3"));
+    // Without a typing conjunct, bound variables of finite type are
+    // enumerated from their type (as the type checker inferred it).
+    assert!(holds("#c.(c /= red & c /= green)"));
+    assert!(!holds("!c.(c /= red)"));
+    assert!(holds("card({b | b = bool(b = TRUE)}) = 2"));
 }
 
 #[test]
@@ -223,4 +238,12 @@ fn well_definedness_errors_point_at_the_expression() {
     assert!(e.message.contains("infinite set"), "{}", e.message);
     let (e, _) = error("card({x | x > 2})");
     assert!(e.message.contains("cannot enumerate `x`"), "{}", e.message);
+}
+
+#[test]
+fn constraints_on_set_parameters_are_checked() {
+    let ok = compile("MACHINE T(S)\nCONSTRAINTS card(S) = 2\nEND\n").0;
+    assert_eq!(ok.constant_valuations().unwrap().len(), 1);
+    let violated = compile("MACHINE T(S)\nCONSTRAINTS card(S) > 2\nEND\n").0;
+    assert_eq!(violated.constant_valuations().unwrap().len(), 0);
 }

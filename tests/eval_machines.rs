@@ -11,7 +11,6 @@ use orbit::b::ast::SetDecl;
 use orbit::b::eval::Interpreter;
 use orbit::b::parse_machine;
 use orbit::b::typecheck::{CheckOptions, check_machine};
-use orbit::b::types::{MachineTypes, OperationTypes};
 use orbit::b::value::Value;
 use orbit::diag::SourceFile;
 
@@ -35,24 +34,8 @@ fn load(name: &str, text: &str, card: u32) -> Interpreter {
     for p in machine.params.iter().filter(|_| card > 0) {
         options.set_sizes.push((p.name.clone(), card));
     }
-    let t =
+    let types =
         check_machine(&machine, &options).unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
-    let types = MachineTypes {
-        bound: Default::default(),
-        given_sets: t.given_sets,
-        constants: t.constants,
-        variables: t.variables,
-        operations: t
-            .operations
-            .into_iter()
-            .map(|o| OperationTypes {
-                params: o.params,
-                outputs: o.outputs,
-            })
-            .collect(),
-        maxint: t.maxint,
-        minint: t.minint,
-    };
     Interpreter::new(&machine, &types, &file).unwrap_or_else(|d| panic!("{}", d.render(&file)))
 }
 

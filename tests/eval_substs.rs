@@ -4,31 +4,14 @@
 use orbit::b::eval::Interpreter;
 use orbit::b::parse_machine;
 use orbit::b::typecheck::{CheckOptions, check_machine};
-use orbit::b::types::{MachineTypes, OperationTypes};
 use orbit::b::value::Value;
 use orbit::diag::{Diagnostic, SourceFile};
 
 fn try_compile(text: &str) -> Result<Interpreter, Diagnostic> {
     let file = SourceFile::new("t.mch", text);
     let machine = parse_machine(&file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
-    let t = check_machine(&machine, &CheckOptions::default())
+    let types = check_machine(&machine, &CheckOptions::default())
         .unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
-    let types = MachineTypes {
-        bound: Default::default(),
-        given_sets: t.given_sets,
-        constants: t.constants,
-        variables: t.variables,
-        operations: t
-            .operations
-            .into_iter()
-            .map(|o| OperationTypes {
-                params: o.params,
-                outputs: o.outputs,
-            })
-            .collect(),
-        maxint: t.maxint,
-        minint: t.minint,
-    };
     Interpreter::new(&machine, &types, &file)
 }
 
@@ -202,6 +185,13 @@ fn function_point_assignment_and_lenient_guards() {
         steps(&m),
         ["add(P1) => {(P1|->idle)}", "add(P2) => {(P2|->idle)}"]
     );
+    // Also when the application defines another parameter: p2 has no state.
+    let m = compile(
+        "MACHINE T\nSETS P = {p1, p2}; ST = {idle, busy}\nVARIABLES pst\nINVARIANT pst : P +-> ST\n\
+         INITIALISATION pst := {p1 |-> busy}\nOPERATIONS\n\
+         get(p, s) = PRE p : P & s = pst(p) THEN skip END\nEND\n",
+    );
+    assert_eq!(steps(&m), ["get(p1,busy) => {(p1|->busy)}"]);
 }
 
 #[test]

@@ -321,7 +321,10 @@ impl<'a> Compiler<'a> {
                         };
                         let solver = match guard {
                             Some(p) => self.solver(names, &vars, None, p, span, false)?,
-                            None => plan::plan(names, &vars, None, Vec::new(), span, false),
+                            None => {
+                                let types = self.binder_types(names);
+                                plan::plan(names, &vars, Some(&types), Vec::new(), span, false)
+                            }
                         };
                         PK::ForAll(Box::new(solver), Box::new(self.pred(goal)?))
                     }
@@ -342,7 +345,15 @@ impl<'a> Compiler<'a> {
                 }
                 parts.push(self.pred(body)?);
                 self.pop(mark);
-                PK::Exists(Box::new(plan::plan(names, &vars, None, parts, span, false)))
+                let types = self.binder_types(names);
+                PK::Exists(Box::new(plan::plan(
+                    names,
+                    &vars,
+                    Some(&types),
+                    parts,
+                    span,
+                    false,
+                )))
             }
             _ => return Err(expected_predicate(span)),
         };
@@ -365,7 +376,24 @@ impl<'a> Compiler<'a> {
         for c in conjuncts(p) {
             parts.push(self.pred(c)?);
         }
-        Ok(plan::plan(names, vars, types, parts, span, lenient))
+        let binder_types;
+        let types = match types {
+            Some(t) => t,
+            None => {
+                binder_types = self.binder_types(names);
+                &binder_types
+            }
+        };
+        Ok(plan::plan(names, vars, Some(types), parts, span, lenient))
+    }
+
+    /// The type checker's types of bound variables, as a fallback domain;
+    /// an unrecorded type counts as `INTEGER` (not enumerable).
+    fn binder_types(&self, names: &[Ident]) -> Vec<Type> {
+        names
+            .iter()
+            .map(|n| self.types.bound_type(n).cloned().unwrap_or(Type::Int))
+            .collect()
     }
 }
 

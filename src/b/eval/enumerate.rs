@@ -269,7 +269,12 @@ impl Interpreter {
                 let slot = *slot as usize;
                 match generator {
                     Gen::Eq(e) => {
-                        env.frame[slot] = self.eval(e, env)?;
+                        env.frame[slot] = match self.eval(e, env) {
+                            Ok(v) => v,
+                            // `q = pst(p)` in a guard, p outside dom(pst): no candidate.
+                            Err(e) if solver.lenient && e.outside_domain => return Ok(true),
+                            Err(e) => return Err(e),
+                        };
                         self.run_steps(solver, i + 1, env, f)
                     }
                     Gen::In(s) => self.enum_set(s, env, &mut |v, env| {

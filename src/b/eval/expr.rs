@@ -81,6 +81,9 @@ impl Interpreter {
                 Ok(Value::set_from_sorted(acc))
             }
             EK::Apply(f, x) => {
+                if let Some(y) = self.eval_ref(e, env)? {
+                    return Ok(y.clone());
+                }
                 let arg = self.eval(x, env)?;
                 match f.kind {
                     EK::Read(Slot::Const(i)) => apply(&env.consts[i as usize], &arg, f.span, span),
@@ -160,6 +163,24 @@ impl Interpreter {
                 })?;
                 result.ok_or_else(|| Fail::new(span, "the LET bindings have no solution"))
             }
+        }
+    }
+
+    /// The value of `e` by reference, without cloning, when it is a
+    /// literal, a slot, or a function application of such (the common
+    /// `pst(p)` of guards); `None` for anything else.
+    pub(crate) fn eval_ref<'v>(&self, e: &'v CExpr, env: &'v Env<'_>) -> R<Option<&'v Value>> {
+        match &e.kind {
+            EK::Lit(v) => Ok(Some(v)),
+            EK::Read(Slot::Const(i)) => Ok(Some(&env.consts[*i as usize])),
+            EK::Read(Slot::Frame(i)) => Ok(Some(&env.frame[*i as usize])),
+            EK::Apply(f, x) => {
+                let (Some(fv), Some(xv)) = (self.eval_ref(f, env)?, self.eval_ref(x, env)?) else {
+                    return Ok(None);
+                };
+                apply_ref(fv, xv, f.span, e.span).map(Some)
+            }
+            _ => Ok(None),
         }
     }
 
@@ -269,15 +290,8 @@ impl Interpreter {
                 }
             }
             Id => Value::set_from_sorted(rel::identity(set(&v, sp)?)),
-            Closure1 => Value::set_from_sorted(rel::transitive_closure(set(&v, sp)?)),
-            Closure => {
-                let r = set(&v, sp)?;
-                let field = sets::union(&rel::domain(r), &rel::range(r));
-                Value::set_from_sorted(sets::union(
-                    &rel::transitive_closure(r),
-                    &rel::identity(&field),
-                ))
-            }
+            Closure1 => closure_cached(&v, sp, false)?,
+            Closure => closure_cached(&v, sp, true)?,
             First | Last | Front | Tail => {
                 let s = seq(&v, sp)?;
                 if s.is_empty() {
@@ -529,11 +543,47 @@ impl Interpreter {
     }
 }
 
+thread_local! {
+    /// The last `closure`/`closure1` computed on this thread: its argument,
+    /// whether reflexive, and the result. Operations often test several
+    /// parameter values against the closure of the same relation
+    /// (`tt1 |-> tt2 : closure1(roads)`); comparing the argument is far
+    /// cheaper than recomputing the closure.
+    static LAST_CLOSURE: std::cell::RefCell<Option<(Value, bool, Value)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `closure1(r)`, or `closure(r)` if `reflexive`, reusing the last result
+/// computed on this thread for the same relation.
+fn closure_cached(r: &Value, span: Span, reflexive: bool) -> R<Value> {
+    let hit = LAST_CLOSURE.with(|c| {
+        c.borrow().as_ref().and_then(|(arg, refl, result)| {
+            (*refl == reflexive && arg == r).then(|| result.clone())
+        })
+    });
+    if let Some(result) = hit {
+        return Ok(result);
+    }
+    let pairs = set(r, span)?;
+    let mut closed = rel::transitive_closure(pairs);
+    if reflexive {
+        let field = sets::union(&rel::domain(pairs), &rel::range(pairs));
+        closed = sets::union(&closed, &rel::identity(&field));
+    }
+    let result = Value::set_from_sorted(closed);
+    LAST_CLOSURE.with(|c| *c.borrow_mut() = Some((r.clone(), reflexive, result.clone())));
+    Ok(result)
+}
+
 /// `f(x)` with the errors ProB reports; "outside the domain" is marked so
 /// that operation guards can treat it as false.
 pub fn apply(f: &Value, x: &Value, fspan: Span, span: Span) -> R<Value> {
+    apply_ref(f, x, fspan, span).cloned()
+}
+
+/// [`apply`] returning a reference into `f`.
+pub fn apply_ref<'v>(f: &'v Value, x: &Value, fspan: Span, span: Span) -> R<&'v Value> {
     match rel::apply(set(f, fspan)?, x) {
-        Applied::Value(y) => Ok(y.clone()),
+        Applied::Value(y) => Ok(y),
         Applied::OutsideDomain => Err(Fail::outside_domain(
             span,
             "function applied outside its domain",

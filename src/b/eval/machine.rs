@@ -88,24 +88,22 @@ impl Interpreter {
             .properties
             .as_ref()
             .map_or(machine.name.span, |p| p.span);
-        let properties = match &machine.properties {
-            Some(p) => c.solver(
-                &machine.constants,
-                &const_slots,
-                Some(&types.constants),
-                p,
-                span,
-                false,
-            )?,
-            None => plan::plan(
-                &machine.constants,
-                &const_slots,
-                Some(&types.constants),
-                Vec::new(),
-                span,
-                false,
-            ),
-        };
+        // CONSTRAINTS (on the set parameters) must hold too: they are
+        // checked with the properties.
+        let mut parts = Vec::new();
+        for source in machine.constraints.iter().chain(&machine.properties) {
+            for conj in conjuncts(source) {
+                parts.push(c.pred(conj)?);
+            }
+        }
+        let properties = plan::plan(
+            &machine.constants,
+            &const_slots,
+            Some(&types.constants),
+            parts,
+            span,
+            false,
+        );
         let properties_frame = c.frame_size() as usize;
 
         // State predicates: constants read-only, variables in the frame.

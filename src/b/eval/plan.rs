@@ -411,6 +411,7 @@ mod tests {
             constants: Vec::new(),
             variables: Vec::new(),
             operations: Vec::new(),
+            bound: Default::default(),
             maxint: 3,
             minint: -1,
         }

@@ -31,21 +31,13 @@ impl Interpreter {
             PK::Equiv(a, b) => Ok(self.holds(a, env)? == self.holds(b, env)?),
             PK::Not(a) => Ok(!self.holds(a, env)?),
             PK::Cmp(op, a, b) => {
+                // Slots, literals and `f(x)` are compared in place.
+                if let (Some(va), Some(vb)) = (self.eval_ref(a, env)?, self.eval_ref(b, env)?) {
+                    return compare(*op, va, vb, a, b);
+                }
                 let va = self.eval(a, env)?;
                 let vb = self.eval(b, env)?;
-                Ok(match op {
-                    Cmp::Eq => va == vb,
-                    Cmp::Neq => va != vb,
-                    _ => {
-                        let (x, y) = (int(&va, a.span)?, int(&vb, b.span)?);
-                        match op {
-                            Cmp::Lt => x < y,
-                            Cmp::Le => x <= y,
-                            Cmp::Gt => x > y,
-                            _ => x >= y,
-                        }
-                    }
-                })
+                compare(*op, &va, &vb, a, b)
             }
             PK::Member(x, s, negated) => {
                 let v = self.eval(x, env)?;
@@ -122,6 +114,15 @@ impl Interpreter {
                 let lo = int(&self.eval(a, env)?, a.span)?;
                 let hi = int(&self.eval(b, env)?, b.span)?;
                 Ok(lo <= *i && *i <= hi)
+            }
+            EK::Unary(UnaryOp::Dom, r) => {
+                // `x : dom(r)`: a binary search for the run of pairs from x.
+                let rv = self.eval(r, env)?;
+                Ok(!rel::pairs_from(set(&rv, r.span)?, v).is_empty())
+            }
+            EK::Unary(UnaryOp::Ran, r) => {
+                let rv = self.eval(r, env)?;
+                Ok(set(&rv, r.span)?.iter().any(|p| rel::second(p) == v))
             }
             EK::Binary(Union, a, b) => Ok(self.member(v, a, env)? || self.member(v, b, env)?),
             EK::Binary(Inter, a, b) => Ok(self.member(v, a, env)? && self.member(v, b, env)?),
@@ -231,6 +232,9 @@ impl Interpreter {
         ) {
             // Total: the domain is all of `a` (a function's domain has one
             // entry per pair, all in `a`, so comparing sizes suffices).
+            if self.is_infinite(a) {
+                return Ok(false); // a finite function is never total on it
+            }
             let av = self.eval(a, env)?;
             if set(&av, a.span)?.len() != pairs.len() {
                 return Ok(false);
@@ -240,12 +244,27 @@ impl Interpreter {
             op,
             PartialSurjection | TotalSurjection | PartialBijection | TotalBijection
         ) {
+            if self.is_infinite(b) {
+                return Ok(false);
+            }
             let bv = self.eval(b, env)?;
             if rel::range(pairs).len() != set(&bv, b.span)?.len() {
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// Is `s` one of the unbounded built-in sets (`NATURAL`, `INTEGER`, `STRING`, ...)?
+    fn is_infinite(&self, s: &CExpr) -> bool {
+        match s.kind {
+            EK::Ints(kind) => {
+                let (lo, hi) = self.int_bounds(kind);
+                lo.is_none() || hi.is_none()
+            }
+            EK::Strings => true,
+            _ => false,
+        }
     }
 
     /// Lower and upper bounds of a built-in integer set (`None`: unbounded).
@@ -260,4 +279,21 @@ impl Interpreter {
             IntSet::Integer => (None, None),
         }
     }
+}
+
+/// `va op vb`.
+fn compare(op: Cmp, va: &Value, vb: &Value, a: &CExpr, b: &CExpr) -> R<bool> {
+    Ok(match op {
+        Cmp::Eq => va == vb,
+        Cmp::Neq => va != vb,
+        _ => {
+            let (x, y) = (int(va, a.span)?, int(vb, b.span)?);
+            match op {
+                Cmp::Lt => x < y,
+                Cmp::Le => x <= y,
+                Cmp::Gt => x > y,
+                _ => x >= y,
+            }
+        }
+    })
 }

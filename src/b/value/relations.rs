@@ -7,8 +7,8 @@ use super::Value;
 
 /// The pairs of a relation whose first component is `x` (a contiguous run).
 pub fn pairs_from<'a>(rel: &'a [Value], x: &Value) -> &'a [Value] {
-    let start = rel.partition_point(|p| first(p) < x);
-    let len = rel[start..].partition_point(|p| first(p) == x);
+    let start = rel.partition_point(|p| first(p).fast_cmp(x).is_lt());
+    let len = rel[start..].partition_point(|p| first(p).fast_cmp(x).is_eq());
     &rel[start..start + len]
 }
 
@@ -119,8 +119,8 @@ pub fn overwrite(r: &[Value], q: &[Value]) -> Vec<Value> {
     if q.len() == 1 {
         // The common `f(x) := e`: replace the run of `x` in place.
         let x = first(&q[0]);
-        let start = r.partition_point(|p| first(p) < x);
-        let len = r[start..].partition_point(|p| first(p) == x);
+        let start = r.partition_point(|p| first(p).fast_cmp(x).is_lt());
+        let len = r[start..].partition_point(|p| first(p).fast_cmp(x).is_eq());
         let mut out = Vec::with_capacity(r.len() + 1 - len);
         out.extend_from_slice(&r[..start]);
         out.push(q[0].clone());
@@ -175,18 +175,37 @@ pub fn parallel_product(r: &[Value], q: &[Value]) -> Vec<Value> {
     out
 }
 
-/// `closure1(r)`: the transitive closure, by repeated composition until a
-/// fixpoint.
+/// `closure1(r)`: the transitive closure, by Warshall's algorithm on a bit
+/// matrix over the field of `r` (sorted, so the result comes out sorted).
 pub fn transitive_closure(r: &[Value]) -> Vec<Value> {
-    let mut acc = r.to_vec();
-    loop {
-        let step = compose(&acc, r);
-        let next = super::sets::union(&acc, &step);
-        if next.len() == acc.len() {
-            return acc;
-        }
-        acc = next;
+    let field = super::sets::union(&domain(r), &range(r));
+    let n = field.len();
+    let words = n.div_ceil(64);
+    let index = |x: &Value| field.binary_search(x).expect("in the field");
+    let mut rows = vec![0u64; n * words];
+    for p in r {
+        let (i, j) = (index(first(p)), index(second(p)));
+        rows[i * words + j / 64] |= 1 << (j % 64);
     }
+    for k in 0..n {
+        let row_k: Vec<u64> = rows[k * words..(k + 1) * words].to_vec();
+        for i in 0..n {
+            if rows[i * words + k / 64] & (1 << (k % 64)) != 0 {
+                for (w, bits) in row_k.iter().enumerate() {
+                    rows[i * words + w] |= bits;
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            if rows[i * words + j / 64] & (1 << (j % 64)) != 0 {
+                out.push(Value::pair(field[i].clone(), field[j].clone()));
+            }
+        }
+    }
+    out
 }
 
 /// `id(s)`.

@@ -7,7 +7,7 @@ use super::Value;
 
 /// Is `v` an element of the sorted set `s`?
 pub fn contains(s: &[Value], v: &Value) -> bool {
-    s.binary_search(v).is_ok()
+    s.binary_search_by(|x| x.fast_cmp(v)).is_ok()
 }
 
 /// `a \/ b` of two sorted sets.
@@ -102,7 +102,7 @@ pub fn is_subset(a: &[Value], b: &[Value]) -> bool {
 
 /// `s \/ {v}`.
 pub fn insert(s: &[Value], v: &Value) -> Vec<Value> {
-    match s.binary_search(v) {
+    match s.binary_search_by(|x| x.fast_cmp(v)) {
         Ok(_) => s.to_vec(),
         Err(pos) => {
             let mut out = Vec::with_capacity(s.len() + 1);
@@ -116,7 +116,7 @@ pub fn insert(s: &[Value], v: &Value) -> Vec<Value> {
 
 /// `s - {v}`.
 pub fn remove(s: &[Value], v: &Value) -> Vec<Value> {
-    match s.binary_search(v) {
+    match s.binary_search_by(|x| x.fast_cmp(v)) {
         Ok(pos) => {
             let mut out = Vec::with_capacity(s.len() - 1);
             out.extend_from_slice(&s[..pos]);
