@@ -21,11 +21,79 @@
 //! equitable partition, never wrong: canonicity rests on the leaf
 //! certificates, and the refinement only needs to be equivariant.
 //!
-//! Every split is folded into a *trace* hash; the search compares the traces
-//! of nodes to cut branches that cannot lead to the canonical leaf.
+//! Every split emits a *trace event* (a hash of the cell, its size and the
+//! fragments' keys and sizes). The search compares the events of a node with
+//! those of the best leaf's and the first leaf's nodes at the same level
+//! while refining, and aborts the refinement as soon as the node can lead to
+//! neither a better leaf nor an automorphism (the idea of Traces, Piperno
+//! 2008): most useless nodes cost a few splits instead of a full
+//! refinement.
+
+use std::cmp::Ordering;
 
 use super::graph::{Graph, splitmix};
 use super::partition::Partition;
+
+/// The trace of the node being refined and its comparison with the best
+/// and first leaves' nodes at the same level.
+pub(crate) struct Trace<'a> {
+    /// Events of the current path; this node's are appended.
+    pub events: &'a mut Vec<u64>,
+    /// Index in `events` of this node's first event.
+    pub start: usize,
+    /// The best leaf's events at this level, if compared.
+    pub best: Option<&'a [u64]>,
+    /// The first leaf's events at this level, if compared.
+    pub first: Option<&'a [u64]>,
+    /// Comparison with `best` so far (`Equal` while a prefix).
+    pub cmp_best: Ordering,
+    /// Whether the events equal `first` so far.
+    pub eq_first: bool,
+}
+
+impl Trace<'_> {
+    /// Appends an event and updates the comparisons.
+    #[inline]
+    pub fn push(&mut self, event: u64) {
+        let i = self.events.len() - self.start;
+        self.events.push(event);
+        if self.cmp_best == Ordering::Equal {
+            if let Some(best) = self.best {
+                self.cmp_best = best.get(i).map_or(Ordering::Greater, |b| event.cmp(b));
+            }
+        }
+        if self.eq_first {
+            if let Some(first) = self.first {
+                self.eq_first = first.get(i) == Some(&event);
+            }
+        }
+    }
+
+    /// Whether the node can no longer lead to a better leaf or to an
+    /// automorphism with the first leaf.
+    #[inline]
+    pub fn hopeless(&self) -> bool {
+        self.cmp_best == Ordering::Greater && !self.eq_first
+    }
+
+    /// Completes the comparisons after the node's last event: a proper
+    /// prefix of the best's events is smaller, and one of the first's is
+    /// different.
+    pub fn finish(&mut self) {
+        if self.cmp_best == Ordering::Equal {
+            if let Some(best) = self.best {
+                if best.len() > self.events.len() - self.start {
+                    self.cmp_best = Ordering::Less;
+                }
+            }
+        }
+        if self.eq_first {
+            if let Some(first) = self.first {
+                self.eq_first = first.len() == self.events.len() - self.start;
+            }
+        }
+    }
+}
 
 /// Scratch space of the refinement, sized to the graph.
 #[derive(Clone, Debug, Default)]
@@ -108,9 +176,9 @@ impl Refiner {
     }
 
     /// Refines `p` until it is equitable with respect to every queued cell
-    /// (or discrete). Returns the trace hash of the splits performed.
-    pub fn refine(&mut self, g: &Graph, p: &mut Partition) -> u64 {
-        let mut trace: u64 = 0x5151_7a7a;
+    /// (or discrete), appending a trace event per split. Returns `false` if
+    /// the refinement was abandoned because the trace became hopeless.
+    pub fn refine(&mut self, g: &Graph, p: &mut Partition, trace: &mut Trace<'_>) -> bool {
         while let Some(s) = self.dequeue() {
             if p.is_discrete() {
                 self.clear_queue();
@@ -124,7 +192,9 @@ impl Refiner {
             self.touched_cells.sort_unstable();
             for i in 0..self.touched_cells.len() {
                 let c = self.touched_cells[i] as usize;
-                trace = self.split_cell(p, c, trace);
+                if let Some(event) = self.split_cell(p, c) {
+                    trace.push(event);
+                }
             }
             for &u in &self.touched {
                 self.key[u as usize] = 0;
@@ -132,8 +202,12 @@ impl Refiner {
             }
             self.touched.clear();
             self.touched_cells.clear();
+            if trace.hopeless() {
+                self.clear_queue();
+                return false;
+            }
         }
-        splitmix(trace ^ p.cells as u64)
+        true
     }
 
     /// Accumulates the keys of the vertices adjacent to splitter `s`.
@@ -180,8 +254,8 @@ impl Refiner {
     }
 
     /// Splits cell `c` by the keys of its touched vertices (which sit at its
-    /// end); queues fragments and folds the split into `trace`.
-    fn split_cell(&mut self, p: &mut Partition, c: usize, mut trace: u64) -> u64 {
+    /// end) and queues fragments. Returns the trace event of the split.
+    fn split_cell(&mut self, p: &mut Partition, c: usize) -> Option<u64> {
         let len = p.len[c] as usize;
         let k = self.moved[c] as usize;
         self.moved[c] = 0;
@@ -203,8 +277,9 @@ impl Refiner {
         // Single fragment: nothing to split.
         let first_key = key[p.lab[touched_start] as usize];
         if k == len && key[p.lab[end - 1] as usize] == first_key {
-            return trace;
+            return None;
         }
+        let mut trace = splitmix((c as u64) ^ ((len as u64) << 32));
         let was_queued = self.in_queue[c];
         // Find the largest fragment (first one among equals).
         let mut largest = c;
@@ -223,7 +298,6 @@ impl Refiner {
             trace = splitmix(trace ^ kq ^ ((q as u64) << 32) ^ (r - q) as u64);
             q = r;
         }
-        trace = splitmix(trace ^ (c as u64) ^ ((len as u64) << 32));
         // Perform the splits (first fragment keeps start c).
         let mut prev = c;
         let mut q = if touched_start > c { touched_start } else { c };
@@ -248,7 +322,7 @@ impl Refiner {
             }
             f += fl;
         }
-        trace
+        Some(trace)
     }
 }
 
@@ -271,7 +345,16 @@ mod tests {
         let mut r = Refiner::default();
         r.reset(5);
         r.enqueue_all(&p);
-        r.refine(&g, &mut p);
+        let mut events = Vec::new();
+        let mut trace = Trace {
+            events: &mut events,
+            start: 0,
+            best: None,
+            first: None,
+            cmp_best: Ordering::Equal,
+            eq_first: true,
+        };
+        assert!(r.refine(&g, &mut p, &mut trace));
         p.check();
         assert_eq!(p.cells, 3);
         assert_eq!(p.cell[0], p.cell[4]);
@@ -293,7 +376,16 @@ mod tests {
         let mut r = Refiner::default();
         r.reset(3);
         r.enqueue_all(&p);
-        r.refine(&g, &mut p);
+        let mut events = Vec::new();
+        let mut trace = Trace {
+            events: &mut events,
+            start: 0,
+            best: None,
+            first: None,
+            cmp_best: Ordering::Equal,
+            eq_first: true,
+        };
+        assert!(r.refine(&g, &mut p, &mut trace));
         p.check();
         assert!(p.is_discrete());
     }
