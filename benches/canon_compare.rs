@@ -80,6 +80,22 @@ fn measure(reps: usize, graphs: usize, mut run_all: impl FnMut()) -> f64 {
 
 fn time_orbit(f: &Family, reps: usize) -> f64 {
     let mut ws = Workspace::new();
+    if std::env::var_os("ORBIT_BENCH_NODES").is_some() {
+        let nodes: u64 = f
+            .graphs
+            .iter()
+            .map(|g| {
+                ws.canonicalise(g);
+                ws.nodes()
+            })
+            .sum();
+        eprintln!(
+            "{}: {} nodes per graph, {} generators (last)",
+            f.name,
+            nodes / f.graphs.len() as u64,
+            ws.generator_count()
+        );
+    }
     measure(reps, f.graphs.len(), || {
         for g in &f.graphs {
             ws.canonicalise(g);

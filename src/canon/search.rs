@@ -4,9 +4,10 @@
 //! Every node of the search tree is an equitable ordered partition. A node
 //! is a leaf when its partition is discrete or homogeneous (see
 //! [`super::homogeneous`]); otherwise its children individualise each vertex
-//! of a *target cell* and refine. The target cell is the first largest
-//! non-singleton cell near the root (a good split) and the first
-//! non-singleton cell deeper down (found in constant amortised time). Every
+//! of a *target cell* and refine. The target cell is the first largest cell
+//! among the first few cells from the first non-singleton one (bliss's
+//! "first largest", bounded in cost; the first non-singleton cell is found
+//! in constant amortised time from the parent's). Every
 //! node gets a *trace*: the events of its refinement plus a closing event
 //! with its number of cells and whether it is a leaf. The canonical leaf is
 //! the one whose sequence of traces, then certificate, is smallest; it is a
@@ -40,8 +41,9 @@ use super::orbits::Orbits;
 use super::partition::Partition;
 use super::refine::{Refiner, Trace};
 
-/// Levels near the root whose target cell is the first largest cell.
-const FIRST_LARGEST_LEVELS: usize = 2;
+/// How many cells, from the first non-singleton one, the target cell
+/// choice looks at: bounds its cost on graphs with many cells.
+const TARGET_SCAN_CELLS: usize = 128;
 
 /// Reusable state for canonical labelling. Keep one per thread: once its
 /// buffers have grown to the sizes of the graphs at hand, labelling
@@ -85,6 +87,7 @@ pub struct Workspace {
     first_cert: Vec<u64>,
     best_cert: Vec<u64>,
     cur_cert: Vec<u64>,
+    cert_cursor: Vec<u32>,
     first_lab: Vec<u32>,
     best_lab: Vec<u32>,
     perm: Vec<u32>,
@@ -129,6 +132,7 @@ impl Workspace {
             let v = self.cands[self.cand_idx[level]];
             let s = self.part.individualise(v);
             self.refiner.enqueue(&self.part, s);
+            self.nodes += 1;
             level += 1;
             leaf = self
                 .process_node(g, level, false)
@@ -145,7 +149,13 @@ impl Workspace {
             .extend_from_slice(&self.event_off[..=level + 1]);
         self.best_events.clone_from(&self.first_events);
         self.best_off.clone_from(&self.first_off);
-        certificate(g, &self.part.lab, &self.part.pos, &mut self.first_cert);
+        certificate(
+            g,
+            &self.part.lab,
+            &self.part.pos,
+            &mut self.cert_cursor,
+            &mut self.first_cert,
+        );
         self.best_cert.clone_from(&self.first_cert);
         self.first_lab.clone_from(&self.part.lab);
         self.best_lab.clone_from(&self.part.lab);
@@ -175,7 +185,13 @@ impl Workspace {
             for (i, &v) in self.best_lab.iter().enumerate() {
                 pos[v as usize] = i as u32;
             }
-            certificate(g, &self.best_lab, &pos, &mut self.cur_cert);
+            certificate(
+                g,
+                &self.best_lab,
+                &pos,
+                &mut self.cert_cursor,
+                &mut self.cur_cert,
+            );
             debug_assert_eq!(self.cur_cert, self.best_cert);
         }
         write_form(n, &self.classes, &self.best_cert, &mut self.form);
@@ -272,18 +288,20 @@ impl Workspace {
     /// its vertices, sorted, as the node's children.
     fn choose_target(&mut self, level: usize) {
         let open = self.first_open[level] as usize;
+        let n = self.part.n();
         let mut target = open;
-        if level < FIRST_LARGEST_LEVELS {
-            let mut best_len = self.part.len[open];
-            let mut s = open;
-            while s < self.part.n() {
-                let l = self.part.len[s];
-                if l > best_len {
-                    target = s;
-                    best_len = l;
-                }
-                s += l as usize;
+        let mut best_len = self.part.len[open];
+        let mut s = open;
+        for _ in 0..TARGET_SCAN_CELLS {
+            if s >= n {
+                break;
             }
+            let l = self.part.len[s];
+            if l > best_len {
+                target = s;
+                best_len = l;
+            }
+            s += l as usize;
         }
         let off = self.cand_off[level];
         self.cands.truncate(off);
@@ -333,7 +351,13 @@ impl Workspace {
                     continue 'descend;
                 }
                 Some(true) => {
-                    certificate(g, &self.part.lab, &self.part.pos, &mut self.cur_cert);
+                    certificate(
+                        g,
+                        &self.part.lab,
+                        &self.part.pos,
+                        &mut self.cert_cursor,
+                        &mut self.cur_cert,
+                    );
                     if self.eq_first[child] && self.cur_cert == self.first_cert {
                         self.record_automorphism(g, true);
                         return;
