@@ -57,15 +57,15 @@ impl Trace<'_> {
     pub fn push(&mut self, event: u64) {
         let i = self.events.len() - self.start;
         self.events.push(event);
-        if self.cmp_best == Ordering::Equal {
-            if let Some(best) = self.best {
-                self.cmp_best = best.get(i).map_or(Ordering::Greater, |b| event.cmp(b));
-            }
+        if self.cmp_best == Ordering::Equal
+            && let Some(best) = self.best
+        {
+            self.cmp_best = best.get(i).map_or(Ordering::Greater, |b| event.cmp(b));
         }
-        if self.eq_first {
-            if let Some(first) = self.first {
-                self.eq_first = first.get(i) == Some(&event);
-            }
+        if self.eq_first
+            && let Some(first) = self.first
+        {
+            self.eq_first = first.get(i) == Some(&event);
         }
     }
 
@@ -80,17 +80,17 @@ impl Trace<'_> {
     /// prefix of the best's events is smaller, and one of the first's is
     /// different.
     pub fn finish(&mut self) {
-        if self.cmp_best == Ordering::Equal {
-            if let Some(best) = self.best {
-                if best.len() > self.events.len() - self.start {
-                    self.cmp_best = Ordering::Less;
-                }
-            }
+        let len = self.events.len() - self.start;
+        if self.cmp_best == Ordering::Equal
+            && let Some(best) = self.best
+            && best.len() > len
+        {
+            self.cmp_best = Ordering::Less;
         }
-        if self.eq_first {
-            if let Some(first) = self.first {
-                self.eq_first = first.len() == self.events.len() - self.start;
-            }
+        if self.eq_first
+            && let Some(first) = self.first
+        {
+            self.eq_first = first.len() == len;
         }
     }
 }

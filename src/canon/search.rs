@@ -272,7 +272,7 @@ impl Workspace {
         self.first_open[level] = open as u32;
         let leaf = is_homogeneous(g, &self.part, open, &mut self.sig, &mut self.rep);
         trace.push(splitmix(
-            0x454e_44 ^ ((self.part.cells as u64) << 1) ^ u64::from(leaf),
+            0x0045_4e44 ^ ((self.part.cells as u64) << 1) ^ u64::from(leaf),
         ));
         trace.finish();
         if trace.hopeless() {
