@@ -114,7 +114,13 @@ impl Graph {
                 return false;
             }
         }
-        (0..n).all(|v| {
+        self.maps_edges(perm)
+    }
+
+    /// Whether the map `perm` (assumed a permutation) preserves vertex
+    /// colours and maps every coloured edge onto an edge. Allocation-free.
+    pub(crate) fn maps_edges(&self, perm: &[u32]) -> bool {
+        (0..self.vertex_count()).all(|v| {
             let pv = perm[v] as usize;
             self.colour[v] == self.colour[pv]
                 && self.out_off[v + 1] - self.out_off[v] == self.out_off[pv + 1] - self.out_off[pv]

@@ -82,7 +82,7 @@ pub(crate) fn is_homogeneous(
             }
             for q in a + 1..a + la {
                 signature(g, p, p.lab[q] as usize, sig);
-                if sig != rep {
+                if sig.len() != rep.len() || (!sig.is_empty() && sig[..] != rep[..]) {
                     return false;
                 }
             }

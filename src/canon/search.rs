@@ -181,14 +181,14 @@ impl Workspace {
 
         #[cfg(debug_assertions)]
         {
-            let mut pos = vec![0; n];
+            // The best labelling reproduces the best certificate.
             for (i, &v) in self.best_lab.iter().enumerate() {
-                pos[v as usize] = i as u32;
+                self.perm[v as usize] = i as u32;
             }
             certificate(
                 g,
                 &self.best_lab,
-                &pos,
+                &self.perm,
                 &mut self.cert_cursor,
                 &mut self.cur_cert,
             );
@@ -426,7 +426,7 @@ impl Workspace {
         for (i, &v) in self.part.lab.iter().enumerate() {
             self.perm[v as usize] = reference[i];
         }
-        debug_assert!(g.is_automorphism(&self.perm), "not an automorphism");
+        debug_assert!(g.maps_edges(&self.perm), "not an automorphism");
         self.generators.extend_from_slice(&self.perm);
         self.orbits.add_permutation(&self.perm);
     }
@@ -445,14 +445,14 @@ impl Workspace {
                 let cell = &self.part.lab[s..s + l];
                 self.perm[cell[0] as usize] = cell[1];
                 self.perm[cell[1] as usize] = cell[0];
-                debug_assert!(g.is_automorphism(&self.perm));
+                debug_assert!(g.maps_edges(&self.perm));
                 self.generators.extend_from_slice(&self.perm);
                 self.orbits.add_permutation(&self.perm);
                 if l > 2 {
                     for i in 0..l {
                         self.perm[cell[i] as usize] = cell[(i + 1) % l];
                     }
-                    debug_assert!(g.is_automorphism(&self.perm));
+                    debug_assert!(g.maps_edges(&self.perm));
                     self.generators.extend_from_slice(&self.perm);
                     self.orbits.add_permutation(&self.perm);
                 }
