@@ -46,6 +46,9 @@ pub struct Graph {
     pub(crate) in_col: Vec<u32>,
     /// Refinement weight of each in-edge, added to its tail.
     pub(crate) in_w: Vec<u64>,
+    /// Vertex -> the key the whole vertex set gives it as a splitter (the
+    /// sum of the weights of its edges): refines the root in one pass.
+    pub(crate) degree_key: Vec<u64>,
 }
 
 impl Graph {
@@ -271,5 +274,13 @@ impl GraphBuilder {
             g.in_off[v + 1] = g.in_off[v];
         }
         g.in_off[0] = 0;
+        g.degree_key.clear();
+        g.degree_key.resize(n, 0);
+        for (e, &t) in g.out_to.iter().enumerate() {
+            g.degree_key[t as usize] = g.degree_key[t as usize].wrapping_add(g.out_w[e]);
+        }
+        for (e, &f) in g.in_from.iter().enumerate() {
+            g.degree_key[f as usize] = g.degree_key[f as usize].wrapping_add(g.in_w[e]);
+        }
     }
 }

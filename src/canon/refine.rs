@@ -151,13 +151,53 @@ impl Refiner {
         self.queued += 1;
     }
 
-    /// Queues every cell (for the root).
-    pub fn enqueue_all(&mut self, p: &Partition) {
+    /// Starts the refinement of the root: splits every colour class by the
+    /// key the whole vertex set gives as a splitter (precomputed per vertex)
+    /// and queues every cell but the first largest. As in Hopcroft's
+    /// algorithm, counts into the omitted cell follow from counts into the
+    /// vertex set and into the other cells. Trace events go to `trace`.
+    pub fn start_root(&mut self, g: &Graph, p: &mut Partition, trace: &mut Trace<'_>) {
+        for v in 0..p.n() {
+            let has_edges = g.out_off[v] != g.out_off[v + 1] || g.in_off[v] != g.in_off[v + 1];
+            if has_edges && p.len[p.cell[v] as usize] > 1 {
+                self.touched_flag[v] = true;
+                self.touched.push(v as u32);
+                self.key[v] = g.degree_key[v];
+            }
+        }
+        self.move_touched_to_ends(p);
+        self.touched_cells.sort_unstable();
+        for i in 0..self.touched_cells.len() {
+            let c = self.touched_cells[i] as usize;
+            if let Some(event) = self.split_cell(p, c, false) {
+                trace.push(event);
+            }
+        }
+        self.clear_touched();
+        let (mut largest, mut largest_len) = (0, 0);
         let mut s = 0;
         while s < p.n() {
-            self.enqueue(p, s);
+            if p.len[s] > largest_len {
+                (largest, largest_len) = (s, p.len[s]);
+            }
             s += p.len[s] as usize;
         }
+        let mut s = 0;
+        while s < p.n() {
+            if s != largest {
+                self.enqueue(p, s);
+            }
+            s += p.len[s] as usize;
+        }
+    }
+
+    fn clear_touched(&mut self) {
+        for &u in &self.touched {
+            self.key[u as usize] = 0;
+            self.touched_flag[u as usize] = false;
+        }
+        self.touched.clear();
+        self.touched_cells.clear();
     }
 
     fn dequeue(&mut self) -> Option<usize> {
@@ -192,16 +232,11 @@ impl Refiner {
             self.touched_cells.sort_unstable();
             for i in 0..self.touched_cells.len() {
                 let c = self.touched_cells[i] as usize;
-                if let Some(event) = self.split_cell(p, c) {
+                if let Some(event) = self.split_cell(p, c, true) {
                     trace.push(event);
                 }
             }
-            for &u in &self.touched {
-                self.key[u as usize] = 0;
-                self.touched_flag[u as usize] = false;
-            }
-            self.touched.clear();
-            self.touched_cells.clear();
+            self.clear_touched();
             if trace.hopeless() {
                 self.clear_queue();
                 return false;
@@ -254,8 +289,9 @@ impl Refiner {
     }
 
     /// Splits cell `c` by the keys of its touched vertices (which sit at its
-    /// end) and queues fragments. Returns the trace event of the split.
-    fn split_cell(&mut self, p: &mut Partition, c: usize) -> Option<u64> {
+    /// end) and, if `queue`, queues fragments. Returns the trace event of
+    /// the split.
+    fn split_cell(&mut self, p: &mut Partition, c: usize, queue: bool) -> Option<u64> {
         let len = p.len[c] as usize;
         let k = self.moved[c] as usize;
         self.moved[c] = 0;
@@ -315,7 +351,7 @@ impl Refiner {
         }
         // Queue fragments.
         let mut f = c;
-        while f < end {
+        while queue && f < end {
             let fl = p.len[f] as usize;
             if was_queued || f != largest {
                 self.enqueue(p, f);
@@ -344,7 +380,6 @@ mod tests {
         p.init_by_colour(&g.colour, &mut classes);
         let mut r = Refiner::default();
         r.reset(5);
-        r.enqueue_all(&p);
         let mut events = Vec::new();
         let mut trace = Trace {
             events: &mut events,
@@ -354,6 +389,7 @@ mod tests {
             cmp_best: Ordering::Equal,
             eq_first: true,
         };
+        r.start_root(&g, &mut p, &mut trace);
         assert!(r.refine(&g, &mut p, &mut trace));
         p.check();
         assert_eq!(p.cells, 3);
@@ -375,7 +411,6 @@ mod tests {
         p.init_by_colour(&g.colour, &mut classes);
         let mut r = Refiner::default();
         r.reset(3);
-        r.enqueue_all(&p);
         let mut events = Vec::new();
         let mut trace = Trace {
             events: &mut events,
@@ -385,6 +420,7 @@ mod tests {
             cmp_best: Ordering::Equal,
             eq_first: true,
         };
+        r.start_root(&g, &mut p, &mut trace);
         assert!(r.refine(&g, &mut p, &mut trace));
         p.check();
         assert!(p.is_discrete());

@@ -113,7 +113,6 @@ impl Workspace {
         let n = g.vertex_count();
         self.reset(n);
         self.part.init_by_colour(&g.colour, &mut self.classes);
-        self.refiner.enqueue_all(&self.part);
         self.nodes = 1;
 
         // The first path: always the smallest vertex of the target cell.
@@ -226,8 +225,8 @@ impl Workspace {
         self.group_exponent = 0;
     }
 
-    /// Refines the node at `level` (whose individualised vertex, if any, is
-    /// queued), records its trace and, if `compare`, compares it with the
+    /// Refines the node at `level` (the root from its colour classes, other
+    /// nodes from their queued individualised vertex), records its trace and, if `compare`, compares it with the
     /// first and best paths. Returns whether the node is a leaf, or `None`
     /// if it can lead to neither a better leaf nor an automorphism.
     fn process_node(&mut self, g: &Graph, level: usize, compare: bool) -> Option<bool> {
@@ -256,6 +255,9 @@ impl Workspace {
             cmp_best,
             eq_first,
         };
+        if level == 0 {
+            self.refiner.start_root(g, &mut self.part, &mut trace);
+        }
         if !self.refiner.refine(g, &mut self.part, &mut trace) {
             return None;
         }
