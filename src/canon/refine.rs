@@ -234,13 +234,18 @@ impl Refiner {
                 let c = self.touched_cells[i] as usize;
                 if let Some(event) = self.split_cell(p, c, true) {
                     trace.push(event);
+                    if trace.hopeless() {
+                        // Abandon: forget the moves of the cells not split.
+                        for &c in &self.touched_cells[i + 1..] {
+                            self.moved[c as usize] = 0;
+                        }
+                        self.clear_touched();
+                        self.clear_queue();
+                        return false;
+                    }
                 }
             }
             self.clear_touched();
-            if trace.hopeless() {
-                self.clear_queue();
-                return false;
-            }
         }
         true
     }
