@@ -68,6 +68,13 @@ pub struct Workspace {
     cand_off: Vec<usize>,
     /// Per level: index in `cands` of the child being explored.
     cand_idx: Vec<usize>,
+    /// Per level: the child being explored.
+    chosen: Vec<u32>,
+    /// Per level: the target cell's start, and whether its vertices have
+    /// been copied to `cands` yet (nodes off the first path copy them only
+    /// when a second child is needed: most are left after the first).
+    target: Vec<u32>,
+    listed: Vec<bool>,
     /// Trace events of the current path; level `l` owns
     /// `events[event_off[l]..event_off[l + 1]]`.
     events: Vec<u64>,
@@ -127,8 +134,8 @@ impl Workspace {
             if leaf {
                 break;
             }
-            self.choose_target(level);
-            let v = self.cands[self.cand_idx[level]];
+            self.choose_target(level, true);
+            let v = self.chosen[level];
             let s = self.part.individualise(v);
             self.refiner.enqueue(&self.part, s);
             self.nodes += 1;
@@ -168,6 +175,7 @@ impl Workspace {
                     continue;
                 }
                 self.cand_idx[k] = idx;
+                self.chosen[k] = w;
                 self.eq_first[k] = true;
                 self.cmp_best[k] = self.first_prefix_vs_best(k);
                 self.best_div = self.best_div.min(k);
@@ -212,6 +220,12 @@ impl Workspace {
         }
         self.first_open.clear();
         self.first_open.resize(levels, 0);
+        self.chosen.clear();
+        self.chosen.resize(levels, 0);
+        self.target.clear();
+        self.target.resize(levels, 0);
+        self.listed.clear();
+        self.listed.resize(levels, false);
         self.cands.clear();
         self.events.clear();
         self.eq_first.clear();
@@ -286,9 +300,12 @@ impl Workspace {
         Some(leaf)
     }
 
-    /// Picks the target cell of the (non-leaf) node at `level` and records
-    /// its vertices, sorted, as the node's children.
-    fn choose_target(&mut self, level: usize) {
+    /// Picks the target cell of the (non-leaf) node at `level` and its first
+    /// child. With `list`, records the cell's vertices, sorted, as the
+    /// node's children (first-path nodes, for orbit pruning) and starts with
+    /// the smallest; otherwise starts with the cell's first vertex and
+    /// leaves the listing to [`Self::list_children`].
+    fn choose_target(&mut self, level: usize, list: bool) {
         let open = self.first_open[level] as usize;
         let n = self.part.n();
         let mut target = open;
@@ -305,14 +322,41 @@ impl Workspace {
             }
             s += l as usize;
         }
+        self.target[level] = target as u32;
         let off = self.cand_off[level];
         self.cands.truncate(off);
-        let len = self.part.len[target] as usize;
-        self.cands
-            .extend_from_slice(&self.part.lab[target..target + len]);
-        self.cands[off..].sort_unstable();
+        if list {
+            let len = self.part.len[target] as usize;
+            self.cands
+                .extend_from_slice(&self.part.lab[target..target + len]);
+            self.cands[off..].sort_unstable();
+            self.chosen[level] = self.cands[off];
+        } else {
+            self.chosen[level] = self.part.lab[target];
+        }
+        self.listed[level] = list;
         self.cand_off[level + 1] = self.cands.len();
         self.cand_idx[level] = off;
+    }
+
+    /// Lists the children of the node at `level` other than the first one
+    /// explored (the partition must be the node's).
+    fn list_children(&mut self, level: usize) {
+        let target = self.target[level] as usize;
+        let len = self.part.len[target] as usize;
+        let off = self.cand_off[level];
+        self.cands.truncate(off);
+        let first = self.chosen[level];
+        for i in target..target + len {
+            let v = self.part.lab[i];
+            if v != first {
+                self.cands.push(v);
+            }
+        }
+        self.cand_off[level + 1] = self.cands.len();
+        // One before the list: advancing moves to its first entry.
+        self.cand_idx[level] = off.wrapping_sub(1);
+        self.listed[level] = true;
     }
 
     /// Compares the first path's traces up to level `k` with the best
@@ -333,12 +377,12 @@ impl Workspace {
     }
 
     /// Depth-first exploration of the subtree of the child
-    /// `cands[cand_idx[k]]` of the first-path node at level `k`.
+    /// `chosen[k]` of the first-path node at level `k`.
     fn explore(&mut self, g: &Graph, k: usize) {
         let mut level = k;
         'descend: loop {
             self.part.undo_to(self.mark[level]);
-            let v = self.cands[self.cand_idx[level]];
+            let v = self.chosen[level];
             let s = self.part.individualise(v);
             self.refiner.enqueue(&self.part, s);
             self.nodes += 1;
@@ -348,7 +392,7 @@ impl Workspace {
                 None => {}
                 Some(false) => {
                     self.mark[child] = self.part.mark();
-                    self.choose_target(child);
+                    self.choose_target(child, false);
                     level = child;
                     continue 'descend;
                 }
@@ -388,8 +432,13 @@ impl Workspace {
                 if lv <= k {
                     return;
                 }
-                self.cand_idx[lv] += 1;
+                if !self.listed[lv] {
+                    self.part.undo_to(self.mark[lv]);
+                    self.list_children(lv);
+                }
+                self.cand_idx[lv] = self.cand_idx[lv].wrapping_add(1);
                 if self.cand_idx[lv] < self.cand_off[lv + 1] {
+                    self.chosen[lv] = self.cands[self.cand_idx[lv]];
                     self.best_div = self.best_div.min(lv);
                     level = lv;
                     continue 'descend;
