@@ -46,6 +46,9 @@ pub struct Graph {
     pub(crate) in_col: Vec<u32>,
     /// Refinement weight of each in-edge, added to its tail.
     pub(crate) in_w: Vec<u64>,
+    /// Whether every edge's reverse is an edge of the same colour: then
+    /// in-rows equal out-rows and refinement walks the out-rows only.
+    pub(crate) symmetric: bool,
     /// Vertex -> the key the whole vertex set gives it as a splitter (the
     /// sum of the weights of its edges): refines the root in one pass.
     pub(crate) degree_key: Vec<u64>,
@@ -274,6 +277,7 @@ impl GraphBuilder {
             g.in_off[v + 1] = g.in_off[v];
         }
         g.in_off[0] = 0;
+        g.symmetric = g.out_off == g.in_off && g.out_to == g.in_from && g.out_col == g.in_col;
         g.degree_key.clear();
         g.degree_key.resize(n, 0);
         for (e, &t) in g.out_to.iter().enumerate() {

@@ -253,6 +253,24 @@ impl Refiner {
     /// Accumulates the keys of the vertices adjacent to splitter `s`.
     fn collect_keys(&mut self, g: &Graph, p: &Partition, s: usize) {
         let end = s + p.len[s] as usize;
+        if g.symmetric {
+            // In-rows equal out-rows: one walk adds both weights.
+            for &w in &p.lab[s..end] {
+                let w = w as usize;
+                for e in g.out_off[w] as usize..g.out_off[w + 1] as usize {
+                    let u = g.out_to[e] as usize;
+                    if p.len[p.cell[u] as usize] > 1 {
+                        if !self.touched_flag[u] {
+                            self.touched_flag[u] = true;
+                            self.touched.push(u as u32);
+                        }
+                        let weight = g.out_w[e].wrapping_add(g.in_w[e]);
+                        self.key[u] = self.key[u].wrapping_add(weight);
+                    }
+                }
+            }
+            return;
+        }
         for &w in &p.lab[s..end] {
             let w = w as usize;
             for e in g.out_off[w] as usize..g.out_off[w + 1] as usize {

@@ -43,7 +43,7 @@ use super::refine::{Refiner, Trace};
 
 /// How many cells, from the first non-singleton one, the target cell
 /// choice looks at: bounds its cost on graphs with many cells.
-const TARGET_SCAN_CELLS: usize = 128;
+const TARGET_SCAN_CELLS: usize = 16;
 
 /// Reusable state for canonical labelling. Keep one per thread: once its
 /// buffers have grown to the sizes of the graphs at hand, labelling
