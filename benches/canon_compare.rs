@@ -10,7 +10,7 @@
 //! edge subdivided by a vertex of a colour reserved for that edge colour.
 //!
 //! Arguments: an optional substring filter on family names, `--quick` for
-//! fewer repetitions.
+//! fewer repetitions, `--orbit-only` to run only orbit (for profiling).
 
 use std::os::raw::c_int;
 use std::time::Instant;
@@ -66,8 +66,16 @@ fn colour_partition(g: &Graph) -> (Vec<c_int>, Vec<c_int>) {
 }
 
 /// Median of the per-graph times (ns) over repetitions of `run_all`.
+/// A warm-up round slower than half a second is followed by a single timed
+/// round, so that the slow tools on the big families finish.
 fn measure(reps: usize, graphs: usize, mut run_all: impl FnMut()) -> f64 {
+    let start = Instant::now();
     run_all();
+    let reps = if start.elapsed().as_secs_f64() > 0.5 {
+        1
+    } else {
+        reps
+    };
     let mut times = Vec::with_capacity(reps);
     for _ in 0..reps {
         let start = Instant::now();
@@ -80,6 +88,22 @@ fn measure(reps: usize, graphs: usize, mut run_all: impl FnMut()) -> f64 {
 
 fn time_orbit(f: &Family, reps: usize) -> f64 {
     let mut ws = Workspace::new();
+    if reps > 1 && std::env::var_os("ORBIT_BENCH_NODES").is_some() {
+        let nodes: u64 = f
+            .graphs
+            .iter()
+            .map(|g| {
+                ws.canonicalise(g);
+                ws.nodes()
+            })
+            .sum();
+        eprintln!(
+            "{}: {} nodes per graph, {} generators (last)",
+            f.name,
+            nodes / f.graphs.len() as u64,
+            ws.generator_count()
+        );
+    }
     measure(reps, f.graphs.len(), || {
         for g in &f.graphs {
             ws.canonicalise(g);
@@ -125,8 +149,8 @@ fn time_dense_nauty(graphs: &[Graph], directed: bool, reps: usize) -> f64 {
     options.getcanon = TRUE;
     options.defaultptn = FALSE;
     let mut stats = statsblk::default();
-    #[allow(clippy::type_complexity)]
-    let mut work: Vec<(Vec<c_int>, Vec<c_int>, Vec<c_int>, Vec<graph>)> = inputs
+    type Work = (Vec<c_int>, Vec<c_int>, Vec<c_int>, Vec<graph>);
+    let mut work: Vec<Work> = inputs
         .iter()
         .map(|i| {
             (
@@ -387,6 +411,26 @@ fn main() {
         .cloned()
         .unwrap_or_default();
     let reps = if quick { 3 } else { 9 };
+    if args.iter().any(|a| a == "--orbit-only") {
+        // For profiling: only orbit, for about two seconds per family.
+        for f in families(quick)
+            .into_iter()
+            .filter(|f| f.name.contains(&filter))
+        {
+            let mut ws = Workspace::new();
+            let start = Instant::now();
+            let mut rounds = 0;
+            while start.elapsed().as_secs_f64() < 2.0 {
+                for g in &f.graphs {
+                    ws.canonicalise(g);
+                }
+                rounds += 1;
+            }
+            let per_graph = start.elapsed().as_nanos() as f64 / (rounds * f.graphs.len()) as f64;
+            println!("{}: {rounds} rounds, {}", f.name, fmt_time(per_graph));
+        }
+        return;
+    }
     println!(
         "| family | graphs | orbit | nauty dense | nauty sparse | Traces | bliss | orbit / fastest other |"
     );

@@ -15,18 +15,38 @@
 use super::graph::{Graph, splitmix};
 
 /// Writes the certificate of the labelling `lab` (position -> vertex, with
-/// inverse `pos`) into `cert`.
-pub(crate) fn certificate(g: &Graph, lab: &[u32], pos: &[u32], cert: &mut Vec<u64>) {
+/// inverse `pos`) into `cert`, in time linear in the size of the graph:
+/// rows are filled by walking the edge heads in canonical order, so every
+/// row comes out sorted without sorting. `cursor` is scratch space.
+pub(crate) fn certificate(
+    g: &Graph,
+    lab: &[u32],
+    pos: &[u32],
+    cursor: &mut Vec<u32>,
+    cert: &mut Vec<u64>,
+) {
+    let n = lab.len();
     cert.clear();
-    for &v in lab {
-        let v = v as usize;
-        let (a, b) = (g.out_off[v] as usize, g.out_off[v + 1] as usize);
-        cert.push((b - a) as u64);
-        let row = cert.len();
-        for e in a..b {
-            cert.push((u64::from(pos[g.out_to[e] as usize]) << 32) | u64::from(g.out_col[e]));
+    cert.resize(n + g.edge_count(), 0);
+    cursor.clear();
+    cursor.resize(n, 0);
+    let mut at = 0;
+    for (i, &v) in lab.iter().enumerate() {
+        let deg = (g.out_off[v as usize + 1] - g.out_off[v as usize]) as usize;
+        cert[at] = deg as u64;
+        cursor[i] = (at + 1) as u32;
+        at += 1 + deg;
+    }
+    // In-rows are sorted by (tail, colour), so each out-row receives its
+    // entries in increasing (head position, colour) order.
+    for (t, &u) in lab.iter().enumerate() {
+        let u = u as usize;
+        for e in g.in_off[u] as usize..g.in_off[u + 1] as usize {
+            let row = pos[g.in_from[e] as usize] as usize;
+            let slot = cursor[row] as usize;
+            cursor[row] += 1;
+            cert[slot] = ((t as u64) << 32) | u64::from(g.in_col[e]);
         }
-        cert[row..].sort_unstable();
     }
 }
 

@@ -46,6 +46,12 @@ pub struct Graph {
     pub(crate) in_col: Vec<u32>,
     /// Refinement weight of each in-edge, added to its tail.
     pub(crate) in_w: Vec<u64>,
+    /// Whether every edge's reverse is an edge of the same colour: then
+    /// in-rows equal out-rows and refinement walks the out-rows only.
+    pub(crate) symmetric: bool,
+    /// Vertex -> the key the whole vertex set gives it as a splitter (the
+    /// sum of the weights of its edges): refines the root in one pass.
+    pub(crate) degree_key: Vec<u64>,
 }
 
 impl Graph {
@@ -114,7 +120,13 @@ impl Graph {
                 return false;
             }
         }
-        (0..n).all(|v| {
+        self.maps_edges(perm)
+    }
+
+    /// Whether the map `perm` (assumed a permutation) preserves vertex
+    /// colours and maps every coloured edge onto an edge. Allocation-free.
+    pub(crate) fn maps_edges(&self, perm: &[u32]) -> bool {
+        (0..self.vertex_count()).all(|v| {
             let pv = perm[v] as usize;
             self.colour[v] == self.colour[pv]
                 && self.out_off[v + 1] - self.out_off[v] == self.out_off[pv + 1] - self.out_off[pv]
@@ -265,5 +277,14 @@ impl GraphBuilder {
             g.in_off[v + 1] = g.in_off[v];
         }
         g.in_off[0] = 0;
+        g.symmetric = g.out_off == g.in_off && g.out_to == g.in_from && g.out_col == g.in_col;
+        g.degree_key.clear();
+        g.degree_key.resize(n, 0);
+        for (e, &t) in g.out_to.iter().enumerate() {
+            g.degree_key[t as usize] = g.degree_key[t as usize].wrapping_add(g.out_w[e]);
+        }
+        for (e, &f) in g.in_from.iter().enumerate() {
+            g.degree_key[f as usize] = g.degree_key[f as usize].wrapping_add(g.in_w[e]);
+        }
     }
 }

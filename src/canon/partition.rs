@@ -124,15 +124,8 @@ impl Partition {
         last
     }
 
-    /// Smallest vertex of the cell starting at `start` that is greater than
-    /// `after` (all vertices when `after` is `None`).
-    pub fn next_in_cell(&self, start: usize, after: Option<u32>) -> Option<u32> {
-        let cell = &self.lab[start..start + self.len[start] as usize];
-        let lower = after.map_or(0, |a| a + 1);
-        cell.iter().copied().filter(|&v| v >= lower).min()
-    }
-
     /// Iterates over the cells as `(start, length)`.
+    #[cfg(test)]
     pub fn cells_iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         let n = self.lab.len();
         let mut p = 0;
@@ -189,7 +182,5 @@ mod tests {
         p.check();
         assert_eq!(p.cells, 2);
         assert_eq!(p.len[2], 3);
-        assert_eq!(p.next_in_cell(2, Some(0)), Some(2));
-        assert_eq!(p.next_in_cell(2, Some(4)), None);
     }
 }

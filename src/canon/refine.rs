@@ -21,11 +21,79 @@
 //! equitable partition, never wrong: canonicity rests on the leaf
 //! certificates, and the refinement only needs to be equivariant.
 //!
-//! Every split is folded into a *trace* hash; the search compares the traces
-//! of nodes to cut branches that cannot lead to the canonical leaf.
+//! Every split emits a *trace event* (a hash of the cell, its size and the
+//! fragments' keys and sizes). The search compares the events of a node with
+//! those of the best leaf's and the first leaf's nodes at the same level
+//! while refining, and aborts the refinement as soon as the node can lead to
+//! neither a better leaf nor an automorphism (the idea of Traces, Piperno
+//! 2008): most useless nodes cost a few splits instead of a full
+//! refinement.
+
+use std::cmp::Ordering;
 
 use super::graph::{Graph, splitmix};
 use super::partition::Partition;
+
+/// The trace of the node being refined and its comparison with the best
+/// and first leaves' nodes at the same level.
+pub(crate) struct Trace<'a> {
+    /// Events of the current path; this node's are appended.
+    pub events: &'a mut Vec<u64>,
+    /// Index in `events` of this node's first event.
+    pub start: usize,
+    /// The best leaf's events at this level, if compared.
+    pub best: Option<&'a [u64]>,
+    /// The first leaf's events at this level, if compared.
+    pub first: Option<&'a [u64]>,
+    /// Comparison with `best` so far (`Equal` while a prefix).
+    pub cmp_best: Ordering,
+    /// Whether the events equal `first` so far.
+    pub eq_first: bool,
+}
+
+impl Trace<'_> {
+    /// Appends an event and updates the comparisons.
+    #[inline]
+    pub fn push(&mut self, event: u64) {
+        let i = self.events.len() - self.start;
+        self.events.push(event);
+        if self.cmp_best == Ordering::Equal
+            && let Some(best) = self.best
+        {
+            self.cmp_best = best.get(i).map_or(Ordering::Greater, |b| event.cmp(b));
+        }
+        if self.eq_first
+            && let Some(first) = self.first
+        {
+            self.eq_first = first.get(i) == Some(&event);
+        }
+    }
+
+    /// Whether the node can no longer lead to a better leaf or to an
+    /// automorphism with the first leaf.
+    #[inline]
+    pub fn hopeless(&self) -> bool {
+        self.cmp_best == Ordering::Greater && !self.eq_first
+    }
+
+    /// Completes the comparisons after the node's last event: a proper
+    /// prefix of the best's events is smaller, and one of the first's is
+    /// different.
+    pub fn finish(&mut self) {
+        let len = self.events.len() - self.start;
+        if self.cmp_best == Ordering::Equal
+            && let Some(best) = self.best
+            && best.len() > len
+        {
+            self.cmp_best = Ordering::Less;
+        }
+        if self.eq_first
+            && let Some(first) = self.first
+        {
+            self.eq_first = first.len() == len;
+        }
+    }
+}
 
 /// Scratch space of the refinement, sized to the graph.
 #[derive(Clone, Debug, Default)]
@@ -83,13 +151,53 @@ impl Refiner {
         self.queued += 1;
     }
 
-    /// Queues every cell (for the root).
-    pub fn enqueue_all(&mut self, p: &Partition) {
+    /// Starts the refinement of the root: splits every colour class by the
+    /// key the whole vertex set gives as a splitter (precomputed per vertex)
+    /// and queues every cell but the first largest. As in Hopcroft's
+    /// algorithm, counts into the omitted cell follow from counts into the
+    /// vertex set and into the other cells. Trace events go to `trace`.
+    pub fn start_root(&mut self, g: &Graph, p: &mut Partition, trace: &mut Trace<'_>) {
+        for v in 0..p.n() {
+            let has_edges = g.out_off[v] != g.out_off[v + 1] || g.in_off[v] != g.in_off[v + 1];
+            if has_edges && p.len[p.cell[v] as usize] > 1 {
+                self.touched_flag[v] = true;
+                self.touched.push(v as u32);
+                self.key[v] = g.degree_key[v];
+            }
+        }
+        self.move_touched_to_ends(p);
+        self.touched_cells.sort_unstable();
+        for i in 0..self.touched_cells.len() {
+            let c = self.touched_cells[i] as usize;
+            if let Some(event) = self.split_cell(p, c, false) {
+                trace.push(event);
+            }
+        }
+        self.clear_touched();
+        let (mut largest, mut largest_len) = (0, 0);
         let mut s = 0;
         while s < p.n() {
-            self.enqueue(p, s);
+            if p.len[s] > largest_len {
+                (largest, largest_len) = (s, p.len[s]);
+            }
             s += p.len[s] as usize;
         }
+        let mut s = 0;
+        while s < p.n() {
+            if s != largest {
+                self.enqueue(p, s);
+            }
+            s += p.len[s] as usize;
+        }
+    }
+
+    fn clear_touched(&mut self) {
+        for &u in &self.touched {
+            self.key[u as usize] = 0;
+            self.touched_flag[u as usize] = false;
+        }
+        self.touched.clear();
+        self.touched_cells.clear();
     }
 
     fn dequeue(&mut self) -> Option<usize> {
@@ -108,9 +216,9 @@ impl Refiner {
     }
 
     /// Refines `p` until it is equitable with respect to every queued cell
-    /// (or discrete). Returns the trace hash of the splits performed.
-    pub fn refine(&mut self, g: &Graph, p: &mut Partition) -> u64 {
-        let mut trace: u64 = 0x5151_7a7a;
+    /// (or discrete), appending a trace event per split. Returns `false` if
+    /// the refinement was abandoned because the trace became hopeless.
+    pub fn refine(&mut self, g: &Graph, p: &mut Partition, trace: &mut Trace<'_>) -> bool {
         while let Some(s) = self.dequeue() {
             if p.is_discrete() {
                 self.clear_queue();
@@ -124,21 +232,45 @@ impl Refiner {
             self.touched_cells.sort_unstable();
             for i in 0..self.touched_cells.len() {
                 let c = self.touched_cells[i] as usize;
-                trace = self.split_cell(p, c, trace);
+                if let Some(event) = self.split_cell(p, c, true) {
+                    trace.push(event);
+                    if trace.hopeless() {
+                        // Abandon: forget the moves of the cells not split.
+                        for &c in &self.touched_cells[i + 1..] {
+                            self.moved[c as usize] = 0;
+                        }
+                        self.clear_touched();
+                        self.clear_queue();
+                        return false;
+                    }
+                }
             }
-            for &u in &self.touched {
-                self.key[u as usize] = 0;
-                self.touched_flag[u as usize] = false;
-            }
-            self.touched.clear();
-            self.touched_cells.clear();
+            self.clear_touched();
         }
-        splitmix(trace ^ p.cells as u64)
+        true
     }
 
     /// Accumulates the keys of the vertices adjacent to splitter `s`.
     fn collect_keys(&mut self, g: &Graph, p: &Partition, s: usize) {
         let end = s + p.len[s] as usize;
+        if g.symmetric {
+            // In-rows equal out-rows: one walk adds both weights.
+            for &w in &p.lab[s..end] {
+                let w = w as usize;
+                for e in g.out_off[w] as usize..g.out_off[w + 1] as usize {
+                    let u = g.out_to[e] as usize;
+                    if p.len[p.cell[u] as usize] > 1 {
+                        if !self.touched_flag[u] {
+                            self.touched_flag[u] = true;
+                            self.touched.push(u as u32);
+                        }
+                        let weight = g.out_w[e].wrapping_add(g.in_w[e]);
+                        self.key[u] = self.key[u].wrapping_add(weight);
+                    }
+                }
+            }
+            return;
+        }
         for &w in &p.lab[s..end] {
             let w = w as usize;
             for e in g.out_off[w] as usize..g.out_off[w + 1] as usize {
@@ -180,8 +312,9 @@ impl Refiner {
     }
 
     /// Splits cell `c` by the keys of its touched vertices (which sit at its
-    /// end); queues fragments and folds the split into `trace`.
-    fn split_cell(&mut self, p: &mut Partition, c: usize, mut trace: u64) -> u64 {
+    /// end) and, if `queue`, queues fragments. Returns the trace event of
+    /// the split.
+    fn split_cell(&mut self, p: &mut Partition, c: usize, queue: bool) -> Option<u64> {
         let len = p.len[c] as usize;
         let k = self.moved[c] as usize;
         self.moved[c] = 0;
@@ -203,8 +336,9 @@ impl Refiner {
         // Single fragment: nothing to split.
         let first_key = key[p.lab[touched_start] as usize];
         if k == len && key[p.lab[end - 1] as usize] == first_key {
-            return trace;
+            return None;
         }
+        let mut trace = splitmix((c as u64) ^ ((len as u64) << 32));
         let was_queued = self.in_queue[c];
         // Find the largest fragment (first one among equals).
         let mut largest = c;
@@ -223,7 +357,6 @@ impl Refiner {
             trace = splitmix(trace ^ kq ^ ((q as u64) << 32) ^ (r - q) as u64);
             q = r;
         }
-        trace = splitmix(trace ^ (c as u64) ^ ((len as u64) << 32));
         // Perform the splits (first fragment keeps start c).
         let mut prev = c;
         let mut q = if touched_start > c { touched_start } else { c };
@@ -241,14 +374,14 @@ impl Refiner {
         }
         // Queue fragments.
         let mut f = c;
-        while f < end {
+        while queue && f < end {
             let fl = p.len[f] as usize;
             if was_queued || f != largest {
                 self.enqueue(p, f);
             }
             f += fl;
         }
-        trace
+        Some(trace)
     }
 }
 
@@ -270,8 +403,17 @@ mod tests {
         p.init_by_colour(&g.colour, &mut classes);
         let mut r = Refiner::default();
         r.reset(5);
-        r.enqueue_all(&p);
-        r.refine(&g, &mut p);
+        let mut events = Vec::new();
+        let mut trace = Trace {
+            events: &mut events,
+            start: 0,
+            best: None,
+            first: None,
+            cmp_best: Ordering::Equal,
+            eq_first: true,
+        };
+        r.start_root(&g, &mut p, &mut trace);
+        assert!(r.refine(&g, &mut p, &mut trace));
         p.check();
         assert_eq!(p.cells, 3);
         assert_eq!(p.cell[0], p.cell[4]);
@@ -292,8 +434,17 @@ mod tests {
         p.init_by_colour(&g.colour, &mut classes);
         let mut r = Refiner::default();
         r.reset(3);
-        r.enqueue_all(&p);
-        r.refine(&g, &mut p);
+        let mut events = Vec::new();
+        let mut trace = Trace {
+            events: &mut events,
+            start: 0,
+            best: None,
+            first: None,
+            cmp_best: Ordering::Equal,
+            eq_first: true,
+        };
+        r.start_root(&g, &mut p, &mut trace);
+        assert!(r.refine(&g, &mut p, &mut trace));
         p.check();
         assert!(p.is_discrete());
     }
