@@ -406,7 +406,6 @@ mod tests {
 
     fn types() -> MachineTypes {
         MachineTypes {
-            bound: Default::default(),
             given_sets: Vec::new(),
             constants: Vec::new(),
             variables: Vec::new(),
