@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use workers::{Config, SearchOrder, TransitionSystem};
+use workers::{Config, ParallelMode, SearchOrder, TransitionSystem};
 
 /// Search order for `--order`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,9 @@ pub enum Order {
     Dfs,
     /// ProB's mixed order: pop randomly from the front or the back (see --seed).
     Mixed,
+    /// Whatever order the worker threads reach states in (work stealing):
+    /// the best throughput; counterexamples are not necessarily shortest.
+    Any,
 }
 
 /// Options of `orbit check`.
@@ -49,9 +52,10 @@ pub struct CheckArgs {
     /// Random seed for `--order mixed` (runs with the same seed are identical).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Number of worker threads.
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub threads: u64,
+    /// Number of worker threads (default: one per core). `--order dfs` and
+    /// `--order mixed` are sequential orders and need `--threads 1`.
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
     /// Stop after this many distinct states (the summary is partial).
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
@@ -99,6 +103,13 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    let threads = match threads_for(args) {
+        Ok(threads) => threads,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     tracing::debug!(elapsed = ?load_start.elapsed(), width = system.state_width(), "model loaded");
 
     let cancel = Arc::new(AtomicBool::new(false));
@@ -114,8 +125,13 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             Order::Bfs => SearchOrder::Bfs,
             Order::Dfs => SearchOrder::Dfs,
             Order::Mixed => SearchOrder::Mixed { seed: args.seed },
+            Order::Any => SearchOrder::Bfs,
         },
-        threads: args.threads as usize,
+        mode: match args.order {
+            Order::Any => ParallelMode::WorkStealing,
+            _ => ParallelMode::Auto,
+        },
+        threads,
         check_deadlock: !args.no_deadlock,
         stop_at_goal: args.goal,
         max_states: args.max_states,
@@ -135,4 +151,25 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         print!("{}", summary.to_text());
     }
     ExitCode::from(summary.exit_code())
+}
+
+/// The thread count: as asked, or one per core for the parallel orders.
+/// A sequential order with several threads is refused rather than silently
+/// approximated.
+fn threads_for(args: &CheckArgs) -> Result<usize, String> {
+    let sequential = matches!(args.order, Order::Dfs | Order::Mixed);
+    match args.threads {
+        Some(n) if n > 1 && sequential => Err(format!(
+            "`--order {}` is a sequential order and needs `--threads 1` (parallel workers explore \
+             level by level with `--order bfs`, or in any order with `--order any`)",
+            if args.order == Order::Dfs {
+                "dfs"
+            } else {
+                "mixed"
+            }
+        )),
+        Some(n) => Ok(n as usize),
+        None if sequential => Ok(1),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
 }

@@ -32,6 +32,9 @@ pub struct RunSummary {
     wall: Duration,
     store_bytes: u64,
     peak_memory: Option<u64>,
+    threads: usize,
+    collision_probability: Option<f64>,
+    trace_error: Option<String>,
     exit_code: u8,
 }
 
@@ -105,6 +108,9 @@ impl RunSummary {
             wall: s.wall,
             store_bytes: s.store_bytes,
             peak_memory: peak_memory_bytes(),
+            threads: s.threads,
+            collision_probability: s.collision_probability,
+            trace_error: report.trace_error.clone(),
             exit_code,
         }
     }
@@ -130,6 +136,9 @@ impl RunSummary {
         let _ = writeln!(out, "{}: {}", self.model, self.headline);
         if let Some(m) = &self.message {
             let _ = writeln!(out, "  {m}");
+        }
+        if let Some(e) = &self.trace_error {
+            let _ = writeln!(out, "  (no counterexample: {e})");
         }
         if !self.trace.is_empty() {
             let _ = writeln!(out, "\ncounterexample ({} steps):", self.trace.len());
@@ -164,6 +173,12 @@ impl RunSummary {
                 self.store_bytes as f64 / self.states as f64
             );
         }
+        if let Some(p) = self.collision_probability {
+            let _ = writeln!(
+                out,
+                "fingerprints:         probability {p:.2e} that a collision hid a state (--compact)"
+            );
+        }
         if let Some(peak) = self.peak_memory {
             let _ = writeln!(
                 out,
@@ -171,6 +186,7 @@ impl RunSummary {
                 bytesize::ByteSize(peak).display().iec()
             );
         }
+        let _ = writeln!(out, "threads:              {}", self.threads);
         out
     }
 
@@ -188,7 +204,14 @@ impl RunSummary {
             "states_per_second": self.states_per_second(),
             "store_bytes": self.store_bytes,
             "peak_memory_bytes": self.peak_memory,
+            "threads": self.threads,
         });
+        if let Some(p) = self.collision_probability {
+            o["collision_probability"] = json!(p);
+        }
+        if let Some(e) = &self.trace_error {
+            o["trace_error"] = json!(e);
+        }
         if let Some(m) = &self.message {
             o["message"] = json!(m);
         }
