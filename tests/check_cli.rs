@@ -95,6 +95,9 @@ fn bad_flags_exit_with_2() {
     let (code, _, err) = check(COUNTER, &["--time-limit", "soon"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("duration"), "{err}");
+    let (code, _, err) = check(COUNTER, &["--order", "dfs", "--threads", "2"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--threads 1"), "{err}");
     let (code, _, err) = check(COUNTER, &["--goal"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("GOAL"), "{err}");

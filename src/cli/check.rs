@@ -56,7 +56,8 @@ pub struct CheckArgs {
     /// `--order mixed` are sequential orders and need `--threads 1`.
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
-    /// Stop after this many distinct states (the summary is partial).
+    /// Stop after this many distinct states (the summary is partial). With
+    /// several threads a few more states may be stored before all workers stop.
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
     /// Stop after this much wall time, e.g. `30s`, `10m`.
