@@ -7,16 +7,18 @@
 //! of a *target cell* and refine. The target cell is the first largest cell
 //! among the first few cells from the first non-singleton one (bliss's
 //! "first largest", bounded in cost; the first non-singleton cell is found
-//! in constant amortised time from the parent's). Every
-//! node gets a *trace*: the events of its refinement plus a closing event
-//! with its number of cells and whether it is a leaf. The canonical leaf is
+//! in constant amortised time from the parent's). Every node gets a
+//! *trace*: the events of its refinement plus a closing event with its
+//! number of cells and whether it is a leaf. The canonical leaf is
 //! the one whose sequence of traces, then certificate, is smallest; it is a
 //! function of the isomorphism class, since the tree of a relabelled graph
 //! is the relabelled tree.
 //!
 //! The search first descends the *first path* (always the smallest vertex of
 //! the target cell), then explores the remaining children of the first-path
-//! nodes from the bottom up, depth first, with three kinds of pruning:
+//! nodes from the bottom up, depth first (nodes off the first path list
+//! their children only when the first one did not end their exploration),
+//! with three kinds of pruning:
 //! - a node whose trace sequence is greater than the best leaf's prefix and
 //!   differs from the first path's cannot lead to the canonical leaf nor to
 //!   an automorphism, so its subtree is cut; the comparison runs during the
@@ -62,8 +64,8 @@ pub struct Workspace {
     mark: Vec<usize>,
     /// Per level: position of the node's first non-singleton cell.
     first_open: Vec<u32>,
-    /// Per level: the children of the node on the current path, sorted,
-    /// are `cands[cand_off[l]..cand_off[l + 1]]`.
+    /// Per level: the listed children of the node on the current path
+    /// (sorted on the first path) are `cands[cand_off[l]..cand_off[l + 1]]`.
     cands: Vec<u32>,
     cand_off: Vec<usize>,
     /// Per level: index in `cands` of the child being explored.
