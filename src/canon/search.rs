@@ -18,7 +18,7 @@
 //! the target cell), then explores the remaining children of the first-path
 //! nodes from the bottom up, depth first (nodes off the first path list
 //! their children only when the first one did not end their exploration),
-//! with three kinds of pruning:
+//! with these kinds of pruning:
 //! - a node whose trace sequence is greater than the best leaf's prefix and
 //!   differs from the first path's cannot lead to the canonical leaf nor to
 //!   an automorphism, so its subtree is cut; the comparison runs during the
@@ -29,7 +29,9 @@
 //!   common ancestor with the best leaf (nauty);
 //! - at a first-path node, a child in the same orbit as an explored child
 //!   under the automorphisms found so far (all of which fix the path above)
-//!   is skipped (nauty's orbit pruning).
+//!   is skipped (nauty's orbit pruning); off the first path, a child that
+//!   a stored automorphism fixing the node's path maps onto a smaller child
+//!   is skipped (nauty's fixed points and cycle minima).
 //!
 //! The automorphisms found generate the automorphism group; the product of
 //! the orbit sizes of the first-path vertices gives its order.
