@@ -9,6 +9,10 @@
 //! without edge colours get the edge-coloured families with every coloured
 //! edge subdivided by a vertex of a colour reserved for that edge colour.
 //!
+//! Times are medians over repetitions in which orbit, nauty and Traces take
+//! turns (bliss runs afterwards in its own process); the machine's load
+//! still moves single rows, so compare ratios across a few runs.
+//!
 //! Arguments: an optional substring filter on family names, `--quick` for
 //! fewer repetitions, `--orbit-only` to run only orbit (for profiling).
 
@@ -65,30 +69,48 @@ fn colour_partition(g: &Graph) -> (Vec<c_int>, Vec<c_int>) {
     (lab, ptn)
 }
 
-/// Median of the per-graph times (ns) over repetitions of `run_all`.
-/// A warm-up round slower than half a second is followed by a single timed
-/// round, so that the slow tools on the big families finish.
-fn measure(reps: usize, graphs: usize, mut run_all: impl FnMut()) -> f64 {
-    let start = Instant::now();
-    run_all();
-    let reps = if start.elapsed().as_secs_f64() > 0.5 {
-        1
-    } else {
-        reps
-    };
-    let mut times = Vec::with_capacity(reps);
-    for _ in 0..reps {
-        let start = Instant::now();
-        run_all();
-        times.push(start.elapsed().as_nanos() as f64 / graphs as f64);
+/// One tool labelling every graph of a family once per call.
+type Runner = Box<dyn FnMut()>;
+
+/// Median per-graph times (ns) of the runners, which take turns within
+/// every repetition so that load changes on the machine hit all of them
+/// alike. A runner whose warm-up round takes over half a second gets a
+/// single timed round, so that slow tools on big families finish.
+fn measure_interleaved(reps: usize, graphs: usize, runners: &mut [Runner]) -> Vec<f64> {
+    let rounds: Vec<usize> = runners
+        .iter_mut()
+        .map(|run| {
+            let start = Instant::now();
+            run();
+            if start.elapsed().as_secs_f64() > 0.5 {
+                1
+            } else {
+                reps
+            }
+        })
+        .collect();
+    let mut times = vec![Vec::new(); runners.len()];
+    for round in 0..reps {
+        for (t, run) in runners.iter_mut().enumerate() {
+            if round < rounds[t] {
+                let start = Instant::now();
+                run();
+                times[t].push(start.elapsed().as_nanos() as f64 / graphs as f64);
+            }
+        }
     }
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort_by(f64::total_cmp);
+            t[t.len() / 2]
+        })
+        .collect()
 }
 
-fn time_orbit(f: &Family, reps: usize) -> f64 {
+fn orbit_runner(f: &Family) -> Runner {
     let mut ws = Workspace::new();
-    if reps > 1 && std::env::var_os("ORBIT_BENCH_NODES").is_some() {
+    if std::env::var_os("ORBIT_BENCH_NODES").is_some() {
         let nodes: u64 = f
             .graphs
             .iter()
@@ -104,15 +126,16 @@ fn time_orbit(f: &Family, reps: usize) -> f64 {
             ws.generator_count()
         );
     }
-    measure(reps, f.graphs.len(), || {
-        for g in &f.graphs {
+    let graphs = f.graphs.clone();
+    Box::new(move || {
+        for g in &graphs {
             ws.canonicalise(g);
             std::hint::black_box(ws.form());
         }
     })
 }
 
-fn time_dense_nauty(graphs: &[Graph], directed: bool, reps: usize) -> f64 {
+fn dense_nauty_runner(graphs: &[Graph], directed: bool) -> Runner {
     struct Input {
         g: Vec<graph>,
         lab: Vec<c_int>,
@@ -162,7 +185,7 @@ fn time_dense_nauty(graphs: &[Graph], directed: bool, reps: usize) -> f64 {
         })
         .collect();
     let mut inputs = inputs;
-    measure(reps, graphs.len(), || {
+    Box::new(move || {
         for (input, (lab, ptn, orbits, canon)) in inputs.iter_mut().zip(work.iter_mut()) {
             lab.copy_from_slice(&input.lab);
             ptn.copy_from_slice(&input.ptn);
@@ -212,9 +235,18 @@ fn sparse_inputs(graphs: &[Graph]) -> Vec<SparseInput> {
         .collect()
 }
 
-fn time_sparse(graphs: &[Graph], directed: bool, traces: bool, reps: usize) -> f64 {
+/// nauty's output graph, grown with malloc by nauty and Traces.
+struct CanonSg(sparsegraph);
+
+impl Drop for CanonSg {
+    fn drop(&mut self) {
+        SG_FREE(&mut self.0);
+    }
+}
+
+fn sparse_runner(graphs: &[Graph], directed: bool, traces: bool) -> Runner {
     let mut inputs = sparse_inputs(graphs);
-    let mut canon = sparsegraph::default();
+    let mut canon = CanonSg(sparsegraph::default());
     let mut scratch: Vec<(Vec<c_int>, Vec<c_int>, Vec<c_int>)> = inputs
         .iter()
         .map(|i| (i.lab.clone(), i.ptn.clone(), vec![0; i.lab.len()]))
@@ -233,13 +265,13 @@ fn time_sparse(graphs: &[Graph], directed: bool, traces: bool, reps: usize) -> f
         ..TracesOptions::default()
     };
     let mut tstats = TracesStats::default();
-    let t = measure(reps, graphs.len(), || {
+    Box::new(move || {
         for (input, (lab, ptn, orbits)) in inputs.iter_mut().zip(scratch.iter_mut()) {
             lab.copy_from_slice(&input.lab);
             ptn.copy_from_slice(&input.ptn);
             let mut sg = sparsegraph::from(&mut input.sg);
             // SAFETY: `sg` points into live vectors of the stated lengths;
-            // `canon` is grown by nauty/Traces with malloc and freed below.
+            // `canon` is grown by nauty/Traces with malloc and freed on drop.
             unsafe {
                 if traces {
                     Traces(
@@ -249,7 +281,7 @@ fn time_sparse(graphs: &[Graph], directed: bool, traces: bool, reps: usize) -> f
                         orbits.as_mut_ptr(),
                         &mut topt,
                         &mut tstats,
-                        &mut canon,
+                        &mut canon.0,
                     );
                 } else {
                     sparsenauty(
@@ -259,14 +291,12 @@ fn time_sparse(graphs: &[Graph], directed: bool, traces: bool, reps: usize) -> f
                         orbits.as_mut_ptr(),
                         &mut nopt,
                         &mut nstats,
-                        &mut canon,
+                        &mut canon.0,
                     );
                 }
             }
         }
-    });
-    SG_FREE(&mut canon);
-    t
+    })
 }
 
 /// Runs the bliss harness on the graphs; `None` if it is not available.
@@ -450,12 +480,20 @@ fn main() {
         } else {
             reps
         };
-        let orbit = time_orbit(&f, reps);
-        let dense = time_dense_nauty(&plain, f.directed, reps);
-        let sparse = time_sparse(&plain, f.directed, false, reps);
+        let mut runners = vec![
+            orbit_runner(&f),
+            dense_nauty_runner(&plain, f.directed),
+            sparse_runner(&plain, f.directed, false),
+        ];
         // Traces crashes on digraphs (in grouporderplus), so it runs on
         // the undirected families only.
-        let traces = (!f.directed).then(|| time_sparse(&plain, false, true, reps));
+        if !f.directed {
+            runners.push(sparse_runner(&plain, false, true));
+        }
+        let times = measure_interleaved(reps, f.graphs.len(), &mut runners);
+        drop(runners);
+        let (orbit, dense, sparse) = (times[0], times[1], times[2]);
+        let traces = times.get(3).copied();
         let bliss = time_bliss(&plain, f.directed, reps);
         let fastest = [Some(dense), Some(sparse), traces, bliss]
             .into_iter()

@@ -3,20 +3,32 @@
 //! checks that the workspace can move between threads.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use orbit::canon::families::{self, Rng};
 use orbit::canon::{Graph, Workspace};
 
-/// Counts allocations made by the current test binary.
+/// Counts allocations made by threads that switched counting on (tests run
+/// in parallel threads, whose allocations must not count).
 struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note_allocation() {
+    if COUNTING.with(Cell::get) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 // SAFETY: forwards every call unchanged to the system allocator.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        note_allocation();
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
@@ -27,7 +39,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        note_allocation();
         // SAFETY: same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -51,11 +63,13 @@ fn warm_workspace_labels_without_allocating() {
         ws.canonicalise(g);
     }
     let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
     let mut hash = 0u128;
     for g in &graphs {
         ws.canonicalise(g);
         hash ^= ws.form_hash();
     }
+    COUNTING.with(|c| c.set(false));
     let after = ALLOCATIONS.load(Ordering::Relaxed);
     assert_ne!(hash, 0);
     assert_eq!(after - before, 0, "allocations on the hot path");

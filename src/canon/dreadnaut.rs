@@ -15,6 +15,9 @@ use std::fmt::Write as _;
 
 use super::graph::{Graph, GraphBuilder};
 
+/// The largest vertex count accepted (bounds memory on bad input).
+pub const MAX_VERTICES: u64 = 10_000_000;
+
 /// One graph read from dreadnaut input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DreadnautGraph {
@@ -206,7 +209,15 @@ pub fn parse(text: &str) -> Result<Vec<DreadnautGraph>, ParseError> {
             'n' => {
                 r.bump();
                 r.expect_char('=', "'=' after 'n'")?;
+                let at = (r.line, r.column);
                 let n = r.number("a vertex count")?;
+                if n > MAX_VERTICES {
+                    return Err(ParseError {
+                        line: at.0,
+                        column: at.1 + 1,
+                        message: format!("expected a vertex count of at most {MAX_VERTICES}"),
+                    });
+                }
                 st.n = n as usize;
                 st.edges.clear();
                 st.colours = vec![0; st.n];
@@ -461,6 +472,8 @@ mod tests {
         assert!(e.message.contains("not supported yet"), "{e}");
         assert!(parse("n=2 g 1; -0 .").is_err());
         assert!(parse("").is_err());
+        let e = parse("n=99999999999").unwrap_err();
+        assert!(e.message.contains("expected a vertex count"), "{e}");
     }
 
     #[test]

@@ -321,6 +321,13 @@ impl Refiner {
         let end = c + len;
         let touched_start = end - k;
         let key = &self.key;
+        // The whole cell touched with one key: nothing to split or sort.
+        if k == len {
+            let k0 = key[p.lab[c] as usize];
+            if p.lab[c + 1..end].iter().all(|&v| key[v as usize] == k0) {
+                return None;
+            }
+        }
         if k > 1 {
             if k == 2 {
                 if key[p.lab[touched_start] as usize] > key[p.lab[touched_start + 1] as usize] {
@@ -332,11 +339,6 @@ impl Refiner {
             for q in touched_start..end {
                 p.pos[p.lab[q] as usize] = q as u32;
             }
-        }
-        // Single fragment: nothing to split.
-        let first_key = key[p.lab[touched_start] as usize];
-        if k == len && key[p.lab[end - 1] as usize] == first_key {
-            return None;
         }
         let mut trace = splitmix((c as u64) ^ ((len as u64) << 32));
         let was_queued = self.in_queue[c];

@@ -7,16 +7,18 @@
 //! of a *target cell* and refine. The target cell is the first largest cell
 //! among the first few cells from the first non-singleton one (bliss's
 //! "first largest", bounded in cost; the first non-singleton cell is found
-//! in constant amortised time from the parent's). Every
-//! node gets a *trace*: the events of its refinement plus a closing event
-//! with its number of cells and whether it is a leaf. The canonical leaf is
+//! in constant amortised time from the parent's). Every node gets a
+//! *trace*: the events of its refinement plus a closing event with its
+//! number of cells and whether it is a leaf. The canonical leaf is
 //! the one whose sequence of traces, then certificate, is smallest; it is a
 //! function of the isomorphism class, since the tree of a relabelled graph
 //! is the relabelled tree.
 //!
 //! The search first descends the *first path* (always the smallest vertex of
 //! the target cell), then explores the remaining children of the first-path
-//! nodes from the bottom up, depth first, with three kinds of pruning:
+//! nodes from the bottom up, depth first (nodes off the first path list
+//! their children only when the first one did not end their exploration),
+//! with these kinds of pruning:
 //! - a node whose trace sequence is greater than the best leaf's prefix and
 //!   differs from the first path's cannot lead to the canonical leaf nor to
 //!   an automorphism, so its subtree is cut; the comparison runs during the
@@ -27,7 +29,9 @@
 //!   common ancestor with the best leaf (nauty);
 //! - at a first-path node, a child in the same orbit as an explored child
 //!   under the automorphisms found so far (all of which fix the path above)
-//!   is skipped (nauty's orbit pruning).
+//!   is skipped (nauty's orbit pruning); off the first path, a child that
+//!   a stored automorphism fixing the node's path maps onto a smaller child
+//!   is skipped (nauty's fixed points and cycle minima).
 //!
 //! The automorphisms found generate the automorphism group; the product of
 //! the orbit sizes of the first-path vertices gives its order.
@@ -40,6 +44,10 @@ use super::homogeneous::is_homogeneous;
 use super::orbits::Orbits;
 use super::partition::Partition;
 use super::refine::{Refiner, Trace};
+
+/// How many automorphisms keep their fixed points and cycle minima for
+/// pruning nodes off the first path (as nauty does).
+const PRUNE_GENERATORS: usize = 64;
 
 /// How many cells, from the first non-singleton one, the target cell
 /// choice looks at: bounds its cost on graphs with many cells.
@@ -62,8 +70,8 @@ pub struct Workspace {
     mark: Vec<usize>,
     /// Per level: position of the node's first non-singleton cell.
     first_open: Vec<u32>,
-    /// Per level: the children of the node on the current path, sorted,
-    /// are `cands[cand_off[l]..cand_off[l + 1]]`.
+    /// Per level: the listed children of the node on the current path
+    /// (sorted on the first path) are `cands[cand_off[l]..cand_off[l + 1]]`.
     cands: Vec<u32>,
     cand_off: Vec<usize>,
     /// Per level: index in `cands` of the child being explored.
@@ -99,6 +107,13 @@ pub struct Workspace {
     best_lab: Vec<u32>,
     perm: Vec<u32>,
     generators: Vec<u32>,
+    /// Bit sets per stored automorphism: its fixed points, then the
+    /// smallest vertex of each of its cycles (`2 * words` words each).
+    fix_mcr: Vec<u64>,
+    words: usize,
+    /// Scratch bit sets: children allowed, vertices seen.
+    allowed: Vec<u64>,
+    seen: Vec<u64>,
     sig: Vec<u64>,
     rep: Vec<u64>,
     form: Vec<u32>,
@@ -233,6 +248,8 @@ impl Workspace {
         self.cmp_best.clear();
         self.cmp_best.resize(levels, Ordering::Equal);
         self.generators.clear();
+        self.fix_mcr.clear();
+        self.words = n.div_ceil(64);
         self.perm.clear();
         self.perm.resize(n, 0);
         self.group_mantissa = 1.0;
@@ -340,8 +357,26 @@ impl Workspace {
     }
 
     /// Lists the children of the node at `level` other than the first one
-    /// explored (the partition must be the node's).
+    /// explored (the partition must be the node's), in increasing order,
+    /// leaving out every vertex that a stored automorphism fixing the path
+    /// to the node maps onto a smaller one: its subtree is equivalent to an
+    /// explored one (nauty's pruning with fixed points and cycle minima).
     fn list_children(&mut self, level: usize) {
+        let words = self.words;
+        self.allowed.clear();
+        self.allowed.resize(words, u64::MAX);
+        let path = &self.chosen[..level];
+        for set in self.fix_mcr.chunks_exact(2 * words) {
+            let (fix, mcr) = set.split_at(words);
+            if path
+                .iter()
+                .all(|&v| fix[v as usize / 64] >> (v % 64) & 1 == 1)
+            {
+                for (a, m) in self.allowed.iter_mut().zip(mcr) {
+                    *a &= m;
+                }
+            }
+        }
         let target = self.target[level] as usize;
         let len = self.part.len[target] as usize;
         let off = self.cand_off[level];
@@ -349,14 +384,43 @@ impl Workspace {
         let first = self.chosen[level];
         for i in target..target + len {
             let v = self.part.lab[i];
-            if v != first {
+            if v != first && self.allowed[v as usize / 64] >> (v % 64) & 1 == 1 {
                 self.cands.push(v);
             }
         }
+        self.cands[off..].sort_unstable();
         self.cand_off[level + 1] = self.cands.len();
         // One before the list: advancing moves to its first entry.
         self.cand_idx[level] = off.wrapping_sub(1);
         self.listed[level] = true;
+    }
+
+    /// Stores the fixed points and cycle minima of the automorphism in
+    /// `perm` for pruning, while fewer than [`PRUNE_GENERATORS`] are stored.
+    fn store_fix_mcr(&mut self) {
+        let words = self.words;
+        if self.fix_mcr.len() >= PRUNE_GENERATORS * 2 * words {
+            return;
+        }
+        let base = self.fix_mcr.len();
+        self.fix_mcr.resize(base + 2 * words, 0);
+        self.seen.clear();
+        self.seen.resize(words, 0);
+        for v in 0..self.perm.len() {
+            if self.seen[v / 64] >> (v % 64) & 1 == 1 {
+                continue;
+            }
+            if self.perm[v] as usize == v {
+                self.fix_mcr[base + v / 64] |= 1 << (v % 64);
+            }
+            // Cycles are entered at their smallest vertex.
+            self.fix_mcr[base + words + v / 64] |= 1 << (v % 64);
+            let mut x = v;
+            while self.seen[x / 64] >> (x % 64) & 1 == 0 {
+                self.seen[x / 64] |= 1 << (x % 64);
+                x = self.perm[x] as usize;
+            }
+        }
     }
 
     /// Compares the first path's traces up to level `k` with the best
@@ -480,6 +544,7 @@ impl Workspace {
         debug_assert!(g.maps_edges(&self.perm), "not an automorphism");
         self.generators.extend_from_slice(&self.perm);
         self.orbits.add_permutation(&self.perm);
+        self.store_fix_mcr();
     }
 
     /// At a homogeneous first leaf, every permutation within cells is an
@@ -493,19 +558,22 @@ impl Workspace {
                 for (i, p) in self.perm.iter_mut().enumerate() {
                     *p = i as u32;
                 }
-                let cell = &self.part.lab[s..s + l];
-                self.perm[cell[0] as usize] = cell[1];
-                self.perm[cell[1] as usize] = cell[0];
+                let (a, b) = (self.part.lab[s], self.part.lab[s + 1]);
+                self.perm[a as usize] = b;
+                self.perm[b as usize] = a;
                 debug_assert!(g.maps_edges(&self.perm));
                 self.generators.extend_from_slice(&self.perm);
                 self.orbits.add_permutation(&self.perm);
+                self.store_fix_mcr();
                 if l > 2 {
                     for i in 0..l {
-                        self.perm[cell[i] as usize] = cell[(i + 1) % l];
+                        let next = self.part.lab[s + (i + 1) % l];
+                        self.perm[self.part.lab[s + i] as usize] = next;
                     }
                     debug_assert!(g.maps_edges(&self.perm));
                     self.generators.extend_from_slice(&self.perm);
                     self.orbits.add_permutation(&self.perm);
+                    self.store_fix_mcr();
                 }
                 for f in 2..=l {
                     self.multiply_group_size(f as f64);
