@@ -3,6 +3,7 @@
 //! reduction.
 
 pub mod b;
+pub mod canon;
 pub mod cli;
 pub mod diag;
 pub mod symmetry;

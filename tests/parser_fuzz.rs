@@ -23,6 +23,7 @@ const MODELS: &[&str] = &[
     include_str!("parser_inputs/LoginVerySimple.mch"),
     include_str!("parser_inputs/SymCounterEx.mch"),
     include_str!("parser_inputs/WikiConstants.mch"),
+    include_str!("parser_inputs/KitchenSink.mch"),
 ];
 
 /// Token texts that exercise every corner of the grammar.
@@ -202,7 +203,11 @@ fn mutate(tokens: &[&'static str], edits: &[(u8, usize, usize)]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    // 200 cases by default; set PROPTEST_CASES for a longer run.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(200),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {

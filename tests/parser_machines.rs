@@ -335,3 +335,83 @@ fn large_machines_parse_quickly() {
     // A generous bound: this takes a few milliseconds.
     assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
 }
+
+#[test]
+fn spelling_variants_and_empty_definitions() {
+    let m = parse("MACHINE M DEFINITIONS VARIABLES x INVARIANT x : NAT INITIALIZATION x := 0 END");
+    assert!(m.initialisation.is_some());
+    assert!(m.definitions.is_empty());
+    let m = parse("MODEL M CONSTANTS c PROPERTIES c = 1 END");
+    assert_eq!(m.kind, orbit::b::ast::ComponentKind::Machine);
+    error(
+        "MACHINE M VARIABLES x INVARIANT x : NAT\nINITIALISATION x := 0\nINITIALIZATION x := 1 END",
+        3,
+        1,
+        "duplicate clause `INITIALIZATION`",
+    );
+}
+
+#[test]
+fn unsupported_constructs_are_named() {
+    error(
+        "MACHINE M CONSTANTS c\nPROPERTIES btrue END",
+        2,
+        12,
+        "not supported yet: the predicates `btrue` and `bfalse`",
+    );
+    error(
+        "MACHINE M CONSTANTS c\nPROPERTIES c = rec(a: 1) END",
+        2,
+        16,
+        "not supported yet: records",
+    );
+    error(
+        "MACHINE M CONSTANTS c\nPROPERTIES c'a = 1 END",
+        2,
+        13,
+        "not supported yet: records",
+    );
+    error(
+        "MACHINE M CONSTANTS c\nPROPERTIES c : REAL END",
+        2,
+        16,
+        "not supported yet: real numbers",
+    );
+}
+
+#[test]
+fn rendered_errors_show_the_source_line_and_a_label() {
+    let text = "MACHINE M\nVARIABLES x\nINVARIANT x : NAT y : NAT\nEND";
+    let d = error(text, 3, 19, "expected a clause keyword or `END`, found `y`");
+    let rendered = d.render(&SourceFile::new("m.mch", text));
+    assert!(
+        rendered.contains("3 | INVARIANT x : NAT y : NAT"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("  |                   ^ expected a clause keyword or `END`"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("is an operator such as `&` or `,` missing?"),
+        "{rendered}"
+    );
+}
+
+#[test]
+fn exponential_definition_expansion_is_cut_off() {
+    // Each definition doubles the size of the previous one: 2^40 tokens.
+    let mut text = String::from("MACHINE M\nDEFINITIONS\n  d0 == 1");
+    for i in 1..=40 {
+        text.push_str(&format!(";\n  d{i} == d{} + d{}", i - 1, i - 1));
+    }
+    text.push_str("\nCONSTANTS c\nPROPERTIES c = d40\nEND\n");
+    let start = std::time::Instant::now();
+    error(
+        &text,
+        22,
+        10,
+        "definitions expand to more than 5000000 tokens (at this use of `d18`)",
+    );
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+}

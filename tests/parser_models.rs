@@ -153,3 +153,26 @@ fn small_machines() {
     let m = input!("WikiConstants.mch");
     assert_eq!(m.constants.len(), 4);
 }
+
+#[test]
+fn kitchen_sink_uses_most_of_the_syntax() {
+    let m = input!("KitchenSink.mch");
+    assert_eq!(names(&m.params), ["ITEM"]);
+    assert!(m.constraints.is_some());
+    assert_eq!(m.assertions.len(), 4);
+    assert_eq!(m.definitions.len(), 10);
+    assert_eq!(m.scopes[0].0.name, "TOKEN");
+    assert!(m.goal.is_some());
+    assert_eq!(
+        names(m.operations.iter().map(|o| &o.name)),
+        [
+            "tick", "put", "count", "peek", "recolour", "shuffle", "check"
+        ]
+    );
+    assert_eq!(names(&m.operations[3].outputs), ["ok", "c"]);
+    // `Tick` expands to a sequence inside the SELECT.
+    let SubstKind::Select(branches, None) = &m.operations[0].body.kind else {
+        panic!("{:?}", m.operations[0].body)
+    };
+    assert!(matches!(&branches[0].1.kind, SubstKind::Sequence(items) if items.len() == 2));
+}

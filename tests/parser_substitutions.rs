@@ -35,14 +35,22 @@ fn assignments() {
 }
 
 #[test]
-fn sequence_binds_looser_than_parallel() {
+fn sequence_and_parallel_share_a_priority_and_associate_left() {
     assert_eq!(
         parse("a := 1 || b := 2 ; c := 3"),
         "(Sequence (Parallel (Assign [a] 1) (Assign [b] 2)) (Assign [c] 3))"
     );
     assert_eq!(
         parse("a := 1 ; b := 2 || c := 3"),
-        "(Sequence (Assign [a] 1) (Parallel (Assign [b] 2) (Assign [c] 3)))"
+        "(Parallel (Sequence (Assign [a] 1) (Assign [b] 2)) (Assign [c] 3))"
+    );
+    assert_eq!(
+        parse("a := 1 || b := 2 ; c := 3 || d := 4"),
+        "(Parallel (Sequence (Parallel (Assign [a] 1) (Assign [b] 2)) (Assign [c] 3)) (Assign [d] 4))"
+    );
+    assert_eq!(
+        parse("BEGIN a := 1 ; b := 2 END || c := 3"),
+        "(Parallel (Block (Sequence (Assign [a] 1) (Assign [b] 2))) (Assign [c] 3))"
     );
     assert_eq!(
         parse("a := 1 ; b := 2 ; c := 3"),

@@ -316,18 +316,27 @@ fn assignments_to_parameters_constants_and_unassigned_outputs() {
         e.starts_with("error: cannot assign to constant `next`\n"),
         "{e}"
     );
-    let text = TOWNS.replace("ELSE ans := notconnected\n", "");
+    let text = TOWNS.replace(
+        "THEN ans := connected\n      ELSE ans := notconnected\n",
+        "THEN skip\n",
+    );
     let e = errors(&text);
     assert!(
-        e.starts_with(
-            "error: output `ans` of operation `connectedquery` is not assigned on every path\n"
-        ),
+        e.starts_with("error: output `ans` of operation `connectedquery` is never assigned\n"),
         "{e}"
     );
-    let text = LOGIN.replace("res := s ||", "");
+    assert!(e.contains("--> m.mch:12:3"), "{e}");
+    // Assigned on one path only: the interpreter checks each path at run time.
+    check(&TOWNS.replace("ELSE ans := notconnected\n", ""));
+    let text = LOGIN
+        .replace("VARIABLES active", "VARIABLES active, other")
+        .replace(
+            "INVARIANT active <: Session",
+            "INVARIANT active <: Session & other : BOOL",
+        );
     let e = errors(&text);
     assert!(
-        e.contains("error: output `res` of operation `Login` is not assigned on every path"),
+        e.starts_with("error: variable `other` is not initialised\n"),
         "{e}"
     );
 }
@@ -424,4 +433,38 @@ fn long_invariant_does_not_overflow_the_stack() {
     text.push_str("\nINITIALISATION x := 0\nEND\n");
     let t = check(&text);
     assert_eq!(t.variables, vec![Type::Int]);
+}
+
+#[test]
+fn before_value_and_sets_in_assignments() {
+    // `x$0` is the value of a variable before `x : (P)`.
+    let text = "MACHINE m\nVARIABLES n\nINVARIANT n : NAT\nINITIALISATION n := 0\n\
+                OPERATIONS inc = n : (n = n$0 + 1)\nEND\n";
+    assert_eq!(check(text).variables, vec![Type::Int]);
+    let e = errors(
+        &text
+            .replace("VARIABLES n", "CONSTANTS k PROPERTIES k = 1 VARIABLES n")
+            .replace("n$0", "k$0"),
+    );
+    assert!(
+        e.starts_with(
+            "error: `k$0` names the value before the substitution, but `k` is a constant\n"
+        ),
+        "{e}"
+    );
+    let e = errors(&LOGIN.replace("active := {}", "Session := {}"));
+    assert!(
+        e.starts_with("error: cannot assign to set `Session`\n"),
+        "{e}"
+    );
+    assert!(e.contains("--> m.mch:7:16"), "{e}");
+}
+
+#[test]
+fn any_variables_are_read_only() {
+    let e = errors(&LOGIN.replace("res := s ||", "res := s || s := s ||"));
+    assert!(
+        e.starts_with("error: cannot assign to `s`: it is bound by ANY and read only\n"),
+        "{e}"
+    );
 }

@@ -111,6 +111,7 @@ keywords! {
     Invariant => "INVARIANT",
     Assertions => "ASSERTIONS",
     Initialisation => "INITIALISATION",
+    Initialization => "INITIALIZATION",
     Operations => "OPERATIONS",
     Definitions => "DEFINITIONS",
     Includes => "INCLUDES",
@@ -177,6 +178,7 @@ impl Keyword {
                 | Invariant
                 | Assertions
                 | Initialisation
+                | Initialization
                 | Operations
                 | Definitions
                 | Includes
@@ -319,9 +321,18 @@ impl Lexer<'_> {
                 self.integer()?;
             } else if c == '"' {
                 self.string()?;
-            } else if let Some(&(text, sym)) = SYMBOLS.iter().find(|(s, _)| rest.starts_with(s)) {
+            } else if let Some(&(text, sym)) = SYMBOLS
+                .iter()
+                .find(|(s, _)| s.as_bytes().first() == Some(&(c as u8)) && rest.starts_with(s))
+            {
                 self.pos += text.len();
                 self.push(TokenKind::Sym(sym), start);
+            } else if c == '\'' {
+                let span = Span::new(start, start + 1);
+                return Err(Diagnostic::error(
+                    span,
+                    "not supported yet: records (field access with `'`)",
+                ));
             } else {
                 let span = Span::new(start, start + c.len_utf8());
                 let mut d = Diagnostic::error(span, format!("unexpected character `{c}`"));

@@ -6,7 +6,7 @@ use crate::b::eval::Interpreter;
 use crate::b::parse_machine;
 use crate::b::state::StateLayout;
 use crate::b::system::BSystem;
-use crate::b::typecheck::{CheckOptions, check_machine};
+use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
 use crate::diag::SourceFile;
 use std::path::Path;
 use std::sync::Arc;
@@ -45,14 +45,15 @@ pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadE
         minint: options.minint,
         ..CheckOptions::default()
     };
-    let types = check_machine(&machine, &check_options).map_err(|ds| {
-        LoadError::Input(
-            ds.iter()
-                .map(|d| d.render(&file))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )
-    })?;
+    let render_all = |ds: Vec<crate::diag::Diagnostic>| {
+        let texts: Vec<String> = ds.iter().map(|d| d.render(&file)).collect();
+        LoadError::Input(texts.join("\n"))
+    };
+    // `SET_PREF_MAXINT == n` and friends in DEFINITIONS, under the command line's options.
+    let check_options = machine_preferences(&machine, &file)
+        .map_err(render_all)?
+        .apply(check_options, false);
+    let types = check_machine(&machine, &check_options).map_err(render_all)?;
     let interpreter =
         Interpreter::new(&machine, &types, &file).map_err(|d| LoadError::Input(d.render(&file)))?;
     let names =

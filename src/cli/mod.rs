@@ -4,7 +4,10 @@
 //! model is ill-defined (the error and its trace are printed), 2 for bad
 //! input or usage (clap's own usage errors exit with 2 as well).
 
+mod bench;
+pub mod canon;
 mod check;
+mod plot;
 mod report;
 mod units;
 
@@ -27,6 +30,12 @@ enum Command {
     /// Explore a model's reachable states and check its invariant,
     /// assertions, deadlocks and goal.
     Check(check::CheckArgs),
+    /// Canonical labelling of graphs in nauty's dreadnaut format: prints the
+    /// canonical labelling and a hash of the canonical form, one line per graph.
+    Canon(canon::CanonArgs),
+    /// Run the same check over several thread counts, repeated, and write a
+    /// table (text and CSV) and a PNG plot of the speedup.
+    Bench(bench::BenchArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -35,6 +44,8 @@ pub fn main() -> ExitCode {
     init_tracing(cli.verbose);
     match &cli.command {
         Command::Check(args) => check::run(args),
+        Command::Canon(args) => canon::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }
 

@@ -81,8 +81,10 @@ pub struct Config {
     /// Set to `true` (e.g. by a Ctrl-C handler) to stop the search cleanly
     /// ([`crate::StopReason::Interrupted`]).
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Called about once per second while the search runs.
+    /// Called about every `progress_interval` while the search runs.
     pub progress: Option<ProgressFn>,
+    /// Time between two progress callbacks (default one second).
+    pub progress_interval: Duration,
 }
 
 impl Default for Config {
@@ -99,6 +101,7 @@ impl Default for Config {
             compact: false,
             cancel: None,
             progress: None,
+            progress_interval: Duration::from_secs(1),
         }
     }
 }
@@ -129,6 +132,7 @@ impl fmt::Debug for Config {
             .field("compact", &self.compact)
             .field("cancel", &self.cancel.is_some())
             .field("progress", &self.progress.is_some())
+            .field("progress_interval", &self.progress_interval)
             .finish()
     }
 }

@@ -7,7 +7,7 @@
 //! [`TransitionSystem::check_state`], then the goal predicate if
 //! [`Config::stop_at_goal`]. The first violation, deadlock, goal or model
 //! error ends the search with a [`Trace`] rebuilt from parent links (module
-//! [`trace`](crate::trace) explains how). Distinct-state and transition
+//! `trace` explains how). Distinct-state and transition
 //! counts of a complete search do not depend on the order or thread count.
 //!
 //! ```text
@@ -17,15 +17,17 @@
 //!                               over store: lock-free table + arenas
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod report;
+pub mod store;
 pub mod system;
 
 mod check;
 mod hash;
 mod parallel;
 mod sequential;
-mod store;
 mod trace;
 mod watch;
 

@@ -6,9 +6,6 @@ use std::time::{Duration, Instant};
 use crate::config::Config;
 use crate::report::{Progress, StopReason};
 
-/// Interval between two progress callbacks.
-pub(crate) const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
-
 /// Watches the external stop conditions of one search.
 pub(crate) struct Watch<'a> {
     config: &'a Config,
@@ -41,14 +38,14 @@ impl<'a> Watch<'a> {
         None
     }
 
-    /// Calls the progress callback if a [`PROGRESS_INTERVAL`] has passed
-    /// since the last call; `snapshot` gets the elapsed time to fill in.
+    /// Calls the progress callback if `progress_interval` has passed since
+    /// the last call; `snapshot` gets the elapsed time to fill in.
     pub(crate) fn tick(&mut self, snapshot: impl FnOnce(Duration) -> Progress) {
         let Some(progress) = &self.config.progress else {
             return;
         };
         let now = Instant::now();
-        if now.duration_since(self.last_progress) >= PROGRESS_INTERVAL {
+        if now.duration_since(self.last_progress) >= self.config.progress_interval {
             self.last_progress = now;
             progress(&snapshot(now.duration_since(self.start)));
         }

@@ -316,3 +316,40 @@ fn cancel_flag_and_time_limit_stop_the_search() {
         assert_eq!(report.outcome, Outcome::Stopped(StopReason::TimeLimit));
     }
 }
+
+#[test]
+fn progress_is_reported_while_searching() {
+    use std::sync::Mutex;
+    let system = Lattice {
+        work: 300,
+        ..Lattice::new(4, 10)
+    };
+    for threads in [1, 2] {
+        let seen: Arc<Mutex<Vec<workers::Progress>>> = Arc::default();
+        let sink = seen.clone();
+        let config = Config {
+            threads,
+            check_deadlock: false,
+            progress: Some(Arc::new(move |p: &workers::Progress| {
+                sink.lock().unwrap().push(*p)
+            })),
+            progress_interval: Duration::from_millis(1),
+            ..Config::default()
+        };
+        let report = explore(&system, &config);
+        assert_eq!(report.outcome, Outcome::Complete);
+        let seen = seen.lock().unwrap();
+        assert!(
+            !seen.is_empty(),
+            "no progress reported in {:?}",
+            report.stats.wall
+        );
+        for pair in seen.windows(2) {
+            assert!(pair[0].states <= pair[1].states && pair[0].elapsed <= pair[1].elapsed);
+        }
+        assert!(
+            seen.iter()
+                .all(|p| p.states <= report.stats.states && p.store_bytes > 0)
+        );
+    }
+}

@@ -33,7 +33,7 @@ use crate::b::ast::{
     BinaryOp, Builtin, BuiltinConstant, Expr, ExprKind, Ident, QuantifiedExprKind, Quantifier,
     UnaryOp,
 };
-use crate::b::lexer::{Keyword, Sym, TokenKind};
+use crate::b::lexer::{Keyword, Sym, Token, TokenKind};
 use crate::diag::{Diagnostic, Span};
 
 /// Operand priority of `not`: tighter than `<=>`, looser than `=`.
@@ -185,6 +185,18 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
         || binary_builtin(name).is_some()
         || quantified_expr(name).is_some()
         || matches!(name, "TRUE" | "FALSE" | "bool")
+        || unsupported_name(name).is_some()
+}
+
+/// Reserved names of ProB's B that orbit does not support yet, with what
+/// they are.
+fn unsupported_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "btrue" | "bfalse" => "the predicates `btrue` and `bfalse`",
+        "rec" | "struct" => "records",
+        "REAL" | "FLOAT" | "real" | "floor" | "ceiling" => "real numbers",
+        _ => return None,
+    })
 }
 
 fn node(kind: ExprKind, span: Span) -> Expr {
@@ -263,14 +275,18 @@ impl Parser<'_> {
     fn primary(&mut self) -> Result<Expr, Diagnostic> {
         while self.expand_definition(true)? {}
         let start = self.peek().span;
-        match self.peek_kind().clone() {
-            TokenKind::Int(n) => {
+        match self.peek_kind() {
+            &TokenKind::Int(n) => {
                 self.bump();
                 Ok(node(ExprKind::Int(n), start))
             }
-            TokenKind::Str(s) => {
-                self.bump();
-                Ok(node(ExprKind::Str(s), start))
+            TokenKind::Str(_) | TokenKind::Ident(_) => {
+                let token = self.bump();
+                match token.kind {
+                    TokenKind::Str(s) => Ok(node(ExprKind::Str(s), start)),
+                    TokenKind::Ident(ref name) => self.named(name.clone(), &token),
+                    _ => Err(self.error_at(&token, "expected an expression")),
+                }
             }
             TokenKind::Sym(Sym::Minus) => {
                 self.bump();
@@ -343,7 +359,6 @@ impl Parser<'_> {
                     self.span_from(start),
                 ))
             }
-            TokenKind::Ident(name) => self.named(name, start),
             _ => Err(self.expected("an expression")),
         }
     }
@@ -361,8 +376,12 @@ impl Parser<'_> {
     }
 
     /// Identifiers, built-in constants and built-in functions.
-    fn named(&mut self, name: String, start: Span) -> Result<Expr, Diagnostic> {
-        let token = self.bump();
+    /// `token` (already consumed) is the identifier `name`.
+    fn named(&mut self, name: String, token: &Token) -> Result<Expr, Diagnostic> {
+        let start = token.span;
+        if let Some(what) = unsupported_name(&name) {
+            return Err(self.unsupported(token, what));
+        }
         let simple = |kind| Ok(node(kind, start));
         match name.as_str() {
             "TRUE" => return simple(ExprKind::True),
@@ -396,7 +415,7 @@ impl Parser<'_> {
             let args = self.expr_list(Sym::RParen)?;
             if args.len() != 2 {
                 return Err(self.error_at(
-                    &token,
+                    token,
                     format!("`{name}` takes 2 arguments but {} were given", args.len()),
                 ));
             }

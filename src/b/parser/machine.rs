@@ -65,7 +65,11 @@ impl Parser<'_> {
         loop {
             let token = self.peek().clone();
             let TokenKind::Keyword(kw) = token.kind else {
-                return Err(self.expected("a clause keyword or `END`"));
+                let mut d = self.expected("a clause keyword or `END`");
+                if !seen.is_empty() && token.kind != TokenKind::Eof {
+                    d = d.with_note("the previous clause ends just before this; is an operator such as `&` or `,` missing?");
+                }
+                return Err(d);
             };
             if kw == Keyword::End {
                 self.bump();
@@ -74,12 +78,18 @@ impl Parser<'_> {
             if !kw.is_clause() {
                 return Err(self.expected("a clause keyword or `END`"));
             }
-            if let Some(first) = seen.insert(kw, token.span) {
+            // INITIALIZATION is another spelling of INITIALISATION.
+            let clause = if kw == Keyword::Initialization {
+                Keyword::Initialisation
+            } else {
+                kw
+            };
+            if let Some(first) = seen.insert(clause, token.span) {
                 return Err(self
                     .error_at(&token, format!("duplicate clause `{}`", kw.text()))
                     .with_note(format!("first given at {}", self.file.location(first))));
             }
-            self.clause(kw, &token, &mut m)?;
+            self.clause(clause, &token, &mut m)?;
         }
         self.expect_eof()?;
         m.definitions = self.definition_list();

@@ -6,13 +6,14 @@
 //! - this module: the token cursor (with look-ahead across definition
 //!   expansions), error helpers, the nesting-depth guard and the public
 //!   entry points;
-//! - [`expand`]: the `DEFINITIONS` clause, collected before anything else
-//!   (clause order is free in B) and expanded at each use by token-level
-//!   macro substitution;
-//! - [`expr`]: expressions and predicates, a Pratt parser driven by B's
+//! - `definitions`: the `DEFINITIONS` clause, collected and checked
+//!   before anything else (clause order is free in B);
+//! - `expand`: expansion of definitions at each use by token-level macro
+//!   substitution;
+//! - `expr`: expressions and predicates, a Pratt parser driven by B's
 //!   operator priority table;
-//! - [`subst`]: generalised substitutions;
-//! - [`machine`]: the machine header and clauses.
+//! - `subst`: generalised substitutions;
+//! - `machine`: the machine header and clauses.
 //!
 //! Errors are [`Diagnostic`]s pointing at the offending token, with
 //! messages such as "expected `THEN`, found `END`". When the offending token
@@ -21,6 +22,7 @@
 //! bounded ([`MAX_DEPTH`]) and so is the total size of definition
 //! expansions.
 
+mod definitions;
 mod expand;
 mod expr;
 mod machine;
@@ -35,7 +37,9 @@ use crate::diag::{Diagnostic, SourceFile, Span};
 use expand::Definitions;
 
 /// Maximum nesting depth of expressions and substitutions; deeper input is
-/// rejected with an error instead of overflowing the stack.
+/// rejected with an error instead of overflowing the stack. Parsing at this
+/// depth fits in 512 KiB of stack in a debug build (threads get 2 MiB by
+/// default).
 pub const MAX_DEPTH: u32 = 200;
 
 /// Parses a whole B component (MACHINE, REFINEMENT or IMPLEMENTATION).
@@ -126,13 +130,20 @@ impl<'f> Parser<'f> {
     fn bump(&mut self) -> Token {
         let t = match self.pending.pop_front() {
             Some(t) => t,
-            None => match self.tokens.get(self.pos) {
-                Some(t) => {
-                    if t.kind != TokenKind::Eof {
-                        self.pos += 1;
-                    }
-                    t.clone()
+            None => match self.tokens.get_mut(self.pos) {
+                // Consumed tokens are never read again (look-ahead only goes
+                // forward), so move the token out instead of cloning it.
+                Some(t) if t.kind != TokenKind::Eof => {
+                    self.pos += 1;
+                    std::mem::replace(
+                        t,
+                        Token {
+                            kind: TokenKind::Eof,
+                            ..*t
+                        },
+                    )
                 }
+                Some(t) => t.clone(),
                 None => EOF_TOKEN.clone(),
             },
         };
@@ -205,6 +216,12 @@ impl<'f> Parser<'f> {
                     "expected an identifier, found the built-in `{name}`"
                 )))
             }
+            TokenKind::Ident(name) if name.ends_with("$0") => {
+                let name = name.clone();
+                Err(self.error_here(format!(
+                    "`{name}` (a value before a becomes-such-that substitution) can only be used in expressions"
+                )))
+            }
             TokenKind::Ident(_) => {
                 let t = self.bump();
                 match t.kind {
@@ -259,6 +276,7 @@ impl<'f> Parser<'f> {
             next.kind.describe()
         };
         self.error_here(format!("expected {what}, found {found}"))
+            .with_label(format!("expected {what}"))
     }
 
     /// "not supported yet: WHAT" at a token.
@@ -299,3 +317,53 @@ static EOF_TOKEN: Token = Token {
     origin: 0,
     synthetic: false,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parser_for(file: &SourceFile) -> Parser<'_> {
+        Parser::new(file, lex(&file.text).unwrap())
+    }
+
+    #[test]
+    fn look_ahead_reads_pending_tokens_before_the_file() {
+        let file = SourceFile::new("t.b", "a b");
+        let mut p = parser_for(&file);
+        let mut extra = p.peek().clone();
+        extra.kind = TokenKind::Ident("z".into());
+        p.pending.push_back(extra);
+        assert_eq!(p.peek_at(0).kind, TokenKind::Ident("z".into()));
+        assert_eq!(p.peek_at(1).kind, TokenKind::Ident("a".into()));
+        assert_eq!(p.peek_at(2).kind, TokenKind::Ident("b".into()));
+        assert_eq!(p.peek_at(3).kind, TokenKind::Eof);
+        assert_eq!(p.peek_at(100).kind, TokenKind::Eof);
+        assert_eq!(p.bump().kind, TokenKind::Ident("z".into()));
+        assert_eq!(p.bump().kind, TokenKind::Ident("a".into()));
+        assert_eq!(p.bump().kind, TokenKind::Ident("b".into()));
+        // Eof stays put however often it is consumed.
+        assert_eq!(p.bump().kind, TokenKind::Eof);
+        assert_eq!(p.bump().kind, TokenKind::Eof);
+    }
+
+    #[test]
+    fn identifiers_exclude_built_ins_and_old_values() {
+        let file = SourceFile::new("t.b", "x card x$0");
+        let mut p = parser_for(&file);
+        assert_eq!(p.ident().unwrap().name, "x");
+        assert!(p.ident().unwrap_err().message.contains("built-in `card`"));
+        p.bump();
+        assert!(p.ident().unwrap_err().message.contains("`x$0`"));
+    }
+
+    #[test]
+    fn span_from_never_runs_backwards() {
+        let file = SourceFile::new("t.b", "a b");
+        let mut p = parser_for(&file);
+        p.bump();
+        p.bump();
+        assert_eq!(p.span_from(Span::new(0, 1)), Span::new(0, 3));
+        // A start after the last token (an expanded body written earlier).
+        assert_eq!(p.span_from(Span::new(10, 12)), Span::new(10, 12));
+    }
+}

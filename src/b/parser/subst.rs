@@ -1,8 +1,11 @@
 //! Generalised substitutions.
 //!
-//! `;` (sequencing) binds looser than `||` (parallel composition), so
-//! `a := 1 || b := 2 ; c := 3` is `(a := 1 || b := 2) ; c := 3`. Both are
-//! flattened into one [`SubstKind::Sequence`] or [`SubstKind::Parallel`].
+//! `;` (sequencing) and `||` (parallel composition) share priority 20 and
+//! associate to the left, as in Atelier B and ProB's grammar: so
+//! `a := 1 || b := 2 ; c := 3` is `(a := 1 || b := 2) ; c := 3` and
+//! `a := 1 ; b := 2 || c := 3` is `(a := 1 ; b := 2) || c := 3`. Runs of one
+//! operator are flattened into one [`SubstKind::Sequence`] or
+//! [`SubstKind::Parallel`].
 //! In the `OPERATIONS` clause `;` also separates operations; a `;` followed
 //! by an operation header (`name =`, `name(...) =`, `r <-- name ...`) ends
 //! the body, since no substitution can start that way.
@@ -17,21 +20,31 @@ use crate::diag::{Diagnostic, Span};
 
 impl Parser<'_> {
     /// Parses a substitution, including `;` sequences and `||`.
+    ///
+    /// Both operators have priority 20 and associate to the left, so
+    /// `a ; b || c` is `(a ; b) || c`; runs of one operator are flattened.
     pub(super) fn subst(&mut self) -> Result<Subst, Diagnostic> {
-        let first = self.parallel()?;
-        if !self.at_sequence_semicolon() {
-            return Ok(first);
-        }
-        let start = first.span;
+        let first = self.subst_atom()?;
         let mut items = vec![first];
-        while self.at_sequence_semicolon() {
+        let mut current: Option<Sym> = None;
+        loop {
+            let op = if self.at_sequence_semicolon() {
+                Sym::Semicolon
+            } else if self.at_sym(Sym::Parallel) {
+                Sym::Parallel
+            } else {
+                break;
+            };
             self.bump();
-            items.push(self.parallel()?);
+            let rhs = self.subst_atom()?;
+            if current.is_some_and(|c| c != op) {
+                let lhs = compose(current, std::mem::take(&mut items));
+                items.push(lhs);
+            }
+            current = Some(op);
+            items.push(rhs);
         }
-        Ok(Subst {
-            kind: SubstKind::Sequence(items),
-            span: self.span_from(start),
-        })
+        Ok(compose(current, items))
     }
 
     /// Whether the next token is a `;` continuing a sequence (not one
@@ -77,23 +90,6 @@ impl Parser<'_> {
             }
             _ => false,
         }
-    }
-
-    /// `S1 || S2 || ...`
-    fn parallel(&mut self) -> Result<Subst, Diagnostic> {
-        let first = self.subst_atom()?;
-        if !self.at_sym(Sym::Parallel) {
-            return Ok(first);
-        }
-        let start = first.span;
-        let mut items = vec![first];
-        while self.eat_sym(Sym::Parallel) {
-            items.push(self.subst_atom()?);
-        }
-        Ok(Subst {
-            kind: SubstKind::Parallel(items),
-            span: self.span_from(start),
-        })
     }
 
     fn subst_atom(&mut self) -> Result<Subst, Diagnostic> {
@@ -318,6 +314,25 @@ impl Parser<'_> {
             format!("only variables can be assigned with `{op}`, not function points"),
         )
     }
+}
+
+/// Combines the operands of a run of `op` (`;` or `||`) into one node.
+fn compose(op: Option<Sym>, mut items: Vec<Subst>) -> Subst {
+    if items.len() == 1
+        && let Some(only) = items.pop()
+    {
+        return only;
+    }
+    let span = match (items.first(), items.last()) {
+        (Some(a), Some(b)) => a.span.to(b.span),
+        _ => Span::default(),
+    };
+    let kind = if op == Some(Sym::Parallel) {
+        SubstKind::Parallel(items)
+    } else {
+        SubstKind::Sequence(items)
+    };
+    Subst { kind, span }
 }
 
 /// The names of `targets` if none is a function point; otherwise the span

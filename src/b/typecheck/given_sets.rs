@@ -11,15 +11,20 @@
 //! 3. a top-level conjunct `card(X) = n` (or `n = card(X)`) of `PROPERTIES`;
 //! 4. [`CheckOptions::default_set_size`] (ProB's `DEFAULT_SETSIZE`, 2).
 //!
-//! Its elements are named `X1, X2, ...` as ProB prints them. A size given
-//! by two sources that disagree is an error (the constants could never be
-//! set up), and so is a scope or override on an enumerated set that does
+//! Its elements are named `X1, X2, ...` as ProB prints them. A `--set`
+//! override replaces a `scope_X` definition (a scope only proposes a size),
+//! but a `card(X) = n` property is a constraint of the machine: a size from
+//! any source that disagrees with it is an error (the constants could never
+//! be set up), and so is a scope or override on an enumerated set that does
 //! not match its number of elements.
 
 use super::CheckOptions;
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Machine, SetDecl, UnaryOp};
 use crate::b::types::GivenSet;
 use crate::diag::{Diagnostic, Span};
+
+/// The largest given set orbit accepts (its elements are enumerated).
+pub const MAX_GIVEN_SET_SIZE: u32 = 1_000_000;
 
 /// Given sets with the span of their declarations.
 pub(crate) struct NumberedSets {
@@ -90,6 +95,16 @@ pub(crate) fn number_given_sets(
         let size = size_of(set, out.spans[k], machine, options, &card_facts, diags);
         if set.deferred {
             let n = size.unwrap_or(options.default_set_size);
+            if n == 0 || n > MAX_GIVEN_SET_SIZE {
+                diags.push(Diagnostic::error(
+                    out.spans[k],
+                    format!(
+                        "set `{}` would have size {n} (the default set size)",
+                        set.name
+                    ),
+                ));
+                continue;
+            }
             set.elements = (1..=n).map(|i| format!("{}{i}", set.name)).collect();
         }
     }
@@ -166,16 +181,15 @@ fn size_of(
             ));
         }
     }
-    if first.0 < 1 || first.0 > i64::from(u32::MAX) {
+    if first.0 < 1 || first.0 > i64::from(MAX_GIVEN_SET_SIZE) {
         diags.push(
             Diagnostic::error(
                 first.2,
-                format!(
-                    "set `{}` would have size {} (from {})",
-                    set.name, first.0, first.1
-                ),
+                format!("set `{}` would have size {} (from {})", set.name, first.0, first.1),
             )
-            .with_note("given sets are non-empty"),
+            .with_note(format!(
+                "given sets are non-empty, and orbit enumerates at most {MAX_GIVEN_SET_SIZE} elements"
+            )),
         );
         return None;
     }
@@ -304,7 +318,8 @@ pub const PROB_DEFAULT_MININT: i64 = -1;
 /// ProB's default size of a deferred set (preference `DEFAULT_SETSIZE`).
 pub const PROB_DEFAULT_SET_SIZE: u32 = 2;
 
-/// `MAXINT` and `MININT`: the options, else ProB's defaults.
+/// `MAXINT` and `MININT`: the options (which carry `--maxint` and
+/// `SET_PREF_MAXINT`, see [`super::machine_preferences`]), else ProB's defaults.
 pub(crate) fn integer_bounds(
     machine: &Machine,
     options: &CheckOptions,

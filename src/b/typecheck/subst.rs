@@ -6,19 +6,18 @@
 //! be assigned; constants, input parameters and names bound by `ANY`/`LET`
 //! may not.
 //!
-//! Every output of an operation must be assigned on every path through its
-//! body ([`assigned_on_every_path`]): a sequence or parallel composition
-//! assigns what either part assigns, a choice (`IF`, `SELECT`, `CASE`,
-//! `CHOICE`) what all its branches assign; an `IF` without `ELSE` has an
-//! implicit `skip` branch, while a `SELECT` or `CASE` without `ELSE` only
-//! has its listed branches (when no guard holds nothing happens at all).
+//! As B's static rules require, the `INITIALISATION` must assign every
+//! variable and an operation every output: each must be in the substitution's
+//! frame ([`possibly_assigned`]), i.e. be the target of some assignment in
+//! it. Whether a given path really assigns it (an `IF` without `ELSE` may
+//! not) is left to the interpreter, which reports it when it happens; the
+//! interpreter also reports a name written by two branches of `||`.
 
 use super::Checker;
 use super::scope::What;
 use super::unify::TermId;
 use crate::b::ast::{AssignTarget, Ident, Subst, SubstKind};
 use crate::diag::Diagnostic;
-use std::collections::BTreeSet;
 
 impl Checker {
     /// Checks a substitution.
@@ -165,59 +164,51 @@ impl Checker {
     }
 }
 
-/// The names a substitution assigns on every path through it.
-pub(crate) fn assigned_on_every_path(s: &Subst) -> BTreeSet<&str> {
+/// The names a substitution may assign (its frame), in order, as written.
+pub(crate) fn possibly_assigned<'a>(s: &'a Subst, out: &mut Vec<&'a Ident>) {
     match &s.kind {
-        SubstKind::Skip => BTreeSet::new(),
-        SubstKind::Assign(targets, _) => targets
-            .iter()
-            .map(|t| match t {
-                AssignTarget::Var(id) | AssignTarget::FunctionPoint(id, _) => id.name.as_str(),
-            })
-            .collect(),
-        SubstKind::BecomesElementOf(ids, _) | SubstKind::BecomesSuchThat(ids, _) => {
-            ids.iter().map(|id| id.name.as_str()).collect()
+        SubstKind::Skip => {}
+        SubstKind::Assign(targets, _) => out.extend(targets.iter().map(|t| match t {
+            AssignTarget::Var(id) | AssignTarget::FunctionPoint(id, _) => id,
+        })),
+        SubstKind::BecomesElementOf(ids, _) | SubstKind::BecomesSuchThat(ids, _) => out.extend(ids),
+        SubstKind::Parallel(parts) | SubstKind::Sequence(parts) | SubstKind::Choice(parts) => {
+            for part in parts {
+                possibly_assigned(part, out);
+            }
         }
-        SubstKind::Parallel(parts) | SubstKind::Sequence(parts) => {
-            parts.iter().flat_map(assigned_on_every_path).collect()
-        }
-        SubstKind::Choice(parts) => all_branches(parts.iter()),
         SubstKind::Block(body)
         | SubstKind::Precondition(_, body)
         | SubstKind::Assert(_, body)
         | SubstKind::Any(_, _, body)
-        | SubstKind::Let(_, _, body) => assigned_on_every_path(body),
-        SubstKind::Var(ids, body) => {
-            let mut names = assigned_on_every_path(body);
-            for id in ids {
-                names.remove(id.name.as_str());
+        | SubstKind::Let(_, _, body) => possibly_assigned(body, out),
+        SubstKind::Var(locals, body) => {
+            let start = out.len();
+            possibly_assigned(body, out);
+            let mut i = start;
+            while i < out.len() {
+                if locals.iter().any(|l| l.name == out[i].name) {
+                    out.remove(i);
+                } else {
+                    i += 1;
+                }
             }
-            names
         }
-        SubstKind::Select(branches, otherwise) => {
-            all_branches(branches.iter().map(|(_, b)| b).chain(otherwise.as_deref()))
+        SubstKind::Select(branches, otherwise) | SubstKind::If(branches, otherwise) => {
+            for (_, body) in branches {
+                possibly_assigned(body, out);
+            }
+            if let Some(otherwise) = otherwise {
+                possibly_assigned(otherwise, out);
+            }
         }
         SubstKind::Case(_, branches, otherwise) => {
-            all_branches(branches.iter().map(|(_, b)| b).chain(otherwise.as_deref()))
-        }
-        SubstKind::If(branches, otherwise) => match otherwise {
-            Some(otherwise) => {
-                all_branches(branches.iter().map(|(_, b)| b).chain(Some(&**otherwise)))
+            for (_, body) in branches {
+                possibly_assigned(body, out);
             }
-            None => BTreeSet::new(),
-        },
+            if let Some(otherwise) = otherwise {
+                possibly_assigned(otherwise, out);
+            }
+        }
     }
-}
-
-/// The names every one of several branches assigns.
-fn all_branches<'a>(mut branches: impl Iterator<Item = &'a Subst>) -> BTreeSet<&'a str> {
-    let Some(first) = branches.next() else {
-        return BTreeSet::new();
-    };
-    let mut names = assigned_on_every_path(first);
-    for b in branches {
-        let other = assigned_on_every_path(b);
-        names.retain(|n| other.contains(n));
-    }
-    names
 }

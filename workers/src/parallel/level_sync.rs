@@ -11,11 +11,10 @@
 //! chain is a shortest path (Zhang & Hansen's layered BFS, as in most
 //! parallel explicit-state checkers).
 
-use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use parking_lot::{Mutex, RwLock};
+use parking_lot::{Condvar, Mutex, RwLock};
 
 use super::batch::Batch;
 use super::worker::Worker;
@@ -32,9 +31,9 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
     let level = RwLock::new(initial);
     let next_level: Mutex<Vec<Batch>> = Mutex::new(Vec::new());
     let cursor = AtomicUsize::new(0);
-    let barrier = Barrier::new(workers.len());
+    let barrier = LevelBarrier::new(workers.len());
     let done = AtomicBool::new(false);
-    run_workers(shared, workers, start, |mut worker| {
+    run_workers(shared, workers, start, &|| barrier.abort(), |mut worker| {
         let mut mine = Vec::new();
         loop {
             {
@@ -52,18 +51,77 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                 }
             }
             next_level.lock().append(&mut mine);
-            if barrier.wait().is_leader() {
-                let mut batches = level.write();
-                *batches = std::mem::take(&mut *next_level.lock());
-                cursor.store(0, Ordering::Relaxed);
-                if batches.is_empty() || shared.stopping() {
-                    done.store(true, Ordering::Relaxed);
+            match barrier.wait() {
+                Some(true) => {
+                    let mut batches = level.write();
+                    *batches = std::mem::take(&mut *next_level.lock());
+                    cursor.store(0, Ordering::Relaxed);
+                    if batches.is_empty() || shared.stopping() {
+                        done.store(true, Ordering::Relaxed);
+                    }
                 }
+                Some(false) => {}
+                None => break,
             }
-            barrier.wait();
-            if done.load(Ordering::Relaxed) {
+            if barrier.wait().is_none() || done.load(Ordering::Relaxed) {
                 break;
             }
         }
     });
+}
+
+/// A reusable barrier that can be aborted, so that a worker that panics
+/// does not leave the others waiting forever (`std::sync::Barrier` cannot).
+struct LevelBarrier {
+    threads: usize,
+    state: Mutex<BarrierState>,
+    all_arrived: Condvar,
+}
+
+struct BarrierState {
+    arrived: usize,
+    generation: u64,
+    aborted: bool,
+}
+
+impl LevelBarrier {
+    fn new(threads: usize) -> Self {
+        LevelBarrier {
+            threads,
+            state: Mutex::new(BarrierState {
+                arrived: 0,
+                generation: 0,
+                aborted: false,
+            }),
+            all_arrived: Condvar::new(),
+        }
+    }
+
+    /// Waits for all threads. `Some(true)` for exactly one of them (the
+    /// leader), `Some(false)` for the others, `None` if the barrier was
+    /// aborted.
+    fn wait(&self) -> Option<bool> {
+        let mut state = self.state.lock();
+        if state.aborted {
+            return None;
+        }
+        state.arrived += 1;
+        if state.arrived == self.threads {
+            state.arrived = 0;
+            state.generation += 1;
+            self.all_arrived.notify_all();
+            return Some(true);
+        }
+        let generation = state.generation;
+        while state.generation == generation && !state.aborted {
+            self.all_arrived.wait(&mut state);
+        }
+        if state.aborted { None } else { Some(false) }
+    }
+
+    /// Releases every waiting thread, now and in future waits.
+    fn abort(&self) {
+        self.state.lock().aborted = true;
+        self.all_arrived.notify_all();
+    }
 }

@@ -22,7 +22,7 @@ mod level_sync;
 mod work_stealing;
 mod worker;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam::utils::CachePadded;
@@ -152,11 +152,19 @@ impl<T: TransitionSystem> Shared<'_, T> {
     }
 }
 
-/// Explores `system` with `config.threads` worker threads (at most 256).
+/// Explores `system` with `config.threads` worker threads (clamped to
+/// 1..=256, with a warning; [`Stats::threads`] tells the number used).
 /// See [`crate::explore`].
 pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Report {
     let start = Instant::now();
     let threads = config.threads.clamp(1, MAX_WORKERS);
+    if threads != config.threads {
+        tracing::warn!(
+            asked = config.threads,
+            used = threads,
+            "thread count clamped to the supported range"
+        );
+    }
     let mode = config.effective_mode();
     let _span = tracing::info_span!("explore", engine = "parallel", threads, ?mode).entered();
     let width = system.state_width();
@@ -230,31 +238,67 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
 
 /// Runs `workers` on named scoped threads, each with `body`, while the
 /// calling thread watches the stop conditions and reports progress.
+///
+/// If a worker panics (a bug in the system's code), the others are stopped
+/// and `on_panic` releases any of them blocked waiting for it; the panic
+/// then propagates to the caller instead of hanging the search.
 fn run_workers<'s, 'a, T, F>(
     shared: &'s Shared<'a, T>,
     workers: Vec<worker::Worker<'s, 'a, T>>,
     start: Instant,
+    on_panic: &(dyn Fn() + Sync),
     body: F,
 ) where
     T: TransitionSystem,
     F: Fn(worker::Worker<'s, 'a, T>) + Sync,
 {
-    let running = std::sync::atomic::AtomicUsize::new(workers.len());
+    /// Counts a worker out when it leaves, normally or by panicking.
+    struct Exit<'x> {
+        running: &'x AtomicUsize,
+        stop: &'x AtomicBool,
+        on_panic: &'x (dyn Fn() + Sync),
+        monitor: std::thread::Thread,
+    }
+    impl Drop for Exit<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                self.stop.store(true, Ordering::Relaxed);
+                (self.on_panic)();
+            }
+            if self.running.fetch_sub(1, Ordering::Release) == 1 {
+                // The last worker out wakes the monitor at once.
+                self.monitor.unpark();
+            }
+        }
+    }
+    let running = AtomicUsize::new(workers.len());
     std::thread::scope(|scope| {
         for w in workers {
             let (running, body) = (&running, &body);
-            std::thread::Builder::new()
+            let exit = Exit {
+                running,
+                stop: &shared.stop,
+                on_panic,
+                monitor: std::thread::current(),
+            };
+            let spawned = std::thread::Builder::new()
                 .name(format!("orbit-worker-{}", w.index))
                 .spawn_scoped(scope, move || {
+                    let _exit = exit;
                     let _span = tracing::debug_span!("worker", index = w.index).entered();
                     body(w);
-                    running.fetch_sub(1, Ordering::Release);
-                })
-                .expect("spawning a worker thread");
+                });
+            if let Err(e) = spawned {
+                // Out of threads: stop the others; the closure (and its
+                // `Exit`) was dropped, counting this worker out.
+                tracing::error!("cannot spawn a worker thread: {e}");
+                shared.stop.store(true, Ordering::Relaxed);
+                on_panic();
+            }
         }
         let mut watch = crate::watch::Watch::new(shared.config, start);
         while running.load(Ordering::Acquire) > 0 {
-            std::thread::sleep(MONITOR_POLL);
+            std::thread::park_timeout(MONITOR_POLL);
             if let Some(reason) = watch.stop_reason() {
                 shared.stop_with(reason);
             }

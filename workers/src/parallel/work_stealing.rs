@@ -53,7 +53,7 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
     // Pair each worker with its deque (deques are Send, not Sync).
     let deques = parking_lot::Mutex::new(deques.into_iter().map(Some).collect::<Vec<_>>());
     let (injector, stealers, pending) = (&injector, &stealers, &pending);
-    run_workers(shared, workers, start, |mut worker| {
+    run_workers(shared, workers, start, &|| {}, |mut worker| {
         let deque = deques.lock()[worker.index]
             .take()
             .expect("one deque per worker");

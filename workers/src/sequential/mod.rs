@@ -21,7 +21,7 @@ use frontier::Frontier;
 use store::{Insert, NO_PARENT, SeqStore};
 
 /// Expansions between two polls of the time limit, cancel flag and progress.
-const POLL_EVERY: u64 = 256;
+const POLL_EVERY: u64 = 16;
 
 /// Explores `system` on the calling thread. See [`crate::explore`].
 pub fn explore_sequential<T: TransitionSystem>(system: &T, config: &Config) -> Report {

@@ -1,7 +1,7 @@
 //! The concurrent visited set of the parallel engines.
 //!
-//! A lock-free hash set ([`table`]) of 64-bit entries over per-worker
-//! append-only record arenas ([`arena`]):
+//! A lock-free hash set (`table`) of 64-bit entries over per-worker
+//! append-only record arenas (`arena`):
 //!
 //! * **exact** mode: a record is `[state words..., parent reference]`; an
 //!   entry is a 16-bit fingerprint tag above a 48-bit reference to the
@@ -36,15 +36,15 @@ use primitive::{AtomicU64, Ordering};
 use table::{Probe, Table};
 
 /// A reference to a stored record: worker in the high bits, index below.
-pub(crate) type Ref = u64;
+pub type Ref = u64;
 /// The parent reference of initial states.
-pub(crate) const NO_PARENT: Ref = u64::MAX;
+pub const NO_PARENT: Ref = u64::MAX;
 /// Bits of a [`Ref`] holding the record index.
 const INDEX_BITS: u32 = 40;
 /// Bits of a [`Ref`] holding the worker (so at most 256 workers).
 const WORKER_BITS: u32 = 8;
 /// Largest number of workers (arenas) a set supports.
-pub(crate) const MAX_WORKERS: usize = 1 << WORKER_BITS;
+pub const MAX_WORKERS: usize = 1 << WORKER_BITS;
 const REF_BITS: u32 = INDEX_BITS + WORKER_BITS;
 const REF_MASK: u64 = (1 << REF_BITS) - 1;
 /// Largest table fill ratio, as a fraction of 1024, before doubling.
@@ -52,20 +52,22 @@ const MAX_LOAD_PER_1024: usize = 716;
 
 /// Result of [`VisitedSet::insert`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Insert {
+pub enum Insert {
     /// The state is new; its record has this reference.
     New(Ref),
     /// The state was already stored.
     Seen,
 }
 
-/// The store would pass its memory bound.
+/// The store would pass its memory bound (it then refuses every new state).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Full;
+pub struct Full;
 
 /// One worker's right to append to its arena: exactly one per worker,
 /// neither `Clone` nor `Sync`, so each arena has a single writer.
-pub(crate) struct Handle {
+pub struct Handle {
+    /// The [`VisitedSet::id`] of the set that made this handle.
+    set: u64,
     worker: usize,
     unflushed: usize,
     unflushed_table: usize,
@@ -73,7 +75,9 @@ pub(crate) struct Handle {
 }
 
 /// The concurrent visited set. See the module docs.
-pub(crate) struct VisitedSet {
+pub struct VisitedSet {
+    /// Unique among all sets of the process: ties handles to their set.
+    id: u64,
     width: usize,
     compact: bool,
     arenas: Box<[Arena]>,
@@ -86,8 +90,16 @@ pub(crate) struct VisitedSet {
 impl VisitedSet {
     /// A set for states of `width` words shared by `workers` workers (at
     /// most [`MAX_WORKERS`]), starting with `capacity` slots (rounded up to
-    /// a power of two), and one handle per worker.
-    pub(crate) fn new(
+    /// a power of two), and one handle per worker. `memory_limit` bounds
+    /// [`VisitedSet::bytes`].
+    ///
+    /// # Panics
+    /// If `workers` is 0 or more than [`MAX_WORKERS`].
+    ///
+    /// The handles are what makes the arenas single-writer (each arena is
+    /// written only through its handle, and a handle only works with its
+    /// own set), so the set is safe to share however it is used.
+    pub fn new(
         width: usize,
         compact: bool,
         workers: usize,
@@ -100,7 +112,10 @@ impl VisitedSet {
         );
         let stride = if compact { 2 } else { width + 1 };
         let table = Table::new(capacity.max(2).next_power_of_two());
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let set = VisitedSet {
+            id,
             width,
             compact,
             arenas: (0..workers).map(|_| Arena::new(stride)).collect(),
@@ -111,6 +126,7 @@ impl VisitedSet {
         };
         let handles = (0..workers)
             .map(|worker| Handle {
+                set: id,
                 worker,
                 unflushed: 0,
                 unflushed_table: 0,
@@ -121,12 +137,17 @@ impl VisitedSet {
     }
 
     /// Distinct states stored.
-    pub(crate) fn len(&self) -> u64 {
+    pub fn len(&self) -> u64 {
         self.arenas.iter().map(Arena::len).sum()
     }
 
+    /// Whether no state is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Bytes allocated: live tables and arena segments.
-    pub(crate) fn bytes(&self) -> u64 {
+    pub fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
     }
 
@@ -173,10 +194,14 @@ impl VisitedSet {
         }
     }
 
-    /// Inserts `state` (whose fingerprint is `fp`) with parent `parent`
-    /// unless it is stored already. Fails if the state is new and storing
-    /// it would pass the memory bound.
-    pub(crate) fn insert(
+    /// Inserts `state` (whose fingerprint is `fp`, see
+    /// [`crate::fingerprint`]) with parent `parent` unless it is stored
+    /// already. Fails if the state is new and storing it would pass the
+    /// memory bound. `guard` (from `crossbeam::epoch::pin()`) keeps the
+    /// tables the call may probe alive; a worker may hold one guard over
+    /// many inserts, and should re-pin now and then so that old tables
+    /// can be freed.
+    pub fn insert(
         &self,
         handle: &mut Handle,
         guard: &Guard,
@@ -184,7 +209,11 @@ impl VisitedSet {
         fp: u64,
         parent: Ref,
     ) -> Result<Insert, Full> {
-        debug_assert_eq!(state.len(), self.width);
+        assert_eq!(
+            handle.set, self.id,
+            "a handle is only valid with the set that made it"
+        );
+        assert_eq!(state.len(), self.width, "state of the wrong width");
         // The part of an entry that identifies the state: the whole
         // fingerprint in compact mode, a tag of it in exact mode.
         let want = if self.compact {

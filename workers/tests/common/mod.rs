@@ -25,6 +25,9 @@ pub struct Lattice {
     /// Each successor is emitted twice (duplicate edges count as
     /// transitions, not as states).
     pub duplicate_edges: bool,
+    /// Rounds of busy work per successor, emulating the cost of a front
+    /// end's successor function in benchmarks (0 in tests).
+    pub work: u64,
 }
 
 impl Lattice {
@@ -93,6 +96,13 @@ impl TransitionSystem for Lattice {
         for i in 0..self.dims {
             if state[i] < self.max {
                 scratch[i] += 1;
+                if self.work > 0 {
+                    let mut h = scratch[i];
+                    for _ in 0..self.work {
+                        h = std::hint::black_box(workers::fingerprint(&[h, i as u64]));
+                    }
+                    std::hint::black_box(h);
+                }
                 emit(scratch);
                 if self.duplicate_edges {
                     emit(scratch);
@@ -425,5 +435,120 @@ impl TransitionSystem for Steps {
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
         vec![("x".into(), state[0].to_string())]
+    }
+}
+
+/// A lattice whose successor function panics at one state: a bug in a
+/// front end must not hang the parallel engines.
+#[derive(Clone, Debug)]
+pub struct Panicky(pub Lattice, pub Vec<u64>);
+
+impl TransitionSystem for Panicky {
+    type Scratch = Vec<u64>;
+    fn new_scratch(&self) -> Vec<u64> {
+        self.0.new_scratch()
+    }
+    fn state_width(&self) -> usize {
+        self.0.state_width()
+    }
+    fn initial_states(
+        &self,
+        s: &mut Vec<u64>,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        self.0.initial_states(s, emit)
+    }
+    fn successors(
+        &self,
+        s: &mut Vec<u64>,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        assert_ne!(state, &self.1[..], "front-end bug");
+        self.0.successors(s, state, emit)
+    }
+    fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
+        self.0.labelled_initial_states()
+    }
+    fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
+        self.0.labelled_successors(state)
+    }
+    fn check_state(
+        &self,
+        s: &mut Vec<u64>,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError> {
+        self.0.check_state(s, state)
+    }
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        self.0.describe_state(state)
+    }
+}
+
+/// An explicit graph: state `[v]` for node `v`, successors `edges[v]` (in
+/// order, duplicates allowed), initial nodes `init`, invariant `v != bad`.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub edges: Vec<Vec<u64>>,
+    pub init: Vec<u64>,
+    pub bad: Option<u64>,
+}
+
+impl TransitionSystem for Graph {
+    type Scratch = ();
+
+    fn new_scratch(&self) {}
+
+    fn state_width(&self) -> usize {
+        1
+    }
+
+    fn initial_states(&self, _: &mut (), emit: &mut dyn FnMut(&[u64])) -> Result<(), ModelError> {
+        self.init.iter().for_each(|&v| emit(&[v]));
+        Ok(())
+    }
+
+    fn successors(
+        &self,
+        _: &mut (),
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        self.edges[state[0] as usize]
+            .iter()
+            .for_each(|&w| emit(&[w]));
+        Ok(())
+    }
+
+    fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
+        Ok(self
+            .init
+            .iter()
+            .map(|&v| LabelledState {
+                label: format!("init{v}"),
+                state: vec![v].into(),
+            })
+            .collect())
+    }
+
+    fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
+        Ok(self.edges[state[0] as usize]
+            .iter()
+            .map(|&w| LabelledState {
+                label: format!("to{w}"),
+                state: vec![w].into(),
+            })
+            .collect())
+    }
+
+    fn check_state(&self, _: &mut (), state: &[u64]) -> Result<Option<Violation>, ModelError> {
+        Ok((Some(state[0]) == self.bad).then(|| Violation {
+            kind: ViolationKind::Invariant,
+            message: "bad".into(),
+        }))
+    }
+
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        vec![("v".into(), state[0].to_string())]
     }
 }

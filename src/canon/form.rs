@@ -1,0 +1,100 @@
+//! Leaf certificates and the canonical form.
+//!
+//! At a leaf the partition orders the vertices; vertex `v` gets the
+//! canonical number `pos[v]`. The *certificate* of a leaf lists, for each
+//! position `i` in order, the out-degree of the vertex there and its sorted
+//! out-edges as packed `(pos[target] << 32) | colour` words. Two leaves of a
+//! graph have equal certificates exactly when the map between them is an
+//! automorphism; certificates are compared lexicographically.
+//!
+//! The *form* prefixes the certificate of the canonical leaf with the vertex
+//! count and the ordered colour classes `(colour, size)`, so graphs whose
+//! colour classes differ (including classes empty in one graph only, thesis
+//! Example 3.28) never share a form.
+
+use super::graph::{Graph, splitmix};
+
+/// Writes the certificate of the labelling `lab` (position -> vertex, with
+/// inverse `pos`) into `cert`, in time linear in the size of the graph:
+/// rows are filled by walking the edge heads in canonical order, so every
+/// row comes out sorted without sorting. `cursor` is scratch space.
+pub(crate) fn certificate(
+    g: &Graph,
+    lab: &[u32],
+    pos: &[u32],
+    cursor: &mut Vec<u32>,
+    cert: &mut Vec<u64>,
+) {
+    let n = lab.len();
+    cert.clear();
+    cert.resize(n + g.edge_count(), 0);
+    cursor.clear();
+    cursor.resize(n, 0);
+    let mut at = 0;
+    for (i, &v) in lab.iter().enumerate() {
+        let deg = (g.out_off[v as usize + 1] - g.out_off[v as usize]) as usize;
+        cert[at] = deg as u64;
+        cursor[i] = (at + 1) as u32;
+        at += 1 + deg;
+    }
+    // In-rows are sorted by (tail, colour), so each out-row receives its
+    // entries in increasing (head position, colour) order.
+    for (t, &u) in lab.iter().enumerate() {
+        let u = u as usize;
+        for e in g.in_off[u] as usize..g.in_off[u + 1] as usize {
+            let row = pos[g.in_from[e] as usize] as usize;
+            let slot = cursor[row] as usize;
+            cursor[row] += 1;
+            cert[slot] = ((t as u64) << 32) | u64::from(g.in_col[e]);
+        }
+    }
+}
+
+/// Writes the form words: `n`, the number of colour classes, the classes
+/// as `(colour, size)` pairs, then the certificate as `(high, low)` words.
+pub(crate) fn write_form(n: usize, classes: &[(u32, u32)], cert: &[u64], form: &mut Vec<u32>) {
+    form.clear();
+    form.push(n as u32);
+    form.push(classes.len() as u32);
+    for &(c, s) in classes {
+        form.push(c);
+        form.push(s);
+    }
+    let mut i = 0;
+    while i < cert.len() {
+        let deg = cert[i] as usize;
+        form.push(deg as u32);
+        for &w in &cert[i + 1..i + 1 + deg] {
+            form.push((w >> 32) as u32);
+            form.push(w as u32);
+        }
+        i += 1 + deg;
+    }
+}
+
+/// A 128-bit hash of form words (two independent splitmix lanes).
+pub fn hash_words(words: &[u32]) -> u128 {
+    let mut a: u64 = 0x243f_6a88_85a3_08d3 ^ words.len() as u64;
+    let mut b: u64 = 0x1319_8a2e_0370_7344;
+    for &w in words {
+        a = splitmix(a ^ u64::from(w));
+        b = splitmix(b.rotate_left(17) ^ u64::from(w) ^ 0xa409_3822_299f_31d0);
+    }
+    (u128::from(a) << 64) | u128::from(b)
+}
+
+/// An owned canonical form: compare and hash it to decide isomorphism.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CanonForm(pub Box<[u32]>);
+
+impl CanonForm {
+    /// The form as little-endian bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.0.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// The 128-bit hash of the form.
+    pub fn hash128(&self) -> u128 {
+        hash_words(&self.0)
+    }
+}

@@ -1,0 +1,577 @@
+//! The individualisation–refinement search (McKay 1981, "Practical graph
+//! isomorphism"; thesis Alg. 3.14), with the pruning of nauty and Traces.
+//!
+//! Every node of the search tree is an equitable ordered partition. A node
+//! is a leaf when its partition is discrete or homogeneous (see
+//! [`super::homogeneous`]); otherwise its children individualise each vertex
+//! of a *target cell* and refine. The target cell is the first largest cell
+//! among the first few cells from the first non-singleton one (bliss's
+//! "first largest", bounded in cost; the first non-singleton cell is found
+//! in constant amortised time from the parent's). Every
+//! node gets a *trace*: the events of its refinement plus a closing event
+//! with its number of cells and whether it is a leaf. The canonical leaf is
+//! the one whose sequence of traces, then certificate, is smallest; it is a
+//! function of the isomorphism class, since the tree of a relabelled graph
+//! is the relabelled tree.
+//!
+//! The search first descends the *first path* (always the smallest vertex of
+//! the target cell), then explores the remaining children of the first-path
+//! nodes from the bottom up, depth first, with three kinds of pruning:
+//! - a node whose trace sequence is greater than the best leaf's prefix and
+//!   differs from the first path's cannot lead to the canonical leaf nor to
+//!   an automorphism, so its subtree is cut; the comparison runs during the
+//!   refinement, which stops at the first hopeless event (Traces);
+//! - a leaf with the first leaf's certificate yields an automorphism that
+//!   maps the current subtree onto the first path's, so the search returns
+//!   to the first-path node; a leaf equal to the best leaf returns to the
+//!   common ancestor with the best leaf (nauty);
+//! - at a first-path node, a child in the same orbit as an explored child
+//!   under the automorphisms found so far (all of which fix the path above)
+//!   is skipped (nauty's orbit pruning).
+//!
+//! The automorphisms found generate the automorphism group; the product of
+//! the orbit sizes of the first-path vertices gives its order.
+
+use std::cmp::Ordering;
+
+use super::form::{self, CanonForm, certificate, write_form};
+use super::graph::{Graph, splitmix};
+use super::homogeneous::is_homogeneous;
+use super::orbits::Orbits;
+use super::partition::Partition;
+use super::refine::{Refiner, Trace};
+
+/// How many cells, from the first non-singleton one, the target cell
+/// choice looks at: bounds its cost on graphs with many cells.
+const TARGET_SCAN_CELLS: usize = 16;
+
+/// Reusable state for canonical labelling. Keep one per thread: once its
+/// buffers have grown to the sizes of the graphs at hand, labelling
+/// allocates nothing.
+///
+/// Results of the last [`Workspace::canonicalise`] call are read through
+/// the accessors. The labelling is stable across runs, threads and
+/// platforms: it depends only on the graph.
+#[derive(Clone, Debug, Default)]
+pub struct Workspace {
+    part: Partition,
+    refiner: Refiner,
+    orbits: Orbits,
+    classes: Vec<(u32, u32)>,
+    /// Per level: undo mark of the node's partition.
+    mark: Vec<usize>,
+    /// Per level: position of the node's first non-singleton cell.
+    first_open: Vec<u32>,
+    /// Per level: the children of the node on the current path, sorted,
+    /// are `cands[cand_off[l]..cand_off[l + 1]]`.
+    cands: Vec<u32>,
+    cand_off: Vec<usize>,
+    /// Per level: index in `cands` of the child being explored.
+    cand_idx: Vec<usize>,
+    /// Per level: the child being explored.
+    chosen: Vec<u32>,
+    /// Per level: the target cell's start, and whether its vertices have
+    /// been copied to `cands` yet (nodes off the first path copy them only
+    /// when a second child is needed: most are left after the first).
+    target: Vec<u32>,
+    listed: Vec<bool>,
+    /// Trace events of the current path; level `l` owns
+    /// `events[event_off[l]..event_off[l + 1]]`.
+    events: Vec<u64>,
+    event_off: Vec<usize>,
+    first_events: Vec<u64>,
+    first_off: Vec<usize>,
+    best_events: Vec<u64>,
+    best_off: Vec<usize>,
+    /// Per level: whether the current path's traces equal the first path's.
+    eq_first: Vec<bool>,
+    /// Per level: the current path's traces compared with the best path's.
+    cmp_best: Vec<Ordering>,
+    first_depth: usize,
+    best_depth: usize,
+    /// Deepest level shared by the current path and the best leaf's path.
+    best_div: usize,
+    first_cert: Vec<u64>,
+    best_cert: Vec<u64>,
+    cur_cert: Vec<u64>,
+    cert_cursor: Vec<u32>,
+    first_lab: Vec<u32>,
+    best_lab: Vec<u32>,
+    perm: Vec<u32>,
+    generators: Vec<u32>,
+    sig: Vec<u64>,
+    rep: Vec<u64>,
+    form: Vec<u32>,
+    orbit_reps: Vec<u32>,
+    group_mantissa: f64,
+    group_exponent: i32,
+    nodes: u64,
+}
+
+impl Workspace {
+    /// An empty workspace.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Computes the canonical labelling, form, automorphism generators and
+    /// orbits of `g`. Read them with the accessors.
+    pub fn canonicalise(&mut self, g: &Graph) {
+        let n = g.vertex_count();
+        self.reset(n);
+        self.part.init_by_colour(&g.colour, &mut self.classes);
+        self.nodes = 1;
+
+        // The first path: always the smallest vertex of the target cell.
+        let mut level = 0;
+        let mut leaf = self
+            .process_node(g, 0, false)
+            .expect("first path is never cut");
+        loop {
+            self.mark[level] = self.part.mark();
+            self.eq_first[level] = true;
+            self.cmp_best[level] = Ordering::Equal;
+            if leaf {
+                break;
+            }
+            self.choose_target(level, true);
+            let v = self.chosen[level];
+            let s = self.part.individualise(v);
+            self.refiner.enqueue(&self.part, s);
+            self.nodes += 1;
+            level += 1;
+            leaf = self
+                .process_node(g, level, false)
+                .expect("first path is never cut");
+        }
+        self.first_depth = level;
+        self.best_depth = level;
+        self.best_div = level;
+        let end = self.event_off[level + 1];
+        self.first_events.clear();
+        self.first_events.extend_from_slice(&self.events[..end]);
+        self.first_off.clear();
+        self.first_off
+            .extend_from_slice(&self.event_off[..=level + 1]);
+        self.best_events.clone_from(&self.first_events);
+        self.best_off.clone_from(&self.first_off);
+        certificate(
+            g,
+            &self.part.lab,
+            &self.part.pos,
+            &mut self.cert_cursor,
+            &mut self.first_cert,
+        );
+        self.best_cert.clone_from(&self.first_cert);
+        self.first_lab.clone_from(&self.part.lab);
+        self.best_lab.clone_from(&self.part.lab);
+        self.add_cell_symmetries(g);
+
+        // The other children of the first-path nodes, bottom up.
+        for k in (0..self.first_depth).rev() {
+            for idx in self.cand_off[k] + 1..self.cand_off[k + 1] {
+                let w = self.cands[idx];
+                if self.orbits.find(w) != w {
+                    continue;
+                }
+                self.cand_idx[k] = idx;
+                self.chosen[k] = w;
+                self.eq_first[k] = true;
+                self.cmp_best[k] = self.first_prefix_vs_best(k);
+                self.best_div = self.best_div.min(k);
+                self.explore(g, k);
+            }
+            let v = self.cands[self.cand_off[k]];
+            let size = self.orbits.orbit_size(v);
+            self.multiply_group_size(size as f64);
+        }
+
+        #[cfg(debug_assertions)]
+        {
+            // The best labelling reproduces the best certificate.
+            for (i, &v) in self.best_lab.iter().enumerate() {
+                self.perm[v as usize] = i as u32;
+            }
+            certificate(
+                g,
+                &self.best_lab,
+                &self.perm,
+                &mut self.cert_cursor,
+                &mut self.cur_cert,
+            );
+            debug_assert_eq!(self.cur_cert, self.best_cert);
+        }
+        write_form(n, &self.classes, &self.best_cert, &mut self.form);
+        self.orbits.write_representatives(&mut self.orbit_reps);
+    }
+
+    fn reset(&mut self, n: usize) {
+        self.refiner.reset(n);
+        self.orbits.reset(n);
+        let levels = n + 2;
+        for v in [
+            &mut self.mark,
+            &mut self.cand_off,
+            &mut self.cand_idx,
+            &mut self.event_off,
+        ] {
+            v.clear();
+            v.resize(levels, 0);
+        }
+        self.first_open.clear();
+        self.first_open.resize(levels, 0);
+        self.chosen.clear();
+        self.chosen.resize(levels, 0);
+        self.target.clear();
+        self.target.resize(levels, 0);
+        self.listed.clear();
+        self.listed.resize(levels, false);
+        self.cands.clear();
+        self.events.clear();
+        self.eq_first.clear();
+        self.eq_first.resize(levels, false);
+        self.cmp_best.clear();
+        self.cmp_best.resize(levels, Ordering::Equal);
+        self.generators.clear();
+        self.perm.clear();
+        self.perm.resize(n, 0);
+        self.group_mantissa = 1.0;
+        self.group_exponent = 0;
+    }
+
+    /// Refines the node at `level` (the root from its colour classes, other
+    /// nodes from their queued individualised vertex), records its trace and, if `compare`, compares it with the
+    /// first and best paths. Returns whether the node is a leaf, or `None`
+    /// if it can lead to neither a better leaf nor an automorphism.
+    fn process_node(&mut self, g: &Graph, level: usize, compare: bool) -> Option<bool> {
+        let start = self.event_off[level];
+        self.events.truncate(start);
+        let (mut eq_first, mut cmp_best) = if level == 0 || !compare {
+            (true, Ordering::Equal)
+        } else {
+            (self.eq_first[level - 1], self.cmp_best[level - 1])
+        };
+        if compare && level > self.first_depth {
+            eq_first = false;
+        }
+        if compare && cmp_best == Ordering::Equal && level > self.best_depth {
+            cmp_best = Ordering::Greater;
+        }
+        let best = (compare && cmp_best == Ordering::Equal)
+            .then(|| &self.best_events[self.best_off[level]..self.best_off[level + 1]]);
+        let first = (compare && eq_first)
+            .then(|| &self.first_events[self.first_off[level]..self.first_off[level + 1]]);
+        let mut trace = Trace {
+            events: &mut self.events,
+            start,
+            best,
+            first,
+            cmp_best,
+            eq_first,
+        };
+        if level == 0 {
+            self.refiner.start_root(g, &mut self.part, &mut trace);
+        }
+        if !self.refiner.refine(g, &mut self.part, &mut trace) {
+            return None;
+        }
+        // First non-singleton cell: at or after the parent's.
+        let n = self.part.n();
+        let mut open = if level == 0 {
+            0
+        } else {
+            self.first_open[level - 1] as usize
+        };
+        while open < n && self.part.len[open] == 1 {
+            open += 1;
+        }
+        self.first_open[level] = open as u32;
+        let leaf = is_homogeneous(g, &self.part, open, &mut self.sig, &mut self.rep);
+        trace.push(splitmix(
+            0x0045_4e44 ^ ((self.part.cells as u64) << 1) ^ u64::from(leaf),
+        ));
+        trace.finish();
+        if trace.hopeless() {
+            return None;
+        }
+        self.eq_first[level] = trace.eq_first;
+        self.cmp_best[level] = trace.cmp_best;
+        self.event_off[level + 1] = self.events.len();
+        Some(leaf)
+    }
+
+    /// Picks the target cell of the (non-leaf) node at `level` and its first
+    /// child. With `list`, records the cell's vertices, sorted, as the
+    /// node's children (first-path nodes, for orbit pruning) and starts with
+    /// the smallest; otherwise starts with the cell's first vertex and
+    /// leaves the listing to [`Self::list_children`].
+    fn choose_target(&mut self, level: usize, list: bool) {
+        let open = self.first_open[level] as usize;
+        let n = self.part.n();
+        let mut target = open;
+        let mut best_len = self.part.len[open];
+        let mut s = open;
+        for _ in 0..TARGET_SCAN_CELLS {
+            if s >= n {
+                break;
+            }
+            let l = self.part.len[s];
+            if l > best_len {
+                target = s;
+                best_len = l;
+            }
+            s += l as usize;
+        }
+        self.target[level] = target as u32;
+        let off = self.cand_off[level];
+        self.cands.truncate(off);
+        if list {
+            let len = self.part.len[target] as usize;
+            self.cands
+                .extend_from_slice(&self.part.lab[target..target + len]);
+            self.cands[off..].sort_unstable();
+            self.chosen[level] = self.cands[off];
+        } else {
+            self.chosen[level] = self.part.lab[target];
+        }
+        self.listed[level] = list;
+        self.cand_off[level + 1] = self.cands.len();
+        self.cand_idx[level] = off;
+    }
+
+    /// Lists the children of the node at `level` other than the first one
+    /// explored (the partition must be the node's).
+    fn list_children(&mut self, level: usize) {
+        let target = self.target[level] as usize;
+        let len = self.part.len[target] as usize;
+        let off = self.cand_off[level];
+        self.cands.truncate(off);
+        let first = self.chosen[level];
+        for i in target..target + len {
+            let v = self.part.lab[i];
+            if v != first {
+                self.cands.push(v);
+            }
+        }
+        self.cand_off[level + 1] = self.cands.len();
+        // One before the list: advancing moves to its first entry.
+        self.cand_idx[level] = off.wrapping_sub(1);
+        self.listed[level] = true;
+    }
+
+    /// Compares the first path's traces up to level `k` with the best
+    /// path's.
+    fn first_prefix_vs_best(&self, k: usize) -> Ordering {
+        for i in 0..=k {
+            if i > self.best_depth {
+                return Ordering::Greater;
+            }
+            let first = &self.first_events[self.first_off[i]..self.first_off[i + 1]];
+            let best = &self.best_events[self.best_off[i]..self.best_off[i + 1]];
+            match first.cmp(best) {
+                Ordering::Equal => {}
+                other => return other,
+            }
+        }
+        Ordering::Equal
+    }
+
+    /// Depth-first exploration of the subtree of the child
+    /// `chosen[k]` of the first-path node at level `k`.
+    fn explore(&mut self, g: &Graph, k: usize) {
+        let mut level = k;
+        'descend: loop {
+            self.part.undo_to(self.mark[level]);
+            let v = self.chosen[level];
+            let s = self.part.individualise(v);
+            self.refiner.enqueue(&self.part, s);
+            self.nodes += 1;
+            let child = level + 1;
+            let mut resume = level;
+            match self.process_node(g, child, true) {
+                None => {}
+                Some(false) => {
+                    self.mark[child] = self.part.mark();
+                    self.choose_target(child, false);
+                    level = child;
+                    continue 'descend;
+                }
+                Some(true) => {
+                    certificate(
+                        g,
+                        &self.part.lab,
+                        &self.part.pos,
+                        &mut self.cert_cursor,
+                        &mut self.cur_cert,
+                    );
+                    if self.eq_first[child] && self.cur_cert == self.first_cert {
+                        self.record_automorphism(g, true);
+                        return;
+                    }
+                    let better = match self.cmp_best[child] {
+                        Ordering::Less => true,
+                        Ordering::Equal => match self.cur_cert.cmp(&self.best_cert) {
+                            Ordering::Less => true,
+                            Ordering::Equal => {
+                                self.record_automorphism(g, false);
+                                resume = self.best_div;
+                                false
+                            }
+                            Ordering::Greater => false,
+                        },
+                        Ordering::Greater => false,
+                    };
+                    if better {
+                        self.new_best(child, k);
+                    }
+                }
+            }
+            // Move on to the next child of `resume` or of an ancestor.
+            let mut lv = resume;
+            loop {
+                if lv <= k {
+                    return;
+                }
+                if !self.listed[lv] {
+                    self.part.undo_to(self.mark[lv]);
+                    self.list_children(lv);
+                }
+                self.cand_idx[lv] = self.cand_idx[lv].wrapping_add(1);
+                if self.cand_idx[lv] < self.cand_off[lv + 1] {
+                    self.chosen[lv] = self.cands[self.cand_idx[lv]];
+                    self.best_div = self.best_div.min(lv);
+                    level = lv;
+                    continue 'descend;
+                }
+                lv -= 1;
+            }
+        }
+    }
+
+    /// Makes the current leaf at level `leaf` (below first-path level `k`)
+    /// the best one.
+    fn new_best(&mut self, leaf: usize, k: usize) {
+        std::mem::swap(&mut self.best_cert, &mut self.cur_cert);
+        self.best_lab.clone_from(&self.part.lab);
+        let end = self.event_off[leaf + 1];
+        self.best_events.clear();
+        self.best_events.extend_from_slice(&self.events[..end]);
+        self.best_off.clear();
+        self.best_off
+            .extend_from_slice(&self.event_off[..=leaf + 1]);
+        self.best_depth = leaf;
+        self.best_div = leaf;
+        for c in &mut self.cmp_best[k..=leaf] {
+            *c = Ordering::Equal;
+        }
+    }
+
+    /// Records the automorphism mapping the current leaf onto the first
+    /// leaf (`to_first`) or the best leaf.
+    fn record_automorphism(&mut self, g: &Graph, to_first: bool) {
+        let reference = if to_first {
+            &self.first_lab
+        } else {
+            &self.best_lab
+        };
+        for (i, &v) in self.part.lab.iter().enumerate() {
+            self.perm[v as usize] = reference[i];
+        }
+        debug_assert!(g.maps_edges(&self.perm), "not an automorphism");
+        self.generators.extend_from_slice(&self.perm);
+        self.orbits.add_permutation(&self.perm);
+    }
+
+    /// At a homogeneous first leaf, every permutation within cells is an
+    /// automorphism: records a transposition and a cycle per cell.
+    fn add_cell_symmetries(&mut self, g: &Graph) {
+        let n = self.part.n();
+        let mut s = 0;
+        while s < n {
+            let l = self.part.len[s] as usize;
+            if l > 1 {
+                for (i, p) in self.perm.iter_mut().enumerate() {
+                    *p = i as u32;
+                }
+                let cell = &self.part.lab[s..s + l];
+                self.perm[cell[0] as usize] = cell[1];
+                self.perm[cell[1] as usize] = cell[0];
+                debug_assert!(g.maps_edges(&self.perm));
+                self.generators.extend_from_slice(&self.perm);
+                self.orbits.add_permutation(&self.perm);
+                if l > 2 {
+                    for i in 0..l {
+                        self.perm[cell[i] as usize] = cell[(i + 1) % l];
+                    }
+                    debug_assert!(g.maps_edges(&self.perm));
+                    self.generators.extend_from_slice(&self.perm);
+                    self.orbits.add_permutation(&self.perm);
+                }
+                for f in 2..=l {
+                    self.multiply_group_size(f as f64);
+                }
+            }
+            s += l;
+        }
+    }
+
+    fn multiply_group_size(&mut self, x: f64) {
+        self.group_mantissa *= x;
+        while self.group_mantissa >= 10.0 {
+            self.group_mantissa /= 10.0;
+            self.group_exponent += 1;
+        }
+    }
+
+    /// The canonical labelling: position `i` of the canonical form holds
+    /// vertex `labelling()[i]`.
+    pub fn labelling(&self) -> &[u32] {
+        &self.best_lab
+    }
+
+    /// The canonical form as words: vertex count, colour classes, then the
+    /// canonically relabelled out-adjacency rows (see [`super::form`]).
+    pub fn form(&self) -> &[u32] {
+        &self.form
+    }
+
+    /// The canonical form as an owned, hashable value.
+    pub fn canon_form(&self) -> CanonForm {
+        CanonForm(self.form.clone().into_boxed_slice())
+    }
+
+    /// A 128-bit hash of the canonical form.
+    pub fn form_hash(&self) -> u128 {
+        form::hash_words(&self.form)
+    }
+
+    /// Generators of the automorphism group, each as the image of every
+    /// vertex.
+    pub fn generators(&self) -> impl Iterator<Item = &[u32]> {
+        let n = self.best_lab.len().max(1);
+        self.generators.chunks_exact(n)
+    }
+
+    /// Number of generators found.
+    pub fn generator_count(&self) -> usize {
+        self.generators
+            .len()
+            .checked_div(self.best_lab.len())
+            .unwrap_or(0)
+    }
+
+    /// The orbit of each vertex, named by its smallest vertex.
+    pub fn orbits(&self) -> &[u32] {
+        &self.orbit_reps
+    }
+
+    /// The order of the automorphism group as `mantissa * 10^exponent`.
+    pub fn group_size(&self) -> (f64, i32) {
+        (self.group_mantissa, self.group_exponent)
+    }
+
+    /// Number of search-tree nodes visited by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}

@@ -1,0 +1,80 @@
+//! `orbit bench` end to end: a tiny scaling experiment writes its table,
+//! CSV and plot, and bad input is refused with exit code 2.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn orbit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_orbit"))
+}
+
+fn model(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(name)
+}
+
+#[test]
+fn bench_writes_table_csv_and_png() {
+    let out = tempfile::tempdir().unwrap();
+    let result = orbit()
+        .arg("bench")
+        .arg(model("scheduler0.mch"))
+        .args([
+            "--set",
+            "PROC=3",
+            "--threads",
+            "1,2",
+            "--repeat",
+            "2",
+            "--out",
+        ])
+        .arg(out.path())
+        .args(["--", "--no-deadlock"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    assert!(stdout.contains("speedup"), "{stdout}");
+    let csv = std::fs::read_to_string(out.path().join("bench.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    // scheduler0 with 3 processes: 54 distinct states for every thread count.
+    assert!(
+        lines[1].starts_with("1,") && lines[1].contains(",54,"),
+        "{csv}"
+    );
+    assert!(
+        lines[2].starts_with("2,") && lines[2].contains(",54,"),
+        "{csv}"
+    );
+    let png = std::fs::read(out.path().join("speedup.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn bench_refuses_bad_input() {
+    let out = tempfile::tempdir().unwrap();
+    let result = orbit()
+        .arg("bench")
+        .arg(model("scheduler0.mch"))
+        .args(["--set", "NOSUCHSET=3", "--repeat", "1", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(result.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(stderr.contains("scheduler0.mch:"), "{stderr}");
+    let zero_threads = orbit()
+        .arg("bench")
+        .arg(model("scheduler0.mch"))
+        .args(["--threads", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(zero_threads.status.code(), Some(2));
+}
