@@ -598,6 +598,9 @@ pub fn apply_ref<'v>(f: &'v Value, x: &Value, fspan: Span, span: Span) -> R<&'v 
 /// The value of the bound variables `vars` as a left-nested tuple.
 pub fn tuple(vars: &[u32], env: &Env<'_>) -> Value {
     let mut it = vars.iter().map(|&s| env.frame[s as usize].clone());
-    let first = it.next().expect("binders have variables");
-    it.fold(first, Value::pair)
+    match it.next() {
+        Some(first) => it.fold(first, Value::pair),
+        // The parser never produces a binder without names.
+        None => Value::empty_set(),
+    }
 }

@@ -5,16 +5,16 @@
 //! method"; the thesis in `papers/graph-canonicalisation-thesis.md`, §1.3).
 //!
 //! # Structure
-//! * [`compile`] and [`compile_subst`] turn the AST into the trees of
-//!   [`ir`] once, resolving every name to a slot;
-//! * [`plan`] decides statically how the variables of each binder are
+//! * `compile` and `compile_subst` turn the AST into the trees of
+//!   `ir` once, resolving every name to a slot;
+//! * `plan` decides statically how the variables of each binder are
 //!   enumerated (generate from typing conjuncts, check the rest early);
-//! * [`expr`], [`pred`], [`enumerate`] and [`subst`] run those trees;
-//! * [`machine`] holds the machine-level entry points (constants,
+//! * `expr`, `pred`, `enumerate` and `subst` run those trees;
+//! * `machine` holds the machine-level entry points (constants,
 //!   initialisation, successors, invariant) used by the model checker.
 //!
 //! # Evaluation frame
-//! Every entry point evaluates in an [`Env`]: the constants of the current
+//! Every entry point evaluates in an `Env`: the constants of the current
 //! valuation (read-only) and a frame of values whose first slots are the
 //! machine variables, followed by operation parameters, outputs and the
 //! slots of bound and local variables. Substitutions change the frame in
@@ -30,6 +30,24 @@
 //! except that in an operation's guard a function applied outside its
 //! domain makes the guard false (ProB's default, which e.g. the scheduler
 //! models of the thesis rely on: `p : PROC & pst(p) = idle`).
+//!
+//! # Enumeration (where ProB differs)
+//! ProB solves binders by constraint propagation; `plan` uses generate
+//! and test with generators read off the typing conjuncts (`x : S`,
+//! `x = e`, `x <: S`, `x |-> y : r`, function spaces, `f(x)` bounding `x`
+//! by `dom(f)`), falling back to the variable's type when it is finite.
+//! A binder with no such conjunct over an infinite type (`{x | x > 2}`) is
+//! an [`EvalError`] ("cannot enumerate `x`") where ProB might still find
+//! the solutions. `NAT`, `NAT1` and `INT` stop at `MAXINT`/`MININT`, as in
+//! ProB; `NATURAL`, `INTEGER`, `STRING` and `seq(S)` cannot be enumerated.
+//!
+//! # Cost
+//! Names are resolved once; evaluation never looks anything up by name.
+//! Membership in explicit sets and function application are binary
+//! searches; `x : S` with `S` an interval, integer set, `POW`, function
+//! space, union, difference or `dom(f)` is decided without building `S`;
+//! `s \/ {x}`, `s - {x}`, `f(x) := e` and `r~[S]` copy the set once.
+//! Values are reference counted, so reading a variable clones a pointer.
 
 mod compile;
 mod compile_subst;
