@@ -262,7 +262,7 @@ cases! {
     // Flooding Table 1 prints 506,084 transitions here, fewer than the 1,184,967
     // (= 7 initialisations + 1,184,960) of a brute-force count and of orbit;
     // its node count agrees. The derived number is checked.
-    #[ignore = "slow: 297,472 states (about 7 s)"]
+    #[ignore = "slow: 297,472 states, 1,184,960 transitions"]
     scheduler1_card7: Case { sets: &[("PROC", 7)], prob_count: Some(297473), initial_states: Some(7), op_transitions: Some(1184960), ..S1 };
 }
 
@@ -336,7 +336,7 @@ const TOWNS: Case = Case {
 cases! {
     towns_card2: Case { sets: &[("TOWN", 2)], prob_count: Some(17), op_transitions: Some(128), ..TOWNS };
     towns_card3: Case { sets: &[("TOWN", 3)], prob_count: Some(513), op_transitions: Some(9216), ..TOWNS };
-    #[ignore = "slow: 65,536 states, 2,097,152 transitions (about 20 s)"]
+    #[ignore = "slow: 65,536 states, 2,097,152 transitions with a transitive closure each"]
     towns_card4: Case { sets: &[("TOWN", 4)], prob_count: Some(65537), op_transitions: Some(2097152), ..TOWNS };
 }
 
