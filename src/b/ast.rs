@@ -376,6 +376,32 @@ pub enum BinaryOp {
     Equiv,
 }
 
+impl BinaryOp {
+    /// Whether the operator builds a predicate (comparisons, membership,
+    /// inclusion, connectives) rather than an expression.
+    pub fn is_predicate(self) -> bool {
+        use BinaryOp::*;
+        matches!(
+            self,
+            Eq | Neq
+                | Member
+                | NotMember
+                | Subset
+                | StrictSubset
+                | NotSubset
+                | NotStrictSubset
+                | Lt
+                | Le
+                | Gt
+                | Ge
+                | And
+                | Or
+                | Implies
+                | Equiv
+        )
+    }
+}
+
 /// Built-ins taking several arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {

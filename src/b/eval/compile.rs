@@ -184,7 +184,7 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Unary(op, inner) => EK::Unary(*op, Box::new(self.expr(inner)?)),
             ExprKind::Binary(op, a, b) => {
-                if is_predicate_op(*op) {
+                if op.is_predicate() {
                     return Err(expected_expression(span));
                 }
                 EK::Binary(*op, Box::new(self.expr(a)?), Box::new(self.expr(b)?))
@@ -411,28 +411,6 @@ pub fn conjuncts(e: &Expr) -> Vec<&Expr> {
         }
     }
     out
-}
-
-fn is_predicate_op(op: BinaryOp) -> bool {
-    use BinaryOp::*;
-    matches!(
-        op,
-        Eq | Neq
-            | Member
-            | NotMember
-            | Subset
-            | StrictSubset
-            | NotSubset
-            | NotStrictSubset
-            | Lt
-            | Le
-            | Gt
-            | Ge
-            | And
-            | Or
-            | Implies
-            | Equiv
-    )
 }
 
 fn expected_expression(span: Span) -> Diagnostic {

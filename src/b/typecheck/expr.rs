@@ -14,29 +14,6 @@ use super::unify::{Shape, TermId};
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Ident, QuantifiedExprKind, Quantifier, UnaryOp};
 use crate::diag::{Diagnostic, Span};
 
-/// Whether a binary operator builds a predicate.
-fn is_predicate_op(op: BinaryOp) -> bool {
-    use BinaryOp::*;
-    matches!(
-        op,
-        Eq | Neq
-            | Member
-            | NotMember
-            | Subset
-            | StrictSubset
-            | NotSubset
-            | NotStrictSubset
-            | Lt
-            | Le
-            | Gt
-            | Ge
-            | And
-            | Or
-            | Implies
-            | Equiv
-    )
-}
-
 /// The operands of a chain of one associative operator (`P & Q & R`), left to right.
 fn flatten(e: &Expr, op: BinaryOp) -> Vec<&Expr> {
     let mut out = Vec::new();
@@ -309,7 +286,7 @@ impl Checker {
                 self.predicate_as_expression(e)
             }
             ExprKind::Unary(op, a) => self.unary(*op, a),
-            ExprKind::Binary(op, _, _) if is_predicate_op(*op) => self.predicate_as_expression(e),
+            ExprKind::Binary(op, _, _) if op.is_predicate() => self.predicate_as_expression(e),
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
             ExprKind::Call(builtin, args) => self.call(*builtin, args, e.span),
             ExprKind::Apply(f, args) => {
