@@ -15,7 +15,12 @@ fn check(ws: &mut Workspace, rng: &mut Rng, g: &Graph) -> ((f64, i32), usize) {
         assert!(g.is_automorphism(perm));
     }
     let group = ws.group_size();
-    let orbits = ws.orbits().iter().enumerate().filter(|&(v, &o)| v == o as usize).count();
+    let orbits = ws
+        .orbits()
+        .iter()
+        .enumerate()
+        .filter(|&(v, &o)| v == o as usize)
+        .count();
     let h = g.permuted(&rng.permutation(g.vertex_count()));
     ws.canonicalise(&h);
     assert_eq!(ws.canon_form(), form);
