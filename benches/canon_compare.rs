@@ -69,19 +69,19 @@ fn colour_partition(g: &Graph) -> (Vec<c_int>, Vec<c_int>) {
     (lab, ptn)
 }
 
-/// One tool labelling every graph of a family once per call.
-type Runner = Box<dyn FnMut()>;
+/// One tool labelling graph `i` of a family per call.
+type Runner = Box<dyn FnMut(usize)>;
 
-/// Median per-graph times (ns) of the runners, which take turns within
-/// every repetition so that load changes on the machine hit all of them
-/// alike. A runner whose warm-up round takes over half a second gets a
-/// single timed round, so that slow tools on big families finish.
+/// Median per-graph times (ns) of the runners. Within every repetition the
+/// runners take turns graph by graph, so that changes of the machine's
+/// load hit all of them alike. A runner whose warm-up round takes over half
+/// a second gets a single timed round, so that slow tools finish.
 fn measure_interleaved(reps: usize, graphs: usize, runners: &mut [Runner]) -> Vec<f64> {
     let rounds: Vec<usize> = runners
         .iter_mut()
         .map(|run| {
             let start = Instant::now();
-            run();
+            (0..graphs).for_each(&mut *run);
             if start.elapsed().as_secs_f64() > 0.5 {
                 1
             } else {
@@ -90,12 +90,21 @@ fn measure_interleaved(reps: usize, graphs: usize, runners: &mut [Runner]) -> Ve
         })
         .collect();
     let mut times = vec![Vec::new(); runners.len()];
+    let mut sums = vec![0u128; runners.len()];
     for round in 0..reps {
-        for (t, run) in runners.iter_mut().enumerate() {
+        sums.iter_mut().for_each(|s| *s = 0);
+        for i in 0..graphs {
+            for (t, run) in runners.iter_mut().enumerate() {
+                if round < rounds[t] {
+                    let start = Instant::now();
+                    run(i);
+                    sums[t] += start.elapsed().as_nanos();
+                }
+            }
+        }
+        for t in 0..runners.len() {
             if round < rounds[t] {
-                let start = Instant::now();
-                run();
-                times[t].push(start.elapsed().as_nanos() as f64 / graphs as f64);
+                times[t].push(sums[t] as f64 / graphs as f64);
             }
         }
     }
@@ -127,11 +136,9 @@ fn orbit_runner(f: &Family) -> Runner {
         );
     }
     let graphs = f.graphs.clone();
-    Box::new(move || {
-        for g in &graphs {
-            ws.canonicalise(g);
-            std::hint::black_box(ws.form());
-        }
+    Box::new(move |i| {
+        ws.canonicalise(&graphs[i]);
+        std::hint::black_box(ws.form());
     })
 }
 
@@ -185,8 +192,9 @@ fn dense_nauty_runner(graphs: &[Graph], directed: bool) -> Runner {
         })
         .collect();
     let mut inputs = inputs;
-    Box::new(move || {
-        for (input, (lab, ptn, orbits, canon)) in inputs.iter_mut().zip(work.iter_mut()) {
+    Box::new(move |i| {
+        {
+            let (input, (lab, ptn, orbits, canon)) = (&mut inputs[i], &mut work[i]);
             lab.copy_from_slice(&input.lab);
             ptn.copy_from_slice(&input.ptn);
             // SAFETY: buffers are sized for (m, n) as nauty requires.
@@ -265,8 +273,9 @@ fn sparse_runner(graphs: &[Graph], directed: bool, traces: bool) -> Runner {
         ..TracesOptions::default()
     };
     let mut tstats = TracesStats::default();
-    Box::new(move || {
-        for (input, (lab, ptn, orbits)) in inputs.iter_mut().zip(scratch.iter_mut()) {
+    Box::new(move |i| {
+        {
+            let (input, (lab, ptn, orbits)) = (&mut inputs[i], &mut scratch[i]);
             lab.copy_from_slice(&input.lab);
             ptn.copy_from_slice(&input.ptn);
             let mut sg = sparsegraph::from(&mut input.sg);
