@@ -32,6 +32,9 @@ pub struct BScratch {
     /// The constant words the decoded `constants` belong to (decoding
     /// constants again is skipped while they stay the same).
     constant_key: Option<Vec<u64>>,
+    /// The state the decoded `variables` belong to (unchanged variables
+    /// are not decoded again).
+    variable_key: Option<Vec<u64>>,
     out: Vec<u64>,
 }
 
@@ -89,7 +92,18 @@ impl BSystem {
             self.layout.decode_constants(state, &mut scratch.constants);
             scratch.constant_key = Some(state[..cw].to_vec());
         }
-        self.layout.decode_variables(state, &mut scratch.variables);
+        if scratch.variable_key.as_deref() == Some(state) {
+            return;
+        }
+        self.layout.decode_variables_reusing(
+            state,
+            scratch.variable_key.as_deref(),
+            &mut scratch.variables,
+        );
+        match &mut scratch.variable_key {
+            Some(key) => key.copy_from_slice(state),
+            None => scratch.variable_key = Some(state.to_vec()),
+        }
     }
 
     /// Every initial state with its label, in order.
@@ -154,7 +168,11 @@ impl BSystem {
         let mut failed = false;
         self.interpreter
             .successors(constants, variables, &mut |step| {
-                if self.layout.encode_variables(step.variables, out).is_err() {
+                if self
+                    .layout
+                    .encode_changed_variables(variables, step.variables, state, out)
+                    .is_err()
+                {
                     failed = true;
                 } else {
                     emit(step, out);
@@ -197,6 +215,7 @@ impl TransitionSystem for BSystem {
             constants: Vec::new(),
             variables: Vec::new(),
             constant_key: None,
+            variable_key: None,
             out: Vec::new(),
         }
     }

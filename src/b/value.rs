@@ -113,6 +113,23 @@ impl Value {
         }
     }
 
+    /// A constant-time equality test that may answer `false` for equal
+    /// values: scalars compare by value, sets, pairs and strings by pointer
+    /// (a value copied from another shares its allocation). Lets the state
+    /// encoding skip values an operation did not change.
+    #[inline]
+    pub fn is_identical(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Elem(a), Value::Elem(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b),
+            (Value::Pair(a), Value::Pair(b)) => Arc::ptr_eq(a, b),
+            (Value::Set(a), Value::Set(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     /// Both components, if this is a pair.
     pub fn as_pair(&self) -> Option<(&Value, &Value)> {
         match self {
@@ -125,6 +142,17 @@ impl Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identical_values_are_equal_and_copies_are_identical() {
+        let s = Value::set_from_vec(vec![Value::Int(2), Value::Int(1)]);
+        let same_elements = Value::set_from_vec(vec![Value::Int(1), Value::Int(2)]);
+        assert!(s.is_identical(&s.clone()));
+        assert!(!s.is_identical(&same_elements)); // equal, but not shared
+        assert!(Value::Int(3).is_identical(&Value::Int(3)));
+        assert!(!Value::Int(3).is_identical(&Value::Int(4)));
+        assert!(!Value::Int(0).is_identical(&Value::Bool(false)));
+    }
 
     #[test]
     fn fast_cmp_agrees_with_the_derived_order() {

@@ -89,7 +89,51 @@ impl Finite {
     }
 
     /// Index of `value` in the carrier, or `None` if it is not of this type.
+    #[inline]
     pub fn index(&self, value: &Value) -> Option<u64> {
+        // Hot path (every element of every relation of every successor is
+        // encoded here): scalars and pairs of scalars without recursion.
+        match (self, value) {
+            (Finite::Pair(a, b), Value::Pair(p)) => {
+                if let (Some(bc), Some(i), Some(j)) =
+                    (b.scalar_card(), a.scalar_index(&p.0), b.scalar_index(&p.1))
+                {
+                    return Some(i? * bc + j?);
+                }
+            }
+            (Finite::Bool | Finite::Given { .. }, v) => return self.scalar_index(v)?,
+            _ => {}
+        }
+        self.index_general(value)
+    }
+
+    /// The cardinality of a scalar carrier (`BOOL`, a given set), without
+    /// recursion; `None` for pairs and sets.
+    #[inline]
+    fn scalar_card(&self) -> Option<u64> {
+        match self {
+            Finite::Bool => Some(2),
+            Finite::Given { size, .. } => Some(*size),
+            _ => None,
+        }
+    }
+
+    /// [`Finite::index`] of a scalar carrier: `None` for pairs and sets
+    /// (use the general case), `Some(None)` if `value` is not in it.
+    #[inline]
+    fn scalar_index(&self, value: &Value) -> Option<Option<u64>> {
+        match (self, value) {
+            (Finite::Bool, Value::Bool(b)) => Some(Some(*b as u64)),
+            (Finite::Given { set, size }, Value::Elem(e)) => {
+                Some((e.set == *set && (e.index as u64) < *size).then_some(e.index as u64))
+            }
+            (Finite::Bool | Finite::Given { .. }, _) => Some(None),
+            _ => None,
+        }
+    }
+
+    /// [`Finite::index`] for any carrier, by recursion on its structure.
+    fn index_general(&self, value: &Value) -> Option<u64> {
         match (self, value) {
             (Finite::Bool, Value::Bool(b)) => Some(*b as u64),
             (Finite::Given { set, size }, Value::Elem(e))
@@ -112,7 +156,33 @@ impl Finite {
     }
 
     /// The value with index `index` (which must be below [`Finite::card`]).
+    #[inline]
     pub fn value(&self, index: u64) -> Value {
+        // Hot path (decoding every state): pairs of scalars without recursion.
+        if let Finite::Pair(a, b) = self
+            && let Some(bc) = b.scalar_card()
+            && let (Some(x), Some(y)) = (a.scalar_value(index / bc), b.scalar_value(index % bc))
+        {
+            return Value::Pair(Arc::new((x, y)));
+        }
+        self.value_general(index)
+    }
+
+    /// [`Finite::value`] of a scalar carrier; `None` for pairs and sets.
+    #[inline]
+    fn scalar_value(&self, index: u64) -> Option<Value> {
+        match self {
+            Finite::Bool => Some(Value::Bool(index != 0)),
+            Finite::Given { set, .. } => Some(Value::Elem(Elem {
+                set: *set,
+                index: index as u32,
+            })),
+            _ => None,
+        }
+    }
+
+    /// [`Finite::value`] for any carrier, by recursion on its structure.
+    fn value_general(&self, index: u64) -> Value {
         match self {
             Finite::Bool => Value::Bool(index != 0),
             Finite::Given { set, .. } => Value::Elem(Elem {
@@ -326,6 +396,31 @@ mod tests {
             set(vec![]),
         ]);
         round_trip(&ty, &v);
+    }
+
+    #[test]
+    fn fast_paths_agree_with_the_general_indexing() {
+        let sizes = [3, 2];
+        let pid = Type::Given(0);
+        for ty in [
+            Type::Pair(Box::new(pid.clone()), Box::new(Type::Given(1))),
+            Type::Pair(Box::new(Type::Bool), Box::new(pid.clone())),
+            Type::Pair(
+                Box::new(Type::Pair(Box::new(pid.clone()), Box::new(Type::Bool))),
+                Box::new(pid.clone()),
+            ),
+        ] {
+            let f = Finite::of(&ty, &sizes).unwrap();
+            for i in 0..f.card() {
+                let v = f.value(i);
+                assert_eq!(v, f.value_general(i));
+                assert_eq!(f.index(&v), Some(i));
+                assert_eq!(f.index_general(&v), Some(i));
+            }
+            // Values of another type are rejected by the fast path too.
+            assert_eq!(f.index(&pair(elem(1, 0), elem(1, 0))), None);
+            assert_eq!(f.index(&pair(elem(0, 5), Value::Bool(true))), None);
+        }
     }
 
     #[test]

@@ -136,6 +136,52 @@ impl StateLayout {
         Ok(())
     }
 
+    /// Like [`StateLayout::encode_variables`] for a successor of `state`
+    /// whose variables were decoded as `before`: variables identical to
+    /// their `before` value (see [`Value::is_identical`]) get their words
+    /// copied from `state` instead of being encoded again (most operations
+    /// change few variables, and encoding a relation costs a lookup per pair).
+    pub fn encode_changed_variables(
+        &self,
+        before: &[Value],
+        after: &[Value],
+        state: &[u64],
+        out: &mut [u64],
+    ) -> Result<(), EncodeError> {
+        let slots = &self.slots[self.constants..];
+        for ((slot, old), new) in slots.iter().zip(before).zip(after) {
+            let words = slot.offset..slot.offset + slot.codec.width();
+            if old.is_identical(new) {
+                out[words.clone()].copy_from_slice(&state[words]);
+            } else {
+                slot.codec.encode(new, &self.interner, &mut out[words])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes the variables of `state` into `out`, which holds the
+    /// variables decoded from `last` (if given): variables whose words are
+    /// the same in both states keep their value (successive states of a
+    /// search often share most variables; decoding a relation allocates).
+    pub fn decode_variables_reusing(
+        &self,
+        state: &[u64],
+        last: Option<&[u64]>,
+        out: &mut Vec<Value>,
+    ) {
+        let slots = &self.slots[self.constants..];
+        let Some(last) = last.filter(|_| out.len() == slots.len()) else {
+            return self.decode_variables(state, out);
+        };
+        for (slot, value) in slots.iter().zip(out.iter_mut()) {
+            let words = slot.offset..slot.offset + slot.codec.width();
+            if state[words.clone()] != last[words] {
+                *value = self.decode_slot(slot, state);
+            }
+        }
+    }
+
     /// Decodes the constants of `state` into `out`.
     pub fn decode_constants(&self, state: &[u64], out: &mut Vec<Value>) {
         out.clear();
