@@ -7,6 +7,7 @@
 pub mod canon;
 mod check;
 mod report;
+mod symmetry;
 mod units;
 
 use clap::{Parser, Subcommand};

@@ -33,6 +33,7 @@ pub struct RunSummary {
     store_bytes: u64,
     peak_memory: Option<u64>,
     exit_code: u8,
+    symmetry: Option<super::symmetry::SymmetryInfo>,
 }
 
 impl RunSummary {
@@ -106,7 +107,15 @@ impl RunSummary {
             store_bytes: s.store_bytes,
             peak_memory: peak_memory_bytes(),
             exit_code,
+            symmetry: None,
         }
+    }
+
+    /// Marks the run as symmetry-reduced: constant valuations are counted
+    /// as orbits, and the mode's own figures are printed.
+    pub fn set_symmetry(&mut self, info: super::symmetry::SymmetryInfo) {
+        self.constant_valuations = info.constant_orbits;
+        self.symmetry = Some(info);
     }
 
     /// The process exit code for this result.
@@ -171,6 +180,9 @@ impl RunSummary {
                 bytesize::ByteSize(peak).display().iec()
             );
         }
+        if let Some(info) = &self.symmetry {
+            out.push_str(&info.to_text());
+        }
         out
     }
 
@@ -191,6 +203,9 @@ impl RunSummary {
         });
         if let Some(m) = &self.message {
             o["message"] = json!(m);
+        }
+        if let Some(info) = &self.symmetry {
+            o["symmetry"] = info.to_json();
         }
         if !self.trace.is_empty() {
             o["trace"] = Json::Array(

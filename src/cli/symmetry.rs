@@ -1,0 +1,103 @@
+//! `orbit check --symmetry`: runs the engine on the machine or on its
+//! symmetry-reduced view, maps counterexamples back to real runs and
+//! describes the reduction for the summary.
+
+use crate::b::system::BSystem;
+use crate::symmetry::{SymmetricSystem, constant_valuation_orbits, real_trace};
+use serde_json::{Value as Json, json};
+use workers::{Config, Report};
+
+/// Symmetry reduction modes of `--symmetry`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// No reduction.
+    Off,
+    /// Exact: one state per orbit, by canonical labelling of state graphs.
+    Canon,
+}
+
+impl Symmetry {
+    fn name(self) -> &'static str {
+        match self {
+            Symmetry::Off => "off",
+            Symmetry::Canon => "canon",
+        }
+    }
+}
+
+/// What the summary says about a symmetry-reduced run.
+pub struct SymmetryInfo {
+    /// The mode.
+    pub mode: Symmetry,
+    /// Orbits of the constant valuations (ProB's setup nodes).
+    pub constant_orbits: u64,
+    /// Number of permutations in the symmetry group (saturating).
+    pub group_order: u64,
+    /// A warning to print, for modes that can miss states.
+    pub warning: Option<String>,
+}
+
+impl SymmetryInfo {
+    /// The summary lines.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "symmetry:             {} (group of {} permutations; counts are orbits)\n",
+            self.mode.name(),
+            self.group_order
+        );
+        if let Some(w) = &self.warning {
+            out.push_str(&format!("warning: {w}\n"));
+        }
+        out
+    }
+
+    /// The `symmetry` object of the JSON report.
+    pub fn to_json(&self) -> Json {
+        let mut o = json!({
+            "mode": self.mode.name(),
+            "group_order": self.group_order,
+            "constant_orbits": self.constant_orbits,
+        });
+        if let Some(w) = &self.warning {
+            o["warning"] = json!(w);
+        }
+        o
+    }
+}
+
+/// Explores `system` with the reduction `mode` asks for.
+pub fn explore(
+    system: &BSystem,
+    config: &Config,
+    mode: Symmetry,
+) -> (Report, Option<SymmetryInfo>) {
+    let sym = &system.interchangeable;
+    match mode {
+        Symmetry::Off => (workers::explore(system, config), None),
+        Symmetry::Canon => {
+            let reduced = SymmetricSystem::new(system, sym);
+            let mut report = workers::explore(&reduced, config);
+            map_trace_back(system, &mut report, &|s| reduced.representative(s));
+            let info = SymmetryInfo {
+                mode,
+                constant_orbits: constant_valuation_orbits(system, sym) as u64,
+                group_order: sym.group_order(),
+                warning: None,
+            };
+            (report, Some(info))
+        }
+    }
+}
+
+/// Replaces a trace of representatives with the real run it stands for.
+fn map_trace_back(system: &BSystem, report: &mut Report, rep: &dyn Fn(&[u64]) -> Box<[u64]>) {
+    if let Some(trace) = &report.trace {
+        match real_trace(system, rep, trace) {
+            Ok(real) => report.trace = Some(real),
+            Err(e) => {
+                report.trace = None;
+                report.trace_error = Some(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! A B machine explored modulo symmetry: [`SymmetricSystem`] wraps a
+//! [`BSystem`] and maps every initial state and successor it emits to the
+//! representative of its orbit ([`Canonicaliser`]), so that the engine's
+//! visited set holds one state per orbit. Everything else (checks, goal,
+//! printing) is the wrapped machine's: a representative is a real state
+//! of the machine, symmetric to the one reached.
+//!
+//! Labelled successors are representatives too; [`real_trace`] turns a
+//! trace of representatives back into a run of the unreduced machine.
+
+use super::Interchangeable;
+use super::canonical::{CanonScratch, Canonicaliser};
+use crate::b::system::{BScratch, BSystem};
+use workers::{LabelledState, ModelError, Trace, TraceStep, TransitionSystem, Violation};
+
+/// A [`BSystem`] whose states are canonical representatives.
+pub struct SymmetricSystem<'a> {
+    inner: &'a BSystem,
+    canon: Canonicaliser,
+}
+
+/// Per-thread buffers: the machine's and the canonicaliser's.
+pub struct SymScratch {
+    inner: BScratch,
+    canon: CanonScratch,
+}
+
+impl<'a> SymmetricSystem<'a> {
+    /// Wraps `inner`, permuting the elements `sym` calls interchangeable.
+    pub fn new(inner: &'a BSystem, sym: &Interchangeable) -> Self {
+        let layout = inner.layout();
+        SymmetricSystem {
+            inner,
+            canon: Canonicaliser::new(layout, sym, layout.slots().len()),
+        }
+    }
+
+    /// The wrapped machine.
+    pub fn inner(&self) -> &BSystem {
+        self.inner
+    }
+
+    /// The representative of `state` (allocates: not for the hot path).
+    pub fn representative(&self, state: &[u64]) -> Box<[u64]> {
+        let mut scratch = self.canon.new_scratch();
+        self.canon
+            .canonicalise(self.inner.layout(), state, &mut scratch);
+        scratch.out.into_boxed_slice()
+    }
+
+    fn canonical_labelled(&self, mut all: Vec<LabelledState>) -> Vec<LabelledState> {
+        let mut scratch = self.canon.new_scratch();
+        for l in &mut all {
+            self.canon
+                .canonicalise(self.inner.layout(), &l.state, &mut scratch);
+            l.state = scratch.out.as_slice().into();
+        }
+        all
+    }
+}
+
+/// Number of orbits of the constant valuations of `system` under `sym`
+/// (ProB shows one node per orbit when symmetry reduction is on); 0 for a
+/// machine without constants.
+pub fn constant_valuation_orbits(system: &BSystem, sym: &Interchangeable) -> usize {
+    let layout = system.layout();
+    if layout.constant_count() == 0 {
+        return 0;
+    }
+    let canon = Canonicaliser::new(layout, sym, layout.constant_count());
+    let mut scratch = canon.new_scratch();
+    let mut seen = std::collections::HashSet::new();
+    let mut words = Vec::new();
+    for valuation in system.valuations() {
+        if layout.encode(valuation, &[], &mut words).is_err() {
+            continue;
+        }
+        canon.canonicalise(layout, &words, &mut scratch);
+        seen.insert(scratch.out[..layout.constant_words()].to_vec());
+    }
+    seen.len()
+}
+
+impl TransitionSystem for SymmetricSystem<'_> {
+    type Scratch = SymScratch;
+
+    fn new_scratch(&self) -> SymScratch {
+        SymScratch {
+            inner: self.inner.new_scratch(),
+            canon: self.canon.new_scratch(),
+        }
+    }
+
+    fn state_width(&self) -> usize {
+        self.inner.state_width()
+    }
+
+    fn initial_states(
+        &self,
+        scratch: &mut SymScratch,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        let SymScratch { inner, canon } = scratch;
+        let layout = self.inner.layout();
+        self.inner.initial_states(inner, &mut |s| {
+            self.canon.canonicalise(layout, s, canon);
+            emit(&canon.out);
+        })
+    }
+
+    fn successors(
+        &self,
+        scratch: &mut SymScratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        let SymScratch { inner, canon } = scratch;
+        let layout = self.inner.layout();
+        self.inner.successors(inner, state, &mut |s| {
+            self.canon.canonicalise(layout, s, canon);
+            emit(&canon.out);
+        })
+    }
+
+    fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
+        Ok(self.canonical_labelled(self.inner.labelled_initial_states()?))
+    }
+
+    fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
+        Ok(self.canonical_labelled(self.inner.labelled_successors(state)?))
+    }
+
+    fn check_state(
+        &self,
+        scratch: &mut SymScratch,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError> {
+        self.inner.check_state(&mut scratch.inner, state)
+    }
+
+    fn has_goal(&self) -> bool {
+        self.inner.has_goal()
+    }
+
+    fn is_goal(&self, scratch: &mut SymScratch, state: &[u64]) -> Result<bool, ModelError> {
+        self.inner.is_goal(&mut scratch.inner, state)
+    }
+
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        self.inner.describe_state(state)
+    }
+}
+
+/// Maps a trace of representatives (as the engine rebuilds it on a
+/// reduced system) back to a run of the unreduced machine: the initial
+/// state whose representative is the trace's first state, then at each
+/// step the first successor of the real state whose representative is the
+/// next state of the trace. Such a successor exists because the real state
+/// is a symmetric image of the representative, and the machine's
+/// transitions commute with the symmetries (the real run follows the
+/// renamed schedule of Rumur's "scalarset schedules"). `rep` maps a state
+/// to its representative.
+pub fn real_trace(
+    inner: &BSystem,
+    rep: &dyn Fn(&[u64]) -> Box<[u64]>,
+    trace: &Trace,
+) -> Result<Trace, String> {
+    let mut steps: Vec<TraceStep> = Vec::with_capacity(trace.steps.len());
+    for (i, step) in trace.steps.iter().enumerate() {
+        let candidates = match steps.last() {
+            None => inner.labelled_initial_states(),
+            Some(prev) => inner.labelled_successors(&prev.state),
+        }
+        .map_err(|e| format!("model error while mapping step {i} of the trace back: {e}"))?;
+        let real = candidates
+            .into_iter()
+            .find(|l| *rep(&l.state) == *step.state)
+            .ok_or_else(|| {
+                format!("step {i} of the symmetry-reduced trace has no real counterpart")
+            })?;
+        steps.push(TraceStep {
+            label: real.label,
+            state: real.state,
+        });
+    }
+    Ok(Trace { steps })
+}
