@@ -14,6 +14,9 @@ pub enum Symmetry {
     Off,
     /// Exact: one state per orbit, by canonical labelling of state graphs.
     Canon,
+    /// Approximate symmetry markers (Leuschel and Massart): fast, but
+    /// different orbits may share a marker, so states can be missed.
+    Markers,
 }
 
 impl Symmetry {
@@ -21,6 +24,7 @@ impl Symmetry {
         match self {
             Symmetry::Off => "off",
             Symmetry::Canon => "canon",
+            Symmetry::Markers => "markers",
         }
     }
 }
@@ -74,15 +78,26 @@ pub fn explore(
     let sym = &system.interchangeable;
     match mode {
         Symmetry::Off => (workers::explore(system, config), None),
-        Symmetry::Canon => {
-            let reduced = SymmetricSystem::new(system, sym);
+        Symmetry::Canon | Symmetry::Markers => {
+            let markers = mode == Symmetry::Markers;
+            let reduced = if markers {
+                SymmetricSystem::with_markers(system, sym)
+            } else {
+                SymmetricSystem::new(system, sym)
+            };
             let mut report = workers::explore(&reduced, config);
             map_trace_back(system, &mut report, &|s| reduced.representative(s));
+            let warning = markers.then(|| {
+                "symmetry markers are approximate: states of different orbits can share a \
+                 marker, so this run may have missed states (and errors); confirm with \
+                 --symmetry canon"
+                    .to_string()
+            });
             let info = SymmetryInfo {
                 mode,
-                constant_orbits: constant_valuation_orbits(system, sym) as u64,
+                constant_orbits: constant_valuation_orbits(system, sym, markers) as u64,
                 group_order: sym.group_order(),
-                warning: None,
+                warning,
             };
             (report, Some(info))
         }

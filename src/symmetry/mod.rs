@@ -6,16 +6,19 @@
 //! - `graph`: a state as a coloured graph (thesis ch. 2.4, 3.4);
 //! - [`Canonicaliser`]: one representative state per orbit by canonical
 //!   labelling (`--symmetry canon`);
+//! - [`Markers`]: approximate symmetry markers (`--symmetry markers`);
 //! - [`SymmetricSystem`]: the machine with representatives for states, for
 //!   the engine; [`real_trace`] maps its traces back to real runs.
 
 mod canonical;
 mod graph;
 mod interchangeable;
+mod markers;
 mod permutation;
 mod system;
 
 pub use canonical::{CanonScratch, Canonicaliser};
 pub use interchangeable::Interchangeable;
+pub use markers::{MarkerScratch, Markers};
 pub use permutation::{Permutation, all_permutations};
 pub use system::{SymmetricSystem, constant_valuation_orbits, real_trace};

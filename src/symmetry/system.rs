@@ -1,7 +1,8 @@
 //! A B machine explored modulo symmetry: [`SymmetricSystem`] wraps a
 //! [`BSystem`] and maps every initial state and successor it emits to the
-//! representative of its orbit ([`Canonicaliser`]), so that the engine's
-//! visited set holds one state per orbit. Everything else (checks, goal,
+//! representative of its orbit ([`Canonicaliser`], exact) or of its symmetry
+//! marker ([`Markers`], approximate), so that the engine's visited set holds
+//! one state per orbit (per marker). Everything else (checks, goal,
 //! printing) is the wrapped machine's: a representative is a real state
 //! of the machine, symmetric to the one reached.
 //!
@@ -10,28 +11,82 @@
 
 use super::Interchangeable;
 use super::canonical::{CanonScratch, Canonicaliser};
+use super::markers::{MarkerScratch, Markers};
 use crate::b::system::{BScratch, BSystem};
 use workers::{LabelledState, ModelError, Trace, TraceStep, TransitionSystem, Violation};
 
-/// A [`BSystem`] whose states are canonical representatives.
-pub struct SymmetricSystem<'a> {
-    inner: &'a BSystem,
-    canon: Canonicaliser,
+/// How states are mapped to representatives.
+enum Reducer {
+    /// Canonical labelling: one state per orbit.
+    Canon(Canonicaliser),
+    /// Symmetry markers: one state per marker.
+    Markers(Markers),
 }
 
-/// Per-thread buffers: the machine's and the canonicaliser's.
+/// A [`BSystem`] whose states are representatives of their orbits.
+pub struct SymmetricSystem<'a> {
+    inner: &'a BSystem,
+    reducer: Reducer,
+}
+
+/// Per-thread buffers: the machine's and the reducer's.
 pub struct SymScratch {
     inner: BScratch,
+    reduce: ReduceScratch,
+}
+
+/// Per-thread buffers of the reducer.
+struct ReduceScratch {
     canon: CanonScratch,
+    markers: MarkerScratch,
 }
 
 impl<'a> SymmetricSystem<'a> {
-    /// Wraps `inner`, permuting the elements `sym` calls interchangeable.
+    /// Wraps `inner`, permuting the elements `sym` calls interchangeable;
+    /// states are canonical representatives.
     pub fn new(inner: &'a BSystem, sym: &Interchangeable) -> Self {
         let layout = inner.layout();
         SymmetricSystem {
             inner,
-            canon: Canonicaliser::new(layout, sym, layout.slots().len()),
+            reducer: Reducer::Canon(Canonicaliser::new(layout, sym, layout.slots().len())),
+        }
+    }
+
+    /// Wraps `inner` with approximate reduction by symmetry markers.
+    pub fn with_markers(inner: &'a BSystem, sym: &Interchangeable) -> Self {
+        let layout = inner.layout();
+        SymmetricSystem {
+            inner,
+            reducer: Reducer::Markers(Markers::new(layout, sym, layout.slots().len())),
+        }
+    }
+
+    fn new_reduce_scratch(&self) -> ReduceScratch {
+        let canon = match &self.reducer {
+            Reducer::Canon(c) => c.new_scratch(),
+            Reducer::Markers(_) => {
+                Canonicaliser::new(self.inner.layout(), &Interchangeable::none(), 0).new_scratch()
+            }
+        };
+        ReduceScratch {
+            canon,
+            markers: MarkerScratch::default(),
+        }
+    }
+
+    /// The representative of `state`, in the scratch's output buffer.
+    #[inline]
+    fn reduce<'s>(&self, state: &[u64], scratch: &'s mut ReduceScratch) -> &'s [u64] {
+        let layout = self.inner.layout();
+        match &self.reducer {
+            Reducer::Canon(c) => {
+                c.canonicalise(layout, state, &mut scratch.canon);
+                &scratch.canon.out
+            }
+            Reducer::Markers(m) => {
+                m.representative(layout, state, &mut scratch.markers);
+                &scratch.markers.out
+            }
         }
     }
 
@@ -42,41 +97,47 @@ impl<'a> SymmetricSystem<'a> {
 
     /// The representative of `state` (allocates: not for the hot path).
     pub fn representative(&self, state: &[u64]) -> Box<[u64]> {
-        let mut scratch = self.canon.new_scratch();
-        self.canon
-            .canonicalise(self.inner.layout(), state, &mut scratch);
-        scratch.out.into_boxed_slice()
+        let mut scratch = self.new_reduce_scratch();
+        self.reduce(state, &mut scratch).into()
     }
 
     fn canonical_labelled(&self, mut all: Vec<LabelledState>) -> Vec<LabelledState> {
-        let mut scratch = self.canon.new_scratch();
+        let mut scratch = self.new_reduce_scratch();
         for l in &mut all {
-            self.canon
-                .canonicalise(self.inner.layout(), &l.state, &mut scratch);
-            l.state = scratch.out.as_slice().into();
+            l.state = self.reduce(&l.state, &mut scratch).into();
         }
         all
     }
 }
 
 /// Number of orbits of the constant valuations of `system` under `sym`
-/// (ProB shows one node per orbit when symmetry reduction is on); 0 for a
-/// machine without constants.
-pub fn constant_valuation_orbits(system: &BSystem, sym: &Interchangeable) -> usize {
+/// (ProB shows one node per orbit when symmetry reduction is on), or of
+/// their distinct markers with `markers`; 0 for a machine without constants.
+pub fn constant_valuation_orbits(system: &BSystem, sym: &Interchangeable, markers: bool) -> usize {
     let layout = system.layout();
-    if layout.constant_count() == 0 {
+    let nc = layout.constant_count();
+    if nc == 0 {
         return 0;
     }
-    let canon = Canonicaliser::new(layout, sym, layout.constant_count());
-    let mut scratch = canon.new_scratch();
     let mut seen = std::collections::HashSet::new();
     let mut words = Vec::new();
-    for valuation in system.valuations() {
-        if layout.encode(valuation, &[], &mut words).is_err() {
-            continue;
+    if markers {
+        let m = Markers::new(layout, sym, nc);
+        let mut scratch = MarkerScratch::default();
+        for valuation in system.valuations() {
+            if layout.encode(valuation, &[], &mut words).is_ok() {
+                seen.insert(vec![m.marker(layout, &words, &mut scratch)]);
+            }
         }
-        canon.canonicalise(layout, &words, &mut scratch);
-        seen.insert(scratch.out[..layout.constant_words()].to_vec());
+    } else {
+        let canon = Canonicaliser::new(layout, sym, nc);
+        let mut scratch = canon.new_scratch();
+        for valuation in system.valuations() {
+            if layout.encode(valuation, &[], &mut words).is_ok() {
+                canon.canonicalise(layout, &words, &mut scratch);
+                seen.insert(scratch.out[..layout.constant_words()].to_vec());
+            }
+        }
     }
     seen.len()
 }
@@ -87,7 +148,7 @@ impl TransitionSystem for SymmetricSystem<'_> {
     fn new_scratch(&self) -> SymScratch {
         SymScratch {
             inner: self.inner.new_scratch(),
-            canon: self.canon.new_scratch(),
+            reduce: self.new_reduce_scratch(),
         }
     }
 
@@ -100,12 +161,9 @@ impl TransitionSystem for SymmetricSystem<'_> {
         scratch: &mut SymScratch,
         emit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), ModelError> {
-        let SymScratch { inner, canon } = scratch;
-        let layout = self.inner.layout();
-        self.inner.initial_states(inner, &mut |s| {
-            self.canon.canonicalise(layout, s, canon);
-            emit(&canon.out);
-        })
+        let SymScratch { inner, reduce } = scratch;
+        self.inner
+            .initial_states(inner, &mut |s| emit(self.reduce(s, reduce)))
     }
 
     fn successors(
@@ -114,12 +172,9 @@ impl TransitionSystem for SymmetricSystem<'_> {
         state: &[u64],
         emit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), ModelError> {
-        let SymScratch { inner, canon } = scratch;
-        let layout = self.inner.layout();
-        self.inner.successors(inner, state, &mut |s| {
-            self.canon.canonicalise(layout, s, canon);
-            emit(&canon.out);
-        })
+        let SymScratch { inner, reduce } = scratch;
+        self.inner
+            .successors(inner, state, &mut |s| emit(self.reduce(s, reduce)))
     }
 
     fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
