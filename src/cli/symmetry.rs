@@ -14,6 +14,9 @@ pub enum Symmetry {
     Off,
     /// Exact: one state per orbit, by canonical labelling of state graphs.
     Canon,
+    /// Permutation flooding: one state per orbit checked and expanded, all
+    /// permutations of it added to the visited table.
+    Flood,
     /// Approximate symmetry markers (Leuschel and Massart): fast, but
     /// different orbits may share a marker, so states can be missed.
     Markers,
@@ -25,6 +28,7 @@ impl Symmetry {
             Symmetry::Off => "off",
             Symmetry::Canon => "canon",
             Symmetry::Markers => "markers",
+            Symmetry::Flood => "flood",
         }
     }
 }
@@ -39,6 +43,8 @@ pub struct SymmetryInfo {
     pub group_order: u64,
     /// A warning to print, for modes that can miss states.
     pub warning: Option<String>,
+    /// With flooding: states in the flood table (as many as without symmetry).
+    pub flooded: Option<u64>,
 }
 
 impl SymmetryInfo {
@@ -49,6 +55,11 @@ impl SymmetryInfo {
             self.mode.name(),
             self.group_order
         );
+        if let Some(n) = self.flooded {
+            out.push_str(&format!(
+                "flooded states:       {n} (all permutations; the distinct states above were checked and expanded)\n"
+            ));
+        }
         if let Some(w) = &self.warning {
             out.push_str(&format!("warning: {w}\n"));
         }
@@ -65,6 +76,9 @@ impl SymmetryInfo {
         if let Some(w) = &self.warning {
             o["warning"] = json!(w);
         }
+        if let Some(n) = self.flooded {
+            o["flooded_states"] = json!(n);
+        }
         o
     }
 }
@@ -78,12 +92,12 @@ pub fn explore(
     let sym = &system.interchangeable;
     match mode {
         Symmetry::Off => (workers::explore(system, config), None),
-        Symmetry::Canon | Symmetry::Markers => {
+        Symmetry::Canon | Symmetry::Markers | Symmetry::Flood => {
             let markers = mode == Symmetry::Markers;
-            let reduced = if markers {
-                SymmetricSystem::with_markers(system, sym)
-            } else {
-                SymmetricSystem::new(system, sym)
+            let reduced = match mode {
+                Symmetry::Markers => SymmetricSystem::with_markers(system, sym),
+                Symmetry::Flood => SymmetricSystem::with_flooding(system, sym),
+                _ => SymmetricSystem::new(system, sym),
             };
             let mut report = workers::explore(&reduced, config);
             map_trace_back(system, &mut report, &|s| reduced.representative(s));
@@ -98,6 +112,7 @@ pub fn explore(
                 constant_orbits: constant_valuation_orbits(system, sym, markers) as u64,
                 group_order: sym.group_order(),
                 warning,
+                flooded: reduced.flooded_states().map(|n| n as u64),
             };
             (report, Some(info))
         }

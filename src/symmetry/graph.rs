@@ -92,6 +92,16 @@ pub struct GraphScratch {
     scalars: Vec<(Scalar, u32)>,
     /// Whether an atom was reached from a slot.
     touched: bool,
+    /// Per atom: whether it occurs in the state.
+    occurs: Vec<bool>,
+}
+
+impl GraphScratch {
+    /// Per atom (see [`StateGraphs::atoms`]): whether it occurs in the
+    /// state of the last [`StateGraphs::build`].
+    pub fn occurs(&self) -> &[bool] {
+        &self.occurs
+    }
 }
 
 impl StateGraphs {
@@ -140,6 +150,8 @@ impl StateGraphs {
         scratch.edges.clear();
         scratch.scalars.clear();
         scratch.touched = false;
+        scratch.occurs.clear();
+        scratch.occurs.resize(self.atoms.len(), false);
         for &(s, _) in &self.atoms {
             scratch.colours.push(s);
         }
@@ -210,6 +222,7 @@ impl StateGraphs {
         {
             Some(Some(v)) => {
                 scratch.touched = true;
+                scratch.occurs[*v as usize] = true;
                 *v
             }
             _ => self.scalar(scratch, Scalar::Fixed(set, index)),

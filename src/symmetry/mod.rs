@@ -6,11 +6,13 @@
 //! - `graph`: a state as a coloured graph (thesis ch. 2.4, 3.4);
 //! - [`Canonicaliser`]: one representative state per orbit by canonical
 //!   labelling (`--symmetry canon`);
+//! - [`Flood`]: permutation flooding (`--symmetry flood`);
 //! - [`Markers`]: approximate symmetry markers (`--symmetry markers`);
 //! - [`SymmetricSystem`]: the machine with representatives for states, for
 //!   the engine; [`real_trace`] maps its traces back to real runs.
 
 mod canonical;
+mod flood;
 mod graph;
 mod interchangeable;
 mod markers;
@@ -18,6 +20,7 @@ mod permutation;
 mod system;
 
 pub use canonical::{CanonScratch, Canonicaliser};
+pub use flood::{Flood, FloodScratch};
 pub use interchangeable::Interchangeable;
 pub use markers::{MarkerScratch, Markers};
 pub use permutation::{Permutation, all_permutations};

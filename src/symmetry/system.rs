@@ -11,6 +11,7 @@
 
 use super::Interchangeable;
 use super::canonical::{CanonScratch, Canonicaliser};
+use super::flood::{Flood, FloodScratch};
 use super::markers::{MarkerScratch, Markers};
 use crate::b::system::{BScratch, BSystem};
 use workers::{LabelledState, ModelError, Trace, TraceStep, TransitionSystem, Violation};
@@ -21,6 +22,8 @@ enum Reducer {
     Canon(Canonicaliser),
     /// Symmetry markers: one state per marker.
     Markers(Markers),
+    /// Permutation flooding: one state per orbit, all of it in the table.
+    Flood(Flood),
 }
 
 /// A [`BSystem`] whose states are representatives of their orbits.
@@ -39,6 +42,7 @@ pub struct SymScratch {
 struct ReduceScratch {
     canon: CanonScratch,
     markers: MarkerScratch,
+    flood: FloodScratch,
 }
 
 impl<'a> SymmetricSystem<'a> {
@@ -61,16 +65,34 @@ impl<'a> SymmetricSystem<'a> {
         }
     }
 
+    /// Wraps `inner` with permutation flooding.
+    pub fn with_flooding(inner: &'a BSystem, sym: &Interchangeable) -> Self {
+        SymmetricSystem {
+            inner,
+            reducer: Reducer::Flood(Flood::new(inner.layout(), sym)),
+        }
+    }
+
+    /// With flooding: the number of states in the flood table (every state
+    /// of every explored orbit).
+    pub fn flooded_states(&self) -> Option<usize> {
+        match &self.reducer {
+            Reducer::Flood(f) => Some(f.flooded()),
+            _ => None,
+        }
+    }
+
     fn new_reduce_scratch(&self) -> ReduceScratch {
         let canon = match &self.reducer {
             Reducer::Canon(c) => c.new_scratch(),
-            Reducer::Markers(_) => {
+            Reducer::Markers(_) | Reducer::Flood(_) => {
                 Canonicaliser::new(self.inner.layout(), &Interchangeable::none(), 0).new_scratch()
             }
         };
         ReduceScratch {
             canon,
             markers: MarkerScratch::default(),
+            flood: FloodScratch::default(),
         }
     }
 
@@ -86,6 +108,10 @@ impl<'a> SymmetricSystem<'a> {
             Reducer::Markers(m) => {
                 m.representative(layout, state, &mut scratch.markers);
                 &scratch.markers.out
+            }
+            Reducer::Flood(f) => {
+                f.representative(layout, state, &mut scratch.flood);
+                &scratch.flood.out
             }
         }
     }
