@@ -63,5 +63,8 @@ pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadE
         &names(&machine.variables),
         &types,
     );
-    BSystem::new(interpreter, layout, file).map_err(|e| LoadError::Model(format!("error: {e}\n")))
+    let mut system = BSystem::new(interpreter, layout, file)
+        .map_err(|e| LoadError::Model(format!("error: {e}\n")))?;
+    system.interchangeable = crate::symmetry::Interchangeable::of(&machine, &types.given_sets);
+    Ok(system)
 }

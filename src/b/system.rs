@@ -23,6 +23,9 @@ pub struct BSystem {
     /// Number of constant valuations (ProB shows each as a node of its own);
     /// 0 for a machine without constants.
     pub constant_valuations: usize,
+    /// The given-set elements symmetry reduction may permute (set by the
+    /// loader; none for a system built directly).
+    pub interchangeable: crate::symmetry::Interchangeable,
 }
 
 /// Per-thread buffers for decoding and encoding states.
@@ -58,6 +61,7 @@ impl BSystem {
         };
         Ok(BSystem {
             constant_valuations,
+            interchangeable: crate::symmetry::Interchangeable::none(),
             interpreter,
             layout,
             file,
@@ -73,6 +77,11 @@ impl BSystem {
     /// The state layout.
     pub fn layout(&self) -> &StateLayout {
         &self.layout
+    }
+
+    /// The solutions of PROPERTIES (one empty valuation without constants).
+    pub fn valuations(&self) -> &[Vec<Value>] {
+        &self.valuations
     }
 
     fn error(&self, e: &EvalError) -> ModelError {

@@ -24,6 +24,8 @@ pub enum Order {
     Any,
 }
 
+pub use super::symmetry::Symmetry;
+
 /// Options of `orbit check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -73,6 +75,10 @@ pub struct CheckArgs {
     /// Print the result as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Symmetry reduction: explore one state per orbit of the permutations
+    /// of interchangeable given-set elements.
+    #[arg(long, value_enum, default_value_t = Symmetry::Off)]
+    pub symmetry: Symmetry,
 }
 
 /// Runs `orbit check`.
@@ -143,9 +149,12 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         progress: Some(progress.callback()),
         ..Config::default()
     };
-    let result = workers::explore(&system, &config);
+    let (result, symmetry) = super::symmetry::explore(&system, &config, args.symmetry);
     progress.finish();
-    let summary = RunSummary::new(&args.model, &system, &result);
+    let mut summary = RunSummary::new(&args.model, &system, &result);
+    if let Some(info) = symmetry {
+        summary.set_symmetry(info);
+    }
     if args.json {
         println!("{}", summary.to_json());
     } else {

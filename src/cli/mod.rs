@@ -9,6 +9,7 @@ pub mod canon;
 mod check;
 mod plot;
 mod report;
+mod symmetry;
 mod units;
 
 use clap::{Parser, Subcommand};

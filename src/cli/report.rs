@@ -36,6 +36,7 @@ pub struct RunSummary {
     collision_probability: Option<f64>,
     trace_error: Option<String>,
     exit_code: u8,
+    symmetry: Option<super::symmetry::SymmetryInfo>,
 }
 
 impl RunSummary {
@@ -112,7 +113,15 @@ impl RunSummary {
             collision_probability: s.collision_probability,
             trace_error: report.trace_error.clone(),
             exit_code,
+            symmetry: None,
         }
+    }
+
+    /// Marks the run as symmetry-reduced: constant valuations are counted
+    /// as orbits, and the mode's own figures are printed.
+    pub fn set_symmetry(&mut self, info: super::symmetry::SymmetryInfo) {
+        self.constant_valuations = info.constant_orbits;
+        self.symmetry = Some(info);
     }
 
     /// The process exit code for this result.
@@ -187,6 +196,9 @@ impl RunSummary {
             );
         }
         let _ = writeln!(out, "threads:              {}", self.threads);
+        if let Some(info) = &self.symmetry {
+            out.push_str(&info.to_text());
+        }
         out
     }
 
@@ -214,6 +226,9 @@ impl RunSummary {
         }
         if let Some(m) = &self.message {
             o["message"] = json!(m);
+        }
+        if let Some(info) = &self.symmetry {
+            o["symmetry"] = info.to_json();
         }
         if !self.trace.is_empty() {
             o["trace"] = Json::Array(

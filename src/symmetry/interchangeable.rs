@@ -20,6 +20,8 @@ use std::collections::HashSet;
 pub struct Interchangeable {
     /// `movable[s]`: sorted indices of the free elements of given set `s`.
     pub movable: Vec<Vec<u32>>,
+    /// `set_sizes[s]`: number of elements of given set `s`.
+    pub set_sizes: Vec<usize>,
 }
 
 impl Interchangeable {
@@ -44,7 +46,18 @@ impl Interchangeable {
                 if free.len() >= 2 { free } else { Vec::new() }
             })
             .collect();
-        Interchangeable { movable }
+        Interchangeable {
+            movable,
+            set_sizes: given_sets.iter().map(|s| s.elements.len()).collect(),
+        }
+    }
+
+    /// No interchangeable element at all (symmetry reduction is the identity).
+    pub fn none() -> Self {
+        Interchangeable {
+            movable: Vec::new(),
+            set_sizes: Vec::new(),
+        }
     }
 
     /// Whether any element can be permuted at all.

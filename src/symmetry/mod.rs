@@ -1,8 +1,27 @@
-//! Symmetry reduction: which given-set elements are interchangeable, and
-//! permutations of them applied to values and states.
+//! Symmetry reduction: which given-set elements are interchangeable,
+//! permutations of them applied to values and states, and the reduced
+//! exploration of a machine modulo those permutations.
+//!
+//! - [`Interchangeable`], [`Permutation`]: the symmetry group;
+//! - `graph`: a state as a coloured graph (thesis ch. 2.4, 3.4);
+//! - [`Canonicaliser`]: one representative state per orbit by canonical
+//!   labelling (`--symmetry canon`);
+//! - [`Flood`]: permutation flooding (`--symmetry flood`);
+//! - [`Markers`]: approximate symmetry markers (`--symmetry markers`);
+//! - [`SymmetricSystem`]: the machine with representatives for states, for
+//!   the engine; [`real_trace`] maps its traces back to real runs.
 
+mod canonical;
+mod flood;
+mod graph;
 mod interchangeable;
+mod markers;
 mod permutation;
+mod system;
 
+pub use canonical::{CanonScratch, Canonicaliser};
+pub use flood::{Flood, FloodScratch};
 pub use interchangeable::Interchangeable;
+pub use markers::{MarkerScratch, Markers};
 pub use permutation::{Permutation, all_permutations};
+pub use system::{SymmetricSystem, constant_valuation_orbits, real_trace};

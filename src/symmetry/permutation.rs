@@ -42,6 +42,12 @@ impl Permutation {
         Some(Permutation { images })
     }
 
+    /// The images, for callers that fill a permutation in place; each row
+    /// must stay a permutation of its indices.
+    pub(crate) fn images_mut(&mut self) -> &mut [Vec<u32>] {
+        &mut self.images
+    }
+
     /// The image of element `index` of given set `set`.
     #[inline]
     pub fn image(&self, set: u32, index: u32) -> u32 {

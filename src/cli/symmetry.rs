@@ -1,0 +1,133 @@
+//! `orbit check --symmetry`: runs the engine on the machine or on its
+//! symmetry-reduced view, maps counterexamples back to real runs and
+//! describes the reduction for the summary.
+
+use crate::b::system::BSystem;
+use crate::symmetry::{SymmetricSystem, constant_valuation_orbits, real_trace};
+use serde_json::{Value as Json, json};
+use workers::{Config, Report};
+
+/// Symmetry reduction modes of `--symmetry`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// No reduction.
+    Off,
+    /// Exact: one state per orbit, by canonical labelling of state graphs.
+    Canon,
+    /// Permutation flooding: one state per orbit checked and expanded, all
+    /// permutations of it added to the visited table.
+    Flood,
+    /// Approximate symmetry markers (Leuschel and Massart): fast, but
+    /// different orbits may share a marker, so states can be missed.
+    Markers,
+}
+
+impl Symmetry {
+    fn name(self) -> &'static str {
+        match self {
+            Symmetry::Off => "off",
+            Symmetry::Canon => "canon",
+            Symmetry::Markers => "markers",
+            Symmetry::Flood => "flood",
+        }
+    }
+}
+
+/// What the summary says about a symmetry-reduced run.
+pub struct SymmetryInfo {
+    /// The mode.
+    pub mode: Symmetry,
+    /// Orbits of the constant valuations (ProB's setup nodes).
+    pub constant_orbits: u64,
+    /// Number of permutations in the symmetry group (saturating).
+    pub group_order: u64,
+    /// A warning to print, for modes that can miss states.
+    pub warning: Option<String>,
+    /// With flooding: states in the flood table (as many as without symmetry).
+    pub flooded: Option<u64>,
+}
+
+impl SymmetryInfo {
+    /// The summary lines.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "symmetry:             {} (group of {} permutations; counts are orbits)\n",
+            self.mode.name(),
+            self.group_order
+        );
+        if let Some(n) = self.flooded {
+            out.push_str(&format!(
+                "flooded states:       {n} (all permutations; the distinct states above were checked and expanded)\n"
+            ));
+        }
+        if let Some(w) = &self.warning {
+            out.push_str(&format!("warning: {w}\n"));
+        }
+        out
+    }
+
+    /// The `symmetry` object of the JSON report.
+    pub fn to_json(&self) -> Json {
+        let mut o = json!({
+            "mode": self.mode.name(),
+            "group_order": self.group_order,
+            "constant_orbits": self.constant_orbits,
+        });
+        if let Some(w) = &self.warning {
+            o["warning"] = json!(w);
+        }
+        if let Some(n) = self.flooded {
+            o["flooded_states"] = json!(n);
+        }
+        o
+    }
+}
+
+/// Explores `system` with the reduction `mode` asks for.
+pub fn explore(
+    system: &BSystem,
+    config: &Config,
+    mode: Symmetry,
+) -> (Report, Option<SymmetryInfo>) {
+    let sym = &system.interchangeable;
+    match mode {
+        Symmetry::Off => (workers::explore(system, config), None),
+        Symmetry::Canon | Symmetry::Markers | Symmetry::Flood => {
+            let markers = mode == Symmetry::Markers;
+            let reduced = match mode {
+                Symmetry::Markers => SymmetricSystem::with_markers(system, sym),
+                Symmetry::Flood => SymmetricSystem::with_flooding(system, sym),
+                _ => SymmetricSystem::new(system, sym),
+            };
+            let mut report = workers::explore(&reduced, config);
+            map_trace_back(system, &mut report, &|s| reduced.representative(s));
+            let warning = markers.then(|| {
+                "symmetry markers are approximate: states of different orbits can share a \
+                 marker, so this run may have missed states (and errors); confirm with \
+                 --symmetry canon"
+                    .to_string()
+            });
+            let info = SymmetryInfo {
+                mode,
+                constant_orbits: constant_valuation_orbits(system, sym, markers) as u64,
+                group_order: sym.group_order(),
+                warning,
+                flooded: reduced.flooded_states().map(|n| n as u64),
+            };
+            (report, Some(info))
+        }
+    }
+}
+
+/// Replaces a trace of representatives with the real run it stands for.
+fn map_trace_back(system: &BSystem, report: &mut Report, rep: &dyn Fn(&[u64]) -> Box<[u64]>) {
+    if let Some(trace) = &report.trace {
+        match real_trace(system, rep, trace) {
+            Ok(real) => report.trace = Some(real),
+            Err(e) => {
+                report.trace = None;
+                report.trace_error = Some(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Permutation flooding (Leuschel, Butler, Spermann, Turner, "Symmetry
+//! reduction for B by permutation flooding", permutation-flooding-B.md,
+//! Algorithm 3.1).
+//!
+//! When a state is reached that is not yet in the flood table, all its
+//! permutations are added to the table, each pointing at the state itself,
+//! and the state is explored (checked and expanded) as usual. A state found
+//! in the table is replaced by the state its orbit was first reached as, so
+//! the engine checks and expands one state per orbit while the table holds
+//! every state of the explored orbits (as many as without symmetry).
+//!
+//! Partial permutations (§4 of the paper): permutations that differ only on
+//! elements absent from the state give the same image, so only the
+//! injective maps of the elements that occur into the interchangeable
+//! elements are applied (`n!/(n-k)!` instead of `n!` for `k` occurring
+//! elements of an `n`-element class).
+
+use super::graph::{GraphScratch, StateGraphs};
+use super::{Interchangeable, Permutation};
+use crate::b::state::StateLayout;
+use crate::canon::GraphBuilder;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Flood table: each flooded state and the state standing for its orbit.
+type Table = HashMap<Box<[u64]>, Arc<[u64]>>;
+
+/// The flood table of one exploration.
+pub struct Flood {
+    graphs: StateGraphs,
+    movable: Vec<Vec<u32>>,
+    set_sizes: Vec<usize>,
+    table: Mutex<Table>,
+}
+
+/// Per-thread buffers of [`Flood`].
+#[derive(Debug, Default)]
+pub struct FloodScratch {
+    graph: GraphScratch,
+    builder: GraphBuilder,
+    image: Vec<u64>,
+    /// The last representative.
+    pub out: Vec<u64>,
+}
+
+impl Flood {
+    /// An empty flood table for states of `layout`.
+    pub fn new(layout: &StateLayout, sym: &Interchangeable) -> Self {
+        Flood {
+            graphs: StateGraphs::new(layout, sym, layout.slots().len()),
+            movable: sym.movable.clone(),
+            set_sizes: sym.set_sizes.clone(),
+            table: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Number of states in the table: every state of every explored orbit.
+    pub fn flooded(&self) -> usize {
+        self.table.lock().map(|t| t.len()).unwrap_or(0)
+    }
+
+    /// The state standing for `state` (written to `scratch.out`): the state
+    /// its orbit was first reached as, flooding the orbit if it is new.
+    pub fn representative(&self, layout: &StateLayout, state: &[u64], scratch: &mut FloodScratch) {
+        let mut table = self
+            .table
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(rep) = table.get(state) {
+            scratch.out.clear();
+            scratch.out.extend_from_slice(rep);
+            return;
+        }
+        let rep: Arc<[u64]> = state.into();
+        table.insert(state.into(), rep.clone());
+        self.graphs
+            .build(layout, state, &mut scratch.graph, &mut scratch.builder);
+        // The occurring elements of each class, and every injective map of
+        // them into the class, extended to a permutation.
+        let atoms = self.graphs.atoms();
+        let mut occurring: Vec<Vec<u32>> = vec![Vec::new(); self.set_sizes.len()];
+        for (a, &occurs) in scratch.graph.occurs().iter().enumerate() {
+            if occurs {
+                let (s, i) = atoms[a];
+                occurring[s as usize].push(i);
+            }
+        }
+        let mut perm = Permutation::identity(&self.set_sizes);
+        self.flood_class(0, &occurring, &mut perm, &mut |p| {
+            if p.apply_state(layout, state, &mut scratch.image).is_ok()
+                && !table.contains_key(scratch.image.as_slice())
+            {
+                table.insert(scratch.image.as_slice().into(), rep.clone());
+            }
+        });
+        scratch.out.clear();
+        scratch.out.extend_from_slice(state);
+    }
+
+    /// Calls `f` with every permutation that maps the occurring elements of
+    /// classes `s..` injectively into their classes (the rest of a class in
+    /// increasing order onto the unused elements).
+    fn flood_class(
+        &self,
+        s: usize,
+        occurring: &[Vec<u32>],
+        perm: &mut Permutation,
+        f: &mut dyn FnMut(&Permutation),
+    ) {
+        if s == occurring.len() {
+            f(perm);
+            return;
+        }
+        let class = &self.movable[s];
+        let mut used = vec![false; class.len()];
+        let mut chosen = Vec::with_capacity(occurring[s].len());
+        self.arrange(s, occurring, 0, &mut used, &mut chosen, perm, f);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn arrange(
+        &self,
+        s: usize,
+        occurring: &[Vec<u32>],
+        k: usize,
+        used: &mut Vec<bool>,
+        chosen: &mut Vec<usize>,
+        perm: &mut Permutation,
+        f: &mut dyn FnMut(&Permutation),
+    ) {
+        let class = &self.movable[s];
+        if k == occurring[s].len() {
+            // Fill in: occurring elements to their chosen images, the other
+            // elements of the class in order onto the unused images.
+            let images = &mut perm.images_mut()[s];
+            for (&e, &c) in occurring[s].iter().zip(chosen.iter()) {
+                images[e as usize] = class[c];
+            }
+            let mut free = (0..class.len()).filter(|&c| !used[c]);
+            for &e in class {
+                if !occurring[s].contains(&e) {
+                    images[e as usize] = class[free.next().unwrap_or(0)];
+                }
+            }
+            self.flood_class(s + 1, occurring, perm, f);
+            return;
+        }
+        for c in 0..class.len() {
+            if !used[c] {
+                used[c] = true;
+                chosen.push(c);
+                self.arrange(s, occurring, k + 1, used, chosen, perm, f);
+                chosen.pop();
+                used[c] = false;
+            }
+        }
+    }
+}

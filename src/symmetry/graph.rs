@@ -1,0 +1,328 @@
+//! A B state as a vertex- and edge-coloured graph (thesis
+//! graph-canonicalisation-thesis.md ch. 2.4 and 3.4, improved as its future
+//! work suggests: native edge colours instead of layers, intermediate
+//! vertices coloured by the role and slot of the data they stand for).
+//!
+//! Vertices:
+//! - one *atom* per interchangeable element; all atoms of one given set
+//!   share a colour (so canonical labelling may permute them);
+//! - one shared *constant* vertex per distinct non-permutable scalar met in
+//!   the state (integer, boolean, string, fixed given-set element), coloured
+//!   by the rank of that scalar among the state's scalars, so that distinct
+//!   scalars of one graph never share a colour;
+//! - one *slot* vertex per constant or variable whose type mentions an
+//!   interchangeable set (colour: the slot);
+//! - one vertex per pair or set nested in a value (colour: kind and slot).
+//!
+//! Edges: slot -> value (`VALUE`), set -> member (`MEMBER`), pair -> first /
+//! second component (`FIRST`, `SECOND`), and for a relation between scalars
+//! stored in slot `k`, one edge `a -> b` of colour `REL + k` per pair.
+//! Slots whose type mentions no interchangeable set are left out: every
+//! permutation leaves them as they are.
+//!
+//! Why this is exact: the graph is built from the state by a construction
+//! that only looks at *which* element occurs where, never at its index, so a
+//! permutation `p` of the interchangeable elements maps the graph of `s` onto
+//! the graph of `p(s)` (atoms follow `p`, everything else follows the
+//! structure). Conversely the state can be read back from the graph given
+//! the atoms' identities (every value is a tree below its slot vertex, and
+//! colours tell slots, kinds and scalars apart), so a graph automorphism
+//! restricted to the atoms is a permutation fixing the state. Hence two
+//! states have isomorphic graphs exactly when a permutation maps one to the
+//! other, and the permutation derived from the canonical labelling (see
+//! [`super::canonical`]) gives one representative per orbit.
+
+use crate::b::state::{Codec, Finite, StateLayout};
+use crate::b::value::Value;
+use crate::canon::GraphBuilder;
+use crate::symmetry::Interchangeable;
+use std::sync::Arc;
+
+/// Edge colour: slot vertex to the root of its value.
+const VALUE: u32 = 0;
+/// Edge colour: set vertex to a member.
+const MEMBER: u32 = 1;
+/// Edge colour: pair vertex to its first component.
+const FIRST: u32 = 2;
+/// Edge colour: pair vertex to its second component.
+const SECOND: u32 = 3;
+/// Edge colour base: `REL + k` for a pair of the relation in slot `k`.
+const REL: u32 = 4;
+
+/// Vertex colour bands (atoms use the set number, below `CONST`).
+const CONST: u32 = 0x1000_0000;
+const SLOT: u32 = 0x2000_0000;
+const PAIR: u32 = 0x3000_0000;
+const SET: u32 = 0x4000_0000;
+
+/// A non-permutable scalar, shared by all its occurrences in one graph.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Str(Arc<str>),
+    Fixed(u32, u32),
+}
+
+/// How one slot enters the graph.
+#[derive(Clone, Debug)]
+struct SlotPlan {
+    /// Slot number (for colours).
+    slot: u32,
+    /// First word of the slot.
+    offset: usize,
+    codec: Codec,
+}
+
+/// The fixed part of the encoding of one machine's states.
+#[derive(Clone, Debug)]
+pub struct StateGraphs {
+    plans: Vec<SlotPlan>,
+    /// `atom[s][i]`: vertex of element `i` of set `s`, if it is interchangeable.
+    atom: Vec<Vec<Option<u32>>>,
+    /// `(set, index)` of each atom vertex, in vertex order.
+    atoms: Vec<(u32, u32)>,
+}
+
+/// Per-thread buffers of the graph construction.
+#[derive(Debug, Default)]
+pub struct GraphScratch {
+    colours: Vec<u32>,
+    edges: Vec<(u32, u32, u32)>,
+    scalars: Vec<(Scalar, u32)>,
+    /// Whether an atom was reached from a slot.
+    touched: bool,
+    /// Per atom: whether it occurs in the state.
+    occurs: Vec<bool>,
+}
+
+impl GraphScratch {
+    /// Per atom (see [`StateGraphs::atoms`]): whether it occurs in the
+    /// state of the last [`StateGraphs::build`].
+    pub fn occurs(&self) -> &[bool] {
+        &self.occurs
+    }
+}
+
+impl StateGraphs {
+    /// The encoding of the states of `layout` under the symmetries of
+    /// `sym`, using the slots `0..slot_limit` only (all slots, or just the
+    /// constants to compare constant valuations).
+    pub fn new(layout: &StateLayout, sym: &Interchangeable, slot_limit: usize) -> Self {
+        let mut atom: Vec<Vec<Option<u32>>> =
+            sym.set_sizes.iter().map(|&n| vec![None; n]).collect();
+        let mut atoms = Vec::new();
+        for (s, movable) in sym.movable.iter().enumerate() {
+            for &i in movable {
+                atom[s][i as usize] = Some(atoms.len() as u32);
+                atoms.push((s as u32, i));
+            }
+        }
+        let plans = layout.slots()[..slot_limit]
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| mentions_movable(&slot.ty, sym))
+            .map(|(k, slot)| SlotPlan {
+                slot: k as u32,
+                offset: slot.offset,
+                codec: slot.codec.clone(),
+            })
+            .collect();
+        StateGraphs { plans, atom, atoms }
+    }
+
+    /// The `(set, index)` of each atom; atom `a` is vertex `a`.
+    pub fn atoms(&self) -> &[(u32, u32)] {
+        &self.atoms
+    }
+
+    /// Builds the graph of `state` into `out`. Returns false (and leaves
+    /// `out` unspecified) when no interchangeable element occurs in the
+    /// state, so that the caller can skip canonical labelling.
+    pub fn build(
+        &self,
+        layout: &StateLayout,
+        state: &[u64],
+        scratch: &mut GraphScratch,
+        out: &mut GraphBuilder,
+    ) -> bool {
+        scratch.colours.clear();
+        scratch.edges.clear();
+        scratch.scalars.clear();
+        scratch.touched = false;
+        scratch.occurs.clear();
+        scratch.occurs.resize(self.atoms.len(), false);
+        for &(s, _) in &self.atoms {
+            scratch.colours.push(s);
+        }
+        for plan in &self.plans {
+            let slot_vertex = self.vertex(scratch, SLOT + plan.slot);
+            let words = &state[plan.offset..plan.offset + plan.codec.width()];
+            match &plan.codec {
+                Codec::Int => {}
+                Codec::Scalar(f) => {
+                    let v = self.finite(scratch, f, words[0], plan.slot);
+                    scratch.edges.push((slot_vertex, v, VALUE));
+                }
+                Codec::BitSet { element, .. } => {
+                    for (w, &word) in words.iter().enumerate() {
+                        let mut bits = word;
+                        while bits != 0 {
+                            let i = w as u64 * 64 + u64::from(bits.trailing_zeros());
+                            bits &= bits - 1;
+                            self.member(scratch, element, i, plan.slot, slot_vertex);
+                        }
+                    }
+                }
+                Codec::Interned => {
+                    let value = layout.decode_slot(&layout.slots()[plan.slot as usize], state);
+                    let v = self.value(scratch, &value, plan.slot);
+                    scratch.edges.push((slot_vertex, v, VALUE));
+                }
+            }
+        }
+        if !scratch.touched {
+            return false;
+        }
+        // Scalars are coloured by rank: invariant under permutations, and
+        // distinct scalars of one state get distinct colours.
+        scratch.scalars.sort();
+        for (rank, (_, v)) in scratch.scalars.iter().enumerate() {
+            scratch.colours[*v as usize] = CONST + rank as u32;
+        }
+        out.reset(scratch.colours.len());
+        for (v, &c) in scratch.colours.iter().enumerate() {
+            out.set_colour(v, c);
+        }
+        for &(a, b, c) in &scratch.edges {
+            out.add_edge(a as usize, b as usize, c);
+        }
+        true
+    }
+
+    fn vertex(&self, scratch: &mut GraphScratch, colour: u32) -> u32 {
+        scratch.colours.push(colour);
+        (scratch.colours.len() - 1) as u32
+    }
+
+    fn scalar(&self, scratch: &mut GraphScratch, key: Scalar) -> u32 {
+        if let Some((_, v)) = scratch.scalars.iter().find(|(k, _)| *k == key) {
+            return *v;
+        }
+        let v = self.vertex(scratch, CONST);
+        scratch.scalars.push((key, v));
+        v
+    }
+
+    fn elem(&self, scratch: &mut GraphScratch, set: u32, index: u32) -> u32 {
+        match self
+            .atom
+            .get(set as usize)
+            .and_then(|a| a.get(index as usize))
+        {
+            Some(Some(v)) => {
+                scratch.touched = true;
+                scratch.occurs[*v as usize] = true;
+                *v
+            }
+            _ => self.scalar(scratch, Scalar::Fixed(set, index)),
+        }
+    }
+
+    /// The vertex of the value with index `index` in carrier `f`.
+    fn finite(&self, scratch: &mut GraphScratch, f: &Finite, index: u64, slot: u32) -> u32 {
+        match f {
+            Finite::Bool => self.scalar(scratch, Scalar::Bool(index != 0)),
+            Finite::Given { set, .. } => self.elem(scratch, *set, index as u32),
+            Finite::Pair(a, b) => {
+                let bc = b.card();
+                let p = self.vertex(scratch, PAIR + slot);
+                let x = self.finite(scratch, a, index / bc, slot);
+                let y = self.finite(scratch, b, index % bc, slot);
+                scratch.edges.push((p, x, FIRST));
+                scratch.edges.push((p, y, SECOND));
+                p
+            }
+            Finite::Set(t) => {
+                let s = self.vertex(scratch, SET + slot);
+                let mut bits = index;
+                while bits != 0 {
+                    let i = u64::from(bits.trailing_zeros());
+                    bits &= bits - 1;
+                    let m = self.finite(scratch, t, i, slot);
+                    scratch.edges.push((s, m, MEMBER));
+                }
+                s
+            }
+        }
+    }
+
+    /// Adds member `index` of carrier `element` to the set of slot `slot`:
+    /// a pair of scalars as a coloured edge, anything else as a member edge.
+    fn member(
+        &self,
+        scratch: &mut GraphScratch,
+        element: &Finite,
+        index: u64,
+        slot: u32,
+        slot_vertex: u32,
+    ) {
+        if let Finite::Pair(a, b) = element
+            && is_scalar(a)
+            && is_scalar(b)
+        {
+            let bc = b.card();
+            let x = self.finite(scratch, a, index / bc, slot);
+            let y = self.finite(scratch, b, index % bc, slot);
+            scratch.edges.push((x, y, REL + slot));
+            // Keep the relation's slot vertex linked to its pairs' heads so
+            // that the slot is not isolated when the relation is non-empty.
+            scratch.edges.push((slot_vertex, x, MEMBER));
+            return;
+        }
+        let m = self.finite(scratch, element, index, slot);
+        scratch.edges.push((slot_vertex, m, MEMBER));
+    }
+
+    /// The vertex of a decoded value (interned slots).
+    fn value(&self, scratch: &mut GraphScratch, value: &Value, slot: u32) -> u32 {
+        match value {
+            Value::Elem(e) => self.elem(scratch, e.set, e.index),
+            Value::Int(i) => self.scalar(scratch, Scalar::Int(*i)),
+            Value::Bool(b) => self.scalar(scratch, Scalar::Bool(*b)),
+            Value::Str(s) => self.scalar(scratch, Scalar::Str(s.clone())),
+            Value::Pair(p) => {
+                let v = self.vertex(scratch, PAIR + slot);
+                let x = self.value(scratch, &p.0, slot);
+                let y = self.value(scratch, &p.1, slot);
+                scratch.edges.push((v, x, FIRST));
+                scratch.edges.push((v, y, SECOND));
+                v
+            }
+            Value::Set(items) => {
+                let v = self.vertex(scratch, SET + slot);
+                for item in items.iter() {
+                    let m = self.value(scratch, item, slot);
+                    scratch.edges.push((v, m, MEMBER));
+                }
+                v
+            }
+        }
+    }
+}
+
+/// Whether values of `f` become a single shared vertex (atom or scalar).
+fn is_scalar(f: &Finite) -> bool {
+    matches!(f, Finite::Bool | Finite::Given { .. })
+}
+
+/// Whether `ty` mentions a given set with interchangeable elements.
+fn mentions_movable(ty: &crate::b::types::Type, sym: &Interchangeable) -> bool {
+    use crate::b::types::Type;
+    match ty {
+        Type::Int | Type::Bool | Type::String => false,
+        Type::Given(s) => sym.movable.get(*s as usize).is_some_and(|m| !m.is_empty()),
+        Type::Pair(a, b) => mentions_movable(a, sym) || mentions_movable(b, sym),
+        Type::Set(t) => mentions_movable(t, sym),
+    }
+}

@@ -1,0 +1,268 @@
+//! A B machine explored modulo symmetry: [`SymmetricSystem`] wraps a
+//! [`BSystem`] and maps every initial state and successor it emits to the
+//! representative of its orbit ([`Canonicaliser`], exact) or of its symmetry
+//! marker ([`Markers`], approximate), so that the engine's visited set holds
+//! one state per orbit (per marker). Everything else (checks, goal,
+//! printing) is the wrapped machine's: a representative is a real state
+//! of the machine, symmetric to the one reached.
+//!
+//! Labelled successors are representatives too; [`real_trace`] turns a
+//! trace of representatives back into a run of the unreduced machine.
+
+use super::Interchangeable;
+use super::canonical::{CanonScratch, Canonicaliser};
+use super::flood::{Flood, FloodScratch};
+use super::markers::{MarkerScratch, Markers};
+use crate::b::system::{BScratch, BSystem};
+use workers::{LabelledState, ModelError, Trace, TraceStep, TransitionSystem, Violation};
+
+/// How states are mapped to representatives.
+enum Reducer {
+    /// Canonical labelling: one state per orbit.
+    Canon(Canonicaliser),
+    /// Symmetry markers: one state per marker.
+    Markers(Markers),
+    /// Permutation flooding: one state per orbit, all of it in the table.
+    Flood(Flood),
+}
+
+/// A [`BSystem`] whose states are representatives of their orbits.
+pub struct SymmetricSystem<'a> {
+    inner: &'a BSystem,
+    reducer: Reducer,
+}
+
+/// Per-thread buffers: the machine's and the reducer's.
+pub struct SymScratch {
+    inner: BScratch,
+    reduce: ReduceScratch,
+}
+
+/// Per-thread buffers of the reducer.
+struct ReduceScratch {
+    canon: CanonScratch,
+    markers: MarkerScratch,
+    flood: FloodScratch,
+}
+
+impl<'a> SymmetricSystem<'a> {
+    /// Wraps `inner`, permuting the elements `sym` calls interchangeable;
+    /// states are canonical representatives.
+    pub fn new(inner: &'a BSystem, sym: &Interchangeable) -> Self {
+        let layout = inner.layout();
+        SymmetricSystem {
+            inner,
+            reducer: Reducer::Canon(Canonicaliser::new(layout, sym, layout.slots().len())),
+        }
+    }
+
+    /// Wraps `inner` with approximate reduction by symmetry markers.
+    pub fn with_markers(inner: &'a BSystem, sym: &Interchangeable) -> Self {
+        let layout = inner.layout();
+        SymmetricSystem {
+            inner,
+            reducer: Reducer::Markers(Markers::new(layout, sym, layout.slots().len())),
+        }
+    }
+
+    /// Wraps `inner` with permutation flooding.
+    pub fn with_flooding(inner: &'a BSystem, sym: &Interchangeable) -> Self {
+        SymmetricSystem {
+            inner,
+            reducer: Reducer::Flood(Flood::new(inner.layout(), sym)),
+        }
+    }
+
+    /// With flooding: the number of states in the flood table (every state
+    /// of every explored orbit).
+    pub fn flooded_states(&self) -> Option<usize> {
+        match &self.reducer {
+            Reducer::Flood(f) => Some(f.flooded()),
+            _ => None,
+        }
+    }
+
+    fn new_reduce_scratch(&self) -> ReduceScratch {
+        let canon = match &self.reducer {
+            Reducer::Canon(c) => c.new_scratch(),
+            Reducer::Markers(_) | Reducer::Flood(_) => {
+                Canonicaliser::new(self.inner.layout(), &Interchangeable::none(), 0).new_scratch()
+            }
+        };
+        ReduceScratch {
+            canon,
+            markers: MarkerScratch::default(),
+            flood: FloodScratch::default(),
+        }
+    }
+
+    /// The representative of `state`, in the scratch's output buffer.
+    #[inline]
+    fn reduce<'s>(&self, state: &[u64], scratch: &'s mut ReduceScratch) -> &'s [u64] {
+        let layout = self.inner.layout();
+        match &self.reducer {
+            Reducer::Canon(c) => {
+                c.canonicalise(layout, state, &mut scratch.canon);
+                &scratch.canon.out
+            }
+            Reducer::Markers(m) => {
+                m.representative(layout, state, &mut scratch.markers);
+                &scratch.markers.out
+            }
+            Reducer::Flood(f) => {
+                f.representative(layout, state, &mut scratch.flood);
+                &scratch.flood.out
+            }
+        }
+    }
+
+    /// The wrapped machine.
+    pub fn inner(&self) -> &BSystem {
+        self.inner
+    }
+
+    /// The representative of `state` (allocates: not for the hot path).
+    pub fn representative(&self, state: &[u64]) -> Box<[u64]> {
+        let mut scratch = self.new_reduce_scratch();
+        self.reduce(state, &mut scratch).into()
+    }
+
+    fn canonical_labelled(&self, mut all: Vec<LabelledState>) -> Vec<LabelledState> {
+        let mut scratch = self.new_reduce_scratch();
+        for l in &mut all {
+            l.state = self.reduce(&l.state, &mut scratch).into();
+        }
+        all
+    }
+}
+
+/// Number of orbits of the constant valuations of `system` under `sym`
+/// (ProB shows one node per orbit when symmetry reduction is on), or of
+/// their distinct markers with `markers`; 0 for a machine without constants.
+pub fn constant_valuation_orbits(system: &BSystem, sym: &Interchangeable, markers: bool) -> usize {
+    let layout = system.layout();
+    let nc = layout.constant_count();
+    if nc == 0 {
+        return 0;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut words = Vec::new();
+    if markers {
+        let m = Markers::new(layout, sym, nc);
+        let mut scratch = MarkerScratch::default();
+        for valuation in system.valuations() {
+            if layout.encode(valuation, &[], &mut words).is_ok() {
+                seen.insert(vec![m.marker(layout, &words, &mut scratch)]);
+            }
+        }
+    } else {
+        let canon = Canonicaliser::new(layout, sym, nc);
+        let mut scratch = canon.new_scratch();
+        for valuation in system.valuations() {
+            if layout.encode(valuation, &[], &mut words).is_ok() {
+                canon.canonicalise(layout, &words, &mut scratch);
+                seen.insert(scratch.out[..layout.constant_words()].to_vec());
+            }
+        }
+    }
+    seen.len()
+}
+
+impl TransitionSystem for SymmetricSystem<'_> {
+    type Scratch = SymScratch;
+
+    fn new_scratch(&self) -> SymScratch {
+        SymScratch {
+            inner: self.inner.new_scratch(),
+            reduce: self.new_reduce_scratch(),
+        }
+    }
+
+    fn state_width(&self) -> usize {
+        self.inner.state_width()
+    }
+
+    fn initial_states(
+        &self,
+        scratch: &mut SymScratch,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        let SymScratch { inner, reduce } = scratch;
+        self.inner
+            .initial_states(inner, &mut |s| emit(self.reduce(s, reduce)))
+    }
+
+    fn successors(
+        &self,
+        scratch: &mut SymScratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        let SymScratch { inner, reduce } = scratch;
+        self.inner
+            .successors(inner, state, &mut |s| emit(self.reduce(s, reduce)))
+    }
+
+    fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
+        Ok(self.canonical_labelled(self.inner.labelled_initial_states()?))
+    }
+
+    fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
+        Ok(self.canonical_labelled(self.inner.labelled_successors(state)?))
+    }
+
+    fn check_state(
+        &self,
+        scratch: &mut SymScratch,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError> {
+        self.inner.check_state(&mut scratch.inner, state)
+    }
+
+    fn has_goal(&self) -> bool {
+        self.inner.has_goal()
+    }
+
+    fn is_goal(&self, scratch: &mut SymScratch, state: &[u64]) -> Result<bool, ModelError> {
+        self.inner.is_goal(&mut scratch.inner, state)
+    }
+
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        self.inner.describe_state(state)
+    }
+}
+
+/// Maps a trace of representatives (as the engine rebuilds it on a
+/// reduced system) back to a run of the unreduced machine: the initial
+/// state whose representative is the trace's first state, then at each
+/// step the first successor of the real state whose representative is the
+/// next state of the trace. Such a successor exists because the real state
+/// is a symmetric image of the representative, and the machine's
+/// transitions commute with the symmetries (the real run follows the
+/// renamed schedule of Rumur's "scalarset schedules"). `rep` maps a state
+/// to its representative.
+pub fn real_trace(
+    inner: &BSystem,
+    rep: &dyn Fn(&[u64]) -> Box<[u64]>,
+    trace: &Trace,
+) -> Result<Trace, String> {
+    let mut steps: Vec<TraceStep> = Vec::with_capacity(trace.steps.len());
+    for (i, step) in trace.steps.iter().enumerate() {
+        let candidates = match steps.last() {
+            None => inner.labelled_initial_states(),
+            Some(prev) => inner.labelled_successors(&prev.state),
+        }
+        .map_err(|e| format!("model error while mapping step {i} of the trace back: {e}"))?;
+        let real = candidates
+            .into_iter()
+            .find(|l| *rep(&l.state) == *step.state)
+            .ok_or_else(|| {
+                format!("step {i} of the symmetry-reduced trace has no real counterpart")
+            })?;
+        steps.push(TraceStep {
+            label: real.label,
+            state: real.state,
+        });
+    }
+    Ok(Trace { steps })
+}

@@ -1,0 +1,357 @@
+//! Symmetry reduction against the thesis's tables (models/EXPECTED.md,
+//! Tables 4.1 and 4.2) and against brute force.
+//!
+//! * CLI cases: `orbit check --symmetry canon` reproduces the published
+//!   nausym counts, ProB-style: 1 root + orbits of the constant valuations +
+//!   orbits of the states; every thread count gives the same verdict and
+//!   counts.
+//! * Library cases: canon's state count equals the number of orbits of the
+//!   unreduced state space computed by brute force (the minimum image under
+//!   all permutations), every representative lies in its state's orbit, and
+//!   a counterexample found under symmetry replays as a real run of the
+//!   unreduced machine.
+
+mod cli_support;
+
+use cli_support::CheckRun;
+use orbit::b::load::{LoadOptions, load_machine};
+use orbit::b::system::BSystem;
+use orbit::symmetry::{SymmetricSystem, all_permutations, real_trace};
+use std::collections::{HashSet, VecDeque};
+use workers::{Config, Outcome, TransitionSystem};
+
+/// `--set` arguments of a case.
+type Sets = &'static [(&'static str, u32)];
+/// A model run: file, sets, extra flags.
+type Run = (&'static str, Sets, &'static [&'static str]);
+
+/// (model, sets, published ProB-style count with symmetry: the nausym column).
+const NAUSYM: &[(&str, Sets, u64)] = &[
+    ("scheduler0.mch", &[("PROC", 2)], 10),
+    ("scheduler0.mch", &[("PROC", 3)], 17),
+    ("scheduler0.mch", &[("PROC", 4)], 26),
+    ("scheduler0.mch", &[("PROC", 5)], 37),
+    ("scheduler0.mch", &[("PROC", 6)], 50),
+    ("scheduler0.mch", &[("PROC", 7)], 65),
+    ("scheduler1.mch", &[("PROC", 2)], 14),
+    ("scheduler1.mch", &[("PROC", 3)], 29),
+    ("scheduler1.mch", &[("PROC", 4)], 51),
+    ("scheduler1.mch", &[("PROC", 5)], 81),
+    ("scheduler1.mch", &[("PROC", 6)], 120),
+    ("scheduler1.mch", &[("PROC", 7)], 169),
+    ("scheduler1.mch", &[("PROC", 10)], 386),
+    ("RussianPostalPuzzle.mch", &[("KeyIDs", 1)], 15),
+    ("RussianPostalPuzzle.mch", &[("KeyIDs", 2)], 48),
+    ("RussianPostalPuzzle.mch", &[("KeyIDs", 3)], 119),
+    ("RussianPostalPuzzle.mch", &[("KeyIDs", 4)], 248),
+    ("USB_4Endpoints.mch", &[("TRANSFERS", 1)], 29),
+    ("USB_4Endpoints.mch", &[("TRANSFERS", 2)], 355),
+    ("TokenRing.mch", &[("Servers", 2)], 19),
+    ("TokenRing.mch", &[("Servers", 3)], 60),
+    ("TokenRing.mch", &[("Servers", 4)], 174),
+    ("TokenRing.mch", &[("Servers", 5)], 480),
+    ("Dining.mch", &[("Phil", 2), ("Forks", 2)], 8),
+    ("Dining.mch", &[("Phil", 3), ("Forks", 3)], 13),
+    ("Dining.mch", &[("Phil", 4), ("Forks", 4)], 48),
+    ("Towns.mch", &[("TOWN", 2)], 11),
+    ("Towns.mch", &[("TOWN", 3)], 105),
+];
+
+fn prob_count(run: &CheckRun) -> u64 {
+    1 + run.count("constant_valuations") + run.count("states")
+}
+
+#[test]
+fn canon_reproduces_the_nausym_counts() {
+    for &(model, sets, expected) in NAUSYM {
+        let run = CheckRun::run(model, sets, &["--symmetry", "canon"]);
+        if run.result() != "ok" {
+            run.fail("expected no error");
+        }
+        if prob_count(&run) != expected {
+            run.fail(&format!(
+                "expected the published count {expected}, got 1 + {} + {}",
+                run.count("constant_valuations"),
+                run.count("states")
+            ));
+        }
+        assert_eq!(run.json["symmetry"]["mode"], "canon", "{}", run.command);
+    }
+}
+
+#[test]
+fn flood_reproduces_the_flood_counts_and_floods_the_plain_state_space() {
+    for &(model, sets, expected) in NAUSYM {
+        // Flooding costs a permutation per state of the plain state space:
+        // keep to the small cardinalities.
+        if sets.iter().any(|&(_, n)| n > 5) || expected > 1000 {
+            continue;
+        }
+        let plain_states = CheckRun::run(model, sets, &[]).count("states");
+        let run = CheckRun::run(model, sets, &["--symmetry", "flood"]);
+        if run.result() != "ok" || prob_count(&run) != expected {
+            run.fail(&format!("expected ok with the published count {expected}"));
+        }
+        let flooded = run.json["symmetry"]["flooded_states"].as_u64();
+        assert_eq!(flooded, Some(plain_states), "{}", run.command);
+    }
+}
+
+/// Whether the thesis's hash (symmetry markers) column equals nausym for
+/// this row: all of Table 4.1; in Table 4.2 only where the numbers agree.
+fn hash_column_is_exact(model: &str, prob: u64) -> bool {
+    !matches!(
+        (model, prob),
+        ("TokenRing.mch", 174 | 480) | ("Dining.mch", 8 | 13 | 48) | ("Towns.mch", 3045)
+    )
+}
+
+#[test]
+fn markers_never_exceed_canon_and_match_the_exact_hash_rows() {
+    for &(model, sets, expected) in NAUSYM {
+        let run = CheckRun::run(model, sets, &["--symmetry", "markers"]);
+        if run.result() != "ok" {
+            run.fail("expected no error");
+        }
+        let got = prob_count(&run);
+        if got > expected || (hash_column_is_exact(model, expected) && got != expected) {
+            run.fail(&format!(
+                "markers gave {got}, the exact count is {expected}"
+            ));
+        }
+        let warning = run.json["symmetry"]["warning"].as_str().unwrap_or("");
+        assert!(warning.contains("missed states"), "{}", run.command);
+    }
+}
+
+#[test]
+fn thread_counts_agree_under_symmetry() {
+    let cases: &[Run] = &[
+        ("TokenRing.mch", &[("Servers", 4)], &[]),
+        ("scheduler1.mch", &[("PROC", 5)], &[]),
+        ("SymCounterEx.mch", &[], &[]),
+        ("RussianPostalPuzzle.mch", &[("KeyIDs", 2)], &["--goal"]),
+    ];
+    for &(model, sets, extra) in cases {
+        // Verdicts agree in every mode; canon's counts agree too (markers'
+        // depend on which state of a marker is seen first).
+        let mut verdict: Option<String> = None;
+        let mut canon_states = None;
+        for (mode, threads) in [
+            ("canon", "1"),
+            ("canon", "2"),
+            ("canon", "3"),
+            ("markers", "1"),
+            ("markers", "2"),
+            ("flood", "1"),
+            ("flood", "2"),
+        ] {
+            let mut flags = vec!["--symmetry", mode, "--threads", threads];
+            flags.extend_from_slice(extra);
+            let run = CheckRun::run(model, sets, &flags);
+            let result = run.result().to_string();
+            match &verdict {
+                None => verdict = Some(result),
+                Some(first) => assert_eq!(first, &result, "{}", run.command),
+            }
+            if mode != "markers" && run.result() == "ok" {
+                let states = run.count("states");
+                assert_eq!(
+                    *canon_states.get_or_insert(states),
+                    states,
+                    "{}",
+                    run.command
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn symmetry_finds_the_same_verdicts_as_plain_search() {
+    let cases: &[Run] = &[
+        ("SymCounterEx.mch", &[], &[]),
+        ("RussianPostalPuzzle.mch", &[("KeyIDs", 1)], &["--goal"]),
+        ("RussianPostalPuzzle.mch", &[("KeyIDs", 2)], &["--goal"]),
+        ("TicTacToe_SimplerSym.mch", &[], &["--goal"]),
+        ("Personnel.mch", &[("NAME", 3)], &[]),
+        ("Course.mch", &[], &[]),
+        ("prob_wiki_partition.mch", &[], &["--no-deadlock"]),
+    ];
+    for &(model, sets, extra) in cases {
+        let plain = CheckRun::run(model, sets, extra);
+        for mode in ["canon", "flood", "markers"] {
+            let mut flags = vec!["--symmetry", mode];
+            flags.extend_from_slice(extra);
+            let reduced = CheckRun::run(model, sets, &flags);
+            assert_eq!(plain.result(), reduced.result(), "{}", reduced.command);
+            assert!(
+                reduced.count("states") <= plain.count("states"),
+                "{}",
+                reduced.command
+            );
+        }
+    }
+}
+
+#[test]
+fn symcounterex_keeps_s1_fixed() {
+    // `add` names s1: only s2 and s3 are interchangeable, so the three
+    // initial states {s1}, {s2}, {s3} form two orbits, and the violation
+    // (add from {s2} or {s3}) is still found.
+    let run = CheckRun::run("SymCounterEx.mch", &[], &["--symmetry", "canon"]);
+    assert_eq!(run.result(), "invariant_violation");
+    assert_eq!(run.count("initial_states"), 2);
+    assert_eq!(run.json["symmetry"]["group_order"], 2);
+    let trace = run.trace();
+    assert_eq!(trace.len(), 2, "{}", run.command);
+    assert_eq!(trace[1]["label"], "add");
+}
+
+fn load(model: &str, sets: &[(&str, u32)]) -> BSystem {
+    let options = LoadOptions {
+        set_sizes: sets.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
+        ..LoadOptions::default()
+    };
+    let path = cli_support::model_path(model);
+    load_machine(&path, &options).unwrap_or_else(|_| panic!("cannot load {model}"))
+}
+
+/// Every reachable state of `system`, by breadth-first search.
+fn reachable<T: TransitionSystem>(system: &T) -> HashSet<Vec<u64>> {
+    let mut scratch = system.new_scratch();
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::new();
+    system
+        .initial_states(&mut scratch, &mut |s| {
+            if seen.insert(s.to_vec()) {
+                queue.push_back(s.to_vec());
+            }
+        })
+        .expect("initial states");
+    while let Some(state) = queue.pop_front() {
+        system
+            .successors(&mut scratch, &state, &mut |s| {
+                if seen.insert(s.to_vec()) {
+                    queue.push_back(s.to_vec());
+                }
+            })
+            .expect("successors");
+    }
+    seen
+}
+
+#[test]
+fn canon_counts_are_brute_force_orbit_counts() {
+    let cases: &[(&str, Sets)] = &[
+        ("scheduler0.mch", &[("PROC", 4)]),
+        ("scheduler1.mch", &[("PROC", 4)]),
+        ("RussianPostalPuzzle.mch", &[("KeyIDs", 3)]),
+        ("TokenRing.mch", &[("Servers", 4)]),
+        ("Dining.mch", &[("Phil", 3), ("Forks", 3)]),
+        ("Towns.mch", &[("TOWN", 3)]),
+        ("USB_4Endpoints.mch", &[("TRANSFERS", 2)]),
+        ("Personnel.mch", &[("NAME", 3)]),
+        ("SymCounterEx.mch", &[]),
+        ("Club.mch", &[("Person", 3)]),
+    ];
+    for &(model, sets) in cases {
+        let system = load(model, sets);
+        let sym = &system.interchangeable;
+        let perms = all_permutations(&sym.set_sizes, &sym.movable);
+        let layout = system.layout();
+        let plain = reachable(&system);
+        let mut image = Vec::new();
+        let orbit_min = |s: &[u64], image: &mut Vec<u64>| {
+            perms
+                .iter()
+                .map(|p| {
+                    p.apply_state(layout, s, image).expect("renaming");
+                    image.clone()
+                })
+                .min()
+                .expect("the identity is a permutation")
+        };
+        let orbits: HashSet<Vec<u64>> = plain.iter().map(|s| orbit_min(s, &mut image)).collect();
+        let reduced = SymmetricSystem::new(&system, sym);
+        let reps = reachable(&reduced);
+        assert_eq!(reps.len(), orbits.len(), "{model} {sets:?}: orbit count");
+        // Each state's representative is in its orbit, and symmetric
+        // states share their representative.
+        let rep_orbits: HashSet<Vec<u64>> = reps.iter().map(|s| orbit_min(s, &mut image)).collect();
+        assert_eq!(rep_orbits, orbits, "{model} {sets:?}");
+        for s in plain.iter().take(200) {
+            let r = reduced.representative(s);
+            assert_eq!(orbit_min(&r, &mut image), orbit_min(s, &mut image));
+            for p in &perms {
+                p.apply_state(layout, s, &mut image).expect("renaming");
+                assert_eq!(reduced.representative(&image), r, "{model}: {s:?} {p:?}");
+            }
+        }
+    }
+}
+
+/// Whether `trace` is a run of `system`: the first state is an initial
+/// state with its label, every further step a labelled successor.
+fn is_real_run(system: &BSystem, trace: &workers::Trace) -> bool {
+    let Some(first) = trace.steps.first() else {
+        return false;
+    };
+    let initial = system.labelled_initial_states().expect("initial states");
+    if !initial
+        .iter()
+        .any(|l| l.label == first.label && l.state == first.state)
+    {
+        return false;
+    }
+    trace.steps.windows(2).all(|w| {
+        system
+            .labelled_successors(&w[0].state)
+            .expect("successors")
+            .iter()
+            .any(|l| l.label == w[1].label && l.state == w[1].state)
+    })
+}
+
+#[test]
+fn traces_under_symmetry_are_real_runs() {
+    let cases: &[(&str, Sets, bool)] = &[
+        ("SymCounterEx.mch", &[], false),
+        ("RussianPostalPuzzle.mch", &[("KeyIDs", 3)], true),
+        ("TicTacToe_SimplerSym.mch", &[], true),
+    ];
+    for &(model, sets, goal) in cases {
+        let system = load(model, sets);
+        let reduced = SymmetricSystem::new(&system, &system.interchangeable);
+        let config = Config {
+            stop_at_goal: goal,
+            ..Config::default()
+        };
+        let report = workers::explore(&reduced, &config);
+        let expected = if goal {
+            Outcome::GoalFound
+        } else {
+            report.outcome.clone()
+        };
+        assert_eq!(report.outcome, expected, "{model}");
+        assert!(!matches!(report.outcome, Outcome::Complete), "{model}");
+        let trace = report.trace.expect("a trace");
+        let real = real_trace(&system, &|s| reduced.representative(s), &trace)
+            .unwrap_or_else(|e| panic!("{model}: {e}"));
+        assert_eq!(real.steps.len(), trace.steps.len());
+        assert!(is_real_run(&system, &real), "{model}: not a real run");
+        // The last state of the real run has the same verdict.
+        let last = &real.steps.last().expect("steps").state;
+        let mut scratch = system.new_scratch();
+        if goal {
+            assert!(system.is_goal(&mut scratch, last).expect("goal"));
+        } else {
+            assert!(
+                system
+                    .check_state(&mut scratch, last)
+                    .expect("check")
+                    .is_some()
+            );
+        }
+    }
+}
