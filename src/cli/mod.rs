@@ -6,6 +6,7 @@
 
 pub mod canon;
 mod check;
+mod graph;
 mod report;
 mod symmetry;
 mod units;
@@ -32,6 +33,9 @@ enum Command {
     /// Canonical labelling of graphs in nauty's dreadnaut format: prints the
     /// canonical labelling and a hash of the canonical form, one line per graph.
     Canon(canon::CanonArgs),
+    /// The coloured graph of a reachable state (as symmetry reduction
+    /// labels it) in dreadnaut format, for canonical labelling benchmarks.
+    Graph(graph::GraphArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -41,6 +45,7 @@ pub fn main() -> ExitCode {
     match &cli.command {
         Command::Check(args) => check::run(args),
         Command::Canon(args) => canon::run(args),
+        Command::Graph(args) => graph::run(args),
     }
 }
 
