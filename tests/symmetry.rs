@@ -394,3 +394,28 @@ fn exported_state_graphs_are_isomorphic_exactly_for_symmetric_states() {
     assert_eq!(hashes[1], hashes[2]);
     assert_eq!(hashes[2], hashes[3]);
 }
+
+#[test]
+fn constant_valuations_count_as_orbits_like_prob_setups() {
+    // prob-symmetry-wiki.md: `MACHINE m` (a /= b, c, d in D, card(D) = 6)
+    // has 10 setups up to symmetry, the partition example one; thesis
+    // Table 4.3: TicTacToe_SimplerSym has 1450 nodes with nausym.
+    let cases: &[(&str, u64, u64)] = &[
+        ("prob_wiki_m.mch", 10, 10),
+        ("prob_wiki_partition.mch", 1, 1),
+        ("TicTacToe_SimplerSym.mch", 1, 1448),
+    ];
+    for &(model, valuations, states) in cases {
+        for mode in ["canon", "flood"] {
+            let run = CheckRun::run(model, &[], &["--no-deadlock", "--symmetry", mode]);
+            assert_eq!(run.result(), "ok", "{}", run.command);
+            assert_eq!(
+                run.count("constant_valuations"),
+                valuations,
+                "{}",
+                run.command
+            );
+            assert_eq!(run.count("states"), states, "{}", run.command);
+        }
+    }
+}
