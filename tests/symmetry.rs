@@ -145,6 +145,7 @@ fn thread_counts_agree_under_symmetry() {
             ("markers", "2"),
             ("flood", "1"),
             ("flood", "2"),
+            ("markers-exact", "2"),
         ] {
             let mut flags = vec!["--symmetry", mode, "--threads", threads];
             flags.extend_from_slice(extra);
@@ -154,7 +155,7 @@ fn thread_counts_agree_under_symmetry() {
                 None => verdict = Some(result),
                 Some(first) => assert_eq!(first, &result, "{}", run.command),
             }
-            if mode != "markers" && run.result() == "ok" {
+            if matches!(mode, "canon" | "flood") && run.result() == "ok" {
                 let states = run.count("states");
                 assert_eq!(
                     *canon_states.get_or_insert(states),
@@ -180,7 +181,7 @@ fn symmetry_finds_the_same_verdicts_as_plain_search() {
     ];
     for &(model, sets, extra) in cases {
         let plain = CheckRun::run(model, sets, extra);
-        for mode in ["canon", "flood", "markers"] {
+        for mode in ["canon", "flood", "markers", "markers-exact"] {
             let mut flags = vec!["--symmetry", mode];
             flags.extend_from_slice(extra);
             let reduced = CheckRun::run(model, sets, &flags);
@@ -280,6 +281,16 @@ fn canon_counts_are_brute_force_orbit_counts() {
         // states share their representative.
         let rep_orbits: HashSet<Vec<u64>> = reps.iter().map(|s| orbit_min(s, &mut image)).collect();
         assert_eq!(rep_orbits, orbits, "{model} {sets:?}");
+        // Exact markers (Algorithm 5.1) cover every orbit with states of
+        // that orbit, possibly several per orbit.
+        let sorted = SymmetricSystem::with_exact_markers(&system, sym);
+        let sorted_reps = reachable(&sorted);
+        assert!(sorted_reps.len() >= orbits.len() && sorted_reps.len() <= plain.len());
+        let sorted_orbits: HashSet<Vec<u64>> = sorted_reps
+            .iter()
+            .map(|s| orbit_min(s, &mut image))
+            .collect();
+        assert_eq!(sorted_orbits, orbits, "{model} {sets:?}: markers-exact");
         for s in plain.iter().take(200) {
             let r = reduced.representative(s);
             assert_eq!(orbit_min(&r, &mut image), orbit_min(s, &mut image));
