@@ -145,6 +145,7 @@ fn thread_counts_agree_under_symmetry() {
             ("markers", "2"),
             ("flood", "1"),
             ("flood", "2"),
+            ("markers-exact", "2"),
         ] {
             let mut flags = vec!["--symmetry", mode, "--threads", threads];
             flags.extend_from_slice(extra);
@@ -154,7 +155,7 @@ fn thread_counts_agree_under_symmetry() {
                 None => verdict = Some(result),
                 Some(first) => assert_eq!(first, &result, "{}", run.command),
             }
-            if mode != "markers" && run.result() == "ok" {
+            if matches!(mode, "canon" | "flood") && run.result() == "ok" {
                 let states = run.count("states");
                 assert_eq!(
                     *canon_states.get_or_insert(states),
@@ -180,7 +181,7 @@ fn symmetry_finds_the_same_verdicts_as_plain_search() {
     ];
     for &(model, sets, extra) in cases {
         let plain = CheckRun::run(model, sets, extra);
-        for mode in ["canon", "flood", "markers"] {
+        for mode in ["canon", "flood", "markers", "markers-exact"] {
             let mut flags = vec!["--symmetry", mode];
             flags.extend_from_slice(extra);
             let reduced = CheckRun::run(model, sets, &flags);
@@ -280,6 +281,16 @@ fn canon_counts_are_brute_force_orbit_counts() {
         // states share their representative.
         let rep_orbits: HashSet<Vec<u64>> = reps.iter().map(|s| orbit_min(s, &mut image)).collect();
         assert_eq!(rep_orbits, orbits, "{model} {sets:?}");
+        // Exact markers (Algorithm 5.1) cover every orbit with states of
+        // that orbit, possibly several per orbit.
+        let sorted = SymmetricSystem::with_exact_markers(&system, sym);
+        let sorted_reps = reachable(&sorted);
+        assert!(sorted_reps.len() >= orbits.len() && sorted_reps.len() <= plain.len());
+        let sorted_orbits: HashSet<Vec<u64>> = sorted_reps
+            .iter()
+            .map(|s| orbit_min(s, &mut image))
+            .collect();
+        assert_eq!(sorted_orbits, orbits, "{model} {sets:?}: markers-exact");
         for s in plain.iter().take(200) {
             let r = reduced.representative(s);
             assert_eq!(orbit_min(&r, &mut image), orbit_min(s, &mut image));
@@ -352,6 +363,70 @@ fn traces_under_symmetry_are_real_runs() {
                     .expect("check")
                     .is_some()
             );
+        }
+    }
+}
+
+#[test]
+fn exported_state_graphs_are_isomorphic_exactly_for_symmetric_states() {
+    // scheduler0 with 3 processes: state 0 is the initial state, states 1-3
+    // are `new` of each process (symmetric to each other).
+    let model = cli_support::model_path("scheduler0.mch");
+    let args: Vec<String> = [
+        "graph",
+        &model.to_string_lossy(),
+        "--set",
+        "PROC=3",
+        "--state",
+        "3",
+        "--all",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let out = cli_support::run_orbit(&args, cli_support::DEFAULT_TIMEOUT);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 4);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("states.dre");
+    std::fs::write(&file, &out.stdout).expect("write graphs");
+    let canon = cli_support::run_orbit(
+        &["canon".to_string(), file.to_string_lossy().to_string()],
+        cli_support::DEFAULT_TIMEOUT,
+    );
+    assert_eq!(canon.code, Some(0), "{}", canon.stderr);
+    let hashes: Vec<&str> = canon
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(hashes.len(), 4, "{}", canon.stdout);
+    assert_ne!(hashes[0], hashes[1]);
+    assert_eq!(hashes[1], hashes[2]);
+    assert_eq!(hashes[2], hashes[3]);
+}
+
+#[test]
+fn constant_valuations_count_as_orbits_like_prob_setups() {
+    // prob-symmetry-wiki.md: `MACHINE m` (a /= b, c, d in D, card(D) = 6)
+    // has 10 setups up to symmetry, the partition example one; thesis
+    // Table 4.3: TicTacToe_SimplerSym has 1450 nodes with nausym.
+    let cases: &[(&str, u64, u64)] = &[
+        ("prob_wiki_m.mch", 10, 10),
+        ("prob_wiki_partition.mch", 1, 1),
+        ("TicTacToe_SimplerSym.mch", 1, 1448),
+    ];
+    for &(model, valuations, states) in cases {
+        for mode in ["canon", "flood"] {
+            let run = CheckRun::run(model, &[], &["--no-deadlock", "--symmetry", mode]);
+            assert_eq!(run.result(), "ok", "{}", run.command);
+            assert_eq!(
+                run.count("constant_valuations"),
+                valuations,
+                "{}",
+                run.command
+            );
+            assert_eq!(run.count("states"), states, "{}", run.command);
         }
     }
 }

@@ -7,6 +7,7 @@
 mod bench;
 pub mod canon;
 mod check;
+mod graph;
 mod plot;
 mod report;
 mod symmetry;
@@ -37,6 +38,9 @@ enum Command {
     /// Run the same check over several thread counts, repeated, and write a
     /// table (text and CSV) and a PNG plot of the speedup.
     Bench(bench::BenchArgs),
+    /// The coloured graph of a reachable state (as symmetry reduction
+    /// labels it) in dreadnaut format, for canonical labelling benchmarks.
+    Graph(graph::GraphArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -47,6 +51,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Canon(args) => canon::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Graph(args) => graph::run(args),
     }
 }
 

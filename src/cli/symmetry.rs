@@ -20,6 +20,10 @@ pub enum Symmetry {
     /// Approximate symmetry markers (Leuschel and Massart): fast, but
     /// different orbits may share a marker, so states can be missed.
     Markers,
+    /// Exact markers (Algorithm 5.1 of symmetry-markers-promela.md): the
+    /// elements ordered by their markers, then renamed; complete, but may
+    /// keep several states per orbit.
+    MarkersExact,
 }
 
 impl Symmetry {
@@ -29,6 +33,7 @@ impl Symmetry {
             Symmetry::Canon => "canon",
             Symmetry::Markers => "markers",
             Symmetry::Flood => "flood",
+            Symmetry::MarkersExact => "markers-exact",
         }
     }
 }
@@ -92,11 +97,12 @@ pub fn explore(
     let sym = &system.interchangeable;
     match mode {
         Symmetry::Off => (workers::explore(system, config), None),
-        Symmetry::Canon | Symmetry::Markers | Symmetry::Flood => {
+        Symmetry::Canon | Symmetry::Markers | Symmetry::Flood | Symmetry::MarkersExact => {
             let markers = mode == Symmetry::Markers;
             let reduced = match mode {
                 Symmetry::Markers => SymmetricSystem::with_markers(system, sym),
                 Symmetry::Flood => SymmetricSystem::with_flooding(system, sym),
+                Symmetry::MarkersExact => SymmetricSystem::with_exact_markers(system, sym),
                 _ => SymmetricSystem::new(system, sym),
             };
             let mut report = workers::explore(&reduced, config);

@@ -98,7 +98,7 @@ impl Canonicaliser {
 
     /// The representative of `state`, written to `scratch.out`.
     pub fn canonicalise(&self, layout: &StateLayout, state: &[u64], scratch: &mut CanonScratch) {
-        if self.derive(layout, state, scratch) {
+        if self.derive(layout, state, scratch) && !scratch.perm.is_identity() {
             let mut out = std::mem::take(&mut scratch.out);
             // A value that fits its slot still fits it after renaming.
             if scratch.perm.apply_state(layout, state, &mut out).is_err() {

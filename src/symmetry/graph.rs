@@ -200,6 +200,26 @@ impl StateGraphs {
         true
     }
 
+    /// Builds the graph of `state` into `out` even when no interchangeable
+    /// element occurs (for export).
+    pub fn build_full(&self, layout: &StateLayout, state: &[u64], out: &mut GraphBuilder) {
+        let mut scratch = GraphScratch::default();
+        self.build(layout, state, &mut scratch, out);
+        if !scratch.touched {
+            scratch.scalars.sort();
+            for (rank, (_, v)) in scratch.scalars.iter().enumerate() {
+                scratch.colours[*v as usize] = CONST + rank as u32;
+            }
+            out.reset(scratch.colours.len());
+            for (v, &c) in scratch.colours.iter().enumerate() {
+                out.set_colour(v, c);
+            }
+            for &(a, b, c) in &scratch.edges {
+                out.add_edge(a as usize, b as usize, c);
+            }
+        }
+    }
+
     fn vertex(&self, scratch: &mut GraphScratch, colour: u32) -> u32 {
         scratch.colours.push(colour);
         (scratch.colours.len() - 1) as u32

@@ -235,6 +235,41 @@ impl Markers {
         h
     }
 
+    /// Exact markers (symmetry-markers-promela.md, Algorithm 5.1): orders
+    /// the interchangeable elements of each class by their (refined)
+    /// element markers, ties by index, and writes `state` renamed by that
+    /// order to `scratch.out`. The result is always in `state`'s orbit, so
+    /// no state is missed; symmetric states whose elements tie may still
+    /// get different results (several states per orbit).
+    pub fn sorted_representative(
+        &self,
+        layout: &StateLayout,
+        state: &[u64],
+        sym: &Interchangeable,
+        scratch: &mut MarkerScratch,
+    ) {
+        self.marker(layout, state, scratch);
+        let mut perm = super::Permutation::identity(&sym.set_sizes);
+        let images = perm.images_mut();
+        for (s, class) in sym.movable.iter().enumerate() {
+            let mut order: Vec<(u64, u32)> = class
+                .iter()
+                .map(|&i| {
+                    let a = self.atom[s][i as usize].unwrap_or(0);
+                    (scratch.paths[a], i)
+                })
+                .collect();
+            order.sort_unstable();
+            for (rank, &(_, i)) in order.iter().enumerate() {
+                images[s][i as usize] = class[rank];
+            }
+        }
+        if perm.apply_state(layout, state, &mut scratch.out).is_err() {
+            scratch.out.clear();
+            scratch.out.extend_from_slice(state);
+        }
+    }
+
     /// The state standing for `state`: the first state seen with its
     /// marker (`state` itself if it is the first), written to `scratch.out`.
     pub fn representative(&self, layout: &StateLayout, state: &[u64], scratch: &mut MarkerScratch) {

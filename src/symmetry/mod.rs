@@ -21,6 +21,7 @@ mod system;
 
 pub use canonical::{CanonScratch, Canonicaliser};
 pub use flood::{Flood, FloodScratch};
+pub use graph::StateGraphs;
 pub use interchangeable::Interchangeable;
 pub use markers::{MarkerScratch, Markers};
 pub use permutation::{Permutation, all_permutations};

@@ -22,6 +22,8 @@ enum Reducer {
     Canon(Canonicaliser),
     /// Symmetry markers: one state per marker.
     Markers(Markers),
+    /// Exact markers: elements sorted by their markers.
+    SortedMarkers(Markers, Interchangeable),
     /// Permutation flooding: one state per orbit, all of it in the table.
     Flood(Flood),
 }
@@ -65,6 +67,18 @@ impl<'a> SymmetricSystem<'a> {
         }
     }
 
+    /// Wraps `inner` with exact markers (elements ordered by markers).
+    pub fn with_exact_markers(inner: &'a BSystem, sym: &Interchangeable) -> Self {
+        let layout = inner.layout();
+        SymmetricSystem {
+            inner,
+            reducer: Reducer::SortedMarkers(
+                Markers::new(layout, sym, layout.slots().len()),
+                sym.clone(),
+            ),
+        }
+    }
+
     /// Wraps `inner` with permutation flooding.
     pub fn with_flooding(inner: &'a BSystem, sym: &Interchangeable) -> Self {
         SymmetricSystem {
@@ -85,7 +99,7 @@ impl<'a> SymmetricSystem<'a> {
     fn new_reduce_scratch(&self) -> ReduceScratch {
         let canon = match &self.reducer {
             Reducer::Canon(c) => c.new_scratch(),
-            Reducer::Markers(_) | Reducer::Flood(_) => {
+            Reducer::Markers(_) | Reducer::SortedMarkers(..) | Reducer::Flood(_) => {
                 Canonicaliser::new(self.inner.layout(), &Interchangeable::none(), 0).new_scratch()
             }
         };
@@ -107,6 +121,10 @@ impl<'a> SymmetricSystem<'a> {
             }
             Reducer::Markers(m) => {
                 m.representative(layout, state, &mut scratch.markers);
+                &scratch.markers.out
+            }
+            Reducer::SortedMarkers(m, sym) => {
+                m.sorted_representative(layout, state, sym, &mut scratch.markers);
                 &scratch.markers.out
             }
             Reducer::Flood(f) => {
