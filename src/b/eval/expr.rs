@@ -25,6 +25,14 @@ pub fn set(v: &Value, span: Span) -> R<&[Value]> {
     v.as_set().ok_or_else(|| Fail::new(span, "expected a set"))
 }
 
+/// The shared elements of the set `v`, or a type error at `span`.
+fn shared_set(v: &Value, span: Span) -> R<&std::sync::Arc<[Value]>> {
+    match v {
+        Value::Set(s) => Ok(s),
+        _ => Err(Fail::new(span, "expected a set")),
+    }
+}
+
 /// The elements of the sequence `v` in order, or an error at `span`.
 pub fn seq(v: &Value, span: Span) -> R<Vec<&Value>> {
     seqs::elements(set(v, span)?)
@@ -374,12 +382,14 @@ impl Interpreter {
             && let [item] = items.as_slice()
             && let EK::Binary(Maplet, x, y) = &item.kind
         {
-            // `f <+ {x |-> y}` (from `f(x) := y`): replace one image in place.
+            // `f <+ {x |-> y}` (from `f(x) := y`): replace one image, one
+            // allocation, no singleton built (the hot path of most models).
             let fv = self.eval(a, env)?;
-            let pair = Value::pair(self.eval(x, env)?, self.eval(y, env)?);
-            return Ok(Value::set_from_sorted(rel::overwrite(
-                set(&fv, a.span)?,
-                std::slice::from_ref(&pair),
+            let (xv, yv) = (self.eval(x, env)?, self.eval(y, env)?);
+            return Ok(Value::Set(rel::with_image(
+                shared_set(&fv, a.span)?,
+                xv,
+                yv,
             )));
         }
         if matches!(op, Union | Minus)
@@ -389,11 +399,11 @@ impl Interpreter {
             // `s \/ {x}` and `s - {x}`: one copy, no singleton set built.
             let sv = self.eval(a, env)?;
             let x = self.eval(item, env)?;
-            let s = set(&sv, a.span)?;
-            return Ok(Value::set_from_sorted(if op == Union {
-                sets::insert(s, &x)
+            let s = shared_set(&sv, a.span)?;
+            return Ok(Value::Set(if op == Union {
+                sets::with_inserted(s, x)
             } else {
-                sets::remove(s, &x)
+                sets::with_removed(s, &x)
             }));
         }
         let va = self.eval(a, env)?;

@@ -4,6 +4,7 @@
 //! one element are binary searches.
 
 use super::Value;
+use std::sync::Arc;
 
 /// The pairs of a relation whose first component is `x` (a contiguous run).
 pub fn pairs_from<'a>(rel: &'a [Value], x: &Value) -> &'a [Value] {
@@ -130,6 +131,19 @@ pub fn overwrite(r: &[Value], q: &[Value]) -> Vec<Value> {
     let dom_q = domain(q);
     let kept = restrict_domain(r, &dom_q, false);
     super::sets::union(&kept, q)
+}
+
+/// `f <+ {x |-> y}` (the `f(x) := y` of B) as a shared set, built with
+/// one allocation; `f` itself (shared, not copied) when `y` already is the
+/// only image of `x`, which also lets the state encoding see that the
+/// value did not change.
+pub fn with_image(f: &Arc<[Value]>, x: Value, y: Value) -> Arc<[Value]> {
+    let start = f.partition_point(|p| first(p).fast_cmp(&x).is_lt());
+    let len = f[start..].partition_point(|p| first(p).fast_cmp(&x).is_eq());
+    if len == 1 && *second(&f[start]) == y {
+        return f.clone();
+    }
+    super::sets::splice(f, start..start + len, Some(Value::pair(x, y)))
 }
 
 /// `(r ; q)`: relational composition, sorted.
@@ -265,6 +279,22 @@ mod tests {
             overwrite(&f, &rel(&[(1, 0), (4, 5)])),
             rel(&[(1, 0), (2, 20), (3, 30), (4, 5)])
         );
+    }
+
+    #[test]
+    fn override_of_one_image_agrees_and_shares_when_unchanged() {
+        let f: Arc<[Value]> = rel(&[(1, 10), (2, 20), (3, 30)]).into();
+        for (x, y) in [(0, 1), (2, 5), (2, 20), (3, 0), (4, 5)] {
+            let expected = overwrite(&f, &rel(&[(x, y)]));
+            assert_eq!(
+                with_image(&f, Value::Int(x), Value::Int(y)).to_vec(),
+                expected
+            );
+        }
+        assert!(Arc::ptr_eq(
+            &f,
+            &with_image(&f, Value::Int(2), Value::Int(20))
+        ));
     }
 
     #[test]
