@@ -406,6 +406,22 @@ impl Interpreter {
                 sets::with_removed(s, &x)
             }));
         }
+        if matches!(op, DomainSubtraction | DomainRestriction)
+            && let EK::SetEnum(items) = &a.kind
+            && let [item] = items.as_slice()
+        {
+            // `{x} <<| f` and `{x} <| f`: cut out (or keep) the run of pairs
+            // from x, one allocation, no singleton set built.
+            let x = self.eval(item, env)?;
+            let rv = self.eval(b, env)?;
+            let r = shared_set(&rv, b.span)?;
+            let run = rel::run_from(r, &x);
+            return Ok(Value::Set(if op == DomainSubtraction {
+                sets::splice(r, run, None)
+            } else {
+                r[run].into()
+            }));
+        }
         let va = self.eval(a, env)?;
         let vb = self.eval(b, env)?;
         let (sa, sb) = (a.span, b.span);

@@ -7,10 +7,21 @@ use super::Value;
 use std::sync::Arc;
 
 /// The pairs of a relation whose first component is `x` (a contiguous run).
+#[inline]
 pub fn pairs_from<'a>(rel: &'a [Value], x: &Value) -> &'a [Value] {
+    &rel[run_from(rel, x)]
+}
+
+/// The positions of [`pairs_from`]: a binary search for the start, then a
+/// scan for the end (runs are short, of length 1 in a function, so the
+/// scan beats a second binary search; this is the `f(x)` of every guard).
+pub fn run_from(rel: &[Value], x: &Value) -> std::ops::Range<usize> {
     let start = rel.partition_point(|p| first(p).fast_cmp(x).is_lt());
-    let len = rel[start..].partition_point(|p| first(p).fast_cmp(x).is_eq());
-    &rel[start..start + len]
+    let len = rel[start..]
+        .iter()
+        .take_while(|p| first(p).fast_cmp(x).is_eq())
+        .count();
+    start..start + len
 }
 
 /// First component of a pair (the value itself if it is not a pair, which
@@ -119,9 +130,8 @@ pub fn restrict_range(r: &[Value], s: &[Value], keep: bool) -> Vec<Value> {
 pub fn overwrite(r: &[Value], q: &[Value]) -> Vec<Value> {
     if q.len() == 1 {
         // The common `f(x) := e`: replace the run of `x` in place.
-        let x = first(&q[0]);
-        let start = r.partition_point(|p| first(p).fast_cmp(x).is_lt());
-        let len = r[start..].partition_point(|p| first(p).fast_cmp(x).is_eq());
+        let run = run_from(r, first(&q[0]));
+        let (start, len) = (run.start, run.len());
         let mut out = Vec::with_capacity(r.len() + 1 - len);
         out.extend_from_slice(&r[..start]);
         out.push(q[0].clone());
@@ -138,12 +148,11 @@ pub fn overwrite(r: &[Value], q: &[Value]) -> Vec<Value> {
 /// only image of `x`, which also lets the state encoding see that the
 /// value did not change.
 pub fn with_image(f: &Arc<[Value]>, x: Value, y: Value) -> Arc<[Value]> {
-    let start = f.partition_point(|p| first(p).fast_cmp(&x).is_lt());
-    let len = f[start..].partition_point(|p| first(p).fast_cmp(&x).is_eq());
-    if len == 1 && *second(&f[start]) == y {
+    let run = run_from(f, &x);
+    if run.len() == 1 && *second(&f[run.start]) == y {
         return f.clone();
     }
-    super::sets::splice(f, start..start + len, Some(Value::pair(x, y)))
+    super::sets::splice(f, run, Some(Value::pair(x, y)))
 }
 
 /// `(r ; q)`: relational composition, sorted.
@@ -262,6 +271,16 @@ mod tests {
         assert_eq!(apply(&f, &Value::Int(4)), Applied::OutsideDomain);
         let r = rel(&[(1, 10), (1, 11)]);
         assert_eq!(apply(&r, &Value::Int(1)), Applied::NotAFunction);
+    }
+
+    #[test]
+    fn runs_of_pairs_from_one_element() {
+        let r = rel(&[(1, 10), (2, 20), (2, 21), (2, 22), (4, 40)]);
+        assert_eq!(run_from(&r, &Value::Int(2)), 1..4);
+        assert_eq!(run_from(&r, &Value::Int(4)), 4..5);
+        assert_eq!(run_from(&r, &Value::Int(3)), 4..4);
+        assert_eq!(run_from(&r, &Value::Int(9)), 5..5);
+        assert_eq!(pairs_from(&r, &Value::Int(0)), &[] as &[Value]);
     }
 
     #[test]
