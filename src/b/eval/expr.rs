@@ -106,13 +106,26 @@ impl Interpreter {
                 if let EK::Unary(UnaryOp::Inverse, inner) = &r.kind {
                     // `r~[S]`: the x with some `x |-> y : r`, y in S (no inverse built).
                     let rv = self.eval(inner, env)?;
-                    let sv = self.eval(s, env)?;
-                    let sset = set(&sv, s.span)?;
-                    let mut out: Vec<Value> = set(&rv, inner.span)?
-                        .iter()
-                        .filter(|p| sets::contains(sset, rel::second(p)))
-                        .map(|p| rel::first(p).clone())
-                        .collect();
+                    let pairs = set(&rv, inner.span)?;
+                    let mut out: Vec<Value> = if let EK::SetEnum(items) = &s.kind
+                        && let [item] = items.as_slice()
+                    {
+                        // `r~[{y}]` (`pst~[{active}]`): no singleton set built.
+                        let y = self.eval(item, env)?;
+                        pairs
+                            .iter()
+                            .filter(|p| *rel::second(p) == y)
+                            .map(|p| rel::first(p).clone())
+                            .collect()
+                    } else {
+                        let sv = self.eval(s, env)?;
+                        let sset = set(&sv, s.span)?;
+                        pairs
+                            .iter()
+                            .filter(|p| sets::contains(sset, rel::second(p)))
+                            .map(|p| rel::first(p).clone())
+                            .collect()
+                    };
                     out.dedup();
                     return Ok(Value::set_from_sorted(out));
                 }
