@@ -25,6 +25,14 @@ pub fn set(v: &Value, span: Span) -> R<&[Value]> {
     v.as_set().ok_or_else(|| Fail::new(span, "expected a set"))
 }
 
+/// The shared elements of the set `v`, or a type error at `span`.
+fn shared_set(v: &Value, span: Span) -> R<&std::sync::Arc<[Value]>> {
+    match v {
+        Value::Set(s) => Ok(s),
+        _ => Err(Fail::new(span, "expected a set")),
+    }
+}
+
 /// The elements of the sequence `v` in order, or an error at `span`.
 pub fn seq(v: &Value, span: Span) -> R<Vec<&Value>> {
     seqs::elements(set(v, span)?)
@@ -98,13 +106,26 @@ impl Interpreter {
                 if let EK::Unary(UnaryOp::Inverse, inner) = &r.kind {
                     // `r~[S]`: the x with some `x |-> y : r`, y in S (no inverse built).
                     let rv = self.eval(inner, env)?;
-                    let sv = self.eval(s, env)?;
-                    let sset = set(&sv, s.span)?;
-                    let mut out: Vec<Value> = set(&rv, inner.span)?
-                        .iter()
-                        .filter(|p| sets::contains(sset, rel::second(p)))
-                        .map(|p| rel::first(p).clone())
-                        .collect();
+                    let pairs = set(&rv, inner.span)?;
+                    let mut out: Vec<Value> = if let EK::SetEnum(items) = &s.kind
+                        && let [item] = items.as_slice()
+                    {
+                        // `r~[{y}]` (`pst~[{active}]`): no singleton set built.
+                        let y = self.eval(item, env)?;
+                        pairs
+                            .iter()
+                            .filter(|p| *rel::second(p) == y)
+                            .map(|p| rel::first(p).clone())
+                            .collect()
+                    } else {
+                        let sv = self.eval(s, env)?;
+                        let sset = set(&sv, s.span)?;
+                        pairs
+                            .iter()
+                            .filter(|p| sets::contains(sset, rel::second(p)))
+                            .map(|p| rel::first(p).clone())
+                            .collect()
+                    };
                     out.dedup();
                     return Ok(Value::set_from_sorted(out));
                 }
@@ -374,12 +395,14 @@ impl Interpreter {
             && let [item] = items.as_slice()
             && let EK::Binary(Maplet, x, y) = &item.kind
         {
-            // `f <+ {x |-> y}` (from `f(x) := y`): replace one image in place.
+            // `f <+ {x |-> y}` (from `f(x) := y`): replace one image, one
+            // allocation, no singleton built (the hot path of most models).
             let fv = self.eval(a, env)?;
-            let pair = Value::pair(self.eval(x, env)?, self.eval(y, env)?);
-            return Ok(Value::set_from_sorted(rel::overwrite(
-                set(&fv, a.span)?,
-                std::slice::from_ref(&pair),
+            let (xv, yv) = (self.eval(x, env)?, self.eval(y, env)?);
+            return Ok(Value::Set(rel::with_image(
+                shared_set(&fv, a.span)?,
+                xv,
+                yv,
             )));
         }
         if matches!(op, Union | Minus)
@@ -389,11 +412,27 @@ impl Interpreter {
             // `s \/ {x}` and `s - {x}`: one copy, no singleton set built.
             let sv = self.eval(a, env)?;
             let x = self.eval(item, env)?;
-            let s = set(&sv, a.span)?;
-            return Ok(Value::set_from_sorted(if op == Union {
-                sets::insert(s, &x)
+            let s = shared_set(&sv, a.span)?;
+            return Ok(Value::Set(if op == Union {
+                sets::with_inserted(s, x)
             } else {
-                sets::remove(s, &x)
+                sets::with_removed(s, &x)
+            }));
+        }
+        if matches!(op, DomainSubtraction | DomainRestriction)
+            && let EK::SetEnum(items) = &a.kind
+            && let [item] = items.as_slice()
+        {
+            // `{x} <<| f` and `{x} <| f`: cut out (or keep) the run of pairs
+            // from x, one allocation, no singleton set built.
+            let x = self.eval(item, env)?;
+            let rv = self.eval(b, env)?;
+            let r = shared_set(&rv, b.span)?;
+            let run = rel::run_from(r, &x);
+            return Ok(Value::Set(if op == DomainSubtraction {
+                sets::splice(r, run, None)
+            } else {
+                r[run].into()
             }));
         }
         let va = self.eval(a, env)?;

@@ -4,12 +4,24 @@
 //! one element are binary searches.
 
 use super::Value;
+use std::sync::Arc;
 
 /// The pairs of a relation whose first component is `x` (a contiguous run).
+#[inline]
 pub fn pairs_from<'a>(rel: &'a [Value], x: &Value) -> &'a [Value] {
+    &rel[run_from(rel, x)]
+}
+
+/// The positions of [`pairs_from`]: a binary search for the start, then a
+/// scan for the end (runs are short, of length 1 in a function, so the
+/// scan beats a second binary search; this is the `f(x)` of every guard).
+pub fn run_from(rel: &[Value], x: &Value) -> std::ops::Range<usize> {
     let start = rel.partition_point(|p| first(p).fast_cmp(x).is_lt());
-    let len = rel[start..].partition_point(|p| first(p).fast_cmp(x).is_eq());
-    &rel[start..start + len]
+    let len = rel[start..]
+        .iter()
+        .take_while(|p| first(p).fast_cmp(x).is_eq())
+        .count();
+    start..start + len
 }
 
 /// First component of a pair (the value itself if it is not a pair, which
@@ -118,9 +130,8 @@ pub fn restrict_range(r: &[Value], s: &[Value], keep: bool) -> Vec<Value> {
 pub fn overwrite(r: &[Value], q: &[Value]) -> Vec<Value> {
     if q.len() == 1 {
         // The common `f(x) := e`: replace the run of `x` in place.
-        let x = first(&q[0]);
-        let start = r.partition_point(|p| first(p).fast_cmp(x).is_lt());
-        let len = r[start..].partition_point(|p| first(p).fast_cmp(x).is_eq());
+        let run = run_from(r, first(&q[0]));
+        let (start, len) = (run.start, run.len());
         let mut out = Vec::with_capacity(r.len() + 1 - len);
         out.extend_from_slice(&r[..start]);
         out.push(q[0].clone());
@@ -130,6 +141,18 @@ pub fn overwrite(r: &[Value], q: &[Value]) -> Vec<Value> {
     let dom_q = domain(q);
     let kept = restrict_domain(r, &dom_q, false);
     super::sets::union(&kept, q)
+}
+
+/// `f <+ {x |-> y}` (the `f(x) := y` of B) as a shared set, built with
+/// one allocation; `f` itself (shared, not copied) when `y` already is the
+/// only image of `x`, which also lets the state encoding see that the
+/// value did not change.
+pub fn with_image(f: &Arc<[Value]>, x: Value, y: Value) -> Arc<[Value]> {
+    let run = run_from(f, &x);
+    if run.len() == 1 && *second(&f[run.start]) == y {
+        return f.clone();
+    }
+    super::sets::splice(f, run, Some(Value::pair(x, y)))
 }
 
 /// `(r ; q)`: relational composition, sorted.
@@ -251,6 +274,16 @@ mod tests {
     }
 
     #[test]
+    fn runs_of_pairs_from_one_element() {
+        let r = rel(&[(1, 10), (2, 20), (2, 21), (2, 22), (4, 40)]);
+        assert_eq!(run_from(&r, &Value::Int(2)), 1..4);
+        assert_eq!(run_from(&r, &Value::Int(4)), 4..5);
+        assert_eq!(run_from(&r, &Value::Int(3)), 4..4);
+        assert_eq!(run_from(&r, &Value::Int(9)), 5..5);
+        assert_eq!(pairs_from(&r, &Value::Int(0)), &[] as &[Value]);
+    }
+
+    #[test]
     fn override_replaces_images() {
         let f = rel(&[(1, 10), (2, 20), (3, 30)]);
         assert_eq!(
@@ -265,6 +298,22 @@ mod tests {
             overwrite(&f, &rel(&[(1, 0), (4, 5)])),
             rel(&[(1, 0), (2, 20), (3, 30), (4, 5)])
         );
+    }
+
+    #[test]
+    fn override_of_one_image_agrees_and_shares_when_unchanged() {
+        let f: Arc<[Value]> = rel(&[(1, 10), (2, 20), (3, 30)]).into();
+        for (x, y) in [(0, 1), (2, 5), (2, 20), (3, 0), (4, 5)] {
+            let expected = overwrite(&f, &rel(&[(x, y)]));
+            assert_eq!(
+                with_image(&f, Value::Int(x), Value::Int(y)).to_vec(),
+                expected
+            );
+        }
+        assert!(Arc::ptr_eq(
+            &f,
+            &with_image(&f, Value::Int(2), Value::Int(20))
+        ));
     }
 
     #[test]

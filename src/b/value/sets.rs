@@ -4,6 +4,7 @@
 //! common `s \/ {x}` and `s - {x}` of B models) copies once.
 
 use super::Value;
+use std::sync::Arc;
 
 /// Is `v` an element of the sorted set `s`?
 pub fn contains(s: &[Value], v: &Value) -> bool {
@@ -127,6 +128,54 @@ pub fn remove(s: &[Value], v: &Value) -> Vec<Value> {
     }
 }
 
+/// `s \/ {v}` as a shared set, built with one allocation; `s` itself
+/// (shared, not copied) when it already holds `v`, which also lets the
+/// state encoding see that the value did not change.
+pub fn with_inserted(s: &Arc<[Value]>, v: Value) -> Arc<[Value]> {
+    match s.binary_search_by(|x| x.fast_cmp(&v)) {
+        Ok(_) => s.clone(),
+        Err(pos) => splice(s, pos..pos, Some(v)),
+    }
+}
+
+/// `s - {v}` as a shared set (see [`with_inserted`]).
+pub fn with_removed(s: &Arc<[Value]>, v: &Value) -> Arc<[Value]> {
+    match s.binary_search_by(|x| x.fast_cmp(v)) {
+        Ok(pos) => splice(s, pos..pos + 1, None),
+        Err(_) => s.clone(),
+    }
+}
+
+/// `s` with the elements at `cut` replaced by `mid` (if any), as a new
+/// shared slice. Written straight into one allocation: this is the inner
+/// step of `f(x) := y`, `s \/ {x}` and `s - {x}` on every transition, and
+/// both `collect` into an `Arc<[_]>` and building a `Vec` first cost
+/// several times more.
+pub fn splice(s: &[Value], cut: std::ops::Range<usize>, mid: Option<Value>) -> Arc<[Value]> {
+    let (head, tail) = (&s[..cut.start], &s[cut.end..]);
+    let len = head.len() + usize::from(mid.is_some()) + tail.len();
+    let mut out = Arc::<[Value]>::new_uninit_slice(len);
+    let slots = Arc::get_mut(&mut out).expect("a fresh Arc is unique");
+    let (first, rest) = slots.split_at_mut(head.len());
+    for (slot, v) in first.iter_mut().zip(head) {
+        slot.write(v.clone());
+    }
+    let rest = match mid {
+        Some(v) => {
+            rest[0].write(v);
+            &mut rest[1..]
+        }
+        None => rest,
+    };
+    for (slot, v) in rest.iter_mut().zip(tail) {
+        slot.write(v.clone());
+    }
+    // SAFETY: `head.len()` slots were written from `head`, then one from
+    // `mid` if given, then the rest, `tail.len()` of them, from `tail`:
+    // all `len` slots are initialised.
+    unsafe { out.assume_init() }
+}
+
 /// Calls `f` on every subset of `s` (as a sorted vector), in order of
 /// increasing size, then lexicographically by element position. Stops and
 /// returns `false` as soon as `f` does.
@@ -166,6 +215,24 @@ mod tests {
 
     fn ints(v: &[i64]) -> Vec<Value> {
         v.iter().map(|&i| Value::Int(i)).collect()
+    }
+
+    #[test]
+    fn shared_insert_and_remove_agree_with_the_copying_ones() {
+        let s: Arc<[Value]> = ints(&[1, 3, 5]).into();
+        for x in 0..7 {
+            let x = Value::Int(x);
+            assert_eq!(with_inserted(&s, x.clone()).to_vec(), insert(&s, &x));
+            assert_eq!(with_removed(&s, &x).to_vec(), remove(&s, &x));
+        }
+        // Unchanged sets are shared, not copied.
+        assert!(Arc::ptr_eq(&s, &with_inserted(&s, Value::Int(3))));
+        assert!(Arc::ptr_eq(&s, &with_removed(&s, &Value::Int(2))));
+        assert_eq!(splice(&s, 0..3, None).len(), 0);
+        assert_eq!(
+            splice(&s, 3..3, Some(Value::Int(9))).to_vec(),
+            ints(&[1, 3, 5, 9])
+        );
     }
 
     #[test]
