@@ -8,6 +8,7 @@ mod bench;
 pub mod canon;
 mod check;
 mod plot;
+pub mod por;
 mod report;
 mod units;
 
@@ -36,6 +37,8 @@ enum Command {
     /// Run the same check over several thread counts, repeated, and write a
     /// table (text and CSV) and a PNG plot of the speedup.
     Bench(bench::BenchArgs),
+    /// Static analysis for partial order reduction: read/write sets, dependency, enable graph.
+    Por(por::PorArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -46,6 +49,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Canon(args) => canon::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Por(args) => por::run(args),
     }
 }
 

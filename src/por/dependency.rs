@@ -109,7 +109,7 @@ pub fn decide(
     let interp = candidates.interpreter();
     let (na, nb) = (&names[a], &names[b]);
     let scan = candidates.scan(&involved, &mut |consts, vars| {
-        let at = || candidates.describe(&involved, vars);
+        let at = || candidates.describe(vars);
         match independent_at(interp, a, b, consts, vars) {
             Ok(None) => None,
             Ok(Some(Failure::Disables(first))) => {

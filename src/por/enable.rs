@@ -68,7 +68,7 @@ pub fn can_enable(
         .collect();
     let interp = candidates.interpreter();
     let scan = candidates.scan(&involved, &mut |consts, vars| {
-        let at = || candidates.describe(&involved, vars);
+        let at = || candidates.describe(vars);
         let result = (|| -> Result<bool, String> {
             if !instances(interp, b, consts, vars)?.is_empty() {
                 return Ok(false);

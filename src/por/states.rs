@@ -24,6 +24,10 @@ use crate::por::access::expr_reads;
 /// Most constant valuations tried.
 const MAX_VALUATIONS: usize = 16;
 
+/// The callback of [`Candidates::scan`]: constants and variables of a
+/// candidate state to a witness, if the state is one.
+pub type Visit<'f> = dyn FnMut(&[Value], &[Value]) -> Option<String> + 'f;
+
 /// What a scan over the candidate states found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Scan {
@@ -113,31 +117,21 @@ impl<'a> Candidates<'a> {
     /// Calls `f(constants, variables)` on every candidate state varying the
     /// variables `involved`, until it returns a witness or an error
     /// (reported as found: an evaluation error is a reason for dependence).
-    pub fn scan(
-        &self,
-        involved: &BTreeSet<String>,
-        f: &mut dyn FnMut(&[Value], &[Value]) -> Option<String>,
-    ) -> Scan {
+    pub fn scan(&self, involved: &BTreeSet<String>, f: &mut Visit<'_>) -> Scan {
         if let Some(why) = &self.no_base {
             return Scan::TooBig(why.clone());
         }
-        let mut slots = Vec::new();
-        let mut domains = Vec::new();
-        let mut total: usize = self.bases.len();
-        for (i, v) in self.machine.variables.iter().enumerate() {
-            if !involved.contains(&v.name) {
-                continue;
-            }
-            let Some(d) = domain(&self.types.variables[i], self.types, self.budget) else {
-                return Scan::TooBig(format!("the type of `{}` is too large", v.name));
-            };
-            total = match total.checked_mul(d.len()) {
-                Some(t) if t <= self.budget => t,
-                _ => return Scan::TooBig(format!("more than {} candidate states", self.budget)),
-            };
-            slots.push(i);
-            domains.push(d);
-        }
+        // Vary the variables the invariant relates to the involved ones as
+        // well (so that e.g. `f : dom --> R` keeps `f` a function), when
+        // the budget allows.
+        let closed = self.close(involved);
+        let (involved, slots, domains) = match self.plan(&closed) {
+            Ok((slots, domains)) => (&closed, slots, domains),
+            Err(_) => match self.plan(involved) {
+                Ok((slots, domains)) => (involved, slots, domains),
+                Err(why) => return Scan::TooBig(why),
+            },
+        };
         let checked: Vec<usize> = (0..self.invariant_reads.len())
             .filter(|&i| self.invariant_reads[i].is_subset(involved))
             .collect();
@@ -181,14 +175,48 @@ impl<'a> Candidates<'a> {
         Scan::Exhausted(visited)
     }
 
-    /// `x=1, y={a}` for the variables in `involved`.
-    pub fn describe(&self, involved: &BTreeSet<String>, vars: &[Value]) -> String {
+    /// `involved` plus the variables of every invariant conjunct that
+    /// mentions one of them.
+    fn close(&self, involved: &BTreeSet<String>) -> BTreeSet<String> {
+        let mut closed = involved.clone();
+        for reads in &self.invariant_reads {
+            if !reads.is_disjoint(involved) {
+                closed.extend(reads.iter().cloned());
+            }
+        }
+        closed
+    }
+
+    /// The slots and domains of the variables in `involved`, or why they
+    /// exceed the budget.
+    fn plan(&self, involved: &BTreeSet<String>) -> Result<(Vec<usize>, Vec<Vec<Value>>), String> {
+        let mut slots = Vec::new();
+        let mut domains = Vec::new();
+        let mut total: usize = self.bases.len();
+        for (i, v) in self.machine.variables.iter().enumerate() {
+            if !involved.contains(&v.name) {
+                continue;
+            }
+            let Some(d) = domain(&self.types.variables[i], self.types, self.budget) else {
+                return Err(format!("the type of `{}` is too large", v.name));
+            };
+            total = match total.checked_mul(d.len()) {
+                Some(t) if t <= self.budget => t,
+                _ => return Err(format!("more than {} candidate states", self.budget)),
+            };
+            slots.push(i);
+            domains.push(d);
+        }
+        Ok((slots, domains))
+    }
+
+    /// `x=1, y={a}`: the whole state.
+    pub fn describe(&self, vars: &[Value]) -> String {
         let parts: Vec<String> = self
             .machine
             .variables
             .iter()
             .enumerate()
-            .filter(|(_, v)| involved.contains(&v.name))
             .map(|(i, v)| format!("{}={}", v.name, self.interpreter.format_value(&vars[i])))
             .collect();
         parts.join(", ")
