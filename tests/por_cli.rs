@@ -102,3 +102,24 @@ fn bad_input_exits_2_with_a_position() {
     assert_eq!(code, Some(2));
     assert!(err.contains("cannot read"), "{err}");
 }
+
+#[test]
+fn peterson_turn_writes_are_proved_independent_of_the_other_entry() {
+    let (code, out, err) = por(&[&models("Peterson.mch")]);
+    assert_eq!(code, Some(0), "{err}");
+    // want1 yield1 enter1 exit1 want2 yield2 enter2 exit2
+    let expected = [
+        "DDDD..D.", "DDDD.D..", "DDDDD...", "DDDD....", "..D.DDDD", ".D..DDDD", "D...DDDD",
+        "....DDDD",
+    ];
+    assert_eq!(matrix(&out), expected, "{out}");
+    assert!(
+        out.contains("yield1 enter2: independent (enumeration of 60 states)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("want1 enter2: dependent (enumeration: want1 disables enter2"),
+        "{out}"
+    );
+    assert!(out.contains("  yield1 -> {enter1, enter2}\n"), "{out}");
+}
