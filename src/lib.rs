@@ -6,4 +6,5 @@ pub mod b;
 pub mod canon;
 pub mod cli;
 pub mod diag;
+pub mod por;
 pub mod symmetry;

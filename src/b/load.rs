@@ -33,8 +33,22 @@ pub enum LoadError {
     Model(String),
 }
 
-/// Loads the machine in `path`.
-pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadError> {
+/// A machine read, parsed, type-checked and compiled, for tools that need
+/// the AST and the types as well as the interpreter (e.g. `orbit por`).
+pub struct LoadedModel {
+    /// The parsed machine.
+    pub machine: crate::b::ast::Machine,
+    /// Its types.
+    pub types: crate::b::types::MachineTypes,
+    /// Its compiled interpreter.
+    pub interpreter: Interpreter,
+    /// The source text, for rendering diagnostics.
+    pub file: Arc<SourceFile>,
+}
+
+/// Reads, parses, type-checks and compiles the machine in `path` (without
+/// solving its constants).
+pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, LoadError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| LoadError::Input(format!("error: cannot read `{}`: {e}\n", path.display())))?;
     let file = Arc::new(SourceFile::new(path.display().to_string(), text));
@@ -56,6 +70,22 @@ pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadE
     let types = check_machine(&machine, &check_options).map_err(render_all)?;
     let interpreter =
         Interpreter::new(&machine, &types, &file).map_err(|d| LoadError::Input(d.render(&file)))?;
+    Ok(LoadedModel {
+        machine,
+        types,
+        interpreter,
+        file,
+    })
+}
+
+/// Loads the machine in `path`.
+pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadError> {
+    let LoadedModel {
+        machine,
+        types,
+        interpreter,
+        file,
+    } = load_model(path, options)?;
     let names =
         |ids: &[crate::b::ast::Ident]| ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
     let layout = StateLayout::new(

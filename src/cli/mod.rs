@@ -9,6 +9,7 @@ pub mod canon;
 mod check;
 mod graph;
 mod plot;
+pub mod por;
 mod report;
 mod symmetry;
 mod units;
@@ -41,6 +42,8 @@ enum Command {
     /// The coloured graph of a reachable state (as symmetry reduction
     /// labels it) in dreadnaut format, for canonical labelling benchmarks.
     Graph(graph::GraphArgs),
+    /// Static analysis for partial order reduction: read/write sets, dependency, enable graph.
+    Por(por::PorArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -52,6 +55,7 @@ pub fn main() -> ExitCode {
         Command::Canon(args) => canon::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Por(args) => por::run(args),
     }
 }
 

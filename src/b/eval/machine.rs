@@ -290,6 +290,57 @@ impl Interpreter {
         Ok(())
     }
 
+    /// Calls `emit` for every enabled instance of operation `op` alone from
+    /// the state `variables` (as [`Interpreter::successors`] does for all
+    /// operations). Used by analyses that run operations one at a time.
+    pub fn operation_successors(
+        &self,
+        op: usize,
+        constants: &[Value],
+        variables: &[Value],
+        emit: &mut dyn FnMut(&Step<'_>),
+    ) -> Result<(), EvalError> {
+        let mut frame = Vec::with_capacity(self.op_frame);
+        frame.extend_from_slice(variables);
+        frame.resize(self.op_frame, unset());
+        let mut env = Env {
+            consts: constants,
+            frame,
+        };
+        let nv = self.num_variables;
+        let o = &self.operations[op];
+        self.solve(&o.guard, &mut env, &mut |env| {
+            self.exec(&o.body, env, &mut |env| {
+                emit(&Step {
+                    op,
+                    params: &env.frame[o.params.clone()],
+                    outputs: &env.frame[o.outputs.clone()],
+                    variables: &env.frame[..nv],
+                });
+                Ok(())
+            })?;
+            Ok(true)
+        })?;
+        Ok(())
+    }
+
+    /// Number of top-level conjuncts of the invariant, split as
+    /// [`super::conjuncts`] splits it.
+    pub fn invariant_conjunct_count(&self) -> usize {
+        self.invariant.len()
+    }
+
+    /// Whether top-level invariant conjunct `i` holds in the state.
+    pub fn invariant_conjunct_holds(
+        &self,
+        i: usize,
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<bool, EvalError> {
+        let mut env = self.state_env(constants, variables);
+        Ok(self.holds(&self.invariant[i].0, &mut env)?)
+    }
+
     /// The first false top-level conjunct of the invariant, if any.
     pub fn check_invariant(
         &self,

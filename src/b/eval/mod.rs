@@ -63,6 +63,7 @@ use crate::b::types::GivenSet;
 use crate::b::value::Value;
 use crate::diag::Span;
 
+pub use compile::conjuncts;
 pub use machine::Interpreter;
 
 /// Most elements a symbolic set may have when it must be built explicitly.

@@ -1,0 +1,178 @@
+//! The dependency relation of Dobrikov and Leuschel's Algorithm 2: two
+//! operations are *race dependent* when their write sets meet,
+//! *syntactically independent* when neither writes what the other reads,
+//! and otherwise decided by the refined test, which ProB answers with
+//! `test_path` and orbit by enumerating candidate states
+//! ([`crate::por::states`]).
+//!
+//! The refined test checks Definition 1 itself in every candidate state `s`
+//! where both operations are enabled: after every instance of `a`, `b` is
+//! still enabled and vice versa (enabledness), and the instances
+//! `s -a(p)-> -b(q)-> s'` are exactly the instances `s -b(q)-> -a(p)-> s'`
+//! with the same parameters, outputs and final state (commutativity).
+//! This covers both branches of the paper's test (disabling, lines 9-10,
+//! and interference of the actions, line 8) and is exact for the
+//! candidates; evaluation errors and unenumerable states count as
+//! dependence.
+
+use std::collections::BTreeSet;
+
+use crate::b::eval::Interpreter;
+use crate::b::value::Value;
+use crate::por::access::AccessSets;
+use crate::por::states::{Candidates, Scan};
+
+/// How a pair of distinct operations was decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Both write these variables: dependent.
+    Race(Vec<String>),
+    /// Neither writes a variable the other reads: independent.
+    Syntactic,
+    /// No candidate state shows dependence: independent.
+    EnumIndependent {
+        /// Candidate states examined.
+        states: usize,
+    },
+    /// A candidate state shows dependence: dependent.
+    EnumDependent {
+        /// The state and what goes wrong there.
+        witness: String,
+    },
+    /// The candidates could not be enumerated: dependent, conservatively.
+    Fallback {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Decision {
+    /// Whether the pair counts as dependent.
+    pub fn is_dependent(&self) -> bool {
+        !matches!(self, Decision::Syntactic | Decision::EnumIndependent { .. })
+    }
+
+    /// A one-line explanation, e.g. `dependent (race on x, y)`.
+    pub fn describe(&self) -> String {
+        match self {
+            Decision::Race(vs) => format!("dependent (race on {})", vs.join(", ")),
+            Decision::Syntactic => "independent (syntactic)".to_string(),
+            Decision::EnumIndependent { states } => {
+                format!("independent (enumeration of {states} states)")
+            }
+            Decision::EnumDependent { witness } => {
+                format!("dependent (enumeration: {witness})")
+            }
+            Decision::Fallback { reason } => format!("dependent (not enumerable: {reason})"),
+        }
+    }
+}
+
+/// One instance of an operation: parameters and outputs, then the successor.
+pub(crate) type Instance = (Vec<Value>, Vec<Value>);
+
+/// The instances of operation `op` from the state `vars`.
+pub(crate) fn instances(
+    interpreter: &Interpreter,
+    op: usize,
+    consts: &[Value],
+    vars: &[Value],
+) -> Result<Vec<Instance>, String> {
+    let mut out = Vec::new();
+    interpreter
+        .operation_successors(op, consts, vars, &mut |step| {
+            let mut label = step.params.to_vec();
+            label.extend_from_slice(step.outputs);
+            out.push((label, step.variables.to_vec()));
+        })
+        .map_err(|e| e.message)?;
+    Ok(out)
+}
+
+/// Decides whether operations `a` and `b` (distinct) are dependent.
+pub fn decide(
+    names: &[String],
+    sets: &[AccessSets],
+    a: usize,
+    b: usize,
+    candidates: &Candidates<'_>,
+) -> Decision {
+    let (sa, sb) = (&sets[a], &sets[b]);
+    let race: Vec<String> = sa.write.intersection(&sb.write).cloned().collect();
+    if !race.is_empty() {
+        return Decision::Race(race);
+    }
+    if sa.reads().is_disjoint(&sb.write) && sb.reads().is_disjoint(&sa.write) {
+        return Decision::Syntactic;
+    }
+    let involved: BTreeSet<String> = sa.touched().union(&sb.touched()).cloned().collect();
+    let interp = candidates.interpreter();
+    let (na, nb) = (&names[a], &names[b]);
+    let scan = candidates.scan(&involved, &mut |consts, vars| {
+        let at = || candidates.describe(vars);
+        match independent_at(interp, a, b, consts, vars) {
+            Ok(None) => None,
+            Ok(Some(Failure::Disables(first))) => {
+                let (x, y) = if first == a { (na, nb) } else { (nb, na) };
+                Some(format!("{x} disables {y} from {}", at()))
+            }
+            Ok(Some(Failure::NoCommute)) => {
+                Some(format!("{na} and {nb} do not commute from {}", at()))
+            }
+            Err(e) => Some(format!("evaluation error from {}: {e}", at())),
+        }
+    });
+    match scan {
+        Scan::Exhausted(states) => Decision::EnumIndependent { states },
+        Scan::Found(witness) => Decision::EnumDependent { witness },
+        Scan::TooBig(reason) => Decision::Fallback { reason },
+    }
+}
+
+/// Why two operations are not independent in a state.
+enum Failure {
+    /// Running this operation disables the other one.
+    Disables(usize),
+    /// Both orders are possible but lead to different instances or states.
+    NoCommute,
+}
+
+/// Checks Definition 1 in one state (vacuously true unless both are enabled).
+fn independent_at(
+    interp: &Interpreter,
+    a: usize,
+    b: usize,
+    consts: &[Value],
+    vars: &[Value],
+) -> Result<Option<Failure>, String> {
+    let ia = instances(interp, a, consts, vars)?;
+    if ia.is_empty() {
+        return Ok(None);
+    }
+    let ib = instances(interp, b, consts, vars)?;
+    if ib.is_empty() {
+        return Ok(None);
+    }
+    // (label of a, label of b, final state) for a-then-b and b-then-a.
+    let mut ab = BTreeSet::new();
+    for (la, s1) in &ia {
+        let next = instances(interp, b, consts, s1)?;
+        if next.is_empty() {
+            return Ok(Some(Failure::Disables(a)));
+        }
+        for (lb, s2) in next {
+            ab.insert((la.clone(), lb, s2));
+        }
+    }
+    let mut ba = BTreeSet::new();
+    for (lb, s1) in &ib {
+        let next = instances(interp, a, consts, s1)?;
+        if next.is_empty() {
+            return Ok(Some(Failure::Disables(b)));
+        }
+        for (la, s2) in next {
+            ba.insert((la, lb.clone(), s2));
+        }
+    }
+    Ok((ab != ba).then_some(Failure::NoCommute))
+}

@@ -1,0 +1,242 @@
+//! Partial order reduction, part one: the static analysis that runs before
+//! the search (Dobrikov and Leuschel, "Optimising the ProB Model Checker
+//! for B using Partial Order Reduction", §3; a copy of the paper's text is
+//! not in the repository, the algorithm is summarised in each module).
+//!
+//! * [`access`]: read sets of guard and actions and the write set of every
+//!   operation, from the AST;
+//! * [`states`]: the candidate states on which orbit answers the paper's
+//!   constraint-solving queries (`test_path`) by enumeration;
+//! * [`dependency`]: Algorithm 2, the dependency relation, recording how
+//!   each pair was decided;
+//! * [`enable`]: the enable graph of Definition 3.
+//!
+//! The ample-set search that uses this analysis is not part of this module
+//! yet.
+
+pub mod access;
+pub mod dependency;
+pub mod enable;
+pub mod states;
+
+use crate::b::ast::Machine;
+use crate::b::eval::Interpreter;
+use crate::b::types::MachineTypes;
+use access::{AccessSets, access_sets};
+use dependency::{Decision, decide};
+use enable::{EnableDecision, can_enable};
+use states::Candidates;
+
+/// Default budget of candidate states per query.
+pub const DEFAULT_BUDGET: usize = 100_000;
+
+/// The result of the static analysis of one machine.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Operation names, in declaration order.
+    pub names: Vec<String>,
+    /// Access sets, per operation.
+    pub sets: Vec<AccessSets>,
+    /// `(a, b, decision)` for every pair `a < b`.
+    pub pairs: Vec<(usize, usize, Decision)>,
+    /// `(a, b, decision)` for every ordered pair `a != b`.
+    pub enables: Vec<(usize, usize, EnableDecision)>,
+}
+
+impl Analysis {
+    /// Whether operations `a` and `b` are dependent (every operation is
+    /// dependent on itself).
+    pub fn dependent(&self, a: usize, b: usize) -> bool {
+        if a == b {
+            return true;
+        }
+        let (a, b) = (a.min(b), a.max(b));
+        self.pairs
+            .iter()
+            .find(|(x, y, _)| (*x, *y) == (a, b))
+            .is_none_or(|(_, _, d)| d.is_dependent())
+    }
+
+    /// Whether the enable graph has the edge `a -> b`.
+    pub fn enables(&self, a: usize, b: usize) -> bool {
+        self.enables
+            .iter()
+            .any(|(x, y, d)| (*x, *y) == (a, b) && d.is_edge())
+    }
+}
+
+/// Runs the analysis; `budget` bounds the candidate states of each query.
+pub fn analyse(
+    machine: &Machine,
+    types: &MachineTypes,
+    interpreter: &Interpreter,
+    budget: usize,
+) -> Analysis {
+    let names: Vec<String> = machine
+        .operations
+        .iter()
+        .map(|o| o.name.name.clone())
+        .collect();
+    let sets: Vec<AccessSets> = machine
+        .operations
+        .iter()
+        .map(|o| access_sets(machine, o))
+        .collect();
+    let candidates = Candidates::new(machine, types, interpreter, budget);
+    let n = names.len();
+    let mut pairs = Vec::new();
+    let mut enables = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if a < b {
+                pairs.push((a, b, decide(&names, &sets, a, b, &candidates)));
+            }
+            if a != b {
+                enables.push((a, b, can_enable(&sets, a, b, &candidates)));
+            }
+        }
+    }
+    Analysis {
+        names,
+        sets,
+        pairs,
+        enables,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
+    use crate::diag::SourceFile;
+
+    fn analyse_text(text: &str) -> Analysis {
+        let file = SourceFile::new("t.mch", text);
+        let m = crate::b::parse_machine(&file).expect("parses");
+        let options = machine_preferences(&m, &file)
+            .expect("preferences")
+            .apply(CheckOptions::default(), false);
+        let types = check_machine(&m, &options).expect("type checks");
+        let interp = Interpreter::new(&m, &types, &file).expect("compiles");
+        analyse(&m, &types, &interp, DEFAULT_BUDGET)
+    }
+
+    fn decision(a: &Analysis, x: &str, y: &str) -> Decision {
+        let ix = a.names.iter().position(|n| n == x).unwrap();
+        let iy = a.names.iter().position(|n| n == y).unwrap();
+        let (ix, iy) = (ix.min(iy), ix.max(iy));
+        a.pairs
+            .iter()
+            .find(|(p, q, _)| (*p, *q) == (ix, iy))
+            .unwrap()
+            .2
+            .clone()
+    }
+
+    #[test]
+    fn independent_counters_are_syntactically_independent() {
+        let a = analyse_text(
+            "MACHINE M VARIABLES x, y INVARIANT x : 0..3 & y : 0..3
+             INITIALISATION x, y := 0, 0
+             OPERATIONS incx = PRE x < 3 THEN x := x + 1 END;
+                        incy = PRE y < 3 THEN y := y + 1 END
+             END",
+        );
+        assert_eq!(decision(&a, "incx", "incy"), Decision::Syntactic);
+        assert!(!a.dependent(0, 1));
+        assert!(a.dependent(0, 0));
+        assert!(!a.enables(0, 1) && !a.enables(1, 0));
+    }
+
+    #[test]
+    fn shared_writes_are_a_race() {
+        let a = analyse_text(
+            "MACHINE M VARIABLES x INVARIANT x : 0..3
+             INITIALISATION x := 0
+             OPERATIONS up = PRE x < 3 THEN x := x + 1 END;
+                        reset = BEGIN x := 0 END
+             END",
+        );
+        assert_eq!(
+            decision(&a, "up", "reset"),
+            Decision::Race(vec!["x".into()])
+        );
+        assert!(a.dependent(0, 1));
+        // reset can enable up (from x = 3), up cannot enable reset (always enabled).
+        assert!(a.enables(1, 0));
+        assert!(!a.enables(0, 1));
+    }
+
+    #[test]
+    fn enumeration_proves_the_papers_example_independent() {
+        // Example 1 of the paper: e2 changes x but cannot disable e1.
+        let a = analyse_text(
+            "MACHINE M VARIABLES x, y INVARIANT x : 0..10 & y : BOOL
+             INITIALISATION x, y := 1, FALSE
+             DEFINITIONS SET_PREF_MAXINT == 10
+             OPERATIONS e1 = SELECT x : NAT THEN y := TRUE END;
+                        e2 = ANY v WHERE v : 1..10 THEN x := v END
+             END",
+        );
+        match decision(&a, "e1", "e2") {
+            Decision::EnumIndependent { states } => assert_eq!(states, 22),
+            d => panic!("expected independence by enumeration, got {d:?}"),
+        }
+        assert!(!a.dependent(0, 1));
+    }
+
+    #[test]
+    fn enumeration_finds_a_disabling_witness() {
+        let a = analyse_text(
+            "MACHINE M VARIABLES x, y INVARIANT x : 0..3 & y : BOOL
+             INITIALISATION x, y := 3, FALSE
+             OPERATIONS e1 = PRE x > 1 THEN y := TRUE END;
+                        e2 = PRE x > 0 THEN x := x - 1 END
+             END",
+        );
+        match decision(&a, "e1", "e2") {
+            Decision::EnumDependent { witness } => {
+                assert!(witness.contains("e2 disables e1"), "{witness}");
+                assert!(witness.contains("x=2"), "{witness}");
+            }
+            d => panic!("expected a witness, got {d:?}"),
+        }
+        assert!(a.dependent(0, 1));
+        // e2 writes x, read by e1's guard, but only ever disables it.
+        assert!(!a.enables(1, 0));
+    }
+
+    #[test]
+    fn actions_that_do_not_commute_are_dependent() {
+        let a = analyse_text(
+            "MACHINE M VARIABLES x, y INVARIANT x : 0..3 & y : 0..3
+             INITIALISATION x, y := 0, 0
+             OPERATIONS copy = BEGIN y := x END;
+                        set = BEGIN x := 1 END
+             END",
+        );
+        match decision(&a, "copy", "set") {
+            Decision::EnumDependent { witness } => {
+                assert!(witness.contains("commute"), "{witness}")
+            }
+            d => panic!("expected dependence, got {d:?}"),
+        }
+    }
+
+    #[test]
+    fn an_unenumerable_type_falls_back_to_dependent() {
+        let a = analyse_text(
+            "MACHINE M VARIABLES x, y INVARIANT x : STRING & y : BOOL
+             INITIALISATION x, y := \"a\", FALSE
+             OPERATIONS e1 = PRE x = \"a\" THEN y := TRUE END;
+                        e2 = BEGIN x := \"b\" END
+             END",
+        );
+        assert!(matches!(
+            decision(&a, "e1", "e2"),
+            Decision::Fallback { .. }
+        ));
+        assert!(a.dependent(0, 1));
+        assert!(a.enables(1, 0));
+    }
+}

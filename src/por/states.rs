@@ -1,0 +1,271 @@
+//! Candidate states for the refined dependency test.
+//!
+//! ProB answers `test_path` (Dobrikov and Leuschel, Definition 2) with its
+//! constraint solver. orbit enumerates instead: for a pair of operations it
+//! takes every valuation of the variables the two touch over their finite
+//! types (integers from `MININT` to `MAXINT`, as for `INT`), keeps the
+//! states satisfying every invariant conjunct that mentions only those
+//! variables (ProB's `test_path` also starts from states satisfying the
+//! invariant), and fixes every other variable to its value in an initial
+//! state: the two operations neither read nor write those, so their values
+//! cannot change the outcome. Each constant valuation is tried.
+//! When the product of the domains exceeds the budget, or a type is not
+//! enumerable (`STRING`, large powersets), the caller falls back to the
+//! conservative answer.
+
+use std::collections::BTreeSet;
+
+use crate::b::ast::Machine;
+use crate::b::eval::{Interpreter, conjuncts};
+use crate::b::types::{MachineTypes, Type};
+use crate::b::value::{Elem, Value};
+use crate::por::access::expr_reads;
+
+/// Most constant valuations tried.
+const MAX_VALUATIONS: usize = 16;
+
+/// The callback of [`Candidates::scan`]: constants and variables of a
+/// candidate state to a witness, if the state is one.
+pub type Visit<'f> = dyn FnMut(&[Value], &[Value]) -> Option<String> + 'f;
+
+/// What a scan over the candidate states found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scan {
+    /// Every candidate was visited; the callback never stopped: how many.
+    Exhausted(usize),
+    /// The callback stopped with this witness.
+    Found(String),
+    /// The candidates cannot be enumerated within the budget: why.
+    TooBig(String),
+}
+
+/// The machine-wide data for enumerating candidate states.
+pub struct Candidates<'a> {
+    machine: &'a Machine,
+    types: &'a MachineTypes,
+    interpreter: &'a Interpreter,
+    /// Constant valuations, each with the variables of one initial state.
+    bases: Vec<(Vec<Value>, Vec<Value>)>,
+    /// Why there are no bases, if there are none.
+    no_base: Option<String>,
+    /// Variables read by each top-level invariant conjunct.
+    invariant_reads: Vec<BTreeSet<String>>,
+    /// Most candidate states per scan.
+    pub budget: usize,
+}
+
+impl<'a> Candidates<'a> {
+    /// Prepares the scans: solves the constants and takes one initial state
+    /// per constant valuation. `budget` bounds the states of one scan.
+    pub fn new(
+        machine: &'a Machine,
+        types: &'a MachineTypes,
+        interpreter: &'a Interpreter,
+        budget: usize,
+    ) -> Self {
+        let variables: BTreeSet<String> =
+            machine.variables.iter().map(|v| v.name.clone()).collect();
+        let invariant_reads = machine
+            .invariant
+            .as_ref()
+            .map(|inv| {
+                conjuncts(inv)
+                    .into_iter()
+                    .map(|c| expr_reads(&variables, c))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut bases = Vec::new();
+        let mut no_base = None;
+        match interpreter.constant_valuations() {
+            Ok(vals) => {
+                for consts in vals.into_iter().take(MAX_VALUATIONS) {
+                    let mut first = None;
+                    let r = interpreter.initialise(&consts, &mut |vars| {
+                        if first.is_none() {
+                            first = Some(vars.to_vec());
+                        }
+                    });
+                    match (r, first) {
+                        (Ok(()), Some(vars)) => bases.push((consts, vars)),
+                        (Err(e), _) => no_base = Some(format!("initialisation fails: {e}")),
+                        (Ok(()), None) => {}
+                    }
+                }
+                if bases.is_empty() && no_base.is_none() {
+                    no_base = Some("no initial state".to_string());
+                }
+            }
+            Err(e) => no_base = Some(format!("the constants cannot be solved: {e}")),
+        }
+        Candidates {
+            machine,
+            types,
+            interpreter,
+            bases,
+            no_base,
+            invariant_reads,
+            budget,
+        }
+    }
+
+    /// The interpreter the states are for.
+    pub fn interpreter(&self) -> &'a Interpreter {
+        self.interpreter
+    }
+
+    /// Calls `f(constants, variables)` on every candidate state varying the
+    /// variables `involved`, until it returns a witness or an error
+    /// (reported as found: an evaluation error is a reason for dependence).
+    pub fn scan(&self, involved: &BTreeSet<String>, f: &mut Visit<'_>) -> Scan {
+        if let Some(why) = &self.no_base {
+            return Scan::TooBig(why.clone());
+        }
+        // Vary the variables the invariant relates to the involved ones as
+        // well (so that e.g. `f : dom --> R` keeps `f` a function), when
+        // the budget allows.
+        let closed = self.close(involved);
+        let (involved, slots, domains) = match self.plan(&closed) {
+            Ok((slots, domains)) => (&closed, slots, domains),
+            Err(_) => match self.plan(involved) {
+                Ok((slots, domains)) => (involved, slots, domains),
+                Err(why) => return Scan::TooBig(why),
+            },
+        };
+        let checked: Vec<usize> = (0..self.invariant_reads.len())
+            .filter(|&i| self.invariant_reads[i].is_subset(involved))
+            .collect();
+        let mut visited = 0;
+        for (consts, base) in &self.bases {
+            let mut vars = base.clone();
+            let mut digits = vec![0usize; slots.len()];
+            if domains.iter().any(Vec::is_empty) {
+                continue;
+            }
+            loop {
+                for (k, &slot) in slots.iter().enumerate() {
+                    vars[slot] = domains[k][digits[k]].clone();
+                }
+                let valid = checked.iter().all(|&c| {
+                    self.interpreter
+                        .invariant_conjunct_holds(c, consts, &vars)
+                        .unwrap_or(false)
+                });
+                if valid {
+                    visited += 1;
+                    if let Some(w) = f(consts, &vars) {
+                        return Scan::Found(w);
+                    }
+                }
+                // Next valuation, mixed radix.
+                let mut k = 0;
+                while k < digits.len() {
+                    digits[k] += 1;
+                    if digits[k] < domains[k].len() {
+                        break;
+                    }
+                    digits[k] = 0;
+                    k += 1;
+                }
+                if k == digits.len() {
+                    break;
+                }
+            }
+        }
+        Scan::Exhausted(visited)
+    }
+
+    /// `involved` plus the variables of every invariant conjunct that
+    /// mentions one of them.
+    fn close(&self, involved: &BTreeSet<String>) -> BTreeSet<String> {
+        let mut closed = involved.clone();
+        for reads in &self.invariant_reads {
+            if !reads.is_disjoint(involved) {
+                closed.extend(reads.iter().cloned());
+            }
+        }
+        closed
+    }
+
+    /// The slots and domains of the variables in `involved`, or why they
+    /// exceed the budget.
+    fn plan(&self, involved: &BTreeSet<String>) -> Result<(Vec<usize>, Vec<Vec<Value>>), String> {
+        let mut slots = Vec::new();
+        let mut domains = Vec::new();
+        let mut total: usize = self.bases.len();
+        for (i, v) in self.machine.variables.iter().enumerate() {
+            if !involved.contains(&v.name) {
+                continue;
+            }
+            let Some(d) = domain(&self.types.variables[i], self.types, self.budget) else {
+                return Err(format!("the type of `{}` is too large", v.name));
+            };
+            total = match total.checked_mul(d.len()) {
+                Some(t) if t <= self.budget => t,
+                _ => return Err(format!("more than {} candidate states", self.budget)),
+            };
+            slots.push(i);
+            domains.push(d);
+        }
+        Ok((slots, domains))
+    }
+
+    /// `x=1, y={a}`: the whole state.
+    pub fn describe(&self, vars: &[Value]) -> String {
+        let parts: Vec<String> = self
+            .machine
+            .variables
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{}={}", v.name, self.interpreter.format_value(&vars[i])))
+            .collect();
+        parts.join(", ")
+    }
+}
+
+/// Every value of `ty`, if there are at most `limit` (integers range over
+/// `MININT..MAXINT`; `STRING` is not enumerable).
+pub fn domain(ty: &Type, types: &MachineTypes, limit: usize) -> Option<Vec<Value>> {
+    let out = match ty {
+        Type::Int => {
+            let n = types.maxint.checked_sub(types.minint)?.checked_add(1)?;
+            if n < 0 || n as u64 > limit as u64 {
+                return None;
+            }
+            (types.minint..=types.maxint).map(Value::Int).collect()
+        }
+        Type::Bool => vec![Value::Bool(false), Value::Bool(true)],
+        Type::String => return None,
+        Type::Given(s) => {
+            let n = types.given_sets.get(*s as usize)?.elements.len();
+            (0..n as u32)
+                .map(|index| Value::Elem(Elem { set: *s, index }))
+                .collect()
+        }
+        Type::Pair(a, b) => {
+            let (a, b) = (domain(a, types, limit)?, domain(b, types, limit)?);
+            if a.len().checked_mul(b.len())? > limit {
+                return None;
+            }
+            a.iter()
+                .flat_map(|x| b.iter().map(move |y| Value::pair(x.clone(), y.clone())))
+                .collect()
+        }
+        Type::Set(t) => {
+            let elems = domain(t, types, limit)?;
+            if elems.len() >= 32 || (1usize << elems.len()) > limit {
+                return None;
+            }
+            (0..1u64 << elems.len())
+                .map(|mask| {
+                    let items = (0..elems.len())
+                        .filter(|i| mask >> i & 1 == 1)
+                        .map(|i| elems[i].clone())
+                        .collect();
+                    Value::set_from_vec(items)
+                })
+                .collect()
+        }
+    };
+    Some(out)
+}
