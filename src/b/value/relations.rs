@@ -3,7 +3,7 @@
 //! component are adjacent, so function application and domain restriction to
 //! one element are binary searches.
 
-use super::Value;
+use super::{Elem, Value};
 use std::sync::Arc;
 
 /// The pairs of a relation whose first component is `x` (a contiguous run).
@@ -16,12 +16,32 @@ pub fn pairs_from<'a>(rel: &'a [Value], x: &Value) -> &'a [Value] {
 /// scan for the end (runs are short, of length 1 in a function, so the
 /// scan beats a second binary search; this is the `f(x)` of every guard).
 pub fn run_from(rel: &[Value], x: &Value) -> std::ops::Range<usize> {
+    if let Value::Elem(e) = x {
+        // Functions from a given set (`pst(p)`): compare one packed key.
+        let key = elem_key(e);
+        let below = |p: &Value| match first(p) {
+            Value::Elem(f) => elem_key(f) < key,
+            other => other.fast_cmp(x).is_lt(),
+        };
+        let start = rel.partition_point(below);
+        let len = rel[start..]
+            .iter()
+            .take_while(|p| matches!(first(p), Value::Elem(f) if elem_key(f) == key))
+            .count();
+        return start..start + len;
+    }
     let start = rel.partition_point(|p| first(p).fast_cmp(x).is_lt());
     let len = rel[start..]
         .iter()
         .take_while(|p| first(p).fast_cmp(x).is_eq())
         .count();
     start..start + len
+}
+
+/// An element as one integer ordered like [`Elem`]'s `Ord` (set, then index).
+#[inline]
+fn elem_key(e: &Elem) -> u64 {
+    ((e.set as u64) << 32) | e.index as u64
 }
 
 /// First component of a pair (the value itself if it is not a pair, which
@@ -281,6 +301,15 @@ mod tests {
         assert_eq!(run_from(&r, &Value::Int(3)), 4..4);
         assert_eq!(run_from(&r, &Value::Int(9)), 5..5);
         assert_eq!(pairs_from(&r, &Value::Int(0)), &[] as &[Value]);
+        let e = |index| Value::Elem(Elem { set: 1, index });
+        let f: Vec<Value> = [(0, 0), (2, 1), (2, 2), (5, 0)]
+            .iter()
+            .map(|&(a, b)| Value::pair(e(a), e(b)))
+            .collect();
+        assert_eq!(run_from(&f, &e(2)), 1..3);
+        assert_eq!(run_from(&f, &e(3)), 3..3);
+        assert_eq!(run_from(&f, &e(5)), 3..4);
+        assert_eq!(run_from(&f, &Value::Elem(Elem { set: 0, index: 9 })), 0..0);
     }
 
     #[test]
