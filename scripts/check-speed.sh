@@ -12,7 +12,7 @@ run() {
   local label=$1 target=$2; shift 2
   local times=() states=0
   for _ in $(seq "$runs"); do
-    out=$("$bin" check "$@" --no-deadlock --json)
+    out=$("$bin" check "$@" --no-deadlock --threads 1 --json)
     states=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["states"])' "$out")
     times+=("$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["wall_seconds"])' "$out")")
   done
