@@ -264,28 +264,9 @@ impl Interpreter {
         variables: &[Value],
         emit: &mut dyn FnMut(&Step<'_>),
     ) -> Result<(), EvalError> {
-        let mut frame = Vec::with_capacity(self.op_frame);
-        frame.extend_from_slice(variables);
-        frame.resize(self.op_frame, unset());
-        let mut env = Env {
-            consts: constants,
-            frame,
-        };
-        let nv = self.num_variables;
-        for (i, op) in self.operations.iter().enumerate() {
-            let run: R<bool> = self.solve(&op.guard, &mut env, &mut |env| {
-                self.exec(&op.body, env, &mut |env| {
-                    emit(&Step {
-                        op: i,
-                        params: &env.frame[op.params.clone()],
-                        outputs: &env.frame[op.outputs.clone()],
-                        variables: &env.frame[..nv],
-                    });
-                    Ok(())
-                })?;
-                Ok(true)
-            });
-            run?;
+        let mut env = self.operation_env(constants, variables);
+        for op in 0..self.operations.len() {
+            self.run_operation(op, &mut env, emit)?;
         }
         Ok(())
     }
@@ -300,16 +281,33 @@ impl Interpreter {
         variables: &[Value],
         emit: &mut dyn FnMut(&Step<'_>),
     ) -> Result<(), EvalError> {
+        let mut env = self.operation_env(constants, variables);
+        self.run_operation(op, &mut env, emit)
+    }
+
+    /// The evaluation frame for running operations from a state: the
+    /// variables, then room for parameters, outputs and locals. Built once
+    /// per state and shared by all its operations.
+    fn operation_env<'a>(&self, constants: &'a [Value], variables: &[Value]) -> Env<'a> {
         let mut frame = Vec::with_capacity(self.op_frame);
         frame.extend_from_slice(variables);
         frame.resize(self.op_frame, unset());
-        let mut env = Env {
+        Env {
             consts: constants,
             frame,
-        };
+        }
+    }
+
+    /// Emits every enabled instance of operation `op` from the state in `env`.
+    fn run_operation(
+        &self,
+        op: usize,
+        env: &mut Env<'_>,
+        emit: &mut dyn FnMut(&Step<'_>),
+    ) -> Result<(), EvalError> {
         let nv = self.num_variables;
         let o = &self.operations[op];
-        self.solve(&o.guard, &mut env, &mut |env| {
+        let run: R<bool> = self.solve(&o.guard, env, &mut |env| {
             self.exec(&o.body, env, &mut |env| {
                 emit(&Step {
                     op,
@@ -320,7 +318,8 @@ impl Interpreter {
                 Ok(())
             })?;
             Ok(true)
-        })?;
+        });
+        run?;
         Ok(())
     }
 
