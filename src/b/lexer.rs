@@ -294,6 +294,7 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
         text,
         pos: 0,
         tokens: Vec::with_capacity(text.len() / 3),
+        last_comment_end: None,
     };
     lexer.run()?;
     Ok(lexer.tokens)
@@ -303,6 +304,9 @@ struct Lexer<'t> {
     text: &'t str,
     pos: usize,
     tokens: Vec<Token>,
+    /// Where the last `/* ... */` comment ended, for a hint when a comment
+    /// was closed earlier than its author meant.
+    last_comment_end: Option<usize>,
 }
 
 impl Lexer<'_> {
@@ -341,6 +345,14 @@ impl Lexer<'_> {
                         "only ProB's ASCII syntax of B is supported (no Unicode operators)",
                     );
                 }
+                let after_comment = self
+                    .last_comment_end
+                    .and_then(|end| self.text.get(end..start));
+                if after_comment.is_some_and(|gap| !gap.contains('\n')) {
+                    d = d.with_note(
+                        "a comment was closed by the `*/` just before this; B comments do not nest",
+                    );
+                }
                 return Err(d);
             }
         }
@@ -362,7 +374,10 @@ impl Lexer<'_> {
             self.pos += rest.len() - trimmed.len();
             if let Some(comment) = trimmed.strip_prefix("/*") {
                 match comment.find("*/") {
-                    Some(end) => self.pos += end + 4,
+                    Some(end) => {
+                        self.pos += end + 4;
+                        self.last_comment_end = Some(self.pos);
+                    }
                     None => {
                         return Err(Diagnostic::error(
                             Span::new(self.pos, self.pos + 2),
@@ -554,6 +569,15 @@ mod tests {
         assert_eq!(e.span.start, 2);
         let e = lex("a @ b").unwrap_err();
         assert_eq!(e.message, "unexpected character `@`");
+        assert!(e.notes.is_empty());
+        // A `*/` inside a comment closes it; the rest is read as B.
+        let e = lex("/* see `/* x */` below */").unwrap_err();
+        assert_eq!(e.span, Span::new(15, 16));
+        assert!(
+            e.notes[0].contains("B comments do not nest"),
+            "{:?}",
+            e.notes
+        );
         let e = lex("a ∈ b").unwrap_err();
         assert_eq!(e.span, Span::new(2, 5));
     }
