@@ -22,7 +22,7 @@ use orbit::b::load::{LoadOptions, load_machine};
 use orbit::b::system::BSystem;
 use por_gen::Machine;
 use por_gen::oracle::Facts;
-use workers::{Config, Outcome, Report};
+use workers::{Config, Outcome, Report, TransitionSystem};
 
 /// Number of generated machines per test run.
 const MACHINES: u64 = 300;
@@ -97,7 +97,69 @@ impl Loaded {
 
     fn full(&self, search: Search) -> (Verdict, Report) {
         let report = workers::explore(&self.system, &search.config());
-        (self.verdict(search, &report), report)
+        let verdict = self.verdict(search, &report);
+        self.check_trace(search, verdict, &report);
+        (verdict, report)
+    }
+
+    /// A state of the trace as the oracle's values (TRUE = 1, FALSE = 0).
+    fn decode(&self, state: &[u64]) -> Vec<i64> {
+        let described = self.system.describe_state(state);
+        (0..self.machine.vars.len())
+            .map(|v| {
+                let name = format!("v{v}");
+                let value = &described
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .unwrap_or_else(|| self.fail(&format!("no {name} in {described:?}")))
+                    .1;
+                match value.as_str() {
+                    "TRUE" => 1,
+                    "FALSE" => 0,
+                    n => n
+                        .parse()
+                        .unwrap_or_else(|_| self.fail(&format!("{name} = {n}?"))),
+                }
+            })
+            .collect()
+    }
+
+    /// The counterexample of an error verdict is a real run that ends in a
+    /// state with that error, as the oracle evaluates the machine.
+    fn check_trace(&self, search: Search, verdict: Verdict, report: &Report) {
+        if verdict == Verdict::Ok {
+            return;
+        }
+        let Some(trace) = &report.trace else {
+            self.fail(&format!("{search:?}: {verdict:?} without a counterexample"))
+        };
+        let states: Vec<Vec<i64>> = trace.steps.iter().map(|s| self.decode(&s.state)).collect();
+        let Some(first) = states.first() else {
+            self.fail(&format!("{search:?}: empty counterexample"))
+        };
+        if !self.machine.initial_states().contains(first) {
+            self.fail(&format!(
+                "{search:?}: trace starts in {first:?}, not initial"
+            ));
+        }
+        for pair in states.windows(2) {
+            if !self.machine.successors(&pair[0]).contains(&pair[1]) {
+                self.fail(&format!(
+                    "{search:?}: trace step {:?} -> {:?} is no transition",
+                    pair[0], pair[1]
+                ));
+            }
+        }
+        let last = states.last().expect("not empty");
+        let bad = match verdict {
+            Verdict::Invariant => !self.machine.invariant(last),
+            _ => self.machine.successors(last).is_empty(),
+        };
+        if !bad {
+            self.fail(&format!(
+                "{search:?}: the counterexample's last state {last:?} is no {verdict:?}"
+            ));
+        }
     }
 }
 
