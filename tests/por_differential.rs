@@ -25,7 +25,7 @@ use por_gen::oracle::Facts;
 use workers::{Config, Outcome, Report, TransitionSystem};
 
 /// Number of generated machines per test run.
-const MACHINES: u64 = 300;
+const MACHINES: u64 = 400;
 
 /// The verdict class of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

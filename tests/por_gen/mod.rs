@@ -182,9 +182,18 @@ impl Machine {
             .iter()
             .map(|k| (!rng.chance(10)).then(|| rng.range(0, k.max())))
             .collect();
+        // Half of the machines are "processes": the variables are split into
+        // 2-3 groups and each operation works on one group, reading another
+        // variable only now and then, so many pairs of operations are
+        // independent (what ample sets exploit).
+        let groups = if rng.chance(50) { rng.range(2, 3) } else { 1 } as usize;
         let nops = rng.range(2, 6) as usize;
         let ops = (0..nops)
-            .map(|i| Self::operation(&mut rng, &vars, i))
+            .map(|i| {
+                let group = rng.range(0, groups as i64 - 1) as usize;
+                let pool: Vec<usize> = (0..nvars).filter(|v| v % groups == group).collect();
+                Self::operation(&mut rng, &vars, &pool, i)
+            })
             .collect();
         let forbidden = rng.chance(40).then(|| {
             let pair = rng.subset(nvars, 2, 2);
@@ -202,17 +211,30 @@ impl Machine {
         }
     }
 
-    fn operation(rng: &mut Rng, vars: &[Kind], index: usize) -> Operation {
+    /// An operation reading and writing variables of `pool` (and, rarely,
+    /// reading one more variable).
+    fn operation(rng: &mut Rng, vars: &[Kind], pool: &[usize], index: usize) -> Operation {
         let param = rng.chance(25).then(|| rng.range(1, 2));
-        let read = rng.subset(vars.len(), 0, 2);
+        let mut read: Vec<usize> = rng
+            .subset(pool.len(), 0, 2)
+            .into_iter()
+            .map(|i| pool[i])
+            .collect();
+        if pool.len() < vars.len() && rng.chance(20) {
+            read.push(rng.range(0, vars.len() as i64 - 1) as usize);
+        }
         let guard = read
             .iter()
-            .map(|&var| Self::atom(rng, vars, var, param))
+            .map(|&var| Self::atom(rng, vars, pool, var, param))
             .collect();
-        let written = rng.subset(vars.len(), 1, 3);
+        let written: Vec<usize> = rng
+            .subset(pool.len(), 1, 3)
+            .into_iter()
+            .map(|i| pool[i])
+            .collect();
         let assigns = written
             .iter()
-            .map(|&var| (var, Self::value(rng, vars, var, param)))
+            .map(|&var| (var, Self::value(rng, vars, pool, var, param)))
             .collect();
         Operation {
             name: format!("op{index}"),
@@ -222,9 +244,17 @@ impl Machine {
         }
     }
 
-    /// A variable of kind `kind` other than `not`, if there is one.
-    fn other_var(rng: &mut Rng, vars: &[Kind], not: usize, kind: Option<Kind>) -> Option<usize> {
-        let candidates: Vec<usize> = (0..vars.len())
+    /// A variable of `pool` of kind `kind` other than `not`, if there is one.
+    fn other_var(
+        rng: &mut Rng,
+        vars: &[Kind],
+        pool: &[usize],
+        not: usize,
+        kind: Option<Kind>,
+    ) -> Option<usize> {
+        let candidates: Vec<usize> = pool
+            .iter()
+            .copied()
             .filter(|&v| {
                 v != not
                     && match kind {
@@ -238,7 +268,7 @@ impl Machine {
             .then(|| candidates[rng.range(0, candidates.len() as i64 - 1) as usize])
     }
 
-    fn atom(rng: &mut Rng, vars: &[Kind], var: usize, param: Option<i64>) -> Atom {
+    fn atom(rng: &mut Rng, vars: &[Kind], pool: &[usize], var: usize, param: Option<i64>) -> Atom {
         let kind = vars[var];
         let cmp = match (kind, rng.range(0, 3)) {
             (_, 0) => Cmp::Eq,
@@ -248,7 +278,7 @@ impl Machine {
         let rhs = if param.is_some() && kind != Kind::Bool && rng.chance(30) {
             Term::Param
         } else if rng.chance(25) {
-            match Self::other_var(rng, vars, var, Some(kind)) {
+            match Self::other_var(rng, vars, pool, var, Some(kind)) {
                 Some(v) => Term::Var(v),
                 None => Term::Const(rng.range(0, kind.max())),
             }
@@ -263,12 +293,18 @@ impl Machine {
         Atom { var, cmp, rhs }
     }
 
-    fn value(rng: &mut Rng, vars: &[Kind], var: usize, param: Option<i64>) -> Value {
+    fn value(
+        rng: &mut Rng,
+        vars: &[Kind],
+        pool: &[usize],
+        var: usize,
+        param: Option<i64>,
+    ) -> Value {
         let kind = vars[var];
         match kind {
             Kind::Int(max) => match rng.range(0, 9) {
                 0 | 1 if param.is_some_and(|p| p <= max) => Value::Term(Term::Param),
-                2 | 3 => match Self::other_var(rng, vars, usize::MAX, Some(kind)) {
+                2 | 3 => match Self::other_var(rng, vars, pool, usize::MAX, Some(kind)) {
                     Some(y) => Value::Shift(y, rng.range(0, 2)),
                     None => Value::Term(Term::Const(rng.range(0, max))),
                 },
@@ -276,12 +312,12 @@ impl Machine {
                 _ => Value::Term(Term::Const(rng.range(0, max))),
             },
             Kind::Bool => match rng.range(0, 3) {
-                0 => match Self::other_var(rng, vars, var, Some(Kind::Bool)) {
+                0 => match Self::other_var(rng, vars, pool, var, Some(Kind::Bool)) {
                     Some(y) => Value::Term(Term::Var(y)),
                     None => Value::Term(Term::Const(rng.range(0, 1))),
                 },
                 1 => {
-                    let y = Self::other_var(rng, vars, usize::MAX, None).unwrap_or(var);
+                    let y = Self::other_var(rng, vars, pool, usize::MAX, None).unwrap_or(var);
                     Value::Test(y, rng.range(0, vars[y].max()))
                 }
                 2 => Value::Test(var, 0),
