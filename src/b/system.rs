@@ -26,6 +26,9 @@ pub struct BSystem {
     /// The given-set elements symmetry reduction may permute (set by the
     /// loader; none for a system built directly).
     pub interchangeable: crate::symmetry::Interchangeable,
+    /// ProB's symmetry rules for constants, which a symmetry-reduced search
+    /// applies to the valuations (set by the loader; none by default).
+    pub constant_rules: crate::symmetry::ConstantRules,
 }
 
 /// Per-thread buffers for decoding and encoding states.
@@ -62,6 +65,7 @@ impl BSystem {
         Ok(BSystem {
             constant_valuations,
             interchangeable: crate::symmetry::Interchangeable::none(),
+            constant_rules: crate::symmetry::ConstantRules::none(),
             interpreter,
             layout,
             file,

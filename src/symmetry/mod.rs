@@ -3,6 +3,7 @@
 //! exploration of a machine modulo those permutations.
 //!
 //! - [`Interchangeable`], [`Permutation`]: the symmetry group;
+//! - [`ConstantRules`]: ProB's rules that set up fewer constant valuations;
 //! - `graph`: a state as a coloured graph (thesis ch. 2.4, 3.4);
 //! - [`Canonicaliser`]: one representative state per orbit by canonical
 //!   labelling (`--symmetry canon`);
@@ -12,6 +13,7 @@
 //!   the engine; [`real_trace`] maps its traces back to real runs.
 
 mod canonical;
+mod constants;
 mod flood;
 mod graph;
 mod interchangeable;
@@ -20,6 +22,7 @@ mod permutation;
 mod system;
 
 pub use canonical::{CanonScratch, Canonicaliser};
+pub use constants::ConstantRules;
 pub use flood::{Flood, FloodScratch};
 pub use graph::StateGraphs;
 pub use interchangeable::Interchangeable;
