@@ -129,7 +129,8 @@ pub fn explore(
                 constant_setups: reduced.setups() as u64,
                 group_order: sym.group_order(),
                 warning,
-                flooded: reduced.flooded_states().map(|n| n as u64),
+                flooded: (mode == Symmetry::Flood)
+                    .then(|| report.stats.states + report.stats.flooded),
             };
             (report, Some(info))
         }

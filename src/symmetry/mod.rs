@@ -7,7 +7,7 @@
 //! - `graph`: a state as a coloured graph (thesis ch. 2.4, 3.4);
 //! - [`Canonicaliser`]: one representative state per orbit by canonical
 //!   labelling (`--symmetry canon`);
-//! - [`Flood`]: permutation flooding (`--symmetry flood`);
+//! - [`Flood`]: the images permutation flooding stores (`--symmetry flood`);
 //! - [`Markers`]: approximate symmetry markers (`--symmetry markers`);
 //! - [`SymmetricSystem`]: the machine with representatives for states, for
 //!   the engine; [`real_trace`] maps its traces back to real runs.

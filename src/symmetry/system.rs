@@ -125,15 +125,6 @@ impl<'a> SymmetricSystem<'a> {
             .is_none_or(|kept| kept.contains(&state[..self.inner.layout().constant_words()]))
     }
 
-    /// With flooding: the number of states in the flood table (every state
-    /// of every explored orbit).
-    pub fn flooded_states(&self) -> Option<usize> {
-        match &self.reducer {
-            Reducer::Flood(f) => Some(f.flooded()),
-            _ => None,
-        }
-    }
-
     fn new_reduce_scratch(&self) -> ReduceScratch {
         let canon = match &self.reducer {
             Reducer::Canon(c) => c.new_scratch(),
@@ -150,7 +141,7 @@ impl<'a> SymmetricSystem<'a> {
 
     /// The representative of `state`, in the scratch's output buffer.
     #[inline]
-    fn reduce<'s>(&self, state: &[u64], scratch: &'s mut ReduceScratch) -> &'s [u64] {
+    fn reduce<'s>(&self, state: &'s [u64], scratch: &'s mut ReduceScratch) -> &'s [u64] {
         let layout = self.inner.layout();
         match &self.reducer {
             Reducer::Canon(c) => {
@@ -165,10 +156,8 @@ impl<'a> SymmetricSystem<'a> {
                 m.sorted_representative(layout, state, sym, &mut scratch.markers);
                 &scratch.markers.out
             }
-            Reducer::Flood(f) => {
-                f.representative(layout, state, &mut scratch.flood);
-                &scratch.flood.out
-            }
+            // Flooding explores the states as reached (see `flood`).
+            Reducer::Flood(_) => state,
         }
     }
 
@@ -290,6 +279,16 @@ impl TransitionSystem for SymmetricSystem<'_> {
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
         self.inner.describe_state(state)
+    }
+
+    fn floods(&self) -> bool {
+        matches!(self.reducer, Reducer::Flood(_))
+    }
+
+    fn flood(&self, scratch: &mut SymScratch, state: &[u64], emit: &mut dyn FnMut(&[u64])) {
+        if let Reducer::Flood(f) = &self.reducer {
+            f.images(self.inner.layout(), state, &mut scratch.reduce.flood, emit);
+        }
     }
 }
 

@@ -44,11 +44,16 @@ const MONITOR_POLL: Duration = Duration::from_millis(2);
 pub(crate) struct Counters {
     transitions: AtomicU64,
     max_depth: AtomicU64,
+    flooded: AtomicU64,
 }
 
 impl Counters {
     fn add_transitions(&self, n: u64) {
         self.transitions.fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn add_flooded(&self, n: u64) {
+        self.flooded.fetch_add(n, Ordering::Relaxed);
     }
 
     fn note_depth(&self, depth: u64) {
@@ -211,8 +216,14 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
             _ => work_stealing::run(&shared, workers, initial, start),
         }
     }
+    let flooded = shared
+        .counters
+        .iter()
+        .map(|c| c.flooded.load(Ordering::Relaxed))
+        .sum();
     let stats = Stats {
-        states: shared.set.len(),
+        states: shared.set.len() - flooded,
+        flooded,
         transitions: shared.transitions(),
         initial_states: shared.initial_states.load(Ordering::Relaxed),
         max_depth: shared

@@ -19,6 +19,8 @@ pub(crate) struct Worker<'s, 'a, T: TransitionSystem> {
     scratch: T::Scratch,
     successors: Vec<u64>,
     out: Batch,
+    /// Flood buffer (see [`crate::flood`]).
+    images: Vec<u64>,
 }
 
 impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
@@ -31,6 +33,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             scratch: shared.system.new_scratch(),
             successors: Vec::new(),
             out: Batch::with_stride(shared.stride),
+            images: Vec::new(),
         }
     }
 
@@ -58,6 +61,38 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
                 return false;
             }
         };
+        if shared.system.floods() {
+            let (set, handle) = (&shared.set, &mut self.handle);
+            let mut insert = |s: &[u64]| match set.insert(handle, guard, s, fingerprint(s), parent)
+            {
+                Ok(i) => Ok(matches!(i, Insert::New(_))),
+                Err(_) => Err(crate::report::StopReason::MemoryLimit),
+            };
+            let flooded = crate::flood::flood(
+                shared.system,
+                &mut self.scratch,
+                state,
+                &mut self.images,
+                &mut insert,
+            );
+            match flooded {
+                Ok(f) => {
+                    shared.counters[self.index].add_flooded(f.stored);
+                    if !f.explore {
+                        return true;
+                    }
+                }
+                Err(reason) => {
+                    shared.stop_with(reason);
+                    return false;
+                }
+            }
+        }
+        if parent == crate::store::NO_PARENT {
+            shared
+                .initial_states
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         shared.counters[self.index].note_depth(depth);
         if let Some(finding) =
             check_new_state(shared.system, &mut self.scratch, state, shared.check_goal)
@@ -100,7 +135,6 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         let guard = crossbeam::epoch::pin();
         let width = shared.width;
         for i in 0..count {
-            let before = shared.set.len();
             if !self.add_state(
                 &guard,
                 &states[i * width..(i + 1) * width],
@@ -109,11 +143,6 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
                 sink,
             ) {
                 break;
-            }
-            if shared.set.len() > before {
-                shared
-                    .initial_states
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
         }
         self.flush(sink);

@@ -45,6 +45,9 @@ struct Search<'a, T: TransitionSystem> {
     initial_states: u64,
     max_depth: u64,
     queue_peak: u64,
+    /// States stored by flooding only, and the flood buffer.
+    flooded: u64,
+    images: Vec<u64>,
 }
 
 impl<'a, T: TransitionSystem> Search<'a, T> {
@@ -67,12 +70,15 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             initial_states: 0,
             max_depth: 0,
             queue_peak: 0,
+            flooded: 0,
+            images: Vec::new(),
         }
     }
 
     fn stats(&self) -> Stats {
         Stats {
-            states: self.store.len(),
+            states: self.store.len() - self.flooded,
+            flooded: self.flooded,
             transitions: self.transitions,
             initial_states: self.initial_states,
             max_depth: self.max_depth,
@@ -95,6 +101,25 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
                 Ok(Insert::Seen) => continue,
                 Err(reason) => return Some(End::Stopped(reason)),
             };
+            if self.system.floods() {
+                let store = &mut self.store;
+                let mut insert = |s: &[u64]| Ok(matches!(store.insert(s, parent)?, Insert::New(_)));
+                match crate::flood::flood(
+                    self.system,
+                    &mut self.scratch,
+                    state,
+                    &mut self.images,
+                    &mut insert,
+                ) {
+                    Ok(f) => {
+                        self.flooded += f.stored;
+                        if !f.explore {
+                            continue;
+                        }
+                    }
+                    Err(reason) => return Some(End::Stopped(reason)),
+                }
+            }
             if parent == NO_PARENT {
                 self.initial_states += 1;
             }
