@@ -16,6 +16,7 @@ mod cli_support;
 use cli_support::CheckRun;
 use orbit::b::load::{LoadOptions, load_machine};
 use orbit::b::system::BSystem;
+use orbit::b::value::Value;
 use orbit::symmetry::{SymmetricSystem, all_permutations, real_trace};
 use std::collections::{HashSet, VecDeque};
 use workers::{Config, Outcome, TransitionSystem};
@@ -409,15 +410,16 @@ fn exported_state_graphs_are_isomorphic_exactly_for_symmetric_states() {
 #[test]
 fn constant_valuations_count_as_orbits_like_prob_setups() {
     // prob-symmetry-wiki.md: `MACHINE m` (a /= b, c, d in D, card(D) = 6)
-    // has 10 setups up to symmetry, the partition example one; thesis
-    // Table 4.3: TicTacToe_SimplerSym has 1450 nodes with nausym.
+    // has 10 setups up to symmetry, the partition example one, and ProB's
+    // rules for constants set up exactly those; thesis Table 4.3:
+    // TicTacToe_SimplerSym has 1450 nodes with nausym.
     let cases: &[(&str, u64, u64)] = &[
         ("prob_wiki_m.mch", 10, 10),
         ("prob_wiki_partition.mch", 1, 1),
         ("TicTacToe_SimplerSym.mch", 1, 1448),
     ];
     for &(model, valuations, states) in cases {
-        for mode in ["canon", "flood"] {
+        for mode in ["canon", "flood", "markers-exact"] {
             let run = CheckRun::run(model, &[], &["--no-deadlock", "--symmetry", mode]);
             assert_eq!(run.result(), "ok", "{}", run.command);
             assert_eq!(
@@ -426,7 +428,119 @@ fn constant_valuations_count_as_orbits_like_prob_setups() {
                 "{}",
                 run.command
             );
-            assert_eq!(run.count("states"), states, "{}", run.command);
+            assert_eq!(
+                run.json["symmetry"]["constant_setups"].as_u64(),
+                Some(valuations),
+                "{}",
+                run.command
+            );
+            if mode != "markers-exact" {
+                assert_eq!(run.count("states"), states, "{}", run.command);
+            }
         }
+        // Without symmetry every solution of PROPERTIES is set up.
+        let plain = CheckRun::run(model, &[], &["--no-deadlock"]);
+        assert!(
+            plain.count("constant_valuations") > valuations,
+            "{}",
+            plain.command
+        );
     }
+}
+
+/// The constant valuations of `system` that its symmetry rules keep.
+fn kept_valuations(system: &BSystem) -> Vec<Vec<Value>> {
+    system
+        .valuations()
+        .iter()
+        .filter(|v| system.constant_rules.keeps(v))
+        .cloned()
+        .collect()
+}
+
+/// The orbits (as their least member) of constant valuations.
+fn valuation_orbits(system: &BSystem, valuations: &[Vec<Value>]) -> HashSet<Vec<Value>> {
+    let sym = &system.interchangeable;
+    let perms = all_permutations(&sym.set_sizes, &sym.movable);
+    valuations
+        .iter()
+        .map(|v| {
+            perms
+                .iter()
+                .map(|p| v.iter().map(|x| p.apply_value(x)).collect::<Vec<_>>())
+                .min()
+                .expect("the identity is a permutation")
+        })
+        .collect()
+}
+
+#[test]
+fn prob_rules_for_constants_keep_the_wiki_setups() {
+    // The wiki's table of the 10 setups of `MACHINE m`, as (c, d) with
+    // a = D1, b = D2.
+    let system = load("prob_wiki_m.mch", &[]);
+    let name = |v: &Value| match system.interpreter().format_value(v).as_str() {
+        "D1" => "a".to_string(),
+        "D2" => "b".to_string(),
+        other => other.to_string(),
+    };
+    let kept: HashSet<Vec<String>> = kept_valuations(&system)
+        .iter()
+        .map(|v| v.iter().map(name).collect())
+        .collect();
+    let wiki = "a b a a a b a b a b D3 D4 a b a D3 a b b a a b b b a b b D3 \
+                a b D3 a a b D3 b a b D3 D3";
+    let words: Vec<&str> = wiki.split_whitespace().collect();
+    let expected: HashSet<Vec<String>> = words
+        .chunks(4)
+        .map(|row| row.iter().map(|w| w.to_string()).collect())
+        .collect();
+    assert_eq!(expected.len(), 10);
+    assert_eq!(kept, expected);
+    // The partition example: A = {D1,D2,D3}, B = {D4,D5,D6} only.
+    let system = load("prob_wiki_partition.mch", &[]);
+    let kept = kept_valuations(&system);
+    assert_eq!(kept.len(), 1);
+    let shown: Vec<String> = kept[0]
+        .iter()
+        .map(|v| system.interpreter().format_value(v))
+        .collect();
+    assert_eq!(shown, ["{D1,D2,D3}", "{D4,D5,D6}"]);
+}
+
+#[test]
+fn prob_rules_for_constants_meet_every_orbit() {
+    // Soundness: the kept valuations meet every orbit of the valuations,
+    // also with overlapping blocks, scalars beside a partition and
+    // constants the rules do not constrain.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mixed = dir.path().join("Mixed.mch");
+    std::fs::write(
+        &mixed,
+        "MACHINE Mixed SETS D CONSTANTS x, y, A, B, C, f
+         PROPERTIES x : D & y : D & A <: D & B <: D & C <: D & f : D --> BOOL &
+           D = A \\/ B \\/ C & A /\\ B = {} & y /= x & card(D) = 4 &
+           card(A) <= 2 & card(C) <= 1
+         END",
+    )
+    .expect("write the machine");
+    let mixed = load_machine(&mixed, &LoadOptions::default()).expect("load Mixed");
+    let models = [
+        load("prob_wiki_m.mch", &[]),
+        load("prob_wiki_partition.mch", &[]),
+        load("TicTacToe_SimplerSym.mch", &[]),
+        load("TokenRing.mch", &[("Servers", 3)]),
+        mixed,
+    ];
+    for system in &models {
+        let kept = kept_valuations(system);
+        assert_eq!(
+            valuation_orbits(system, &kept),
+            valuation_orbits(system, system.valuations()),
+            "{:?}",
+            system.layout().slots().first().map(|s| &s.name)
+        );
+    }
+    // The rules do cut the mixed machine's valuations down.
+    assert!(kept_valuations(&models[4]).len() < models[4].valuations().len());
 }

@@ -112,5 +112,11 @@ pub fn load_machine_with_ast(
     let mut system = BSystem::new(interpreter, layout, file)
         .map_err(|e| LoadError::Model(format!("error: {e}\n")))?;
     system.interchangeable = crate::symmetry::Interchangeable::of(&machine, &types.given_sets);
+    system.constant_rules = crate::symmetry::ConstantRules::of(
+        &machine,
+        &types.constants,
+        &types.given_sets,
+        &system.interchangeable,
+    );
     Ok((system, machine, types))
 }

@@ -29,6 +29,9 @@ pub struct BSystem {
     /// Whether `check_state` evaluates the invariant (`orbit check
     /// --no-invariant` turns it off; assertions are still checked).
     pub check_invariant: bool,
+    /// ProB's symmetry rules for constants, which a symmetry-reduced search
+    /// applies to the valuations (set by the loader; none by default).
+    pub constant_rules: crate::symmetry::ConstantRules,
 }
 
 /// Per-thread buffers for decoding and encoding states.
@@ -66,6 +69,7 @@ impl BSystem {
             constant_valuations,
             interchangeable: crate::symmetry::Interchangeable::none(),
             check_invariant: true,
+            constant_rules: crate::symmetry::ConstantRules::none(),
             interpreter,
             layout,
             file,

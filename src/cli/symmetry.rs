@@ -44,6 +44,9 @@ pub struct SymmetryInfo {
     pub mode: Symmetry,
     /// Orbits of the constant valuations (ProB's setup nodes).
     pub constant_orbits: u64,
+    /// Constant valuations set up after ProB's symmetry rules for
+    /// constants (the solutions of PROPERTIES in normal form).
+    pub constant_setups: u64,
     /// Number of permutations in the symmetry group (saturating).
     pub group_order: u64,
     /// A warning to print, for modes that can miss states.
@@ -60,6 +63,12 @@ impl SymmetryInfo {
             self.mode.name(),
             self.group_order
         );
+        if self.constant_setups > 0 {
+            out.push_str(&format!(
+                "constant setups:      {} (valuations set up by ProB's symmetry rules for constants)\n",
+                self.constant_setups
+            ));
+        }
         if let Some(n) = self.flooded {
             out.push_str(&format!(
                 "flooded states:       {n} (all permutations; the distinct states above were checked and expanded)\n"
@@ -77,6 +86,7 @@ impl SymmetryInfo {
             "mode": self.mode.name(),
             "group_order": self.group_order,
             "constant_orbits": self.constant_orbits,
+            "constant_setups": self.constant_setups,
         });
         if let Some(w) = &self.warning {
             o["warning"] = json!(w);
@@ -116,9 +126,11 @@ pub fn explore(
             let info = SymmetryInfo {
                 mode,
                 constant_orbits: constant_valuation_orbits(system, sym, markers) as u64,
+                constant_setups: reduced.setups() as u64,
                 group_order: sym.group_order(),
                 warning,
-                flooded: reduced.flooded_states().map(|n| n as u64),
+                flooded: (mode == Symmetry::Flood)
+                    .then(|| report.stats.states + report.stats.flooded),
             };
             (report, Some(info))
         }

@@ -2,12 +2,14 @@
 //! reduction for B by permutation flooding", permutation-flooding-B.md,
 //! Algorithm 3.1).
 //!
-//! When a state is reached that is not yet in the flood table, all its
-//! permutations are added to the table, each pointing at the state itself,
-//! and the state is explored (checked and expanded) as usual. A state found
-//! in the table is replaced by the state its orbit was first reached as, so
-//! the engine checks and expands one state per orbit while the table holds
-//! every state of the explored orbits (as many as without symmetry).
+//! When a state is reached that is not yet visited, all its permutations
+//! are added to the visited set as already treated, and the state itself is
+//! explored (checked and expanded) as usual. The engine does the storing
+//! (`TransitionSystem::flood`, in its own lock-free visited set); [`Flood`]
+//! computes the images. The engine thus checks and expands one state per
+//! orbit while its visited set holds every state of the explored orbits (as
+//! many as without symmetry), and the states it explores are reached by
+//! real transitions, so its traces need no mapping back.
 //!
 //! Partial permutations (§4 of the paper): permutations that differ only on
 //! elements absent from the state give the same image, so only the
@@ -19,18 +21,13 @@ use super::graph::{GraphScratch, StateGraphs};
 use super::{Interchangeable, Permutation};
 use crate::b::state::StateLayout;
 use crate::canon::GraphBuilder;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 
-/// Flood table: each flooded state and the state standing for its orbit.
-type Table = HashMap<Box<[u64]>, Arc<[u64]>>;
-
-/// The flood table of one exploration.
+/// The images of states under the permutations of one machine's
+/// interchangeable elements.
 pub struct Flood {
     graphs: StateGraphs,
     movable: Vec<Vec<u32>>,
     set_sizes: Vec<usize>,
-    table: Mutex<Table>,
 }
 
 /// Per-thread buffers of [`Flood`].
@@ -39,42 +36,34 @@ pub struct FloodScratch {
     graph: GraphScratch,
     builder: GraphBuilder,
     image: Vec<u64>,
-    /// The last representative.
-    pub out: Vec<u64>,
 }
 
 impl Flood {
-    /// An empty flood table for states of `layout`.
+    /// The flooding of states of `layout`.
     pub fn new(layout: &StateLayout, sym: &Interchangeable) -> Self {
         Flood {
             graphs: StateGraphs::new(layout, sym, layout.slots().len()),
             movable: sym.movable.clone(),
             set_sizes: sym.set_sizes.clone(),
-            table: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Number of states in the table: every state of every explored orbit.
-    pub fn flooded(&self) -> usize {
-        self.table.lock().map(|t| t.len()).unwrap_or(0)
-    }
-
-    /// The state standing for `state` (written to `scratch.out`): the state
-    /// its orbit was first reached as, flooding the orbit if it is new.
-    pub fn representative(&self, layout: &StateLayout, state: &[u64], scratch: &mut FloodScratch) {
-        let mut table = self
-            .table
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(rep) = table.get(state) {
-            scratch.out.clear();
-            scratch.out.extend_from_slice(rep);
-            return;
+    /// Emits the image of `state` under every partial permutation: its
+    /// whole orbit, `state` itself included, possibly with repetitions.
+    pub fn images(
+        &self,
+        layout: &StateLayout,
+        state: &[u64],
+        scratch: &mut FloodScratch,
+        emit: &mut dyn FnMut(&[u64]),
+    ) {
+        if !self
+            .graphs
+            .build(layout, state, &mut scratch.graph, &mut scratch.builder)
+        {
+            // No interchangeable element occurs: the orbit is the state.
+            return emit(state);
         }
-        let rep: Arc<[u64]> = state.into();
-        table.insert(state.into(), rep.clone());
-        self.graphs
-            .build(layout, state, &mut scratch.graph, &mut scratch.builder);
         // The occurring elements of each class, and every injective map of
         // them into the class, extended to a permutation.
         let atoms = self.graphs.atoms();
@@ -86,15 +75,12 @@ impl Flood {
             }
         }
         let mut perm = Permutation::identity(&self.set_sizes);
+        let image = &mut scratch.image;
         self.flood_class(0, &occurring, &mut perm, &mut |p| {
-            if p.apply_state(layout, state, &mut scratch.image).is_ok()
-                && !table.contains_key(scratch.image.as_slice())
-            {
-                table.insert(scratch.image.as_slice().into(), rep.clone());
+            if p.apply_state(layout, state, image).is_ok() {
+                emit(image);
             }
         });
-        scratch.out.clear();
-        scratch.out.extend_from_slice(state);
     }
 
     /// Calls `f` with every permutation that maps the occurring elements of

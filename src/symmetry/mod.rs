@@ -3,15 +3,17 @@
 //! exploration of a machine modulo those permutations.
 //!
 //! - [`Interchangeable`], [`Permutation`]: the symmetry group;
+//! - [`ConstantRules`]: ProB's rules that set up fewer constant valuations;
 //! - `graph`: a state as a coloured graph (thesis ch. 2.4, 3.4);
 //! - [`Canonicaliser`]: one representative state per orbit by canonical
 //!   labelling (`--symmetry canon`);
-//! - [`Flood`]: permutation flooding (`--symmetry flood`);
+//! - [`Flood`]: the images permutation flooding stores (`--symmetry flood`);
 //! - [`Markers`]: approximate symmetry markers (`--symmetry markers`);
 //! - [`SymmetricSystem`]: the machine with representatives for states, for
 //!   the engine; [`real_trace`] maps its traces back to real runs.
 
 mod canonical;
+mod constants;
 mod flood;
 mod graph;
 mod interchangeable;
@@ -20,6 +22,7 @@ mod permutation;
 mod system;
 
 pub use canonical::{CanonScratch, Canonicaliser};
+pub use constants::ConstantRules;
 pub use flood::{Flood, FloodScratch};
 pub use graph::StateGraphs;
 pub use interchangeable::Interchangeable;

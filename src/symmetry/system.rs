@@ -14,6 +14,7 @@ use super::canonical::{CanonScratch, Canonicaliser};
 use super::flood::{Flood, FloodScratch};
 use super::markers::{MarkerScratch, Markers};
 use crate::b::system::{BScratch, BSystem};
+use std::collections::HashSet;
 use workers::{LabelledState, ModelError, Trace, TraceStep, TransitionSystem, Violation};
 
 /// How states are mapped to representatives.
@@ -32,6 +33,9 @@ enum Reducer {
 pub struct SymmetricSystem<'a> {
     inner: &'a BSystem,
     reducer: Reducer,
+    /// The constant words of the valuations [`ConstantRules`] keeps, or
+    /// `None` when every valuation is kept.
+    setups: Option<HashSet<Box<[u64]>>>,
 }
 
 /// Per-thread buffers: the machine's and the reducer's.
@@ -52,48 +56,73 @@ impl<'a> SymmetricSystem<'a> {
     /// states are canonical representatives.
     pub fn new(inner: &'a BSystem, sym: &Interchangeable) -> Self {
         let layout = inner.layout();
-        SymmetricSystem {
+        Self::with_reducer(
             inner,
-            reducer: Reducer::Canon(Canonicaliser::new(layout, sym, layout.slots().len())),
-        }
+            Reducer::Canon(Canonicaliser::new(layout, sym, layout.slots().len())),
+        )
     }
 
     /// Wraps `inner` with approximate reduction by symmetry markers.
     pub fn with_markers(inner: &'a BSystem, sym: &Interchangeable) -> Self {
         let layout = inner.layout();
-        SymmetricSystem {
+        Self::with_reducer(
             inner,
-            reducer: Reducer::Markers(Markers::new(layout, sym, layout.slots().len())),
-        }
+            Reducer::Markers(Markers::new(layout, sym, layout.slots().len())),
+        )
     }
 
     /// Wraps `inner` with exact markers (elements ordered by markers).
     pub fn with_exact_markers(inner: &'a BSystem, sym: &Interchangeable) -> Self {
         let layout = inner.layout();
-        SymmetricSystem {
+        Self::with_reducer(
             inner,
-            reducer: Reducer::SortedMarkers(
-                Markers::new(layout, sym, layout.slots().len()),
-                sym.clone(),
-            ),
-        }
+            Reducer::SortedMarkers(Markers::new(layout, sym, layout.slots().len()), sym.clone()),
+        )
     }
 
     /// Wraps `inner` with permutation flooding.
     pub fn with_flooding(inner: &'a BSystem, sym: &Interchangeable) -> Self {
+        Self::with_reducer(inner, Reducer::Flood(Flood::new(inner.layout(), sym)))
+    }
+
+    /// Wraps `inner`, setting up only the constant valuations its
+    /// [`ConstantRules`] keep.
+    fn with_reducer(inner: &'a BSystem, reducer: Reducer) -> Self {
+        let layout = inner.layout();
+        let rules = &inner.constant_rules;
+        let setups = (layout.constant_count() > 0 && !rules.is_trivial()).then(|| {
+            let mut words = Vec::new();
+            inner
+                .valuations()
+                .iter()
+                .filter(|v| rules.keeps(v))
+                .filter_map(|v| {
+                    layout.encode(v, &[], &mut words).ok()?;
+                    Some(words[..layout.constant_words()].into())
+                })
+                .collect()
+        });
         SymmetricSystem {
             inner,
-            reducer: Reducer::Flood(Flood::new(inner.layout(), sym)),
+            reducer,
+            setups,
         }
     }
 
-    /// With flooding: the number of states in the flood table (every state
-    /// of every explored orbit).
-    pub fn flooded_states(&self) -> Option<usize> {
-        match &self.reducer {
-            Reducer::Flood(f) => Some(f.flooded()),
-            _ => None,
+    /// Number of constant valuations set up: those ProB's symmetry rules
+    /// for constants keep (0 for a machine without constants).
+    pub fn setups(&self) -> usize {
+        match &self.setups {
+            Some(kept) => kept.len(),
+            None => self.inner.constant_valuations,
         }
+    }
+
+    /// Whether `state` starts from a constant valuation that is set up.
+    fn is_setup(&self, state: &[u64]) -> bool {
+        self.setups
+            .as_ref()
+            .is_none_or(|kept| kept.contains(&state[..self.inner.layout().constant_words()]))
     }
 
     fn new_reduce_scratch(&self) -> ReduceScratch {
@@ -112,7 +141,7 @@ impl<'a> SymmetricSystem<'a> {
 
     /// The representative of `state`, in the scratch's output buffer.
     #[inline]
-    fn reduce<'s>(&self, state: &[u64], scratch: &'s mut ReduceScratch) -> &'s [u64] {
+    fn reduce<'s>(&self, state: &'s [u64], scratch: &'s mut ReduceScratch) -> &'s [u64] {
         let layout = self.inner.layout();
         match &self.reducer {
             Reducer::Canon(c) => {
@@ -127,10 +156,8 @@ impl<'a> SymmetricSystem<'a> {
                 m.sorted_representative(layout, state, sym, &mut scratch.markers);
                 &scratch.markers.out
             }
-            Reducer::Flood(f) => {
-                f.representative(layout, state, &mut scratch.flood);
-                &scratch.flood.out
-            }
+            // Flooding explores the states as reached (see `flood`).
+            Reducer::Flood(_) => state,
         }
     }
 
@@ -206,8 +233,11 @@ impl TransitionSystem for SymmetricSystem<'_> {
         emit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), ModelError> {
         let SymScratch { inner, reduce } = scratch;
-        self.inner
-            .initial_states(inner, &mut |s| emit(self.reduce(s, reduce)))
+        self.inner.initial_states(inner, &mut |s| {
+            if self.is_setup(s) {
+                emit(self.reduce(s, reduce))
+            }
+        })
     }
 
     fn successors(
@@ -222,7 +252,9 @@ impl TransitionSystem for SymmetricSystem<'_> {
     }
 
     fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
-        Ok(self.canonical_labelled(self.inner.labelled_initial_states()?))
+        let mut initial = self.inner.labelled_initial_states()?;
+        initial.retain(|l| self.is_setup(&l.state));
+        Ok(self.canonical_labelled(initial))
     }
 
     fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
@@ -247,6 +279,16 @@ impl TransitionSystem for SymmetricSystem<'_> {
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
         self.inner.describe_state(state)
+    }
+
+    fn floods(&self) -> bool {
+        matches!(self.reducer, Reducer::Flood(_))
+    }
+
+    fn flood(&self, scratch: &mut SymScratch, state: &[u64], emit: &mut dyn FnMut(&[u64])) {
+        if let Reducer::Flood(f) = &self.reducer {
+            f.images(self.inner.layout(), state, &mut scratch.reduce.flood, emit);
+        }
     }
 }
 

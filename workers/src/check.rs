@@ -94,7 +94,9 @@ pub(crate) fn finish<T: TransitionSystem>(
         }
     };
     if stats.compact {
-        stats.collision_probability = Some(crate::report::collision_probability(stats.states));
+        stats.collision_probability = Some(crate::report::collision_probability(
+            stats.states + stats.flooded,
+        ));
     }
     stats.wall = start.elapsed();
     Report {

@@ -25,6 +25,7 @@ pub mod store;
 pub mod system;
 
 mod check;
+mod flood;
 mod hash;
 mod parallel;
 mod por;

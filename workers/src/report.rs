@@ -77,8 +77,12 @@ impl fmt::Display for StopReason {
 /// Counters of a search.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
-    /// Distinct states stored (initial states included).
+    /// Distinct states stored (initial states included), checked and
+    /// expanded; states stored only by flooding are in `flooded` instead.
     pub states: u64,
+    /// States stored in the visited set by permutation flooding without
+    /// being checked or expanded (0 unless the system floods).
+    pub flooded: u64,
     /// Successor edges emitted by expanded states, duplicates included.
     pub transitions: u64,
     /// Distinct initial states.

@@ -192,4 +192,18 @@ pub trait TransitionSystem: Sync {
 
     /// The state as (variable name, printed value) pairs, for traces.
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)>;
+
+    /// Whether the system floods (see [`TransitionSystem::flood`]); off by
+    /// default, so the engine skips the hook entirely.
+    fn floods(&self) -> bool {
+        false
+    }
+
+    /// Permutation flooding (Leuschel et al., permutation-flooding-B.md,
+    /// Algorithm 3.1): emits the states symmetric to `state`, which the
+    /// engine has just stored as new (its whole orbit; `state` itself and
+    /// duplicates allowed). The engine stores them in its visited set as
+    /// seen, without checking or expanding them, so one state per orbit is
+    /// explored. Called only when [`TransitionSystem::floods`].
+    fn flood(&self, _scratch: &mut Self::Scratch, _state: &[u64], _emit: &mut dyn FnMut(&[u64])) {}
 }

@@ -46,6 +46,7 @@ pub(crate) struct Counters {
     max_depth: AtomicU64,
     reduced_states: AtomicU64,
     proviso_expansions: AtomicU64,
+    flooded: AtomicU64,
 }
 
 impl Counters {
@@ -64,6 +65,10 @@ impl Counters {
                 .fetch_add(counts.proviso, Ordering::Relaxed);
         }
         (counts.reduced, counts.proviso) = (0, 0);
+    }
+
+    fn add_flooded(&self, n: u64) {
+        self.flooded.fetch_add(n, Ordering::Relaxed);
     }
 
     fn note_depth(&self, depth: u64) {
@@ -226,8 +231,14 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
             _ => work_stealing::run(&shared, workers, initial, start),
         }
     }
+    let flooded = shared
+        .counters
+        .iter()
+        .map(|c| c.flooded.load(Ordering::Relaxed))
+        .sum();
     let stats = Stats {
-        states: shared.set.len(),
+        states: shared.set.len() - flooded,
+        flooded,
         transitions: shared.transitions(),
         initial_states: shared.initial_states.load(Ordering::Relaxed),
         max_depth: shared

@@ -21,6 +21,8 @@ pub(crate) struct Worker<'s, 'a, T: TransitionSystem> {
     successors: Vec<u64>,
     out: Batch,
     por: PorCounts,
+    /// Flood buffer (see [`crate::flood`]).
+    images: Vec<u64>,
 }
 
 impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
@@ -34,6 +36,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             successors: Vec::new(),
             out: Batch::with_stride(shared.stride),
             por: PorCounts::new(shared.system),
+            images: Vec::new(),
         }
     }
 
@@ -64,6 +67,38 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
                 return false;
             }
         };
+        if shared.system.floods() {
+            let (set, handle) = (&shared.set, &mut self.handle);
+            let mut insert = |s: &[u64]| match set.insert(handle, guard, s, fingerprint(s), parent)
+            {
+                Ok(i) => Ok(matches!(i, Insert::New(_))),
+                Err(_) => Err(crate::report::StopReason::MemoryLimit),
+            };
+            let flooded = crate::flood::flood(
+                shared.system,
+                &mut self.scratch,
+                state,
+                &mut self.images,
+                &mut insert,
+            );
+            match flooded {
+                Ok(f) => {
+                    shared.counters[self.index].add_flooded(f.stored);
+                    if !f.explore {
+                        return true;
+                    }
+                }
+                Err(reason) => {
+                    shared.stop_with(reason);
+                    return false;
+                }
+            }
+        }
+        if parent == crate::store::NO_PARENT {
+            shared
+                .initial_states
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         shared.counters[self.index].note_depth(depth);
         if let Some(finding) =
             check_new_state(shared.system, &mut self.scratch, state, shared.check_goal)
@@ -106,7 +141,6 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         let guard = crossbeam::epoch::pin();
         let width = shared.width;
         for i in 0..count {
-            let before = shared.set.len();
             if !self.add_state(
                 &guard,
                 &states[i * width..(i + 1) * width],
@@ -115,11 +149,6 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
                 sink,
             ) {
                 break;
-            }
-            if shared.set.len() > before {
-                shared
-                    .initial_states
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
         }
         self.flush(sink);

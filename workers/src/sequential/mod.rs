@@ -47,6 +47,9 @@ struct Search<'a, T: TransitionSystem> {
     max_depth: u64,
     queue_peak: u64,
     por: PorCounts,
+    /// States stored by flooding only, and the flood buffer.
+    flooded: u64,
+    images: Vec<u64>,
 }
 
 impl<'a, T: TransitionSystem> Search<'a, T> {
@@ -70,12 +73,15 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             max_depth: 0,
             queue_peak: 0,
             por: PorCounts::new(system),
+            flooded: 0,
+            images: Vec::new(),
         }
     }
 
     fn stats(&self) -> Stats {
         Stats {
-            states: self.store.len(),
+            states: self.store.len() - self.flooded,
+            flooded: self.flooded,
             transitions: self.transitions,
             initial_states: self.initial_states,
             max_depth: self.max_depth,
@@ -103,6 +109,25 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
                 }
                 Err(reason) => return Some(End::Stopped(reason)),
             };
+            if self.system.floods() {
+                let store = &mut self.store;
+                let mut insert = |s: &[u64]| Ok(matches!(store.insert(s, parent)?, Insert::New(_)));
+                match crate::flood::flood(
+                    self.system,
+                    &mut self.scratch,
+                    state,
+                    &mut self.images,
+                    &mut insert,
+                ) {
+                    Ok(f) => {
+                        self.flooded += f.stored;
+                        if !f.explore {
+                            continue;
+                        }
+                    }
+                    Err(reason) => return Some(End::Stopped(reason)),
+                }
+            }
             if parent == NO_PARENT {
                 self.initial_states += 1;
             }
