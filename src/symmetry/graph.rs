@@ -16,7 +16,9 @@
 //!
 //! Edges: slot -> value (`VALUE`), set -> member (`MEMBER`), pair -> first /
 //! second component (`FIRST`, `SECOND`), and for a relation between scalars
-//! stored in slot `k`, one edge `a -> b` of colour `REL + k` per pair.
+//! stored in slot `k` (a bitset or an interned set, e.g. a sequence), one
+//! edge `a -> b` of colour `REL + k` per pair, plus `MEMBER` edges from the
+//! slot to the pairs' heads; no pair or set vertices.
 //! Slots whose type mentions no interchangeable set are left out: every
 //! permutation leaves them as they are.
 //!
@@ -72,6 +74,10 @@ struct SlotPlan {
     /// First word of the slot.
     offset: usize,
     codec: Codec,
+    /// Whether the slot holds a relation between scalars (a set of pairs
+    /// of integers, booleans, strings or given-set elements): its pairs
+    /// become coloured edges whatever the codec.
+    relation: bool,
 }
 
 /// The fixed part of the encoding of one machine's states.
@@ -97,6 +103,29 @@ pub struct GraphScratch {
 }
 
 impl GraphScratch {
+    /// Vertex colours of the last graph built; atoms come first, in the
+    /// order of [`StateGraphs::atoms`].
+    pub(super) fn colours(&self) -> &[u32] {
+        &self.colours
+    }
+
+    /// Directed coloured edges `(from, to, colour)` of the last graph built
+    /// (a relation's slot vertex may repeat an edge to a pair's head).
+    pub(super) fn edges(&self) -> &[(u32, u32, u32)] {
+        &self.edges
+    }
+
+    /// Writes the graph held in the buffers into `out`.
+    pub(super) fn emit(&self, out: &mut GraphBuilder) {
+        out.reset(self.colours.len());
+        for (v, &c) in self.colours.iter().enumerate() {
+            out.set_colour(v, c);
+        }
+        for &(a, b, c) in &self.edges {
+            out.add_edge(a as usize, b as usize, c);
+        }
+    }
+
     /// Per atom (see [`StateGraphs::atoms`]): whether it occurs in the
     /// state of the last [`StateGraphs::build`].
     pub fn occurs(&self) -> &[bool] {
@@ -126,6 +155,7 @@ impl StateGraphs {
                 slot: k as u32,
                 offset: slot.offset,
                 codec: slot.codec.clone(),
+                relation: is_scalar_relation(&slot.ty),
             })
             .collect();
         StateGraphs { plans, atom, atoms }
@@ -145,6 +175,22 @@ impl StateGraphs {
         state: &[u64],
         scratch: &mut GraphScratch,
         out: &mut GraphBuilder,
+    ) -> bool {
+        if !self.collect(layout, state, scratch) {
+            return false;
+        }
+        scratch.emit(out);
+        true
+    }
+
+    /// Builds the graph of `state` into `scratch` only (its vertex colours
+    /// and edge list, see [`GraphScratch::colours`]); false when no
+    /// interchangeable element occurs (the graph is then complete too).
+    pub(super) fn collect(
+        &self,
+        layout: &StateLayout,
+        state: &[u64],
+        scratch: &mut GraphScratch,
     ) -> bool {
         scratch.colours.clear();
         scratch.edges.clear();
@@ -176,48 +222,40 @@ impl StateGraphs {
                 }
                 Codec::Interned => {
                     let value = layout.decode_slot(&layout.slots()[plan.slot as usize], state);
-                    let v = self.value(scratch, &value, plan.slot);
-                    scratch.edges.push((slot_vertex, v, VALUE));
+                    match &value {
+                        Value::Set(items) if plan.relation => {
+                            for item in items.iter() {
+                                if let Value::Pair(p) = item {
+                                    let x = self.value(scratch, &p.0, plan.slot);
+                                    let y = self.value(scratch, &p.1, plan.slot);
+                                    scratch.edges.push((x, y, REL + plan.slot));
+                                    scratch.edges.push((slot_vertex, x, MEMBER));
+                                }
+                            }
+                        }
+                        _ => {
+                            let v = self.value(scratch, &value, plan.slot);
+                            scratch.edges.push((slot_vertex, v, VALUE));
+                        }
+                    }
                 }
             }
         }
-        if !scratch.touched {
-            return false;
-        }
         // Scalars are coloured by rank: invariant under permutations, and
         // distinct scalars of one state get distinct colours.
-        scratch.scalars.sort();
+        scratch.scalars.sort_unstable();
         for (rank, (_, v)) in scratch.scalars.iter().enumerate() {
             scratch.colours[*v as usize] = CONST + rank as u32;
         }
-        out.reset(scratch.colours.len());
-        for (v, &c) in scratch.colours.iter().enumerate() {
-            out.set_colour(v, c);
-        }
-        for &(a, b, c) in &scratch.edges {
-            out.add_edge(a as usize, b as usize, c);
-        }
-        true
+        scratch.touched
     }
 
     /// Builds the graph of `state` into `out` even when no interchangeable
     /// element occurs (for export).
     pub fn build_full(&self, layout: &StateLayout, state: &[u64], out: &mut GraphBuilder) {
         let mut scratch = GraphScratch::default();
-        self.build(layout, state, &mut scratch, out);
-        if !scratch.touched {
-            scratch.scalars.sort();
-            for (rank, (_, v)) in scratch.scalars.iter().enumerate() {
-                scratch.colours[*v as usize] = CONST + rank as u32;
-            }
-            out.reset(scratch.colours.len());
-            for (v, &c) in scratch.colours.iter().enumerate() {
-                out.set_colour(v, c);
-            }
-            for &(a, b, c) in &scratch.edges {
-                out.add_edge(a as usize, b as usize, c);
-            }
-        }
+        self.collect(layout, state, &mut scratch);
+        scratch.emit(out);
     }
 
     fn vertex(&self, scratch: &mut GraphScratch, colour: u32) -> u32 {
@@ -334,6 +372,13 @@ impl StateGraphs {
 /// Whether values of `f` become a single shared vertex (atom or scalar).
 fn is_scalar(f: &Finite) -> bool {
     matches!(f, Finite::Bool | Finite::Given { .. })
+}
+
+/// Whether `ty` is a relation between scalar types.
+fn is_scalar_relation(ty: &crate::b::types::Type) -> bool {
+    use crate::b::types::Type;
+    let scalar = |t: &Type| matches!(t, Type::Int | Type::Bool | Type::String | Type::Given(_));
+    matches!(ty, Type::Set(t) if matches!(&**t, Type::Pair(a, b) if scalar(a) && scalar(b)))
 }
 
 /// Whether `ty` mentions a given set with interchangeable elements.
