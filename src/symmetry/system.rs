@@ -6,16 +6,17 @@
 //! printing) is the wrapped machine's: a representative is a real state
 //! of the machine, symmetric to the one reached.
 //!
-//! Labelled successors are representatives too; [`real_trace`] turns a
-//! trace of representatives back into a run of the unreduced machine.
+//! Labelled successors are representatives too;
+//! [`SymmetricSystem::real_trace`] turns a trace of representatives back
+//! into a run of the unreduced machine.
 
-use super::Interchangeable;
 use super::canonical::{CanonScratch, Canonicaliser};
 use super::flood::{Flood, FloodScratch};
 use super::markers::{MarkerScratch, Markers};
+use super::{Interchangeable, Permutation};
 use crate::b::system::{BScratch, BSystem};
 use std::collections::HashSet;
-use workers::{LabelledState, ModelError, Trace, TraceStep, TransitionSystem, Violation};
+use workers::{LabelledState, ModelError, TransitionSystem, Violation};
 
 /// How states are mapped to representatives.
 enum Reducer {
@@ -161,6 +162,48 @@ impl<'a> SymmetricSystem<'a> {
         }
     }
 
+    /// Whether each representative is a permutation image of its state
+    /// (every mode but approximate markers).
+    pub fn maps_by_permutation(&self) -> bool {
+        !matches!(self.reducer, Reducer::Markers(_))
+    }
+
+    /// The representative of `state` and a permutation that maps `state`
+    /// to it, or `None` for approximate markers, whose representatives
+    /// need not be symmetric to the state (allocates: for traces only).
+    pub fn to_representative(&self, state: &[u64]) -> Option<(Box<[u64]>, Permutation)> {
+        let layout = self.inner.layout();
+        let sizes = &self.inner.interchangeable.set_sizes;
+        let perm = match &self.reducer {
+            Reducer::Markers(_) => return None,
+            Reducer::Flood(_) => Permutation::identity(sizes),
+            Reducer::Canon(c) => {
+                let mut scratch = c.new_scratch();
+                if c.derive(layout, state, &mut scratch) {
+                    c.permutation(&scratch).clone()
+                } else {
+                    Permutation::identity(sizes)
+                }
+            }
+            Reducer::SortedMarkers(m, sym) => {
+                m.sorting_permutation(layout, state, sym, &mut MarkerScratch::default())
+            }
+        };
+        let mut image = Vec::new();
+        match perm.apply_state(layout, state, &mut image) {
+            Ok(()) => Some((image.into(), perm)),
+            Err(_) => Some((state.into(), Permutation::identity(sizes))),
+        }
+    }
+
+    /// The initial states of the unreduced machine that are set up (see
+    /// [`ConstantRules`](super::ConstantRules)), with their labels.
+    pub fn real_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
+        let mut initial = self.inner.labelled_initial_states()?;
+        initial.retain(|l| self.is_setup(&l.state));
+        Ok(initial)
+    }
+
     /// The wrapped machine.
     pub fn inner(&self) -> &BSystem {
         self.inner
@@ -252,9 +295,7 @@ impl TransitionSystem for SymmetricSystem<'_> {
     }
 
     fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
-        let mut initial = self.inner.labelled_initial_states()?;
-        initial.retain(|l| self.is_setup(&l.state));
-        Ok(self.canonical_labelled(initial))
+        Ok(self.canonical_labelled(self.real_initial_states()?))
     }
 
     fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
@@ -290,39 +331,4 @@ impl TransitionSystem for SymmetricSystem<'_> {
             f.images(self.inner.layout(), state, &mut scratch.reduce.flood, emit);
         }
     }
-}
-
-/// Maps a trace of representatives (as the engine rebuilds it on a
-/// reduced system) back to a run of the unreduced machine: the initial
-/// state whose representative is the trace's first state, then at each
-/// step the first successor of the real state whose representative is the
-/// next state of the trace. Such a successor exists because the real state
-/// is a symmetric image of the representative, and the machine's
-/// transitions commute with the symmetries (the real run follows the
-/// renamed schedule of Rumur's "scalarset schedules"). `rep` maps a state
-/// to its representative.
-pub fn real_trace(
-    inner: &BSystem,
-    rep: &dyn Fn(&[u64]) -> Box<[u64]>,
-    trace: &Trace,
-) -> Result<Trace, String> {
-    let mut steps: Vec<TraceStep> = Vec::with_capacity(trace.steps.len());
-    for (i, step) in trace.steps.iter().enumerate() {
-        let candidates = match steps.last() {
-            None => inner.labelled_initial_states(),
-            Some(prev) => inner.labelled_successors(&prev.state),
-        }
-        .map_err(|e| format!("model error while mapping step {i} of the trace back: {e}"))?;
-        let real = candidates
-            .into_iter()
-            .find(|l| *rep(&l.state) == *step.state)
-            .ok_or_else(|| {
-                format!("step {i} of the symmetry-reduced trace has no real counterpart")
-            })?;
-        steps.push(TraceStep {
-            label: real.label,
-            state: real.state,
-        });
-    }
-    Ok(Trace { steps })
 }
