@@ -1,10 +1,15 @@
 //! A B machine explored modulo symmetry: [`SymmetricSystem`] wraps a
 //! [`BSystem`] and maps every initial state and successor it emits to the
-//! representative of its orbit ([`Canonicaliser`], exact) or of its symmetry
-//! marker ([`Markers`], approximate), so that the engine's visited set holds
-//! one state per orbit (per marker). Everything else (checks, goal,
-//! printing) is the wrapped machine's: a representative is a real state
-//! of the machine, symmetric to the one reached.
+//! representative of its orbit ([`Canonicaliser`], exact; or exact markers,
+//! several per orbit) or of its symmetry marker ([`Markers`], approximate),
+//! so that the engine's visited set holds one state per orbit (per
+//! marker). With permutation flooding ([`Flood`]) states are not mapped;
+//! instead the engine's flood hook stores each new state's orbit as seen.
+//! Everything else (checks, goal, printing) is the wrapped machine's: a
+//! representative is a real state of the machine, symmetric to the one
+//! reached. Only the constant valuations that ProB's rules keep
+//! ([`ConstantRules`](super::ConstantRules)) are set up, at least one per
+//! orbit.
 //!
 //! Labelled successors are representatives too;
 //! [`SymmetricSystem::real_trace`] turns a trace of representatives back
@@ -26,7 +31,8 @@ enum Reducer {
     Markers(Markers),
     /// Exact markers: elements sorted by their markers.
     SortedMarkers(Markers, Interchangeable),
-    /// Permutation flooding: one state per orbit, all of it in the table.
+    /// Permutation flooding: one state per orbit explored, all of it in
+    /// the engine's visited set.
     Flood(Flood),
 }
 
