@@ -40,7 +40,7 @@ enum Reducer {
 pub struct SymmetricSystem<'a> {
     inner: &'a BSystem,
     reducer: Reducer,
-    /// The constant words of the valuations [`ConstantRules`] keeps, or
+    /// The constant words of the valuations [`ConstantRules`](super::ConstantRules) keeps, or
     /// `None` when every valuation is kept.
     setups: Option<HashSet<Box<[u64]>>>,
 }
@@ -65,6 +65,7 @@ impl<'a> SymmetricSystem<'a> {
         let layout = inner.layout();
         Self::with_reducer(
             inner,
+            sym,
             Reducer::Canon(Canonicaliser::new(layout, sym, layout.slots().len())),
         )
     }
@@ -74,6 +75,7 @@ impl<'a> SymmetricSystem<'a> {
         let layout = inner.layout();
         Self::with_reducer(
             inner,
+            sym,
             Reducer::Markers(Markers::new(layout, sym, layout.slots().len())),
         )
     }
@@ -83,21 +85,25 @@ impl<'a> SymmetricSystem<'a> {
         let layout = inner.layout();
         Self::with_reducer(
             inner,
+            sym,
             Reducer::SortedMarkers(Markers::new(layout, sym, layout.slots().len()), sym.clone()),
         )
     }
 
     /// Wraps `inner` with permutation flooding.
     pub fn with_flooding(inner: &'a BSystem, sym: &Interchangeable) -> Self {
-        Self::with_reducer(inner, Reducer::Flood(Flood::new(inner.layout(), sym)))
+        Self::with_reducer(inner, sym, Reducer::Flood(Flood::new(inner.layout(), sym)))
     }
 
     /// Wraps `inner`, setting up only the constant valuations its
-    /// [`ConstantRules`] keep.
-    fn with_reducer(inner: &'a BSystem, reducer: Reducer) -> Self {
+    /// [`ConstantRules`](super::ConstantRules) keep. The rules are only sound for the symmetries
+    /// they were found for: with other elements `sym`, every valuation is
+    /// set up.
+    fn with_reducer(inner: &'a BSystem, sym: &Interchangeable, reducer: Reducer) -> Self {
         let layout = inner.layout();
         let rules = &inner.constant_rules;
-        let setups = (layout.constant_count() > 0 && !rules.is_trivial()).then(|| {
+        let sound = *sym == inner.interchangeable;
+        let setups = (sound && layout.constant_count() > 0 && !rules.is_trivial()).then(|| {
             let mut words = Vec::new();
             inner
                 .valuations()
