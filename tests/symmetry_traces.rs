@@ -49,6 +49,7 @@ const INJECTED: &[(&str, Sets, &str)] = &[
     ("Personnel.mch", &[("NAME", 3)], "card(staff_council) <= 1"),
     ("Club.mch", &[("Person", 3)], "card(member) <= 1"),
     ("LoginVerySimple.mch", &[], "card(active) <= 1"),
+    ("Course.mch", &[("Student", 3)], "card(class) <= 1"),
 ];
 
 /// How much mapping back changed: steps whose real state differs from the
@@ -136,4 +137,25 @@ fn traces_of_injected_invariant_violations_are_real_runs() {
         renamed.states > 0 && renamed.labels > 0,
         "no trace was renamed"
     );
+}
+
+#[test]
+fn broken_traces_are_rejected() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = variant(dir.path(), "scheduler0.mch", "card(proc) <= 2");
+    let system = load_path(&path, &[("PROC", 3)]);
+    let reduced = reduced(&system, "canon");
+    let report = workers::explore(&reduced, &Config::default());
+    let trace = report.trace.expect("a trace");
+    assert!(trace.steps.len() >= 3);
+    // A step relabelled with another operation has no real counterpart.
+    let mut wrong_label = trace.clone();
+    wrong_label.steps[2].label = "no_such_operation".to_string();
+    assert!(reduced.real_trace(&wrong_label).is_err());
+    // A real run with two steps swapped is not a run.
+    let real = reduced.real_trace(&trace).expect("maps back");
+    assert_eq!(not_a_real_run(&system, &real), None);
+    let mut swapped = real.clone();
+    swapped.steps.swap(1, 2);
+    assert!(not_a_real_run(&system, &swapped).is_some());
 }
