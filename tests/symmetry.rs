@@ -7,19 +7,22 @@
 //!   counts.
 //! * Library cases: canon's state count equals the number of orbits of the
 //!   unreduced state space computed by brute force (the minimum image under
-//!   all permutations), every representative lies in its state's orbit, and
-//!   a counterexample found under symmetry replays as a real run of the
-//!   unreduced machine.
+//!   all permutations) and every representative lies in its state's orbit
+//!   (traces: tests/symmetry_traces.rs; every model and mode:
+//!   tests/symmetry_differential.rs).
+//! * ProB's symmetry rules for constants set up the wiki's 10 and 1 setups
+//!   and meet every orbit of the constant valuations.
 
 mod cli_support;
+mod sym_support;
 
 use cli_support::CheckRun;
 use orbit::b::load::{LoadOptions, load_machine};
 use orbit::b::system::BSystem;
 use orbit::b::value::Value;
-use orbit::symmetry::{SymmetricSystem, all_permutations, real_trace};
-use std::collections::{HashSet, VecDeque};
-use workers::{Config, Outcome, TransitionSystem};
+use orbit::symmetry::{SymmetricSystem, all_permutations};
+use std::collections::HashSet;
+use sym_support::{load, reachable};
 
 /// `--set` arguments of a case.
 type Sets = &'static [(&'static str, u32)];
@@ -210,39 +213,6 @@ fn symcounterex_keeps_s1_fixed() {
     assert_eq!(trace[1]["label"], "add");
 }
 
-fn load(model: &str, sets: &[(&str, u32)]) -> BSystem {
-    let options = LoadOptions {
-        set_sizes: sets.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
-        ..LoadOptions::default()
-    };
-    let path = cli_support::model_path(model);
-    load_machine(&path, &options).unwrap_or_else(|_| panic!("cannot load {model}"))
-}
-
-/// Every reachable state of `system`, by breadth-first search.
-fn reachable<T: TransitionSystem>(system: &T) -> HashSet<Vec<u64>> {
-    let mut scratch = system.new_scratch();
-    let mut seen = HashSet::new();
-    let mut queue = VecDeque::new();
-    system
-        .initial_states(&mut scratch, &mut |s| {
-            if seen.insert(s.to_vec()) {
-                queue.push_back(s.to_vec());
-            }
-        })
-        .expect("initial states");
-    while let Some(state) = queue.pop_front() {
-        system
-            .successors(&mut scratch, &state, &mut |s| {
-                if seen.insert(s.to_vec()) {
-                    queue.push_back(s.to_vec());
-                }
-            })
-            .expect("successors");
-    }
-    seen
-}
-
 #[test]
 fn canon_counts_are_brute_force_orbit_counts() {
     let cases: &[(&str, Sets)] = &[
@@ -299,71 +269,6 @@ fn canon_counts_are_brute_force_orbit_counts() {
                 p.apply_state(layout, s, &mut image).expect("renaming");
                 assert_eq!(reduced.representative(&image), r, "{model}: {s:?} {p:?}");
             }
-        }
-    }
-}
-
-/// Whether `trace` is a run of `system`: the first state is an initial
-/// state with its label, every further step a labelled successor.
-fn is_real_run(system: &BSystem, trace: &workers::Trace) -> bool {
-    let Some(first) = trace.steps.first() else {
-        return false;
-    };
-    let initial = system.labelled_initial_states().expect("initial states");
-    if !initial
-        .iter()
-        .any(|l| l.label == first.label && l.state == first.state)
-    {
-        return false;
-    }
-    trace.steps.windows(2).all(|w| {
-        system
-            .labelled_successors(&w[0].state)
-            .expect("successors")
-            .iter()
-            .any(|l| l.label == w[1].label && l.state == w[1].state)
-    })
-}
-
-#[test]
-fn traces_under_symmetry_are_real_runs() {
-    let cases: &[(&str, Sets, bool)] = &[
-        ("SymCounterEx.mch", &[], false),
-        ("RussianPostalPuzzle.mch", &[("KeyIDs", 3)], true),
-        ("TicTacToe_SimplerSym.mch", &[], true),
-    ];
-    for &(model, sets, goal) in cases {
-        let system = load(model, sets);
-        let reduced = SymmetricSystem::new(&system, &system.interchangeable);
-        let config = Config {
-            stop_at_goal: goal,
-            ..Config::default()
-        };
-        let report = workers::explore(&reduced, &config);
-        let expected = if goal {
-            Outcome::GoalFound
-        } else {
-            report.outcome.clone()
-        };
-        assert_eq!(report.outcome, expected, "{model}");
-        assert!(!matches!(report.outcome, Outcome::Complete), "{model}");
-        let trace = report.trace.expect("a trace");
-        let real = real_trace(&system, &|s| reduced.representative(s), &trace)
-            .unwrap_or_else(|e| panic!("{model}: {e}"));
-        assert_eq!(real.steps.len(), trace.steps.len());
-        assert!(is_real_run(&system, &real), "{model}: not a real run");
-        // The last state of the real run has the same verdict.
-        let last = &real.steps.last().expect("steps").state;
-        let mut scratch = system.new_scratch();
-        if goal {
-            assert!(system.is_goal(&mut scratch, last).expect("goal"));
-        } else {
-            assert!(
-                system
-                    .check_state(&mut scratch, last)
-                    .expect("check")
-                    .is_some()
-            );
         }
     }
 }

@@ -3,7 +3,7 @@
 //! describes the reduction for the summary.
 
 use crate::b::system::BSystem;
-use crate::symmetry::{SymmetricSystem, constant_valuation_orbits, real_trace};
+use crate::symmetry::{SymmetricSystem, constant_valuation_orbits};
 use serde_json::{Value as Json, json};
 use workers::{Config, Report};
 
@@ -116,7 +116,7 @@ pub fn explore(
                 _ => SymmetricSystem::new(system, sym),
             };
             let mut report = workers::explore(&reduced, config);
-            map_trace_back(system, &mut report, &|s| reduced.representative(s));
+            map_trace_back(&reduced, &mut report);
             let warning = markers.then(|| {
                 "symmetry markers are approximate: states of different orbits can share a \
                  marker, so this run may have missed states (and errors); confirm with \
@@ -138,9 +138,9 @@ pub fn explore(
 }
 
 /// Replaces a trace of representatives with the real run it stands for.
-fn map_trace_back(system: &BSystem, report: &mut Report, rep: &dyn Fn(&[u64]) -> Box<[u64]>) {
+fn map_trace_back(reduced: &SymmetricSystem<'_>, report: &mut Report) {
     if let Some(trace) = &report.trace {
-        match real_trace(system, rep, trace) {
+        match reduced.real_trace(trace) {
             Ok(real) => report.trace = Some(real),
             Err(e) => {
                 report.trace = None;

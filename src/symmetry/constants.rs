@@ -113,6 +113,9 @@ impl ConstantRules {
                 continue;
             }
             let of_set = |t: &Type| *t == Type::Given(s as u32);
+            // Greedily: each scalar different from all fixed ones so far is
+            // fixed too (the first always is: the least-number rule would
+            // give it the first element anyway).
             let mut fixed: Vec<usize> = Vec::new();
             let mut scalars = Vec::new();
             for (i, t) in constant_types.iter().enumerate() {
@@ -127,8 +130,6 @@ impl ConstantRules {
                     scalars.push(i);
                 }
             }
-            // A lone "fixed" constant is just the first scalar: the
-            // least-number rule gives it element 1 as well.
             let powerset = Type::Set(Box::new(Type::Given(s as u32)));
             let partitions: Vec<Vec<usize>> = conjuncts
                 .iter()

@@ -248,6 +248,23 @@ impl Markers {
         sym: &Interchangeable,
         scratch: &mut MarkerScratch,
     ) {
+        let perm = self.sorting_permutation(layout, state, sym, scratch);
+        if perm.apply_state(layout, state, &mut scratch.out).is_err() {
+            scratch.out.clear();
+            scratch.out.extend_from_slice(state);
+        }
+    }
+
+    /// The permutation [`Self::sorted_representative`] renames `state` by:
+    /// the `r`-th element of a class by marker order goes to the class's
+    /// `r`-th element.
+    pub fn sorting_permutation(
+        &self,
+        layout: &StateLayout,
+        state: &[u64],
+        sym: &Interchangeable,
+        scratch: &mut MarkerScratch,
+    ) -> super::Permutation {
         self.marker(layout, state, scratch);
         let mut perm = super::Permutation::identity(&sym.set_sizes);
         let images = perm.images_mut();
@@ -264,10 +281,7 @@ impl Markers {
                 images[s][i as usize] = class[rank];
             }
         }
-        if perm.apply_state(layout, state, &mut scratch.out).is_err() {
-            scratch.out.clear();
-            scratch.out.extend_from_slice(state);
-        }
+        perm
     }
 
     /// The state standing for `state`: the first state seen with its

@@ -10,7 +10,8 @@
 //! - [`Flood`]: the images permutation flooding stores (`--symmetry flood`);
 //! - [`Markers`]: approximate symmetry markers (`--symmetry markers`);
 //! - [`SymmetricSystem`]: the machine with representatives for states, for
-//!   the engine; [`real_trace`] maps its traces back to real runs.
+//!   the engine; `trace`: [`SymmetricSystem::real_trace`] maps its traces
+//!   back to real runs by composing the permutations of the steps.
 
 mod canonical;
 mod constants;
@@ -20,6 +21,7 @@ mod interchangeable;
 mod markers;
 mod permutation;
 mod system;
+mod trace;
 
 pub use canonical::{CanonScratch, Canonicaliser};
 pub use constants::ConstantRules;
@@ -28,4 +30,4 @@ pub use graph::StateGraphs;
 pub use interchangeable::Interchangeable;
 pub use markers::{MarkerScratch, Markers};
 pub use permutation::{Permutation, all_permutations};
-pub use system::{SymmetricSystem, constant_valuation_orbits, real_trace};
+pub use system::{SymmetricSystem, constant_valuation_orbits};

@@ -1,21 +1,27 @@
 //! A B machine explored modulo symmetry: [`SymmetricSystem`] wraps a
 //! [`BSystem`] and maps every initial state and successor it emits to the
-//! representative of its orbit ([`Canonicaliser`], exact) or of its symmetry
-//! marker ([`Markers`], approximate), so that the engine's visited set holds
-//! one state per orbit (per marker). Everything else (checks, goal,
-//! printing) is the wrapped machine's: a representative is a real state
-//! of the machine, symmetric to the one reached.
+//! representative of its orbit ([`Canonicaliser`], exact; or exact markers,
+//! several per orbit) or of its symmetry marker ([`Markers`], approximate),
+//! so that the engine's visited set holds one state per orbit (per
+//! marker). With permutation flooding ([`Flood`]) states are not mapped;
+//! instead the engine's flood hook stores each new state's orbit as seen.
+//! Everything else (checks, goal, printing) is the wrapped machine's: a
+//! representative is a real state of the machine, symmetric to the one
+//! reached. Only the constant valuations that ProB's rules keep
+//! ([`ConstantRules`](super::ConstantRules)) are set up, at least one per
+//! orbit.
 //!
-//! Labelled successors are representatives too; [`real_trace`] turns a
-//! trace of representatives back into a run of the unreduced machine.
+//! Labelled successors are representatives too;
+//! [`SymmetricSystem::real_trace`] turns a trace of representatives back
+//! into a run of the unreduced machine.
 
-use super::Interchangeable;
 use super::canonical::{CanonScratch, Canonicaliser};
 use super::flood::{Flood, FloodScratch};
 use super::markers::{MarkerScratch, Markers};
+use super::{Interchangeable, Permutation};
 use crate::b::system::{BScratch, BSystem};
 use std::collections::HashSet;
-use workers::{LabelledState, ModelError, Trace, TraceStep, TransitionSystem, Violation};
+use workers::{LabelledState, ModelError, TransitionSystem, Violation};
 
 /// How states are mapped to representatives.
 enum Reducer {
@@ -25,7 +31,8 @@ enum Reducer {
     Markers(Markers),
     /// Exact markers: elements sorted by their markers.
     SortedMarkers(Markers, Interchangeable),
-    /// Permutation flooding: one state per orbit, all of it in the table.
+    /// Permutation flooding: one state per orbit explored, all of it in
+    /// the engine's visited set.
     Flood(Flood),
 }
 
@@ -33,7 +40,7 @@ enum Reducer {
 pub struct SymmetricSystem<'a> {
     inner: &'a BSystem,
     reducer: Reducer,
-    /// The constant words of the valuations [`ConstantRules`] keeps, or
+    /// The constant words of the valuations [`ConstantRules`](super::ConstantRules) keeps, or
     /// `None` when every valuation is kept.
     setups: Option<HashSet<Box<[u64]>>>,
 }
@@ -58,6 +65,7 @@ impl<'a> SymmetricSystem<'a> {
         let layout = inner.layout();
         Self::with_reducer(
             inner,
+            sym,
             Reducer::Canon(Canonicaliser::new(layout, sym, layout.slots().len())),
         )
     }
@@ -67,6 +75,7 @@ impl<'a> SymmetricSystem<'a> {
         let layout = inner.layout();
         Self::with_reducer(
             inner,
+            sym,
             Reducer::Markers(Markers::new(layout, sym, layout.slots().len())),
         )
     }
@@ -76,21 +85,25 @@ impl<'a> SymmetricSystem<'a> {
         let layout = inner.layout();
         Self::with_reducer(
             inner,
+            sym,
             Reducer::SortedMarkers(Markers::new(layout, sym, layout.slots().len()), sym.clone()),
         )
     }
 
     /// Wraps `inner` with permutation flooding.
     pub fn with_flooding(inner: &'a BSystem, sym: &Interchangeable) -> Self {
-        Self::with_reducer(inner, Reducer::Flood(Flood::new(inner.layout(), sym)))
+        Self::with_reducer(inner, sym, Reducer::Flood(Flood::new(inner.layout(), sym)))
     }
 
     /// Wraps `inner`, setting up only the constant valuations its
-    /// [`ConstantRules`] keep.
-    fn with_reducer(inner: &'a BSystem, reducer: Reducer) -> Self {
+    /// [`ConstantRules`](super::ConstantRules) keep. The rules are only sound for the symmetries
+    /// they were found for: with other elements `sym`, every valuation is
+    /// set up.
+    fn with_reducer(inner: &'a BSystem, sym: &Interchangeable, reducer: Reducer) -> Self {
         let layout = inner.layout();
         let rules = &inner.constant_rules;
-        let setups = (layout.constant_count() > 0 && !rules.is_trivial()).then(|| {
+        let sound = *sym == inner.interchangeable;
+        let setups = (sound && layout.constant_count() > 0 && !rules.is_trivial()).then(|| {
             let mut words = Vec::new();
             inner
                 .valuations()
@@ -159,6 +172,48 @@ impl<'a> SymmetricSystem<'a> {
             // Flooding explores the states as reached (see `flood`).
             Reducer::Flood(_) => state,
         }
+    }
+
+    /// Whether each representative is a permutation image of its state
+    /// (every mode but approximate markers).
+    pub fn maps_by_permutation(&self) -> bool {
+        !matches!(self.reducer, Reducer::Markers(_))
+    }
+
+    /// The representative of `state` and a permutation that maps `state`
+    /// to it, or `None` for approximate markers, whose representatives
+    /// need not be symmetric to the state (allocates: for traces only).
+    pub fn to_representative(&self, state: &[u64]) -> Option<(Box<[u64]>, Permutation)> {
+        let layout = self.inner.layout();
+        let sizes = &self.inner.interchangeable.set_sizes;
+        let perm = match &self.reducer {
+            Reducer::Markers(_) => return None,
+            Reducer::Flood(_) => Permutation::identity(sizes),
+            Reducer::Canon(c) => {
+                let mut scratch = c.new_scratch();
+                if c.derive(layout, state, &mut scratch) {
+                    c.permutation(&scratch).clone()
+                } else {
+                    Permutation::identity(sizes)
+                }
+            }
+            Reducer::SortedMarkers(m, sym) => {
+                m.sorting_permutation(layout, state, sym, &mut MarkerScratch::default())
+            }
+        };
+        let mut image = Vec::new();
+        match perm.apply_state(layout, state, &mut image) {
+            Ok(()) => Some((image.into(), perm)),
+            Err(_) => Some((state.into(), Permutation::identity(sizes))),
+        }
+    }
+
+    /// The initial states of the unreduced machine that are set up (see
+    /// [`ConstantRules`](super::ConstantRules)), with their labels.
+    pub fn real_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
+        let mut initial = self.inner.labelled_initial_states()?;
+        initial.retain(|l| self.is_setup(&l.state));
+        Ok(initial)
     }
 
     /// The wrapped machine.
@@ -252,9 +307,7 @@ impl TransitionSystem for SymmetricSystem<'_> {
     }
 
     fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
-        let mut initial = self.inner.labelled_initial_states()?;
-        initial.retain(|l| self.is_setup(&l.state));
-        Ok(self.canonical_labelled(initial))
+        Ok(self.canonical_labelled(self.real_initial_states()?))
     }
 
     fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
@@ -290,39 +343,4 @@ impl TransitionSystem for SymmetricSystem<'_> {
             f.images(self.inner.layout(), state, &mut scratch.reduce.flood, emit);
         }
     }
-}
-
-/// Maps a trace of representatives (as the engine rebuilds it on a
-/// reduced system) back to a run of the unreduced machine: the initial
-/// state whose representative is the trace's first state, then at each
-/// step the first successor of the real state whose representative is the
-/// next state of the trace. Such a successor exists because the real state
-/// is a symmetric image of the representative, and the machine's
-/// transitions commute with the symmetries (the real run follows the
-/// renamed schedule of Rumur's "scalarset schedules"). `rep` maps a state
-/// to its representative.
-pub fn real_trace(
-    inner: &BSystem,
-    rep: &dyn Fn(&[u64]) -> Box<[u64]>,
-    trace: &Trace,
-) -> Result<Trace, String> {
-    let mut steps: Vec<TraceStep> = Vec::with_capacity(trace.steps.len());
-    for (i, step) in trace.steps.iter().enumerate() {
-        let candidates = match steps.last() {
-            None => inner.labelled_initial_states(),
-            Some(prev) => inner.labelled_successors(&prev.state),
-        }
-        .map_err(|e| format!("model error while mapping step {i} of the trace back: {e}"))?;
-        let real = candidates
-            .into_iter()
-            .find(|l| *rep(&l.state) == *step.state)
-            .ok_or_else(|| {
-                format!("step {i} of the symmetry-reduced trace has no real counterpart")
-            })?;
-        steps.push(TraceStep {
-            label: real.label,
-            state: real.state,
-        });
-    }
-    Ok(Trace { steps })
 }
