@@ -278,9 +278,8 @@ fn independent_at(
     }
     // Every instance of one stays enabled after every instance of the
     // other, and both orders give the same transitions and states.
-    let labels = |v: &[Instance]| -> BTreeSet<Vec<Value>> {
-        v.iter().map(|(l, _)| l.clone()).collect()
-    };
+    let labels =
+        |v: &[Instance]| -> BTreeSet<Vec<Value>> { v.iter().map(|(l, _)| l.clone()).collect() };
     let (lx_all, ly_all) = (labels(&ix), labels(&iy));
     let mut xy = BTreeSet::new();
     for (lx, s1) in &ix {
