@@ -9,20 +9,27 @@
 //! invariant), and fixes every other variable to its value in an initial
 //! state: the two operations neither read nor write those, so their values
 //! cannot change the outcome. Each constant valuation is tried.
+//! Integer variables must be bounded within `MININT..MAXINT` by an assumed
+//! conjunct ([`crate::por::bounds`]), so that the enumeration covers every
+//! state the search can meet.
 //! When the product of the domains exceeds the budget, or a type is not
 //! enumerable (`STRING`, large powersets), the caller falls back to the
 //! conservative answer.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
 use crate::b::ast::Machine;
 use crate::b::eval::{Interpreter, conjuncts};
 use crate::b::types::{MachineTypes, Type};
 use crate::b::value::{Elem, Value};
 use crate::por::access::expr_reads;
+use crate::por::bounds::{bounded_by, has_int};
 
-/// Most constant valuations tried.
-const MAX_VALUATIONS: usize = 16;
+/// Most constant valuations tried (with more, every query falls back to
+/// the conservative answer).
+const MAX_VALUATIONS: usize = 4096;
 
 /// The callback of [`Candidates::scan`]: constants and variables of a
 /// candidate state to a witness, if the state is one.
@@ -50,9 +57,26 @@ pub struct Candidates<'a> {
     no_base: Option<String>,
     /// Variables read by each top-level invariant conjunct.
     invariant_reads: Vec<BTreeSet<String>>,
+    /// Variables each top-level conjunct bounds ([`crate::por::bounds`]).
+    invariant_bounds: Vec<BTreeSet<String>>,
+    /// Which conjuncts the candidate states satisfy (all by default).
+    assumed: Vec<bool>,
+    /// Variables bounded by an assumed conjunct.
+    bounded: BTreeSet<String>,
     /// Most candidate states per scan.
     pub budget: usize,
+    /// The domains built so far, by variable slot.
+    domains: RefCell<HashMap<usize, Rc<Vec<Value>>>>,
+    /// The candidate states enumerated so far, by the varied variables
+    /// (cleared when the assumed conjuncts change).
+    valid: RefCell<ValidCache>,
 }
+
+/// The variable slots a scan varies and their domains.
+type Plan = (Vec<usize>, Vec<Rc<Vec<Value>>>);
+
+/// Candidate states (base index, variables) by the variables varied.
+type ValidCache = HashMap<Vec<String>, Rc<Vec<(usize, Vec<Value>)>>>;
 
 impl<'a> Candidates<'a> {
     /// Prepares the scans: solves the constants and takes one initial state
@@ -65,20 +89,26 @@ impl<'a> Candidates<'a> {
     ) -> Self {
         let variables: BTreeSet<String> =
             machine.variables.iter().map(|v| v.name.clone()).collect();
-        let invariant_reads = machine
+        let parts = machine
             .invariant
             .as_ref()
-            .map(|inv| {
-                conjuncts(inv)
-                    .into_iter()
-                    .map(|c| expr_reads(&variables, c))
-                    .collect()
-            })
+            .map(conjuncts)
             .unwrap_or_default();
+        let invariant_reads: Vec<BTreeSet<String>> =
+            parts.iter().map(|c| expr_reads(&variables, c)).collect();
+        let names: Vec<String> = machine.variables.iter().map(|v| v.name.clone()).collect();
+        let range = (types.minint, types.maxint);
+        let invariant_bounds = parts
+            .iter()
+            .map(|c| bounded_by(c, &names, &types.variables, range))
+            .collect();
         let mut bases = Vec::new();
         let mut no_base = None;
         match interpreter.constant_valuations() {
             Ok(vals) => {
+                if vals.len() > MAX_VALUATIONS {
+                    no_base = Some(format!("more than {MAX_VALUATIONS} constant valuations"));
+                }
                 for consts in vals.into_iter().take(MAX_VALUATIONS) {
                     let mut first = None;
                     let r = interpreter.initialise(&consts, &mut |vars| {
@@ -98,22 +128,53 @@ impl<'a> Candidates<'a> {
             }
             Err(e) => no_base = Some(format!("the constants cannot be solved: {e}")),
         }
-        Candidates {
+        let mut candidates = Candidates {
             machine,
             types,
             interpreter,
             bases,
             no_base,
+            assumed: vec![true; invariant_reads.len()],
             invariant_reads,
+            invariant_bounds,
+            bounded: BTreeSet::new(),
             budget,
-        }
+            domains: RefCell::new(HashMap::new()),
+            valid: RefCell::new(HashMap::new()),
+        };
+        candidates.assume(candidates.assumed.clone());
+        candidates
     }
 
-    /// Makes every valuation of the variables' types a candidate, whether
-    /// it satisfies the invariant or not (for searches that do not stop at
-    /// invariant violations).
-    pub fn ignore_invariant(&mut self) {
-        self.invariant_reads.clear();
+    /// Restricts the candidate states to those satisfying the conjuncts
+    /// marked in `assumed` (one flag per top-level invariant conjunct).
+    pub fn assume(&mut self, assumed: Vec<bool>) {
+        self.bounded = (0..assumed.len())
+            .filter(|&i| assumed[i])
+            .flat_map(|i| self.invariant_bounds[i].iter().cloned())
+            .collect();
+        self.assumed = assumed;
+        self.valid.borrow_mut().clear();
+    }
+
+    /// The conjuncts currently assumed.
+    pub fn assumed(&self) -> &[bool] {
+        &self.assumed
+    }
+
+    /// The variables read by each top-level invariant conjunct.
+    pub fn conjunct_reads(&self) -> &[BTreeSet<String>] {
+        &self.invariant_reads
+    }
+
+    /// The machine the states are for.
+    pub fn machine(&self) -> &'a Machine {
+        self.machine
+    }
+
+    /// Constant valuations with the variables of one initial state each.
+    pub fn bases(&self) -> &[(Vec<Value>, Vec<Value>)] {
+        &self.bases
     }
 
     /// The interpreter the states are for.
@@ -139,16 +200,43 @@ impl<'a> Candidates<'a> {
                 Err(why) => return Scan::TooBig(why),
             },
         };
+        let key: Vec<String> = involved.iter().cloned().collect();
+        let cached = self.valid.borrow().get(&key).cloned();
+        let states = match cached {
+            Some(states) => states,
+            None => {
+                let states = Rc::new(self.valid_states(involved, &slots, &domains));
+                self.valid.borrow_mut().insert(key, states.clone());
+                states
+            }
+        };
+        for (b, vars) in states.iter() {
+            if let Some(w) = f(&self.bases[*b].0, vars) {
+                return Scan::Found(w);
+            }
+        }
+        Scan::Exhausted(states.len())
+    }
+
+    /// Every valuation of the `slots` over their `domains`, for every base,
+    /// that satisfies the assumed conjuncts over `involved`: (base index,
+    /// variables).
+    fn valid_states(
+        &self,
+        involved: &BTreeSet<String>,
+        slots: &[usize],
+        domains: &[Rc<Vec<Value>>],
+    ) -> Vec<(usize, Vec<Value>)> {
         let checked: Vec<usize> = (0..self.invariant_reads.len())
-            .filter(|&i| self.invariant_reads[i].is_subset(involved))
+            .filter(|&i| self.assumed[i] && self.invariant_reads[i].is_subset(involved))
             .collect();
-        let mut visited = 0;
-        for (consts, base) in &self.bases {
+        let mut out = Vec::new();
+        if domains.iter().any(|d| d.is_empty()) {
+            return out;
+        }
+        for (b, (consts, base)) in self.bases.iter().enumerate() {
             let mut vars = base.clone();
             let mut digits = vec![0usize; slots.len()];
-            if domains.iter().any(Vec::is_empty) {
-                continue;
-            }
             loop {
                 for (k, &slot) in slots.iter().enumerate() {
                     vars[slot] = domains[k][digits[k]].clone();
@@ -159,10 +247,7 @@ impl<'a> Candidates<'a> {
                         .unwrap_or(false)
                 });
                 if valid {
-                    visited += 1;
-                    if let Some(w) = f(consts, &vars) {
-                        return Scan::Found(w);
-                    }
+                    out.push((b, vars.clone()));
                 }
                 // Next valuation, mixed radix.
                 let mut k = 0;
@@ -179,15 +264,15 @@ impl<'a> Candidates<'a> {
                 }
             }
         }
-        Scan::Exhausted(visited)
+        out
     }
 
     /// `involved` plus the variables of every invariant conjunct that
     /// mentions one of them.
     fn close(&self, involved: &BTreeSet<String>) -> BTreeSet<String> {
         let mut closed = involved.clone();
-        for reads in &self.invariant_reads {
-            if !reads.is_disjoint(involved) {
+        for (i, reads) in self.invariant_reads.iter().enumerate() {
+            if self.assumed[i] && !reads.is_disjoint(involved) {
                 closed.extend(reads.iter().cloned());
             }
         }
@@ -196,16 +281,46 @@ impl<'a> Candidates<'a> {
 
     /// The slots and domains of the variables in `involved`, or why they
     /// exceed the budget.
-    fn plan(&self, involved: &BTreeSet<String>) -> Result<(Vec<usize>, Vec<Vec<Value>>), String> {
+    fn plan(&self, involved: &BTreeSet<String>) -> Result<Plan, String> {
         let mut slots = Vec::new();
         let mut domains = Vec::new();
+        // Sizes first: building a large domain only to refuse it is slow.
         let mut total: usize = self.bases.len();
         for (i, v) in self.machine.variables.iter().enumerate() {
             if !involved.contains(&v.name) {
                 continue;
             }
-            let Some(d) = domain(&self.types.variables[i], self.types, self.budget) else {
-                return Err(format!("the type of `{}` is too large", v.name));
+            let size = domain_size(&self.types.variables[i], self.types)
+                .ok_or_else(|| format!("the type of `{}` is too large", v.name))?;
+            total = match total.checked_mul(size) {
+                Some(t) if t <= self.budget => t,
+                _ => return Err(format!("more than {} candidate states", self.budget)),
+            };
+        }
+        let mut total: usize = self.bases.len();
+        for (i, v) in self.machine.variables.iter().enumerate() {
+            if !involved.contains(&v.name) {
+                continue;
+            }
+            let ty = &self.types.variables[i];
+            if has_int(ty) && !self.bounded.contains(&v.name) {
+                return Err(format!(
+                    "no assumed invariant conjunct bounds the integers of `{}` within \
+                     MININT..MAXINT",
+                    v.name
+                ));
+            }
+            let cached = self.domains.borrow().get(&i).cloned();
+            let d = match cached {
+                Some(d) => d,
+                None => {
+                    let Some(d) = domain(ty, self.types, self.budget) else {
+                        return Err(format!("the type of `{}` is too large", v.name));
+                    };
+                    let d = Rc::new(d);
+                    self.domains.borrow_mut().insert(i, d.clone());
+                    d
+                }
             };
             total = match total.checked_mul(d.len()) {
                 Some(t) if t <= self.budget => t,
@@ -227,6 +342,21 @@ impl<'a> Candidates<'a> {
             .map(|(i, v)| format!("{}={}", v.name, self.interpreter.format_value(&vars[i])))
             .collect();
         parts.join(", ")
+    }
+}
+
+/// The number of values of `ty` (saturating), `None` if not enumerable.
+pub fn domain_size(ty: &Type, types: &MachineTypes) -> Option<usize> {
+    match ty {
+        Type::Int => usize::try_from(types.maxint.checked_sub(types.minint)?.checked_add(1)?).ok(),
+        Type::Bool => Some(2),
+        Type::String => None,
+        Type::Given(s) => Some(types.given_sets.get(*s as usize)?.elements.len()),
+        Type::Pair(a, b) => Some(domain_size(a, types)?.saturating_mul(domain_size(b, types)?)),
+        Type::Set(t) => {
+            let n = domain_size(t, types)?;
+            Some(if n >= 63 { usize::MAX } else { 1usize << n })
+        }
     }
 }
 
