@@ -80,6 +80,22 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
 
 /// Loads the machine in `path`.
 pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadError> {
+    load_machine_with_ast(path, options).map(|(system, _, _)| system)
+}
+
+/// Loads the machine in `path`, keeping its AST and types (for analyses
+/// that run next to the search, e.g. partial order reduction).
+pub fn load_machine_with_ast(
+    path: &Path,
+    options: &LoadOptions,
+) -> Result<
+    (
+        BSystem,
+        crate::b::ast::Machine,
+        crate::b::types::MachineTypes,
+    ),
+    LoadError,
+> {
     let LoadedModel {
         machine,
         types,
@@ -96,5 +112,5 @@ pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadE
     let mut system = BSystem::new(interpreter, layout, file)
         .map_err(|e| LoadError::Model(format!("error: {e}\n")))?;
     system.interchangeable = crate::symmetry::Interchangeable::of(&machine, &types.given_sets);
-    Ok(system)
+    Ok((system, machine, types))
 }

@@ -26,6 +26,9 @@ pub struct BSystem {
     /// The given-set elements symmetry reduction may permute (set by the
     /// loader; none for a system built directly).
     pub interchangeable: crate::symmetry::Interchangeable,
+    /// Whether `check_state` evaluates the invariant (`orbit check
+    /// --no-invariant` turns it off; assertions are still checked).
+    pub check_invariant: bool,
 }
 
 /// Per-thread buffers for decoding and encoding states.
@@ -62,6 +65,7 @@ impl BSystem {
         Ok(BSystem {
             constant_valuations,
             interchangeable: crate::symmetry::Interchangeable::none(),
+            check_invariant: true,
             interpreter,
             layout,
             file,
@@ -159,7 +163,9 @@ impl BSystem {
         }
     }
 
-    fn for_each_successor(
+    /// Every successor of `state` with the interpreter's step (operation,
+    /// parameters, outputs), in the order of [`TransitionSystem::successors`].
+    pub(crate) fn for_each_successor(
         &self,
         scratch: &mut BScratch,
         state: &[u64],
@@ -283,10 +289,11 @@ impl TransitionSystem for BSystem {
     ) -> Result<Option<Violation>, ModelError> {
         self.decode(scratch, state);
         let (c, v) = (&scratch.constants, &scratch.variables);
-        if let Some(f) = self
-            .interpreter
-            .check_invariant(c, v)
-            .map_err(|e| self.error(&e))?
+        if self.check_invariant
+            && let Some(f) = self
+                .interpreter
+                .check_invariant(c, v)
+                .map_err(|e| self.error(&e))?
         {
             return Ok(Some(self.violation(ViolationKind::Invariant, &f)));
         }

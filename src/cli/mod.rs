@@ -51,7 +51,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
     match &cli.command {
-        Command::Check(args) => check::run(args),
+        Command::Check(args) => check::run(args, cli.verbose),
         Command::Canon(args) => canon::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Graph(args) => graph::run(args),

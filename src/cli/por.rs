@@ -115,6 +115,7 @@ fn text(a: &Analysis) -> String {
             .collect();
         let _ = writeln!(out, "  {name} -> {}", set_of(&targets));
     }
+    out.push_str(&decision_counts(a));
     let _ = writeln!(out, "enable decisions:");
     for (x, y, d) in &a.enables {
         let _ = writeln!(
@@ -197,4 +198,151 @@ fn json(a: &Analysis) -> String {
     let v = json!({"operations": operations, "dependent": matrix, "pairs": pairs,
                    "enable": enables});
     format!("{v:#}\n")
+}
+
+/// What the summary of `orbit check --por` says about the reduction.
+pub struct PorInfo {
+    /// States expanded through a proper ample set only.
+    pub reduced: u64,
+    /// Distinct states of the run.
+    pub states: u64,
+    /// States fully expanded by the cycle proviso.
+    pub proviso: u64,
+    /// Deadlock-only checking (A1 and A2 only, no proviso).
+    pub deadlock_only: bool,
+    /// Wall time of the static analysis.
+    pub analysis: std::time::Duration,
+    /// Dependent pairs and all pairs of operations.
+    pub dependent_pairs: (usize, usize),
+}
+
+impl PorInfo {
+    /// The summary line.
+    pub fn to_text(&self) -> String {
+        format!(
+            "partial order reduction: on ({} of {} states reduced; {} fully expanded by the \
+             cycle proviso; {} of {} operation pairs dependent; analysis {:.3} s{})\n",
+            self.reduced,
+            self.states,
+            self.proviso,
+            self.dependent_pairs.0,
+            self.dependent_pairs.1,
+            self.analysis.as_secs_f64(),
+            if self.deadlock_only {
+                "; deadlock-only: A1 and A2"
+            } else {
+                ""
+            }
+        )
+    }
+
+    /// The `por` object of the JSON report.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "reduced_states": self.reduced,
+            "states": self.states,
+            "proviso_expansions": self.proviso,
+            "deadlock_only": self.deadlock_only,
+            "dependent_pairs": self.dependent_pairs.0,
+            "pairs": self.dependent_pairs.1,
+            "analysis_seconds": self.analysis.as_secs_f64(),
+        })
+    }
+}
+
+/// Counts of how the pairs and enable edges were decided, one line each.
+fn decision_counts(a: &Analysis) -> String {
+    use crate::por::dependency::Decision;
+    use crate::por::enable::EnableDecision;
+    let (mut race, mut syn, mut ind, mut dep, mut big) = (0, 0, 0, 0, 0);
+    for (_, _, d) in &a.pairs {
+        match d {
+            Decision::Race(_) => race += 1,
+            Decision::Syntactic => syn += 1,
+            Decision::EnumIndependent { .. } => ind += 1,
+            Decision::EnumDependent { .. } => dep += 1,
+            Decision::Fallback { .. } => big += 1,
+        }
+    }
+    let (mut disjoint, mut witness, mut never, mut fallback) = (0, 0, 0, 0);
+    for (_, _, d) in &a.enables {
+        match d {
+            EnableDecision::Disjoint => disjoint += 1,
+            EnableDecision::Witness(_) => witness += 1,
+            EnableDecision::Never { .. } => never += 1,
+            EnableDecision::Fallback(_) => fallback += 1,
+        }
+    }
+    format!(
+        "pairs decided: {race} race, {syn} syntactic, {} by refined enumeration ({ind} \
+         independent, {dep} dependent), {big} too big (fallback: dependent)\n\
+         enable edges decided: {disjoint} disjoint, {} by enumeration ({witness} edges, {never} \
+         never), {fallback} too big (fallback: edge)\n",
+        ind + dep,
+        witness + never
+    )
+}
+
+/// Runs `orbit check --por`: the static analysis of `machine`, then the
+/// search of `system` through ample sets. With `verbose`, how each pair
+/// was decided goes to stderr.
+pub fn explore(
+    system: &crate::b::system::BSystem,
+    machine: &crate::b::ast::Machine,
+    types: &crate::b::types::MachineTypes,
+    config: &workers::Config,
+    checked: crate::por::system::Checked,
+    verbose: bool,
+) -> (workers::Report, PorInfo) {
+    use crate::por::system::{PorSystem, checks_properties};
+    let start = std::time::Instant::now();
+    // States violating the invariant are explored when it is not checked,
+    // so the candidates of the refined tests may not assume it then.
+    let analysis = crate::por::analyse_with(
+        machine,
+        types,
+        system.interpreter(),
+        DEFAULT_BUDGET,
+        checked.invariant,
+    );
+    let analysis_time = start.elapsed();
+    if verbose {
+        let mut out = String::from("partial order reduction, static analysis:\n");
+        for (x, y, d) in &analysis.pairs {
+            let _ = writeln!(
+                out,
+                "  {} {}: {}",
+                analysis.names[*x],
+                analysis.names[*y],
+                d.describe()
+            );
+        }
+        for (x, y, d) in &analysis.enables {
+            let _ = writeln!(
+                out,
+                "  {} -> {}: {}",
+                analysis.names[*x],
+                analysis.names[*y],
+                d.describe()
+            );
+        }
+        out.push_str(&decision_counts(&analysis));
+        eprint!("{out}");
+    }
+    let reduced = PorSystem::new(system, machine, &analysis, checked);
+    let report = workers::explore(&reduced, config);
+    let dependent = analysis
+        .pairs
+        .iter()
+        .filter(|(_, _, d)| d.is_dependent())
+        .count();
+    let info = PorInfo {
+        reduced: report.stats.reduced_states,
+        states: report.stats.states,
+        proviso: report.stats.proviso_expansions,
+        deadlock_only: !checks_properties(machine, checked),
+        analysis: analysis_time,
+        dependent_pairs: (dependent, analysis.pairs.len()),
+    };
+    (report, info)
 }

@@ -37,6 +37,7 @@ pub struct RunSummary {
     trace_error: Option<String>,
     exit_code: u8,
     symmetry: Option<super::symmetry::SymmetryInfo>,
+    por: Option<super::por::PorInfo>,
 }
 
 impl RunSummary {
@@ -114,6 +115,7 @@ impl RunSummary {
             trace_error: report.trace_error.clone(),
             exit_code,
             symmetry: None,
+            por: None,
         }
     }
 
@@ -122,6 +124,11 @@ impl RunSummary {
     pub fn set_symmetry(&mut self, info: super::symmetry::SymmetryInfo) {
         self.constant_valuations = info.constant_orbits;
         self.symmetry = Some(info);
+    }
+
+    /// Marks the run as reduced by partial order reduction.
+    pub fn set_por(&mut self, info: super::por::PorInfo) {
+        self.por = Some(info);
     }
 
     /// The process exit code for this result.
@@ -199,6 +206,9 @@ impl RunSummary {
         if let Some(info) = &self.symmetry {
             out.push_str(&info.to_text());
         }
+        if let Some(info) = &self.por {
+            out.push_str(&info.to_text());
+        }
         out
     }
 
@@ -229,6 +239,9 @@ impl RunSummary {
         }
         if let Some(info) = &self.symmetry {
             o["symmetry"] = info.to_json();
+        }
+        if let Some(info) = &self.por {
+            o["por"] = info.to_json();
         }
         if !self.trace.is_empty() {
             o["trace"] = Json::Array(

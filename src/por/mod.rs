@@ -9,15 +9,21 @@
 //!   constraint-solving queries (`test_path`) by enumeration;
 //! * [`dependency`]: Algorithm 2, the dependency relation, recording how
 //!   each pair was decided;
-//! * [`enable`]: the enable graph of Definition 3.
+//! * [`enable`]: the enable graph of Definition 3;
 //!
-//! The ample-set search that uses this analysis is not part of this module
-//! yet.
+//! and part two, the reduced search (§4):
+//!
+//! * [`ample`]: the choice of an ample set per state (A1-A3, Algorithm 3);
+//! * [`system`]: [`system::PorSystem`], the machine as a transition system
+//!   whose states are expanded through ample sets; the cycle condition A4
+//!   is the engine's proviso (`workers`' `por` module).
 
 pub mod access;
+pub mod ample;
 pub mod dependency;
 pub mod enable;
 pub mod states;
+pub mod system;
 
 use crate::b::ast::Machine;
 use crate::b::eval::Interpreter;
@@ -66,11 +72,28 @@ impl Analysis {
 }
 
 /// Runs the analysis; `budget` bounds the candidate states of each query.
+/// The candidate states satisfy the invariant (see [`analyse_with`]).
 pub fn analyse(
     machine: &Machine,
     types: &MachineTypes,
     interpreter: &Interpreter,
     budget: usize,
+) -> Analysis {
+    analyse_with(machine, types, interpreter, budget, true)
+}
+
+/// Runs the analysis. With `assume_invariant` the candidate states are
+/// restricted to those satisfying the invariant conjuncts over their
+/// variables, which is sound when the search stops at the first state
+/// violating the invariant; without it (deadlock-only checking, where
+/// states violating the invariant are explored too) every valuation of the
+/// variables' types is a candidate.
+pub fn analyse_with(
+    machine: &Machine,
+    types: &MachineTypes,
+    interpreter: &Interpreter,
+    budget: usize,
+    assume_invariant: bool,
 ) -> Analysis {
     let names: Vec<String> = machine
         .operations
@@ -82,7 +105,10 @@ pub fn analyse(
         .iter()
         .map(|o| access_sets(machine, o))
         .collect();
-    let candidates = Candidates::new(machine, types, interpreter, budget);
+    let mut candidates = Candidates::new(machine, types, interpreter, budget);
+    if !assume_invariant {
+        candidates.ignore_invariant();
+    }
     let n = names.len();
     let mut pairs = Vec::new();
     let mut enables = Vec::new();

@@ -109,6 +109,13 @@ impl<'a> Candidates<'a> {
         }
     }
 
+    /// Makes every valuation of the variables' types a candidate, whether
+    /// it satisfies the invariant or not (for searches that do not stop at
+    /// invariant violations).
+    pub fn ignore_invariant(&mut self) {
+        self.invariant_reads.clear();
+    }
+
     /// The interpreter the states are for.
     pub fn interpreter(&self) -> &'a Interpreter {
         self.interpreter

@@ -27,6 +27,7 @@ pub mod system;
 mod check;
 mod hash;
 mod parallel;
+mod por;
 mod sequential;
 mod trace;
 mod watch;
@@ -36,7 +37,9 @@ pub use hash::fingerprint;
 pub use parallel::explore_parallel;
 pub use report::{Outcome, Progress, Report, Stats, StopReason, Trace, TraceStep};
 pub use sequential::explore_sequential;
-pub use system::{LabelledState, ModelError, TransitionSystem, Violation, ViolationKind};
+pub use system::{
+    Expansion, LabelledState, ModelError, TransitionSystem, Violation, ViolationKind,
+};
 
 /// Explores the reachable states of `system` as `config` asks and reports
 /// the outcome, statistics and, for an error or goal, a trace to it.

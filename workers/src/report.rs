@@ -83,6 +83,13 @@ pub struct Stats {
     pub transitions: u64,
     /// Distinct initial states.
     pub initial_states: u64,
+    /// Partial order reduction: states expanded through a proper ample set
+    /// only (the other expanded states were fully expanded).
+    pub reduced_states: u64,
+    /// Partial order reduction: states whose proper ample set reached a
+    /// state already in the visited set and that were therefore fully
+    /// expanded (the cycle proviso).
+    pub proviso_expansions: u64,
     /// Largest depth (distance in the search tree from an initial state) of
     /// a stored state. Equal to the BFS depth for breadth-first searches.
     pub max_depth: u64,

@@ -81,6 +81,23 @@ pub struct LabelledState {
     pub state: Box<[u64]>,
 }
 
+/// How [`TransitionSystem::reduced_successors`] expanded a state (partial
+/// order reduction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expansion {
+    /// Every successor was emitted.
+    Full,
+    /// Only the successors of a proper ample set were emitted.
+    Ample {
+        /// Whether the cycle proviso applies: if one of the emitted
+        /// successors is already in the visited set, the engine must also
+        /// take [`TransitionSystem::remaining_successors`] (the state is then
+        /// fully expanded). Without it (deadlock-only checking) the ample
+        /// set is final.
+        proviso: bool,
+    },
+}
+
 /// A model as the engine sees it. See the module docs for the determinism
 /// contract.
 pub trait TransitionSystem: Sync {
@@ -111,6 +128,42 @@ pub trait TransitionSystem: Sync {
         state: &[u64],
         emit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), ModelError>;
+
+    /// Whether the engine should expand states through
+    /// [`TransitionSystem::reduced_successors`] (partial order reduction).
+    /// Systems without a reduction keep the default `false` and cost the
+    /// engine nothing.
+    fn reduces(&self) -> bool {
+        false
+    }
+
+    /// Emits the successors of an ample set of `state` (a subset of
+    /// [`TransitionSystem::successors`], empty only if that is empty) and
+    /// says whether it was proper. Deterministic like `successors`. Only
+    /// called when [`TransitionSystem::reduces`] is true.
+    fn reduced_successors(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<Expansion, ModelError> {
+        self.successors(scratch, state, emit)?;
+        Ok(Expansion::Full)
+    }
+
+    /// After [`TransitionSystem::reduced_successors`] returned
+    /// [`Expansion::Ample`] for `state`, emits the successors it left out,
+    /// so that both calls together emit every successor. The engine calls it
+    /// right after `reduced_successors` on the same scratch (the cycle
+    /// proviso).
+    fn remaining_successors(
+        &self,
+        _scratch: &mut Self::Scratch,
+        _state: &[u64],
+        _emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        Ok(())
+    }
 
     /// The initial states with labels, in the same order as
     /// [`TransitionSystem::initial_states`]. For counterexamples only.

@@ -44,11 +44,26 @@ const MONITOR_POLL: Duration = Duration::from_millis(2);
 pub(crate) struct Counters {
     transitions: AtomicU64,
     max_depth: AtomicU64,
+    reduced_states: AtomicU64,
+    proviso_expansions: AtomicU64,
 }
 
 impl Counters {
     fn add_transitions(&self, n: u64) {
         self.transitions.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Adds (and zeroes) a worker's partial order reduction counts.
+    fn add_por(&self, counts: &mut crate::por::PorCounts) {
+        if counts.reduced > 0 {
+            self.reduced_states
+                .fetch_add(counts.reduced, Ordering::Relaxed);
+        }
+        if counts.proviso > 0 {
+            self.proviso_expansions
+                .fetch_add(counts.proviso, Ordering::Relaxed);
+        }
+        (counts.reduced, counts.proviso) = (0, 0);
     }
 
     fn note_depth(&self, depth: u64) {
@@ -225,6 +240,8 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
         queue_peak: shared.queue_peak.load(Ordering::Relaxed),
         threads,
         compact: config.compact,
+        reduced_states: sum(&shared.counters, |c| &c.reduced_states),
+        proviso_expansions: sum(&shared.counters, |c| &c.proviso_expansions),
         ..Stats::default()
     };
     let end = match shared.ending.lock().take() {
@@ -234,6 +251,14 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
         Some(Ending::Found(finding, r, _)) => End::Found(finding, shared.set.chain_to(r)),
     };
     finish(system, end, stats, start)
+}
+
+/// The sum of one counter over all workers.
+fn sum(counters: &[CachePadded<Counters>], field: impl Fn(&Counters) -> &AtomicU64) -> u64 {
+    counters
+        .iter()
+        .map(|c| field(c).load(Ordering::Relaxed))
+        .sum()
 }
 
 /// Runs `workers` on named scoped threads, each with `body`, while the

@@ -8,8 +8,9 @@ use super::Shared;
 use super::batch::Batch;
 use crate::check::{Finding, check_new_state};
 use crate::hash::fingerprint;
+use crate::por::PorCounts;
 use crate::store::{Handle, Insert, Ref};
-use crate::system::TransitionSystem;
+use crate::system::{Expansion, TransitionSystem};
 
 /// One worker's private state.
 pub(crate) struct Worker<'s, 'a, T: TransitionSystem> {
@@ -19,6 +20,7 @@ pub(crate) struct Worker<'s, 'a, T: TransitionSystem> {
     scratch: T::Scratch,
     successors: Vec<u64>,
     out: Batch,
+    por: PorCounts,
 }
 
 impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
@@ -31,6 +33,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             scratch: shared.system.new_scratch(),
             successors: Vec::new(),
             out: Batch::with_stride(shared.stride),
+            por: PorCounts::new(shared.system),
         }
     }
 
@@ -51,7 +54,10 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             .set
             .insert(&mut self.handle, guard, state, fingerprint(state), parent)
         {
-            Ok(Insert::Seen) => return true,
+            Ok(Insert::Seen) => {
+                self.por.saw_stored = true;
+                return true;
+            }
             Ok(Insert::New(r)) => r,
             Err(_) => {
                 shared.stop_with(crate::report::StopReason::MemoryLimit);
@@ -120,12 +126,40 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         Ok(())
     }
 
+    /// Adds the `count` successors of state `r` (depth `depth`) collected
+    /// in `self.successors`; `false` if the search must stop.
+    fn add_successors(
+        &mut self,
+        guard: &Guard,
+        count: usize,
+        r: Ref,
+        depth: u64,
+        sink: &mut dyn FnMut(Batch),
+    ) -> bool {
+        let width = self.shared.width;
+        let successors = std::mem::take(&mut self.successors);
+        let mut go_on = true;
+        for k in 0..count {
+            if !self.add_state(
+                guard,
+                &successors[k * width..(k + 1) * width],
+                r,
+                depth + 1,
+                sink,
+            ) {
+                go_on = false;
+                break;
+            }
+        }
+        self.successors = successors;
+        go_on
+    }
+
     /// Expands every state of `batch`, handing outgoing batches to `sink`.
     /// Stops early when the search is stopping.
     pub(crate) fn expand_batch(&mut self, batch: &Batch, sink: &mut dyn FnMut(Batch)) {
         let shared = self.shared;
         let stride = shared.stride;
-        let width = shared.width;
         let guard = crossbeam::epoch::pin();
         let mut transitions = 0u64;
         for i in 0..batch.len {
@@ -136,42 +170,62 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             self.successors.clear();
             let mut emitted = 0u64;
             let successors = &mut self.successors;
-            let result = shared
-                .system
-                .successors(&mut self.scratch, state, &mut |s| {
-                    successors.extend_from_slice(s);
-                    emitted += 1;
-                });
-            if let Err(e) = result {
-                shared.found(Finding::ModelError(e), r, depth);
-                break;
-            }
+            let mut collect = |s: &[u64]| {
+                successors.extend_from_slice(s);
+                emitted += 1;
+            };
+            let result = if self.por.reduces {
+                shared
+                    .system
+                    .reduced_successors(&mut self.scratch, state, &mut collect)
+            } else {
+                shared
+                    .system
+                    .successors(&mut self.scratch, state, &mut collect)
+                    .map(|()| Expansion::Full)
+            };
+            let expansion = match result {
+                Ok(expansion) => expansion,
+                Err(e) => {
+                    shared.found(Finding::ModelError(e), r, depth);
+                    break;
+                }
+            };
             transitions += emitted;
             if emitted == 0 && shared.config.check_deadlock {
                 shared.found(Finding::Deadlock, r, depth);
                 break;
             }
-            let successors = std::mem::take(&mut self.successors);
-            let mut go_on = true;
-            for k in 0..emitted as usize {
-                if !self.add_state(
-                    &guard,
-                    &successors[k * width..(k + 1) * width],
-                    r,
-                    depth + 1,
-                    sink,
-                ) {
-                    go_on = false;
+            self.por.saw_stored = false;
+            if !self.add_successors(&guard, emitted as usize, r, depth, sink) {
+                break;
+            }
+            if self.por.needs_remaining(expansion) {
+                // The cycle proviso (see `crate::por`): expand fully.
+                self.successors.clear();
+                let mut emitted = 0u64;
+                let successors = &mut self.successors;
+                let result =
+                    shared
+                        .system
+                        .remaining_successors(&mut self.scratch, state, &mut |s| {
+                            successors.extend_from_slice(s);
+                            emitted += 1;
+                        });
+                if let Err(e) = result {
+                    shared.found(Finding::ModelError(e), r, depth);
+                    break;
+                }
+                transitions += emitted;
+                if !self.add_successors(&guard, emitted as usize, r, depth, sink) {
                     break;
                 }
             }
-            self.successors = successors;
-            if !go_on {
-                break;
-            }
         }
         self.flush(sink);
-        shared.counters[self.index].add_transitions(transitions);
+        let counters = &shared.counters[self.index];
+        counters.add_transitions(transitions);
+        counters.add_por(&mut self.por);
         shared.check_state_bound();
     }
 }

@@ -15,8 +15,9 @@ use std::time::Instant;
 
 use crate::check::{End, Finding, check_new_state, finish, goal_checked};
 use crate::config::Config;
+use crate::por::PorCounts;
 use crate::report::{Progress, Report, Stats};
-use crate::system::TransitionSystem;
+use crate::system::{Expansion, TransitionSystem};
 use frontier::Frontier;
 use store::{Insert, NO_PARENT, SeqStore};
 
@@ -45,6 +46,7 @@ struct Search<'a, T: TransitionSystem> {
     initial_states: u64,
     max_depth: u64,
     queue_peak: u64,
+    por: PorCounts,
 }
 
 impl<'a, T: TransitionSystem> Search<'a, T> {
@@ -67,6 +69,7 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             initial_states: 0,
             max_depth: 0,
             queue_peak: 0,
+            por: PorCounts::new(system),
         }
     }
 
@@ -80,6 +83,8 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             queue_peak: self.queue_peak,
             threads: 1,
             compact: self.config.compact,
+            reduced_states: self.por.reduced,
+            proviso_expansions: self.por.proviso,
             ..Stats::default()
         }
     }
@@ -92,7 +97,10 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             let state = &batch[i * width..(i + 1) * width];
             let id = match self.store.insert(state, parent) {
                 Ok(Insert::New(id)) => id,
-                Ok(Insert::Seen) => continue,
+                Ok(Insert::Seen) => {
+                    self.por.saw_stored = true;
+                    continue;
+                }
                 Err(reason) => return Some(End::Stopped(reason)),
             };
             if parent == NO_PARENT {
@@ -152,18 +160,43 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             }
             batch.clear();
             let mut emitted = 0usize;
-            if let Err(e) = system.successors(&mut self.scratch, &state, &mut |s| {
+            let mut collect = |s: &[u64]| {
                 batch.extend_from_slice(s);
                 emitted += 1;
-            }) {
-                return End::Found(Finding::ModelError(e), self.store.chain_to(id));
-            }
+            };
+            let expansion = if self.por.reduces {
+                system.reduced_successors(&mut self.scratch, &state, &mut collect)
+            } else {
+                system
+                    .successors(&mut self.scratch, &state, &mut collect)
+                    .map(|()| Expansion::Full)
+            };
+            let expansion = match expansion {
+                Ok(expansion) => expansion,
+                Err(e) => return End::Found(Finding::ModelError(e), self.store.chain_to(id)),
+            };
             self.transitions += emitted as u64;
             if emitted == 0 && self.config.check_deadlock {
                 return End::Found(Finding::Deadlock, self.store.chain_to(id));
             }
+            self.por.saw_stored = false;
             if let Some(end) = self.add_states(&batch, emitted, id, depth + 1) {
                 return end;
+            }
+            if self.por.needs_remaining(expansion) {
+                // The cycle proviso (see `crate::por`): expand fully.
+                batch.clear();
+                let mut emitted = 0usize;
+                if let Err(e) = system.remaining_successors(&mut self.scratch, &state, &mut |s| {
+                    batch.extend_from_slice(s);
+                    emitted += 1;
+                }) {
+                    return End::Found(Finding::ModelError(e), self.store.chain_to(id));
+                }
+                self.transitions += emitted as u64;
+                if let Some(end) = self.add_states(&batch, emitted, id, depth + 1) {
+                    return end;
+                }
             }
         }
         End::Complete

@@ -1,0 +1,380 @@
+//! Choosing ample sets during the search (Dobrikov and Leuschel,
+//! "Optimising the ProB Model Checker for B using Partial Order
+//! Reduction", §4, Algorithm 3).
+//!
+//! In a state with enabled operations `T`, a *proper* ample set `S ⊂ T`
+//! must satisfy
+//!
+//! * (A1) `S` is empty only if `T` is: every candidate holds an enabled
+//!   operation;
+//! * (A2) along every execution from the state, no operation dependent on
+//!   `S` runs before one of `S`. orbit checks the paper's local criteria:
+//!   (A2.1) `S` is closed under the dependency relation within `T`
+//!   (`DependencySet(α, T)`: the operations reachable from `α` in the
+//!   dependency graph restricted to `T`), so every enabled operation
+//!   outside `S` is independent of `S`; (A2.2) no operation dependent on
+//!   `S` can become enabled by operations outside `S`: following enable
+//!   graph edges from `T \ S` through operations outside `S` reaches no
+//!   operation dependent on `S`. (Any operation that runs before `S` is
+//!   either enabled now, or was enabled by an earlier one along such a
+//!   path, so it lies in that reach.)
+//! * (A3) when state properties are checked, every operation of `S` is a
+//!   stutter operation: it writes no variable read by the invariant, the
+//!   assertions or the goal ([`AmpleRule::new`]'s `visible`).
+//!
+//! Deadlock-only checking needs only A1 and A2. The cycle condition (A4)
+//! is the engine's proviso (`workers`' `por` module).
+//!
+//! The paper tries the candidates `DependencySet(α, T)` for randomly
+//! chosen `α ∈ T` and takes the first that passes; orbit tries every `α`
+//! and keeps the candidate with the fewest transitions (ties: the first
+//! `α` in declaration order), which keeps the choice deterministic, as the
+//! engine's contract requires.
+
+/// A set of operations (by index) as a bit set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpSet {
+    words: Vec<u64>,
+}
+
+impl OpSet {
+    /// The empty set over `n` operations.
+    pub fn empty(n: usize) -> Self {
+        OpSet {
+            words: vec![0; n.div_ceil(64).max(1)],
+        }
+    }
+
+    /// The set of the given operations, over `n` operations.
+    pub fn of(n: usize, ops: impl IntoIterator<Item = usize>) -> Self {
+        let mut s = OpSet::empty(n);
+        for op in ops {
+            s.insert(op);
+        }
+        s
+    }
+
+    /// Empties the set.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Adds `op`.
+    #[inline]
+    pub fn insert(&mut self, op: usize) {
+        self.words[op / 64] |= 1 << (op % 64);
+    }
+
+    /// Whether `op` is in the set.
+    #[inline]
+    pub fn contains(&self, op: usize) -> bool {
+        self.words[op / 64] >> (op % 64) & 1 == 1
+    }
+
+    /// Whether the sets share an operation.
+    #[inline]
+    pub fn meets(&self, other: &OpSet) -> bool {
+        self.words.iter().zip(&other.words).any(|(a, b)| a & b != 0)
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|w| *w == 0)
+    }
+
+    /// `self ∪= other`.
+    #[inline]
+    pub fn union_with(&mut self, other: &OpSet) {
+        self.words
+            .iter_mut()
+            .zip(&other.words)
+            .for_each(|(a, b)| *a |= b);
+    }
+
+    /// Number of operations in the set.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The operations in the set, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let bit = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    i * 64 + bit
+                })
+            })
+        })
+    }
+
+    /// Copies `other` into `self` (same size).
+    #[inline]
+    fn copy_from(&mut self, other: &OpSet) {
+        self.words.copy_from_slice(&other.words);
+    }
+}
+
+/// The relations the choice needs, precomputed from the static analysis.
+#[derive(Clone, Debug)]
+pub struct AmpleRule {
+    n: usize,
+    /// `dependent[a]`: the operations dependent on `a` (`a` included).
+    dependent: Vec<OpSet>,
+    /// `enables[a]`: the operations `a` can enable.
+    enables: Vec<OpSet>,
+    /// Operations that are not stutter operations (A3); empty when no state
+    /// property is checked.
+    visible: OpSet,
+}
+
+/// Reusable buffers for [`AmpleRule::choose`] (one per worker thread).
+#[derive(Clone, Debug, Default)]
+pub struct AmpleScratch {
+    candidate: OpSet,
+    /// The chosen proper ample set after a successful `choose`.
+    pub chosen: OpSet,
+    reach: OpSet,
+    dependent_on: OpSet,
+    work: Vec<usize>,
+}
+
+impl AmpleRule {
+    /// The rule for `n` operations with the given dependency relation (any
+    /// order of the pairs; symmetric), enable graph edges and visible
+    /// operations (those that may change a checked state property).
+    pub fn new(
+        n: usize,
+        dependent: impl Fn(usize, usize) -> bool,
+        enables: impl Fn(usize, usize) -> bool,
+        visible: OpSet,
+    ) -> Self {
+        let dependent = (0..n)
+            .map(|a| OpSet::of(n, (0..n).filter(|&b| a == b || dependent(a, b))))
+            .collect();
+        let enables = (0..n)
+            .map(|a| OpSet::of(n, (0..n).filter(|&b| a != b && enables(a, b))))
+            .collect();
+        AmpleRule {
+            n,
+            dependent,
+            enables,
+            visible,
+        }
+    }
+
+    /// Number of operations.
+    pub fn operations(&self) -> usize {
+        self.n
+    }
+
+    /// Fresh buffers for [`AmpleRule::choose`].
+    pub fn scratch(&self) -> AmpleScratch {
+        AmpleScratch {
+            candidate: OpSet::empty(self.n),
+            chosen: OpSet::empty(self.n),
+            reach: OpSet::empty(self.n),
+            dependent_on: OpSet::empty(self.n),
+            work: Vec::with_capacity(self.n),
+        }
+    }
+
+    /// Chooses a proper ample set of the state whose enabled operations
+    /// are `enabled`, where operation `op` has `cost[op]` transitions.
+    /// Returns `true` and leaves it in `scratch.chosen`, or `false` when no
+    /// candidate passes (the state is to be fully expanded).
+    pub fn choose(&self, enabled: &OpSet, cost: &[u32], scratch: &mut AmpleScratch) -> bool {
+        let mut best: Option<u64> = None;
+        for alpha in enabled.iter() {
+            if self.visible.contains(alpha) {
+                continue; // any candidate holding α fails A3
+            }
+            if !self.dependency_set(alpha, enabled, scratch) {
+                continue;
+            }
+            let c = &scratch.candidate;
+            if c.len() == enabled.len() || (!self.visible.is_empty() && c.meets(&self.visible)) {
+                continue;
+            }
+            let total: u64 = c.iter().map(|op| u64::from(cost[op])).sum();
+            if best.is_some_and(|b| total >= b) || !self.enabling_closed(enabled, scratch) {
+                continue;
+            }
+            best = Some(total);
+            let AmpleScratch {
+                candidate, chosen, ..
+            } = scratch;
+            chosen.copy_from(candidate);
+        }
+        best.is_some()
+    }
+
+    /// A2.1: `scratch.candidate := DependencySet(alpha, enabled)`; `false`
+    /// if it meets a visible operation when those are excluded (A3), which
+    /// ends the candidate early.
+    fn dependency_set(&self, alpha: usize, enabled: &OpSet, scratch: &mut AmpleScratch) -> bool {
+        let AmpleScratch {
+            candidate, work, ..
+        } = scratch;
+        candidate.clear();
+        candidate.insert(alpha);
+        work.clear();
+        work.push(alpha);
+        while let Some(a) = work.pop() {
+            for (k, (&dep, &en)) in self.dependent[a]
+                .words
+                .iter()
+                .zip(&enabled.words)
+                .enumerate()
+            {
+                let mut new = dep & en & !candidate.words[k];
+                candidate.words[k] |= new;
+                while new != 0 {
+                    let op = k * 64 + new.trailing_zeros() as usize;
+                    if self.visible.contains(op) {
+                        return false;
+                    }
+                    work.push(op);
+                    new &= new - 1;
+                }
+            }
+        }
+        true
+    }
+
+    /// A2.2 for `scratch.candidate`: no operation reachable in the enable
+    /// graph from `enabled \ S` through operations outside `S` depends on
+    /// `S`.
+    fn enabling_closed(&self, enabled: &OpSet, scratch: &mut AmpleScratch) -> bool {
+        let AmpleScratch {
+            candidate,
+            reach,
+            dependent_on,
+            work,
+            ..
+        } = scratch;
+        dependent_on.clear();
+        for op in candidate.iter() {
+            dependent_on.union_with(&self.dependent[op]);
+        }
+        reach.clear();
+        work.clear();
+        for op in enabled.iter().filter(|&op| !candidate.contains(op)) {
+            reach.insert(op);
+            work.push(op);
+        }
+        while let Some(a) = work.pop() {
+            for (k, &en) in self.enables[a].words.iter().enumerate() {
+                let mut new = en & !candidate.words[k] & !reach.words[k];
+                if new & dependent_on.words[k] != 0 {
+                    return false;
+                }
+                reach.words[k] |= new;
+                while new != 0 {
+                    work.push(k * 64 + new.trailing_zeros() as usize);
+                    new &= new - 1;
+                }
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(
+        n: usize,
+        dep: &[(usize, usize)],
+        en: &[(usize, usize)],
+        visible: &[usize],
+    ) -> AmpleRule {
+        AmpleRule::new(
+            n,
+            |a, b| dep.contains(&(a, b)) || dep.contains(&(b, a)),
+            |a, b| en.contains(&(a, b)),
+            OpSet::of(n, visible.iter().copied()),
+        )
+    }
+
+    fn choose(r: &AmpleRule, enabled: &[usize], cost: &[u32]) -> Option<Vec<usize>> {
+        let mut s = r.scratch();
+        let e = OpSet::of(r.operations(), enabled.iter().copied());
+        r.choose(&e, cost, &mut s)
+            .then(|| s.chosen.iter().collect())
+    }
+
+    #[test]
+    fn independent_operations_give_singletons() {
+        let r = rule(3, &[], &[], &[]);
+        assert_eq!(choose(&r, &[0, 1, 2], &[1, 1, 1]), Some(vec![0]));
+        // The cheapest candidate wins.
+        assert_eq!(choose(&r, &[0, 1, 2], &[3, 1, 2]), Some(vec![1]));
+        // A single enabled operation is not a proper subset (A1 keeps it).
+        assert_eq!(choose(&r, &[2], &[1, 1, 1]), None);
+        assert_eq!(choose(&r, &[], &[1, 1, 1]), None);
+    }
+
+    #[test]
+    fn candidates_are_closed_under_dependency_within_the_enabled_ones() {
+        // 0 - 1 dependent, 2 alone; 3 depends on 2 but is disabled.
+        let r = rule(4, &[(0, 1), (2, 3)], &[], &[]);
+        assert_eq!(choose(&r, &[0, 1, 2], &[1, 1, 5]), Some(vec![0, 1]));
+        assert_eq!(choose(&r, &[0, 1, 2], &[1, 1, 1]), Some(vec![2]));
+        // Full dependency: no proper ample set.
+        let full = rule(3, &[(0, 1), (1, 2), (0, 2)], &[], &[]);
+        assert_eq!(choose(&full, &[0, 1, 2], &[1, 1, 1]), None);
+    }
+
+    #[test]
+    fn an_operation_that_can_enable_a_dependent_one_blocks_the_candidate() {
+        // 2 is disabled and depends on 0; 1 can enable 2 (A2.2 fails for
+        // {0}); {1} is fine: nothing depends on it.
+        let r = rule(3, &[(0, 2)], &[(1, 2)], &[]);
+        assert_eq!(choose(&r, &[0, 1], &[1, 1, 1]), Some(vec![1]));
+        assert_eq!(choose(&r, &[0, 1], &[1, 5, 1]), Some(vec![1]));
+        // Through a chain: 1 enables 3, which enables 2.
+        let r = rule(4, &[(0, 2)], &[(1, 3), (3, 2)], &[]);
+        assert_eq!(choose(&r, &[0, 1], &[1, 9, 1, 1]), Some(vec![1]));
+        // ...but not through the candidate itself: 0 enables 3 enables 2.
+        let r = rule(4, &[(0, 2)], &[(0, 3), (3, 2)], &[]);
+        assert_eq!(choose(&r, &[0, 1], &[1, 9, 1, 1]), Some(vec![0]));
+    }
+
+    #[test]
+    fn visible_operations_are_never_in_a_proper_ample_set() {
+        let r = rule(3, &[(0, 1)], &[], &[1]);
+        // {0} closes to {0, 1}, which holds the visible 1; {2} is fine.
+        assert_eq!(choose(&r, &[0, 1, 2], &[1, 1, 9]), Some(vec![2]));
+        assert_eq!(choose(&r, &[0, 1], &[1, 1, 1]), None);
+        let r = rule(2, &[], &[], &[0, 1]);
+        assert_eq!(choose(&r, &[0, 1], &[1, 1]), None);
+    }
+
+    #[test]
+    fn op_sets_beyond_one_word() {
+        let mut s = OpSet::empty(130);
+        for op in [0, 63, 64, 129] {
+            s.insert(op);
+        }
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 63, 64, 129]);
+        assert_eq!(s.len(), 4);
+        assert!(s.contains(129) && !s.contains(128));
+        let r = rule(130, &[(0, 129)], &[], &[]);
+        let enabled: Vec<usize> = vec![0, 100, 129];
+        assert_eq!(choose(&r, &enabled, &vec![1; 130]), Some(vec![100]));
+        assert_eq!(
+            choose(&r, &[0, 129, 5], &{
+                let mut c = vec![1; 130];
+                c[5] = 3;
+                c
+            }),
+            Some(vec![0, 129])
+        );
+    }
+}

@@ -1,0 +1,277 @@
+//! A B machine explored with partial order reduction: [`PorSystem`] wraps a
+//! [`BSystem`] and expands each state through an ample set
+//! ([`crate::por::ample`]) via the engine's reduction hook
+//! ([`TransitionSystem::reduced_successors`]).
+//!
+//! Per state it runs every operation once (as the plain search does),
+//! groups the successors by operation, asks the [`AmpleRule`] for the
+//! cheapest proper ample set and emits only its successors; the others stay
+//! in the scratch space in case the engine's cycle proviso asks for them
+//! ([`TransitionSystem::remaining_successors`]). Everything else (initial
+//! states, checks, labelled successors for traces) is the inner system's,
+//! so counterexamples replay as real runs of the machine.
+
+use std::collections::BTreeSet;
+
+use crate::b::ast::Machine;
+use crate::b::system::{BScratch, BSystem};
+use crate::por::Analysis;
+use crate::por::access::expr_reads;
+use crate::por::ample::{AmpleRule, AmpleScratch, OpSet};
+use workers::{Expansion, LabelledState, ModelError, TransitionSystem, Violation};
+
+/// Which state properties the search checks: they decide the stutter
+/// condition (A3) and whether the cycle proviso is needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The invariant is checked (not `--no-invariant`).
+    pub invariant: bool,
+    /// The goal is searched for (`--goal`).
+    pub goal: bool,
+}
+
+/// The variables the checked state properties read: the invariant (if
+/// checked), every assertion, and the goal (if searched for).
+pub fn visible_variables(machine: &Machine, checked: Checked) -> BTreeSet<String> {
+    let variables: BTreeSet<String> = machine.variables.iter().map(|v| v.name.clone()).collect();
+    let mut out = BTreeSet::new();
+    if checked.invariant
+        && let Some(inv) = &machine.invariant
+    {
+        out.extend(expr_reads(&variables, inv));
+    }
+    for a in &machine.assertions {
+        out.extend(expr_reads(&variables, a));
+    }
+    if checked.goal
+        && let Some(g) = &machine.goal
+    {
+        out.extend(expr_reads(&variables, g));
+    }
+    out
+}
+
+/// Whether any state property is checked at all (otherwise only deadlocks
+/// are searched for, and A1 and A2 suffice: no stutter condition, no
+/// proviso).
+pub fn checks_properties(machine: &Machine, checked: Checked) -> bool {
+    (checked.invariant && machine.invariant.is_some())
+        || !machine.assertions.is_empty()
+        || (checked.goal && machine.goal.is_some())
+}
+
+/// A [`BSystem`] whose states are expanded through ample sets.
+pub struct PorSystem<'a> {
+    inner: &'a BSystem,
+    rule: AmpleRule,
+    proviso: bool,
+}
+
+/// Per-thread buffers of [`PorSystem`].
+pub struct PorScratch {
+    inner: BScratch,
+    /// The successors of the last expanded state, flat.
+    words: Vec<u64>,
+    /// The operation of each successor in `words`.
+    ops: Vec<u32>,
+    enabled: OpSet,
+    cost: Vec<u32>,
+    ample: AmpleScratch,
+    /// The state `words` belong to.
+    key: Vec<u64>,
+}
+
+impl<'a> PorSystem<'a> {
+    /// Wraps `inner`, reducing by the static `analysis` of its machine for
+    /// the properties `checked`.
+    pub fn new(
+        inner: &'a BSystem,
+        machine: &Machine,
+        analysis: &Analysis,
+        checked: Checked,
+    ) -> Self {
+        let n = analysis.names.len();
+        let properties = checks_properties(machine, checked);
+        let visible_vars = visible_variables(machine, checked);
+        let visible = if properties {
+            OpSet::of(
+                n,
+                (0..n).filter(|&op| !analysis.sets[op].write.is_disjoint(&visible_vars)),
+            )
+        } else {
+            OpSet::empty(n)
+        };
+        let rule = AmpleRule::new(
+            n,
+            |a, b| analysis.dependent(a, b),
+            |a, b| analysis.enables(a, b),
+            visible,
+        );
+        PorSystem {
+            inner,
+            rule,
+            proviso: properties,
+        }
+    }
+
+    /// The wrapped system.
+    pub fn inner(&self) -> &BSystem {
+        self.inner
+    }
+
+    /// Whether the cycle proviso applies (some state property is checked).
+    pub fn proviso(&self) -> bool {
+        self.proviso
+    }
+
+    /// Runs every operation from `state` into the scratch buffers and
+    /// collects the enabled operations and their transition counts.
+    fn expand(&self, scratch: &mut PorScratch, state: &[u64]) -> Result<(), ModelError> {
+        let PorScratch {
+            inner,
+            words,
+            ops,
+            enabled,
+            cost,
+            key,
+            ..
+        } = scratch;
+        words.clear();
+        ops.clear();
+        enabled.clear();
+        cost.iter_mut().for_each(|c| *c = 0);
+        self.inner
+            .for_each_successor(inner, state, &mut |step, s| {
+                words.extend_from_slice(s);
+                ops.push(step.op as u32);
+                enabled.insert(step.op);
+                cost[step.op] += 1;
+            })?;
+        key.clear();
+        key.extend_from_slice(state);
+        Ok(())
+    }
+
+    /// Emits the stored successors whose operation is (`inside`) or is not
+    /// in the chosen ample set.
+    fn emit_part(&self, scratch: &PorScratch, inside: bool, emit: &mut dyn FnMut(&[u64])) {
+        let width = self.inner.state_width();
+        for (i, &op) in scratch.ops.iter().enumerate() {
+            if scratch.ample.chosen.contains(op as usize) == inside {
+                emit(&scratch.words[i * width..(i + 1) * width]);
+            }
+        }
+    }
+}
+
+impl TransitionSystem for PorSystem<'_> {
+    type Scratch = PorScratch;
+
+    fn new_scratch(&self) -> PorScratch {
+        PorScratch {
+            inner: self.inner.new_scratch(),
+            words: Vec::new(),
+            ops: Vec::new(),
+            enabled: OpSet::empty(self.rule.operations()),
+            cost: vec![0; self.rule.operations()],
+            ample: self.rule.scratch(),
+            key: Vec::new(),
+        }
+    }
+
+    fn state_width(&self) -> usize {
+        self.inner.state_width()
+    }
+
+    fn initial_states(
+        &self,
+        scratch: &mut PorScratch,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        self.inner.initial_states(&mut scratch.inner, emit)
+    }
+
+    fn successors(
+        &self,
+        scratch: &mut PorScratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        self.inner.successors(&mut scratch.inner, state, emit)
+    }
+
+    fn reduces(&self) -> bool {
+        true
+    }
+
+    fn reduced_successors(
+        &self,
+        scratch: &mut PorScratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<Expansion, ModelError> {
+        self.expand(scratch, state)?;
+        let PorScratch {
+            enabled,
+            cost,
+            ample,
+            ..
+        } = scratch;
+        if self.rule.choose(enabled, cost, ample) {
+            self.emit_part(scratch, true, emit);
+            Ok(Expansion::Ample {
+                proviso: self.proviso,
+            })
+        } else {
+            let width = self.inner.state_width();
+            scratch.words.chunks_exact(width).for_each(emit);
+            Ok(Expansion::Full)
+        }
+    }
+
+    fn remaining_successors(
+        &self,
+        scratch: &mut PorScratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        if scratch.key != state {
+            // Not the state just expanded (the engine always asks right
+            // after `reduced_successors`, but stay correct regardless).
+            let mut ignore = |_: &[u64]| {};
+            if self.reduced_successors(scratch, state, &mut ignore)? == Expansion::Full {
+                return Ok(());
+            }
+        }
+        self.emit_part(scratch, false, emit);
+        Ok(())
+    }
+
+    fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
+        self.inner.labelled_initial_states()
+    }
+
+    fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
+        self.inner.labelled_successors(state)
+    }
+
+    fn check_state(
+        &self,
+        scratch: &mut PorScratch,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError> {
+        self.inner.check_state(&mut scratch.inner, state)
+    }
+
+    fn has_goal(&self) -> bool {
+        self.inner.has_goal()
+    }
+
+    fn is_goal(&self, scratch: &mut PorScratch, state: &[u64]) -> Result<bool, ModelError> {
+        self.inner.is_goal(&mut scratch.inner, state)
+    }
+
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        self.inner.describe_state(state)
+    }
+}
