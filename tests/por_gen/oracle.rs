@@ -26,6 +26,10 @@ pub struct Facts {
     /// A state without successors is reachable when every state is expanded
     /// (what a deadlock-only search finds).
     pub deadlock: bool,
+    /// Distinct states when every state is expanded (the invariant ignored).
+    pub all_states: u64,
+    /// Transitions when every state is expanded.
+    pub all_transitions: u64,
 }
 
 type State = Vec<i64>;
@@ -112,7 +116,10 @@ impl Machine {
         facts.transitions = transitions;
         facts.deadlock_with_invariant = deadlock;
         facts.invariant_violation = violation;
-        facts.deadlock = self.explore(&inits, false).2;
+        let (all_states, all_transitions, deadlock, _) = self.explore(&inits, false);
+        facts.all_states = all_states;
+        facts.all_transitions = all_transitions;
+        facts.deadlock = deadlock;
         facts
     }
 
