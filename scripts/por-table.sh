@@ -8,6 +8,7 @@
 # --no-invariant). One thread, breadth-first; release build.
 #
 # Usage: scripts/por-table.sh [RUNS]   (default 3 runs per cell; medians)
+#        POR_MODELS="Counters Sieve" scripts/por-table.sh   (a subset of the models)
 #
 # Runs that stop at an error (CountersInv's invariant violation,
 # Philosophers' deadlock) report the states explored until then, as the
@@ -24,9 +25,10 @@ has_noinv=no
 grep -q -- '--por' <<<"$help" && has_por=yes
 grep -q -- '--no-invariant' <<<"$help" && has_noinv=yes
 
-models=(Counters CountersInv TokenRingPor Sieve Philosophers PhilosophersOrdered
-        PurchaseOrder Peterson Dekker)
+models=(${POR_MODELS:-Counters CountersInv TokenRingPor Sieve Philosophers PhilosophersOrdered
+        PurchaseOrder Peterson Dekker})
 
+ms() { awk -v s="$1" 'BEGIN { printf "%.1f", 1000 * s }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # run MODEL FLAGS...: prints "verdict states transitions median_search_seconds
@@ -40,12 +42,13 @@ run() {
     analysis+=("$(jq -r '.por.analysis_seconds // 0' <<<"$out")")
   done
   printf '%s %s %s %s %s\n' "$(jq -r .result <<<"$out")" "$(jq -r .states <<<"$out")" \
-    "$(jq -r .transitions <<<"$out")" "$(median "${times[@]}")" "$(median "${analysis[@]}")"
+    "$(jq -r .transitions <<<"$out")" "$(ms "$(median "${times[@]}")")" \
+    "$(ms "$(median "${analysis[@]}")")"
 }
 
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.1f", 100 * (a - b) / a; else print "-" }'; }
 
-echo "| model | check | verdict | states | transitions | POR states | POR transitions | states saved % | transitions saved % | time (s) | POR time (s) | POR analysis (s) |"
+echo "| model | check | verdict | states | transitions | POR states | POR transitions | states saved % | transitions saved % | time (ms) | POR time (ms) | POR analysis (ms) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 checks=(MC)
 [ "$has_noinv" = yes ] && checks+=(NoINV)
@@ -57,12 +60,12 @@ for model in "${models[@]}"; do
     if [ "$has_por" = yes ]; then
       read -r pverdict pstates ptransitions ptime panalysis < <(run "$model" "${flags[@]}" --por)
       [ "$pverdict" = "$verdict" ] || verdict="$verdict / POR: $pverdict"
-      printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.3f |\n' "$model" \
+      printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$model" \
         "$check" "$verdict" "$states" "$transitions" "$pstates" "$ptransitions" \
         "$(percent "$states" "$pstates")" "$(percent "$transitions" "$ptransitions")" \
         "$time" "$ptime" "$panalysis"
     else
-      printf '| %s | %s | %s | %s | %s | - | - | - | - | %.3f | - | - |\n' "$model" "$check" \
+      printf '| %s | %s | %s | %s | %s | - | - | - | - | %s | - | - |\n' "$model" "$check" \
         "$verdict" "$states" "$transitions" "$time"
     fi
   done
