@@ -10,7 +10,7 @@
 //! `orbit::cli::por::explore` (what `orbit check --por` runs) for the
 //! reduced one: much faster than spawning the binary thousands of times. An
 //! independent explorer of the generated data (`por_gen::oracle`) says which
-//! errors exist; then, on one and on two threads,
+//! errors exist; then, on one thread (breadth- and depth-first) and on two,
 //!
 //! * the full search finds exactly those verdicts (and, when it explores
 //!   everything, the same numbers of states and transitions), checking the
@@ -25,7 +25,8 @@
 //!   reported.
 //!
 //! A failure prints the seed and the machine's text; rerun one seed with
-//! `POR_SEED=1234 cargo test --test por_differential one_seed -- --nocapture`.
+//! `POR_SEED=1234 cargo test --test por_differential one_seed -- --nocapture`,
+//! or hunt longer with `POR_MACHINES=5000 cargo test --test por_differential`.
 
 mod por_gen;
 
@@ -36,10 +37,18 @@ use orbit::b::types::MachineTypes;
 use orbit::por::system::Checked;
 use por_gen::Machine;
 use por_gen::oracle::Facts;
-use workers::{Config, Outcome, Report, TransitionSystem};
+use workers::{Config, Outcome, Report, SearchOrder, TransitionSystem};
 
-/// Number of generated machines per test run.
+/// Number of generated machines per test run (`POR_MACHINES=n` runs seeds
+/// `0..n` instead, for a longer hunt).
 const MACHINES: u64 = 400;
+
+fn machines() -> u64 {
+    std::env::var("POR_MACHINES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(MACHINES)
+}
 
 /// The verdict class of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +62,7 @@ enum Verdict {
 #[derive(Clone, Copy, Debug)]
 struct Search {
     threads: usize,
+    order: SearchOrder,
     /// Check the invariant (not `--no-invariant`).
     invariant: bool,
     /// Check deadlocks (not `--no-deadlock`).
@@ -65,6 +75,7 @@ impl Search {
     fn config(self) -> Config {
         Config {
             threads: self.threads,
+            order: self.order,
             check_deadlock: self.deadlocks,
             ..Config::default()
         }
@@ -212,6 +223,8 @@ struct Tally {
     facts: Facts,
     /// The reduced deadlock-only search explored fewer states.
     reduced: bool,
+    /// The reduced search checking the invariant explored fewer states.
+    reduced_with_invariant: bool,
 }
 
 /// Checks one machine: the full search against the oracle, then the
@@ -219,10 +232,16 @@ struct Tally {
 fn check_machine(seed: u64) -> Tally {
     let m = Loaded::new(seed);
     let facts = m.machine.facts();
-    let mut reduced = false;
-    for threads in [1, 2] {
+    let (mut reduced, mut reduced_with_invariant) = (false, false);
+    // Depth-first order changes which states the cycle proviso fully expands.
+    for (threads, order) in [
+        (1, SearchOrder::Bfs),
+        (1, SearchOrder::Dfs),
+        (2, SearchOrder::Bfs),
+    ] {
         let search = |invariant, deadlocks, por| Search {
             threads,
+            order,
             invariant,
             deadlocks,
             por,
@@ -256,10 +275,13 @@ fn check_machine(seed: u64) -> Tally {
                 "{s:?}: --por says {por:?}, the full search {full:?}"
             ));
         }
-        if por == Verdict::Ok && por_report.stats.states > report.stats.states {
-            m.fail(&format!(
-                "{s:?}: --por explores more states than the full search"
-            ));
+        if por == Verdict::Ok {
+            if por_report.stats.states > report.stats.states {
+                m.fail(&format!(
+                    "{s:?}: --por explores more states than the full search"
+                ));
+            }
+            reduced_with_invariant |= por_report.stats.states < report.stats.states;
         }
 
         // Deadlocks only (--no-invariant): the same, against the graph where
@@ -319,40 +341,51 @@ fn check_machine(seed: u64) -> Tally {
             }
         }
     }
-    Tally { facts, reduced }
+    Tally {
+        facts,
+        reduced,
+        reduced_with_invariant,
+    }
 }
 
 #[test]
 fn generated_machines_agree() {
-    let mut totals = [0u64; 5];
-    for seed in 0..MACHINES {
-        let Tally { facts, reduced } = check_machine(seed);
+    let machines = machines();
+    let mut totals = [0u64; 6];
+    for seed in 0..machines {
+        let Tally {
+            facts,
+            reduced,
+            reduced_with_invariant,
+        } = check_machine(seed);
         totals[0] += u64::from(facts.invariant_violation);
         totals[1] += u64::from(facts.deadlock);
         totals[2] += u64::from(!facts.invariant_violation && !facts.deadlock);
         totals[3] += facts.states;
         totals[4] += u64::from(reduced);
+        totals[5] += u64::from(reduced_with_invariant);
     }
     // The generator must exercise every verdict, not only trivial machines,
     // and the reduction must actually prune some of them.
-    let [violations, deadlocks, clean, states, reduced] = totals;
+    let [violations, deadlocks, clean, states, reduced, reduced_inv] = totals;
     println!(
-        "{MACHINES} machines: {violations} with violations, {deadlocks} with deadlocks, \
-         {clean} clean, {states} states in all; --por --no-invariant explored fewer \
-         states on {reduced}"
+        "{machines} machines: {violations} with violations, {deadlocks} with deadlocks, \
+         {clean} clean, {states} states in all; --por explored fewer states on \
+         {reduced_inv} checking the invariant, on {reduced} checking deadlocks only"
     );
     assert!(
-        violations >= MACHINES / 10 && deadlocks >= MACHINES / 10 && clean >= MACHINES / 10,
+        violations >= machines / 20 && deadlocks >= machines / 20 && clean >= machines / 20,
         "generator is unbalanced: {violations} with violations, {deadlocks} with deadlocks, \
-         {clean} clean of {MACHINES}"
+         {clean} clean of {machines}"
     );
     assert!(
-        states >= 15 * MACHINES,
+        states >= 15 * machines,
         "machines are too small: {states} states in all"
     );
     assert!(
-        reduced >= MACHINES / 10,
-        "--por reduced only {reduced} of {MACHINES} machines: the test hardly exercises it"
+        reduced >= machines / 10 && reduced_inv >= machines / 20,
+        "--por reduced only {reduced} (deadlocks only) and {reduced_inv} (invariant) of \
+         {machines} machines: the test hardly exercises it"
     );
 }
 

@@ -67,6 +67,7 @@ impl Machine {
                         Value::Term(t) => self.term_value(state, param, t),
                         Value::Shift(y, c) => (state[y] + c) % (self.vars[v].max() + 1),
                         Value::Test(y, c) => i64::from(state[y] == c),
+                        Value::Inc => state[v] + 1,
                     };
                 }
                 out.push(next);
