@@ -93,6 +93,22 @@ fn text(a: &Analysis) -> String {
             set(&s.write)
         );
     }
+    if !a.conjuncts.is_empty() {
+        let _ = writeln!(out, "invariant conjuncts:");
+        for (i, c) in a.conjuncts.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {i} reads {}: {}, {}",
+                set(&c.reads),
+                if c.assumed { "assumed" } else { "not assumed" },
+                if c.preserved {
+                    "preserved by every operation"
+                } else {
+                    "may be broken (its variables are visible)"
+                }
+            );
+        }
+    }
     let _ = writeln!(out, "dependency matrix (D dependent, . independent):");
     let width = a.names.iter().map(String::len).max().unwrap_or(0);
     let header: Vec<String> = (0..n).map(|i| (i % 10).to_string()).collect();
@@ -195,8 +211,13 @@ fn json(a: &Analysis) -> String {
                    "how": d.describe()})
         })
         .collect();
+    let conjuncts: Vec<_> = a
+        .conjuncts
+        .iter()
+        .map(|c| json!({"reads": names(&c.reads), "assumed": c.assumed, "preserved": c.preserved}))
+        .collect();
     let v = json!({"operations": operations, "dependent": matrix, "pairs": pairs,
-                   "enable": enables});
+                   "enable": enables, "invariant_conjuncts": conjuncts});
     format!("{v:#}\n")
 }
 
@@ -208,7 +229,8 @@ pub struct PorInfo {
     pub states: u64,
     /// States fully expanded by the cycle proviso.
     pub proviso: u64,
-    /// Deadlock-only checking (A1 and A2 only, no proviso).
+    /// No checked property can change after an initial state (deadlock-only
+    /// checking): A1 and A2 only, no stutter condition, no proviso.
     pub deadlock_only: bool,
     /// Wall time of the static analysis.
     pub analysis: std::time::Duration,
@@ -294,7 +316,7 @@ pub fn explore(
     checked: crate::por::system::Checked,
     verbose: bool,
 ) -> (workers::Report, PorInfo) {
-    use crate::por::system::{PorSystem, checks_properties};
+    use crate::por::system::PorSystem;
     let start = std::time::Instant::now();
     // States violating the invariant are explored when it is not checked,
     // so the candidates of the refined tests may not assume it then.
@@ -340,7 +362,7 @@ pub fn explore(
         reduced: report.stats.reduced_states,
         states: report.stats.states,
         proviso: report.stats.proviso_expansions,
-        deadlock_only: !checks_properties(machine, checked),
+        deadlock_only: !reduced.proviso(),
         analysis: analysis_time,
         dependent_pairs: (dependent, analysis.pairs.len()),
     };

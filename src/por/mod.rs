@@ -10,6 +10,9 @@
 //! * [`dependency`]: Algorithm 2, the dependency relation, recording how
 //!   each pair was decided;
 //! * [`enable`]: the enable graph of Definition 3;
+//! * [`bounds`], [`invariant`]: which invariant conjuncts the candidate
+//!   states may assume, which integers they bound, and which conjuncts no
+//!   operation can break (for the stutter condition);
 //!
 //! and part two, the reduced search (§4):
 //!
@@ -20,10 +23,14 @@
 
 pub mod access;
 pub mod ample;
+pub mod bounds;
 pub mod dependency;
 pub mod enable;
+pub mod invariant;
 pub mod states;
 pub mod system;
+
+use std::collections::BTreeSet;
 
 use crate::b::ast::Machine;
 use crate::b::eval::Interpreter;
@@ -47,6 +54,20 @@ pub struct Analysis {
     pub pairs: Vec<(usize, usize, Decision)>,
     /// `(a, b, decision)` for every ordered pair `a != b`.
     pub enables: Vec<(usize, usize, EnableDecision)>,
+    /// The top-level invariant conjuncts, in order.
+    pub conjuncts: Vec<Conjunct>,
+}
+
+/// What the analysis knows about one top-level invariant conjunct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conjunct {
+    /// The variables it reads.
+    pub reads: BTreeSet<String>,
+    /// Whether the candidate states of the refined tests satisfy it.
+    pub assumed: bool,
+    /// Whether no operation can break it from a candidate state
+    /// ([`invariant::preserved`]).
+    pub preserved: bool,
 }
 
 impl Analysis {
@@ -86,8 +107,8 @@ pub fn analyse(
 /// restricted to those satisfying the invariant conjuncts over their
 /// variables, which is sound when the search stops at the first state
 /// violating the invariant; without it (deadlock-only checking, where
-/// states violating the invariant are explored too) every valuation of the
-/// variables' types is a candidate.
+/// states violating the invariant are explored too) only to the conjuncts
+/// proved inductive ([`invariant::inductive`]).
 pub fn analyse_with(
     machine: &Machine,
     types: &MachineTypes,
@@ -107,8 +128,20 @@ pub fn analyse_with(
         .collect();
     let mut candidates = Candidates::new(machine, types, interpreter, budget);
     if !assume_invariant {
-        candidates.ignore_invariant();
+        invariant::inductive(&mut candidates, &sets);
     }
+    let preserved = invariant::preserved(&candidates, &sets);
+    let conjuncts = candidates
+        .conjunct_reads()
+        .iter()
+        .zip(candidates.assumed())
+        .zip(&preserved)
+        .map(|((reads, &assumed), &preserved)| Conjunct {
+            reads: reads.clone(),
+            assumed,
+            preserved,
+        })
+        .collect();
     let n = names.len();
     let mut pairs = Vec::new();
     let mut enables = Vec::new();
@@ -127,6 +160,7 @@ pub fn analyse_with(
         sets,
         pairs,
         enables,
+        conjuncts,
     }
 }
 
@@ -247,6 +281,26 @@ mod tests {
             }
             d => panic!("expected dependence, got {d:?}"),
         }
+    }
+
+    #[test]
+    fn unbounded_integers_fall_back_to_the_conservative_answer() {
+        // With MAXINT = 3 the candidates would stop at x = 3, from where
+        // `a` never enables `b`; but x is not bounded, and from x = 4 it does.
+        let a = analyse_text(
+            "MACHINE M VARIABLES x, y INVARIANT x : INTEGER & y : 0..1
+             INITIALISATION x, y := 0, 0
+             OPERATIONS a = PRE x < 6 THEN x := x + 1 END;
+                        b = PRE x >= 5 & y = 0 THEN y := 1 END
+             END",
+        );
+        assert!(a.enables(0, 1));
+        assert!(matches!(
+            &a.enables.iter().find(|(x, y, _)| (*x, *y) == (0, 1)).unwrap().2,
+            EnableDecision::Fallback(why) if why.contains("`x`")
+        ));
+        assert!(a.dependent(0, 1));
+        assert!(!a.conjuncts[0].preserved || a.conjuncts[0].reads.contains("x"));
     }
 
     #[test]

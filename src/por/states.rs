@@ -9,6 +9,9 @@
 //! invariant), and fixes every other variable to its value in an initial
 //! state: the two operations neither read nor write those, so their values
 //! cannot change the outcome. Each constant valuation is tried.
+//! Integer variables must be bounded within `MININT..MAXINT` by an assumed
+//! conjunct ([`crate::por::bounds`]), so that the enumeration covers every
+//! state the search can meet.
 //! When the product of the domains exceeds the budget, or a type is not
 //! enumerable (`STRING`, large powersets), the caller falls back to the
 //! conservative answer.
@@ -20,9 +23,11 @@ use crate::b::eval::{Interpreter, conjuncts};
 use crate::b::types::{MachineTypes, Type};
 use crate::b::value::{Elem, Value};
 use crate::por::access::expr_reads;
+use crate::por::bounds::{bounded_by, has_int};
 
-/// Most constant valuations tried.
-const MAX_VALUATIONS: usize = 16;
+/// Most constant valuations tried (with more, every query falls back to
+/// the conservative answer).
+const MAX_VALUATIONS: usize = 4096;
 
 /// The callback of [`Candidates::scan`]: constants and variables of a
 /// candidate state to a witness, if the state is one.
@@ -50,6 +55,12 @@ pub struct Candidates<'a> {
     no_base: Option<String>,
     /// Variables read by each top-level invariant conjunct.
     invariant_reads: Vec<BTreeSet<String>>,
+    /// Variables each top-level conjunct bounds ([`crate::por::bounds`]).
+    invariant_bounds: Vec<BTreeSet<String>>,
+    /// Which conjuncts the candidate states satisfy (all by default).
+    assumed: Vec<bool>,
+    /// Variables bounded by an assumed conjunct.
+    bounded: BTreeSet<String>,
     /// Most candidate states per scan.
     pub budget: usize,
 }
@@ -65,20 +76,26 @@ impl<'a> Candidates<'a> {
     ) -> Self {
         let variables: BTreeSet<String> =
             machine.variables.iter().map(|v| v.name.clone()).collect();
-        let invariant_reads = machine
+        let parts = machine
             .invariant
             .as_ref()
-            .map(|inv| {
-                conjuncts(inv)
-                    .into_iter()
-                    .map(|c| expr_reads(&variables, c))
-                    .collect()
-            })
+            .map(conjuncts)
             .unwrap_or_default();
+        let invariant_reads: Vec<BTreeSet<String>> =
+            parts.iter().map(|c| expr_reads(&variables, c)).collect();
+        let names: Vec<String> = machine.variables.iter().map(|v| v.name.clone()).collect();
+        let range = (types.minint, types.maxint);
+        let invariant_bounds = parts
+            .iter()
+            .map(|c| bounded_by(c, &names, &types.variables, range))
+            .collect();
         let mut bases = Vec::new();
         let mut no_base = None;
         match interpreter.constant_valuations() {
             Ok(vals) => {
+                if vals.len() > MAX_VALUATIONS {
+                    no_base = Some(format!("more than {MAX_VALUATIONS} constant valuations"));
+                }
                 for consts in vals.into_iter().take(MAX_VALUATIONS) {
                     let mut first = None;
                     let r = interpreter.initialise(&consts, &mut |vars| {
@@ -98,22 +115,50 @@ impl<'a> Candidates<'a> {
             }
             Err(e) => no_base = Some(format!("the constants cannot be solved: {e}")),
         }
-        Candidates {
+        let mut candidates = Candidates {
             machine,
             types,
             interpreter,
             bases,
             no_base,
+            assumed: vec![true; invariant_reads.len()],
             invariant_reads,
+            invariant_bounds,
+            bounded: BTreeSet::new(),
             budget,
-        }
+        };
+        candidates.assume(candidates.assumed.clone());
+        candidates
     }
 
-    /// Makes every valuation of the variables' types a candidate, whether
-    /// it satisfies the invariant or not (for searches that do not stop at
-    /// invariant violations).
-    pub fn ignore_invariant(&mut self) {
-        self.invariant_reads.clear();
+    /// Restricts the candidate states to those satisfying the conjuncts
+    /// marked in `assumed` (one flag per top-level invariant conjunct).
+    pub fn assume(&mut self, assumed: Vec<bool>) {
+        self.bounded = (0..assumed.len())
+            .filter(|&i| assumed[i])
+            .flat_map(|i| self.invariant_bounds[i].iter().cloned())
+            .collect();
+        self.assumed = assumed;
+    }
+
+    /// The conjuncts currently assumed.
+    pub fn assumed(&self) -> &[bool] {
+        &self.assumed
+    }
+
+    /// The variables read by each top-level invariant conjunct.
+    pub fn conjunct_reads(&self) -> &[BTreeSet<String>] {
+        &self.invariant_reads
+    }
+
+    /// The machine the states are for.
+    pub fn machine(&self) -> &'a Machine {
+        self.machine
+    }
+
+    /// Constant valuations with the variables of one initial state each.
+    pub fn bases(&self) -> &[(Vec<Value>, Vec<Value>)] {
+        &self.bases
     }
 
     /// The interpreter the states are for.
@@ -140,7 +185,7 @@ impl<'a> Candidates<'a> {
             },
         };
         let checked: Vec<usize> = (0..self.invariant_reads.len())
-            .filter(|&i| self.invariant_reads[i].is_subset(involved))
+            .filter(|&i| self.assumed[i] && self.invariant_reads[i].is_subset(involved))
             .collect();
         let mut visited = 0;
         for (consts, base) in &self.bases {
@@ -186,8 +231,8 @@ impl<'a> Candidates<'a> {
     /// mentions one of them.
     fn close(&self, involved: &BTreeSet<String>) -> BTreeSet<String> {
         let mut closed = involved.clone();
-        for reads in &self.invariant_reads {
-            if !reads.is_disjoint(involved) {
+        for (i, reads) in self.invariant_reads.iter().enumerate() {
+            if self.assumed[i] && !reads.is_disjoint(involved) {
                 closed.extend(reads.iter().cloned());
             }
         }
@@ -204,7 +249,15 @@ impl<'a> Candidates<'a> {
             if !involved.contains(&v.name) {
                 continue;
             }
-            let Some(d) = domain(&self.types.variables[i], self.types, self.budget) else {
+            let ty = &self.types.variables[i];
+            if has_int(ty) && !self.bounded.contains(&v.name) {
+                return Err(format!(
+                    "no assumed invariant conjunct bounds the integers of `{}` within \
+                     MININT..MAXINT",
+                    v.name
+                ));
+            }
+            let Some(d) = domain(ty, self.types, self.budget) else {
                 return Err(format!("the type of `{}` is too large", v.name));
             };
             total = match total.checked_mul(d.len()) {

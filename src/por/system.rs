@@ -30,15 +30,22 @@ pub struct Checked {
     pub goal: bool,
 }
 
-/// The variables the checked state properties read: the invariant (if
-/// checked), every assertion, and the goal (if searched for).
-pub fn visible_variables(machine: &Machine, checked: Checked) -> BTreeSet<String> {
+/// The variables whose change may change a checked state property: those
+/// of the invariant conjuncts some operation may break (if the invariant
+/// is checked; see [`crate::por::invariant`] for why the preserved ones do
+/// not count), of every assertion, and of the goal (if searched for).
+/// Operations writing none of them are stutter operations (A3).
+pub fn visible_variables(
+    machine: &Machine,
+    analysis: &Analysis,
+    checked: Checked,
+) -> BTreeSet<String> {
     let variables: BTreeSet<String> = machine.variables.iter().map(|v| v.name.clone()).collect();
     let mut out = BTreeSet::new();
-    if checked.invariant
-        && let Some(inv) = &machine.invariant
-    {
-        out.extend(expr_reads(&variables, inv));
+    if checked.invariant {
+        for c in analysis.conjuncts.iter().filter(|c| !c.preserved) {
+            out.extend(c.reads.iter().cloned());
+        }
     }
     for a in &machine.assertions {
         out.extend(expr_reads(&variables, a));
@@ -49,15 +56,6 @@ pub fn visible_variables(machine: &Machine, checked: Checked) -> BTreeSet<String
         out.extend(expr_reads(&variables, g));
     }
     out
-}
-
-/// Whether any state property is checked at all (otherwise only deadlocks
-/// are searched for, and A1 and A2 suffice: no stutter condition, no
-/// proviso).
-pub fn checks_properties(machine: &Machine, checked: Checked) -> bool {
-    (checked.invariant && machine.invariant.is_some())
-        || !machine.assertions.is_empty()
-        || (checked.goal && machine.goal.is_some())
 }
 
 /// A [`BSystem`] whose states are expanded through ample sets.
@@ -91,16 +89,11 @@ impl<'a> PorSystem<'a> {
         checked: Checked,
     ) -> Self {
         let n = analysis.names.len();
-        let properties = checks_properties(machine, checked);
-        let visible_vars = visible_variables(machine, checked);
-        let visible = if properties {
-            OpSet::of(
-                n,
-                (0..n).filter(|&op| !analysis.sets[op].write.is_disjoint(&visible_vars)),
-            )
-        } else {
-            OpSet::empty(n)
-        };
+        let visible_vars = visible_variables(machine, analysis, checked);
+        let visible = OpSet::of(
+            n,
+            (0..n).filter(|&op| !analysis.sets[op].write.is_disjoint(&visible_vars)),
+        );
         let rule = AmpleRule::new(
             n,
             |a, b| analysis.dependent(a, b),
@@ -110,7 +103,10 @@ impl<'a> PorSystem<'a> {
         PorSystem {
             inner,
             rule,
-            proviso: properties,
+            // With no variable visible, no operation can change a checked
+            // property after an initial state: only deadlocks remain to be
+            // preserved, for which A1 and A2 suffice.
+            proviso: !visible_vars.is_empty(),
         }
     }
 
