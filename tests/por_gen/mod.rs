@@ -2,21 +2,25 @@
 //! reduction differential tests (`tests/por_differential.rs`).
 //!
 //! A machine has 3-6 variables, each a small integer range `0..k` or BOOL,
-//! and 2-6 operations. Each operation has a guard reading a random subset of
+//! and 2-7 operations. Each operation has a guard reading a random subset of
 //! the variables (sometimes also a parameter `p : 0..k`), and parallel
-//! assignments writing another random subset, so pairs of operations are by
-//! turns independent, racing on a variable, or enabling/disabling each
-//! other. Some machines get an extra invariant conjunct `not(x = a & y = b)`
-//! that may fail, some start from several initial states, and restrictive
-//! guards make some of them deadlock.
+//! assignments writing another random subset (constants, copies, modular
+//! shifts, saturating increments, boolean tests), so pairs of operations
+//! are by turns independent, racing on a variable, or enabling/disabling
+//! each other. Half of the machines are built as processes with mostly
+//! private variables. Some machines get an extra invariant conjunct
+//! `not(x = a & y = b)` that may fail, some start from several initial
+//! states, restrictive guards make some of them deadlock, and variables the
+//! invariant does not type (their type is inferred from the initialisation)
+//! make operations invisible to it.
 //!
-//! Every expression stays inside its variable's type (integer updates are
-//! taken modulo the range), so the typing conjuncts of the invariant always
-//! hold and only the extra conjunct can fail. The machine is kept as data
-//! ([`Machine`]) as well as printed as B text ([`Machine::to_b`]) so that the
-//! independent explorer of [`oracle`] can compute the expected verdicts.
+//! Every expression stays inside its variable's range (integer updates are
+//! taken modulo the range or guarded by `v < max`), so the typing conjuncts
+//! of the invariant always hold and only the extra conjunct can fail. The
+//! machine is kept as data ([`Machine`]) as well as printed as B text
+//! ([`Machine::to_b`]) so that the independent explorer of [`oracle`] can
+//! compute the expected verdicts.
 
-#![allow(dead_code)] // each test crate uses a different part of this module
 
 pub mod oracle;
 
@@ -145,7 +149,7 @@ pub struct Operation {
     pub name: String,
     /// Range `0..k` of the parameter `p`, if any.
     pub param: Option<i64>,
-    /// Guard conjuncts (an empty guard is `TRUE`... written as `1 = 1`).
+    /// Guard conjuncts (an empty guard is written `1 = 1`).
     pub guard: Vec<Atom>,
     /// Parallel assignments, to distinct variables (empty: `skip`).
     pub assigns: Vec<(usize, Value)>,
