@@ -132,6 +132,7 @@ fn text(a: &Analysis) -> String {
         let _ = writeln!(out, "  {name} -> {}", set_of(&targets));
     }
     out.push_str(&decision_counts(a));
+    out.push_str(&instance_text(a));
     let _ = writeln!(out, "enable decisions:");
     for (x, y, d) in &a.enables {
         let _ = writeln!(
@@ -142,6 +143,42 @@ fn text(a: &Analysis) -> String {
             d.describe()
         );
     }
+    out
+}
+
+/// The operation instances and what their refinement found (empty when
+/// no operation is split).
+fn instance_text(a: &Analysis) -> String {
+    let inst = &a.instances;
+    let mut out = String::new();
+    if !inst.any_split() {
+        return out;
+    }
+    let _ = writeln!(out, "operation instances: {}", inst.names.join(", "));
+    for (i, j, states) in &inst.refined {
+        let _ = writeln!(
+            out,
+            "  {} {}: independent (enumeration of {states} states; the operations are dependent)",
+            inst.names[*i], inst.names[*j]
+        );
+    }
+    for (i, j) in &inst.refined_edges {
+        let _ = writeln!(
+            out,
+            "  {} -> {}: no edge (enumeration)",
+            inst.names[*i], inst.names[*j]
+        );
+    }
+    let n = inst.len();
+    let dependent = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .filter(|&(i, j)| inst.dependent(i, j))
+        .count();
+    let _ = writeln!(
+        out,
+        "instance pairs: {dependent} of {} dependent",
+        n * n.saturating_sub(1) / 2
+    );
     out
 }
 
@@ -216,8 +253,16 @@ fn json(a: &Analysis) -> String {
         .iter()
         .map(|c| json!({"reads": names(&c.reads), "assumed": c.assumed, "preserved": c.preserved}))
         .collect();
+    let inst = &a.instances;
+    let n = inst.len();
+    let instances = json!({
+        "names": inst.names,
+        "dependent": (0..n).map(|i| (0..n).map(|j| i == j || inst.dependent(i, j)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "enables": (0..n).map(|i| (0..n).map(|j| i != j && inst.enables(i, j)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+    });
     let v = json!({"operations": operations, "dependent": matrix, "pairs": pairs,
-                   "enable": enables, "invariant_conjuncts": conjuncts});
+                   "enable": enables, "invariant_conjuncts": conjuncts,
+                   "instances": instances});
     format!("{v:#}\n")
 }
 
@@ -234,7 +279,7 @@ pub struct PorInfo {
     pub deadlock_only: bool,
     /// Wall time of the static analysis.
     pub analysis: std::time::Duration,
-    /// Dependent pairs and all pairs of operations.
+    /// Dependent pairs and all pairs of operation instances.
     pub dependent_pairs: (usize, usize),
 }
 
@@ -243,7 +288,7 @@ impl PorInfo {
     pub fn to_text(&self) -> String {
         format!(
             "partial order reduction: on ({} of {} states reduced; {} fully expanded by the \
-             cycle proviso; {} of {} operation pairs dependent; analysis {:.3} s{})\n",
+             cycle proviso; {} of {} pairs of operation instances dependent; analysis {:.3} s{})\n",
             self.reduced,
             self.states,
             self.proviso,
@@ -349,14 +394,16 @@ pub fn explore(
             );
         }
         out.push_str(&decision_counts(&analysis));
+        out.push_str(&instance_text(&analysis));
         eprint!("{out}");
     }
     let reduced = PorSystem::new(system, machine, &analysis, checked);
     let report = workers::explore(&reduced, config);
-    let dependent = analysis
-        .pairs
-        .iter()
-        .filter(|(_, _, d)| d.is_dependent())
+    let inst = &analysis.instances;
+    let n = inst.len();
+    let dependent = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .filter(|&(i, j)| inst.dependent(i, j))
         .count();
     let info = PorInfo {
         reduced: report.stats.reduced_states,
@@ -364,7 +411,7 @@ pub fn explore(
         proviso: report.stats.proviso_expansions,
         deadlock_only: !reduced.proviso(),
         analysis: analysis_time,
-        dependent_pairs: (dependent, analysis.pairs.len()),
+        dependent_pairs: (dependent, n * n.saturating_sub(1) / 2),
     };
     (report, info)
 }

@@ -10,6 +10,8 @@
 //! * [`dependency`]: Algorithm 2, the dependency relation, recording how
 //!   each pair was decided;
 //! * [`enable`]: the enable graph of Definition 3;
+//! * [`instances`]: the same relations per operation instance (parameter
+//!   tuple), for operations with small parameter types;
 //! * [`bounds`], [`invariant`]: which invariant conjuncts the candidate
 //!   states may assume, which integers they bound, and which conjuncts no
 //!   operation can break (for the stutter condition);
@@ -26,6 +28,7 @@ pub mod ample;
 pub mod bounds;
 pub mod dependency;
 pub mod enable;
+pub mod instances;
 pub mod invariant;
 pub mod states;
 pub mod system;
@@ -56,6 +59,8 @@ pub struct Analysis {
     pub enables: Vec<(usize, usize, EnableDecision)>,
     /// The top-level invariant conjuncts, in order.
     pub conjuncts: Vec<Conjunct>,
+    /// The operation instances and their relations.
+    pub instances: instances::Instances,
 }
 
 /// What the analysis knows about one top-level invariant conjunct.
@@ -155,13 +160,16 @@ pub fn analyse_with(
             }
         }
     }
-    Analysis {
+    let mut analysis = Analysis {
         names,
         sets,
         pairs,
         enables,
         conjuncts,
-    }
+        instances: instances::Instances::default(),
+    };
+    analysis.instances = instances::refine(&analysis, types, &candidates);
+    analysis
 }
 
 #[cfg(test)]

@@ -16,7 +16,9 @@
 //! enumerable (`STRING`, large powersets), the caller falls back to the
 //! conservative answer.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
 use crate::b::ast::Machine;
 use crate::b::eval::{Interpreter, conjuncts};
@@ -63,7 +65,18 @@ pub struct Candidates<'a> {
     bounded: BTreeSet<String>,
     /// Most candidate states per scan.
     pub budget: usize,
+    /// The domains built so far, by variable slot.
+    domains: RefCell<HashMap<usize, Rc<Vec<Value>>>>,
+    /// The candidate states enumerated so far, by the varied variables
+    /// (cleared when the assumed conjuncts change).
+    valid: RefCell<ValidCache>,
 }
+
+/// The variable slots a scan varies and their domains.
+type Plan = (Vec<usize>, Vec<Rc<Vec<Value>>>);
+
+/// Candidate states (base index, variables) by the variables varied.
+type ValidCache = HashMap<Vec<String>, Rc<Vec<(usize, Vec<Value>)>>>;
 
 impl<'a> Candidates<'a> {
     /// Prepares the scans: solves the constants and takes one initial state
@@ -126,6 +139,8 @@ impl<'a> Candidates<'a> {
             invariant_bounds,
             bounded: BTreeSet::new(),
             budget,
+            domains: RefCell::new(HashMap::new()),
+            valid: RefCell::new(HashMap::new()),
         };
         candidates.assume(candidates.assumed.clone());
         candidates
@@ -139,6 +154,7 @@ impl<'a> Candidates<'a> {
             .flat_map(|i| self.invariant_bounds[i].iter().cloned())
             .collect();
         self.assumed = assumed;
+        self.valid.borrow_mut().clear();
     }
 
     /// The conjuncts currently assumed.
@@ -184,16 +200,43 @@ impl<'a> Candidates<'a> {
                 Err(why) => return Scan::TooBig(why),
             },
         };
+        let key: Vec<String> = involved.iter().cloned().collect();
+        let cached = self.valid.borrow().get(&key).cloned();
+        let states = match cached {
+            Some(states) => states,
+            None => {
+                let states = Rc::new(self.valid_states(involved, &slots, &domains));
+                self.valid.borrow_mut().insert(key, states.clone());
+                states
+            }
+        };
+        for (b, vars) in states.iter() {
+            if let Some(w) = f(&self.bases[*b].0, vars) {
+                return Scan::Found(w);
+            }
+        }
+        Scan::Exhausted(states.len())
+    }
+
+    /// Every valuation of the `slots` over their `domains`, for every base,
+    /// that satisfies the assumed conjuncts over `involved`: (base index,
+    /// variables).
+    fn valid_states(
+        &self,
+        involved: &BTreeSet<String>,
+        slots: &[usize],
+        domains: &[Rc<Vec<Value>>],
+    ) -> Vec<(usize, Vec<Value>)> {
         let checked: Vec<usize> = (0..self.invariant_reads.len())
             .filter(|&i| self.assumed[i] && self.invariant_reads[i].is_subset(involved))
             .collect();
-        let mut visited = 0;
-        for (consts, base) in &self.bases {
+        let mut out = Vec::new();
+        if domains.iter().any(|d| d.is_empty()) {
+            return out;
+        }
+        for (b, (consts, base)) in self.bases.iter().enumerate() {
             let mut vars = base.clone();
             let mut digits = vec![0usize; slots.len()];
-            if domains.iter().any(Vec::is_empty) {
-                continue;
-            }
             loop {
                 for (k, &slot) in slots.iter().enumerate() {
                     vars[slot] = domains[k][digits[k]].clone();
@@ -204,10 +247,7 @@ impl<'a> Candidates<'a> {
                         .unwrap_or(false)
                 });
                 if valid {
-                    visited += 1;
-                    if let Some(w) = f(consts, &vars) {
-                        return Scan::Found(w);
-                    }
+                    out.push((b, vars.clone()));
                 }
                 // Next valuation, mixed radix.
                 let mut k = 0;
@@ -224,7 +264,7 @@ impl<'a> Candidates<'a> {
                 }
             }
         }
-        Scan::Exhausted(visited)
+        out
     }
 
     /// `involved` plus the variables of every invariant conjunct that
@@ -241,9 +281,22 @@ impl<'a> Candidates<'a> {
 
     /// The slots and domains of the variables in `involved`, or why they
     /// exceed the budget.
-    fn plan(&self, involved: &BTreeSet<String>) -> Result<(Vec<usize>, Vec<Vec<Value>>), String> {
+    fn plan(&self, involved: &BTreeSet<String>) -> Result<Plan, String> {
         let mut slots = Vec::new();
         let mut domains = Vec::new();
+        // Sizes first: building a large domain only to refuse it is slow.
+        let mut total: usize = self.bases.len();
+        for (i, v) in self.machine.variables.iter().enumerate() {
+            if !involved.contains(&v.name) {
+                continue;
+            }
+            let size = domain_size(&self.types.variables[i], self.types)
+                .ok_or_else(|| format!("the type of `{}` is too large", v.name))?;
+            total = match total.checked_mul(size) {
+                Some(t) if t <= self.budget => t,
+                _ => return Err(format!("more than {} candidate states", self.budget)),
+            };
+        }
         let mut total: usize = self.bases.len();
         for (i, v) in self.machine.variables.iter().enumerate() {
             if !involved.contains(&v.name) {
@@ -257,8 +310,17 @@ impl<'a> Candidates<'a> {
                     v.name
                 ));
             }
-            let Some(d) = domain(ty, self.types, self.budget) else {
-                return Err(format!("the type of `{}` is too large", v.name));
+            let cached = self.domains.borrow().get(&i).cloned();
+            let d = match cached {
+                Some(d) => d,
+                None => {
+                    let Some(d) = domain(ty, self.types, self.budget) else {
+                        return Err(format!("the type of `{}` is too large", v.name));
+                    };
+                    let d = Rc::new(d);
+                    self.domains.borrow_mut().insert(i, d.clone());
+                    d
+                }
             };
             total = match total.checked_mul(d.len()) {
                 Some(t) if t <= self.budget => t,
@@ -280,6 +342,21 @@ impl<'a> Candidates<'a> {
             .map(|(i, v)| format!("{}={}", v.name, self.interpreter.format_value(&vars[i])))
             .collect();
         parts.join(", ")
+    }
+}
+
+/// The number of values of `ty` (saturating), `None` if not enumerable.
+pub fn domain_size(ty: &Type, types: &MachineTypes) -> Option<usize> {
+    match ty {
+        Type::Int => usize::try_from(types.maxint.checked_sub(types.minint)?.checked_add(1)?).ok(),
+        Type::Bool => Some(2),
+        Type::String => None,
+        Type::Given(s) => Some(types.given_sets.get(*s as usize)?.elements.len()),
+        Type::Pair(a, b) => Some(domain_size(a, types)?.saturating_mul(domain_size(b, types)?)),
+        Type::Set(t) => {
+            let n = domain_size(t, types)?;
+            Some(if n >= 63 { usize::MAX } else { 1usize << n })
+        }
     }
 }
 

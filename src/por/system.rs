@@ -4,7 +4,8 @@
 //! ([`TransitionSystem::reduced_successors`]).
 //!
 //! Per state it runs every operation once (as the plain search does),
-//! groups the successors by operation, asks the [`AmpleRule`] for the
+//! groups the successors by operation instance ([`crate::por::instances`]),
+//! asks the [`AmpleRule`] for the
 //! cheapest proper ample set and emits only its successors; the others stay
 //! in the scratch space in case the engine's cycle proviso asks for them
 //! ([`TransitionSystem::remaining_successors`]). Everything else (initial
@@ -18,6 +19,7 @@ use crate::b::system::{BScratch, BSystem};
 use crate::por::Analysis;
 use crate::por::access::expr_reads;
 use crate::por::ample::{AmpleRule, AmpleScratch, OpSet};
+use crate::por::instances::Instances;
 use workers::{Expansion, LabelledState, ModelError, TransitionSystem, Violation};
 
 /// Which state properties the search checks: they decide the stutter
@@ -61,6 +63,8 @@ pub fn visible_variables(
 /// A [`BSystem`] whose states are expanded through ample sets.
 pub struct PorSystem<'a> {
     inner: &'a BSystem,
+    /// The operation instances the ample sets are made of.
+    instances: Instances,
     rule: AmpleRule,
     proviso: bool,
 }
@@ -70,8 +74,11 @@ pub struct PorScratch {
     inner: BScratch,
     /// The successors of the last expanded state, flat.
     words: Vec<u64>,
-    /// The operation of each successor in `words`.
+    /// The operation instance of each successor in `words`.
     ops: Vec<u32>,
+    /// A successor of the last expanded state had parameters outside the
+    /// analysed instances: that state is fully expanded.
+    unknown: bool,
     enabled: OpSet,
     cost: Vec<u32>,
     ample: AmpleScratch,
@@ -88,20 +95,22 @@ impl<'a> PorSystem<'a> {
         analysis: &Analysis,
         checked: Checked,
     ) -> Self {
-        let n = analysis.names.len();
+        let inst = &analysis.instances;
+        let n = inst.len();
         let visible_vars = visible_variables(machine, analysis, checked);
         let visible = OpSet::of(
             n,
-            (0..n).filter(|&op| !analysis.sets[op].write.is_disjoint(&visible_vars)),
+            (0..n).filter(|&i| !analysis.sets[inst.op[i]].write.is_disjoint(&visible_vars)),
         );
         let rule = AmpleRule::new(
             n,
-            |a, b| analysis.dependent(a, b),
-            |a, b| analysis.enables(a, b),
+            |i, j| inst.dependent(i, j),
+            |i, j| inst.enables(i, j),
             visible,
         );
         PorSystem {
             inner,
+            instances: inst.clone(),
             rule,
             // With no variable visible, no operation can change a checked
             // property after an initial state: only deadlocks remain to be
@@ -127,6 +136,7 @@ impl<'a> PorSystem<'a> {
             inner,
             words,
             ops,
+            unknown,
             enabled,
             cost,
             key,
@@ -135,13 +145,21 @@ impl<'a> PorSystem<'a> {
         words.clear();
         ops.clear();
         enabled.clear();
+        *unknown = false;
         cost.iter_mut().for_each(|c| *c = 0);
         self.inner
             .for_each_successor(inner, state, &mut |step, s| {
                 words.extend_from_slice(s);
-                ops.push(step.op as u32);
-                enabled.insert(step.op);
-                cost[step.op] += 1;
+                let i = self
+                    .instances
+                    .instance(step.op, step.params)
+                    .unwrap_or_else(|| {
+                        *unknown = true;
+                        self.instances.base[step.op]
+                    });
+                ops.push(i as u32);
+                enabled.insert(i);
+                cost[i] += 1;
             })?;
         key.clear();
         key.extend_from_slice(state);
@@ -168,6 +186,7 @@ impl TransitionSystem for PorSystem<'_> {
             inner: self.inner.new_scratch(),
             words: Vec::new(),
             ops: Vec::new(),
+            unknown: false,
             enabled: OpSet::empty(self.rule.operations()),
             cost: vec![0; self.rule.operations()],
             ample: self.rule.scratch(),
@@ -211,9 +230,10 @@ impl TransitionSystem for PorSystem<'_> {
             enabled,
             cost,
             ample,
+            unknown,
             ..
         } = scratch;
-        if self.rule.choose(enabled, cost, ample) {
+        if !*unknown && self.rule.choose(enabled, cost, ample) {
             self.emit_part(scratch, true, emit);
             Ok(Expansion::Ample {
                 proviso: self.proviso,
