@@ -3,29 +3,52 @@
 //! `tests/por_gen` generates a few hundred small B machines from fixed seeds
 //! (3-6 variables, 2-6 operations reading and writing random subsets of
 //! them, some with parameters, some with an invariant that can fail, some
-//! deadlocking). Each machine is written to a temporary file, loaded with the
-//! library (`orbit::b::load`) and explored in process with the engine
-//! (`workers::explore`), which is much faster than spawning the binary a
-//! thousand times. An independent explorer of the generated data
-//! (`por_gen::oracle`) says which errors exist; then
+//! deadlocking, half of them structured as processes with mostly private
+//! variables). Each machine is written to a temporary file, loaded with the
+//! library (`orbit::b::load`) and explored in process, with the engine
+//! (`workers::explore`) for the full search and with
+//! `orbit::cli::por::explore` (what `orbit check --por` runs) for the
+//! reduced one: much faster than spawning the binary thousands of times. An
+//! independent explorer of the generated data (`por_gen::oracle`) says which
+//! errors exist; then, on one thread (breadth- and depth-first) and on two,
 //!
 //! * the full search finds exactly those verdicts (and, when it explores
-//!   everything, the same numbers of states and transitions);
-//! * on one and on two threads.
+//!   everything, the same numbers of states and transitions), checking the
+//!   invariant, deadlocks, or both;
+//! * the reduced search (`--por`) finds the same verdict class as the full
+//!   search: the same verdict when one property is checked, an error
+//!   exactly when the full search finds one when both are (which error comes
+//!   first may differ), and never more states;
+//! * with deadlock-only checking (`--no-invariant`), `--por` finds a
+//!   deadlock exactly when the full search does;
+//! * every counterexample is a real run of the machine ending in the error
+//!   reported.
 //!
 //! A failure prints the seed and the machine's text; rerun one seed with
-//! `POR_SEED=1234 cargo test --test por_differential one_seed -- --nocapture`.
+//! `POR_SEED=1234 cargo test --test por_differential one_seed -- --nocapture`,
+//! or hunt longer with `POR_MACHINES=5000 cargo test --test por_differential`.
 
 mod por_gen;
 
-use orbit::b::load::{LoadOptions, load_machine};
+use orbit::b::ast;
+use orbit::b::load::{LoadOptions, load_machine_with_ast};
 use orbit::b::system::BSystem;
+use orbit::b::types::MachineTypes;
+use orbit::por::system::Checked;
 use por_gen::Machine;
 use por_gen::oracle::Facts;
-use workers::{Config, Outcome, Report, TransitionSystem};
+use workers::{Config, Outcome, Report, SearchOrder, TransitionSystem};
 
-/// Number of generated machines per test run.
+/// Number of generated machines per test run (`POR_MACHINES=n` runs seeds
+/// `0..n` instead, for a longer hunt).
 const MACHINES: u64 = 400;
+
+fn machines() -> u64 {
+    std::env::var("POR_MACHINES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(MACHINES)
+}
 
 /// The verdict class of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,24 +62,34 @@ enum Verdict {
 #[derive(Clone, Copy, Debug)]
 struct Search {
     threads: usize,
+    order: SearchOrder,
+    /// Check the invariant (not `--no-invariant`).
+    invariant: bool,
+    /// Check deadlocks (not `--no-deadlock`).
     deadlocks: bool,
+    /// Partial order reduction (`--por`).
+    por: bool,
 }
 
 impl Search {
     fn config(self) -> Config {
         Config {
             threads: self.threads,
+            order: self.order,
             check_deadlock: self.deadlocks,
             ..Config::default()
         }
     }
 }
 
-/// A generated machine, loaded.
+/// A generated machine, loaded twice: with and without invariant checking.
 struct Loaded {
     machine: Machine,
     text: String,
     system: BSystem,
+    no_invariant: BSystem,
+    ast: ast::Machine,
+    types: MachineTypes,
     _dir: tempfile::TempDir,
 }
 
@@ -67,14 +100,20 @@ impl Loaded {
         let dir = tempfile::tempdir().expect("cannot create a temporary directory");
         let path = dir.path().join(format!("Gen{seed}.mch"));
         std::fs::write(&path, &text).expect("cannot write the machine");
-        let system = match load_machine(&path, &LoadOptions::default()) {
-            Ok(system) => system,
+        let load = || match load_machine_with_ast(&path, &LoadOptions::default()) {
+            Ok(loaded) => loaded,
             Err(e) => panic!("seed {seed}: the generated machine does not load: {e:?}\n{text}"),
         };
+        let (system, ast, types) = load();
+        let (mut no_invariant, _, _) = load();
+        no_invariant.check_invariant = false;
         Loaded {
             machine,
             text,
             system,
+            no_invariant,
+            ast,
+            types,
             _dir: dir,
         }
     }
@@ -95,8 +134,23 @@ impl Loaded {
         }
     }
 
-    fn full(&self, search: Search) -> (Verdict, Report) {
-        let report = workers::explore(&self.system, &search.config());
+    /// Runs `search`; checks its counterexample, if any.
+    fn run(&self, search: Search) -> (Verdict, Report) {
+        let system = if search.invariant {
+            &self.system
+        } else {
+            &self.no_invariant
+        };
+        let report = if search.por {
+            let checked = Checked {
+                invariant: search.invariant,
+                goal: false,
+            };
+            let config = search.config();
+            orbit::cli::por::explore(system, &self.ast, &self.types, &config, checked, false).0
+        } else {
+            workers::explore(system, &search.config())
+        };
         let verdict = self.verdict(search, &report);
         self.check_trace(search, verdict, &report);
         (verdict, report)
@@ -163,85 +217,175 @@ impl Loaded {
     }
 }
 
+/// What one machine contributed to the totals.
+#[derive(Default)]
+struct Tally {
+    facts: Facts,
+    /// The reduced deadlock-only search explored fewer states.
+    reduced: bool,
+    /// The reduced search checking the invariant explored fewer states.
+    reduced_with_invariant: bool,
+}
+
 /// Checks one machine: the full search against the oracle, then the
 /// reduced search against the full search.
-fn check_machine(seed: u64) -> Facts {
+fn check_machine(seed: u64) -> Tally {
     let m = Loaded::new(seed);
     let facts = m.machine.facts();
-    for threads in [1, 2] {
-        // Invariant only: the verdict and, when complete, the counts.
-        let search = Search {
+    let (mut reduced, mut reduced_with_invariant) = (false, false);
+    // Depth-first order changes which states the cycle proviso fully expands.
+    for (threads, order) in [
+        (1, SearchOrder::Bfs),
+        (1, SearchOrder::Dfs),
+        (2, SearchOrder::Bfs),
+    ] {
+        let search = |invariant, deadlocks, por| Search {
             threads,
-            deadlocks: false,
+            order,
+            invariant,
+            deadlocks,
+            por,
         };
-        let (verdict, report) = m.full(search);
+        let counts = |r: &Report| (r.stats.states, r.stats.transitions, r.stats.initial_states);
+
+        // Invariant only: the verdict and, when complete, the counts.
+        let s = search(true, false, false);
+        let (full, report) = m.run(s);
         let expected = if facts.invariant_violation {
             Verdict::Invariant
         } else {
             Verdict::Ok
         };
-        if verdict != expected {
+        if full != expected {
             m.fail(&format!(
-                "{search:?}: full search says {verdict:?}, the oracle {expected:?} ({facts:?})"
+                "{s:?}: full search says {full:?}, the oracle {expected:?} ({facts:?})"
             ));
         }
-        if verdict == Verdict::Ok {
-            let got = (
-                report.stats.states,
-                report.stats.transitions,
-                report.stats.initial_states,
-            );
-            let want = (facts.states, facts.transitions, facts.initial_states);
-            if got != want {
+        let want = (facts.states, facts.transitions, facts.initial_states);
+        if full == Verdict::Ok && counts(&report) != want {
+            m.fail(&format!(
+                "{s:?}: (states, transitions, initial) = {:?}, the oracle says {want:?}",
+                counts(&report)
+            ));
+        }
+        let s = search(true, false, true);
+        let (por, por_report) = m.run(s);
+        if por != full {
+            m.fail(&format!(
+                "{s:?}: --por says {por:?}, the full search {full:?}"
+            ));
+        }
+        if por == Verdict::Ok {
+            if por_report.stats.states > report.stats.states {
                 m.fail(&format!(
-                    "{search:?}: full search explores (states, transitions, initial) = {got:?}, the oracle {want:?}"
+                    "{s:?}: --por explores more states than the full search"
+                ));
+            }
+            reduced_with_invariant |= por_report.stats.states < report.stats.states;
+        }
+
+        // Deadlocks only (--no-invariant): the same, against the graph where
+        // every state is expanded.
+        let s = search(false, true, false);
+        let (full, report) = m.run(s);
+        let expected = if facts.deadlock {
+            Verdict::Deadlock
+        } else {
+            Verdict::Ok
+        };
+        if full != expected {
+            m.fail(&format!(
+                "{s:?}: full search says {full:?}, the oracle {expected:?} ({facts:?})"
+            ));
+        }
+        let want = (
+            facts.all_states,
+            facts.all_transitions,
+            facts.initial_states,
+        );
+        if full == Verdict::Ok && counts(&report) != want {
+            m.fail(&format!(
+                "{s:?}: (states, transitions, initial) = {:?}, the oracle says {want:?}",
+                counts(&report)
+            ));
+        }
+        let s = search(false, true, true);
+        let (por, por_report) = m.run(s);
+        if por != full {
+            m.fail(&format!(
+                "{s:?}: --por --no-invariant says {por:?}, the full search {full:?}"
+            ));
+        }
+        if por == Verdict::Ok {
+            if por_report.stats.states > report.stats.states {
+                m.fail(&format!(
+                    "{s:?}: --por explores more states than the full search"
+                ));
+            }
+            reduced |= por_report.stats.states < report.stats.states;
+        }
+
+        // Both: an error exactly when one exists; its kind must exist.
+        for por in [false, true] {
+            let s = search(true, true, por);
+            let (verdict, _) = m.run(s);
+            let possible = match verdict {
+                Verdict::Ok => !facts.invariant_violation && !facts.deadlock_with_invariant,
+                Verdict::Invariant => facts.invariant_violation,
+                Verdict::Deadlock => facts.deadlock_with_invariant,
+            };
+            if !possible {
+                m.fail(&format!(
+                    "{s:?}: the search says {verdict:?}, impossible by the oracle ({facts:?})"
                 ));
             }
         }
-        // Invariant and deadlocks: some error exactly when one exists.
-        let search = Search {
-            threads,
-            deadlocks: true,
-        };
-        let (verdict, _) = m.full(search);
-        let possible = match verdict {
-            Verdict::Ok => !facts.invariant_violation && !facts.deadlock_with_invariant,
-            Verdict::Invariant => facts.invariant_violation,
-            Verdict::Deadlock => facts.deadlock_with_invariant,
-        };
-        if !possible {
-            m.fail(&format!(
-                "{search:?}: full search says {verdict:?}, impossible by the oracle ({facts:?})"
-            ));
-        }
     }
-    facts
+    Tally {
+        facts,
+        reduced,
+        reduced_with_invariant,
+    }
 }
 
 #[test]
 fn generated_machines_agree() {
-    let mut totals = [0u64; 4];
-    for seed in 0..MACHINES {
-        let facts = check_machine(seed);
+    let machines = machines();
+    let mut totals = [0u64; 6];
+    for seed in 0..machines {
+        let Tally {
+            facts,
+            reduced,
+            reduced_with_invariant,
+        } = check_machine(seed);
         totals[0] += u64::from(facts.invariant_violation);
         totals[1] += u64::from(facts.deadlock);
         totals[2] += u64::from(!facts.invariant_violation && !facts.deadlock);
         totals[3] += facts.states;
+        totals[4] += u64::from(reduced);
+        totals[5] += u64::from(reduced_with_invariant);
     }
-    // The generator must exercise every verdict, not only trivial machines.
-    let [violations, deadlocks, clean, states] = totals;
+    // The generator must exercise every verdict, not only trivial machines,
+    // and the reduction must actually prune some of them.
+    let [violations, deadlocks, clean, states, reduced, reduced_inv] = totals;
     println!(
-        "{MACHINES} machines: {violations} with violations, {deadlocks} with deadlocks, \
-         {clean} clean, {states} states in all"
+        "{machines} machines: {violations} with violations, {deadlocks} with deadlocks, \
+         {clean} clean, {states} states in all; --por explored fewer states on \
+         {reduced_inv} checking the invariant, on {reduced} checking deadlocks only"
     );
     assert!(
-        violations >= MACHINES / 10 && deadlocks >= MACHINES / 10 && clean >= MACHINES / 10,
+        violations >= machines / 20 && deadlocks >= machines / 20 && clean >= machines / 20,
         "generator is unbalanced: {violations} with violations, {deadlocks} with deadlocks, \
-         {clean} clean of {MACHINES}"
+         {clean} clean of {machines}"
     );
     assert!(
-        states >= 15 * MACHINES,
+        states >= 15 * machines,
         "machines are too small: {states} states in all"
+    );
+    assert!(
+        reduced >= machines / 10 && reduced_inv >= machines / 20,
+        "--por reduced only {reduced} (deadlocks only) and {reduced_inv} (invariant) of \
+         {machines} machines: the test hardly exercises it"
     );
 }
 
@@ -251,6 +395,6 @@ fn one_seed() {
     if let Ok(seed) = std::env::var("POR_SEED") {
         let seed: u64 = seed.parse().expect("POR_SEED must be a number");
         println!("{}", Machine::generate(seed).to_b());
-        println!("{:?}", check_machine(seed));
+        println!("{:?}", check_machine(seed).facts);
     }
 }

@@ -2,21 +2,25 @@
 //! reduction differential tests (`tests/por_differential.rs`).
 //!
 //! A machine has 3-6 variables, each a small integer range `0..k` or BOOL,
-//! and 2-6 operations. Each operation has a guard reading a random subset of
+//! and 2-7 operations. Each operation has a guard reading a random subset of
 //! the variables (sometimes also a parameter `p : 0..k`), and parallel
-//! assignments writing another random subset, so pairs of operations are by
-//! turns independent, racing on a variable, or enabling/disabling each
-//! other. Some machines get an extra invariant conjunct `not(x = a & y = b)`
-//! that may fail, some start from several initial states, and restrictive
-//! guards make some of them deadlock.
+//! assignments writing another random subset (constants, copies, modular
+//! shifts, saturating increments, boolean tests), so pairs of operations
+//! are by turns independent, racing on a variable, or enabling/disabling
+//! each other. Half of the machines are built as processes with mostly
+//! private variables. Some machines get an extra invariant conjunct
+//! `not(x = a & y = b)` that may fail, some start from several initial
+//! states, restrictive guards make some of them deadlock, and variables the
+//! invariant does not type (their type is inferred from the initialisation)
+//! make operations invisible to it.
 //!
-//! Every expression stays inside its variable's type (integer updates are
-//! taken modulo the range), so the typing conjuncts of the invariant always
-//! hold and only the extra conjunct can fail. The machine is kept as data
-//! ([`Machine`]) as well as printed as B text ([`Machine::to_b`]) so that the
-//! independent explorer of [`oracle`] can compute the expected verdicts.
+//! Every expression stays inside its variable's range (integer updates are
+//! taken modulo the range or guarded by `v < max`), so the typing conjuncts
+//! of the invariant always hold and only the extra conjunct can fail. The
+//! machine is kept as data ([`Machine`]) as well as printed as B text
+//! ([`Machine::to_b`]) so that the independent explorer of [`oracle`] can
+//! compute the expected verdicts.
 
-#![allow(dead_code)] // each test crate uses a different part of this module
 
 pub mod oracle;
 
@@ -134,6 +138,8 @@ pub enum Value {
     Shift(usize, i64),
     /// Boolean target: `bool(y = c)` for a variable y of any kind.
     Test(usize, i64),
+    /// Integer target: `v + 1` (the operation's guard then has `v < max`).
+    Inc,
 }
 
 /// One operation.
@@ -143,7 +149,7 @@ pub struct Operation {
     pub name: String,
     /// Range `0..k` of the parameter `p`, if any.
     pub param: Option<i64>,
-    /// Guard conjuncts (an empty guard is `TRUE`... written as `1 = 1`).
+    /// Guard conjuncts (an empty guard is written `1 = 1`).
     pub guard: Vec<Atom>,
     /// Parallel assignments, to distinct variables (empty: `skip`).
     pub assigns: Vec<(usize, Value)>,
@@ -158,6 +164,11 @@ pub struct Machine {
     pub vars: Vec<Kind>,
     /// Initial value of each variable, or `None` for "any value of its type".
     pub init: Vec<Option<i64>>,
+    /// Whether the invariant types the variable (`v : 0..k`); otherwise its
+    /// type is inferred from the initialisation, and operations writing only
+    /// such variables are invisible to the invariant (stutter events), so
+    /// the reduced search with invariant checking has something to reduce.
+    pub typed: Vec<bool>,
     /// The operations.
     pub ops: Vec<Operation>,
     /// An extra invariant conjunct `not(x = a & y = b)`, as [(x, a), (y, b)].
@@ -174,7 +185,7 @@ impl Machine {
                 if rng.chance(35) {
                     Kind::Bool
                 } else {
-                    Kind::Int(rng.range(1, 3))
+                    Kind::Int(rng.range(1, 4))
                 }
             })
             .collect();
@@ -182,12 +193,13 @@ impl Machine {
             .iter()
             .map(|k| (!rng.chance(10)).then(|| rng.range(0, k.max())))
             .collect();
+        let typed = vars.iter().map(|_| rng.chance(35)).collect();
         // Half of the machines are "processes": the variables are split into
         // 2-3 groups and each operation works on one group, reading another
         // variable only now and then, so many pairs of operations are
         // independent (what ample sets exploit).
         let groups = if rng.chance(50) { rng.range(2, 3) } else { 1 } as usize;
-        let nops = rng.range(2, 6) as usize;
+        let nops = rng.range(2, 7) as usize;
         let ops = (0..nops)
             .map(|i| {
                 let group = rng.range(0, groups as i64 - 1) as usize;
@@ -206,6 +218,7 @@ impl Machine {
             seed,
             vars,
             init,
+            typed,
             ops,
             forbidden,
         }
@@ -215,8 +228,9 @@ impl Machine {
     /// reading one more variable).
     fn operation(rng: &mut Rng, vars: &[Kind], pool: &[usize], index: usize) -> Operation {
         let param = rng.chance(25).then(|| rng.range(1, 2));
+        let guarded = if rng.chance(30) { 0 } else { 2 };
         let mut read: Vec<usize> = rng
-            .subset(pool.len(), 0, 2)
+            .subset(pool.len(), 0, guarded)
             .into_iter()
             .map(|i| pool[i])
             .collect();
@@ -232,10 +246,22 @@ impl Machine {
             .into_iter()
             .map(|i| pool[i])
             .collect();
-        let assigns = written
+        let assigns: Vec<(usize, Value)> = written
             .iter()
             .map(|&var| (var, Self::value(rng, vars, pool, var, param)))
             .collect();
+        // A saturating increment is guarded by `v < max`: it stays in range
+        // and, unlike the modular one, makes the state graph acyclic there.
+        let mut guard: Vec<Atom> = guard;
+        for &(var, value) in &assigns {
+            if let Value::Inc = value {
+                guard.push(Atom {
+                    var,
+                    cmp: Cmp::Lt,
+                    rhs: Term::Const(vars[var].max()),
+                });
+            }
+        }
         Operation {
             name: format!("op{index}"),
             param,
@@ -308,7 +334,8 @@ impl Machine {
                     Some(y) => Value::Shift(y, rng.range(0, 2)),
                     None => Value::Term(Term::Const(rng.range(0, max))),
                 },
-                0..=7 => Value::Shift(var, 1),
+                4 | 5 => Value::Shift(var, 1),
+                6 | 7 => Value::Inc,
                 _ => Value::Term(Term::Const(rng.range(0, max))),
             },
             Kind::Bool => match rng.range(0, 3) {
@@ -345,6 +372,7 @@ impl Machine {
             .vars
             .iter()
             .enumerate()
+            .filter(|&(v, _)| self.typed[v])
             .map(|(v, k)| match k {
                 Kind::Int(m) => format!("v{v} : 0..{m}"),
                 Kind::Bool => format!("v{v} : BOOL"),
@@ -356,6 +384,9 @@ impl Machine {
                 self.vars[x].show(a),
                 self.vars[y].show(b)
             ));
+        }
+        if inv.is_empty() {
+            inv.push("TRUE = TRUE".to_string());
         }
         let _ = writeln!(out, "INVARIANT\n  {}", inv.join(" &\n  "));
         let init: Vec<String> = self
@@ -405,6 +436,7 @@ impl Machine {
                         Value::Term(t) => self.term(kind, t),
                         Value::Shift(y, c) => format!("(v{y} + {c}) mod {}", kind.max() + 1),
                         Value::Test(y, c) => format!("bool(v{y} = {})", self.vars[y].show(c)),
+                        Value::Inc => format!("v{v} + 1"),
                     };
                     format!("v{v} := {rhs}")
                 })

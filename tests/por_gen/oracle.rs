@@ -26,6 +26,10 @@ pub struct Facts {
     /// A state without successors is reachable when every state is expanded
     /// (what a deadlock-only search finds).
     pub deadlock: bool,
+    /// Distinct states when every state is expanded (the invariant ignored).
+    pub all_states: u64,
+    /// Transitions when every state is expanded.
+    pub all_transitions: u64,
 }
 
 type State = Vec<i64>;
@@ -63,6 +67,7 @@ impl Machine {
                         Value::Term(t) => self.term_value(state, param, t),
                         Value::Shift(y, c) => (state[y] + c) % (self.vars[v].max() + 1),
                         Value::Test(y, c) => i64::from(state[y] == c),
+                        Value::Inc => state[v] + 1,
                     };
                 }
                 out.push(next);
@@ -112,7 +117,10 @@ impl Machine {
         facts.transitions = transitions;
         facts.deadlock_with_invariant = deadlock;
         facts.invariant_violation = violation;
-        facts.deadlock = self.explore(&inits, false).2;
+        let (all_states, all_transitions, deadlock, _) = self.explore(&inits, false);
+        facts.all_states = all_states;
+        facts.all_transitions = all_transitions;
+        facts.deadlock = deadlock;
         facts
     }
 
