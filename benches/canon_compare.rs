@@ -466,7 +466,13 @@ fn main() {
                 rounds += 1;
             }
             let per_graph = start.elapsed().as_nanos() as f64 / (rounds * f.graphs.len()) as f64;
-            println!("{}: {rounds} rounds, {}", f.name, fmt_time(per_graph));
+            println!(
+                "{}: {rounds} rounds, {}, {} nodes, {} generators (last graph)",
+                f.name,
+                fmt_time(per_graph),
+                ws.nodes(),
+                ws.generator_count()
+            );
         }
         return;
     }

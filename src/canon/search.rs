@@ -38,6 +38,7 @@
 
 use std::cmp::Ordering;
 
+use super::components::Components;
 use super::form::{self, CanonForm, certificate, write_form};
 use super::graph::{Graph, splitmix};
 use super::homogeneous::is_homogeneous;
@@ -63,6 +64,8 @@ const TARGET_SCAN_CELLS: usize = 16;
 #[derive(Clone, Debug, Default)]
 pub struct Workspace {
     part: Partition,
+    /// Disjoint unions are labelled component by component.
+    comps: Components,
     refiner: Refiner,
     orbits: Orbits,
     classes: Vec<(u32, u32)>,
@@ -142,6 +145,11 @@ impl Workspace {
         let mut leaf = self
             .process_node(g, 0, false)
             .expect("first path is never cut");
+        // A root that needs a search may be a union of isomorphic parts.
+        if !leaf && self.comps.split(g) {
+            self.canonicalise_union(g);
+            return;
+        }
         loop {
             self.mark[level] = self.part.mark();
             self.eq_first[level] = true;
@@ -149,7 +157,7 @@ impl Workspace {
             if leaf {
                 break;
             }
-            self.choose_target(level, true);
+            self.choose_target(g, level, true);
             let v = self.chosen[level];
             let s = self.part.individualise(v);
             self.refiner.enqueue(&self.part, s);
@@ -217,6 +225,36 @@ impl Workspace {
             debug_assert_eq!(self.cur_cert, self.best_cert);
         }
         write_form(n, &self.classes, &self.best_cert, &mut self.form);
+        self.orbits.write_representatives(&mut self.orbit_reps);
+    }
+
+    /// Labels a graph with several components of the same shape through
+    /// [`Components`].
+    fn canonicalise_union(&mut self, g: &Graph) {
+        let result = self.comps.label(
+            g,
+            &mut self.best_lab,
+            &mut self.generators,
+            &mut self.orbits,
+        );
+        (self.group_mantissa, self.group_exponent) = result.group;
+        self.nodes = result.nodes;
+        for (i, &v) in self.best_lab.iter().enumerate() {
+            self.perm[v as usize] = i as u32;
+        }
+        certificate(
+            g,
+            &self.best_lab,
+            &self.perm,
+            &mut self.cert_cursor,
+            &mut self.best_cert,
+        );
+        write_form(
+            g.vertex_count(),
+            &self.classes,
+            &self.best_cert,
+            &mut self.form,
+        );
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
@@ -322,23 +360,29 @@ impl Workspace {
     /// node's children (first-path nodes, for orbit pruning) and starts with
     /// the smallest; otherwise starts with the cell's first vertex and
     /// leaves the listing to [`Self::list_children`].
-    fn choose_target(&mut self, level: usize, list: bool) {
+    ///
+    /// Cells of isolated vertices are never targets: once they are the
+    /// only non-singleton cells the node is homogeneous, a leaf.
+    fn choose_target(&mut self, g: &Graph, level: usize, list: bool) {
         let open = self.first_open[level] as usize;
         let n = self.part.n();
-        let mut target = open;
-        let mut best_len = self.part.len[open];
+        let (mut target, mut best_len) = (n, 0);
         let mut s = open;
-        for _ in 0..TARGET_SCAN_CELLS {
-            if s >= n {
-                break;
-            }
+        let mut scanned = 0;
+        while s < n && (scanned < TARGET_SCAN_CELLS || target == n) {
             let l = self.part.len[s];
             if l > best_len {
-                target = s;
-                best_len = l;
+                let v = self.part.lab[s] as usize;
+                let isolated = g.out_off[v] == g.out_off[v + 1] && g.in_off[v] == g.in_off[v + 1];
+                if !isolated {
+                    target = s;
+                    best_len = l;
+                }
             }
+            scanned += 1;
             s += l as usize;
         }
+        debug_assert!(target < n, "no target cell in a node that is not a leaf");
         self.target[level] = target as u32;
         let off = self.cand_off[level];
         self.cands.truncate(off);
@@ -456,7 +500,7 @@ impl Workspace {
                 None => {}
                 Some(false) => {
                     self.mark[child] = self.part.mark();
-                    self.choose_target(child, false);
+                    self.choose_target(g, child, false);
                     level = child;
                     continue 'descend;
                 }
