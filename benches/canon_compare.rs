@@ -20,7 +20,8 @@
 //! still moves single rows, so compare ratios across a few runs.
 //!
 //! Arguments: an optional substring filter on family names, `--quick` for
-//! fewer repetitions, `--orbit-only` to run only orbit (for profiling).
+//! fewer repetitions, `--orbit-only` to run only orbit (for profiling), with
+//! `--once` a single round (for instruction counts under callgrind).
 
 #[path = "../tests/support/nauty_harness.rs"]
 mod nauty_harness;
@@ -121,6 +122,21 @@ fn dense_nauty_runner(graphs: &[Graph], directed: bool) -> Runner {
 
 fn sparse_runner(graphs: &[Graph], directed: bool, traces: bool) -> Runner {
     let mut tools: Vec<Sparse> = graphs.iter().map(|g| Sparse::new(g, directed)).collect();
+    if std::env::var_os("ORBIT_BENCH_NODES").is_some() {
+        let nodes: u64 = tools
+            .iter_mut()
+            .map(|t| {
+                t.run(traces);
+                if traces {
+                    t.traces_stats.numnodes
+                } else {
+                    t.nauty_stats.numnodes
+                }
+            })
+            .sum();
+        let tool = if traces { "Traces" } else { "sparse nauty" };
+        eprintln!("{tool}: {} nodes per graph", nodes / graphs.len() as u64);
+    }
     Box::new(move |i| tools[i].run(traces))
 }
 
@@ -297,6 +313,7 @@ fn main() {
         .cloned()
         .unwrap_or_default();
     let reps = if quick { 3 } else { 9 };
+    let once = args.iter().any(|a| a == "--once");
     if args.iter().any(|a| a == "--orbit-only") {
         // For profiling: only orbit, for about two seconds per family.
         for f in families(quick)
@@ -306,7 +323,7 @@ fn main() {
             let mut ws = Workspace::new();
             let start = Instant::now();
             let mut rounds = 0;
-            while start.elapsed().as_secs_f64() < 2.0 {
+            while start.elapsed().as_secs_f64() < 2.0 && !(once && rounds == 1) {
                 for g in &f.graphs {
                     ws.canonicalise(g);
                 }

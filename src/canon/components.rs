@@ -96,7 +96,8 @@ impl Components {
             self.comp[root] = c;
             self.order.push(root as u32);
             let mut head = start;
-            while head < self.order.len() {
+            // Connected graphs stop as soon as every vertex is reached.
+            while head < self.order.len() && self.order.len() < n {
                 let v = self.order[head] as usize;
                 head += 1;
                 let out = &g.out_to[g.out_off[v] as usize..g.out_off[v + 1] as usize];

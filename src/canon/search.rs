@@ -103,7 +103,10 @@ pub struct Workspace {
     /// Deepest level shared by the current path and the best leaf's path.
     best_div: usize,
     first_cert: Vec<u64>,
+    /// The best leaf's certificate, unless `best_is_first` (then it is
+    /// `first_cert`, not copied).
     best_cert: Vec<u64>,
+    best_is_first: bool,
     cur_cert: Vec<u64>,
     cert_cursor: Vec<u32>,
     first_lab: Vec<u32>,
@@ -185,7 +188,7 @@ impl Workspace {
             &mut self.cert_cursor,
             &mut self.first_cert,
         );
-        self.best_cert.clone_from(&self.first_cert);
+        self.best_is_first = true;
         self.first_lab.clone_from(&self.part.lab);
         self.best_lab.clone_from(&self.part.lab);
         self.add_cell_symmetries(g);
@@ -222,9 +225,14 @@ impl Workspace {
                 &mut self.cert_cursor,
                 &mut self.cur_cert,
             );
-            debug_assert_eq!(self.cur_cert, self.best_cert);
+            debug_assert_eq!(&self.cur_cert, self.best_cert());
         }
-        write_form(n, &self.classes, &self.best_cert, &mut self.form);
+        let best = if self.best_is_first {
+            &self.first_cert
+        } else {
+            &self.best_cert
+        };
+        write_form(n, &self.classes, best, &mut self.form);
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
@@ -518,7 +526,7 @@ impl Workspace {
                     }
                     let better = match self.cmp_best[child] {
                         Ordering::Less => true,
-                        Ordering::Equal => match self.cur_cert.cmp(&self.best_cert) {
+                        Ordering::Equal => match self.cur_cert.cmp(self.best_cert()) {
                             Ordering::Less => true,
                             Ordering::Equal => {
                                 self.record_automorphism(g, false);
@@ -560,6 +568,7 @@ impl Workspace {
     /// the best one.
     fn new_best(&mut self, leaf: usize, k: usize) {
         std::mem::swap(&mut self.best_cert, &mut self.cur_cert);
+        self.best_is_first = false;
         self.best_lab.clone_from(&self.part.lab);
         let end = self.event_off[leaf + 1];
         self.best_events.clear();
@@ -571,6 +580,15 @@ impl Workspace {
         self.best_div = leaf;
         for c in &mut self.cmp_best[k..=leaf] {
             *c = Ordering::Equal;
+        }
+    }
+
+    /// The best leaf's certificate.
+    fn best_cert(&self) -> &Vec<u64> {
+        if self.best_is_first {
+            &self.first_cert
+        } else {
+            &self.best_cert
         }
     }
 
