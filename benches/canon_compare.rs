@@ -9,64 +9,34 @@
 //! without edge colours get the edge-coloured families with every coloured
 //! edge subdivided by a vertex of a colour reserved for that edge colour.
 //!
+//! The families are synthetic (random digraphs, state-like coloured
+//! digraphs, hard and highly symmetric graphs from `orbit::canon::families`)
+//! plus real state graphs of the example models in `benches/canon_graphs/`.
+//! Columns: `n` is the vertex count, `orbit / nauty` the ratio to the faster
+//! nauty mode, `orbit / fastest` the ratio to the fastest other tool.
+//!
 //! Times are medians over repetitions in which orbit, nauty and Traces take
 //! turns (bliss runs afterwards in its own process); the machine's load
 //! still moves single rows, so compare ratios across a few runs.
 //!
 //! Arguments: an optional substring filter on family names, `--quick` for
-//! fewer repetitions, `--orbit-only` to run only orbit (for profiling).
+//! fewer repetitions, `--orbit-only` to run only orbit (for profiling), with
+//! `--once` a single round (for instruction counts under callgrind).
 
-use std::os::raw::c_int;
+#[path = "../tests/support/nauty_harness.rs"]
+mod nauty_harness;
+
 use std::time::Instant;
 
-use nauty_Traces_sys::*;
+use nauty_harness::{DenseNauty, Sparse, has_edge_colours, subdivide};
 use orbit::canon::families::{self, Rng};
-use orbit::canon::{Graph, GraphBuilder, Workspace};
+use orbit::canon::{Graph, GraphBuilder, Workspace, dreadnaut};
 
 /// A named set of graphs; `directed` selects the digraph modes of the tools.
 struct Family {
     name: String,
     graphs: Vec<Graph>,
     directed: bool,
-}
-
-/// Whether any edge has a non-zero colour.
-fn has_edge_colours(g: &Graph) -> bool {
-    (0..g.vertex_count()).any(|v| g.out_edges(v).any(|(_, c)| c != 0))
-}
-
-/// Replaces every edge `u -> v` of colour `c` by `u -> x -> v` with a new
-/// vertex `x` of a colour above all vertex colours, one per edge colour.
-fn subdivide(g: &Graph) -> Graph {
-    let n = g.vertex_count();
-    let top = (0..n).map(|v| g.vertex_colour(v)).max().unwrap_or(0) + 1;
-    let mut b = GraphBuilder::new(n + g.edge_count());
-    let mut x = n;
-    for v in 0..n {
-        b.set_colour(v, g.vertex_colour(v));
-        for (u, c) in g.out_edges(v) {
-            b.set_colour(x, top + c);
-            b.add_edge(v, x, 0);
-            b.add_edge(x, u as usize, 0);
-            x += 1;
-        }
-    }
-    b.build()
-}
-
-/// Initial `lab`/`ptn` for nauty and Traces from the vertex colours.
-fn colour_partition(g: &Graph) -> (Vec<c_int>, Vec<c_int>) {
-    let n = g.vertex_count();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&v| (g.vertex_colour(v), v));
-    let lab = order.iter().map(|&v| v as c_int).collect();
-    let ptn = (0..n)
-        .map(|i| {
-            let last = i + 1 == n || g.vertex_colour(order[i]) != g.vertex_colour(order[i + 1]);
-            if last { 0 } else { 1 }
-        })
-        .collect();
-    (lab, ptn)
 }
 
 /// One tool labelling graph `i` of a family per call.
@@ -143,169 +113,31 @@ fn orbit_runner(f: &Family) -> Runner {
 }
 
 fn dense_nauty_runner(graphs: &[Graph], directed: bool) -> Runner {
-    struct Input {
-        g: Vec<graph>,
-        lab: Vec<c_int>,
-        ptn: Vec<c_int>,
-        m: usize,
-        n: usize,
-    }
-    let inputs: Vec<Input> = graphs
+    let mut tools: Vec<DenseNauty> = graphs
         .iter()
-        .map(|g| {
-            let n = g.vertex_count();
-            let m = SETWORDSNEEDED(n);
-            let mut dg = empty_graph(m, n);
-            for v in 0..n {
-                for (u, _) in g.out_edges(v) {
-                    ADDONEARC(&mut dg, v, u as usize, m);
-                }
-            }
-            let (lab, ptn) = colour_partition(g);
-            Input {
-                g: dg,
-                lab,
-                ptn,
-                m,
-                n,
-            }
-        })
+        .map(|g| DenseNauty::new(g, directed))
         .collect();
-    let mut options = if directed {
-        optionblk::default_digraph()
-    } else {
-        optionblk::default()
-    };
-    options.getcanon = TRUE;
-    options.defaultptn = FALSE;
-    let mut stats = statsblk::default();
-    type Work = (Vec<c_int>, Vec<c_int>, Vec<c_int>, Vec<graph>);
-    let mut work: Vec<Work> = inputs
-        .iter()
-        .map(|i| {
-            (
-                i.lab.clone(),
-                i.ptn.clone(),
-                vec![0; i.n],
-                empty_graph(i.m, i.n),
-            )
-        })
-        .collect();
-    let mut inputs = inputs;
-    Box::new(move |i| {
-        {
-            let (input, (lab, ptn, orbits, canon)) = (&mut inputs[i], &mut work[i]);
-            lab.copy_from_slice(&input.lab);
-            ptn.copy_from_slice(&input.ptn);
-            // SAFETY: buffers are sized for (m, n) as nauty requires.
-            unsafe {
-                densenauty(
-                    input.g.as_mut_ptr(),
-                    lab.as_mut_ptr(),
-                    ptn.as_mut_ptr(),
-                    orbits.as_mut_ptr(),
-                    &mut options,
-                    &mut stats,
-                    input.m as c_int,
-                    input.n as c_int,
-                    canon.as_mut_ptr(),
-                );
-            }
-        }
-    })
-}
-
-/// A graph in nauty's sparse form plus its colour partition.
-struct SparseInput {
-    sg: SparseGraph,
-    lab: Vec<c_int>,
-    ptn: Vec<c_int>,
-}
-
-fn sparse_inputs(graphs: &[Graph]) -> Vec<SparseInput> {
-    graphs
-        .iter()
-        .map(|g| {
-            let n = g.vertex_count();
-            let mut sg = SparseGraph::new(n, g.edge_count());
-            let mut k = 0;
-            for v in 0..n {
-                sg.v[v] = k;
-                for (u, _) in g.out_edges(v) {
-                    sg.e[k] = u as c_int;
-                    k += 1;
-                }
-                sg.d[v] = (k - sg.v[v]) as c_int;
-            }
-            let (lab, ptn) = colour_partition(g);
-            SparseInput { sg, lab, ptn }
-        })
-        .collect()
-}
-
-/// nauty's output graph, grown with malloc by nauty and Traces.
-struct CanonSg(sparsegraph);
-
-impl Drop for CanonSg {
-    fn drop(&mut self) {
-        SG_FREE(&mut self.0);
-    }
+    Box::new(move |i| tools[i].run())
 }
 
 fn sparse_runner(graphs: &[Graph], directed: bool, traces: bool) -> Runner {
-    let mut inputs = sparse_inputs(graphs);
-    let mut canon = CanonSg(sparsegraph::default());
-    let mut scratch: Vec<(Vec<c_int>, Vec<c_int>, Vec<c_int>)> = inputs
-        .iter()
-        .map(|i| (i.lab.clone(), i.ptn.clone(), vec![0; i.lab.len()]))
-        .collect();
-    let mut nopt = if directed {
-        optionblk::default_sparse_digraph()
-    } else {
-        optionblk::default_sparse()
-    };
-    nopt.getcanon = TRUE;
-    nopt.defaultptn = FALSE;
-    let mut nstats = statsblk::default();
-    let mut topt = TracesOptions {
-        getcanon: TRUE,
-        defaultptn: FALSE,
-        ..TracesOptions::default()
-    };
-    let mut tstats = TracesStats::default();
-    Box::new(move |i| {
-        {
-            let (input, (lab, ptn, orbits)) = (&mut inputs[i], &mut scratch[i]);
-            lab.copy_from_slice(&input.lab);
-            ptn.copy_from_slice(&input.ptn);
-            let mut sg = sparsegraph::from(&mut input.sg);
-            // SAFETY: `sg` points into live vectors of the stated lengths;
-            // `canon` is grown by nauty/Traces with malloc and freed on drop.
-            unsafe {
+    let mut tools: Vec<Sparse> = graphs.iter().map(|g| Sparse::new(g, directed)).collect();
+    if std::env::var_os("ORBIT_BENCH_NODES").is_some() {
+        let nodes: u64 = tools
+            .iter_mut()
+            .map(|t| {
+                t.run(traces);
                 if traces {
-                    Traces(
-                        &mut sg,
-                        lab.as_mut_ptr(),
-                        ptn.as_mut_ptr(),
-                        orbits.as_mut_ptr(),
-                        &mut topt,
-                        &mut tstats,
-                        &mut canon.0,
-                    );
+                    t.traces_stats.numnodes
                 } else {
-                    sparsenauty(
-                        &mut sg,
-                        lab.as_mut_ptr(),
-                        ptn.as_mut_ptr(),
-                        orbits.as_mut_ptr(),
-                        &mut nopt,
-                        &mut nstats,
-                        &mut canon.0,
-                    );
+                    t.nauty_stats.numnodes
                 }
-            }
-        }
-    })
+            })
+            .sum();
+        let tool = if traces { "Traces" } else { "sparse nauty" };
+        eprintln!("{tool}: {} nodes per graph", nodes / graphs.len() as u64);
+    }
+    Box::new(move |i| tools[i].run(traces))
 }
 
 /// Runs the bliss harness on the graphs; `None` if it is not available.
@@ -423,7 +255,38 @@ fn families(quick: bool) -> Vec<Family> {
         "empty graph n=1000",
         GraphBuilder::new(1000).build(),
     ));
+    out.extend(model_state_families());
     out
+}
+
+/// State graphs of the example models, exported by `orbit graph MODEL
+/// --set S=k --state 99 --all` into `benches/canon_graphs/*.dre` (edge
+/// colours subdivided, so every tool sees the same graphs), one family per
+/// file; more files there become more rows.
+fn model_state_families() -> Vec<Family> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/canon_graphs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| Some(e.ok()?.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "dre"))
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable graph file");
+            let graphs: Vec<Graph> = dreadnaut::parse(&text)
+                .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
+                .iter()
+                .map(|d| d.to_graph())
+                .collect();
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            Family {
+                name: format!("model states {stem}"),
+                graphs,
+                directed: true,
+            }
+        })
+        .collect()
 }
 
 fn fmt_time(ns: f64) -> String {
@@ -450,6 +313,7 @@ fn main() {
         .cloned()
         .unwrap_or_default();
     let reps = if quick { 3 } else { 9 };
+    let once = args.iter().any(|a| a == "--once");
     if args.iter().any(|a| a == "--orbit-only") {
         // For profiling: only orbit, for about two seconds per family.
         for f in families(quick)
@@ -459,21 +323,27 @@ fn main() {
             let mut ws = Workspace::new();
             let start = Instant::now();
             let mut rounds = 0;
-            while start.elapsed().as_secs_f64() < 2.0 {
+            while start.elapsed().as_secs_f64() < 2.0 && !(once && rounds == 1) {
                 for g in &f.graphs {
                     ws.canonicalise(g);
                 }
                 rounds += 1;
             }
             let per_graph = start.elapsed().as_nanos() as f64 / (rounds * f.graphs.len()) as f64;
-            println!("{}: {rounds} rounds, {}", f.name, fmt_time(per_graph));
+            println!(
+                "{}: {rounds} rounds, {}, {} nodes, {} generators (last graph)",
+                f.name,
+                fmt_time(per_graph),
+                ws.nodes(),
+                ws.generator_count()
+            );
         }
         return;
     }
     println!(
-        "| family | graphs | orbit | nauty dense | nauty sparse | Traces | bliss | orbit / fastest other |"
+        "| family | n | graphs | orbit | nauty dense | nauty sparse | Traces | bliss | orbit / nauty | orbit / fastest |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for f in families(quick)
         .into_iter()
         .filter(|f| f.name.contains(&filter))
@@ -508,8 +378,15 @@ fn main() {
             .into_iter()
             .flatten()
             .fold(f64::INFINITY, f64::min);
+        let sizes = f.graphs.iter().map(Graph::vertex_count);
+        let (lo, hi) = (sizes.clone().min().unwrap_or(0), sizes.max().unwrap_or(0));
+        let n = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}-{hi}")
+        };
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.2} |",
+            "| {} | {n} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} |",
             f.name,
             f.graphs.len(),
             fmt_time(orbit),
@@ -517,6 +394,7 @@ fn main() {
             fmt_time(sparse),
             traces.map_or("n/a".to_string(), fmt_time),
             bliss.map_or("n/a".to_string(), fmt_time),
+            orbit / dense.min(sparse),
             orbit / fastest
         );
     }

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the canonical labelling benchmark table (orbit vs nauty dense,
-# nauty sparse, Traces and bliss): prints it and writes target/canon_bench.md.
+# nauty sparse, Traces and bliss; columns: family, n, graphs, median time per
+# graph of each tool, orbit / faster nauty, orbit / fastest other tool):
+# prints the Markdown table and writes it to target/canon_bench.md. Rows
+# "model states" come from benches/canon_graphs/*.dre (state graphs written
+# by `orbit graph MODEL --set S=k --state 99 --all`).
 #
 #   scripts/canon_bench.sh            full run (a few minutes)
 #   scripts/canon_bench.sh --quick    fewer graphs and repetitions
@@ -21,3 +25,4 @@ else
   echo "bliss not installed (apt-get install -y libbliss-dev): bliss column n/a" >&2
 fi
 cargo bench --bench canon_compare -- "$@" | tee target/canon_bench.md
+echo "table written to target/canon_bench.md" >&2

@@ -94,3 +94,32 @@ fn state_like_graphs_with_edge_colours_are_invariant() {
         check(&mut ws, &mut rng, &g);
     }
 }
+
+#[test]
+fn disjoint_unions_are_labelled_component_by_component() {
+    let mut ws = Workspace::new();
+    let mut rng = Rng::new(21);
+    // 200 disjoint 5-cycles: order 10^200 * 200!, one orbit, and the search
+    // visits one small tree for one cycle instead of a tree per cycle pair.
+    let (g, o) = check(&mut ws, &mut rng, &families::disjoint_cycles(200, 5));
+    let log10_fact200: f64 = (1..=200).map(|i| f64::from(i).log10()).sum();
+    let log10 = f64::from(g.1) + g.0.log10();
+    assert!((log10 - (200.0 + log10_fact200)).abs() < 1e-6 && o == 1);
+    assert!(ws.nodes() < 20, "{} nodes", ws.nodes());
+    // Cycles of two lengths plus a grid: the classes stay apart.
+    let mut b = GraphBuilder::new(3 * 4 + 2 * 6 + 6);
+    let mut at = 0;
+    for len in [4, 4, 4, 6, 6] {
+        for i in 0..len {
+            b.add_undirected_edge(at + i, at + (i + 1) % len, 0);
+        }
+        at += len;
+    }
+    for (x, y) in [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (1, 4), (2, 5)] {
+        b.add_undirected_edge(at + x, at + y, 0);
+    }
+    let (g, o) = check(&mut ws, &mut rng, &b.build());
+    // 8^3 * 3! * 12^2 * 2! * 4 (the 2 x 3 grid).
+    assert!((order(g) - 512.0 * 6.0 * 144.0 * 2.0 * 4.0).abs() < 1e-6);
+    assert_eq!(o, 1 + 1 + 2);
+}

@@ -3,71 +3,19 @@
 //! including regular graphs where refinement alone decides nothing, orbit's
 //! forms are equal exactly when nauty's canonical graphs are.
 
-use std::os::raw::c_int;
+#[path = "support/nauty_harness.rs"]
+mod nauty_harness;
 
-use nauty_Traces_sys::*;
+use nauty_harness::{DenseNauty, subdivide};
 use orbit::canon::families::{self, Rng};
 use orbit::canon::{Graph, GraphBuilder, Workspace};
 
 /// nauty's canonical graph of `g` (edge colours ignored), vertex colours as
-/// the ordered partition, with the colour class sizes prepended.
+/// the ordered partition, with the colour classes prepended.
 fn nauty_canon(g: &Graph, directed: bool) -> Vec<u64> {
-    let n = g.vertex_count();
-    let m = SETWORDSNEEDED(n);
-    let mut options = if directed {
-        optionblk::default_digraph()
-    } else {
-        optionblk::default()
-    };
-    options.getcanon = TRUE;
-    options.defaultptn = FALSE;
-    let mut stats = statsblk::default();
-    let mut dg = empty_graph(m, n);
-    for v in 0..n {
-        for (u, _) in g.out_edges(v) {
-            ADDONEARC(&mut dg, v, u as usize, m);
-        }
-    }
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&v| (g.vertex_colour(v), v));
-    let mut lab: Vec<c_int> = order.iter().map(|&v| v as c_int).collect();
-    let mut ptn: Vec<c_int> = vec![1; n];
-    let mut sizes = Vec::new();
-    let mut run = 0u64;
-    for i in 0..n {
-        run += 1;
-        if i + 1 == n || g.vertex_colour(order[i]) != g.vertex_colour(order[i + 1]) {
-            ptn[i] = 0;
-            sizes.push(u64::from(g.vertex_colour(order[i])) << 32 | run);
-            run = 0;
-        }
-    }
-    let mut orbits = vec![0; n];
-    let mut canon = empty_graph(m, n);
-    // SAFETY: all buffers have the sizes nauty expects for (m, n), and
-    // `nauty_check` validates the word size and version first.
-    unsafe {
-        nauty_check(
-            WORDSIZE as c_int,
-            m as c_int,
-            n as c_int,
-            NAUTYVERSIONID as c_int,
-        );
-        densenauty(
-            dg.as_mut_ptr(),
-            lab.as_mut_ptr(),
-            ptn.as_mut_ptr(),
-            orbits.as_mut_ptr(),
-            &mut options,
-            &mut stats,
-            m as c_int,
-            n as c_int,
-            canon.as_mut_ptr(),
-        );
-    }
-    assert_eq!(stats.errstatus, 0, "nauty failed");
-    sizes.extend(canon.iter().copied());
-    sizes
+    let mut nauty = DenseNauty::new(g, directed);
+    nauty.run();
+    nauty.canonical_words()
 }
 
 /// `g` relabelled by a random permutation.
@@ -204,26 +152,6 @@ fn hard_families_agree_with_nauty() {
         let b = relabel(&mut rng, b);
         check_pair(&mut ws, a, &b, false, &format!("family case {i}"));
     }
-}
-
-/// Replaces every edge `u -> v` of colour `c` by `u -> x -> v` with a new
-/// vertex `x` of a colour above all vertex colours, one per edge colour:
-/// an encoding of edge colours that nauty understands.
-fn subdivide(g: &Graph) -> Graph {
-    let n = g.vertex_count();
-    let top = (0..n).map(|v| g.vertex_colour(v)).max().unwrap_or(0) + 1;
-    let mut b = GraphBuilder::new(n + g.edge_count());
-    let mut x = n;
-    for v in 0..n {
-        b.set_colour(v, g.vertex_colour(v));
-        for (u, c) in g.out_edges(v) {
-            b.set_colour(x, top + c);
-            b.add_edge(v, x, 0);
-            b.add_edge(x, u as usize, 0);
-            x += 1;
-        }
-    }
-    b.build()
 }
 
 /// Native edge colours against nauty on the subdivided graphs.

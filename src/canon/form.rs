@@ -26,26 +26,27 @@ pub(crate) fn certificate(
     cert: &mut Vec<u64>,
 ) {
     let n = lab.len();
-    cert.clear();
+    // Every entry is written below: resizing without clearing skips
+    // zeroing when the length is unchanged.
     cert.resize(n + g.edge_count(), 0);
-    cursor.clear();
     cursor.resize(n, 0);
     let mut at = 0;
-    for (i, &v) in lab.iter().enumerate() {
+    for (&v, c) in lab.iter().zip(cursor.iter_mut()) {
         let deg = (g.out_off[v as usize + 1] - g.out_off[v as usize]) as usize;
         cert[at] = deg as u64;
-        cursor[i] = (at + 1) as u32;
+        *c = (at + 1) as u32;
         at += 1 + deg;
     }
     // In-rows are sorted by (tail, colour), so each out-row receives its
     // entries in increasing (head position, colour) order.
     for (t, &u) in lab.iter().enumerate() {
         let u = u as usize;
-        for e in g.in_off[u] as usize..g.in_off[u + 1] as usize {
-            let row = pos[g.in_from[e] as usize] as usize;
+        let r = g.in_off[u] as usize..g.in_off[u + 1] as usize;
+        for (&from, &col) in g.in_from[r.clone()].iter().zip(&g.in_col[r]) {
+            let row = pos[from as usize] as usize;
             let slot = cursor[row] as usize;
             cursor[row] += 1;
-            cert[slot] = ((t as u64) << 32) | u64::from(g.in_col[e]);
+            cert[slot] = ((t as u64) << 32) | u64::from(col);
         }
     }
 }

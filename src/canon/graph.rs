@@ -277,6 +277,52 @@ impl GraphBuilder {
             g.in_off[v + 1] = g.in_off[v];
         }
         g.in_off[0] = 0;
+        g.finish();
+    }
+}
+
+impl Graph {
+    /// Writes into `sub` the subgraph induced by `verts` (which must be
+    /// closed under edges in both directions, as a union of connected
+    /// components is), vertex `verts[i]` becoming `i`; `local` maps each
+    /// vertex of `verts` to its index. `row` is scratch space. Reuses
+    /// `sub`'s buffers.
+    pub(crate) fn induced_into(
+        &self,
+        verts: &[u32],
+        local: &[u32],
+        row: &mut Vec<u64>,
+        sub: &mut Graph,
+    ) {
+        sub.colour.clear();
+        sub.colour
+            .extend(verts.iter().map(|&v| self.colour[v as usize]));
+        induced_rows(
+            (&self.out_off, &self.out_to, &self.out_col),
+            verts,
+            local,
+            row,
+            (&mut sub.out_off, &mut sub.out_to, &mut sub.out_col),
+        );
+        induced_rows(
+            (&self.in_off, &self.in_from, &self.in_col),
+            verts,
+            local,
+            row,
+            (&mut sub.in_off, &mut sub.in_from, &mut sub.in_col),
+        );
+        sub.out_w.clear();
+        sub.out_w.extend(sub.out_col.iter().map(|&c| in_weight(c)));
+        sub.in_w.clear();
+        sub.in_w.extend(sub.in_col.iter().map(|&c| out_weight(c)));
+        sub.finish();
+    }
+
+    /// Computes the derived fields (`symmetric`, `degree_key`) from the
+    /// adjacency.
+    fn finish(&mut self) {
+        let g = self;
+        let n = g.colour.len();
         g.symmetric = g.out_off == g.in_off && g.out_to == g.in_from && g.out_col == g.in_col;
         g.degree_key.clear();
         g.degree_key.resize(n, 0);
@@ -286,5 +332,36 @@ impl GraphBuilder {
         for (e, &f) in g.in_from.iter().enumerate() {
             g.degree_key[f as usize] = g.degree_key[f as usize].wrapping_add(g.in_w[e]);
         }
+    }
+}
+
+/// Adjacency rows in CSR form: offsets, neighbours, edge colours.
+type Rows<'a> = (&'a [u32], &'a [u32], &'a [u32]);
+
+/// Writes the rows of `verts` in `src`, renamed by `local` and sorted by
+/// (neighbour, colour), to `dst`.
+fn induced_rows(
+    src: Rows<'_>,
+    verts: &[u32],
+    local: &[u32],
+    row: &mut Vec<u64>,
+    dst: (&mut Vec<u32>, &mut Vec<u32>, &mut Vec<u32>),
+) {
+    let (src_off, src_to, src_col) = src;
+    let (off, to, col) = dst;
+    off.clear();
+    off.push(0);
+    to.clear();
+    col.clear();
+    for &v in verts {
+        let r = src_off[v as usize] as usize..src_off[v as usize + 1] as usize;
+        row.clear();
+        row.extend(r.map(|e| (u64::from(local[src_to[e] as usize]) << 32) | u64::from(src_col[e])));
+        row.sort_unstable();
+        for &x in row.iter() {
+            to.push((x >> 32) as u32);
+            col.push(x as u32);
+        }
+        off.push(to.len() as u32);
     }
 }

@@ -38,6 +38,7 @@
 
 use std::cmp::Ordering;
 
+use super::components::Components;
 use super::form::{self, CanonForm, certificate, write_form};
 use super::graph::{Graph, splitmix};
 use super::homogeneous::is_homogeneous;
@@ -63,6 +64,8 @@ const TARGET_SCAN_CELLS: usize = 16;
 #[derive(Clone, Debug, Default)]
 pub struct Workspace {
     part: Partition,
+    /// Disjoint unions are labelled component by component.
+    comps: Components,
     refiner: Refiner,
     orbits: Orbits,
     classes: Vec<(u32, u32)>,
@@ -100,7 +103,10 @@ pub struct Workspace {
     /// Deepest level shared by the current path and the best leaf's path.
     best_div: usize,
     first_cert: Vec<u64>,
+    /// The best leaf's certificate, unless `best_is_first` (then it is
+    /// `first_cert`, not copied).
     best_cert: Vec<u64>,
+    best_is_first: bool,
     cur_cert: Vec<u64>,
     cert_cursor: Vec<u32>,
     first_lab: Vec<u32>,
@@ -142,6 +148,11 @@ impl Workspace {
         let mut leaf = self
             .process_node(g, 0, false)
             .expect("first path is never cut");
+        // A root that needs a search may be a union of isomorphic parts.
+        if !leaf && self.comps.split(g) {
+            self.canonicalise_union(g);
+            return;
+        }
         loop {
             self.mark[level] = self.part.mark();
             self.eq_first[level] = true;
@@ -149,7 +160,7 @@ impl Workspace {
             if leaf {
                 break;
             }
-            self.choose_target(level, true);
+            self.choose_target(g, level, true);
             let v = self.chosen[level];
             let s = self.part.individualise(v);
             self.refiner.enqueue(&self.part, s);
@@ -177,7 +188,7 @@ impl Workspace {
             &mut self.cert_cursor,
             &mut self.first_cert,
         );
-        self.best_cert.clone_from(&self.first_cert);
+        self.best_is_first = true;
         self.first_lab.clone_from(&self.part.lab);
         self.best_lab.clone_from(&self.part.lab);
         self.add_cell_symmetries(g);
@@ -214,9 +225,44 @@ impl Workspace {
                 &mut self.cert_cursor,
                 &mut self.cur_cert,
             );
-            debug_assert_eq!(self.cur_cert, self.best_cert);
+            debug_assert_eq!(&self.cur_cert, self.best_cert());
         }
-        write_form(n, &self.classes, &self.best_cert, &mut self.form);
+        let best = if self.best_is_first {
+            &self.first_cert
+        } else {
+            &self.best_cert
+        };
+        write_form(n, &self.classes, best, &mut self.form);
+        self.orbits.write_representatives(&mut self.orbit_reps);
+    }
+
+    /// Labels a graph with several components of the same shape through
+    /// [`Components`].
+    fn canonicalise_union(&mut self, g: &Graph) {
+        let result = self.comps.label(
+            g,
+            &mut self.best_lab,
+            &mut self.generators,
+            &mut self.orbits,
+        );
+        (self.group_mantissa, self.group_exponent) = result.group;
+        self.nodes = result.nodes;
+        for (i, &v) in self.best_lab.iter().enumerate() {
+            self.perm[v as usize] = i as u32;
+        }
+        certificate(
+            g,
+            &self.best_lab,
+            &self.perm,
+            &mut self.cert_cursor,
+            &mut self.best_cert,
+        );
+        write_form(
+            g.vertex_count(),
+            &self.classes,
+            &self.best_cert,
+            &mut self.form,
+        );
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
@@ -322,23 +368,29 @@ impl Workspace {
     /// node's children (first-path nodes, for orbit pruning) and starts with
     /// the smallest; otherwise starts with the cell's first vertex and
     /// leaves the listing to [`Self::list_children`].
-    fn choose_target(&mut self, level: usize, list: bool) {
+    ///
+    /// Cells of isolated vertices are never targets: once they are the
+    /// only non-singleton cells the node is homogeneous, a leaf.
+    fn choose_target(&mut self, g: &Graph, level: usize, list: bool) {
         let open = self.first_open[level] as usize;
         let n = self.part.n();
-        let mut target = open;
-        let mut best_len = self.part.len[open];
+        let (mut target, mut best_len) = (n, 0);
         let mut s = open;
-        for _ in 0..TARGET_SCAN_CELLS {
-            if s >= n {
-                break;
-            }
+        let mut scanned = 0;
+        while s < n && (scanned < TARGET_SCAN_CELLS || target == n) {
             let l = self.part.len[s];
             if l > best_len {
-                target = s;
-                best_len = l;
+                let v = self.part.lab[s] as usize;
+                let isolated = g.out_off[v] == g.out_off[v + 1] && g.in_off[v] == g.in_off[v + 1];
+                if !isolated {
+                    target = s;
+                    best_len = l;
+                }
             }
+            scanned += 1;
             s += l as usize;
         }
+        debug_assert!(target < n, "no target cell in a node that is not a leaf");
         self.target[level] = target as u32;
         let off = self.cand_off[level];
         self.cands.truncate(off);
@@ -456,7 +508,7 @@ impl Workspace {
                 None => {}
                 Some(false) => {
                     self.mark[child] = self.part.mark();
-                    self.choose_target(child, false);
+                    self.choose_target(g, child, false);
                     level = child;
                     continue 'descend;
                 }
@@ -474,7 +526,7 @@ impl Workspace {
                     }
                     let better = match self.cmp_best[child] {
                         Ordering::Less => true,
-                        Ordering::Equal => match self.cur_cert.cmp(&self.best_cert) {
+                        Ordering::Equal => match self.cur_cert.cmp(self.best_cert()) {
                             Ordering::Less => true,
                             Ordering::Equal => {
                                 self.record_automorphism(g, false);
@@ -516,6 +568,7 @@ impl Workspace {
     /// the best one.
     fn new_best(&mut self, leaf: usize, k: usize) {
         std::mem::swap(&mut self.best_cert, &mut self.cur_cert);
+        self.best_is_first = false;
         self.best_lab.clone_from(&self.part.lab);
         let end = self.event_off[leaf + 1];
         self.best_events.clear();
@@ -527,6 +580,15 @@ impl Workspace {
         self.best_div = leaf;
         for c in &mut self.cmp_best[k..=leaf] {
             *c = Ordering::Equal;
+        }
+    }
+
+    /// The best leaf's certificate.
+    fn best_cert(&self) -> &Vec<u64> {
+        if self.best_is_first {
+            &self.first_cert
+        } else {
+            &self.best_cert
         }
     }
 
