@@ -1,18 +1,26 @@
 //! `orbit graph MODEL --state N`: the coloured graph of a reachable state
-//! (see `crate::symmetry` and its state graphs) in nauty's dreadnaut format,
-//! to feed state graphs to the canonical labelling benchmarks (dreadnaut,
-//! bliss after conversion, `orbit canon`).
+//! (see `crate::symmetry` and its state graphs) for the canonical labelling
+//! benchmarks: nauty's dreadnaut format (also read by `orbit canon`) or,
+//! with `--format dimacs`, the DIMACS-like format of bliss.
 //!
 //! State `N` is the `N`-th distinct state in breadth-first order of the
-//! unreduced machine (0: the first initial state). Dreadnaut has no edge
-//! colours, so each edge `a -> b` of colour `c` is subdivided by a vertex
-//! whose colour stands for `c` (an exact encoding: the subdivided graphs are
-//! isomorphic exactly when the edge-coloured ones are); vertex colours are
-//! the ordered partition `f=[..]`; each line ends with `x` (label it).
+//! unreduced machine (0: the first initial state). Neither format has edge
+//! colours, so each edge `a -> b` of colour `c` is subdivided into
+//! `a -> x -> b` by a new vertex `x` whose colour stands for `c` (above all
+//! vertex colours, ordered by `c`). This is exact: the subdivided graphs are
+//! isomorphic exactly when the edge-coloured ones are. The graphs are
+//! directed: run `bliss -directed FILE`; dreadnaut lines carry `d`.
+//!
+//! - dreadnaut: one line per graph, `n=.. $=0 d g ... . f=[..] x`, vertex
+//!   colours as the ordered partition `f=[..]`, ending with `x` (label it);
+//! - dimacs: `c` comment lines, `p edge N M`, one `n v c` line per vertex
+//!   (vertices from 1, colours the ranks `0, 1, ...` of the colours in
+//!   order), one `e u v` line per arc `u -> v`. One graph per file, so
+//!   `--all` is dreadnaut only.
 
 use super::units::parse_set_size;
 use crate::b::load::{LoadOptions, load_machine};
-use crate::canon::{Graph, GraphBuilder, dreadnaut};
+use crate::canon::{Graph, GraphBuilder};
 use crate::symmetry::StateGraphs;
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
@@ -33,10 +41,26 @@ pub struct GraphArgs {
     /// Print all states up to `--state` instead of just that one (one graph per line).
     #[arg(long)]
     pub all: bool,
+    /// Output format: `dreadnaut` (nauty, `orbit canon`) or `dimacs` (bliss).
+    #[arg(long, value_enum, default_value_t = Format::Dreadnaut)]
+    pub format: Format,
+}
+
+/// Graph file formats of `orbit graph`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// nauty's dreadnaut commands, one graph per line.
+    Dreadnaut,
+    /// bliss's DIMACS-like format (`p edge`, `n v c`, `e u v`).
+    Dimacs,
 }
 
 /// Runs `orbit graph`.
 pub fn run(args: &GraphArgs) -> ExitCode {
+    if args.all && args.format == Format::Dimacs {
+        eprintln!("error: --all needs --format dreadnaut (a DIMACS file holds one graph)");
+        return ExitCode::from(2);
+    }
     let options = LoadOptions {
         set_sizes: args.set_sizes.clone(),
         ..LoadOptions::default()
@@ -77,9 +101,76 @@ pub fn run(args: &GraphArgs) -> ExitCode {
     for state in wanted {
         graphs.build_full(layout, state, &mut builder);
         let g = subdivided(&builder.build());
-        println!("{} x", dreadnaut::write(&g, true, 0));
+        match args.format {
+            Format::Dreadnaut => println!("{}", write_dreadnaut(&g)),
+            Format::Dimacs => {
+                let comment = format!(
+                    "orbit graph {} state {}; edge colours by subdivision, directed: bliss -directed",
+                    args.model.display(),
+                    args.state
+                );
+                print!("{}", write_dimacs(&g, &comment));
+            }
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// `g` in bliss's DIMACS-like format: a `c` line per line of `comment`,
+/// `p edge N M`, `n v c` for every vertex (from 1) and `e u v` per arc.
+pub fn write_dimacs(g: &Graph, comment: &str) -> String {
+    use std::fmt::Write as _;
+    let n = g.vertex_count();
+    let mut out = String::new();
+    for line in comment.lines() {
+        let _ = writeln!(out, "c {line}");
+    }
+    let arcs: Vec<(usize, u32)> = (0..n)
+        .flat_map(|v| g.out_edges(v).map(move |(u, _)| (v, u)))
+        .collect();
+    let _ = writeln!(out, "p edge {n} {}", arcs.len());
+    for v in 0..n {
+        let _ = writeln!(out, "n {} {}", v + 1, g.vertex_colour(v));
+    }
+    for (v, u) in arcs {
+        let _ = writeln!(out, "e {} {}", v + 1, u + 1);
+    }
+    out
+}
+
+/// `g` as one line of dreadnaut commands: `n=N $=0 d g 0: 3 4; 2: 0 .
+/// f=[..] x`: the arcs per tail, the colour classes (of increasing colour)
+/// as the partition, and `x` to label it. The last list ends with `.`
+/// rather than `;` (dreadnaut leaves graph input after the last vertex).
+pub fn write_dreadnaut(g: &Graph) -> String {
+    use std::fmt::Write as _;
+    let n = g.vertex_count();
+    let mut s = format!("n={n} $=0 d g");
+    for v in 0..n {
+        let mut heads = g.out_edges(v).map(|(u, _)| u).peekable();
+        if heads.peek().is_none() {
+            continue;
+        }
+        let _ = write!(s, " {v}:");
+        for u in heads {
+            let _ = write!(s, " {u}");
+        }
+        s.push(';');
+    }
+    if s.ends_with(';') {
+        s.pop();
+    }
+    s.push_str(" . f=[");
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&v| (g.vertex_colour(v), v));
+    for (i, &v) in order.iter().enumerate() {
+        if i > 0 && g.vertex_colour(order[i - 1]) != g.vertex_colour(v) {
+            s.push_str(" |");
+        }
+        let _ = write!(s, " {v}");
+    }
+    s.push_str(" ] x");
+    s
 }
 
 /// The first `n` distinct states in breadth-first order.
@@ -112,22 +203,159 @@ fn first_states<T: TransitionSystem>(system: &T, n: u64) -> Result<Vec<Vec<u64>>
 }
 
 /// `g` with every edge `a -> b` of colour `c` replaced by `a -> x -> b`,
-/// `x` a new vertex of a colour above all of `g`'s, ordered by `c`.
-fn subdivided(g: &Graph) -> Graph {
+/// `x` a new vertex of a colour above all of `g`'s, ordered by `c`; the
+/// colours are then replaced by their ranks `0, 1, ...` (same order, so the
+/// same canonical labelling, and what both file formats can say).
+pub fn subdivided(g: &Graph) -> Graph {
     let n = g.vertex_count();
-    let top = (0..n).map(|v| g.vertex_colour(v)).max().unwrap_or(0);
-    let mut b = GraphBuilder::new(n + g.edge_count());
-    for v in 0..n {
-        b.set_colour(v, g.vertex_colour(v));
+    let edges: Vec<(usize, u32, u32)> = (0..n)
+        .flat_map(|v| g.out_edges(v).map(move |(u, c)| (v, u, c)))
+        .collect();
+    // Vertex colours first, then edge colours above them.
+    let mut colours: Vec<(bool, u32)> = (0..n).map(|v| (false, g.vertex_colour(v))).collect();
+    colours.extend(edges.iter().map(|&(_, _, c)| (true, c)));
+    let mut ranks = colours.clone();
+    ranks.sort_unstable();
+    ranks.dedup();
+    let mut b = GraphBuilder::new(colours.len());
+    for (v, c) in colours.iter().enumerate() {
+        b.set_colour(v, ranks.partition_point(|r| r < c) as u32);
     }
-    let mut x = n;
-    for v in 0..n {
-        for (u, c) in g.out_edges(v) {
-            b.set_colour(x, top.saturating_add(1).saturating_add(c));
-            b.add_edge(v, x, 0);
-            b.add_edge(x, u as usize, 0);
-            x += 1;
-        }
+    for (k, &(v, u, _)) in edges.iter().enumerate() {
+        b.add_edge(v, n + k, 0);
+        b.add_edge(n + k, u as usize, 0);
     }
     b.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canon::{Workspace, dreadnaut};
+
+    /// Reads a graph in the format of [`write_dimacs`] (arcs uncoloured,
+    /// vertices of colour 0 unless an `n` line says otherwise); errors name
+    /// the line.
+    fn parse_dimacs(text: &str) -> Result<Graph, String> {
+        let mut builder: Option<GraphBuilder> = None;
+        for (i, line) in text.lines().enumerate() {
+            let at = |what: &str| format!("line {}: {what}", i + 1);
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let number = |k: usize| -> Result<usize, String> {
+                words
+                    .get(k)
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| at("expected a number"))
+            };
+            let vertex = |k: usize, b: &GraphBuilder| -> Result<usize, String> {
+                let v = number(k)?;
+                if v == 0 || v > b.vertex_count() {
+                    return Err(at(&format!("vertex {v} outside 1..{}", b.vertex_count())));
+                }
+                Ok(v - 1)
+            };
+            match words.first().copied() {
+                None | Some("c") => {}
+                Some("p") if builder.is_none() && words.get(1) == Some(&"edge") => {
+                    let n = number(2)?;
+                    if n > dreadnaut::MAX_VERTICES as usize {
+                        return Err(at("too many vertices"));
+                    }
+                    builder = Some(GraphBuilder::new(n));
+                }
+                Some("n") => {
+                    let b = builder
+                        .as_mut()
+                        .ok_or_else(|| at("expected `p edge N M` first"))?;
+                    let v = vertex(1, b)?;
+                    let c = u32::try_from(number(2)?).map_err(|_| at("colour too large"))?;
+                    b.set_colour(v, c);
+                }
+                Some("e") => {
+                    let b = builder
+                        .as_mut()
+                        .ok_or_else(|| at("expected `p edge N M` first"))?;
+                    let (u, v) = (vertex(1, b)?, vertex(2, b)?);
+                    b.add_edge(u, v, 0);
+                }
+                Some(_) => return Err(at("expected a `c`, `p edge`, `n` or `e` line")),
+            }
+        }
+        builder
+            .map(|mut b| b.build())
+            .ok_or_else(|| "expected a `p edge N M` line".to_string())
+    }
+
+    fn hash(g: &Graph) -> u128 {
+        let mut ws = Workspace::new();
+        ws.canonicalise(g);
+        ws.form_hash()
+    }
+
+    /// The written files, read back, get the canonical form of the
+    /// subdivided graph in memory, in both formats.
+    #[test]
+    fn files_label_like_the_graph_in_memory() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+        for (model, set, size) in [
+            ("scheduler1.mch", "PROC", 3),
+            ("TokenRing.mch", "Servers", 3),
+        ] {
+            let options = LoadOptions {
+                set_sizes: vec![(set.to_string(), size)],
+                ..LoadOptions::default()
+            };
+            let system = load_machine(&dir.join(model), &options).expect("model loads");
+            let layout = system.layout();
+            let graphs = StateGraphs::new(layout, &system.interchangeable, layout.slots().len());
+            let states = first_states(&system, 12).expect("states");
+            let mut builder = GraphBuilder::new(0);
+            let mut distinct = HashSet::new();
+            for state in &states {
+                graphs.build_full(layout, state, &mut builder);
+                let g = subdivided(&builder.build());
+                let h = hash(&g);
+                distinct.insert(h);
+                let dre = dreadnaut::parse(&write_dreadnaut(&g)).expect("dreadnaut parses");
+                assert_eq!(dre.len(), 1);
+                assert_eq!(hash(&dre[0].to_graph()), h, "{model}: dreadnaut");
+                let dimacs = parse_dimacs(&write_dimacs(&g, "a\nb")).expect("dimacs parses");
+                assert_eq!(hash(&dimacs), h, "{model}: dimacs");
+            }
+            assert!(distinct.len() > 1, "{model}: the states differ");
+        }
+    }
+
+    #[test]
+    fn subdivision_keeps_colours_in_order_and_directions() {
+        let mut b = GraphBuilder::new(3);
+        b.set_colour(0, 70);
+        b.set_colour(1, 5);
+        b.set_colour(2, 5);
+        b.add_edge(0, 1, 9);
+        b.add_edge(2, 0, 1);
+        let g = subdivided(&b.build());
+        assert_eq!(g.vertex_count(), 5);
+        let colours: Vec<u32> = (0..5).map(|v| g.vertex_colour(v)).collect();
+        // 5 < 70 < edge colour 1 < edge colour 9.
+        assert_eq!(colours, vec![1, 0, 0, 3, 2]);
+        assert!(g.has_edge(0, 3, 0) && g.has_edge(3, 1, 0));
+        assert!(g.has_edge(2, 4, 0) && g.has_edge(4, 0, 0));
+        assert_eq!(g.edge_count(), 4);
+        let text = write_dimacs(&g, "x");
+        assert!(text.starts_with("c x\np edge 5 4\nn 1 1\n"), "{text}");
+        assert_eq!(
+            write_dreadnaut(&g),
+            "n=5 $=0 d g 0: 3; 2: 4; 3: 1; 4: 0 . f=[ 1 2 | 0 | 4 | 3 ] x"
+        );
+    }
+
+    #[test]
+    fn dimacs_errors_name_the_line() {
+        assert!(parse_dimacs("c only\n").is_err());
+        let e = parse_dimacs("p edge 2 1\ne 1 3\n").unwrap_err();
+        assert!(e.starts_with("line 2:"), "{e}");
+        let e = parse_dimacs("p edge 2 1\nx\n").unwrap_err();
+        assert!(e.starts_with("line 2:"), "{e}");
+    }
 }

@@ -13,18 +13,21 @@
 //! to know about symmetry. A state without any interchangeable element is
 //! its own representative and skips the labelling.
 //!
-//! Most states never reach the search: `shortcut` orders the atoms by
+//! A per-thread memo (`memo`) returns the representative of a state seen
+//! before. Most other states never reach the search: `shortcut` orders the atoms by
 //! colour refinement and takes that order when every tie is a pair of
 //! twins, which is exact (see its docs). Only states with ties that are not
 //! twins (rings of bijections without a distinguished element, say) are
 //! labelled by [`crate::canon`].
 
+mod memo;
 mod shortcut;
 
 use super::graph::{GraphScratch, StateGraphs};
 use super::{Interchangeable, Permutation};
 use crate::b::state::StateLayout;
 use crate::canon::{Graph, GraphBuilder, Workspace};
+use memo::Memo;
 use shortcut::Shortcut;
 
 /// Computes canonical representatives of the states of one machine.
@@ -44,6 +47,7 @@ pub struct CanonScratch {
     graph: Graph,
     workspace: Workspace,
     shortcut: Shortcut,
+    memo: Memo,
     perm: Permutation,
     next: Vec<usize>,
     /// The last representative.
@@ -52,6 +56,8 @@ pub struct CanonScratch {
     pub labelled: u64,
     /// Number of states ordered by the shortcut alone.
     pub shortcuts: u64,
+    /// Number of states whose representative was found in the memo.
+    pub remembered: u64,
 }
 
 impl Canonicaliser {
@@ -73,11 +79,13 @@ impl Canonicaliser {
             graph: Graph::default(),
             workspace: Workspace::new(),
             shortcut: Shortcut::default(),
+            memo: Memo::default(),
             perm: Permutation::identity(&self.set_sizes),
             next: vec![0; self.set_sizes.len()],
             out: Vec::new(),
             labelled: 0,
             shortcuts: 0,
+            remembered: 0,
         }
     }
 
@@ -126,6 +134,18 @@ impl Canonicaliser {
 
     /// The representative of `state`, written to `scratch.out`.
     pub fn canonicalise(&self, layout: &StateLayout, state: &[u64], scratch: &mut CanonScratch) {
+        if let Some(rep) = scratch.memo.get(state) {
+            scratch.out.clear();
+            scratch.out.extend_from_slice(rep);
+            scratch.remembered += 1;
+            return;
+        }
+        self.compute(layout, state, scratch);
+        scratch.memo.put(state, &scratch.out);
+    }
+
+    /// [`Self::canonicalise`] without the memo.
+    fn compute(&self, layout: &StateLayout, state: &[u64], scratch: &mut CanonScratch) {
         if self.derive(layout, state, scratch) && !scratch.perm.is_identity() {
             let mut out = std::mem::take(&mut scratch.out);
             // A value that fits its slot still fits it after renaming.

@@ -17,8 +17,8 @@
 //! Edges: slot -> value (`VALUE`), set -> member (`MEMBER`), pair -> first /
 //! second component (`FIRST`, `SECOND`), and for a relation between scalars
 //! stored in slot `k` (a bitset or an interned set, e.g. a sequence), one
-//! edge `a -> b` of colour `REL + k` per pair, plus `MEMBER` edges from the
-//! slot to the pairs' heads; no pair or set vertices.
+//! edge `a -> b` of colour `REL + k` per pair and no pair or set vertices
+//! (the colour tells the slot).
 //! Slots whose type mentions no interchangeable set are left out: every
 //! permutation leaves them as they are.
 //!
@@ -229,7 +229,6 @@ impl StateGraphs {
                                     let x = self.value(scratch, &p.0, plan.slot);
                                     let y = self.value(scratch, &p.1, plan.slot);
                                     scratch.edges.push((x, y, REL + plan.slot));
-                                    scratch.edges.push((slot_vertex, x, MEMBER));
                                 }
                             }
                         }
@@ -332,10 +331,8 @@ impl StateGraphs {
             let bc = b.card();
             let x = self.finite(scratch, a, index / bc, slot);
             let y = self.finite(scratch, b, index % bc, slot);
+            // The colour names the slot: no edge from the slot vertex needed.
             scratch.edges.push((x, y, REL + slot));
-            // Keep the relation's slot vertex linked to its pairs' heads so
-            // that the slot is not isolated when the relation is non-empty.
-            scratch.edges.push((slot_vertex, x, MEMBER));
             return;
         }
         let m = self.finite(scratch, element, index, slot);

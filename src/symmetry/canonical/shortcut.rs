@@ -51,8 +51,11 @@ pub(super) struct Shortcut {
     incident: Vec<(u32, u32)>,
     /// Start of each atom's run in `incident` (`atoms + 1` entries).
     start: Vec<u32>,
-    /// `(set, hash, index, atom)` per atom, sorted.
-    order: Vec<(u32, u64, u32, u32)>,
+    /// Per occurring atom `set << 96 | hash << 32 | atom`, sorted (atoms of
+    /// a class are numbered in the order of their elements).
+    order: Vec<u128>,
+    /// Whether `incident` and `start` describe the current graph.
+    indexed: bool,
     around: Vec<(u32, u32)>,
     swapped: Vec<(u32, u32)>,
     /// Number of refinement rounds of the last call (for tests).
@@ -77,15 +80,14 @@ impl Shortcut {
         images: &mut [Vec<u32>],
     ) -> bool {
         self.hash.clear();
-        self.hash
-            .extend(colours.iter().map(|&c| mix(u64::from(c) ^ 0xc0_10u64)));
-        self.index_incidence(edges, atoms.len());
+        self.hash.extend(colours.iter().map(|&c| u64::from(c)));
+        self.indexed = false;
         self.rounds = 0;
         let mut classes = 0;
         loop {
             self.round(edges);
             self.rounds += 1;
-            if self.atoms_resolved(atoms, occurs) {
+            if self.atoms_resolved(edges, atoms, occurs) {
                 break;
             }
             // Go on while refinement still splits classes (from the second
@@ -100,7 +102,8 @@ impl Shortcut {
         let mut base = 0;
         for (s, class) in movable.iter().enumerate() {
             let mut rank = 0;
-            while let Some(&(_, _, i, _)) = self.order.get(k).filter(|o| o.0 as usize == s) {
+            while let Some(&key) = self.order.get(k).filter(|&&o| (o >> 96) as usize == s) {
+                let i = atoms[key as u32 as usize].1;
                 images[s][i as usize] = class[rank];
                 rank += 1;
                 k += 1;
@@ -140,19 +143,30 @@ impl Shortcut {
     /// Sorts the atoms that occur by class and hash into `order`; true
     /// when atoms that share both are twins. (Atoms that do not occur have
     /// no edges: they are twins of each other and of no other atom.)
-    fn atoms_resolved(&mut self, atoms: &[(u32, u32)], occurs: &[bool]) -> bool {
+    fn atoms_resolved(
+        &mut self,
+        edges: &[(u32, u32, u32)],
+        atoms: &[(u32, u32)],
+        occurs: &[bool],
+    ) -> bool {
         self.order.clear();
-        for (a, &(s, i)) in atoms.iter().enumerate() {
-            if occurs[a] {
-                self.order.push((s, self.hash[a], i, a as u32));
+        for (a, (&(s, _), &occurs)) in atoms.iter().zip(occurs).enumerate() {
+            if occurs {
+                let key = u128::from(s) << 96 | u128::from(self.hash[a]) << 32 | a as u128;
+                self.order.push(key);
             }
         }
         self.order.sort_unstable();
         for k in 1..self.order.len() {
-            let (s0, h0, _, a) = self.order[k - 1];
-            let (s1, h1, _, b) = self.order[k];
-            if s0 == s1 && h0 == h1 && !self.twins(a, b) {
-                return false;
+            let (x, y) = (self.order[k - 1], self.order[k]);
+            if x >> 32 == y >> 32 {
+                if !self.indexed {
+                    self.index_incidence(edges, atoms.len());
+                    self.indexed = true;
+                }
+                if !self.twins(x as u32, y as u32) {
+                    return false;
+                }
             }
         }
         true
