@@ -242,7 +242,7 @@ impl Interpreter {
         self.run_steps(solver, 0, env, f)
     }
 
-    fn run_steps<'e>(
+    pub(super) fn run_steps<'e>(
         &self,
         solver: &Solver,
         i: usize,
@@ -303,6 +303,7 @@ impl Interpreter {
                     )),
                 }
             }
+            SolveStep::Scan(scan) => self.run_scan(scan, solver, i + 1, env, f),
             SolveStep::BindPattern(pat, s) => self.enum_set(s, env, &mut |v, env| {
                 if bind_pattern(pat, &v, env) {
                     self.run_steps(solver, i + 1, env, f)

@@ -167,6 +167,8 @@ pub enum SolveStep {
     BindPattern(Pattern, CExpr),
     /// Keep only the current candidates for which this conjunct holds.
     Check(CPred),
+    /// `p : S & f(p) = c` as one pass over `f` (see [`super::scan`]).
+    Scan(Box<super::scan::PreimageScan>),
 }
 
 /// A tuple of frame slots to destructure a value into.

@@ -57,6 +57,7 @@ mod ir;
 mod machine;
 mod plan;
 mod pred;
+mod scan;
 mod subst;
 
 use crate::b::types::GivenSet;

@@ -77,7 +77,7 @@ pub fn plan(
                 match cand.step {
                     SolveStep::BindPattern(ref pat, _) => pattern_slots(pat, &mut bound),
                     SolveStep::Bind(v, _) => bound.push(v),
-                    SolveStep::Check(_) => unreachable!("generators bind"),
+                    SolveStep::Check(_) | SolveStep::Scan(_) => unreachable!("generators bind"),
                 }
                 steps.push(cand.step);
             }
@@ -109,12 +109,14 @@ pub fn plan(
         }
         emit_checks(&bound, &mut done, &mut steps);
     }
-    Solver {
+    let mut solver = Solver {
         vars: vars.to_vec(),
         steps,
         lenient,
         span,
-    }
+    };
+    super::scan::fuse(&mut solver);
+    solver
 }
 
 /// Is every value of this type enumerable (no integers or strings inside)?
@@ -349,6 +351,10 @@ fn solver_slots(s: &Solver, out: &mut Vec<u32>) {
             }
             SolveStep::Bind(..) => {}
             SolveStep::Check(p) => pred_slots(p, out),
+            SolveStep::Scan(scan) => {
+                expr_slots(&scan.set, out);
+                pred_slots(&scan.check, out);
+            }
         }
         if let SolveStep::BindPattern(p, _) = step {
             bound_pattern_slots(p, out);
@@ -445,6 +451,7 @@ mod tests {
                     }
                 ),
                 SolveStep::BindPattern(..) => "pattern".to_string(),
+                SolveStep::Scan(..) => "scan".to_string(),
                 SolveStep::Check(p) => format!(
                     "[{}]",
                     &file.text[p.span.start as usize..p.span.end as usize]
