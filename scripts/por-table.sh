@@ -26,7 +26,7 @@ grep -q -- '--por' <<<"$help" && has_por=yes
 grep -q -- '--no-invariant' <<<"$help" && has_noinv=yes
 
 models=(${POR_MODELS:-Counters CountersInv TokenRingPor Sieve Philosophers PhilosophersOrdered
-        PurchaseOrder Peterson Dekker})
+        PurchaseOrder Peterson PetersonCounters Dekker})
 
 ms() { awk -v s="$1" 'BEGIN { printf "%.1f", 1000 * s }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -1,7 +1,7 @@
 //! Differential tests of partial order reduction on random machines.
 //!
 //! `tests/por_gen` generates a few hundred small B machines from fixed seeds
-//! (3-6 variables, 2-6 operations reading and writing random subsets of
+//! (3-6 variables, 2-7 operations reading and writing random subsets of
 //! them, some with parameters, some with an invariant that can fail, some
 //! deadlocking, half of them structured as processes with mostly private
 //! variables). Each machine is written to a temporary file, loaded with the
@@ -10,7 +10,8 @@
 //! `orbit::cli::por::explore` (what `orbit check --por` runs) for the
 //! reduced one: much faster than spawning the binary thousands of times. An
 //! independent explorer of the generated data (`por_gen::oracle`) says which
-//! errors exist; then, on one thread (breadth- and depth-first) and on two,
+//! errors exist; then, on one thread (breadth- and depth-first) and on two
+//! (level-synchronous breadth-first and work stealing in any order),
 //!
 //! * the full search finds exactly those verdicts (and, when it explores
 //!   everything, the same numbers of states and transitions), checking the
@@ -37,7 +38,7 @@ use orbit::b::types::MachineTypes;
 use orbit::por::system::Checked;
 use por_gen::Machine;
 use por_gen::oracle::Facts;
-use workers::{Config, Outcome, Report, SearchOrder, TransitionSystem};
+use workers::{Config, Outcome, ParallelMode, Report, SearchOrder, TransitionSystem};
 
 /// Number of generated machines per test run (`POR_MACHINES=n` runs seeds
 /// `0..n` instead, for a longer hunt).
@@ -63,6 +64,7 @@ enum Verdict {
 struct Search {
     threads: usize,
     order: SearchOrder,
+    mode: ParallelMode,
     /// Check the invariant (not `--no-invariant`).
     invariant: bool,
     /// Check deadlocks (not `--no-deadlock`).
@@ -76,6 +78,7 @@ impl Search {
         Config {
             threads: self.threads,
             order: self.order,
+            mode: self.mode,
             check_deadlock: self.deadlocks,
             ..Config::default()
         }
@@ -233,15 +236,17 @@ fn check_machine(seed: u64) -> Tally {
     let m = Loaded::new(seed);
     let facts = m.machine.facts();
     let (mut reduced, mut reduced_with_invariant) = (false, false);
-    // Depth-first order changes which states the cycle proviso fully expands.
-    for (threads, order) in [
-        (1, SearchOrder::Bfs),
-        (1, SearchOrder::Dfs),
-        (2, SearchOrder::Bfs),
+    // The order changes which states the cycle proviso fully expands.
+    for (threads, order, mode) in [
+        (1, SearchOrder::Bfs, ParallelMode::Auto),
+        (1, SearchOrder::Dfs, ParallelMode::Auto),
+        (2, SearchOrder::Bfs, ParallelMode::Auto),
+        (2, SearchOrder::Bfs, ParallelMode::WorkStealing),
     ] {
         let search = |invariant, deadlocks, por| Search {
             threads,
             order,
+            mode,
             invariant,
             deadlocks,
             por,

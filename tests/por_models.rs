@@ -1,6 +1,6 @@
 //! The partial order reduction models of `models/` (Counters, CountersInv,
-//! Peterson, Dekker, TokenRingPor, Philosophers, PhilosophersOrdered, Sieve,
-//! PurchaseOrder) checked against the table of `models/EXPECTED.md`, section
+//! Peterson, PetersonCounters, Dekker, TokenRingPor, Philosophers,
+//! PhilosophersOrdered, Sieve, PurchaseOrder) checked against the table of `models/EXPECTED.md`, section
 //! "Partial order reduction models": the table is read at test time, so the
 //! document and the tests cannot drift apart.
 //!
@@ -59,7 +59,7 @@ fn expected_rows() -> Vec<Row> {
         })
         .collect();
     assert!(
-        rows.len() >= 9,
+        rows.len() >= 11,
         "EXPECTED.md: the POR table has {} rows",
         rows.len()
     );
@@ -143,33 +143,11 @@ fn models_have_headers() {
     }
 }
 
-/// Models whose static analysis for `--por` is too slow for every test
-/// run: TokenRingPor's takes 50 s with the invariant checked and 80 s
-/// without (release build, shared machine; 300 operation pairs refined by
-/// enumerating candidate states). They run in the `*_slow` tests
-/// (`cargo test --test por_models -- --ignored`).
-const SLOW_ANALYSIS: &[&str] = &["TokenRingPor"];
-
-fn fast(row: &Row) -> bool {
-    !SLOW_ANALYSIS.contains(&row.machine.as_str())
-}
-
 /// `--por` reaches the full search's verdict on every row, on one and two
 /// threads, and never explores more states.
 #[test]
 fn por_verdicts_equal_full_verdicts() {
-    por_verdicts(fast);
-}
-
-/// [`por_verdicts_equal_full_verdicts`] on the [`SLOW_ANALYSIS`] models.
-#[test]
-#[ignore = "the static analysis of these models takes tens of seconds"]
-fn por_verdicts_equal_full_verdicts_slow() {
-    por_verdicts(|row| !fast(row));
-}
-
-fn por_verdicts(select: impl Fn(&Row) -> bool) {
-    for row in expected_rows().into_iter().filter(select) {
+    for row in expected_rows() {
         for threads in ["1", "2"] {
             let run = run(&row, &["--por", "--threads", threads]);
             if run.result() != row.verdict {
@@ -194,21 +172,9 @@ fn por_verdicts(select: impl Fn(&Row) -> bool) {
 /// exactly when the full search does, on every model.
 #[test]
 fn por_finds_the_same_deadlocks() {
-    same_deadlocks(fast);
-}
-
-/// [`por_finds_the_same_deadlocks`] on the [`SLOW_ANALYSIS`] models.
-#[test]
-#[ignore = "the static analysis of these models takes tens of seconds"]
-fn por_finds_the_same_deadlocks_slow() {
-    same_deadlocks(|row| !fast(row));
-}
-
-fn same_deadlocks(select: impl Fn(&Row) -> bool) {
     for row in expected_rows()
         .into_iter()
         .filter(|r| !r.flags.iter().any(|f| f == "--no-deadlock"))
-        .filter(select)
     {
         let full = run(&row, &["--no-invariant", "--threads", "1"]);
         for threads in ["1", "2"] {

@@ -28,6 +28,9 @@ use crate::por::states::{Candidates, Scan, domain};
 const MAX_PER_OPERATION: usize = 8;
 /// Most instances in total (the relations are quadratic in them).
 const MAX_TOTAL: usize = 48;
+/// Candidate states the refinement may visit in all; beyond, the remaining
+/// pairs keep the conservative answer.
+const WORK_BUDGET: usize = 2_000_000;
 
 /// The instances of a machine's operations and their relations.
 #[derive(Clone, Debug, Default)]
@@ -52,6 +55,8 @@ pub struct Instances {
     pub refined_edges: Vec<(usize, usize)>,
     /// Per split operation: parameter tuple to instance index.
     lookup: Vec<HashMap<Vec<Value>, usize>>,
+    /// Candidate states visited by the refinement so far.
+    work: usize,
 }
 
 impl Instances {
@@ -186,7 +191,13 @@ fn edge(
     if pj.is_none() && (!analysis.enables(a, b) || pi.is_none()) {
         return analysis.enables(a, b);
     }
-    if never_enables(analysis, a, b, pi, pj, candidates) {
+    if out.work > WORK_BUDGET {
+        return true; // out of budget: the conservative answer
+    }
+    let mut work = 0;
+    let never = never_enables(analysis, (a, pi), (b, pj), candidates, &mut work);
+    out.work += work;
+    if never {
         out.refined_edges.push((i, j));
         false
     } else {
@@ -216,26 +227,25 @@ fn pair_dependent(
             (*p, *q) == (x, y) && matches!(d, Decision::Race(_) | Decision::EnumDependent { .. })
         })
     };
-    if !worth {
+    if !worth || out.work > WORK_BUDGET {
         return true;
     }
+    let mut work = 0usize;
     let involved: BTreeSet<String> = analysis.sets[a]
         .touched()
         .union(&analysis.sets[b].touched())
         .cloned()
         .collect();
     let interp = candidates.interpreter();
-    let scan = candidates.scan(&involved, &mut |consts, vars| match independent_at(
-        interp,
-        (a, pi.as_deref()),
-        (b, pj.as_deref()),
-        consts,
-        vars,
-    ) {
-        Ok(true) => None,
-        Ok(false) => Some("dependent".to_string()),
-        Err(e) => Some(e),
+    let scan = candidates.scan(&involved, &mut |consts, vars| {
+        work += 1;
+        match independent_at(interp, (a, pi.as_deref()), (b, pj.as_deref()), consts, vars) {
+            Ok(true) => None,
+            Ok(false) => Some("dependent".to_string()),
+            Err(e) => Some(e),
+        }
     });
+    out.work += work;
     match scan {
         Scan::Exhausted(states) => {
             out.refined.push((i, j, states));
@@ -307,11 +317,10 @@ fn independent_at(
 /// Whether no candidate state has instance `a(pi)` enabling `b(pj)`.
 fn never_enables(
     analysis: &Analysis,
-    a: usize,
-    b: usize,
-    pi: Option<Vec<Value>>,
-    pj: Option<Vec<Value>>,
+    (a, pi): (usize, Option<Vec<Value>>),
+    (b, pj): (usize, Option<Vec<Value>>),
     candidates: &Candidates<'_>,
+    work: &mut usize,
 ) -> bool {
     let involved: BTreeSet<String> = analysis.sets[a]
         .touched()
@@ -321,6 +330,7 @@ fn never_enables(
     let interp = candidates.interpreter();
     let (x, y) = ((a, pi.as_deref()), (b, pj.as_deref()));
     let scan = candidates.scan(&involved, &mut |consts, vars| {
+        *work += 1;
         let r = (|| -> Result<bool, String> {
             if !inst_successors(interp, y, consts, vars)?.is_empty() {
                 return Ok(false);

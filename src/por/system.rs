@@ -60,6 +60,10 @@ pub fn visible_variables(
     out
 }
 
+/// The cost of a self-loop when choosing among candidate ample sets under
+/// the cycle proviso (any other transition costs 1).
+const SELF_LOOP_COST: u32 = 1 << 16;
+
 /// A [`BSystem`] whose states are expanded through ample sets.
 pub struct PorSystem<'a> {
     inner: &'a BSystem,
@@ -147,6 +151,7 @@ impl<'a> PorSystem<'a> {
         enabled.clear();
         *unknown = false;
         cost.iter_mut().for_each(|c| *c = 0);
+        let proviso = self.proviso;
         self.inner
             .for_each_successor(inner, state, &mut |step, s| {
                 words.extend_from_slice(s);
@@ -159,7 +164,14 @@ impl<'a> PorSystem<'a> {
                     });
                 ops.push(i as u32);
                 enabled.insert(i);
-                cost[i] += 1;
+                // A self-loop in an ample set always triggers the cycle
+                // proviso (the state is stored already): prefer candidates
+                // without one.
+                cost[i] += if proviso && s == state {
+                    SELF_LOOP_COST
+                } else {
+                    1
+                };
             })?;
         key.clear();
         key.extend_from_slice(state);

@@ -21,7 +21,6 @@
 //! ([`Machine::to_b`]) so that the independent explorer of [`oracle`] can
 //! compute the expected verdicts.
 
-
 pub mod oracle;
 
 use std::fmt::Write;
