@@ -21,6 +21,7 @@
 //! labelled by [`crate::canon`].
 
 mod memo;
+mod rename;
 mod shortcut;
 
 use super::graph::{GraphScratch, StateGraphs};
@@ -28,6 +29,7 @@ use super::{Interchangeable, Permutation};
 use crate::b::state::StateLayout;
 use crate::canon::{Graph, GraphBuilder, Workspace};
 use memo::Memo;
+use rename::Renamer;
 use shortcut::Shortcut;
 
 /// Computes canonical representatives of the states of one machine.
@@ -48,6 +50,7 @@ pub struct CanonScratch {
     workspace: Workspace,
     shortcut: Shortcut,
     memo: Memo,
+    renamer: Renamer,
     perm: Permutation,
     next: Vec<usize>,
     /// The last representative.
@@ -80,6 +83,7 @@ impl Canonicaliser {
             workspace: Workspace::new(),
             shortcut: Shortcut::default(),
             memo: Memo::default(),
+            renamer: Renamer::default(),
             perm: Permutation::identity(&self.set_sizes),
             next: vec![0; self.set_sizes.len()],
             out: Vec::new(),
@@ -149,7 +153,11 @@ impl Canonicaliser {
         if self.derive(layout, state, scratch) && !scratch.perm.is_identity() {
             let mut out = std::mem::take(&mut scratch.out);
             // A value that fits its slot still fits it after renaming.
-            if scratch.perm.apply_state(layout, state, &mut out).is_err() {
+            if scratch
+                .renamer
+                .apply(&scratch.perm, layout, state, &mut out)
+                .is_err()
+            {
                 out.clear();
                 out.extend_from_slice(state);
             }
