@@ -13,12 +13,15 @@
 //! to know about symmetry. A state without any interchangeable element is
 //! its own representative and skips the labelling.
 //!
-//! A per-thread memo (`memo`) returns the representative of a state seen
-//! before. Most other states never reach the search: `shortcut` orders the atoms by
-//! colour refinement and takes that order when every tie is a pair of
-//! twins, which is exact (see its docs). Only states with ties that are not
-//! twins (rings of bijections without a distinguished element, say) are
-//! labelled by [`crate::canon`].
+//! Speed (each part exact on its own, see its docs):
+//! - `memo`: a per-thread table returns the representative of a state seen
+//!   before;
+//! - `shortcut`: most states never reach the search: colour refinement
+//!   orders the atoms, and that order is used when every tie is a pair of
+//!   twins. Only states with ties that are not twins (cycles of a bijection
+//!   without a distinguished element, say) are labelled by [`crate::canon`];
+//! - `rename`: applies the derived permutation, remembering the renamed
+//!   values of interned slots.
 
 mod memo;
 mod rename;
@@ -41,7 +44,7 @@ pub struct Canonicaliser {
 }
 
 /// Per-thread buffers of the [`Canonicaliser`]: allocation-free once warm
-/// (except for interned slots, which are decoded).
+/// (except for interned slots, which are decoded, and the renaming memo).
 #[derive(Debug)]
 pub struct CanonScratch {
     graph_scratch: GraphScratch,
