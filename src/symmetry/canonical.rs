@@ -13,14 +13,18 @@
 //! to know about symmetry. A state without any interchangeable element is
 //! its own representative and skips the labelling.
 //!
-//! A per-thread memo (`memo`) returns the representative of a state seen
-//! before. Most other states never reach the search: `shortcut` orders the atoms by
-//! colour refinement and takes that order when every tie is a pair of
-//! twins, which is exact (see its docs). Only states with ties that are not
-//! twins (rings of bijections without a distinguished element, say) are
-//! labelled by [`crate::canon`].
+//! Speed (each part exact on its own, see its docs):
+//! - `memo`: a per-thread table returns the representative of a state seen
+//!   before;
+//! - `shortcut`: most states never reach the search: colour refinement
+//!   orders the atoms, and that order is used when every tie is a pair of
+//!   twins. Only states with ties that are not twins (cycles of a bijection
+//!   without a distinguished element, say) are labelled by [`crate::canon`];
+//! - `rename`: applies the derived permutation, remembering the renamed
+//!   values of interned slots.
 
 mod memo;
+mod rename;
 mod shortcut;
 
 use super::graph::{GraphScratch, StateGraphs};
@@ -28,6 +32,7 @@ use super::{Interchangeable, Permutation};
 use crate::b::state::StateLayout;
 use crate::canon::{Graph, GraphBuilder, Workspace};
 use memo::Memo;
+use rename::Renamer;
 use shortcut::Shortcut;
 
 /// Computes canonical representatives of the states of one machine.
@@ -39,7 +44,7 @@ pub struct Canonicaliser {
 }
 
 /// Per-thread buffers of the [`Canonicaliser`]: allocation-free once warm
-/// (except for interned slots, which are decoded).
+/// (except for interned slots, which are decoded, and the renaming memo).
 #[derive(Debug)]
 pub struct CanonScratch {
     graph_scratch: GraphScratch,
@@ -48,6 +53,7 @@ pub struct CanonScratch {
     workspace: Workspace,
     shortcut: Shortcut,
     memo: Memo,
+    renamer: Renamer,
     perm: Permutation,
     next: Vec<usize>,
     /// The last representative.
@@ -80,6 +86,7 @@ impl Canonicaliser {
             workspace: Workspace::new(),
             shortcut: Shortcut::default(),
             memo: Memo::default(),
+            renamer: Renamer::default(),
             perm: Permutation::identity(&self.set_sizes),
             next: vec![0; self.set_sizes.len()],
             out: Vec::new(),
@@ -149,7 +156,11 @@ impl Canonicaliser {
         if self.derive(layout, state, scratch) && !scratch.perm.is_identity() {
             let mut out = std::mem::take(&mut scratch.out);
             // A value that fits its slot still fits it after renaming.
-            if scratch.perm.apply_state(layout, state, &mut out).is_err() {
+            if scratch
+                .renamer
+                .apply(&scratch.perm, layout, state, &mut out)
+                .is_err()
+            {
                 out.clear();
                 out.extend_from_slice(state);
             }
