@@ -296,7 +296,7 @@ impl PorInfo {
             self.dependent_pairs.1,
             self.analysis.as_secs_f64(),
             if self.deadlock_only {
-                "; deadlock-only: A1 and A2"
+                "; no checked property can change, only deadlocks matter: A1 and A2, no proviso"
             } else {
                 ""
             }

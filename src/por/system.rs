@@ -88,6 +88,9 @@ pub struct PorScratch {
     ample: AmpleScratch,
     /// The state `words` belong to.
     key: Vec<u64>,
+    /// Whether that state was expanded through a proper ample set
+    /// (`ample.chosen` is its ample set).
+    proper: bool,
 }
 
 impl<'a> PorSystem<'a> {
@@ -203,6 +206,7 @@ impl TransitionSystem for PorSystem<'_> {
             cost: vec![0; self.rule.operations()],
             ample: self.rule.scratch(),
             key: Vec::new(),
+            proper: false,
         }
     }
 
@@ -245,7 +249,8 @@ impl TransitionSystem for PorSystem<'_> {
             unknown,
             ..
         } = scratch;
-        if !*unknown && self.rule.choose(enabled, cost, ample) {
+        scratch.proper = !*unknown && self.rule.choose(enabled, cost, ample);
+        if scratch.proper {
             self.emit_part(scratch, true, emit);
             Ok(Expansion::Ample {
                 proviso: self.proviso,
@@ -267,11 +272,11 @@ impl TransitionSystem for PorSystem<'_> {
             // Not the state just expanded (the engine always asks right
             // after `reduced_successors`, but stay correct regardless).
             let mut ignore = |_: &[u64]| {};
-            if self.reduced_successors(scratch, state, &mut ignore)? == Expansion::Full {
-                return Ok(());
-            }
+            self.reduced_successors(scratch, state, &mut ignore)?;
         }
-        self.emit_part(scratch, false, emit);
+        if scratch.proper {
+            self.emit_part(scratch, false, emit);
+        }
         Ok(())
     }
 
@@ -301,5 +306,111 @@ impl TransitionSystem for PorSystem<'_> {
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
         self.inner.describe_state(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::b::eval::Interpreter;
+    use crate::b::state::StateLayout;
+    use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
+    use crate::diag::SourceFile;
+    use crate::por::{DEFAULT_BUDGET, analyse};
+    use std::sync::Arc;
+
+    const TWO: &str = "MACHINE M VARIABLES x, y INVARIANT x : 0..2 & y : 0..2 & x + y < 4
+         INITIALISATION x, y := 0, 0
+         OPERATIONS incx = PRE x < 2 THEN x := x + 1 END;
+                    incy = PRE y < 2 THEN y := y + 1 END
+         END";
+
+    fn with_system(text: &str, checked: Checked, f: impl FnOnce(&BSystem, &PorSystem<'_>)) {
+        let file = Arc::new(SourceFile::new("t.mch", text));
+        let m = crate::b::parse_machine(&file).expect("parses");
+        let options = machine_preferences(&m, &file)
+            .expect("preferences")
+            .apply(CheckOptions::default(), false);
+        let types = check_machine(&m, &options).expect("type checks");
+        let interp = Interpreter::new(&m, &types, &file).expect("compiles");
+        let analysis = analyse(&m, &types, &interp, DEFAULT_BUDGET);
+        let names: Vec<String> = m.variables.iter().map(|v| v.name.clone()).collect();
+        let layout = StateLayout::new(&[], &names, &types);
+        let system = BSystem::new(interp, layout, file.clone()).expect("system");
+        let reduced = PorSystem::new(&system, &m, &analysis, checked);
+        f(&system, &reduced);
+    }
+
+    fn collect(f: impl FnOnce(&mut dyn FnMut(&[u64]))) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        f(&mut |s| out.push(s.to_vec()));
+        out
+    }
+
+    #[test]
+    fn ample_and_remaining_successors_partition_the_successors() {
+        let checked = Checked {
+            invariant: true,
+            goal: false,
+        };
+        with_system(TWO, checked, |full, reduced| {
+            // Either increment can break x + y < 4 (from x + y = 3): both
+            // variables are visible.
+            assert!(reduced.proviso());
+            let mut scratch = reduced.new_scratch();
+            let init = collect(|e| reduced.initial_states(&mut scratch, e).unwrap());
+            let mut fs = full.new_scratch();
+            let all = collect(|e| full.successors(&mut fs, &init[0], e).unwrap());
+            let mut expansion = Expansion::Full;
+            let ample = collect(|e| {
+                expansion = reduced
+                    .reduced_successors(&mut scratch, &init[0], e)
+                    .unwrap()
+            });
+            let rest = collect(|e| {
+                reduced
+                    .remaining_successors(&mut scratch, &init[0], e)
+                    .unwrap()
+            });
+            let mut union: Vec<Vec<u64>> = ample.iter().chain(&rest).cloned().collect();
+            union.sort();
+            let mut sorted = all.clone();
+            sorted.sort();
+            assert_eq!(union, sorted);
+            match expansion {
+                // Both operations write a variable of the breakable
+                // conjunct: no proper ample set.
+                Expansion::Full => assert!(rest.is_empty() && ample.len() == 2),
+                Expansion::Ample { .. } => panic!("visible operations in an ample set"),
+            }
+        });
+    }
+
+    #[test]
+    fn deadlock_only_checking_takes_one_operation() {
+        let checked = Checked {
+            invariant: false,
+            goal: false,
+        };
+        with_system(TWO, checked, |_, reduced| {
+            assert!(!reduced.proviso());
+            let mut scratch = reduced.new_scratch();
+            let init = collect(|e| reduced.initial_states(&mut scratch, e).unwrap());
+            let mut expansion = Expansion::Full;
+            let ample = collect(|e| {
+                expansion = reduced
+                    .reduced_successors(&mut scratch, &init[0], e)
+                    .unwrap()
+            });
+            assert_eq!(expansion, Expansion::Ample { proviso: false });
+            assert_eq!(ample.len(), 1);
+            let rest = collect(|e| {
+                reduced
+                    .remaining_successors(&mut scratch, &init[0], e)
+                    .unwrap()
+            });
+            assert_eq!(rest.len(), 1);
+            assert_ne!(ample, rest);
+        });
     }
 }

@@ -36,7 +36,11 @@
 //! which is why it replaces the stack proviso of sequential DFS and the
 //! queue proviso of BFS. (It expands more states than necessary, like the
 //! paper's test: any ample edge into an old state forces a full
-//! expansion, also when it closes no cycle.)
+//! expansion, also when it closes no cycle, e.g. the second edge into a
+//! diamond's bottom state. In a breadth-first search only edges to states
+//! of the same or a smaller depth can close a cycle; exploiting that needs
+//! the depth of the stored state on a "seen" insert, which the visited
+//! sets do not return yet.)
 //!
 //! With A1-A3 and A4' every reachable violation of a state property whose
 //! atomic propositions the ample operations stutter on, and every deadlock,
