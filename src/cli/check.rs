@@ -1,10 +1,10 @@
 //! `orbit check`: load a model, explore it, report.
 
+use super::model::ModelArgs;
 use super::report::{self, RunSummary};
-use super::units::{parse_bytes, parse_duration, parse_set_size};
-use crate::b::load::{LoadError, LoadOptions, load_machine_with_ast};
+use super::units::{parse_bytes, parse_duration};
+use crate::b::load::{LoadError, load_machine_with_ast};
 use crate::por::system::Checked;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,19 +30,9 @@ pub use super::symmetry::Symmetry;
 /// Options of `orbit check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// The B machine to check (.mch, .ref, .imp).
-    pub model: PathBuf,
-    /// Size of a deferred set, e.g. `--set PID=4` (repeatable). Without it a
-    /// deferred set's size comes from a `scope_X` definition, a `card(X) = n`
-    /// conjunct in PROPERTIES, or the default of 2 (as in ProB).
-    #[arg(long = "set", value_name = "SET=SIZE", value_parser = parse_set_size)]
-    pub set_sizes: Vec<(String, u32)>,
-    /// Value of MAXINT, the upper bound of NAT and INT (ProB's default is 3).
-    #[arg(long, value_name = "N")]
-    pub maxint: Option<i64>,
-    /// Value of MININT, the lower bound of INT (ProB's default is -1).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub minint: Option<i64>,
+    /// The machine, set sizes and integer bounds.
+    #[command(flatten)]
+    pub input: ModelArgs,
     /// Do not report states without successors as deadlocks.
     #[arg(long)]
     pub no_deadlock: bool,
@@ -103,13 +93,9 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let load_options = LoadOptions {
-        set_sizes: args.set_sizes.clone(),
-        maxint: args.maxint,
-        minint: args.minint,
-    };
+    let load_options = args.input.load_options();
     let load_start = Instant::now();
-    let (mut system, ast) = match load_machine_with_ast(&args.model, &load_options) {
+    let (mut system, ast) = match load_machine_with_ast(&args.input.model, &load_options) {
         Ok((system, machine, types)) => (system, (machine, types)),
         Err(LoadError::Input(text)) => {
             eprint!("{text}");
@@ -117,7 +103,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         }
         Err(LoadError::Model(text)) => {
             if args.json {
-                println!("{}", report::model_error_json(&args.model, &text));
+                println!("{}", report::model_error_json(&args.input.model, &text));
             }
             eprint!("{text}");
             return ExitCode::from(1);
@@ -127,7 +113,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     if args.goal && !system.has_goal() {
         eprintln!(
             "error: `--goal` needs a `GOAL == P` definition in {}, which has none",
-            args.model.display()
+            args.input.model.display()
         );
         return ExitCode::from(2);
     }
@@ -184,7 +170,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         (report, info, None)
     };
     progress.finish();
-    let mut summary = RunSummary::new(&args.model, &system, &result);
+    let mut summary = RunSummary::new(&args.input.model, &system, &result);
     if let Some(info) = symmetry {
         summary.set_symmetry(info);
     }

@@ -18,23 +18,20 @@
 //!   order), one `e u v` line per arc `u -> v`. One graph per file, so
 //!   `--all` is dreadnaut only.
 
-use super::units::parse_set_size;
-use crate::b::load::{LoadOptions, load_machine};
+use super::model::ModelArgs;
+use crate::b::load::load_machine;
 use crate::canon::{Graph, GraphBuilder};
 use crate::symmetry::StateGraphs;
 use std::collections::{HashSet, VecDeque};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use workers::TransitionSystem;
 
 /// Options of `orbit graph`.
 #[derive(clap::Args, Debug)]
 pub struct GraphArgs {
-    /// The B machine.
-    pub model: PathBuf,
-    /// Size of a deferred set, e.g. `--set PID=4` (repeatable).
-    #[arg(long = "set", value_name = "SET=SIZE", value_parser = parse_set_size)]
-    pub set_sizes: Vec<(String, u32)>,
+    /// The machine, set sizes and integer bounds.
+    #[command(flatten)]
+    pub input: ModelArgs,
     /// Which state: its number in breadth-first order (0 = first initial state).
     #[arg(long, default_value_t = 0)]
     pub state: u64,
@@ -61,11 +58,8 @@ pub fn run(args: &GraphArgs) -> ExitCode {
         eprintln!("error: --all needs --format dreadnaut (a DIMACS file holds one graph)");
         return ExitCode::from(2);
     }
-    let options = LoadOptions {
-        set_sizes: args.set_sizes.clone(),
-        ..LoadOptions::default()
-    };
-    let system = match load_machine(&args.model, &options) {
+    let options = args.input.load_options();
+    let system = match load_machine(&args.input.model, &options) {
         Ok(s) => s,
         Err(crate::b::load::LoadError::Input(t)) => {
             eprint!("{t}");
@@ -106,7 +100,7 @@ pub fn run(args: &GraphArgs) -> ExitCode {
             Format::Dimacs => {
                 let comment = format!(
                     "orbit graph {} state {}; edge colours by subdivision, directed: bliss -directed",
-                    args.model.display(),
+                    args.input.model.display(),
                     args.state
                 );
                 print!("{}", write_dimacs(&g, &comment));
@@ -301,9 +295,9 @@ mod tests {
             ("scheduler1.mch", "PROC", 3),
             ("TokenRing.mch", "Servers", 3),
         ] {
-            let options = LoadOptions {
+            let options = crate::b::load::LoadOptions {
                 set_sizes: vec![(set.to_string(), size)],
-                ..LoadOptions::default()
+                ..crate::b::load::LoadOptions::default()
             };
             let system = load_machine(&dir.join(model), &options).expect("model loads");
             let layout = system.layout();

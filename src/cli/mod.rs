@@ -8,6 +8,7 @@ mod bench;
 pub mod canon;
 mod check;
 mod graph;
+mod model;
 mod plot;
 pub mod por;
 mod report;

@@ -4,27 +4,18 @@
 //! prints both relations as Graphviz, `--json` as JSON.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::units::parse_set_size;
-use crate::b::load::{LoadError, LoadOptions, load_model};
+use super::model::ModelArgs;
+use crate::b::load::{LoadError, load_model};
 use crate::por::{Analysis, DEFAULT_BUDGET, analyse};
 
 /// Arguments of `orbit por`.
 #[derive(clap::Args, Debug)]
 pub struct PorArgs {
-    /// The B machine to analyse (.mch, .ref, .imp).
-    pub model: PathBuf,
-    /// Size of a deferred set, e.g. `--set PID=4` (repeatable).
-    #[arg(long = "set", value_name = "SET=SIZE", value_parser = parse_set_size)]
-    pub set_sizes: Vec<(String, u32)>,
-    /// Value of MAXINT (ProB's default is 3).
-    #[arg(long, value_name = "N")]
-    pub maxint: Option<i64>,
-    /// Value of MININT (ProB's default is -1).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub minint: Option<i64>,
+    /// The machine, set sizes and integer bounds.
+    #[command(flatten)]
+    pub input: ModelArgs,
     /// Most candidate states enumerated per query before falling back to
     /// the conservative answer.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
@@ -40,12 +31,8 @@ pub struct PorArgs {
 /// Runs `orbit por`: 0 on success, 2 on bad input, 1 when the constants
 /// cannot be solved.
 pub fn run(args: &PorArgs) -> ExitCode {
-    let options = LoadOptions {
-        set_sizes: args.set_sizes.clone(),
-        maxint: args.maxint,
-        minint: args.minint,
-    };
-    let model = match load_model(&args.model, &options) {
+    let options = args.input.load_options();
+    let model = match load_model(&args.input.model, &options) {
         Ok(m) => m,
         Err(LoadError::Input(text)) => {
             eprint!("{text}");

@@ -1,0 +1,37 @@
+//! The model arguments every command that loads a B machine shares: the
+//! file, deferred-set sizes and the integer bounds.
+
+use std::path::PathBuf;
+
+use super::units::parse_set_size;
+use crate::b::load::LoadOptions;
+
+/// The machine to load and how to size it (flattened into `orbit check`,
+/// `orbit por` and `orbit graph`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ModelArgs {
+    /// The B machine (.mch, .ref, .imp).
+    pub model: PathBuf,
+    /// Size of a deferred set, e.g. `--set PID=4` (repeatable). Without it a
+    /// deferred set's size comes from a `scope_X` definition, a `card(X) = n`
+    /// conjunct in PROPERTIES, or the default of 2 (as in ProB).
+    #[arg(long = "set", value_name = "SET=SIZE", value_parser = parse_set_size)]
+    pub set_sizes: Vec<(String, u32)>,
+    /// Value of MAXINT, the upper bound of NAT and INT (ProB's default is 3).
+    #[arg(long, value_name = "N")]
+    pub maxint: Option<i64>,
+    /// Value of MININT, the lower bound of INT (ProB's default is -1).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub minint: Option<i64>,
+}
+
+impl ModelArgs {
+    /// The loader's options for these arguments.
+    pub fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            set_sizes: self.set_sizes.clone(),
+            maxint: self.maxint,
+            minint: self.minint,
+        }
+    }
+}
