@@ -54,21 +54,30 @@ pub(crate) fn certificate(
 /// Writes the form words: `n`, the number of colour classes, the classes
 /// as `(colour, size)` pairs, then the certificate as `(high, low)` words.
 pub(crate) fn write_form(n: usize, classes: &[(u32, u32)], cert: &[u64], form: &mut Vec<u32>) {
+    let edges = cert.len() - n;
     form.clear();
-    form.push(n as u32);
-    form.push(classes.len() as u32);
-    for &(c, s) in classes {
-        form.push(c);
-        form.push(s);
+    form.resize(2 + 2 * classes.len() + n + 2 * edges, 0);
+    form[0] = n as u32;
+    form[1] = classes.len() as u32;
+    for (slot, &(c, s)) in form[2..].chunks_exact_mut(2).zip(classes) {
+        slot[0] = c;
+        slot[1] = s;
     }
+    // Degree words stay single; edge words split into (high, low).
+    let mut at = 2 + 2 * classes.len();
     let mut i = 0;
     while i < cert.len() {
         let deg = cert[i] as usize;
-        form.push(deg as u32);
-        for &w in &cert[i + 1..i + 1 + deg] {
-            form.push((w >> 32) as u32);
-            form.push(w as u32);
+        form[at] = deg as u32;
+        at += 1;
+        for (slot, &w) in form[at..at + 2 * deg]
+            .chunks_exact_mut(2)
+            .zip(&cert[i + 1..i + 1 + deg])
+        {
+            slot[0] = (w >> 32) as u32;
+            slot[1] = w as u32;
         }
+        at += 2 * deg;
         i += 1 + deg;
     }
 }

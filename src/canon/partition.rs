@@ -44,7 +44,10 @@ impl Partition {
         let n = colour.len();
         self.lab.clear();
         self.lab.extend(0..n as u32);
-        self.lab.sort_unstable_by_key(|&v| (colour[v as usize], v));
+        // Usually the colours come sorted already (or in one class).
+        if colour.windows(2).any(|w| w[0] > w[1]) {
+            self.lab.sort_unstable_by_key(|&v| (colour[v as usize], v));
+        }
         self.pos.clear();
         self.pos.resize(n, 0);
         self.cell.clear();
