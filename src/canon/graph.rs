@@ -331,8 +331,10 @@ impl Graph {
         g.symmetric = g.out_off == g.in_off && g.out_to == g.in_from && g.out_col == g.in_col;
         let colour = g.out_col.first().copied().unwrap_or(0);
         let weight = in_weight(colour).wrapping_add(out_weight(colour));
-        g.exact_keys =
-            g.symmetric && g.out_col.iter().all(|&c| c == colour) && weight.trailing_zeros() < 32;
+        g.exact_keys = g.symmetric
+            && !g.out_col.is_empty()
+            && g.out_col.iter().all(|&c| c == colour)
+            && weight.trailing_zeros() < 32;
         g.degree_key.clear();
         g.degree_key.resize(n, 0);
         for (e, &t) in g.out_to.iter().enumerate() {

@@ -264,6 +264,25 @@ impl Refiner {
     /// Accumulates the keys of the vertices adjacent to splitter `s`.
     fn collect_keys(&mut self, g: &Graph, p: &Partition, s: usize) {
         let end = s + p.len[s] as usize;
+        if g.exact_keys {
+            // Undirected, one edge colour: every edge adds the same weight.
+            let weight = g.out_w[0].wrapping_add(g.in_w[0]);
+            for &w in &p.lab[s..end] {
+                let w = w as usize;
+                let row = &g.out_to[g.out_off[w] as usize..g.out_off[w + 1] as usize];
+                for &u in row {
+                    let u = u as usize;
+                    if p.len[p.cell[u] as usize] > 1 {
+                        if !self.touched_flag[u] {
+                            self.touched_flag[u] = true;
+                            self.touched.push(u as u32);
+                        }
+                        self.key[u] = self.key[u].wrapping_add(weight);
+                    }
+                }
+            }
+            return;
+        }
         if g.symmetric {
             // In-rows equal out-rows: one walk adds both weights.
             for &w in &p.lab[s..end] {
