@@ -52,7 +52,7 @@ use super::refine::{Refiner, Trace};
 
 /// How many automorphisms keep their fixed points and cycle minima for
 /// pruning nodes off the first path (as nauty does).
-const PRUNE_GENERATORS: usize = 64;
+const PRUNE_GENERATORS: usize = 256;
 
 /// How many cells, from the first non-singleton one, the target cell
 /// choice looks at: bounds its cost on graphs with many cells.
