@@ -54,6 +54,9 @@ pub struct Graph {
     /// Then refined partitions are equitable without hash collisions, so a
     /// cell's first vertex speaks for the whole cell.
     pub(crate) exact_keys: bool,
+    /// The colour of every edge, if all edges have one colour (or there
+    /// are none): then certificates leave the colour out.
+    pub(crate) edge_colour: Option<u32>,
     /// Vertex -> the key the whole vertex set gives it as a splitter (the
     /// sum of the weights of its edges): refines the root in one pass.
     pub(crate) degree_key: Vec<u64>,
@@ -331,6 +334,7 @@ impl Graph {
         g.symmetric = g.out_off == g.in_off && g.out_to == g.in_from && g.out_col == g.in_col;
         let colour = g.out_col.first().copied().unwrap_or(0);
         let weight = in_weight(colour).wrapping_add(out_weight(colour));
+        g.edge_colour = g.out_col.iter().all(|&c| c == colour).then_some(colour);
         g.exact_keys = g.symmetric
             && !g.out_col.is_empty()
             && g.out_col.iter().all(|&c| c == colour)

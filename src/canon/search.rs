@@ -106,12 +106,12 @@ pub struct Workspace {
     best_depth: usize,
     /// Deepest level shared by the current path and the best leaf's path.
     best_div: usize,
-    first_cert: Vec<u64>,
+    first_cert: Vec<u32>,
     /// The best leaf's certificate, unless `best_is_first` (then it is
     /// `first_cert`, not copied).
-    best_cert: Vec<u64>,
+    best_cert: Vec<u32>,
     best_is_first: bool,
-    cur_cert: Vec<u64>,
+    cur_cert: Vec<u32>,
     cert_cursor: Vec<u32>,
     first_lab: Vec<u32>,
     best_lab: Vec<u32>,
@@ -238,7 +238,7 @@ impl Workspace {
         } else {
             &self.best_cert
         };
-        write_form(n, &self.classes, best, &mut self.form);
+        write_form(g, &self.classes, best, &mut self.form);
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
@@ -263,12 +263,7 @@ impl Workspace {
             &mut self.cert_cursor,
             &mut self.best_cert,
         );
-        write_form(
-            g.vertex_count(),
-            &self.classes,
-            &self.best_cert,
-            &mut self.form,
-        );
+        write_form(g, &self.classes, &self.best_cert, &mut self.form);
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
@@ -636,7 +631,7 @@ impl Workspace {
     }
 
     /// The best leaf's certificate.
-    fn best_cert(&self) -> &Vec<u64> {
+    fn best_cert(&self) -> &Vec<u32> {
         if self.best_is_first {
             &self.first_cert
         } else {
