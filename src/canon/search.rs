@@ -387,7 +387,7 @@ impl Workspace {
         let mut scanned = 0;
         while joined == n && s < n && (scanned < TARGET_SCAN_CELLS || target == n) {
             let l = self.part.len[s];
-            if l > best_len {
+            if l > best_len.max(1) {
                 let v = self.part.lab[s] as usize;
                 let isolated = g.out_off[v] == g.out_off[v + 1] && g.in_off[v] == g.in_off[v + 1];
                 if !isolated {
