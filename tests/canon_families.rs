@@ -123,3 +123,29 @@ fn disjoint_unions_are_labelled_component_by_component() {
     assert!((order(g) - 512.0 * 6.0 * 144.0 * 2.0 * 4.0).abs() < 1e-6);
     assert_eq!(o, 1 + 1 + 2);
 }
+
+#[test]
+fn cells_of_isolated_vertices_are_skipped_as_targets() {
+    // Colour 0: four isolated vertices; colours 1..=20: one hub each;
+    // colour 21: a directed 6-cycle with an edge from every hub. The
+    // isolated cell comes first and more singleton hubs than the target
+    // scan looks at next: the target must still be the cycle's cell.
+    let hubs = 20;
+    let mut b = GraphBuilder::new(4 + hubs + 6);
+    let cycle = 4 + hubs;
+    for h in 0..hubs {
+        b.set_colour(4 + h, 1 + h as u32);
+    }
+    for i in 0..6 {
+        b.set_colour(cycle + i, 1 + hubs as u32);
+        b.add_edge(cycle + i, cycle + (i + 1) % 6, 0);
+        for h in 0..hubs {
+            b.add_edge(4 + h, cycle + i, 0);
+        }
+    }
+    let mut ws = Workspace::new();
+    let mut rng = Rng::new(31);
+    let (g, o) = check(&mut ws, &mut rng, &b.build());
+    assert!((order(g) - 24.0 * 6.0).abs() < 1e-9);
+    assert_eq!(o, 2 + hubs);
+}

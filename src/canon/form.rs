@@ -3,14 +3,18 @@
 //! At a leaf the partition orders the vertices; vertex `v` gets the
 //! canonical number `pos[v]`. The *certificate* of a leaf lists, for each
 //! position `i` in order, the out-degree of the vertex there and its sorted
-//! out-edges as packed `(pos[target] << 32) | colour` words. Two leaves of a
-//! graph have equal certificates exactly when the map between them is an
-//! automorphism; certificates are compared lexicographically.
+//! out-edges, each as the words `pos[target], colour`, or as `pos[target]`
+//! alone when every edge of the graph has one colour (half the memory
+//! traffic on the large uncoloured graphs; the order of certificates is the
+//! same either way). Two leaves of a graph have equal certificates exactly
+//! when the map between them is an automorphism; certificates are compared
+//! lexicographically.
 //!
 //! The *form* prefixes the certificate of the canonical leaf with the vertex
-//! count and the ordered colour classes `(colour, size)`, so graphs whose
-//! colour classes differ (including classes empty in one graph only, thesis
-//! Example 3.28) never share a form.
+//! count and the ordered colour classes `(colour, size)`, and always spells
+//! edges as `(position, colour)` pairs, so graphs whose colour classes differ
+//! (including classes empty in one graph only, thesis Example 3.28) never
+//! share a form.
 
 use super::graph::{Graph, splitmix};
 
@@ -23,53 +27,81 @@ pub(crate) fn certificate(
     lab: &[u32],
     pos: &[u32],
     cursor: &mut Vec<u32>,
-    cert: &mut Vec<u64>,
+    cert: &mut Vec<u32>,
 ) {
     let n = lab.len();
+    let per_edge = if g.edge_colour.is_some() { 1 } else { 2 };
     // Every entry is written below: resizing without clearing skips
     // zeroing when the length is unchanged.
-    cert.resize(n + g.edge_count(), 0);
+    cert.resize(n + per_edge * g.edge_count(), 0);
     cursor.resize(n, 0);
     let mut at = 0;
     for (&v, c) in lab.iter().zip(cursor.iter_mut()) {
         let deg = (g.out_off[v as usize + 1] - g.out_off[v as usize]) as usize;
-        cert[at] = deg as u64;
+        cert[at] = deg as u32;
         *c = (at + 1) as u32;
-        at += 1 + deg;
+        at += 1 + per_edge * deg;
     }
     // In-rows are sorted by (tail, colour), so each out-row receives its
     // entries in increasing (head position, colour) order.
     for (t, &u) in lab.iter().enumerate() {
         let u = u as usize;
         let r = g.in_off[u] as usize..g.in_off[u + 1] as usize;
-        for (&from, &col) in g.in_from[r.clone()].iter().zip(&g.in_col[r]) {
-            let row = pos[from as usize] as usize;
-            let slot = cursor[row] as usize;
-            cursor[row] += 1;
-            cert[slot] = ((t as u64) << 32) | u64::from(col);
+        if per_edge == 1 {
+            for &from in &g.in_from[r] {
+                let row = pos[from as usize] as usize;
+                let slot = cursor[row] as usize;
+                cursor[row] += 1;
+                cert[slot] = t as u32;
+            }
+        } else {
+            for (&from, &col) in g.in_from[r.clone()].iter().zip(&g.in_col[r]) {
+                let row = pos[from as usize] as usize;
+                let slot = cursor[row] as usize;
+                cursor[row] += 2;
+                cert[slot] = t as u32;
+                cert[slot + 1] = col;
+            }
         }
     }
 }
 
 /// Writes the form words: `n`, the number of colour classes, the classes
-/// as `(colour, size)` pairs, then the certificate as `(high, low)` words.
-pub(crate) fn write_form(n: usize, classes: &[(u32, u32)], cert: &[u64], form: &mut Vec<u32>) {
+/// as `(colour, size)` pairs, then the certificate of `g`'s leaf with every
+/// edge as a `(position, colour)` pair.
+pub(crate) fn write_form(g: &Graph, classes: &[(u32, u32)], cert: &[u32], form: &mut Vec<u32>) {
+    let n = g.vertex_count();
+    let edges = g.edge_count();
     form.clear();
-    form.push(n as u32);
-    form.push(classes.len() as u32);
-    for &(c, s) in classes {
-        form.push(c);
-        form.push(s);
+    form.resize(2 + 2 * classes.len() + n + 2 * edges, 0);
+    form[0] = n as u32;
+    form[1] = classes.len() as u32;
+    for (slot, &(c, s)) in form[2..].chunks_exact_mut(2).zip(classes) {
+        slot[0] = c;
+        slot[1] = s;
     }
-    let mut i = 0;
-    while i < cert.len() {
-        let deg = cert[i] as usize;
-        form.push(deg as u32);
-        for &w in &cert[i + 1..i + 1 + deg] {
-            form.push((w >> 32) as u32);
-            form.push(w as u32);
+    let at = 2 + 2 * classes.len();
+    match g.edge_colour {
+        // One colour: expand each position into (position, colour).
+        Some(colour) => {
+            let mut i = 0;
+            let mut at = at;
+            while i < cert.len() {
+                let deg = cert[i] as usize;
+                form[at] = deg as u32;
+                at += 1;
+                for (slot, &p) in form[at..at + 2 * deg]
+                    .chunks_exact_mut(2)
+                    .zip(&cert[i + 1..i + 1 + deg])
+                {
+                    slot[0] = p;
+                    slot[1] = colour;
+                }
+                at += 2 * deg;
+                i += 1 + deg;
+            }
         }
-        i += 1 + deg;
+        None => form[at..].copy_from_slice(cert),
     }
 }
 

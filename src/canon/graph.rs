@@ -49,6 +49,14 @@ pub struct Graph {
     /// Whether every edge's reverse is an edge of the same colour: then
     /// in-rows equal out-rows and refinement walks the out-rows only.
     pub(crate) symmetric: bool,
+    /// Whether refinement keys are exact neighbour counts (undirected, one
+    /// edge colour: each key is the count times one weight, injective).
+    /// Then refined partitions are equitable without hash collisions, so a
+    /// cell's first vertex speaks for the whole cell.
+    pub(crate) exact_keys: bool,
+    /// The colour of every edge, if all edges have one colour (or there
+    /// are none): then certificates leave the colour out.
+    pub(crate) edge_colour: Option<u32>,
     /// Vertex -> the key the whole vertex set gives it as a splitter (the
     /// sum of the weights of its edges): refines the root in one pass.
     pub(crate) degree_key: Vec<u64>,
@@ -324,6 +332,13 @@ impl Graph {
         let g = self;
         let n = g.colour.len();
         g.symmetric = g.out_off == g.in_off && g.out_to == g.in_from && g.out_col == g.in_col;
+        let colour = g.out_col.first().copied().unwrap_or(0);
+        let weight = in_weight(colour).wrapping_add(out_weight(colour));
+        g.edge_colour = g.out_col.iter().all(|&c| c == colour).then_some(colour);
+        g.exact_keys = g.symmetric
+            && !g.out_col.is_empty()
+            && g.out_col.iter().all(|&c| c == colour)
+            && weight.trailing_zeros() < 32;
         g.degree_key.clear();
         g.degree_key.resize(n, 0);
         for (e, &t) in g.out_to.iter().enumerate() {

@@ -24,6 +24,8 @@ pub(crate) struct Partition {
     pub cells: usize,
     /// Split records `(parent start, new start)`, undone in reverse order.
     undo: Vec<(u32, u32)>,
+    /// Scratch: colour -> next position (counting sort).
+    counts: Vec<u32>,
 }
 
 impl Partition {
@@ -43,8 +45,35 @@ impl Partition {
     pub fn init_by_colour(&mut self, colour: &[u32], classes: &mut Vec<(u32, u32)>) {
         let n = colour.len();
         self.lab.clear();
-        self.lab.extend(0..n as u32);
-        self.lab.sort_unstable_by_key(|&v| (colour[v as usize], v));
+        let lo = colour.iter().copied().min().unwrap_or(0);
+        let hi = colour.iter().copied().max().unwrap_or(0);
+        if colour.windows(2).all(|w| w[0] <= w[1]) {
+            // Sorted already (or one class).
+            self.lab.extend(0..n as u32);
+        } else if ((hi - lo) as usize) < n {
+            // Few distinct colours: a counting sort, stable in the vertex.
+            let counts = &mut self.counts;
+            counts.clear();
+            counts.resize((hi - lo) as usize + 1, 0);
+            for &c in colour {
+                counts[(c - lo) as usize] += 1;
+            }
+            let mut at = 0;
+            for k in counts.iter_mut() {
+                let size = *k;
+                *k = at;
+                at += size;
+            }
+            self.lab.resize(n, 0);
+            for (v, &c) in colour.iter().enumerate() {
+                let slot = &mut counts[(c - lo) as usize];
+                self.lab[*slot as usize] = v as u32;
+                *slot += 1;
+            }
+        } else {
+            self.lab.extend(0..n as u32);
+            self.lab.sort_unstable_by_key(|&v| (colour[v as usize], v));
+        }
         self.pos.clear();
         self.pos.resize(n, 0);
         self.cell.clear();

@@ -143,10 +143,18 @@ impl Refiner {
         self.in_queue[start] = true;
         let cap = self.queue.len();
         if p.len[start] == 1 {
-            self.head = (self.head + cap - 1) % cap;
+            self.head = if self.head == 0 {
+                cap - 1
+            } else {
+                self.head - 1
+            };
             self.queue[self.head] = start as u32;
         } else {
-            self.queue[(self.head + self.queued) % cap] = start as u32;
+            let mut tail = self.head + self.queued;
+            if tail >= cap {
+                tail -= cap;
+            }
+            self.queue[tail] = start as u32;
         }
         self.queued += 1;
     }
@@ -205,7 +213,10 @@ impl Refiner {
             return None;
         }
         let s = self.queue[self.head] as usize;
-        self.head = (self.head + 1) % self.queue.len();
+        self.head += 1;
+        if self.head == self.queue.len() {
+            self.head = 0;
+        }
         self.queued -= 1;
         self.in_queue[s] = false;
         Some(s)
@@ -253,6 +264,25 @@ impl Refiner {
     /// Accumulates the keys of the vertices adjacent to splitter `s`.
     fn collect_keys(&mut self, g: &Graph, p: &Partition, s: usize) {
         let end = s + p.len[s] as usize;
+        if g.exact_keys {
+            // Undirected, one edge colour: every edge adds the same weight.
+            let weight = g.out_w[0].wrapping_add(g.in_w[0]);
+            for &w in &p.lab[s..end] {
+                let w = w as usize;
+                let row = &g.out_to[g.out_off[w] as usize..g.out_off[w + 1] as usize];
+                for &u in row {
+                    let u = u as usize;
+                    if p.len[p.cell[u] as usize] > 1 {
+                        if !self.touched_flag[u] {
+                            self.touched_flag[u] = true;
+                            self.touched.push(u as u32);
+                        }
+                        self.key[u] = self.key[u].wrapping_add(weight);
+                    }
+                }
+            }
+            return;
+        }
         if g.symmetric {
             // In-rows equal out-rows: one walk adds both weights.
             for &w in &p.lab[s..end] {
@@ -298,16 +328,21 @@ impl Refiner {
 
     /// Moves the touched vertices of every cell to the end of that cell.
     fn move_touched_to_ends(&mut self, p: &mut Partition) {
-        for i in 0..self.touched.len() {
-            let u = self.touched[i] as usize;
-            let c = p.cell[u] as usize;
-            let k = self.moved[c] as usize;
+        let (lab, pos) = (&mut p.lab, &mut p.pos);
+        for &u in &self.touched {
+            let c = p.cell[u as usize] as usize;
+            let k = self.moved[c];
             if k == 0 {
                 self.touched_cells.push(c as u32);
             }
-            let target = c + p.len[c] as usize - 1 - k;
-            p.swap_positions(p.pos[u] as usize, target);
-            self.moved[c] = (k + 1) as u32;
+            self.moved[c] = k + 1;
+            let target = c + (p.len[c] - 1 - k) as usize;
+            let from = pos[u as usize] as usize;
+            let w = lab[target];
+            lab[from] = w;
+            pos[w as usize] = from as u32;
+            lab[target] = u;
+            pos[u as usize] = target as u32;
         }
     }
 
@@ -342,9 +377,12 @@ impl Refiner {
         }
         let mut trace = splitmix((c as u64) ^ ((len as u64) << 32));
         let was_queued = self.in_queue[c];
-        // Find the largest fragment (first one among equals).
+        // One pass over the runs of equal keys: hash them into the trace,
+        // cut them off as cells (the first fragment keeps start c) and find
+        // the first largest fragment.
         let mut largest = c;
         let mut largest_len = touched_start - c;
+        let mut prev = c;
         let mut q = touched_start;
         while q < end {
             let kq = key[p.lab[q] as usize];
@@ -357,17 +395,6 @@ impl Refiner {
                 largest_len = r - q;
             }
             trace = splitmix(trace ^ kq ^ ((q as u64) << 32) ^ (r - q) as u64);
-            q = r;
-        }
-        // Perform the splits (first fragment keeps start c).
-        let mut prev = c;
-        let mut q = if touched_start > c { touched_start } else { c };
-        while q < end {
-            let kq = self.key[p.lab[q] as usize];
-            let mut r = q + 1;
-            while r < end && self.key[p.lab[r] as usize] == kq {
-                r += 1;
-            }
             if q > c {
                 p.split_off(prev, q, r - q);
                 prev = q;

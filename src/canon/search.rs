@@ -7,7 +7,11 @@
 //! of a *target cell* and refine. The target cell is the first largest cell
 //! among the first few cells from the first non-singleton one (bliss's
 //! "first largest", bounded in cost; the first non-singleton cell is found
-//! in constant amortised time from the parent's). Every node gets a
+//! in constant amortised time from the parent's). On undirected graphs with
+//! one edge colour, whose refined partitions are exactly equitable, it is
+//! instead the cell non-trivially joined to the most cells among the first
+//! few (nauty's `bestcell`), which splits more per individualisation: CFI
+//! and Miyazaki graphs need 15-20% fewer nodes. Every node gets a
 //! *trace*: the events of its refinement plus a closing event with its
 //! number of cells and whether it is a leaf. The canonical leaf is
 //! the one whose sequence of traces, then certificate, is smallest; it is a
@@ -48,7 +52,7 @@ use super::refine::{Refiner, Trace};
 
 /// How many automorphisms keep their fixed points and cycle minima for
 /// pruning nodes off the first path (as nauty does).
-const PRUNE_GENERATORS: usize = 64;
+const PRUNE_GENERATORS: usize = 256;
 
 /// How many cells, from the first non-singleton one, the target cell
 /// choice looks at: bounds its cost on graphs with many cells.
@@ -102,12 +106,12 @@ pub struct Workspace {
     best_depth: usize,
     /// Deepest level shared by the current path and the best leaf's path.
     best_div: usize,
-    first_cert: Vec<u64>,
+    first_cert: Vec<u32>,
     /// The best leaf's certificate, unless `best_is_first` (then it is
     /// `first_cert`, not copied).
-    best_cert: Vec<u64>,
+    best_cert: Vec<u32>,
     best_is_first: bool,
-    cur_cert: Vec<u64>,
+    cur_cert: Vec<u32>,
     cert_cursor: Vec<u32>,
     first_lab: Vec<u32>,
     best_lab: Vec<u32>,
@@ -127,6 +131,8 @@ pub struct Workspace {
     group_mantissa: f64,
     group_exponent: i32,
     nodes: u64,
+    /// Cell start -> neighbours of one vertex in it (scratch, all zero).
+    hits: Vec<u32>,
 }
 
 impl Workspace {
@@ -232,7 +238,7 @@ impl Workspace {
         } else {
             &self.best_cert
         };
-        write_form(n, &self.classes, best, &mut self.form);
+        write_form(g, &self.classes, best, &mut self.form);
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
@@ -257,12 +263,7 @@ impl Workspace {
             &mut self.cert_cursor,
             &mut self.best_cert,
         );
-        write_form(
-            g.vertex_count(),
-            &self.classes,
-            &self.best_cert,
-            &mut self.form,
-        );
+        write_form(g, &self.classes, &self.best_cert, &mut self.form);
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
@@ -298,6 +299,8 @@ impl Workspace {
         self.words = n.div_ceil(64);
         self.perm.clear();
         self.perm.resize(n, 0);
+        self.hits.clear();
+        self.hits.resize(n, 0);
         self.group_mantissa = 1.0;
         self.group_exponent = 0;
     }
@@ -374,12 +377,17 @@ impl Workspace {
     fn choose_target(&mut self, g: &Graph, level: usize, list: bool) {
         let open = self.first_open[level] as usize;
         let n = self.part.n();
-        let (mut target, mut best_len) = (n, 0);
+        let joined = if g.exact_keys {
+            self.most_joined_cell(g, open)
+        } else {
+            n
+        };
+        let (mut target, mut best_len) = (joined, 0);
         let mut s = open;
         let mut scanned = 0;
-        while s < n && (scanned < TARGET_SCAN_CELLS || target == n) {
+        while joined == n && s < n && (scanned < TARGET_SCAN_CELLS || target == n) {
             let l = self.part.len[s];
-            if l > best_len {
+            if l > best_len.max(1) {
                 let v = self.part.lab[s] as usize;
                 let isolated = g.out_off[v] == g.out_off[v + 1] && g.in_off[v] == g.in_off[v + 1];
                 if !isolated {
@@ -406,6 +414,45 @@ impl Workspace {
         self.listed[level] = list;
         self.cand_off[level + 1] = self.cands.len();
         self.cand_idx[level] = off;
+    }
+
+    /// nauty's `bestcell`: among the first [`TARGET_SCAN_CELLS`]
+    /// non-singleton cells from `open`, the first whose vertices have
+    /// neighbours in the most non-singleton cells without being joined to
+    /// all of them: individualising in it splits the most cells. Looks at
+    /// the first vertex of each cell, which needs an exactly equitable
+    /// partition ([`Graph::exact_keys`]). Returns `n` if every scanned cell
+    /// is made of isolated vertices.
+    fn most_joined_cell(&mut self, g: &Graph, open: usize) -> usize {
+        let n = self.part.n();
+        let p = &self.part;
+        let (mut best, mut best_count) = (n, 0);
+        let (mut s, mut scanned) = (open, 0);
+        while s < n && scanned < TARGET_SCAN_CELLS {
+            let l = p.len[s] as usize;
+            if l > 1 {
+                scanned += 1;
+                let v = p.lab[s] as usize;
+                let row = &g.out_to[g.out_off[v] as usize..g.out_off[v + 1] as usize];
+                for &u in row {
+                    self.hits[p.cell[u as usize] as usize] += 1;
+                }
+                let mut count = 0;
+                for &u in row {
+                    let c = p.cell[u as usize] as usize;
+                    let h = self.hits[c];
+                    if h > 0 && h < p.len[c] && p.len[c] > 1 {
+                        count += 1;
+                    }
+                    self.hits[c] = 0;
+                }
+                if !row.is_empty() && (best == n || count > best_count) {
+                    (best, best_count) = (s, count);
+                }
+            }
+            s += l;
+        }
+        best
     }
 
     /// Lists the children of the node at `level` other than the first one
@@ -584,7 +631,7 @@ impl Workspace {
     }
 
     /// The best leaf's certificate.
-    fn best_cert(&self) -> &Vec<u64> {
+    fn best_cert(&self) -> &Vec<u32> {
         if self.best_is_first {
             &self.first_cert
         } else {
