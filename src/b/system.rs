@@ -8,7 +8,7 @@
 //! interpreter emits them, which makes the successor order deterministic.
 
 use crate::b::eval::{EvalError, Interpreter, PropertyFailure, Step};
-use crate::b::state::StateLayout;
+use crate::b::state::{ElementTables, StateLayout};
 use crate::b::value::Value;
 use crate::diag::SourceFile;
 use std::sync::Arc;
@@ -50,6 +50,8 @@ pub struct BScratch {
     invariant_held: Option<Vec<u64>>,
     /// Per variable: do its words differ from `invariant_held`'s?
     changed: Vec<bool>,
+    /// Decoded relation elements, shared by this thread's decodings.
+    tables: ElementTables,
 }
 
 impl BSystem {
@@ -117,10 +119,11 @@ impl BSystem {
         if scratch.variable_key.as_deref() == Some(state) {
             return;
         }
-        self.layout.decode_variables_reusing(
+        self.layout.decode_variables_with(
             state,
             scratch.variable_key.as_deref(),
             &mut scratch.variables,
+            &scratch.tables,
         );
         match &mut scratch.variable_key {
             Some(key) => key.copy_from_slice(state),
@@ -289,6 +292,7 @@ impl TransitionSystem for BSystem {
             out: Vec::new(),
             invariant_held: None,
             changed: Vec::new(),
+            tables: self.layout.element_tables(),
         }
     }
 

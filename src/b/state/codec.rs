@@ -347,14 +347,14 @@ impl Scalar {
 }
 
 /// Iterates the indices of set bits, lowest first.
-struct BitIter<'a> {
+pub(super) struct BitIter<'a> {
     words: &'a [u64],
     word: usize,
     bits: u64,
 }
 
 impl<'a> BitIter<'a> {
-    fn new(words: &'a [u64]) -> Self {
+    pub(super) fn new(words: &'a [u64]) -> Self {
         BitIter {
             words,
             word: 0,
