@@ -114,7 +114,7 @@ impl Interpreter {
                         let y = self.eval(item, env)?;
                         pairs
                             .iter()
-                            .filter(|p| *rel::second(p) == y)
+                            .filter(|p| rel::second(p).fast_eq(&y))
                             .map(|p| rel::first(p).clone())
                             .collect()
                     } else {

@@ -122,7 +122,7 @@ impl Interpreter {
             }
             EK::Unary(UnaryOp::Ran, r) => {
                 let rv = self.eval(r, env)?;
-                Ok(set(&rv, r.span)?.iter().any(|p| rel::second(p) == v))
+                Ok(set(&rv, r.span)?.iter().any(|p| rel::second(p).fast_eq(v)))
             }
             EK::Binary(Union, a, b) => Ok(self.member(v, a, env)? || self.member(v, b, env)?),
             EK::Binary(Inter, a, b) => Ok(self.member(v, a, env)? && self.member(v, b, env)?),
@@ -284,8 +284,8 @@ impl Interpreter {
 /// `va op vb`.
 fn compare(op: Cmp, va: &Value, vb: &Value, a: &CExpr, b: &CExpr) -> R<bool> {
     Ok(match op {
-        Cmp::Eq => va == vb,
-        Cmp::Neq => va != vb,
+        Cmp::Eq => va.fast_eq(vb),
+        Cmp::Neq => !va.fast_eq(vb),
         _ => {
             let (x, y) = (int(va, a.span)?, int(vb, b.span)?);
             match op {
