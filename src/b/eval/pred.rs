@@ -31,6 +31,13 @@ impl Interpreter {
             PK::Equiv(a, b) => Ok(self.holds(a, env)? == self.holds(b, env)?),
             PK::Not(a) => Ok(!self.holds(a, env)?),
             PK::Cmp(op, a, b) => {
+                if matches!(op, Cmp::Eq | Cmp::Neq)
+                    && is_empty_set(b)
+                    && let Some(n) = self.inverse_singleton_count(a, env)?
+                {
+                    // `r~[{y}] = {}`: a scan for a pair with second y, no image built.
+                    return Ok((n == 0) == (*op == Cmp::Eq));
+                }
                 // Slots, literals and `f(x)` are compared in place.
                 if let (Some(va), Some(vb)) = (self.eval_ref(a, env)?, self.eval_ref(b, env)?) {
                     return compare(*op, va, vb, a, b);
@@ -278,6 +285,15 @@ impl Interpreter {
             IntSet::Natural1 => (Some(1), None),
             IntSet::Integer => (None, None),
         }
+    }
+}
+
+/// Is `e` the literal empty set `{}`?
+fn is_empty_set(e: &CExpr) -> bool {
+    match &e.kind {
+        EK::Lit(Value::Set(s)) => s.is_empty(),
+        EK::SetEnum(items) => items.is_empty(),
+        _ => false,
     }
 }
 
