@@ -2,6 +2,7 @@
 //! with symmetry reduction by canonical graph labelling and partial order
 //! reduction.
 
+pub mod alloc;
 pub mod b;
 pub mod canon;
 pub mod cli;

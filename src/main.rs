@@ -1,9 +1,7 @@
 //! The `orbit` binary: see [`orbit::cli`].
 
-use mimalloc::MiMalloc;
-
 #[global_allocator]
-static GLOBAL: MiMalloc = MiMalloc;
+static GLOBAL: orbit::alloc::Allocator = orbit::alloc::Allocator;
 
 fn main() -> std::process::ExitCode {
     orbit::cli::main()

@@ -247,3 +247,16 @@ fn constraints_on_set_parameters_are_checked() {
     let violated = compile("MACHINE T(S)\nCONSTRAINTS card(S) > 2\nEND\n").0;
     assert_eq!(violated.constant_valuations().unwrap().len(), 0);
 }
+
+#[test]
+fn inverse_images_of_one_element_are_counted_without_building_them() {
+    let r = "{1 |-> red, 2 |-> green, 3 |-> red, 3 |-> blue}";
+    assert_eq!(value(&format!("card({r}~[{{red}}])")), "2");
+    assert_eq!(value(&format!("card({r}~[{{blue}}])")), "1");
+    assert_eq!(value(&format!("card({r}~[{{red, blue}}])")), "2");
+    assert!(holds(&format!("{r}~[{{green}}] /= {{}}")));
+    assert!(!holds(&format!("{r}~[{{green}}] = {{}}")));
+    assert!(holds("{1 |-> red}~[{green}] = {}"));
+    assert!(!holds("{1 |-> red}~[{green}] /= {}"));
+    assert!(holds("card({1 |-> red}~[{green}]) = 0"));
+}

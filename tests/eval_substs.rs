@@ -235,3 +235,62 @@ fn invariant_failure_names_the_conjunct() {
         "x : NAT"
     );
 }
+
+/// The successors from the first initial state, or the error message.
+fn steps_or_error(interp: &Interpreter) -> Result<Vec<String>, String> {
+    let consts = interp.constant_valuations().unwrap().remove(0);
+    let mut init = None;
+    interp
+        .initialise(&consts, &mut |vars| {
+            init = init.take().or(Some(vars.to_vec()))
+        })
+        .unwrap();
+    let init = init.expect("an initial state");
+    let mut out = Vec::new();
+    interp
+        .successors(&consts, &init, &mut |s| out.push(interp.format_step(s)))
+        .map_err(|e| e.message)?;
+    Ok(out)
+}
+
+#[test]
+fn guards_selecting_by_a_function_value_scan_the_function() {
+    // `p : S & f(p) = c` is solved by one pass over f (a preimage scan):
+    // the same instances, in the same order, as enumerating S.
+    let machine = |f: &str, guard: &str| {
+        compile(&format!(
+            "MACHINE T\nSETS P = {{a, b, c, d}}\nVARIABLES f, s\n\
+             INVARIANT f : P <-> BOOL & s <: P\n\
+             INITIALISATION f := {f} || s := {{a, b, d}}\n\
+             OPERATIONS op(p) = PRE {guard} THEN skip END END\n"
+        ))
+    };
+    let f = "{a |-> TRUE, b |-> FALSE, c |-> TRUE, d |-> TRUE}";
+    assert_eq!(
+        steps_or_error(&machine(f, "p : P & f(p) = TRUE")).unwrap(),
+        vec!["op(a)", "op(c)", "op(d)"]
+    );
+    assert_eq!(
+        steps_or_error(&machine(f, "p : s & TRUE = f(p)")).unwrap(),
+        vec!["op(a)", "op(d)"]
+    );
+    assert_eq!(
+        steps_or_error(&machine(f, "p : P - s & f(p) = TRUE")).unwrap(),
+        vec!["op(c)"]
+    );
+    // Outside dom(f) the guard is false, as in ProB.
+    let partial = "{b |-> TRUE, d |-> TRUE}";
+    assert_eq!(
+        steps_or_error(&machine(partial, "p : P & f(p) = TRUE")).unwrap(),
+        vec!["op(b)", "op(d)"]
+    );
+    // Several images of an element of S: the error of applying f there;
+    // outside S they do not matter.
+    let relation = "{a |-> TRUE, c |-> FALSE, c |-> TRUE}";
+    let err = steps_or_error(&machine(relation, "p : P & f(p) = TRUE")).unwrap_err();
+    assert!(err.contains("not a function"), "{err}");
+    assert_eq!(
+        steps_or_error(&machine(relation, "p : s & f(p) = TRUE")).unwrap(),
+        vec!["op(a)"]
+    );
+}

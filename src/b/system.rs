@@ -8,7 +8,7 @@
 //! interpreter emits them, which makes the successor order deterministic.
 
 use crate::b::eval::{EvalError, Interpreter, PropertyFailure, Step};
-use crate::b::state::StateLayout;
+use crate::b::state::{ElementTables, StateLayout};
 use crate::b::value::Value;
 use crate::diag::SourceFile;
 use std::sync::Arc;
@@ -45,6 +45,13 @@ pub struct BScratch {
     /// are not decoded again).
     variable_key: Option<Vec<u64>>,
     out: Vec<u64>,
+    /// The last state checked on this thread in which the whole invariant
+    /// held (see [`BSystem::check_invariant_incrementally`]).
+    invariant_held: Option<Vec<u64>>,
+    /// Per variable: do its words differ from `invariant_held`'s?
+    changed: Vec<bool>,
+    /// Decoded relation elements, shared by this thread's decodings.
+    tables: ElementTables,
 }
 
 impl BSystem {
@@ -112,10 +119,11 @@ impl BSystem {
         if scratch.variable_key.as_deref() == Some(state) {
             return;
         }
-        self.layout.decode_variables_reusing(
+        self.layout.decode_variables_with(
             state,
             scratch.variable_key.as_deref(),
             &mut scratch.variables,
+            &scratch.tables,
         );
         match &mut scratch.variable_key {
             Some(key) => key.copy_from_slice(state),
@@ -205,6 +213,52 @@ impl BSystem {
         }
     }
 
+    /// The first false invariant conjunct of the decoded `state`.
+    ///
+    /// The invariant is a function of the state, so against the last state
+    /// this thread found it to hold in (with the same constants), only the
+    /// conjuncts reading a variable whose words differ need evaluating (see
+    /// [`Interpreter::check_invariant_changed`]). The states checked one
+    /// after the other are mostly siblings, which differ in the few
+    /// variables their operations wrote.
+    fn check_invariant_incrementally(
+        &self,
+        scratch: &mut BScratch,
+        state: &[u64],
+    ) -> Result<Option<PropertyFailure>, EvalError> {
+        let BScratch {
+            constants,
+            variables,
+            invariant_held,
+            changed,
+            ..
+        } = scratch;
+        let cw = self.layout.constant_words();
+        let failure = match invariant_held {
+            Some(held) if held[..cw] == state[..cw] => {
+                changed.clear();
+                changed.extend(
+                    self.layout.slots()[self.layout.constant_count()..]
+                        .iter()
+                        .map(|slot| {
+                            let words = slot.offset..slot.offset + slot.codec.width();
+                            held[words.clone()] != state[words]
+                        }),
+                );
+                self.interpreter
+                    .check_invariant_changed(constants, variables, changed)?
+            }
+            _ => self.interpreter.check_invariant(constants, variables)?,
+        };
+        if failure.is_none() {
+            match invariant_held {
+                Some(held) => held.copy_from_slice(state),
+                None => *invariant_held = Some(state.to_vec()),
+            }
+        }
+        Ok(failure)
+    }
+
     fn violation(&self, kind: ViolationKind, failure: &PropertyFailure) -> Violation {
         let what = match kind {
             ViolationKind::Invariant => "invariant",
@@ -236,6 +290,9 @@ impl TransitionSystem for BSystem {
             constant_key: None,
             variable_key: None,
             out: Vec::new(),
+            invariant_held: None,
+            changed: Vec::new(),
+            tables: self.layout.element_tables(),
         }
     }
 
@@ -292,15 +349,14 @@ impl TransitionSystem for BSystem {
         state: &[u64],
     ) -> Result<Option<Violation>, ModelError> {
         self.decode(scratch, state);
-        let (c, v) = (&scratch.constants, &scratch.variables);
         if self.check_invariant
             && let Some(f) = self
-                .interpreter
-                .check_invariant(c, v)
+                .check_invariant_incrementally(scratch, state)
                 .map_err(|e| self.error(&e))?
         {
             return Ok(Some(self.violation(ViolationKind::Invariant, &f)));
         }
+        let (c, v) = (&scratch.constants, &scratch.variables);
         if let Some(f) = self
             .interpreter
             .check_assertions(c, v)

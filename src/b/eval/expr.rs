@@ -114,7 +114,7 @@ impl Interpreter {
                         let y = self.eval(item, env)?;
                         pairs
                             .iter()
-                            .filter(|p| *rel::second(p) == y)
+                            .filter(|p| rel::second(p).fast_eq(&y))
                             .map(|p| rel::first(p).clone())
                             .collect()
                     } else {
@@ -185,6 +185,27 @@ impl Interpreter {
                 result.ok_or_else(|| Fail::new(span, "the LET bindings have no solution"))
             }
         }
+    }
+
+    /// `card(r~[{y}])` without building the image, if `e` is `r~[{y}]`
+    /// (`card(pst~[{active}]) <= 1`, `pst~[{active}] = {}`: invariants and
+    /// guards evaluated in every state). Each `x |-> y` is in `r` once, so
+    /// the image has one element per pair with second component `y`.
+    /// Evaluates `r`, then `y`, as the general path does.
+    pub(crate) fn inverse_singleton_count(&self, e: &CExpr, env: &mut Env<'_>) -> R<Option<usize>> {
+        if let EK::Image(r, s) = &e.kind
+            && let EK::Unary(UnaryOp::Inverse, inner) = &r.kind
+            && let EK::SetEnum(items) = &s.kind
+            && let [item] = items.as_slice()
+        {
+            let rv = self.eval(inner, env)?;
+            let pairs = set(&rv, inner.span)?;
+            let y = self.eval(item, env)?;
+            return Ok(Some(
+                pairs.iter().filter(|p| rel::second(p).fast_eq(&y)).count(),
+            ));
+        }
+        Ok(None)
     }
 
     /// The value of `e` by reference, without cloning, when it is a
@@ -268,6 +289,9 @@ impl Interpreter {
             // card of a symbolic set without building it where possible.
             if let EK::Ints(_) = a.kind {
                 return Err(Fail::new(span, "card of an infinite set"));
+            }
+            if let Some(n) = self.inverse_singleton_count(a, env)? {
+                return Ok(Value::Int(n as i64));
             }
         }
         let v = self.eval(a, env)?;

@@ -47,6 +47,8 @@ pub struct Interpreter {
     properties_frame: usize,
     num_constants: usize,
     invariant: Vec<(CPred, String)>,
+    /// For each invariant conjunct, the variables (indices) it reads.
+    invariant_reads: Vec<Vec<usize>>,
     assertions: Vec<(CPred, String)>,
     goal: Option<CPred>,
     /// Frame size for invariant, assertions and goal.
@@ -124,6 +126,21 @@ impl Interpreter {
                 invariant.push((c.pred(conj)?, text(conj.span)));
             }
         }
+        let invariant_reads = invariant
+            .iter()
+            .map(|(p, _)| {
+                let mut slots = Vec::new();
+                plan::pred_slots(p, &mut slots);
+                let mut vars: Vec<usize> = slots
+                    .into_iter()
+                    .map(|s| s as usize)
+                    .filter(|&s| s < nv)
+                    .collect();
+                vars.sort_unstable();
+                vars.dedup();
+                vars
+            })
+            .collect();
         let mut assertions = Vec::new();
         for a in &machine.assertions {
             assertions.push((c.pred(a)?, text(a.span)));
@@ -208,6 +225,7 @@ impl Interpreter {
             properties_frame,
             num_constants: nc,
             invariant,
+            invariant_reads,
             assertions,
             goal,
             state_frame,
@@ -347,6 +365,37 @@ impl Interpreter {
         variables: &[Value],
     ) -> Result<Option<PropertyFailure>, EvalError> {
         self.first_false(&self.invariant, constants, variables)
+    }
+
+    /// [`Interpreter::check_invariant`] for a state that differs from one
+    /// where the whole invariant held only in the variables `changed`
+    /// marks (by index): the conjuncts that read none of them held there
+    /// and still hold (a conjunct is a function of the variables it reads),
+    /// so only the others are evaluated, in order. Most operations write
+    /// few variables, and most invariant conjuncts read few.
+    pub fn check_invariant_changed(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+        changed: &[bool],
+    ) -> Result<Option<PropertyFailure>, EvalError> {
+        let mut env = None;
+        for ((p, text), reads) in self.invariant.iter().zip(&self.invariant_reads) {
+            if !reads
+                .iter()
+                .any(|&v| changed.get(v).copied().unwrap_or(true))
+            {
+                continue;
+            }
+            let env = env.get_or_insert_with(|| self.state_env(constants, variables));
+            if !self.holds(p, env)? {
+                return Ok(Some(PropertyFailure {
+                    span: p.span,
+                    text: text.clone(),
+                }));
+            }
+        }
+        Ok(None)
     }
 
     /// The first false assertion, if any.

@@ -31,6 +31,13 @@ impl Interpreter {
             PK::Equiv(a, b) => Ok(self.holds(a, env)? == self.holds(b, env)?),
             PK::Not(a) => Ok(!self.holds(a, env)?),
             PK::Cmp(op, a, b) => {
+                if matches!(op, Cmp::Eq | Cmp::Neq)
+                    && is_empty_set(b)
+                    && let Some(n) = self.inverse_singleton_count(a, env)?
+                {
+                    // `r~[{y}] = {}`: a scan for a pair with second y, no image built.
+                    return Ok((n == 0) == (*op == Cmp::Eq));
+                }
                 // Slots, literals and `f(x)` are compared in place.
                 if let (Some(va), Some(vb)) = (self.eval_ref(a, env)?, self.eval_ref(b, env)?) {
                     return compare(*op, va, vb, a, b);
@@ -122,7 +129,7 @@ impl Interpreter {
             }
             EK::Unary(UnaryOp::Ran, r) => {
                 let rv = self.eval(r, env)?;
-                Ok(set(&rv, r.span)?.iter().any(|p| rel::second(p) == v))
+                Ok(set(&rv, r.span)?.iter().any(|p| rel::second(p).fast_eq(v)))
             }
             EK::Binary(Union, a, b) => Ok(self.member(v, a, env)? || self.member(v, b, env)?),
             EK::Binary(Inter, a, b) => Ok(self.member(v, a, env)? && self.member(v, b, env)?),
@@ -281,11 +288,20 @@ impl Interpreter {
     }
 }
 
+/// Is `e` the literal empty set `{}`?
+fn is_empty_set(e: &CExpr) -> bool {
+    match &e.kind {
+        EK::Lit(Value::Set(s)) => s.is_empty(),
+        EK::SetEnum(items) => items.is_empty(),
+        _ => false,
+    }
+}
+
 /// `va op vb`.
 fn compare(op: Cmp, va: &Value, vb: &Value, a: &CExpr, b: &CExpr) -> R<bool> {
     Ok(match op {
-        Cmp::Eq => va == vb,
-        Cmp::Neq => va != vb,
+        Cmp::Eq => va.fast_eq(vb),
+        Cmp::Neq => !va.fast_eq(vb),
         _ => {
             let (x, y) = (int(va, a.span)?, int(vb, b.span)?);
             match op {

@@ -175,7 +175,7 @@ impl Interpreter {
                         "applying a relation that is not a function here",
                     ));
                 }
-                if *rel::second(&pairs[i]) == target {
+                if rel::second(&pairs[i]).fast_eq(&target) {
                     env.frame[slot] = x.clone();
                     if !self.run_steps(solver, next, env, k)? {
                         return Ok(false);

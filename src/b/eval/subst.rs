@@ -31,6 +31,19 @@ impl Interpreter {
                     env.frame[slot] = v;
                     return result;
                 }
+                if let [(s1, e1), (s2, e2)] = list.as_slice() {
+                    // Two simultaneous assignments (`f(x) := y || s := s \/ {x}`,
+                    // merged from `||`): as below, without the vector.
+                    let mut v1 = self.eval(e1, env)?;
+                    let mut v2 = self.eval(e2, env)?;
+                    let (s1, s2) = (*s1 as usize, *s2 as usize);
+                    std::mem::swap(&mut env.frame[s1], &mut v1);
+                    std::mem::swap(&mut env.frame[s2], &mut v2);
+                    let result = k(env);
+                    std::mem::swap(&mut env.frame[s1], &mut v1);
+                    std::mem::swap(&mut env.frame[s2], &mut v2);
+                    return result;
+                }
                 let mut values = Vec::with_capacity(list.len());
                 for (_, e) in list {
                     values.push(self.eval(e, env)?);

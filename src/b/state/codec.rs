@@ -266,6 +266,22 @@ impl Codec {
             (Codec::Scalar(f), v) => out[0] = f.index(v).ok_or(EncodeError)?,
             (Codec::BitSet { element, .. }, Value::Set(items)) => {
                 out.fill(0);
+                if let Finite::Pair(a, b) = element
+                    && let (Some(a), Some(b)) = (Scalar::of(a), Scalar::of(b))
+                {
+                    // Hot path (relations and functions between given sets
+                    // and BOOL, re-encoded on every successor that changes
+                    // them): the two carriers are read once, not per pair.
+                    for item in items.iter() {
+                        let Value::Pair(p) = item else {
+                            return Err(EncodeError);
+                        };
+                        let i = a.index(&p.0).ok_or(EncodeError)? * b.size
+                            + b.index(&p.1).ok_or(EncodeError)?;
+                        out[(i / 64) as usize] |= 1 << (i % 64);
+                    }
+                    return Ok(());
+                }
                 for item in items.iter() {
                     let i = element.index(item).ok_or(EncodeError)?;
                     out[(i / 64) as usize] |= 1 << (i % 64);
@@ -294,15 +310,51 @@ impl Codec {
     }
 }
 
+/// A scalar carrier (`BOOL` or a given set) unpacked for indexing.
+#[derive(Clone, Copy)]
+struct Scalar {
+    /// The given set's number; `None` for `BOOL`.
+    set: Option<u32>,
+    /// Number of values.
+    size: u64,
+}
+
+impl Scalar {
+    /// The scalar view of `f`, if it is `BOOL` or a given set.
+    #[inline]
+    fn of(f: &Finite) -> Option<Scalar> {
+        match f {
+            Finite::Bool => Some(Scalar { set: None, size: 2 }),
+            Finite::Given { set, size } => Some(Scalar {
+                set: Some(*set),
+                size: *size,
+            }),
+            _ => None,
+        }
+    }
+
+    /// [`Finite::index`] of `v` in this carrier.
+    #[inline]
+    fn index(self, v: &Value) -> Option<u64> {
+        match (self.set, v) {
+            (None, Value::Bool(b)) => Some(*b as u64),
+            (Some(set), Value::Elem(e)) if e.set == set && (e.index as u64) < self.size => {
+                Some(e.index as u64)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Iterates the indices of set bits, lowest first.
-struct BitIter<'a> {
+pub(super) struct BitIter<'a> {
     words: &'a [u64],
     word: usize,
     bits: u64,
 }
 
 impl<'a> BitIter<'a> {
-    fn new(words: &'a [u64]) -> Self {
+    pub(super) fn new(words: &'a [u64]) -> Self {
         BitIter {
             words,
             word: 0,
@@ -443,5 +495,22 @@ mod tests {
             codec.encode(&elem(0, 9), &Interner::new(), &mut w),
             Err(EncodeError)
         );
+        // The relation fast path rejects what the general one rejects.
+        let rel = Type::Set(Box::new(Type::Pair(
+            Box::new(Type::Given(0)),
+            Box::new(Type::Bool),
+        )));
+        let codec = Codec::for_type(&rel, &[3]);
+        for bad in [
+            set(vec![pair(elem(0, 3), Value::Bool(true))]),
+            set(vec![pair(elem(1, 0), Value::Bool(true))]),
+            set(vec![pair(Value::Bool(true), elem(0, 0))]),
+            set(vec![elem(0, 0)]),
+        ] {
+            assert_eq!(
+                codec.encode(&bad, &Interner::new(), &mut w),
+                Err(EncodeError)
+            );
+        }
     }
 }

@@ -29,6 +29,16 @@ pub struct Slot {
     pub offset: usize,
 }
 
+/// Every element of the carrier of each relation-valued slot, decoded
+/// once: decoding a relation then clones a shared pair per element instead
+/// of allocating one (each decoded state used to allocate a pair per
+/// element of every relation that changed). One per thread, so the
+/// reference counts of the shared pairs are not contended.
+pub struct ElementTables {
+    /// Per slot: the value of every carrier index, for bitsets of pairs or sets.
+    tables: Vec<Option<Vec<Value>>>,
+}
+
 /// The layout of a machine's states: constants first, then variables.
 pub struct StateLayout {
     slots: Vec<Slot>,
@@ -182,6 +192,61 @@ impl StateLayout {
         }
     }
 
+    /// A decoding cache for one thread (see [`ElementTables`]).
+    pub fn element_tables(&self) -> ElementTables {
+        ElementTables {
+            tables: self
+                .slots
+                .iter()
+                .map(|slot| match &slot.codec {
+                    // Only compound elements (pairs, sets) allocate when decoded.
+                    Codec::BitSet { element, .. }
+                        if matches!(element, Finite::Pair(..) | Finite::Set(_)) =>
+                    {
+                        Some((0..element.card()).map(|i| element.value(i)).collect())
+                    }
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+
+    /// [`StateLayout::decode_variables_reusing`] taking the elements of
+    /// relations from `tables` (shared, not allocated per state).
+    pub fn decode_variables_with(
+        &self,
+        state: &[u64],
+        last: Option<&[u64]>,
+        out: &mut Vec<Value>,
+        tables: &ElementTables,
+    ) {
+        let first = self.constants;
+        let slots = &self.slots[first..];
+        let last = last.filter(|_| out.len() == slots.len());
+        if last.is_none() {
+            out.clear();
+            out.resize(slots.len(), Value::Int(0));
+        }
+        for (k, (slot, value)) in slots.iter().zip(out.iter_mut()).enumerate() {
+            let words = slot.offset..slot.offset + slot.codec.width();
+            if last.is_some_and(|last| state[words.clone()] == last[words.clone()]) {
+                continue;
+            }
+            *value = match (&slot.codec, &tables.tables[first + k]) {
+                (Codec::BitSet { element, .. }, Some(table)) => {
+                    let mut items: Vec<Value> = codec::BitIter::new(&state[words])
+                        .map(|i| table[i as usize].clone())
+                        .collect();
+                    if !element.index_order_is_value_order() {
+                        items.sort();
+                    }
+                    Value::Set(items.into())
+                }
+                _ => self.decode_slot(slot, state),
+            };
+        }
+    }
+
     /// Decodes the constants of `state` into `out`.
     pub fn decode_constants(&self, state: &[u64], out: &mut Vec<Value>) {
         out.clear();
@@ -258,5 +323,58 @@ mod tests {
         layout.decode_constants(&words, &mut c2);
         layout.decode_variables(&words, &mut v2);
         assert_eq!((c2, v2), (c, v));
+    }
+
+    #[test]
+    fn decoding_with_element_tables_agrees_with_plain_decoding() {
+        let pid = Type::Given(0);
+        let rel = Type::Set(Box::new(Type::Pair(
+            Box::new(pid.clone()),
+            Box::new(Type::Bool),
+        )));
+        let types = MachineTypes {
+            bound: Default::default(),
+            given_sets: vec![GivenSet {
+                name: "PID".into(),
+                elements: vec!["PID1".into(), "PID2".into()],
+                deferred: true,
+            }],
+            constants: vec![],
+            variables: vec![rel, Type::Set(Box::new(pid)), Type::Int],
+            operations: vec![],
+            maxint: 3,
+            minint: -1,
+        };
+        let names = ["f".into(), "s".into(), "n".into()];
+        let layout = StateLayout::new(&[], &names, &types);
+        let tables = layout.element_tables();
+        let e = |index| Value::Elem(Elem { set: 0, index });
+        let states: Vec<Vec<Value>> = vec![
+            vec![Value::empty_set(), Value::empty_set(), Value::Int(0)],
+            vec![
+                Value::set_from_vec(vec![
+                    Value::pair(e(0), Value::Bool(true)),
+                    Value::pair(e(1), Value::Bool(false)),
+                ]),
+                Value::set_from_vec(vec![e(1)]),
+                Value::Int(2),
+            ],
+            vec![
+                Value::set_from_vec(vec![Value::pair(e(1), Value::Bool(true))]),
+                Value::set_from_vec(vec![e(1)]),
+                Value::Int(2),
+            ],
+        ];
+        let (mut with, mut last): (Vec<Value>, Option<Vec<u64>>) = (Vec::new(), None);
+        for v in &states {
+            let mut words = Vec::new();
+            layout.encode(&[], v, &mut words).unwrap();
+            layout.decode_variables_with(&words, last.as_deref(), &mut with, &tables);
+            let mut plain = Vec::new();
+            layout.decode_variables(&words, &mut plain);
+            assert_eq!(&with, v);
+            assert_eq!(&plain, v);
+            last = Some(words);
+        }
     }
 }

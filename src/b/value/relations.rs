@@ -169,7 +169,7 @@ pub fn overwrite(r: &[Value], q: &[Value]) -> Vec<Value> {
 /// value did not change.
 pub fn with_image(f: &Arc<[Value]>, x: Value, y: Value) -> Arc<[Value]> {
     let run = run_from(f, &x);
-    if run.len() == 1 && *second(&f[run.start]) == y {
+    if run.len() == 1 && second(&f[run.start]).fast_eq(&y) {
         return f.clone();
     }
     super::sets::splice(f, run, Some(Value::pair(x, y)))

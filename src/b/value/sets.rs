@@ -7,8 +7,25 @@ use super::Value;
 use std::sync::Arc;
 
 /// Is `v` an element of the sorted set `s`?
+#[inline]
 pub fn contains(s: &[Value], v: &Value) -> bool {
-    s.binary_search_by(|x| x.fast_cmp(v)).is_ok()
+    // Hot path (`p : PROC`, `x : 1..n`, typing invariants): a sorted set
+    // without duplicates whose ends are elements of one given set (or
+    // integers) `len - 1` apart holds exactly the range between them, so
+    // membership is a range check instead of a binary search.
+    match (v, s.first(), s.last()) {
+        (Value::Elem(x), Some(Value::Elem(lo)), Some(Value::Elem(hi)))
+            if lo.set == hi.set && (hi.index - lo.index) as usize == s.len() - 1 =>
+        {
+            x.set == lo.set && lo.index <= x.index && x.index <= hi.index
+        }
+        (Value::Int(x), Some(Value::Int(lo)), Some(Value::Int(hi)))
+            if (*hi as i128 - *lo as i128) == s.len() as i128 - 1 =>
+        {
+            lo <= x && x <= hi
+        }
+        _ => s.binary_search_by(|x| x.fast_cmp(v)).is_ok(),
+    }
 }
 
 /// `a \/ b` of two sorted sets.
@@ -247,6 +264,31 @@ mod tests {
         assert!(!is_subset(&ints(&[3, 4]), &a));
         assert!(contains(&a, &Value::Int(5)));
         assert!(!contains(&a, &Value::Int(4)));
+    }
+
+    #[test]
+    fn range_membership_agrees_with_binary_search() {
+        use crate::b::value::Elem;
+        let e = |set, index| Value::Elem(Elem { set, index });
+        let sets: Vec<Vec<Value>> = vec![
+            vec![e(0, 0), e(0, 1), e(0, 2)],
+            vec![e(0, 1), e(0, 2)],
+            vec![e(0, 0), e(0, 2)],
+            vec![e(0, 2), e(1, 0)],
+            vec![e(1, 0)],
+            ints(&[-1, 0, 1]),
+            ints(&[1, 3]),
+            ints(&[i64::MIN, i64::MAX]),
+            vec![Value::Int(0), e(0, 0)],
+        ];
+        let probes = [e(0, 0), e(0, 1), e(0, 2), e(0, 3), e(1, 0), e(1, 1)]
+            .into_iter()
+            .chain(ints(&[i64::MIN, -2, -1, 0, 1, 2, 3, i64::MAX]));
+        for v in probes {
+            for s in &sets {
+                assert_eq!(contains(s, &v), s.contains(&v), "{v:?} in {s:?}");
+            }
+        }
     }
 
     #[test]
