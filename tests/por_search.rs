@@ -313,11 +313,17 @@ fn verbose_runs_say_how_each_pair_was_decided() {
         out.stderr
     );
     assert!(
-        out.stderr.contains("inc1 reset1: dependent (race on c1)"),
+        out.stderr
+            .contains("inc1 reset1: independent (never co-enabled in 4 states; both write c1)"),
         "{}",
         out.stderr
     );
-    assert!(out.stderr.contains("pairs decided: 4 race, 24 syntactic"));
+    assert!(
+        out.stderr
+            .contains("pairs decided: 0 race, 4 never co-enabled (independent), 24 syntactic"),
+        "{}",
+        out.stderr
+    );
     assert!(
         out.stdout
             .contains("partial order reduction: on (16 of 16 states reduced"),

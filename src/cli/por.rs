@@ -308,11 +308,12 @@ impl PorInfo {
 fn decision_counts(a: &Analysis) -> String {
     use crate::por::dependency::Decision;
     use crate::por::enable::EnableDecision;
-    let (mut race, mut syn, mut ind, mut dep, mut big) = (0, 0, 0, 0, 0);
+    let (mut race, mut syn, mut ind, mut dep, mut big, mut apart) = (0, 0, 0, 0, 0, 0);
     for (_, _, d) in &a.pairs {
         match d {
             Decision::Race(_) => race += 1,
             Decision::Syntactic => syn += 1,
+            Decision::NeverCoEnabled { .. } => apart += 1,
             Decision::EnumIndependent { .. } => ind += 1,
             Decision::EnumDependent { .. } => dep += 1,
             Decision::Fallback { .. } => big += 1,
@@ -328,7 +329,8 @@ fn decision_counts(a: &Analysis) -> String {
         }
     }
     format!(
-        "pairs decided: {race} race, {syn} syntactic, {} by refined enumeration ({ind} \
+        "pairs decided: {race} race, {apart} never co-enabled (independent), {syn} \
+         syntactic, {} by refined enumeration ({ind} \
          independent, {dep} dependent), {big} too big (fallback: dependent)\n\
          enable edges decided: {disjoint} disjoint, {} by enumeration ({witness} edges, {never} \
          never), {fallback} too big (fallback: edge)\n",

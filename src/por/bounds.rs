@@ -129,7 +129,7 @@ fn powerset_like(op: UnaryOp) -> bool {
 
 /// The value of a constant integer expression (literals, `MAXINT`,
 /// `MININT`, `-`, `+`, `*`).
-fn int_value(e: &Expr, range: (i64, i64)) -> Option<i64> {
+pub fn int_value(e: &Expr, range: (i64, i64)) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(n) => Some(*n),
         ExprKind::Constant(BuiltinConstant::MaxInt) => Some(range.1),

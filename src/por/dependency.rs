@@ -1,5 +1,6 @@
 //! The dependency relation of Dobrikov and Leuschel's Algorithm 2: two
-//! operations are *race dependent* when their write sets meet,
+//! operations are *race dependent* when their write sets meet (unless no
+//! candidate state enables both, see below),
 //! *syntactically independent* when neither writes what the other reads,
 //! and otherwise decided by the refined test, which ProB answers with
 //! `test_path` and orbit by enumerating candidate states
@@ -15,6 +16,19 @@
 //! and interference of the actions, line 8) and is exact for the
 //! candidates; evaluation errors and unenumerable states count as
 //! dependence.
+//!
+//! Definition 1 quantifies over the states where both operations are
+//! enabled, so a pair that is never enabled together is independent,
+//! whatever it writes (the standard independence relation; the steps of
+//! one process all write its program counter but are enabled one at a
+//! time). Before calling a race dependent, orbit enumerates the candidate
+//! states over the variables the two touch: if none enables both, the pair
+//! is *never co-enabled* and independent. The candidate states cover every
+//! state the search can meet (the same guards as the refined test: bounded
+//! integers, the budget, evaluation errors count as co-enabled), and the
+//! ample-set checks A2.1/A2.2 stay sound: an operation outside `S` that is
+//! independent of `a ∈ S` cannot disable `a`, so `a` is still enabled when
+//! an operation never co-enabled with it would have to run.
 
 use std::collections::BTreeSet;
 
@@ -30,6 +44,14 @@ pub enum Decision {
     Race(Vec<String>),
     /// Neither writes a variable the other reads: independent.
     Syntactic,
+    /// Both write these variables, but no candidate state enables both:
+    /// independent (Definition 1 holds vacuously).
+    NeverCoEnabled {
+        /// The variables both write.
+        race: Vec<String>,
+        /// Candidate states examined.
+        states: usize,
+    },
     /// No candidate state shows dependence: independent.
     EnumIndependent {
         /// Candidate states examined.
@@ -50,7 +72,12 @@ pub enum Decision {
 impl Decision {
     /// Whether the pair counts as dependent.
     pub fn is_dependent(&self) -> bool {
-        !matches!(self, Decision::Syntactic | Decision::EnumIndependent { .. })
+        !matches!(
+            self,
+            Decision::Syntactic
+                | Decision::NeverCoEnabled { .. }
+                | Decision::EnumIndependent { .. }
+        )
     }
 
     /// A one-line explanation, e.g. `dependent (race on x, y)`.
@@ -58,6 +85,10 @@ impl Decision {
         match self {
             Decision::Race(vs) => format!("dependent (race on {})", vs.join(", ")),
             Decision::Syntactic => "independent (syntactic)".to_string(),
+            Decision::NeverCoEnabled { race, states } => format!(
+                "independent (never co-enabled in {states} states; both write {})",
+                race.join(", ")
+            ),
             Decision::EnumIndependent { states } => {
                 format!("independent (enumeration of {states} states)")
             }
@@ -99,15 +130,18 @@ pub fn decide(
     candidates: &Candidates<'_>,
 ) -> Decision {
     let (sa, sb) = (&sets[a], &sets[b]);
+    let involved: BTreeSet<String> = sa.touched().union(&sb.touched()).cloned().collect();
+    let interp = candidates.interpreter();
     let race: Vec<String> = sa.write.intersection(&sb.write).cloned().collect();
     if !race.is_empty() {
-        return Decision::Race(race);
+        return match never_co_enabled(interp, a, b, &involved, candidates) {
+            Some(states) => Decision::NeverCoEnabled { race, states },
+            None => Decision::Race(race),
+        };
     }
     if sa.reads().is_disjoint(&sb.write) && sb.reads().is_disjoint(&sa.write) {
         return Decision::Syntactic;
     }
-    let involved: BTreeSet<String> = sa.touched().union(&sb.touched()).cloned().collect();
-    let interp = candidates.interpreter();
     let (na, nb) = (&names[a], &names[b]);
     let scan = candidates.scan(&involved, &mut |consts, vars| {
         let at = || candidates.describe(vars);
@@ -127,6 +161,33 @@ pub fn decide(
         Scan::Exhausted(states) => Decision::EnumIndependent { states },
         Scan::Found(witness) => Decision::EnumDependent { witness },
         Scan::TooBig(reason) => Decision::Fallback { reason },
+    }
+}
+
+/// The candidate states examined if none of them (varying `involved`, the
+/// variables `a` and `b` touch) enables both `a` and `b`; `None` if one
+/// does, evaluation fails somewhere, or the states cannot be enumerated.
+pub(crate) fn never_co_enabled(
+    interp: &Interpreter,
+    a: usize,
+    b: usize,
+    involved: &BTreeSet<String>,
+    candidates: &Candidates<'_>,
+) -> Option<usize> {
+    let scan = candidates.scan(involved, &mut |consts, vars| {
+        let both = || -> Result<bool, String> {
+            Ok(!instances(interp, a, consts, vars)?.is_empty()
+                && !instances(interp, b, consts, vars)?.is_empty())
+        };
+        match both() {
+            Ok(false) => None,
+            Ok(true) => Some(String::new()),
+            Err(e) => Some(e),
+        }
+    });
+    match scan {
+        Scan::Exhausted(states) => Some(states),
+        Scan::Found(_) | Scan::TooBig(_) => None,
     }
 }
 

@@ -12,6 +12,8 @@
 //! * [`enable`]: the enable graph of Definition 3;
 //! * [`instances`]: the same relations per operation instance (parameter
 //!   tuple), for operations with small parameter types;
+//! * [`domains`]: candidate domains read off typing conjuncts (`x : 0..20`,
+//!   `f : S --> T`);
 //! * [`bounds`], [`invariant`]: which invariant conjuncts the candidate
 //!   states may assume, which integers they bound, and which conjuncts no
 //!   operation can break (for the stutter condition);
@@ -27,6 +29,7 @@ pub mod access;
 pub mod ample;
 pub mod bounds;
 pub mod dependency;
+pub mod domains;
 pub mod enable;
 pub mod instances;
 pub mod invariant;

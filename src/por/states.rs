@@ -9,9 +9,11 @@
 //! invariant), and fixes every other variable to its value in an initial
 //! state: the two operations neither read nor write those, so their values
 //! cannot change the outcome. Each constant valuation is tried.
-//! Integer variables must be bounded within `MININT..MAXINT` by an assumed
-//! conjunct ([`crate::por::bounds`]), so that the enumeration covers every
-//! state the search can meet.
+//! A variable confined by an assumed typing conjunct to a literal set
+//! (`x : 0..20`, `f : S --> T`, [`crate::por::domains`]) ranges over that
+//! set only. Otherwise integer variables must be bounded within
+//! `MININT..MAXINT` by an assumed conjunct ([`crate::por::bounds`]), so
+//! that the enumeration covers every state the search can meet.
 //! When the product of the domains exceeds the budget, or a type is not
 //! enumerable (`STRING`, large powersets), the caller falls back to the
 //! conservative answer.
@@ -26,6 +28,7 @@ use crate::b::types::{MachineTypes, Type};
 use crate::b::value::{Elem, Value};
 use crate::por::access::expr_reads;
 use crate::por::bounds::{bounded_by, has_int};
+use crate::por::domains::typed_domain;
 
 /// Most constant valuations tried (with more, every query falls back to
 /// the conservative answer).
@@ -63,6 +66,11 @@ pub struct Candidates<'a> {
     assumed: Vec<bool>,
     /// Variables bounded by an assumed conjunct.
     bounded: BTreeSet<String>,
+    /// Per conjunct: the variable slot it confines to a literal set, and
+    /// that set ([`crate::por::domains`]).
+    invariant_domains: Vec<Option<(usize, Rc<Vec<Value>>)>>,
+    /// The smallest domain of each slot confined by an assumed conjunct.
+    typed: HashMap<usize, Rc<Vec<Value>>>,
     /// Most candidate states per scan.
     pub budget: usize,
     /// The domains built so far, by variable slot.
@@ -102,6 +110,10 @@ impl<'a> Candidates<'a> {
             .iter()
             .map(|c| bounded_by(c, &names, &types.variables, range))
             .collect();
+        let invariant_domains = parts
+            .iter()
+            .map(|c| typed_domain(c, &names, types, budget).map(|(i, d)| (i, Rc::new(d))))
+            .collect();
         let mut bases = Vec::new();
         let mut no_base = None;
         match interpreter.constant_valuations() {
@@ -138,6 +150,8 @@ impl<'a> Candidates<'a> {
             invariant_reads,
             invariant_bounds,
             bounded: BTreeSet::new(),
+            invariant_domains,
+            typed: HashMap::new(),
             budget,
             domains: RefCell::new(HashMap::new()),
             valid: RefCell::new(HashMap::new()),
@@ -153,6 +167,15 @@ impl<'a> Candidates<'a> {
             .filter(|&i| assumed[i])
             .flat_map(|i| self.invariant_bounds[i].iter().cloned())
             .collect();
+        self.typed.clear();
+        for (i, d) in self.invariant_domains.iter().enumerate() {
+            if let (true, Some((slot, d))) = (assumed[i], d) {
+                let smaller = self.typed.get(slot).is_none_or(|old| d.len() < old.len());
+                if smaller {
+                    self.typed.insert(*slot, d.clone());
+                }
+            }
+        }
         self.assumed = assumed;
         self.valid.borrow_mut().clear();
     }
@@ -290,8 +313,11 @@ impl<'a> Candidates<'a> {
             if !involved.contains(&v.name) {
                 continue;
             }
-            let size = domain_size(&self.types.variables[i], self.types)
-                .ok_or_else(|| format!("the type of `{}` is too large", v.name))?;
+            let size = match self.typed.get(&i) {
+                Some(d) => d.len(),
+                None => domain_size(&self.types.variables[i], self.types)
+                    .ok_or_else(|| format!("the type of `{}` is too large", v.name))?,
+            };
             total = match total.checked_mul(size) {
                 Some(t) if t <= self.budget => t,
                 _ => return Err(format!("more than {} candidate states", self.budget)),
@@ -303,6 +329,15 @@ impl<'a> Candidates<'a> {
                 continue;
             }
             let ty = &self.types.variables[i];
+            if let Some(d) = self.typed.get(&i) {
+                total = match total.checked_mul(d.len()) {
+                    Some(t) if t <= self.budget => t,
+                    _ => return Err(format!("more than {} candidate states", self.budget)),
+                };
+                slots.push(i);
+                domains.push(d.clone());
+                continue;
+            }
             if has_int(ty) && !self.bounded.contains(&v.name) {
                 return Err(format!(
                     "no assumed invariant conjunct bounds the integers of `{}` within \
