@@ -65,3 +65,34 @@ fn bad_input_reports_position_and_exits_2() {
     assert_eq!(code, 2);
     assert!(err.contains(":1:10: expected a dreadnaut command"), "{err}");
 }
+
+/// The `--form` output is valid dreadnaut input (checked with nauty's
+/// `dreadnaut` where it is installed; skipped with a message otherwise).
+#[test]
+fn form_output_is_accepted_by_dreadnaut() {
+    use std::io::Write as _;
+    let (code, out, err) = run(
+        "n=4 $=0 d g 0: 1; 1: 2; 2: 3; 3: 0 1. f=[0|1 2 3] x",
+        &["--form"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let form = out.lines().nth(1).expect("a form line");
+    let Ok(mut child) = Command::new("dreadnaut")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    else {
+        eprintln!("skipped: dreadnaut is not installed (apt-get install nauty)");
+        return;
+    };
+    writeln!(child.stdin.take().unwrap(), "{form} x o q").unwrap();
+    let done = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&done.stdout).to_string() + &String::from_utf8_lossy(&done.stderr);
+    assert!(
+        !text.contains("illegal") && !text.contains("skipped"),
+        "{form}\n{text}"
+    );
+    assert!(text.contains("orbits"), "{form}\n{text}");
+}

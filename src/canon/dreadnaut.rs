@@ -401,6 +401,9 @@ fn r_number(r: &mut Reader<'_>) -> Result<u64, ParseError> {
 pub fn write(g: &Graph, directed: bool, base: u32) -> String {
     let n = g.vertex_count();
     let mut s = format!("n={n} $={base}{} g", if directed { " d" } else { "" });
+    // `;` goes *between* lists: after the last vertex dreadnaut would move
+    // past the end and reject the closing `.`.
+    let mut listed = false;
     for v in 0..n {
         let mut first = true;
         let mut last = None;
@@ -410,13 +413,14 @@ pub fn write(g: &Graph, directed: bool, base: u32) -> String {
             }
             last = Some(u);
             if first {
+                if listed {
+                    s.push(';');
+                }
                 let _ = write!(s, " {}:", v as u64 + u64::from(base));
                 first = false;
+                listed = true;
             }
             let _ = write!(s, " {}", u as u64 + u64::from(base));
-        }
-        if !first {
-            s.push(';');
         }
     }
     s.push_str(" . f=[");
@@ -484,5 +488,16 @@ mod tests {
         let back = parse(&text).unwrap();
         assert_eq!(back[0].to_graph().out_to, g.out_to);
         assert_eq!(back[0].colours, gs[0].colours);
+    }
+
+    /// dreadnaut's `;` moves to the next vertex, so one after the last
+    /// vertex's list would run past the end and make it reject the `.`.
+    #[test]
+    fn write_ends_the_last_list_with_the_full_stop() {
+        let gs = parse("n=3 $=0 d g 0: 1; 1: 2; 2: 0. f=[0|1 2]").unwrap();
+        let g = gs[0].to_graph();
+        let text = write(&g, true, 0);
+        assert!(text.contains(" 2: 0 . f=["), "{text}");
+        assert_eq!(parse(&text).unwrap()[0].to_graph().out_to, g.out_to);
     }
 }
