@@ -260,3 +260,19 @@ fn inverse_images_of_one_element_are_counted_without_building_them() {
     assert!(!holds("{1 |-> red}~[{green}] /= {}"));
     assert!(holds("card({1 |-> red}~[{green}]) = 0"));
 }
+
+#[test]
+fn function_spaces_over_explicit_domains() {
+    // The domain is merged with the pairs' first components.
+    assert!(holds("{red |-> 1, blue |-> 2} : COLOUR +-> NAT"));
+    assert!(!holds("{red |-> 1, blue |-> 2} : COLOUR --> NAT"));
+    assert!(holds(
+        "{red |-> 1, green |-> 1, blue |-> 2} : COLOUR --> NAT"
+    ));
+    assert!(holds("{red |-> 1, red |-> 2} : COLOUR <-> NAT"));
+    assert!(!holds("{red |-> 1, red |-> 2} : COLOUR +-> NAT"));
+    assert!(!holds("{red |-> 1, blue |-> 2} : {red, green} +-> NAT"));
+    assert!(holds("{red |-> 1, green |-> 2} : {red, green} --> NAT"));
+    assert!(!holds("{1 |-> red, 3 |-> blue} : {1, 2} +-> COLOUR"));
+    assert!(holds("{} : {1, 2} +-> COLOUR"));
+}

@@ -278,6 +278,19 @@ fn guards_selecting_by_a_function_value_scan_the_function() {
         steps_or_error(&machine(f, "p : P - s & f(p) = TRUE")).unwrap(),
         vec!["op(c)"]
     );
+    // Differences and intersections of explicit sets are merged.
+    assert_eq!(
+        steps_or_error(&machine(f, "p : P - s")).unwrap(),
+        vec!["op(c)"]
+    );
+    assert_eq!(
+        steps_or_error(&machine(f, "p : P /\\ s")).unwrap(),
+        vec!["op(a)", "op(b)", "op(d)"]
+    );
+    assert_eq!(
+        steps_or_error(&machine(f, "p : s - {b}")).unwrap(),
+        vec!["op(a)", "op(d)"]
+    );
     // Outside dom(f) the guard is false, as in ProB.
     let partial = "{b |-> TRUE, d |-> TRUE}";
     assert_eq!(

@@ -64,6 +64,22 @@ impl Interpreter {
             }
             EK::Binary(op @ (Minus | Inter), a, b) => {
                 let keep_members = *op == Inter;
+                if let (Some(sa), Some(sb)) = (explicit_set(a, env), explicit_set(b, env)) {
+                    // Hot path (`p : PROC - proc`): both sets explicit and
+                    // sorted, so one merge replaces a search per element.
+                    let (sa, sb) = (sa.clone(), sb.clone());
+                    let mut j = 0;
+                    for v in sa.iter() {
+                        while j < sb.len() && sb[j].fast_cmp(v).is_lt() {
+                            j += 1;
+                        }
+                        let member = j < sb.len() && sb[j].fast_eq(v);
+                        if member == keep_members && !f(v.clone(), env)? {
+                            return Ok(false);
+                        }
+                    }
+                    return Ok(true);
+                }
                 self.enum_set(a, env, &mut |v, env| {
                     if self.member(&v, b, env)? == keep_members {
                         f(v, env)
@@ -312,6 +328,20 @@ impl Interpreter {
                 }
             }),
         }
+    }
+}
+
+/// The set a literal or slot holds, if `e` is one and holds a set.
+fn explicit_set<'v>(e: &'v CExpr, env: &'v Env<'_>) -> Option<&'v Arc<[Value]>> {
+    let v = match &e.kind {
+        EK::Lit(v) => v,
+        EK::Read(super::ir::Slot::Const(i)) => &env.consts[*i as usize],
+        EK::Read(super::ir::Slot::Frame(i)) => &env.frame[*i as usize],
+        _ => return None,
+    };
+    match v {
+        Value::Set(s) => Some(s),
+        _ => None,
     }
 }
 

@@ -48,6 +48,10 @@
 //! space, union, difference or `dom(f)` is decided without building `S`;
 //! `s \/ {x}`, `s - {x}`, `f(x) := e` and `r~[S]` copy the set once.
 //! Values are reference counted, so reading a variable clones a pointer.
+//! The commonest guard, `p : S & f(p) = c`, is one pass over `f` (see
+//! `scan`); `S - T`, `S /\ T` and the domain of `f : S --> T` are merges
+//! of sorted sets; `card(r~[{y}])` and `r~[{y}] = {}` count without
+//! building the image.
 
 mod compile;
 mod compile_subst;

@@ -212,11 +212,37 @@ impl Interpreter {
         let Some(pairs) = v.as_set() else {
             return Ok(false);
         };
+        // Hot path (typing invariants `f : S --> T` with `S` a variable or
+        // a given set, checked in every state): the pairs' first components
+        // ascend, so with `S` explicit their membership is one merge with
+        // `S` instead of a search per pair.
+        let domain = match &a.kind {
+            EK::Read(slot) => match slot {
+                super::ir::Slot::Const(i) => &env.consts[*i as usize],
+                super::ir::Slot::Frame(i) => &env.frame[*i as usize],
+            },
+            EK::Lit(v) => v,
+            _ => &Value::Int(0),
+        };
+        let domain = match domain {
+            Value::Set(d) => Some(d.clone()),
+            _ => None,
+        };
+        let mut j = 0;
         for p in pairs {
             let Some((x, y)) = p.as_pair() else {
                 return Ok(false);
             };
-            if !self.member(x, a, env)? || !self.member(y, b, env)? {
+            let in_domain = match &domain {
+                Some(d) => {
+                    while j < d.len() && d[j].fast_cmp(x).is_lt() {
+                        j += 1;
+                    }
+                    j < d.len() && d[j].fast_eq(x)
+                }
+                None => self.member(x, a, env)?,
+            };
+            if !in_domain || !self.member(y, b, env)? {
                 return Ok(false);
             }
         }
