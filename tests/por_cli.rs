@@ -138,7 +138,7 @@ fn peterson_turn_writes_are_proved_independent_of_the_other_entry() {
     );
     assert!(out.contains("  yield1 -> {enter1, enter2}\n"), "{out}");
     assert!(
-        out.contains("want1 yield1: independent (never co-enabled in 60 states; both write pc1)"),
+        out.contains("want1 yield1: independent (never co-enabled in 15 states; both write pc1)"),
         "{out}"
     );
 }

@@ -21,8 +21,10 @@
 //! enabled, so a pair that is never enabled together is independent,
 //! whatever it writes (the standard independence relation; the steps of
 //! one process all write its program counter but are enabled one at a
-//! time). Before calling a race dependent, orbit enumerates the candidate
-//! states over the variables the two touch: if none enables both, the pair
+//! time). Before calling a race dependent, and before the refined test,
+//! orbit enumerates the candidate
+//! states over the variables the two guards read (`read_G`, on which
+//! enabledness depends): if none enables both, the pair
 //! is *never co-enabled* and independent. The candidate states cover every
 //! state the search can meet (the same guards as the refined test: bounded
 //! integers, the budget, evaluation errors count as co-enabled), and the
@@ -44,10 +46,10 @@ pub enum Decision {
     Race(Vec<String>),
     /// Neither writes a variable the other reads: independent.
     Syntactic,
-    /// Both write these variables, but no candidate state enables both:
-    /// independent (Definition 1 holds vacuously).
+    /// No candidate state enables both: independent (Definition 1 holds
+    /// vacuously), whatever they read and write.
     NeverCoEnabled {
-        /// The variables both write.
+        /// The variables both write (empty: no race).
         race: Vec<String>,
         /// Candidate states examined.
         states: usize,
@@ -85,6 +87,9 @@ impl Decision {
         match self {
             Decision::Race(vs) => format!("dependent (race on {})", vs.join(", ")),
             Decision::Syntactic => "independent (syntactic)".to_string(),
+            Decision::NeverCoEnabled { race, states } if race.is_empty() => {
+                format!("independent (never co-enabled in {states} states)")
+            }
             Decision::NeverCoEnabled { race, states } => format!(
                 "independent (never co-enabled in {states} states; both write {})",
                 race.join(", ")
@@ -133,14 +138,20 @@ pub fn decide(
     let involved: BTreeSet<String> = sa.touched().union(&sb.touched()).cloned().collect();
     let interp = candidates.interpreter();
     let race: Vec<String> = sa.write.intersection(&sb.write).cloned().collect();
-    if !race.is_empty() {
-        return match never_co_enabled(interp, a, b, &involved, candidates) {
-            Some(states) => Decision::NeverCoEnabled { race, states },
-            None => Decision::Race(race),
-        };
-    }
-    if sa.reads().is_disjoint(&sb.write) && sb.reads().is_disjoint(&sa.write) {
+    if race.is_empty() && sa.reads().is_disjoint(&sb.write) && sb.reads().is_disjoint(&sa.write) {
         return Decision::Syntactic;
+    }
+    // Enabledness depends on the guard reads alone (`read_G` covers every
+    // construct that can disable an operation, see `crate::por::access`);
+    // other variables keep their initial values, and an evaluation error
+    // there counts as co-enabled. Cheaper than the refined test below (fewer
+    // variables), so it also decides pairs whose refined test is too big.
+    let guards: BTreeSet<String> = sa.read_guard.union(&sb.read_guard).cloned().collect();
+    if let Some(states) = never_co_enabled(interp, a, b, &guards, candidates) {
+        return Decision::NeverCoEnabled { race, states };
+    }
+    if !race.is_empty() {
+        return Decision::Race(race);
     }
     let (na, nb) = (&names[a], &names[b]);
     let scan = candidates.scan(&involved, &mut |consts, vars| {
@@ -165,7 +176,8 @@ pub fn decide(
 }
 
 /// The candidate states examined if none of them (varying `involved`, the
-/// variables `a` and `b` touch) enables both `a` and `b`; `None` if one
+/// variables the guards of `a` and `b` read) enables both `a` and `b`;
+/// `None` if one
 /// does, evaluation fails somewhere, or the states cannot be enumerated.
 pub(crate) fn never_co_enabled(
     interp: &Interpreter,

@@ -13,13 +13,19 @@
 //!
 //! Recognised conjuncts, for a variable `x` and *literal* sets `S`, `T`
 //! (`a..b` with constant integer bounds, `{1, 2}`, `BOOL`, a given set):
-//! `x : S`, `x <: S`, `x : POW(S)`, `x : S --> T` and `x : S +-> T`.
+//! `x : S`, `x <: S`, `x : POW(S)`, and `x : S --> T` (total functions).
+//! For the other function arrows, and where `S` or `T` is not literal
+//! (`pst : proc --> STATE` with a variable `proc`), `x` ranges over the
+//! partial functions between the literal sets or, failing those, the whole
+//! component types (when they hold no integers): a superset of the
+//! conjunct's values, which the candidate states then check.
 //! Anything else yields no domain (the type is enumerated as before).
 
 use crate::b::ast::{BinaryOp, BuiltinConstant, Expr, ExprKind, UnaryOp};
-use crate::b::types::MachineTypes;
+use crate::b::types::{MachineTypes, Type};
 use crate::b::value::{Elem, Value};
-use crate::por::bounds::int_value;
+use crate::por::bounds::{has_int, int_value};
+use crate::por::states::domain;
 
 /// The variable (index into `names`) that conjunct `c` confines to a
 /// finite literal set, and that set's values, if it has at most `limit`.
@@ -41,22 +47,52 @@ pub fn typed_domain(
             subsets(&elements(t, types, limit)?, limit)?
         }
         (BinaryOp::Subset, _) => subsets(&elements(s, types, limit)?, limit)?,
-        (BinaryOp::Member, ExprKind::Binary(BinaryOp::TotalFunction, d, r)) => functions(
-            &elements(d, types, limit)?,
-            &elements(r, types, limit)?,
-            false,
-            limit,
-        )?,
-        (BinaryOp::Member, ExprKind::Binary(BinaryOp::PartialFunction, d, r)) => functions(
-            &elements(d, types, limit)?,
-            &elements(r, types, limit)?,
-            true,
-            limit,
-        )?,
+        (BinaryOp::Member, ExprKind::Binary(arrow, d, r)) if is_function_arrow(*arrow) => {
+            // Literal sets where given, else every value of the pair's
+            // component type (a superset: the conjunct itself is checked on
+            // the candidates); the exact total functions only for `-->`
+            // between literal sets.
+            let Type::Set(pair) = &types.variables[slot] else {
+                return None;
+            };
+            let Type::Pair(a, b) = &**pair else {
+                return None;
+            };
+            let (ld, lr) = (elements(d, types, limit), elements(r, types, limit));
+            let exact = *arrow == BinaryOp::TotalFunction && ld.is_some() && lr.is_some();
+            let dom = ld.or_else(|| whole_type(a, types, limit))?;
+            let ran = lr.or_else(|| whole_type(b, types, limit))?;
+            functions(&dom, &ran, !exact, limit)?
+        }
         (BinaryOp::Member, _) => elements(s, types, limit)?,
         _ => return None,
     };
     Some((slot, values))
+}
+
+/// Whether `op` builds a set of functions (`-->`, `+->`, `>->`, ...).
+fn is_function_arrow(op: BinaryOp) -> bool {
+    use BinaryOp::*;
+    matches!(
+        op,
+        PartialFunction
+            | TotalFunction
+            | PartialInjection
+            | TotalInjection
+            | PartialSurjection
+            | TotalSurjection
+            | PartialBijection
+            | TotalBijection
+    )
+}
+
+/// Every value of a type without integers (integers need a bound, see
+/// [`crate::por::bounds`]), if there are at most `limit`.
+fn whole_type(ty: &Type, types: &MachineTypes, limit: usize) -> Option<Vec<Value>> {
+    if has_int(ty) {
+        return None;
+    }
+    domain(ty, types, limit)
 }
 
 /// The elements of a literal set, sorted, if there are at most `limit`.
@@ -171,7 +207,10 @@ mod tests {
                 deferred: true,
             }],
             constants: vec![],
-            variables: vec![],
+            variables: vec![Type::Set(Box::new(Type::Pair(
+                Box::new(Type::Given(0)),
+                Box::new(Type::Bool),
+            )))],
             operations: vec![],
             bound: Default::default(),
             maxint: 3,
@@ -198,9 +237,13 @@ mod tests {
 
     #[test]
     fn functions_are_enumerated_directly() {
-        assert_eq!(size("x : P --> 0..1"), Some(8));
+        assert_eq!(size("x : P --> BOOL"), Some(8));
         assert_eq!(size("x : P +-> BOOL"), Some(27));
-        assert_eq!(size("x : P --> 1..0"), Some(0));
+        // `{}` is not a literal set here: the partial functions over the types.
+        assert_eq!(size("x : P --> {}"), Some(27));
+        // A non-literal domain: the partial functions over the types.
+        assert_eq!(size("x : y --> BOOL"), Some(27));
+        assert_eq!(size("x : P >-> BOOL"), Some(27));
     }
 
     #[test]
