@@ -298,6 +298,11 @@ impl Workspace {
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
+    /// Sizes the buffers for `n` vertices. Per-level entries are written
+    /// before they are read (a node's by its parent or by itself), so they
+    /// keep stale values; only the starts of level 0 are set. `perm` is
+    /// always written whole and `hits` is kept all zero, so neither is
+    /// cleared: small graphs by the thousand pay no zeroing.
     fn reset(&mut self, n: usize) {
         self.refiner.reset(n);
         self.orbits.reset(n);
@@ -308,29 +313,32 @@ impl Workspace {
             &mut self.cand_idx,
             &mut self.event_off,
         ] {
-            v.clear();
-            v.resize(levels, 0);
+            if v.len() < levels {
+                v.resize(levels, 0);
+            }
         }
-        self.first_open.clear();
-        self.first_open.resize(levels, 0);
-        self.chosen.clear();
-        self.chosen.resize(levels, 0);
-        self.target.clear();
-        self.target.resize(levels, 0);
-        self.listed.clear();
-        self.listed.resize(levels, false);
+        self.cand_off[0] = 0;
+        self.event_off[0] = 0;
+        for v in [&mut self.first_open, &mut self.chosen, &mut self.target] {
+            if v.len() < levels {
+                v.resize(levels, 0);
+            }
+        }
+        for v in [&mut self.listed, &mut self.eq_first] {
+            if v.len() < levels {
+                v.resize(levels, false);
+            }
+        }
+        if self.cmp_best.len() < levels {
+            self.cmp_best.resize(levels, Ordering::Equal);
+        }
         self.cands.clear();
         self.events.clear();
-        self.eq_first.clear();
-        self.eq_first.resize(levels, false);
-        self.cmp_best.clear();
-        self.cmp_best.resize(levels, Ordering::Equal);
         self.generators.clear();
         self.fix_mcr.clear();
         self.words = n.div_ceil(64);
-        self.perm.clear();
         self.perm.resize(n, 0);
-        self.hits.clear();
+        debug_assert!(self.hits.iter().all(|&h| h == 0));
         self.hits.resize(n, 0);
         self.group_mantissa = 1.0;
         self.group_exponent = 0;
