@@ -117,21 +117,22 @@ pub(crate) struct Refiner {
 }
 
 impl Refiner {
-    /// Resizes the scratch space for `n` vertices.
+    /// Resizes the scratch space for `n` vertices. Keys, flags, moved
+    /// counts and queue marks are all zero after every refinement (each
+    /// pass clears what it set), so they are resized, not cleared.
     pub fn reset(&mut self, n: usize) {
-        self.key.clear();
+        debug_assert!(self.key.iter().all(|&k| k == 0));
+        debug_assert!(!self.touched_flag.iter().any(|&t| t));
+        debug_assert!(self.moved.iter().all(|&m| m == 0));
+        debug_assert!(!self.in_queue.iter().any(|&q| q));
         self.key.resize(n, 0);
-        self.touched_flag.clear();
         self.touched_flag.resize(n, false);
         self.touched.clear();
-        self.moved.clear();
         self.moved.resize(n, 0);
         self.touched_cells.clear();
-        self.queue.clear();
         self.queue.resize(n.max(1), 0);
         self.head = 0;
         self.queued = 0;
-        self.in_queue.clear();
         self.in_queue.resize(n, false);
     }
 

@@ -145,6 +145,11 @@ impl Workspace {
     /// orbits of `g`. Read them with the accessors.
     pub fn canonicalise(&mut self, g: &Graph) {
         let n = g.vertex_count();
+        if n == 1 {
+            // Isolated vertices of disjoint unions come here by thousands.
+            self.canonicalise_vertex(g);
+            return;
+        }
         self.reset(n);
         self.part.init_by_colour(&g.colour, &mut self.classes);
         self.nodes = 1;
@@ -242,6 +247,32 @@ impl Workspace {
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
+    /// Labels a one-vertex graph without setting up a search: the results
+    /// are those of the search, whose root is its only leaf.
+    fn canonicalise_vertex(&mut self, g: &Graph) {
+        self.classes.clear();
+        self.classes.push((g.colour[0], 1));
+        self.best_lab.clear();
+        self.best_lab.push(0);
+        self.perm.clear();
+        self.perm.push(0);
+        certificate(
+            g,
+            &self.best_lab,
+            &self.perm,
+            &mut self.cert_cursor,
+            &mut self.best_cert,
+        );
+        self.best_is_first = false;
+        write_form(g, &self.classes, &self.best_cert, &mut self.form);
+        self.generators.clear();
+        self.orbit_reps.clear();
+        self.orbit_reps.push(0);
+        self.group_mantissa = 1.0;
+        self.group_exponent = 0;
+        self.nodes = 1;
+    }
+
     /// Labels a graph with several components of the same shape through
     /// [`Components`].
     fn canonicalise_union(&mut self, g: &Graph) {
@@ -267,6 +298,11 @@ impl Workspace {
         self.orbits.write_representatives(&mut self.orbit_reps);
     }
 
+    /// Sizes the buffers for `n` vertices. Per-level entries are written
+    /// before they are read (a node's by its parent or by itself), so they
+    /// keep stale values; only the starts of level 0 are set. `perm` is
+    /// always written whole and `hits` is kept all zero, so neither is
+    /// cleared: small graphs by the thousand pay no zeroing.
     fn reset(&mut self, n: usize) {
         self.refiner.reset(n);
         self.orbits.reset(n);
@@ -277,29 +313,32 @@ impl Workspace {
             &mut self.cand_idx,
             &mut self.event_off,
         ] {
-            v.clear();
-            v.resize(levels, 0);
+            if v.len() < levels {
+                v.resize(levels, 0);
+            }
         }
-        self.first_open.clear();
-        self.first_open.resize(levels, 0);
-        self.chosen.clear();
-        self.chosen.resize(levels, 0);
-        self.target.clear();
-        self.target.resize(levels, 0);
-        self.listed.clear();
-        self.listed.resize(levels, false);
+        self.cand_off[0] = 0;
+        self.event_off[0] = 0;
+        for v in [&mut self.first_open, &mut self.chosen, &mut self.target] {
+            if v.len() < levels {
+                v.resize(levels, 0);
+            }
+        }
+        for v in [&mut self.listed, &mut self.eq_first] {
+            if v.len() < levels {
+                v.resize(levels, false);
+            }
+        }
+        if self.cmp_best.len() < levels {
+            self.cmp_best.resize(levels, Ordering::Equal);
+        }
         self.cands.clear();
         self.events.clear();
-        self.eq_first.clear();
-        self.eq_first.resize(levels, false);
-        self.cmp_best.clear();
-        self.cmp_best.resize(levels, Ordering::Equal);
         self.generators.clear();
         self.fix_mcr.clear();
         self.words = n.div_ceil(64);
-        self.perm.clear();
         self.perm.resize(n, 0);
-        self.hits.clear();
+        debug_assert!(self.hits.iter().all(|&h| h == 0));
         self.hits.resize(n, 0);
         self.group_mantissa = 1.0;
         self.group_exponent = 0;
@@ -503,21 +542,27 @@ impl Workspace {
         }
         let base = self.fix_mcr.len();
         self.fix_mcr.resize(base + 2 * words, 0);
-        self.seen.clear();
-        self.seen.resize(words, 0);
-        for v in 0..self.perm.len() {
-            if self.seen[v / 64] >> (v % 64) & 1 == 1 {
+        let (fix, mcr) = self.fix_mcr[base..].split_at_mut(words);
+        let seen = &mut self.seen;
+        seen.clear();
+        seen.resize(words, 0);
+        let perm = &self.perm[..];
+        for (v, &image) in perm.iter().enumerate() {
+            let (word, bit) = (v / 64, 1u64 << (v % 64));
+            if seen[word] & bit != 0 {
                 continue;
             }
-            if self.perm[v] as usize == v {
-                self.fix_mcr[base + v / 64] |= 1 << (v % 64);
-            }
             // Cycles are entered at their smallest vertex.
-            self.fix_mcr[base + words + v / 64] |= 1 << (v % 64);
-            let mut x = v;
-            while self.seen[x / 64] >> (x % 64) & 1 == 0 {
-                self.seen[x / 64] |= 1 << (x % 64);
-                x = self.perm[x] as usize;
+            mcr[word] |= bit;
+            let mut x = image as usize;
+            if x == v {
+                // A fixed point: no later vertex lies on its cycle.
+                fix[word] |= bit;
+                continue;
+            }
+            while x != v {
+                seen[x / 64] |= 1 << (x % 64);
+                x = perm[x] as usize;
             }
         }
     }
