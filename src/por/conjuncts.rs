@@ -197,13 +197,17 @@ impl GuardConjuncts {
     }
 }
 
-/// The conjunct text of `span` in `source`, for reports.
+/// The conjunct at `span` in `source`, quoted, for reports (`` `p = 0` ``;
+/// its byte range where `source` does not hold it).
 pub fn span_text(source: &str, span: Span) -> String {
     source
         .get(span.start as usize..span.end as usize)
         .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|t| !t.is_empty())
-        .unwrap_or_else(|| format!("bytes {}..{}", span.start, span.end))
+        .map_or_else(
+            || format!("the conjunct at bytes {}..{}", span.start, span.end),
+            |t| format!("`{t}`"),
+        )
 }
 
 /// An interpreter of `machine` whose invariant conjuncts are `exprs`.
@@ -374,13 +378,13 @@ mod tests {
                 .exclusive(ix("a"), ix("b"), c)
                 .expect("p = 0 excludes p > 1");
             assert_eq!(x.states, Some(4));
-            assert_eq!(span_text(SHARED, x.first), "p = 0");
-            assert_eq!(span_text(SHARED, x.second), "p > 1");
+            assert_eq!(span_text(SHARED, x.first), "`p = 0`");
+            assert_eq!(span_text(SHARED, x.second), "`p > 1`");
             // `s /= {}` and `s = {}` are complementary, whatever `s` ranges over.
             let x = g.exclusive(ix("a"), ix("c"), c).expect("complementary");
             assert_eq!(
                 (x.states, span_text(SHARED, x.second)),
-                (None, "s = {}".to_string())
+                (None, "`s = {}`".to_string())
             );
         });
     }
@@ -403,7 +407,7 @@ mod tests {
         with(SHARED, |g, c, sets, ix| {
             // a writes only s; b's `p > 1` excludes a's `p = 0` and stays false.
             let x = g.cannot_enable(sets, ix("a"), ix("b"), c).expect("no edge");
-            assert_eq!(span_text(SHARED, x.second), "p > 1");
+            assert_eq!(span_text(SHARED, x.second), "`p > 1`");
             // c's `p < 3` holds with a's `p = 0`, and `s = {}` is written by
             // a (which may well enable c).
             assert_eq!(g.cannot_enable(sets, ix("a"), ix("c"), c), None);

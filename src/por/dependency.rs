@@ -107,9 +107,9 @@ impl Decision {
                     span_text(source, exclusion.second),
                 );
                 let what = if exclusion.first == exclusion.second {
-                    format!("`{x}` never holds")
+                    format!("{x} never holds")
                 } else {
-                    format!("`{x}` and `{y}` exclude each other")
+                    format!("{x} and {y} exclude each other")
                 };
                 let both = if race.is_empty() {
                     String::new()

@@ -54,7 +54,7 @@ impl EnableDecision {
     pub fn describe_in(&self, source: &str) -> String {
         match self {
             EnableDecision::ExclusiveConjuncts(x) => format!(
-                "no edge (`{}` excludes `{}`, {}, and is not written)",
+                "no edge ({} excludes {}, {}, and is not written)",
                 span_text(source, x.second),
                 span_text(source, x.first),
                 how(x)
