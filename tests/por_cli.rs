@@ -142,3 +142,52 @@ fn peterson_turn_writes_are_proved_independent_of_the_other_entry() {
         "{out}"
     );
 }
+
+#[test]
+fn sieve_primes_is_never_co_enabled_with_a_busy_process() {
+    // The guards of `strike1` and `primes` read six variables (too many
+    // candidate states); their conjuncts `p1 /= 0` and `p1 = 0` are each
+    // other's negation.
+    let (code, out, err) = por(&[&models("Sieve.mch"), "-v"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains(
+            "strike1 primes: independent (never co-enabled: `p1 /= 0` and `p1 = 0` exclude \
+             each other, complementary)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "take4 primes: independent (never co-enabled: `next * next <= N` and \
+             `next * next > N` exclude each other, complementary)"
+        ),
+        "{out}"
+    );
+    let row = matrix(&out).pop().unwrap();
+    assert_eq!(row, "............D", "{out}");
+}
+
+#[test]
+fn sieve_without_the_invariant_uses_complementary_conjuncts() {
+    // Deadlock checking only: no invariant conjunct bounds `p1`, so no
+    // enumeration is possible, but `p1 /= 0` is the negation of `p1 = 0`.
+    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
+        .args([
+            "check",
+            &models("Sieve.mch"),
+            "--por",
+            "--no-invariant",
+            "-v",
+        ])
+        .args(["--threads", "1"])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("done1 primes: independent (never co-enabled: ")
+            && text.contains("exclude each other, complementary)"),
+        "{text}"
+    );
+}

@@ -54,7 +54,7 @@ pub fn run(args: &PorArgs) -> ExitCode {
     } else if args.json {
         json(&analysis)
     } else {
-        text(&analysis)
+        text(&analysis, &model.file.text)
     };
     print!("{out}");
     ExitCode::SUCCESS
@@ -66,7 +66,7 @@ fn set(s: &std::collections::BTreeSet<String>) -> String {
 }
 
 /// The human-readable report.
-fn text(a: &Analysis) -> String {
+fn text(a: &Analysis, source: &str) -> String {
     let mut out = String::new();
     let n = a.names.len();
     let _ = writeln!(out, "operations:");
@@ -108,7 +108,8 @@ fn text(a: &Analysis) -> String {
     }
     let _ = writeln!(out, "pairs:");
     for (x, y, d) in &a.pairs {
-        let _ = writeln!(out, "  {} {}: {}", a.names[*x], a.names[*y], d.describe());
+        let how = d.describe_in(source);
+        let _ = writeln!(out, "  {} {}: {how}", a.names[*x], a.names[*y]);
     }
     let _ = writeln!(out, "enable graph:");
     for (i, name) in a.names.iter().enumerate() {
@@ -127,7 +128,7 @@ fn text(a: &Analysis) -> String {
             "  {} -> {}: {}",
             a.names[*x],
             a.names[*y],
-            d.describe()
+            d.describe_in(source)
         );
     }
     out
@@ -313,7 +314,7 @@ fn decision_counts(a: &Analysis) -> String {
         match d {
             Decision::Race(_) => race += 1,
             Decision::Syntactic => syn += 1,
-            Decision::NeverCoEnabled { .. } => apart += 1,
+            Decision::NeverCoEnabled { .. } | Decision::ExclusiveConjuncts { .. } => apart += 1,
             Decision::EnumIndependent { .. } => ind += 1,
             Decision::EnumDependent { .. } => dep += 1,
             Decision::Fallback { .. } => big += 1,
@@ -324,7 +325,7 @@ fn decision_counts(a: &Analysis) -> String {
         match d {
             EnableDecision::Disjoint => disjoint += 1,
             EnableDecision::Witness(_) => witness += 1,
-            EnableDecision::Never { .. } => never += 1,
+            EnableDecision::Never { .. } | EnableDecision::ExclusiveConjuncts(_) => never += 1,
             EnableDecision::Fallback(_) => fallback += 1,
         }
     }

@@ -37,6 +37,7 @@ use std::collections::BTreeSet;
 use crate::b::eval::Interpreter;
 use crate::b::value::Value;
 use crate::por::access::AccessSets;
+use crate::por::conjuncts::{Exclusion, GuardConjuncts, how, span_text};
 use crate::por::states::{Candidates, Scan};
 
 /// How a pair of distinct operations was decided.
@@ -53,6 +54,14 @@ pub enum Decision {
         race: Vec<String>,
         /// Candidate states examined.
         states: usize,
+    },
+    /// Two guard conjuncts (or one) that no candidate state satisfies
+    /// together ([`crate::por::conjuncts`]): never co-enabled, independent.
+    ExclusiveConjuncts {
+        /// The variables both write (empty: no race).
+        race: Vec<String>,
+        /// The conjuncts.
+        exclusion: Exclusion,
     },
     /// No candidate state shows dependence: independent.
     EnumIndependent {
@@ -78,13 +87,40 @@ impl Decision {
             self,
             Decision::Syntactic
                 | Decision::NeverCoEnabled { .. }
+                | Decision::ExclusiveConjuncts { .. }
                 | Decision::EnumIndependent { .. }
         )
     }
 
     /// A one-line explanation, e.g. `dependent (race on x, y)`.
     pub fn describe(&self) -> String {
+        self.describe_in("")
+    }
+
+    /// [`Decision::describe`], quoting guard conjuncts from `source` (the
+    /// machine's text; byte ranges are shown where it is empty).
+    pub fn describe_in(&self, source: &str) -> String {
         match self {
+            Decision::ExclusiveConjuncts { race, exclusion } => {
+                let (x, y) = (
+                    span_text(source, exclusion.first),
+                    span_text(source, exclusion.second),
+                );
+                let what = if exclusion.first == exclusion.second {
+                    format!("{x} never holds")
+                } else {
+                    format!("{x} and {y} exclude each other")
+                };
+                let both = if race.is_empty() {
+                    String::new()
+                } else {
+                    format!("; both write {}", race.join(", "))
+                };
+                format!(
+                    "independent (never co-enabled: {what}, {}{both})",
+                    how(exclusion)
+                )
+            }
             Decision::Race(vs) => format!("dependent (race on {})", vs.join(", ")),
             Decision::Syntactic => "independent (syntactic)".to_string(),
             Decision::NeverCoEnabled { race, states } if race.is_empty() => {
@@ -133,6 +169,7 @@ pub fn decide(
     a: usize,
     b: usize,
     candidates: &Candidates<'_>,
+    guard_conjuncts: &GuardConjuncts,
 ) -> Decision {
     let (sa, sb) = (&sets[a], &sets[b]);
     let involved: BTreeSet<String> = sa.touched().union(&sb.touched()).cloned().collect();
@@ -149,6 +186,10 @@ pub fn decide(
     let guards: BTreeSet<String> = sa.read_guard.union(&sb.read_guard).cloned().collect();
     if let Some(states) = never_co_enabled(interp, a, b, &guards, candidates) {
         return Decision::NeverCoEnabled { race, states };
+    }
+    // Too many guard variables for that test: try pairs of guard conjuncts.
+    if let Some(exclusion) = guard_conjuncts.exclusive(a, b, candidates) {
+        return Decision::ExclusiveConjuncts { race, exclusion };
     }
     if !race.is_empty() {
         return Decision::Race(race);

@@ -4,11 +4,15 @@
 //! `test_path(G_a ∧ ¬G_b, a, G_b)`, and orbit looks for a candidate state
 //! ([`crate::por::states`]) where `a` is enabled, `b` is not, and some
 //! instance of `a` leads to a state where `b` is enabled. When the
-//! candidates cannot be enumerated the edge is kept (conservative).
+//! candidates cannot be enumerated, a conjunct of `b`'s guard that `a`
+//! does not write and that excludes one of `a`'s guard conjuncts still
+//! rules the edge out ([`crate::por::conjuncts`]); otherwise the edge is
+//! kept (conservative).
 
 use std::collections::BTreeSet;
 
 use crate::por::access::AccessSets;
+use crate::por::conjuncts::{Exclusion, GuardConjuncts, how, span_text};
 use crate::por::dependency::instances;
 use crate::por::states::{Candidates, Scan};
 
@@ -24,6 +28,9 @@ pub enum EnableDecision {
         /// Candidate states examined.
         states: usize,
     },
+    /// A conjunct of `b`'s guard that `a` does not write excludes a
+    /// conjunct of `a`'s guard ([`crate::por::conjuncts`]): no edge.
+    ExclusiveConjuncts(Exclusion),
     /// Not enumerable: edge, conservatively.
     Fallback(String),
 }
@@ -39,7 +46,19 @@ impl EnableDecision {
 
     /// A one-line explanation.
     pub fn describe(&self) -> String {
+        self.describe_in("")
+    }
+
+    /// [`EnableDecision::describe`], quoting guard conjuncts from `source`
+    /// (the machine's text; byte ranges are shown where it is empty).
+    pub fn describe_in(&self, source: &str) -> String {
         match self {
+            EnableDecision::ExclusiveConjuncts(x) => format!(
+                "no edge ({} excludes {}, {}, and is not written)",
+                span_text(source, x.second),
+                span_text(source, x.first),
+                how(x)
+            ),
             EnableDecision::Disjoint => "no edge (writes nothing the guard reads)".to_string(),
             EnableDecision::Witness(w) => format!("edge (enumeration: {w})"),
             EnableDecision::Never { states } => {
@@ -57,6 +76,7 @@ pub fn can_enable(
     a: usize,
     b: usize,
     candidates: &Candidates<'_>,
+    guards: &GuardConjuncts,
 ) -> EnableDecision {
     if sets[a].write.is_disjoint(&sets[b].read_guard) {
         return EnableDecision::Disjoint;
@@ -89,6 +109,9 @@ pub fn can_enable(
     match scan {
         Scan::Exhausted(states) => EnableDecision::Never { states },
         Scan::Found(w) => EnableDecision::Witness(w),
-        Scan::TooBig(why) => EnableDecision::Fallback(why),
+        Scan::TooBig(why) => match guards.cannot_enable(sets, a, b, candidates) {
+            Some(x) => EnableDecision::ExclusiveConjuncts(x),
+            None => EnableDecision::Fallback(why),
+        },
     }
 }

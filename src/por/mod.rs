@@ -7,6 +7,8 @@
 //!   operation, from the AST;
 //! * [`states`]: the candidate states on which orbit answers the paper's
 //!   constraint-solving queries (`test_path`) by enumeration;
+//! * [`conjuncts`]: co-enabledness and enabling decided by pairs of guard
+//!   conjuncts, over fewer variables than the whole guards;
 //! * [`dependency`]: Algorithm 2, the dependency relation, recording how
 //!   each pair was decided;
 //! * [`enable`]: the enable graph of Definition 3;
@@ -28,6 +30,7 @@
 pub mod access;
 pub mod ample;
 pub mod bounds;
+pub mod conjuncts;
 pub mod dependency;
 pub mod domains;
 pub mod enable;
@@ -150,16 +153,17 @@ pub fn analyse_with(
             preserved,
         })
         .collect();
+    let guards = conjuncts::GuardConjuncts::new(machine, types);
     let n = names.len();
     let mut pairs = Vec::new();
     let mut enables = Vec::new();
     for a in 0..n {
         for b in 0..n {
             if a < b {
-                pairs.push((a, b, decide(&names, &sets, a, b, &candidates)));
+                pairs.push((a, b, decide(&names, &sets, a, b, &candidates, &guards)));
             }
             if a != b {
-                enables.push((a, b, can_enable(&sets, a, b, &candidates)));
+                enables.push((a, b, can_enable(&sets, a, b, &candidates, &guards)));
             }
         }
     }
