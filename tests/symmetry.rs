@@ -23,6 +23,7 @@ use orbit::b::value::Value;
 use orbit::symmetry::{SymmetricSystem, all_permutations};
 use std::collections::HashSet;
 use sym_support::{load, reachable};
+use workers::TransitionSystem;
 
 /// `--set` arguments of a case.
 type Sets = &'static [(&'static str, u32)];
@@ -448,4 +449,36 @@ fn prob_rules_for_constants_meet_every_orbit() {
     }
     // The rules do cut the mixed machine's valuations down.
     assert!(kept_valuations(&models[4]).len() < models[4].valuations().len());
+}
+
+/// The reduced system sets up one constant valuation per orbit: its initial
+/// representatives are exactly the representatives of the initial states of
+/// every valuation, and it initialises as few valuations as there are
+/// orbits (TokenRing's bijections: 24 valuations, orbits of the ring).
+#[test]
+fn one_valuation_per_orbit_gives_every_initial_representative() {
+    let system = load("TokenRing.mch", &[("Servers", 4)]);
+    let reduced = SymmetricSystem::new(&system, &system.interchangeable);
+    let mut scratch = reduced.new_scratch();
+    let mut from_chosen = HashSet::new();
+    let mut chosen = 0usize;
+    reduced
+        .initial_states(&mut scratch, &mut |s| {
+            chosen += 1;
+            from_chosen.insert(s.to_vec());
+        })
+        .expect("initial states");
+    let mut from_all = HashSet::new();
+    let mut inner = system.new_scratch();
+    let mut every = 0usize;
+    system
+        .initial_states(&mut inner, &mut |s| {
+            every += 1;
+            from_all.insert(reduced.representative(s).to_vec());
+        })
+        .expect("initial states");
+    assert_eq!(from_chosen, from_all);
+    let orbits = reduced.valuation_orbits().expect("computed for canon");
+    assert!(orbits < system.valuations().len(), "{orbits} orbits");
+    assert!(chosen < every, "{chosen} initial states set up of {every}");
 }

@@ -132,14 +132,37 @@ impl BSystem {
     }
 
     /// Every initial state with its label, in order.
+    /// The initial states of the constant valuations whose indices (into
+    /// [`Self::valuations`]) `keep` accepts. Symmetry reduction sets up one
+    /// valuation per orbit this way.
+    pub(crate) fn initial_states_of(
+        &self,
+        keep: &dyn Fn(usize) -> bool,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        self.for_each_initial_of(keep, &mut |_, s| emit(s), false)
+    }
+
     fn for_each_initial(
         &self,
         emit: &mut dyn FnMut(&str, &[u64]),
         labelled: bool,
     ) -> Result<(), ModelError> {
+        self.for_each_initial_of(&|_| true, emit, labelled)
+    }
+
+    fn for_each_initial_of(
+        &self,
+        keep: &dyn Fn(usize) -> bool,
+        emit: &mut dyn FnMut(&str, &[u64]),
+        labelled: bool,
+    ) -> Result<(), ModelError> {
         let mut out = Vec::new();
         let mut failed = false;
-        for constants in &self.valuations {
+        for (index, constants) in self.valuations.iter().enumerate() {
+            if !keep(index) {
+                continue;
+            }
             let label = if labelled {
                 self.initial_label(constants)
             } else {

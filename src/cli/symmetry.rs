@@ -125,7 +125,10 @@ pub fn explore(
             });
             let info = SymmetryInfo {
                 mode,
-                constant_orbits: constant_valuation_orbits(system, sym, markers) as u64,
+                constant_orbits: match reduced.valuation_orbits() {
+                    Some(orbits) if !markers => orbits,
+                    _ => constant_valuation_orbits(system, sym, markers),
+                } as u64,
                 constant_setups: reduced.setups() as u64,
                 group_order: sym.group_order(),
                 warning,

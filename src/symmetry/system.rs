@@ -20,6 +20,7 @@ use super::flood::{Flood, FloodScratch};
 use super::markers::{MarkerScratch, Markers};
 use super::{Interchangeable, Permutation};
 use crate::b::system::{BScratch, BSystem};
+use crate::b::value::Value;
 use std::collections::HashSet;
 use workers::{LabelledState, ModelError, TransitionSystem, Violation};
 
@@ -43,6 +44,14 @@ pub struct SymmetricSystem<'a> {
     /// The constant words of the valuations [`ConstantRules`](super::ConstantRules) keeps, or
     /// `None` when every valuation is kept.
     setups: Option<HashSet<Box<[u64]>>>,
+    /// Per constant valuation, whether its initial states are computed:
+    /// one kept valuation per orbit of valuations (see
+    /// [`Self::initial_states`](TransitionSystem::initial_states)); `None`
+    /// sets up every kept valuation.
+    initialised: Option<Vec<bool>>,
+    /// Number of orbits of the constant valuations, when computed for
+    /// `initialised`.
+    valuation_orbits: Option<usize>,
 }
 
 /// Per-thread buffers: the machine's and the reducer's.
@@ -115,11 +124,30 @@ impl<'a> SymmetricSystem<'a> {
                 })
                 .collect()
         });
+        // Exact markers may keep several representatives per orbit, so
+        // their counts depend on which valuations are set up: keep them all.
+        let one_per_orbit =
+            layout.constant_count() > 0 && !matches!(reducer, Reducer::SortedMarkers(..));
+        let (initialised, valuation_orbits) = if one_per_orbit {
+            let keep = |v: &[Value]| !sound || rules.keeps(v);
+            let (chosen, orbits) = one_valuation_per_orbit(inner, sym, &keep);
+            (Some(chosen), Some(orbits))
+        } else {
+            (None, None)
+        };
         SymmetricSystem {
             inner,
             reducer,
             setups,
+            initialised,
+            valuation_orbits,
         }
+    }
+
+    /// Number of orbits of the constant valuations under the symmetry
+    /// group, when the wrapper computed it (exact modes with constants).
+    pub fn valuation_orbits(&self) -> Option<usize> {
+        self.valuation_orbits
     }
 
     /// Number of constant valuations set up: those ProB's symmetry rules
@@ -236,6 +264,42 @@ impl<'a> SymmetricSystem<'a> {
     }
 }
 
+/// Chooses one constant valuation per orbit of the symmetry group: the
+/// first in the orbit that `keep` accepts. Returns the choice per valuation
+/// and the number of orbits (over all valuations).
+///
+/// Setting up only these is exact: the interchangeable elements are never
+/// named by the machine, so a permutation `p` maps the initial states of a
+/// valuation `v` onto those of `p(v)`, and their representatives (canonical
+/// forms, markers, flooded orbits) are the same. A valuation that cannot be
+/// encoded is kept, so that its error is reported as before.
+fn one_valuation_per_orbit(
+    system: &BSystem,
+    sym: &Interchangeable,
+    keep: &dyn Fn(&[Value]) -> bool,
+) -> (Vec<bool>, usize) {
+    let layout = system.layout();
+    let canon = Canonicaliser::new(layout, sym, layout.constant_count());
+    let mut scratch = canon.new_scratch();
+    let mut orbits: HashSet<Box<[u64]>> = HashSet::new();
+    let mut covered: HashSet<Box<[u64]>> = HashSet::new();
+    let mut words = Vec::new();
+    let chosen = system
+        .valuations()
+        .iter()
+        .map(|valuation| {
+            if layout.encode(valuation, &[], &mut words).is_err() {
+                return true;
+            }
+            canon.canonicalise(layout, &words, &mut scratch);
+            let key: Box<[u64]> = scratch.out[..layout.constant_words()].into();
+            orbits.insert(key.clone());
+            keep(valuation) && covered.insert(key)
+        })
+        .collect();
+    (chosen, orbits.len())
+}
+
 /// Number of orbits of the constant valuations of `system` under `sym`
 /// (ProB shows one node per orbit when symmetry reduction is on), or of
 /// their distinct markers with `markers`; 0 for a machine without constants.
@@ -288,11 +352,16 @@ impl TransitionSystem for SymmetricSystem<'_> {
         emit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), ModelError> {
         let SymScratch { inner, reduce } = scratch;
-        self.inner.initial_states(inner, &mut |s| {
-            if self.is_setup(s) {
-                emit(self.reduce(s, reduce))
-            }
-        })
+        match &self.initialised {
+            Some(chosen) => self
+                .inner
+                .initial_states_of(&|i| chosen[i], &mut |s| emit(self.reduce(s, reduce))),
+            None => self.inner.initial_states(inner, &mut |s| {
+                if self.is_setup(s) {
+                    emit(self.reduce(s, reduce))
+                }
+            }),
+        }
     }
 
     fn successors(
