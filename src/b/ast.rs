@@ -377,6 +377,29 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// Whether the operator builds a set of functions: `+->`, `-->`, the
+    /// injections, surjections and bijections.
+    pub fn is_function_arrow(self) -> bool {
+        use BinaryOp::*;
+        matches!(
+            self,
+            PartialFunction
+                | TotalFunction
+                | PartialInjection
+                | TotalInjection
+                | PartialSurjection
+                | TotalSurjection
+                | PartialBijection
+                | TotalBijection
+        )
+    }
+
+    /// Whether the operator builds a set of relations: `<->` or a
+    /// [function arrow](Self::is_function_arrow).
+    pub fn is_relation_set(self) -> bool {
+        self == BinaryOp::Relation || self.is_function_arrow()
+    }
+
     /// Whether the operator builds a predicate (comparisons, membership,
     /// inclusion, connectives) rather than an expression.
     pub fn is_predicate(self) -> bool {

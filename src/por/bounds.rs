@@ -93,31 +93,13 @@ fn set_within(s: &Expr, elem: &Type, range: (i64, i64)) -> bool {
         (ExprKind::Binary(BinaryOp::Mul, d, r), Type::Pair(a, b)) => {
             set_within(d, a, range) && set_within(r, b, range)
         }
-        (ExprKind::Binary(op, d, r), Type::Set(p)) if relation_like(*op) => match &**p {
+        (ExprKind::Binary(op, d, r), Type::Set(p)) if op.is_relation_set() => match &**p {
             Type::Pair(a, b) => set_within(d, a, range) && set_within(r, b, range),
             _ => false,
         },
         (ExprKind::Unary(op, t), Type::Set(e)) if powerset_like(*op) => set_within(t, e, range),
         _ => false,
     }
-}
-
-/// `<->` and the function arrows: sets of relations whose pairs take their
-/// first elements from the left set and their second from the right.
-fn relation_like(op: BinaryOp) -> bool {
-    use BinaryOp::*;
-    matches!(
-        op,
-        Relation
-            | PartialFunction
-            | TotalFunction
-            | PartialInjection
-            | TotalInjection
-            | PartialSurjection
-            | TotalSurjection
-            | PartialBijection
-            | TotalBijection
-    )
 }
 
 fn powerset_like(op: UnaryOp) -> bool {

@@ -47,7 +47,7 @@ pub fn typed_domain(
             subsets(&elements(t, types, limit)?, limit)?
         }
         (BinaryOp::Subset, _) => subsets(&elements(s, types, limit)?, limit)?,
-        (BinaryOp::Member, ExprKind::Binary(arrow, d, r)) if is_function_arrow(*arrow) => {
+        (BinaryOp::Member, ExprKind::Binary(arrow, d, r)) if arrow.is_function_arrow() => {
             // Literal sets where given, else every value of the pair's
             // component type (a superset: the conjunct itself is checked on
             // the candidates); the exact total functions only for `-->`
@@ -68,22 +68,6 @@ pub fn typed_domain(
         _ => return None,
     };
     Some((slot, values))
-}
-
-/// Whether `op` builds a set of functions (`-->`, `+->`, `>->`, ...).
-fn is_function_arrow(op: BinaryOp) -> bool {
-    use BinaryOp::*;
-    matches!(
-        op,
-        PartialFunction
-            | TotalFunction
-            | PartialInjection
-            | TotalInjection
-            | PartialSurjection
-            | TotalSurjection
-            | PartialBijection
-            | TotalBijection
-    )
 }
 
 /// Every value of a type without integers (integers need a bound, see

@@ -400,18 +400,7 @@ impl Interpreter {
     ) -> R<Value> {
         use BinaryOp::*;
         let span = whole.span;
-        if matches!(
-            op,
-            Relation
-                | PartialFunction
-                | TotalFunction
-                | PartialInjection
-                | TotalInjection
-                | PartialSurjection
-                | TotalSurjection
-                | PartialBijection
-                | TotalBijection
-        ) {
+        if op.is_relation_set() {
             return self.materialise(whole, env);
         }
         if op == Override
