@@ -382,21 +382,7 @@ fn parameter_tuples(
 
 #[cfg(test)]
 mod tests {
-    use crate::b::eval::Interpreter;
-    use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
-    use crate::diag::SourceFile;
-    use crate::por::{Analysis, DEFAULT_BUDGET, analyse};
-
-    fn analyse_text(text: &str) -> Analysis {
-        let file = SourceFile::new("t.mch", text);
-        let m = crate::b::parse_machine(&file).expect("parses");
-        let options = machine_preferences(&m, &file)
-            .expect("preferences")
-            .apply(CheckOptions::default(), false);
-        let types = check_machine(&m, &options).expect("type checks");
-        let interp = Interpreter::new(&m, &types, &file).expect("compiles");
-        analyse(&m, &types, &interp, DEFAULT_BUDGET)
-    }
+    use crate::por::tests::analyse_text;
 
     #[test]
     fn increments_of_different_processes_are_independent() {

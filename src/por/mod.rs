@@ -185,7 +185,9 @@ mod tests {
     use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
     use crate::diag::SourceFile;
 
-    fn analyse_text(text: &str) -> Analysis {
+    /// The analysis of a machine given as text (also used by the other
+    /// modules' tests).
+    pub(super) fn analyse_text(text: &str) -> Analysis {
         let file = SourceFile::new("t.mch", text);
         let m = crate::b::parse_machine(&file).expect("parses");
         let options = machine_preferences(&m, &file)
