@@ -263,6 +263,19 @@ impl Refiner {
     }
 
     /// Accumulates the keys of the vertices adjacent to splitter `s`.
+    /// Adds `weight` to the key of `u` and records `u` as touched, unless
+    /// `u` is in a singleton cell (nothing to split there).
+    #[inline(always)]
+    fn touch(&mut self, p: &Partition, u: usize, weight: u64) {
+        if p.len[p.cell[u] as usize] > 1 {
+            if !self.touched_flag[u] {
+                self.touched_flag[u] = true;
+                self.touched.push(u as u32);
+            }
+            self.key[u] = self.key[u].wrapping_add(weight);
+        }
+    }
+
     fn collect_keys(&mut self, g: &Graph, p: &Partition, s: usize) {
         let end = s + p.len[s] as usize;
         if g.exact_keys {
@@ -272,14 +285,7 @@ impl Refiner {
                 let w = w as usize;
                 let row = &g.out_to[g.out_off[w] as usize..g.out_off[w + 1] as usize];
                 for &u in row {
-                    let u = u as usize;
-                    if p.len[p.cell[u] as usize] > 1 {
-                        if !self.touched_flag[u] {
-                            self.touched_flag[u] = true;
-                            self.touched.push(u as u32);
-                        }
-                        self.key[u] = self.key[u].wrapping_add(weight);
-                    }
+                    self.touch(p, u as usize, weight);
                 }
             }
             return;
@@ -289,15 +295,7 @@ impl Refiner {
             for &w in &p.lab[s..end] {
                 let w = w as usize;
                 for e in g.out_off[w] as usize..g.out_off[w + 1] as usize {
-                    let u = g.out_to[e] as usize;
-                    if p.len[p.cell[u] as usize] > 1 {
-                        if !self.touched_flag[u] {
-                            self.touched_flag[u] = true;
-                            self.touched.push(u as u32);
-                        }
-                        let weight = g.out_w[e].wrapping_add(g.in_w[e]);
-                        self.key[u] = self.key[u].wrapping_add(weight);
-                    }
+                    self.touch(p, g.out_to[e] as usize, g.out_w[e].wrapping_add(g.in_w[e]));
                 }
             }
             return;
@@ -305,24 +303,10 @@ impl Refiner {
         for &w in &p.lab[s..end] {
             let w = w as usize;
             for e in g.out_off[w] as usize..g.out_off[w + 1] as usize {
-                let u = g.out_to[e] as usize;
-                if p.len[p.cell[u] as usize] > 1 {
-                    if !self.touched_flag[u] {
-                        self.touched_flag[u] = true;
-                        self.touched.push(u as u32);
-                    }
-                    self.key[u] = self.key[u].wrapping_add(g.out_w[e]);
-                }
+                self.touch(p, g.out_to[e] as usize, g.out_w[e]);
             }
             for e in g.in_off[w] as usize..g.in_off[w + 1] as usize {
-                let u = g.in_from[e] as usize;
-                if p.len[p.cell[u] as usize] > 1 {
-                    if !self.touched_flag[u] {
-                        self.touched_flag[u] = true;
-                        self.touched.push(u as u32);
-                    }
-                    self.key[u] = self.key[u].wrapping_add(g.in_w[e]);
-                }
+                self.touch(p, g.in_from[e] as usize, g.in_w[e]);
             }
         }
     }
