@@ -23,7 +23,7 @@
 //! fewer repetitions, `--orbit-only` to run only orbit (for profiling), with
 //! `--once` a single round (for instruction counts under callgrind).
 
-#[path = "../tests/support/nauty_harness.rs"]
+#[path = "../tests/it/support/nauty_harness.rs"]
 mod nauty_harness;
 
 use std::time::Instant;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints a Markdown table like Table 1 of partial-order-reduction-prob.md
+# Prints a Markdown table like Table 1 of [Dobrikov, Leuschel 2014]
 # (Dobrikov and Leuschel): for every partial order reduction model of
 # models/, the states and transitions of the full search and of the reduced
 # search (--por), the reduction, and the median wall times (search; and the

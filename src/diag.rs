@@ -123,10 +123,7 @@ impl Diagnostic {
         let gutter = line.to_string().len();
         let pad = " ".repeat(gutter);
         let _ = writeln!(out, "{pad}--> {}:{}:{}", file.name, line, col);
-        let line_text = file.text.lines().nth(line - 1).unwrap_or("");
-        let _ = writeln!(out, "{pad} |");
-        let _ = writeln!(out, "{line} | {line_text}");
-        let line_chars = line_text.chars().count();
+        let full_line = file.text.lines().nth(line - 1).unwrap_or("");
         let span_chars = {
             let end = (self.span.end as usize).min(file.text.len());
             let start = (self.span.start as usize).min(end);
@@ -134,6 +131,12 @@ impl Diagnostic {
                 .get(start..end)
                 .map_or(1, |s| s.chars().take_while(|&c| c != '\n').count())
         };
+        // A window of the line around the span, so that a huge line (a
+        // generated model) is not echoed whole.
+        let (line_text, col) = excerpt(full_line, col, span_chars);
+        let _ = writeln!(out, "{pad} |");
+        let _ = writeln!(out, "{line} | {line_text}");
+        let line_chars = line_text.chars().count();
         let width = span_chars
             .max(1)
             .min(line_chars.saturating_sub(col - 1).max(1));
@@ -149,9 +152,53 @@ impl Diagnostic {
     }
 }
 
+/// Characters of a source line shown around a diagnostic's column.
+const EXCERPT_CHARS: usize = 160;
+
+/// The part of `line` to print for a span starting at (1-based) `col` and
+/// `span_chars` long, with the column within that part: the whole line if
+/// it is short, otherwise a window of [`EXCERPT_CHARS`] characters around
+/// the span's start, with `...` where it was cut.
+fn excerpt(line: &str, col: usize, span_chars: usize) -> (String, usize) {
+    let chars = line.chars().count();
+    if chars <= EXCERPT_CHARS {
+        return (line.to_string(), col);
+    }
+    let before = EXCERPT_CHARS / 4;
+    let start = col.saturating_sub(1).saturating_sub(before);
+    let take = EXCERPT_CHARS.max(span_chars.min(EXCERPT_CHARS) + before);
+    let mut text = String::new();
+    if start > 0 {
+        text.push_str("...");
+    }
+    text.extend(line.chars().skip(start).take(take));
+    if start + take < chars {
+        text.push_str("...");
+    }
+    let shift = if start > 0 { 3 } else { 0 };
+    (text, col - start + shift)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: a diagnostic on a 1.8 MB line echoed the whole line.
+    #[test]
+    fn long_lines_are_shown_as_a_window_around_the_span() {
+        let mut text = "x".repeat(100_000);
+        text.push_str(" @@ ");
+        text.push_str(&"y".repeat(100_000));
+        let f = SourceFile::new("m.mch", text);
+        let d = Diagnostic::error(Span::new(100_001, 100_003), "unexpected `@@`");
+        let r = d.render(&f);
+        assert!(r.len() < 1000, "{} bytes", r.len());
+        assert!(r.contains("--> m.mch:1:100002"), "{r}");
+        let shown = r.lines().find(|l| l.starts_with("1 | ")).unwrap();
+        let marks = r.lines().find(|l| l.contains('^')).unwrap();
+        let at = marks.find('^').unwrap();
+        assert_eq!(&shown[at..at + 2], "@@", "{r}");
+    }
 
     #[test]
     fn line_and_column_are_one_based_and_count_characters() {

@@ -31,6 +31,9 @@ pub enum LoadError {
     /// The model is well-formed but ill-defined while solving its constants
     /// (e.g. a function applied outside its domain in PROPERTIES): exit code 1.
     Model(String),
+    /// The run's budget (time, memory, Ctrl-C; [`workers::budget`]) ran out
+    /// while the constants were solved: no verdict.
+    Stopped(workers::StopReason),
 }
 
 /// A machine read, parsed, type-checked and compiled, for tools that need
@@ -49,8 +52,7 @@ pub struct LoadedModel {
 /// Reads, parses, type-checks and compiles the machine in `path` (without
 /// solving its constants).
 pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, LoadError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| LoadError::Input(format!("error: cannot read `{}`: {e}\n", path.display())))?;
+    let text = read_source(path)?;
     let file = Arc::new(SourceFile::new(path.display().to_string(), text));
     let machine = parse_machine(&file).map_err(|d| LoadError::Input(d.render(&file)))?;
     let check_options = CheckOptions {
@@ -75,6 +77,26 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
         types,
         interpreter,
         file,
+    })
+}
+
+/// The text of the model file; a file that is not UTF-8 is refused with
+/// the position of its first bad byte.
+fn read_source(path: &Path) -> Result<String, LoadError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| LoadError::Input(format!("error: cannot read `{}`: {e}\n", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        // Columns count characters, as in every other diagnostic.
+        let column = String::from_utf8_lossy(&good[line_start..]).chars().count() + 1;
+        LoadError::Input(format!(
+            "error: {}:{line}:{column}: the file is not valid UTF-8 (byte 0x{:02x}); \
+             B machines are read as UTF-8 text\n",
+            path.display(),
+            e.as_bytes()[good.len()]
+        ))
     })
 }
 
@@ -109,8 +131,10 @@ pub fn load_machine_with_ast(
         &names(&machine.variables),
         &types,
     );
-    let mut system = BSystem::new(interpreter, layout, file)
-        .map_err(|e| LoadError::Model(format!("error: {e}\n")))?;
+    let mut system = BSystem::new(interpreter, layout, file).map_err(|e| match e.stopped {
+        Some(reason) => LoadError::Stopped(reason),
+        None => LoadError::Model(format!("error: {e}\n")),
+    })?;
     system.interchangeable = crate::symmetry::Interchangeable::of(&machine, &types.given_sets);
     system.constant_rules = crate::symmetry::ConstantRules::of(
         &machine,

@@ -300,6 +300,9 @@ impl BSystem {
 
 /// Renders a well-definedness error with its source location.
 pub fn render_eval_error(file: &SourceFile, e: &EvalError) -> ModelError {
+    if let Some(reason) = e.stopped {
+        return ModelError::stopped(reason);
+    }
     ModelError::new(format!("{} ({})", e.message, file.location(e.span)))
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Symmetry reduction decides whether two states are symmetric by turning
 //! them into coloured graphs and comparing canonical forms (thesis
-//! `graph-canonicalisation-thesis.md`, ch. 3.2–3.4). A canonical form
+//! [Spermann 2009], ch. 3.2–3.4). A canonical form
 //! satisfies Definition 3.10: isomorphic coloured graphs get the same form,
 //! others different ones. This module computes it in-house with McKay's
 //! individualisation–refinement scheme:

@@ -104,7 +104,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     let rows = summarise(&per_threads);
-    print!("{}", table(&args.model, &rows));
+    super::output::print(&table(&args.model, &rows));
     if let Err(e) = write_outputs(&args.out, &rows) {
         eprintln!(
             "error: cannot write the results to {}: {e}",
@@ -112,11 +112,11 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    println!(
-        "\nwrote {} and {}",
+    super::output::print(&format!(
+        "\nwrote {} and {}\n",
         args.out.join("bench.csv").display(),
         args.out.join("speedup.png").display()
-    );
+    ));
     ExitCode::SUCCESS
 }
 

@@ -88,7 +88,7 @@ pub fn run(args: &CanonArgs) -> ExitCode {
             }
         }
     }
-    print!("{out}");
+    super::output::print(&out);
     ExitCode::SUCCESS
 }
 

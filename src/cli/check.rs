@@ -6,9 +6,9 @@ use super::units::{parse_bytes, parse_duration};
 use crate::b::load::{LoadError, load_machine_with_ast};
 use crate::por::system::Checked;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+use workers::budget::{Limits, MemoryBound, Watchdog};
 use workers::{Config, ParallelMode, SearchOrder, TransitionSystem};
 
 /// Search order for `--order`.
@@ -45,18 +45,22 @@ pub struct CheckArgs {
     /// Random seed for `--order mixed` (runs with the same seed are identical).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Number of worker threads (default: one per core). `--order dfs` and
-    /// `--order mixed` are sequential orders and need `--threads 1`.
-    #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=1024))]
+    /// Number of worker threads, 1 to 256 (default: one per core).
+    /// `--order dfs` and `--order mixed` are sequential orders and need
+    /// `--threads 1`.
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=workers::MAX_THREADS as u64))]
     pub threads: Option<u64>,
     /// Stop after this many distinct states (the summary is partial). With
     /// several threads a few more states may be stored before all workers stop.
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
-    /// Stop after this much wall time, e.g. `30s`, `10m`.
+    /// Stop after this much wall time, e.g. `30s`, `10m`, counted from the
+    /// start: solving the constants and the analyses count too.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub time_limit: Option<Duration>,
-    /// Stop when the visited-state store reaches this size, e.g. `4GiB`.
+    /// Stop before the process's resident memory passes this size, e.g.
+    /// `4GiB` (without it: 90% of the memory the machine, cgroup and
+    /// ulimits allow, so running out of memory is a clean stop).
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub memory: Option<u64>,
     /// Store 64-bit fingerprints only (less memory; a tiny chance of missing
@@ -93,7 +97,31 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let load_options = args.input.load_options();
+    let load_options = match args.input.load_options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    // Signals and limits hold from here on, through every phase: solving
+    // the constants, the initial states, the analyses, the search.
+    let signals = super::signals::StopSignals::install();
+    let memory = match args.memory {
+        Some(bytes) => MemoryBound::at_most(bytes),
+        None => MemoryBound::default_for_machine(),
+    };
+    let _watchdog = match Watchdog::start(Limits {
+        cancel: Some(signals.cancel.clone()),
+        deadline: args.time_limit.map(|limit| Instant::now() + limit),
+        memory,
+    }) {
+        Ok(watchdog) => watchdog,
+        Err(e) => {
+            eprintln!("error: cannot start the thread that enforces the limits: {e}");
+            return ExitCode::from(report::EXIT_INCOMPLETE);
+        }
+    };
     let load_start = Instant::now();
     let (mut system, ast) = match load_machine_with_ast(&args.input.model, &load_options) {
         Ok((system, machine, types)) => (system, (machine, types)),
@@ -103,10 +131,20 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         }
         Err(LoadError::Model(text)) => {
             if args.json {
-                println!("{}", report::model_error_json(&args.input.model, &text));
+                super::output::print_line(&report::model_error_json(&args.input.model, &text));
             }
             eprint!("{text}");
             return ExitCode::from(1);
+        }
+        Err(LoadError::Stopped(reason)) => {
+            let terminated = signals.terminated.load(Ordering::SeqCst);
+            let stopped = report::stopped_before_search(&args.input.model, reason, terminated);
+            if args.json {
+                super::output::print_line(&stopped.to_json());
+            } else {
+                super::output::print(&stopped.to_text());
+            }
+            return ExitCode::from(stopped.exit_code());
         }
     };
     system.check_invariant = !args.no_invariant;
@@ -126,13 +164,6 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     };
     tracing::debug!(elapsed = ?load_start.elapsed(), width = system.state_width(), "model loaded");
 
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let cancel = cancel.clone();
-        // A second handler cannot be installed (e.g. in tests running several
-        // checks in one process); the run then simply cannot be interrupted.
-        let _ = ctrlc::set_handler(move || cancel.store(true, Ordering::SeqCst));
-    }
     let progress = super::report::ProgressLine::new();
     let config = Config {
         order: match args.order {
@@ -150,9 +181,9 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         stop_at_goal: args.goal,
         max_states: args.max_states,
         time_limit: args.time_limit,
-        memory_limit: args.memory,
+        memory_limit: memory.resident,
         compact: args.compact,
-        cancel: Some(cancel),
+        cancel: Some(signals.cancel.clone()),
         progress: Some(progress.callback()),
         ..Config::default()
     };
@@ -170,7 +201,12 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         (report, info, None)
     };
     progress.finish();
-    let mut summary = RunSummary::new(&args.input.model, &system, &result);
+    let mut summary = RunSummary::new(
+        &args.input.model,
+        &system,
+        &result,
+        signals.terminated.load(Ordering::SeqCst),
+    );
     if let Some(info) = symmetry {
         summary.set_symmetry(info);
     }
@@ -178,9 +214,9 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         summary.set_por(info);
     }
     if args.json {
-        println!("{}", summary.to_json());
+        super::output::print_line(&summary.to_json());
     } else {
-        print!("{}", summary.to_text());
+        super::output::print(&summary.to_text());
     }
     ExitCode::from(summary.exit_code())
 }

@@ -58,7 +58,13 @@ pub fn run(args: &GraphArgs) -> ExitCode {
         eprintln!("error: --all needs --format dreadnaut (a DIMACS file holds one graph)");
         return ExitCode::from(2);
     }
-    let options = args.input.load_options();
+    let options = match args.input.load_options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let system = match load_machine(&args.input.model, &options) {
         Ok(s) => s,
         Err(crate::b::load::LoadError::Input(t)) => {
@@ -69,10 +75,14 @@ pub fn run(args: &GraphArgs) -> ExitCode {
             eprint!("{t}");
             return ExitCode::from(1);
         }
+        Err(crate::b::load::LoadError::Stopped(reason)) => {
+            eprintln!("stopped: {reason}");
+            return ExitCode::from(3);
+        }
     };
     let layout = system.layout();
     let graphs = StateGraphs::new(layout, &system.interchangeable, layout.slots().len());
-    let states = match first_states(&system, args.state + 1) {
+    let states = match first_states(&system, args.state.saturating_add(1)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -96,14 +106,14 @@ pub fn run(args: &GraphArgs) -> ExitCode {
         graphs.build_full(layout, state, &mut builder);
         let g = subdivided(&builder.build());
         match args.format {
-            Format::Dreadnaut => println!("{}", write_dreadnaut(&g)),
+            Format::Dreadnaut => super::output::print_line(&write_dreadnaut(&g)),
             Format::Dimacs => {
                 let comment = format!(
                     "orbit graph {} state {}; edge colours by subdivision, directed: bliss -directed",
                     args.input.model.display(),
                     args.state
                 );
-                print!("{}", write_dimacs(&g, &comment));
+                super::output::print(&write_dimacs(&g, &comment));
             }
         }
     }

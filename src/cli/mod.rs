@@ -1,17 +1,22 @@
 //! The `orbit` command line: one verb per job (`check`, `canon`, ...).
 //!
-//! Exit codes: 0 when no error was found, 1 when a property failed or the
-//! model is ill-defined (the error and its trace are printed), 2 for bad
-//! input or usage (clap's own usage errors exit with 2 as well).
+//! Exit codes: 0 when a complete search found no error, 1 when a property
+//! failed or the model is ill-defined (the error and its trace are
+//! printed), 2 for bad input or usage (clap's own usage errors exit with 2
+//! as well), 3 when a search stopped before exploring everything (a bound,
+//! Ctrl-C or SIGTERM; the partial summary is printed).
 
 mod bench;
 pub mod canon;
 mod check;
 mod graph;
 mod model;
+mod output;
 mod plot;
 pub mod por;
-mod report;
+pub mod report;
+mod schema;
+mod signals;
 mod symmetry;
 mod units;
 
@@ -33,6 +38,11 @@ struct Cli {
 enum Command {
     /// Explore a model's reachable states and check its invariant,
     /// assertions, deadlocks and goal.
+    #[command(after_help = "Exit codes:\n  \
+        0  every reachable state was explored and no error was found\n  \
+        1  an invariant or assertion fails, a deadlock or goal state was found, or the model is ill-defined\n  \
+        2  bad input or usage\n  \
+        3  incomplete: a limit (--max-states, --time-limit, --memory), Ctrl-C, SIGTERM or a failed worker thread stopped the search; no verdict")]
     Check(check::CheckArgs),
     /// Canonical labelling of graphs in nauty's dreadnaut format: prints the
     /// canonical labelling and a hash of the canonical form, one line per graph.
@@ -45,10 +55,37 @@ enum Command {
     Graph(graph::GraphArgs),
     /// Static analysis for partial order reduction: read/write sets, dependency, enable graph.
     Por(por::PorArgs),
+    /// The JSON Schema of `orbit check --json` or `orbit por --json`.
+    Schema(schema::SchemaArgs),
 }
 
-/// Runs the command line and returns the process exit code.
+/// Stack of the thread that runs the command: the parser bounds the depth
+/// of what it builds ([`crate::b::parser::MAX_TREE_DEPTH`]), and every phase
+/// that recurses over it must fit (only the pages used are touched).
+const MAIN_STACK_BYTES: usize = 128 << 20;
+
+/// Runs the command line and returns the process exit code. The command
+/// runs on a thread with a large stack (see [`MAIN_STACK_BYTES`]).
 pub fn main() -> ExitCode {
+    let run = std::thread::Builder::new()
+        .name("orbit".to_string())
+        .stack_size(MAIN_STACK_BYTES)
+        .spawn(run_command);
+    match run.map(|thread| thread.join()) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => {
+            // The panic message is already on stderr.
+            eprintln!("error: orbit failed (an internal error; please report it)");
+            ExitCode::from(101)
+        }
+        Err(e) => {
+            eprintln!("error: cannot start orbit's main thread: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_command() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
     match &cli.command {
@@ -57,6 +94,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Por(args) => por::run(args),
+        Command::Schema(args) => schema::run(args),
     }
 }
 
@@ -68,8 +106,10 @@ fn init_tracing(verbose: u8) {
         _ => "trace",
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .try_init();
 }

@@ -26,12 +26,22 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
-    /// The loader's options for these arguments.
-    pub fn load_options(&self) -> LoadOptions {
-        LoadOptions {
+    /// The loader's options for these arguments, or a usage error when a
+    /// set is given two different sizes (`--set X=3 --set X=4`).
+    pub fn load_options(&self) -> Result<LoadOptions, String> {
+        for (i, (name, size)) in self.set_sizes.iter().enumerate() {
+            if let Some((_, other)) = self.set_sizes[..i].iter().find(|(n, _)| n == name)
+                && other != size
+            {
+                return Err(format!(
+                    "`--set {name}=...` is given twice, with {other} and {size}: give one size"
+                ));
+            }
+        }
+        Ok(LoadOptions {
             set_sizes: self.set_sizes.clone(),
             maxint: self.maxint,
             minint: self.minint,
-        }
+        })
     }
 }

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use super::model::ModelArgs;
+use super::report::json::{PorAnalysisReport, PorReport};
 use crate::b::load::{LoadError, load_model};
 use crate::por::{Analysis, DEFAULT_BUDGET, analyse};
 
@@ -31,7 +32,13 @@ pub struct PorArgs {
 /// Runs `orbit por`: 0 on success, 2 on bad input, 1 when the constants
 /// cannot be solved.
 pub fn run(args: &PorArgs) -> ExitCode {
-    let options = args.input.load_options();
+    let options = match args.input.load_options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let model = match load_model(&args.input.model, &options) {
         Ok(m) => m,
         Err(LoadError::Input(text)) => {
@@ -41,6 +48,10 @@ pub fn run(args: &PorArgs) -> ExitCode {
         Err(LoadError::Model(text)) => {
             eprint!("{text}");
             return ExitCode::from(1);
+        }
+        Err(LoadError::Stopped(reason)) => {
+            eprintln!("stopped: {reason}");
+            return ExitCode::from(3);
         }
     };
     let analysis = analyse(
@@ -56,7 +67,7 @@ pub fn run(args: &PorArgs) -> ExitCode {
     } else {
         text(&analysis, &model.file.text)
     };
-    print!("{out}");
+    super::output::print(&out);
     ExitCode::SUCCESS
 }
 
@@ -199,59 +210,80 @@ fn dot(a: &Analysis) -> String {
     out
 }
 
-/// The analysis as JSON.
+/// The analysis as JSON (see [`PorAnalysisReport`]).
 fn json(a: &Analysis) -> String {
-    use serde_json::json;
+    use super::report::json::{
+        ConjunctReport, EnableDecision, InstancesReport, OperationAccess, PairDecision,
+        SCHEMA_VERSION,
+    };
     let names = |s: &std::collections::BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>();
-    let operations: Vec<_> = a
+    let operations = a
         .names
         .iter()
         .zip(&a.sets)
-        .map(|(n, s)| {
-            json!({
-                "name": n,
-                "read_guard": names(&s.read_guard),
-                "read_action": names(&s.read_action),
-                "write": names(&s.write),
-            })
+        .map(|(n, s)| OperationAccess {
+            name: n.clone(),
+            read_guard: names(&s.read_guard),
+            read_action: names(&s.read_action),
+            write: names(&s.write),
         })
         .collect();
     let n = a.names.len();
-    let matrix: Vec<Vec<bool>> = (0..n)
+    let dependent = (0..n)
         .map(|i| (0..n).map(|j| a.dependent(i, j)).collect())
         .collect();
-    let pairs: Vec<_> = a
+    let pairs = a
         .pairs
         .iter()
-        .map(|(x, y, d)| {
-            json!({"a": a.names[*x], "b": a.names[*y], "dependent": d.is_dependent(),
-                   "how": d.describe()})
+        .map(|(x, y, d)| PairDecision {
+            a: a.names[*x].clone(),
+            b: a.names[*y].clone(),
+            dependent: d.is_dependent(),
+            how: d.describe(),
         })
         .collect();
-    let enables: Vec<_> = a
+    let enable = a
         .enables
         .iter()
-        .map(|(x, y, d)| {
-            json!({"from": a.names[*x], "to": a.names[*y], "edge": d.is_edge(),
-                   "how": d.describe()})
+        .map(|(x, y, d)| EnableDecision {
+            from: a.names[*x].clone(),
+            to: a.names[*y].clone(),
+            edge: d.is_edge(),
+            how: d.describe(),
         })
         .collect();
-    let conjuncts: Vec<_> = a
+    let invariant_conjuncts = a
         .conjuncts
         .iter()
-        .map(|c| json!({"reads": names(&c.reads), "assumed": c.assumed, "preserved": c.preserved}))
+        .map(|c| ConjunctReport {
+            reads: names(&c.reads),
+            assumed: c.assumed,
+            preserved: c.preserved,
+        })
         .collect();
     let inst = &a.instances;
     let n = inst.len();
-    let instances = json!({
-        "names": inst.names,
-        "dependent": (0..n).map(|i| (0..n).map(|j| i == j || inst.dependent(i, j)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "enables": (0..n).map(|i| (0..n).map(|j| i != j && inst.enables(i, j)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-    });
-    let v = json!({"operations": operations, "dependent": matrix, "pairs": pairs,
-                   "enable": enables, "invariant_conjuncts": conjuncts,
-                   "instances": instances});
-    format!("{v:#}\n")
+    let instances = InstancesReport {
+        names: inst.names.clone(),
+        dependent: (0..n)
+            .map(|i| (0..n).map(|j| i == j || inst.dependent(i, j)).collect())
+            .collect(),
+        enables: (0..n)
+            .map(|i| (0..n).map(|j| i != j && inst.enables(i, j)).collect())
+            .collect(),
+    };
+    let report = PorAnalysisReport {
+        schema_version: SCHEMA_VERSION,
+        operations,
+        dependent,
+        pairs,
+        enable,
+        invariant_conjuncts,
+        instances,
+    };
+    let mut text = serde_json::to_string_pretty(&report).expect("the analysis serialises");
+    text.push('\n');
+    text
 }
 
 /// What the summary of `orbit check --por` says about the reduction.
@@ -272,37 +304,37 @@ pub struct PorInfo {
 }
 
 impl PorInfo {
-    /// The summary line.
-    pub fn to_text(&self) -> String {
-        format!(
-            "partial order reduction: on ({} of {} states reduced; {} fully expanded by the \
-             cycle proviso; {} of {} pairs of operation instances dependent; analysis {:.3} s{})\n",
-            self.reduced,
-            self.states,
-            self.proviso,
-            self.dependent_pairs.0,
-            self.dependent_pairs.1,
-            self.analysis.as_secs_f64(),
-            if self.deadlock_only {
-                "; no checked property can change, only deadlocks matter: A1 and A2, no proviso"
-            } else {
-                ""
-            }
-        )
+    /// The `por` object of the report.
+    pub fn to_report(&self) -> PorReport {
+        PorReport {
+            reduced_states: self.reduced,
+            states: self.states,
+            proviso_expansions: self.proviso,
+            deadlock_only: self.deadlock_only,
+            dependent_pairs: self.dependent_pairs.0,
+            pairs: self.dependent_pairs.1,
+            analysis_seconds: self.analysis.as_secs_f64(),
+        }
     }
+}
 
-    /// The `por` object of the JSON report.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "reduced_states": self.reduced,
-            "states": self.states,
-            "proviso_expansions": self.proviso,
-            "deadlock_only": self.deadlock_only,
-            "dependent_pairs": self.dependent_pairs.0,
-            "pairs": self.dependent_pairs.1,
-            "analysis_seconds": self.analysis.as_secs_f64(),
-        })
-    }
+/// The summary line of a run with partial order reduction.
+pub fn report_text(info: &PorReport) -> String {
+    format!(
+        "partial order reduction: on ({} of {} states reduced; {} fully expanded by the \
+         cycle proviso; {} of {} pairs of operation instances dependent; analysis {:.3} s{})\n",
+        info.reduced_states,
+        info.states,
+        info.proviso_expansions,
+        info.dependent_pairs,
+        info.pairs,
+        info.analysis_seconds,
+        if info.deadlock_only {
+            "; no checked property can change, only deadlocks matter: A1 and A2, no proviso"
+        } else {
+            ""
+        }
+    )
 }
 
 /// Counts of how the pairs and enable edges were decided, one line each.

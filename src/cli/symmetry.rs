@@ -2,9 +2,9 @@
 //! symmetry-reduced view, maps counterexamples back to real runs and
 //! describes the reduction for the summary.
 
+use super::report::json::SymmetryReport;
 use crate::b::system::BSystem;
 use crate::symmetry::{SymmetricSystem, constant_valuation_orbits};
-use serde_json::{Value as Json, json};
 use workers::{Config, Report};
 
 /// Symmetry reduction modes of `--symmetry`.
@@ -20,9 +20,9 @@ pub enum Symmetry {
     /// Approximate symmetry markers (Leuschel and Massart): fast, but
     /// different orbits may share a marker, so states can be missed.
     Markers,
-    /// Exact markers (Algorithm 5.1 of symmetry-markers-promela.md): the
-    /// elements ordered by their markers, then renamed; complete, but may
-    /// keep several states per orbit.
+    /// Exact markers (Algorithm 5.1 of Leuschel and Massart's symmetry
+    /// markers for Promela): the elements ordered by their markers, then
+    /// renamed; complete, but may keep several states per orbit.
     MarkersExact,
 }
 
@@ -56,46 +56,41 @@ pub struct SymmetryInfo {
 }
 
 impl SymmetryInfo {
-    /// The summary lines.
-    pub fn to_text(&self) -> String {
-        let mut out = format!(
-            "symmetry:             {} (group of {} permutations; counts are orbits)\n",
-            self.mode.name(),
-            self.group_order
-        );
-        if self.constant_setups > 0 {
-            out.push_str(&format!(
-                "constant setups:      {} (valuations set up by ProB's symmetry rules for constants)\n",
-                self.constant_setups
-            ));
+    /// The `symmetry` object of the report.
+    pub fn to_report(&self) -> SymmetryReport {
+        SymmetryReport {
+            mode: self.mode.name(),
+            group_order: self.group_order,
+            constant_orbits: self.constant_orbits,
+            constant_setups: self.constant_setups,
+            flooded_states: self.flooded,
+            warning: self.warning.clone(),
         }
-        if let Some(n) = self.flooded {
-            out.push_str(&format!(
-                "flooded states:       {n} (all permutations; the distinct states above were checked and expanded)\n"
-            ));
-        }
-        if let Some(w) = &self.warning {
-            out.push_str(&format!("warning: {w}\n"));
-        }
-        out
     }
+}
 
-    /// The `symmetry` object of the JSON report.
-    pub fn to_json(&self) -> Json {
-        let mut o = json!({
-            "mode": self.mode.name(),
-            "group_order": self.group_order,
-            "constant_orbits": self.constant_orbits,
-            "constant_setups": self.constant_setups,
-        });
-        if let Some(w) = &self.warning {
-            o["warning"] = json!(w);
-        }
-        if let Some(n) = self.flooded {
-            o["flooded_states"] = json!(n);
-        }
-        o
+/// The summary lines of a symmetry-reduced run.
+pub fn report_text(info: &SymmetryReport) -> String {
+    let mut out = format!(
+        "symmetry:             {} (group of {} permutations; counts are orbits)\n",
+        info.mode, info.group_order
+    );
+    if info.constant_setups > 0 {
+        out.push_str(&format!(
+            "constant setups:      {} (constant valuations in ProB's normal form that were \
+             set up; the {} constant valuations above are their orbits)\n",
+            info.constant_setups, info.constant_orbits
+        ));
     }
+    if let Some(n) = info.flooded_states {
+        out.push_str(&format!(
+            "flooded states:       {n} (all permutations; the distinct states above were checked and expanded)\n"
+        ));
+    }
+    if let Some(w) = &info.warning {
+        out.push_str(&format!("warning: {w}\n"));
+    }
+    out
 }
 
 /// Explores `system` with the reduction `mode` asks for.

@@ -21,16 +21,30 @@ pub fn parse_set_size(text: &str) -> Result<(String, u32), String> {
     Ok((name.to_string(), size))
 }
 
-/// Parses a duration such as `90s`, `10m`, `1h30m` or a plain number of seconds.
+/// The longest duration a flag accepts: 100 years, far beyond any run
+/// (and far below what `Duration` and `Instant` arithmetic can hold).
+const LONGEST: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+/// Parses a duration such as `90s`, `10m`, `1h30m` or a plain number of
+/// seconds, up to 100 years.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    if let Ok(secs) = text.trim().parse::<f64>()
-        && secs.is_finite()
-        && secs >= 0.0
-    {
-        return Ok(Duration::from_secs_f64(secs));
+    let duration = match text.trim().parse::<f64>() {
+        Ok(secs) if !secs.is_finite() || secs < 0.0 => {
+            return Err(format!(
+                "expected a duration such as 30s or 5m, found `{text}`"
+            ));
+        }
+        Ok(secs) if secs > LONGEST.as_secs_f64() => LONGEST + Duration::from_secs(1),
+        Ok(secs) => Duration::from_secs_f64(secs),
+        Err(_) => humantime::parse_duration(text.trim())
+            .map_err(|e| format!("expected a duration such as 30s or 5m: {e}"))?,
+    };
+    if duration > LONGEST {
+        return Err(format!(
+            "`{text}` is longer than the longest accepted duration, 100 years"
+        ));
     }
-    humantime::parse_duration(text.trim())
-        .map_err(|e| format!("expected a duration such as 30s or 5m: {e}"))
+    Ok(duration)
 }
 
 /// Parses a byte size such as `512MiB`, `4GB` or a plain number of bytes.
@@ -59,6 +73,12 @@ mod tests {
         assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
         assert!(parse_duration("soon").is_err());
+        // Regression: 1e20 seconds overflowed `Duration` and panicked.
+        assert!(parse_duration("1e20").is_err());
+        assert!(parse_duration("-1").is_err());
+        assert!(parse_duration("NaN").is_err());
+        assert!(parse_duration("200years").is_err());
+        assert_eq!(parse_duration("0.5"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_bytes("1KiB"), Ok(1024));
         assert!(parse_bytes("lots").is_err());
     }

@@ -1,4 +1,4 @@
-//! ProB's static symmetry reduction of constants (prob-symmetry-wiki.md,
+//! ProB's static symmetry reduction of constants ([ProB wiki: Symmetry Reduction],
 //! "Static Symmetry Reduction"): of the constant valuations (the solutions
 //! of PROPERTIES) only those in a normal form are set up, at least one per
 //! orbit of the permutations of each deferred set.

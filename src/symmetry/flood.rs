@@ -1,5 +1,5 @@
 //! Permutation flooding (Leuschel, Butler, Spermann, Turner, "Symmetry
-//! reduction for B by permutation flooding", permutation-flooding-B.md,
+//! reduction for B by permutation flooding", [Leuschel et al. 2007],
 //! Algorithm 3.1).
 //!
 //! When a state is reached that is not yet visited, all its permutations

@@ -1,5 +1,5 @@
 //! A B state as a vertex- and edge-coloured graph (thesis
-//! graph-canonicalisation-thesis.md ch. 2.4 and 3.4, improved as its future
+//! [Spermann 2009] ch. 2.4 and 3.4, improved as its future
 //! work suggests: native edge colours instead of layers, intermediate
 //! vertices coloured by the role and slot of the data they stand for).
 //!

@@ -4,7 +4,7 @@
 //! interchangeable, since the machine cannot name any of them.
 //! Enumerated sets: the elements that the machine never names in any
 //! predicate, expression or substitution are interchangeable among
-//! themselves (permutation-flooding-B.md §6: in SymCounterEx, `add` names
+//! themselves ([Leuschel et al. 2007] §6: in SymCounterEx, `add` names
 //! `s1`, so `s1` is fixed and only `s2` and `s3` may be swapped). A name
 //! counts as a use even where a bound variable shadows it; that only fixes
 //! more elements, which is always sound.

@@ -1,6 +1,6 @@
 //! Approximate symmetry reduction by symmetry markers (Leuschel and
 //! Massart, "Efficient approximate verification of B via symmetry
-//! markers", 2007; thesis graph-canonicalisation-thesis.md §3.7.5,
+//! markers", 2007; thesis [Spermann 2009] §3.7.5,
 //! Examples 3.30–3.32).
 //!
 //! Each interchangeable element `e` gets the multiset `m_s(e)` of the paths
@@ -235,7 +235,7 @@ impl Markers {
         h
     }
 
-    /// Exact markers (symmetry-markers-promela.md, Algorithm 5.1): orders
+    /// Exact markers ([Bošnački et al. 2007], Algorithm 5.1): orders
     /// the interchangeable elements of each class by their (refined)
     /// element markers, ties by index, and writes `state` renamed by that
     /// order to `scratch.out`. The result is always in `state`'s orbit, so

@@ -10,7 +10,7 @@
 //! line per thread count: states, transitions, wall time, states/s,
 //! speedup against the first thread count, bytes per state.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use std::time::Instant;

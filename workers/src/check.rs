@@ -84,6 +84,18 @@ pub(crate) fn finish<T: TransitionSystem>(
     let (outcome, trace, trace_error) = match end {
         End::Complete => (Outcome::Complete, None, None),
         End::Stopped(reason) => (Outcome::Stopped(reason), None, None),
+        // A computation cut short by the budget is no finding.
+        End::InitError(ModelError {
+            stopped: Some(reason),
+            ..
+        })
+        | End::Found(
+            Finding::ModelError(ModelError {
+                stopped: Some(reason),
+                ..
+            }),
+            _,
+        ) => (Outcome::Stopped(reason), None, None),
         End::InitError(e) => (Outcome::ModelError(e), None, None),
         End::Found(finding, chain) => {
             let _span = tracing::info_span!("rebuild_trace", len = chain.len()).entered();

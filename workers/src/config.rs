@@ -63,9 +63,9 @@ pub struct Config {
     /// Stop at the first state satisfying the goal predicate (if the system
     /// has one).
     pub stop_at_goal: bool,
-    /// Stop (cleanly, [`crate::StopReason::MaxStates`]) once this many
-    /// distinct states are stored. Parallel engines may overshoot by a few
-    /// batches.
+    /// Stop (cleanly, [`crate::StopReason::MaxStates`]) rather than store
+    /// more than this many distinct states, with any number of threads
+    /// (flooded permutations are not counted).
     pub max_states: Option<u64>,
     /// Stop ([`crate::StopReason::TimeLimit`]) after this much wall time.
     pub time_limit: Option<Duration>,

@@ -1,5 +1,5 @@
 //! Permutation flooding in the engine's own visited set
-//! ([`TransitionSystem::flood`]; permutation-flooding-B.md, Algorithm 3.1).
+//! ([`TransitionSystem::flood`]; [Leuschel et al. 2007], Algorithm 3.1).
 //!
 //! When a state is stored as new, the system emits its orbit and every
 //! image goes into the same visited set as the search's states (so memory

@@ -19,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod config;
 pub mod report;
 pub mod store;
@@ -38,6 +39,10 @@ pub use hash::fingerprint;
 pub use parallel::explore_parallel;
 pub use report::{Outcome, Progress, Report, Stats, StopReason, Trace, TraceStep};
 pub use sequential::explore_sequential;
+
+/// Most worker threads a parallel search can use (one arena of the
+/// visited set per worker).
+pub const MAX_THREADS: usize = store::MAX_WORKERS;
 pub use system::{
     Expansion, LabelledState, ModelError, TransitionSystem, Violation, ViolationKind,
 };

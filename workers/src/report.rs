@@ -61,6 +61,9 @@ pub enum StopReason {
     MemoryLimit,
     /// The `cancel` flag was set (Ctrl-C).
     Interrupted,
+    /// A worker thread could not be started or failed (panicked); the
+    /// error is logged. The search is incomplete, never "no error".
+    WorkerFailed,
 }
 
 impl fmt::Display for StopReason {
@@ -70,6 +73,7 @@ impl fmt::Display for StopReason {
             StopReason::TimeLimit => "time limit reached",
             StopReason::MemoryLimit => "memory limit of the visited store reached",
             StopReason::Interrupted => "interrupted",
+            StopReason::WorkerFailed => "a worker thread could not be started or failed",
         })
     }
 }
@@ -102,6 +106,10 @@ pub struct Stats {
     /// Bytes used by the visited store at the end: hash table(s), stored
     /// states or fingerprints, parent links.
     pub store_bytes: u64,
+    /// Bytes of the visited store when it was empty (its initial table): a
+    /// store still near this size holds too few states for
+    /// [`Stats::bytes_per_state`] to say anything about the cost per state.
+    pub store_initial_bytes: u64,
     /// Largest number of states waiting in the frontier at once
     /// (approximate for parallel searches, which count per batch).
     pub queue_peak: u64,
@@ -117,6 +125,13 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Whether the store has grown well past its initial size (to at least
+    /// twice it), so that [`Stats::bytes_per_state`] measures the cost of a
+    /// state rather than the fixed size of an almost empty table.
+    pub fn store_past_initial_size(&self) -> bool {
+        self.store_bytes >= 2 * self.store_initial_bytes && self.states > 0
+    }
+
     /// Bytes of visited store per distinct state (0 with no state).
     pub fn bytes_per_state(&self) -> f64 {
         if self.states == 0 {

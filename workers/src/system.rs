@@ -48,10 +48,17 @@ impl fmt::Display for ViolationKind {
 /// An error in the model met while exploring: a well-definedness failure
 /// (function applied outside its domain, division by zero, an unbounded
 /// enumeration, ...). The engine reports it with the trace that reached it.
+///
+/// A system whose computation was cut short because the run's budget ran
+/// out ([`crate::budget::tripped`]) returns a `ModelError` with `stopped`
+/// set: the engine then reports an incomplete search, not a model error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelError {
     /// What went wrong, including where in the model (file:line:column).
     pub message: String,
+    /// Set when this is no error of the model but the run's budget running
+    /// out in the middle of a computation.
+    pub stopped: Option<crate::report::StopReason>,
 }
 
 impl ModelError {
@@ -59,6 +66,16 @@ impl ModelError {
     pub fn new(message: impl Into<String>) -> Self {
         ModelError {
             message: message.into(),
+            stopped: None,
+        }
+    }
+
+    /// Not an error of the model: the run's budget ran out (`reason`)
+    /// while computing.
+    pub fn stopped(reason: crate::report::StopReason) -> Self {
+        ModelError {
+            message: format!("stopped: {reason}"),
+            stopped: Some(reason),
         }
     }
 }
@@ -199,7 +216,7 @@ pub trait TransitionSystem: Sync {
         false
     }
 
-    /// Permutation flooding (Leuschel et al., permutation-flooding-B.md,
+    /// Permutation flooding (Leuschel et al., [Leuschel et al. 2007],
     /// Algorithm 3.1): emits the states symmetric to `state`, which the
     /// engine has just stored as new (its whole orbit; `state` itself and
     /// duplicates allowed). The engine stores them in its visited set as

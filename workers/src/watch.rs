@@ -23,8 +23,12 @@ impl<'a> Watch<'a> {
         }
     }
 
-    /// Whether the search must stop now: cancelled, or out of time.
+    /// Whether the search must stop now: the run's budget is exhausted
+    /// (see [`crate::budget`]), cancelled, or out of time.
     pub(crate) fn stop_reason(&self) -> Option<StopReason> {
+        if let Some(reason) = crate::budget::tripped() {
+            return Some(reason);
+        }
         if let Some(cancel) = &self.config.cancel
             && cancel.load(Ordering::Relaxed)
         {

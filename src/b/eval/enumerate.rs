@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::expr::set;
 use super::ir::{CExpr, EK, Gen, Pattern, SolveStep, Solver};
-use super::{Env, Fail, Interpreter, R};
+use super::{Env, Fail, Interpreter, R, within_budget};
 use crate::b::ast::{BinaryOp, UnaryOp};
 use crate::b::types::Type;
 use crate::b::value::{Elem, Value, sequences as seqs, sets};
@@ -42,6 +42,7 @@ impl Interpreter {
                     ));
                 };
                 for i in lo..=hi {
+                    within_budget(s.span)?;
                     if !f(Value::Int(i), env)? {
                         return Ok(false);
                     }
@@ -56,6 +57,7 @@ impl Interpreter {
                 let lo = super::expr::int(&self.eval(a, env)?, a.span)?;
                 let hi = super::expr::int(&self.eval(b, env)?, b.span)?;
                 for i in lo..=hi {
+                    within_budget(s.span)?;
                     if !f(Value::Int(i), env)? {
                         return Ok(false);
                     }
@@ -95,10 +97,10 @@ impl Interpreter {
                 let elems = self.elements(inner, env)?;
                 let min = usize::from(matches!(op, UnaryOp::Pow1 | UnaryOp::Fin1));
                 let mut result = Ok(true);
-                sets::for_each_subset(&elems, min, &mut |sub| match f(
-                    Value::set_from_sorted(sub),
-                    env,
-                ) {
+                let span = s.span;
+                sets::for_each_subset(&elems, min, &mut |sub| match within_budget(span)
+                    .and_then(|()| f(Value::set_from_sorted(sub), env))
+                {
                     Ok(true) => true,
                     other => {
                         result = other;
@@ -139,10 +141,10 @@ impl Interpreter {
                         }
                     }
                     let mut result = Ok(true);
-                    sets::for_each_subset(&product, 0, &mut |sub| match f(
-                        Value::set_from_sorted(sub),
-                        env,
-                    ) {
+                    let span = s.span;
+                    sets::for_each_subset(&product, 0, &mut |sub| match within_budget(span)
+                        .and_then(|()| f(Value::set_from_sorted(sub), env))
+                    {
                         Ok(true) => true,
                         other => {
                             result = other;
@@ -231,7 +233,11 @@ impl Interpreter {
                 })?;
                 all.sort_unstable();
                 let mut result = Ok(true);
-                sets::for_each_subset(&all, 0, &mut |sub| match f(Value::set_from_sorted(sub)) {
+                sets::for_each_subset(&all, 0, &mut |sub| match within_budget(
+                    crate::diag::Span::default(),
+                )
+                .and_then(|()| f(Value::set_from_sorted(sub)))
+                {
                     Ok(true) => true,
                     other => {
                         result = other;
@@ -265,6 +271,7 @@ impl Interpreter {
         env: &mut Env<'e>,
         f: &mut dyn FnMut(&mut Env<'e>) -> R<bool>,
     ) -> R<bool> {
+        within_budget(solver.span)?;
         let Some(step) = solver.steps.get(i) else {
             return f(env);
         };
@@ -385,6 +392,7 @@ fn arrangements(
     f: &mut dyn FnMut(Value) -> R<bool>,
 ) -> R<bool> {
     if prefix.len() == len {
+        within_budget(crate::diag::Span::default())?;
         return f(seqs::from_owned(prefix.iter().cloned()));
     }
     for i in 0..elems.len() {
@@ -427,6 +435,7 @@ impl FunctionSpace {
             return Ok(true); // not enough elements left to cover the range
         }
         if i == dom.len() {
+            within_budget(crate::diag::Span::default())?;
             // Domain elements ascend, so the pairs are already sorted.
             let pairs: Vec<Value> = choice
                 .iter()

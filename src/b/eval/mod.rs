@@ -2,7 +2,7 @@
 //! enumerates bound variables, executes substitutions and operations and
 //! solves the constants, as ProB does for explicit-state model checking
 //! (Leuschel and Butler, "ProB: an automated analysis toolset for the B
-//! method"; the thesis in `papers/graph-canonicalisation-thesis.md`, §1.3).
+//! method"; the thesis in [Spermann 2009], §1.3).
 //!
 //! # Structure
 //! * `compile` and `compile_subst` turn the AST into the trees of
@@ -82,6 +82,9 @@ pub struct EvalError {
     pub span: Span,
     /// What went wrong.
     pub message: String,
+    /// Set when this is no error of the model: the run's budget (time,
+    /// memory, Ctrl-C; see [`workers::budget`]) ran out while evaluating.
+    pub stopped: Option<workers::StopReason>,
 }
 
 impl std::fmt::Display for EvalError {
@@ -131,6 +134,8 @@ pub(crate) struct Fail {
     /// guard fails outside a function's domain).
     message: std::borrow::Cow<'static, str>,
     outside_domain: bool,
+    /// The run's budget ran out (not an error of the model).
+    stopped: Option<workers::StopReason>,
 }
 
 impl Fail {
@@ -140,6 +145,17 @@ impl Fail {
             span,
             message: message.into(),
             outside_domain: false,
+            stopped: None,
+        }
+    }
+
+    /// The run's budget ran out while evaluating at `span`.
+    pub fn stopped(span: Span, reason: workers::StopReason) -> Self {
+        Fail {
+            span,
+            message: "stopped".into(),
+            outside_domain: false,
+            stopped: Some(reason),
         }
     }
 
@@ -149,7 +165,19 @@ impl Fail {
             span,
             message: message.into(),
             outside_domain: true,
+            stopped: None,
         }
+    }
+}
+
+/// Fails with the reason the run's budget ran out, if it has: long loops
+/// of the interpreter (enumerations, set construction, solver plans) call
+/// this so that limits and Ctrl-C stop any phase (one relaxed load).
+#[inline]
+pub(crate) fn within_budget(span: Span) -> R<()> {
+    match workers::budget::tripped() {
+        None => Ok(()),
+        Some(reason) => Err(Fail::stopped(span, reason)),
     }
 }
 
@@ -158,6 +186,7 @@ impl From<Fail> for EvalError {
         EvalError {
             span: f.span,
             message: f.message.into_owned(),
+            stopped: f.stopped,
         }
     }
 }

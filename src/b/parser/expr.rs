@@ -224,21 +224,35 @@ impl Parser<'_> {
 
     fn expr_bp_inner(&mut self, min: u8) -> Result<Expr, Diagnostic> {
         let mut lhs = self.prefix()?;
+        let mut links = 0;
         while let Some((op, priority, right_assoc)) = infix(self.peek_kind()) {
             if priority < min {
                 break;
             }
             self.bump();
+            // Each operator of a chain deepens the tree (conjunctions are
+            // walked as lists by every phase: see MAX_TREE_DEPTH).
+            if op != BinaryOp::And {
+                self.link()?;
+                links += 1;
+            }
             let rhs = self.expr_bp(if right_assoc { priority } else { priority + 1 })?;
             lhs = binary(op, lhs, rhs);
         }
+        self.unlink(links);
         Ok(lhs)
     }
 
     /// A prefix form followed by postfix application, image and inverse.
     fn prefix(&mut self) -> Result<Expr, Diagnostic> {
         let mut e = self.primary()?;
+        let mut links = 0;
         loop {
+            if self.at_sym(Sym::LParen) || self.at_sym(Sym::LBracket) || self.at_sym(Sym::Tilde) {
+                // `f(x)(y)...`, `r[s][t]...`, `r~~...` deepen the tree too.
+                self.link()?;
+                links += 1;
+            }
             if self.at_sym(Sym::LParen) {
                 self.bump();
                 let args = self.expr_list(Sym::RParen)?;
@@ -255,6 +269,7 @@ impl Parser<'_> {
                 let span = self.span_from(e.span);
                 e = node(ExprKind::Unary(UnaryOp::Inverse, Box::new(e)), span);
             } else {
+                self.unlink(links);
                 return Ok(e);
             }
         }

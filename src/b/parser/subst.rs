@@ -27,6 +27,7 @@ impl Parser<'_> {
         let first = self.subst_atom()?;
         let mut items = vec![first];
         let mut current: Option<Sym> = None;
+        let mut links = 0;
         loop {
             let op = if self.at_sequence_semicolon() {
                 Sym::Semicolon
@@ -36,6 +37,9 @@ impl Parser<'_> {
                 break;
             };
             self.bump();
+            // `S1 ; S2 ; ...` runs (and is checked) element by element.
+            self.link()?;
+            links += 1;
             let rhs = self.subst_atom()?;
             if current.is_some_and(|c| c != op) {
                 let lhs = compose(current, std::mem::take(&mut items));
@@ -44,6 +48,7 @@ impl Parser<'_> {
             current = Some(op);
             items.push(rhs);
         }
+        self.unlink(links);
         Ok(compose(current, items))
     }
 

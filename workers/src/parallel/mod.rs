@@ -134,15 +134,6 @@ impl<T: TransitionSystem> Shared<'_, T> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Stops the search if more than `max_states` states are stored.
-    fn check_state_bound(&self) {
-        if let Some(max) = self.config.max_states
-            && self.set.len() > max
-        {
-            self.stop_with(StopReason::MaxStates);
-        }
-    }
-
     fn queue_add(&self, n: u64) {
         let now = self.queued.fetch_add(n, Ordering::Relaxed) + n;
         if now > self.queue_peak.load(Ordering::Relaxed) {
@@ -188,13 +179,17 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
     let mode = config.effective_mode();
     let _span = tracing::info_span!("explore", engine = "parallel", threads, ?mode).entered();
     let width = system.state_width();
-    let (set, handles) = VisitedSet::new(
+    let (mut set, handles) = VisitedSet::new(
         width,
         config.compact,
         threads,
         INITIAL_CAPACITY,
         config.memory_limit,
     );
+    if let Some(max) = config.max_states {
+        set.limit_states(max);
+    }
+    let store_initial_bytes = set.bytes();
     let shared = Shared {
         system,
         config,
@@ -248,6 +243,7 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
             .max()
             .unwrap_or(0),
         store_bytes: shared.set.bytes(),
+        store_initial_bytes,
         queue_peak: shared.queue_peak.load(Ordering::Relaxed),
         threads,
         compact: config.compact,
@@ -272,12 +268,19 @@ fn sum(counters: &[CachePadded<Counters>], field: impl Fn(&Counters) -> &AtomicU
         .sum()
 }
 
+/// Stack of a worker thread: room for the deep recursion a system's
+/// successor function may do on deeply nested model expressions (only the
+/// pages used are ever touched).
+pub const WORKER_STACK_BYTES: usize = 64 << 20;
+
 /// Runs `workers` on named scoped threads, each with `body`, while the
 /// calling thread watches the stop conditions and reports progress.
 ///
-/// If a worker panics (a bug in the system's code), the others are stopped
-/// and `on_panic` releases any of them blocked waiting for it; the panic
-/// then propagates to the caller instead of hanging the search.
+/// If a worker cannot be started or panics (a bug in the system's code),
+/// the search stops with [`StopReason::WorkerFailed`] (the error is
+/// logged) and `on_panic` releases any worker blocked waiting for it: the
+/// run ends as incomplete instead of hanging, aborting or reporting
+/// success.
 fn run_workers<'s, 'a, T, F>(
     shared: &'s Shared<'a, T>,
     workers: Vec<worker::Worker<'s, 'a, T>>,
@@ -288,19 +291,13 @@ fn run_workers<'s, 'a, T, F>(
     T: TransitionSystem,
     F: Fn(worker::Worker<'s, 'a, T>) + Sync,
 {
-    /// Counts a worker out when it leaves, normally or by panicking.
+    /// Counts a worker out when it leaves, normally or by failing.
     struct Exit<'x> {
         running: &'x AtomicUsize,
-        stop: &'x AtomicBool,
-        on_panic: &'x (dyn Fn() + Sync),
         monitor: std::thread::Thread,
     }
     impl Drop for Exit<'_> {
         fn drop(&mut self) {
-            if std::thread::panicking() {
-                self.stop.store(true, Ordering::Relaxed);
-                (self.on_panic)();
-            }
             if self.running.fetch_sub(1, Ordering::Release) == 1 {
                 // The last worker out wakes the monitor at once.
                 self.monitor.unpark();
@@ -311,24 +308,34 @@ fn run_workers<'s, 'a, T, F>(
     std::thread::scope(|scope| {
         for w in workers {
             let (running, body) = (&running, &body);
+            let index = w.index;
             let exit = Exit {
                 running,
-                stop: &shared.stop,
-                on_panic,
                 monitor: std::thread::current(),
             };
             let spawned = std::thread::Builder::new()
-                .name(format!("orbit-worker-{}", w.index))
+                .name(format!("orbit-worker-{index}"))
+                .stack_size(WORKER_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     let _exit = exit;
-                    let _span = tracing::debug_span!("worker", index = w.index).entered();
-                    body(w);
+                    let _span = tracing::debug_span!("worker", index).entered();
+                    let run = std::panic::AssertUnwindSafe(|| body(w));
+                    if let Err(payload) = std::panic::catch_unwind(run) {
+                        let what = payload
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| payload.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "a panic".to_string());
+                        tracing::error!("worker thread {index} failed: {what}");
+                        shared.stop_with(StopReason::WorkerFailed);
+                        on_panic();
+                    }
                 });
             if let Err(e) = spawned {
                 // Out of threads: stop the others; the closure (and its
                 // `Exit`) was dropped, counting this worker out.
-                tracing::error!("cannot spawn a worker thread: {e}");
-                shared.stop.store(true, Ordering::Relaxed);
+                tracing::error!("cannot start worker thread {index}: {e}");
+                shared.stop_with(StopReason::WorkerFailed);
                 on_panic();
             }
         }

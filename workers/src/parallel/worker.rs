@@ -62,8 +62,8 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
                 return true;
             }
             Ok(Insert::New(r)) => r,
-            Err(_) => {
-                shared.stop_with(crate::report::StopReason::MemoryLimit);
+            Err(full) => {
+                shared.stop_with(stop_reason(full));
                 return false;
             }
         };
@@ -72,7 +72,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             let mut insert = |s: &[u64]| match set.insert(handle, guard, s, fingerprint(s), parent)
             {
                 Ok(i) => Ok(matches!(i, Insert::New(_))),
-                Err(_) => Err(crate::report::StopReason::MemoryLimit),
+                Err(full) => Err(stop_reason(full)),
             };
             let flooded = crate::flood::flood(
                 shared.system,
@@ -255,6 +255,13 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         let counters = &shared.counters[self.index];
         counters.add_transitions(transitions);
         counters.add_por(&mut self.por);
-        shared.check_state_bound();
+    }
+}
+
+/// Why the search stops when the visited set refuses a state.
+fn stop_reason(full: crate::store::Full) -> crate::report::StopReason {
+    match full {
+        crate::store::Full::Memory => crate::report::StopReason::MemoryLimit,
+        crate::store::Full::States => crate::report::StopReason::MaxStates,
     }
 }

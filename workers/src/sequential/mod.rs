@@ -41,6 +41,8 @@ struct Search<'a, T: TransitionSystem> {
     check_goal: bool,
     scratch: T::Scratch,
     store: SeqStore,
+    /// The empty store's bytes.
+    store_initial_bytes: u64,
     frontier: Frontier,
     transitions: u64,
     initial_states: u64,
@@ -55,18 +57,20 @@ struct Search<'a, T: TransitionSystem> {
 impl<'a, T: TransitionSystem> Search<'a, T> {
     fn new(system: &'a T, config: &'a Config) -> Self {
         let width = system.state_width();
+        let store = SeqStore::new(
+            width,
+            config.compact,
+            config.max_states,
+            config.memory_limit,
+        );
         Search {
             system,
             config,
             width,
             check_goal: goal_checked(system, config),
             scratch: system.new_scratch(),
-            store: SeqStore::new(
-                width,
-                config.compact,
-                config.max_states,
-                config.memory_limit,
-            ),
+            store_initial_bytes: store.bytes(),
+            store,
             frontier: Frontier::new(width, config.order),
             transitions: 0,
             initial_states: 0,
@@ -86,6 +90,7 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             initial_states: self.initial_states,
             max_depth: self.max_depth,
             store_bytes: self.store.bytes(),
+            store_initial_bytes: self.store_initial_bytes,
             queue_peak: self.queue_peak,
             threads: 1,
             compact: self.config.compact,

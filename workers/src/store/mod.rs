@@ -59,9 +59,15 @@ pub enum Insert {
     Seen,
 }
 
-/// The store would pass its memory bound (it then refuses every new state).
+/// Why the store refused a new state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Full;
+pub enum Full {
+    /// Storing it would pass the memory bound (every later new state is
+    /// refused too).
+    Memory,
+    /// The set holds its limit of states ([`VisitedSet::limit_states`]).
+    States,
+}
 
 /// One worker's right to append to its arena: exactly one per worker,
 /// neither `Clone` nor `Sync`, so each arena has a single writer.
@@ -85,6 +91,11 @@ pub struct VisitedSet {
     bytes: AtomicU64,
     memory_limit: Option<u64>,
     out_of_memory: AtomicBool,
+    /// Most states the set may hold ([`VisitedSet::limit_states`]).
+    max_states: Option<u64>,
+    /// Records appended for states that may be new: a state takes one
+    /// before it claims a slot and gives it back if it turns out stored.
+    appended: AtomicU64,
 }
 
 impl VisitedSet {
@@ -123,6 +134,8 @@ impl VisitedSet {
             table: crossbeam::epoch::Atomic::new(table),
             memory_limit,
             out_of_memory: AtomicBool::new(false),
+            max_states: None,
+            appended: AtomicU64::new(0),
         };
         let handles = (0..workers)
             .map(|worker| Handle {
@@ -134,6 +147,16 @@ impl VisitedSet {
             })
             .collect();
         (set, handles)
+    }
+
+    /// Refuses ([`Full::States`]) any new state past `max` stored states,
+    /// however many workers insert: the set never holds more than `max`.
+    /// Near the limit a state may be refused while another worker's
+    /// insert of a state that turns out to be stored already holds the
+    /// last place for a moment, so a search can stop a few states short
+    /// of `max`, never past it.
+    pub fn limit_states(&mut self, max: u64) {
+        self.max_states = Some(max);
     }
 
     /// Distinct states stored.
@@ -160,7 +183,7 @@ impl VisitedSet {
         {
             self.bytes.fetch_sub(extra, Ordering::Relaxed);
             self.out_of_memory.store(true, Ordering::Relaxed);
-            return Err(Full);
+            return Err(Full::Memory);
         }
         Ok(())
     }
@@ -264,6 +287,7 @@ impl VisitedSet {
                         // SAFETY: our handle is the arena's only writer and
                         // the record was never published (the claim failed).
                         unsafe { self.arenas[handle.worker].truncate_last() };
+                        self.give_back_appended();
                     }
                     return Ok(Insert::Seen);
                 }
@@ -271,6 +295,13 @@ impl VisitedSet {
             }
             // Every slot probed: the table is full. Grow and retry.
             self.start_grow(table)?;
+        }
+    }
+
+    /// Returns the place an appended record took under the state limit.
+    fn give_back_appended(&self) {
+        if self.max_states.is_some() {
+            self.appended.fetch_sub(1, Ordering::Relaxed);
         }
     }
 
@@ -282,10 +313,21 @@ impl VisitedSet {
         fp: u64,
         parent: Ref,
     ) -> Result<Ref, Full> {
+        // The shared count is only kept under a state limit (off the hot
+        // path otherwise).
+        if let Some(max) = self.max_states
+            && self.appended.fetch_add(1, Ordering::Relaxed) >= max
+        {
+            self.appended.fetch_sub(1, Ordering::Relaxed);
+            return Err(Full::States);
+        }
         let arena = &self.arenas[handle.worker];
         let needed = arena.bytes_needed_for_push();
-        if needed > 0 {
-            self.reserve(needed)?;
+        if needed > 0
+            && let Err(full) = self.reserve(needed)
+        {
+            self.give_back_appended();
+            return Err(full);
         }
         // SAFETY: `handle` is the unique writer of this arena (one handle
         // per worker, not Clone, not Sync, borrowed mutably here).
@@ -330,8 +372,9 @@ impl VisitedSet {
         {
             return Ok(());
         }
+        // Reserve before allocating, so a refused table is never allocated.
+        self.reserve(Table::bytes_for(table.capacity() * 2))?;
         let next = Table::new(table.capacity() * 2);
-        self.reserve(next.bytes())?;
         table.next.store(Owned::new(next), Ordering::Release);
         Ok(())
     }
@@ -342,7 +385,7 @@ impl VisitedSet {
         let backoff = crossbeam::utils::Backoff::new();
         let next = loop {
             if self.out_of_memory.load(Ordering::Relaxed) {
-                return Err(Full);
+                return Err(Full::Memory);
             }
             let next = table.next.load(Ordering::Acquire, guard);
             if !next.is_null() {

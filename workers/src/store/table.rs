@@ -77,7 +77,13 @@ impl Table {
 
     /// Bytes of the slot array.
     pub(crate) fn bytes(&self) -> u64 {
-        8 * self.capacity() as u64
+        Self::bytes_for(self.capacity())
+    }
+
+    /// Bytes of the slot array of a table of `capacity` slots (to reserve
+    /// them before allocating).
+    pub(crate) fn bytes_for(capacity: usize) -> u64 {
+        8 * capacity as u64
     }
 
     /// First probe position for `hash`.

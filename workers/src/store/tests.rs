@@ -117,7 +117,8 @@ fn memory_bound_is_never_passed() {
             match insert(&set, &mut handles[0], &[stored, 1, 2, 3], NO_PARENT) {
                 Ok(Insert::New(_)) => stored += 1,
                 Ok(Insert::Seen) => unreachable!("keys are distinct"),
-                Err(Full) => break,
+                Err(Full::Memory) => break,
+                Err(Full::States) => unreachable!("no state limit"),
             }
         }
         assert!(set.bytes() <= limit, "{} > {limit}", set.bytes());
@@ -125,6 +126,55 @@ fn memory_bound_is_never_passed() {
         // Duplicates are still answered after the bound is hit... unless a
         // migration was refused, in which case every insert reports Full.
         let again = insert(&set, &mut handles[0], &[0, 1, 2, 3], NO_PARENT);
-        assert!(matches!(again, Ok(Insert::Seen) | Err(Full)));
+        assert!(matches!(again, Ok(Insert::Seen) | Err(Full::Memory)));
+    }
+}
+
+/// Regression: `--max-states` was only checked between batches, so a search
+/// whose states have many successors stored far more than the bound. The
+/// set itself now refuses every new state past the limit, with any number
+/// of threads.
+#[test]
+fn state_limit_is_never_passed() {
+    const THREADS: usize = 4;
+    for max in [0u64, 1, 7, 100] {
+        let (mut set, handles) = VisitedSet::new(2, false, THREADS, 4, None);
+        set.limit_states(max);
+        let set = &set;
+        let refused = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for mut h in handles {
+                let refused = &refused;
+                scope.spawn(move || {
+                    for k in 0..500u64 {
+                        // Every thread inserts the same states, so many
+                        // inserts find a stored state.
+                        match insert(set, &mut h, &[k % 250, 1], NO_PARENT) {
+                            Ok(_) => {}
+                            Err(Full::States) => {
+                                refused.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Err(Full::Memory) => panic!("no memory bound here"),
+                        }
+                    }
+                });
+            }
+        });
+        assert!(set.len() <= max, "max {max}: {} stored", set.len());
+        assert!(refused.load(Ordering::Relaxed) > 0);
+        // One worker: exactly `max` states, and stored states are still
+        // found (a stored state is never refused).
+        let (mut set, mut handles) = VisitedSet::new(2, false, 1, 4, None);
+        set.limit_states(max);
+        for k in 0..300u64 {
+            let _ = insert(&set, &mut handles[0], &[k, 1], NO_PARENT);
+        }
+        assert_eq!(set.len(), max);
+        if max > 0 {
+            assert_eq!(
+                insert(&set, &mut handles[0], &[0, 1], NO_PARENT),
+                Ok(Insert::Seen)
+            );
+        }
     }
 }

@@ -1,0 +1,269 @@
+//! The JSON report of `orbit check --json`: serde structs whose shape is
+//! fixed by the JSON Schema in `schema/check-report.schema.json` (printed
+//! by `orbit schema check`; the integration tests validate every report
+//! they produce against it).
+//!
+//! Compatibility: [`SCHEMA_VERSION`] changes whenever a field is removed,
+//! renamed or changes meaning; new optional fields keep the version.
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+/// Version of the report's shape (the `schema_version` field).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The JSON Schema of [`CheckReport`] (draft 2020-12).
+pub const CHECK_REPORT_SCHEMA: &str = include_str!("schema/check-report.schema.json");
+
+/// The JSON Schema of `orbit por --json` (draft 2020-12).
+pub const POR_ANALYSIS_SCHEMA: &str = include_str!("schema/por-analysis.schema.json");
+
+/// Everything `orbit check` reports about one run.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The model file as given on the command line.
+    pub model: String,
+    /// The verdict.
+    pub result: Verdict,
+    /// Why an incomplete search stopped (only with `result: "stopped"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<StopCause>,
+    /// The violated property, the model error, or why the search stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Distinct states stored, checked and expanded (orbits with symmetry).
+    pub states: u64,
+    /// Successor edges of the explored states.
+    pub transitions: u64,
+    /// Valuations of the constants (orbits of them with symmetry).
+    pub constant_valuations: u64,
+    /// Distinct initial states.
+    pub initial_states: u64,
+    /// Figures of the search; absent when the model failed before it.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub search: Option<SearchFigures>,
+    /// The symmetry reduction, when one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symmetry: Option<SymmetryReport>,
+    /// The partial order reduction, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por: Option<PorReport>,
+    /// The counterexample: the initialisation, then one step per operation.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trace: Vec<TraceStep>,
+    /// Why no counterexample could be rebuilt, if so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_error: Option<String>,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Every reachable state was explored and no error found (exit 0).
+    Ok,
+    /// An invariant is false in a reachable state (exit 1).
+    InvariantViolation,
+    /// An assertion is false in a reachable state (exit 1).
+    AssertionViolation,
+    /// A reachable state has no enabled operation (exit 1).
+    Deadlock,
+    /// A reachable state satisfies GOAL, with `--goal` (exit 1).
+    GoalFound,
+    /// The model is ill-defined (exit 1).
+    ModelError,
+    /// The search did not explore everything: see `stopped` (exit 3).
+    Stopped,
+}
+
+/// Why a search stopped before the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopCause {
+    /// `--max-states` distinct states were stored.
+    MaxStates,
+    /// `--time-limit` elapsed.
+    TimeLimit,
+    /// The memory bound was reached.
+    Memory,
+    /// Ctrl-C (SIGINT).
+    Interrupted,
+    /// SIGTERM.
+    Terminated,
+    /// A worker thread could not be started or failed.
+    WorkerFailure,
+}
+
+/// Figures of a search that ran.
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchFigures {
+    /// Largest depth of a stored state (the BFS level with `--order bfs`).
+    pub max_depth: u64,
+    /// Wall time of the search, in seconds.
+    pub wall_seconds: f64,
+    /// Distinct states per second of wall time.
+    pub states_per_second: f64,
+    /// Bytes of the visited store at the end.
+    pub store_bytes: u64,
+    /// Bytes of the empty store (its initial table).
+    pub store_initial_bytes: u64,
+    /// Store bytes per distinct state; `null` while the store is under
+    /// twice its initial size, where the figure would measure the table's
+    /// fixed size rather than the states.
+    pub store_bytes_per_state: Option<f64>,
+    /// Peak resident memory of the process (`null` where unknown).
+    pub peak_memory_bytes: Option<u64>,
+    /// Worker threads used.
+    pub threads: usize,
+    /// With `--compact`: the probability that a fingerprint collision hid
+    /// a state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collision_probability: Option<f64>,
+}
+
+/// The `symmetry` object.
+#[derive(Clone, Debug, Serialize)]
+pub struct SymmetryReport {
+    /// `canon`, `flood`, `markers` or `markers-exact`.
+    pub mode: &'static str,
+    /// Permutations in the symmetry group (saturating at 2^64 - 1).
+    pub group_order: u64,
+    /// Orbits of the constant valuations (the `constant_valuations` above).
+    pub constant_orbits: u64,
+    /// Constant valuations set up (ProB's normal form for symmetric
+    /// constants) before they were reduced to orbits.
+    pub constant_setups: u64,
+    /// With flooding: states stored, all permutations included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flooded_states: Option<u64>,
+    /// For modes that can miss states.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+}
+
+/// The `por` object.
+#[derive(Clone, Debug, Serialize)]
+pub struct PorReport {
+    /// States expanded through a proper ample set only.
+    pub reduced_states: u64,
+    /// Distinct states of the run.
+    pub states: u64,
+    /// States fully expanded by the cycle proviso.
+    pub proviso_expansions: u64,
+    /// Only deadlocks are checked: conditions A1 and A2, no proviso.
+    pub deadlock_only: bool,
+    /// Dependent pairs of operation instances.
+    pub dependent_pairs: usize,
+    /// All pairs of operation instances.
+    pub pairs: usize,
+    /// Wall time of the static analysis, in seconds.
+    pub analysis_seconds: f64,
+}
+
+/// One step of the counterexample.
+#[derive(Clone, Debug, Serialize)]
+pub struct TraceStep {
+    /// The initialisation or the operation taken, with its parameters.
+    pub label: String,
+    /// Variables (and constants) that changed, in declaration order, with
+    /// their new values; every one of them for the first step.
+    pub changes: Changes,
+}
+
+/// Name/value pairs serialised as one JSON object, in their order.
+#[derive(Clone, Debug, Default)]
+pub struct Changes(pub Vec<(String, String)>);
+
+impl Serialize for Changes {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+/// `orbit por --json`: the static analysis behind partial order reduction.
+#[derive(Clone, Debug, Serialize)]
+pub struct PorAnalysisReport {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// Per operation: the variables its guard reads, its actions read, it
+    /// writes.
+    pub operations: Vec<OperationAccess>,
+    /// `dependent[i][j]`: operations `i` and `j` are dependent.
+    pub dependent: Vec<Vec<bool>>,
+    /// How each pair of operations was decided.
+    pub pairs: Vec<PairDecision>,
+    /// How each possible enable edge was decided.
+    pub enable: Vec<EnableDecision>,
+    /// The invariant's conjuncts: what they read, whether they are assumed
+    /// to bound the enumeration, whether every operation preserves them.
+    pub invariant_conjuncts: Vec<ConjunctReport>,
+    /// The operation instances (operations split by small parameters).
+    pub instances: InstancesReport,
+}
+
+/// Read and write sets of one operation.
+#[derive(Clone, Debug, Serialize)]
+pub struct OperationAccess {
+    /// The operation.
+    pub name: String,
+    /// Variables its guard reads.
+    pub read_guard: Vec<String>,
+    /// Variables its actions read.
+    pub read_action: Vec<String>,
+    /// Variables it writes.
+    pub write: Vec<String>,
+}
+
+/// A decided pair of the dependency matrix.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairDecision {
+    /// One operation.
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// Whether they are dependent.
+    pub dependent: bool,
+    /// How it was decided.
+    pub how: String,
+}
+
+/// A decided edge of the enable graph.
+#[derive(Clone, Debug, Serialize)]
+pub struct EnableDecision {
+    /// The operation that may enable.
+    pub from: String,
+    /// The operation that may be enabled.
+    pub to: String,
+    /// Whether the edge is in the graph.
+    pub edge: bool,
+    /// How it was decided.
+    pub how: String,
+}
+
+/// One invariant conjunct in the POR analysis.
+#[derive(Clone, Debug, Serialize)]
+pub struct ConjunctReport {
+    /// Variables it reads.
+    pub reads: Vec<String>,
+    /// Whether the analysis assumes it (it bounds the enumerated states).
+    pub assumed: bool,
+    /// Whether no operation can break it.
+    pub preserved: bool,
+}
+
+/// The operation instances and their relations.
+#[derive(Clone, Debug, Serialize)]
+pub struct InstancesReport {
+    /// Instance names, e.g. `inc(PROC1)`.
+    pub names: Vec<String>,
+    /// `dependent[i][j]`.
+    pub dependent: Vec<Vec<bool>>,
+    /// `enables[i][j]`: instance `i` may enable instance `j`.
+    pub enables: Vec<Vec<bool>>,
+}

@@ -1,0 +1,109 @@
+//! `orbit check` options that are not tied to a particular paper model:
+//! integer bounds from DEFINITIONS and flags, the text report, limits.
+
+use std::process::Command;
+
+fn check(text: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.mch");
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
+        .arg("check")
+        .arg(&path)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The `--json` report on stdout, validated against its schema.
+fn json(stdout: &str) -> serde_json::Value {
+    let report = serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    crate::json_schema::check_report(&report);
+    report
+}
+
+const COUNTER: &str = "MACHINE Counter
+DEFINITIONS SET_PREF_MAXINT == 5
+VARIABLES x
+INVARIANT x : NAT
+INITIALISATION x := 0
+OPERATIONS inc = PRE x < MAXINT THEN x := x + 1 END
+END
+";
+
+#[test]
+fn maxint_comes_from_set_pref_and_the_flag_overrides_it() {
+    let (code, out, _) = check(COUNTER, &["--no-deadlock", "--json"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(json(&out)["states"], 6);
+    let (_, out, _) = check(COUNTER, &["--no-deadlock", "--json", "--maxint", "9"]);
+    assert_eq!(json(&out)["states"], 10);
+}
+
+#[test]
+fn deadlock_is_reported_with_a_shortest_trace_in_text() {
+    // x = MAXINT (5) has no successor.
+    let (code, out, _) = check(COUNTER, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("deadlock"), "{out}");
+    assert!(out.contains("counterexample (6 steps)"), "{out}");
+    assert!(out.contains("x = 5"), "{out}");
+    assert!(out.contains("distinct states:"), "{out}");
+}
+
+#[test]
+fn invariant_violation_names_the_conjunct_and_its_location() {
+    let text = COUNTER.replace("INVARIANT x : NAT", "INVARIANT x : NAT & x < 3");
+    let (code, out, _) = check(&text, &["--json"]);
+    assert_eq!(code, Some(1));
+    let j = json(&out);
+    assert_eq!(j["result"], "invariant_violation");
+    let message = j["message"].as_str().unwrap();
+    assert!(
+        message.contains("x < 3") && message.contains("m.mch:4:"),
+        "{message}"
+    );
+    assert_eq!(j["trace"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn max_states_stops_with_partial_statistics() {
+    let (code, out, _) = check(
+        COUNTER,
+        &[
+            "--no-deadlock",
+            "--json",
+            "--maxint",
+            "1000",
+            "--max-states",
+            "10",
+        ],
+    );
+    // An incomplete search is no verdict: exit code 3, never 0.
+    assert_eq!(code, Some(3));
+    let j = json(&out);
+    assert_eq!(j["result"], "stopped");
+    assert_eq!(j["stopped"], "max-states");
+    assert!(j["states"].as_u64().unwrap() <= 11, "{j}");
+}
+
+#[test]
+fn bad_flags_exit_with_2() {
+    let (code, _, err) = check(COUNTER, &["--set", "X"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("NAME=SIZE"), "{err}");
+    let (code, _, err) = check(COUNTER, &["--time-limit", "soon"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("duration"), "{err}");
+    let (code, _, err) = check(COUNTER, &["--order", "dfs", "--threads", "2"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--threads 1"), "{err}");
+    let (code, _, err) = check(COUNTER, &["--goal"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("GOAL"), "{err}");
+}
