@@ -10,9 +10,70 @@
 //! use `mi_malloc` directly, as Rust's own `System` allocator does with
 //! `malloc`. Larger alignments keep the aligned entry points.
 
+//!
+//! **Running out of memory.** A refused allocation makes Rust abort the
+//! process, with no summary. To turn it into a clean stop, the command line
+//! sets aside an emergency reserve ([`keep_emergency_reserve`]). When
+//! mimalloc refuses a request (an address-space limit, an overcommitted
+//! machine), the reserve is given back, the run's budget is marked
+//! exhausted for memory ([`workers::budget::trip`]) and the request is
+//! retried: the search then stops at its next check and prints its
+//! partial summary. A second refusal, after the reserve is gone, aborts.
+
 use libmimalloc_sys as mi;
 use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+/// The emergency reserve (null when none is held).
+static RESERVE: AtomicPtr<c_void> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Sets aside `bytes` of address space to be given back when an
+/// allocation is refused; see the module docs. The block is never written,
+/// so it costs no resident memory. Replaces an earlier reserve.
+pub fn keep_emergency_reserve(bytes: usize) {
+    // SAFETY: plain mimalloc calls; the block is only ever freed once, by
+    // whoever swaps it out of RESERVE.
+    unsafe {
+        let block = mi::mi_malloc(bytes);
+        if block.is_null() {
+            return;
+        }
+        let old = RESERVE.swap(block, Ordering::AcqRel);
+        if !old.is_null() {
+            mi::mi_free(old);
+        }
+    }
+}
+
+/// Gives the reserve back and marks the run out of memory; whether there
+/// was a reserve to give.
+#[cold]
+fn release_reserve() -> bool {
+    let block = RESERVE.swap(std::ptr::null_mut(), Ordering::AcqRel);
+    if block.is_null() {
+        return false;
+    }
+    // SAFETY: the block came from `mi_malloc` and was swapped out of
+    // RESERVE by this call only.
+    unsafe { mi::mi_free(block) };
+    // Return freed memory to the system, so the retry can get it.
+    // SAFETY: plain mimalloc call.
+    unsafe { mi::mi_collect(true) };
+    workers::budget::trip(workers::StopReason::MemoryLimit);
+    true
+}
+
+/// `allocate()`, retried once after giving back the emergency reserve if
+/// it fails.
+#[inline]
+fn with_reserve(allocate: impl Fn() -> *mut u8) -> *mut u8 {
+    let p = allocate();
+    if p.is_null() && release_reserve() {
+        return allocate();
+    }
+    p
+}
 
 /// Alignment every mimalloc block has.
 const WORD: usize = std::mem::size_of::<usize>();
@@ -28,25 +89,39 @@ unsafe impl GlobalAlloc for Allocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: see the impl.
-        unsafe {
+        let p = unsafe {
             if layout.align() <= WORD {
                 mi::mi_malloc(layout.size()) as *mut u8
             } else {
                 mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8
             }
+        };
+        if !p.is_null() {
+            return p;
         }
+        // SAFETY: see the impl.
+        with_reserve(|| unsafe {
+            mi::mi_malloc_aligned(layout.size(), layout.align().max(WORD)) as *mut u8
+        })
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: see the impl.
-        unsafe {
+        let p = unsafe {
             if layout.align() <= WORD {
                 mi::mi_zalloc(layout.size()) as *mut u8
             } else {
                 mi::mi_zalloc_aligned(layout.size(), layout.align()) as *mut u8
             }
+        };
+        if !p.is_null() {
+            return p;
         }
+        // SAFETY: see the impl.
+        with_reserve(|| unsafe {
+            mi::mi_zalloc_aligned(layout.size(), layout.align().max(WORD)) as *mut u8
+        })
     }
 
     #[inline]
@@ -57,14 +132,20 @@ unsafe impl GlobalAlloc for Allocator {
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: see the impl.
-        unsafe {
+        // SAFETY: see the impl; a failed realloc leaves `ptr` valid, so it
+        // can be retried.
+        let grow = || unsafe {
             if layout.align() <= WORD {
                 mi::mi_realloc(ptr as *mut c_void, new_size) as *mut u8
             } else {
                 mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8
             }
+        };
+        let p = grow();
+        if !p.is_null() {
+            return p;
         }
+        with_reserve(grow)
     }
 }
 

@@ -86,6 +86,10 @@ pub struct CheckArgs {
     pub no_invariant: bool,
 }
 
+/// Memory set aside to finish cleanly (stop the workers, rebuild nothing,
+/// print the summary) after an allocation is refused.
+const EMERGENCY_RESERVE_BYTES: usize = 32 << 20;
+
 /// Runs `orbit check`; `verbose` is the number of `-v` flags.
 pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     if args.por && args.symmetry != Symmetry::Off {
@@ -107,6 +111,9 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     // Signals and limits hold from here on, through every phase: solving
     // the constants, the initial states, the analyses, the search.
     let signals = super::signals::StopSignals::install();
+    // Given back if an allocation is ever refused, so that running out of
+    // memory ends in a summary instead of an abort (see `crate::alloc`).
+    crate::alloc::keep_emergency_reserve(EMERGENCY_RESERVE_BYTES);
     let memory = match args.memory {
         Some(bytes) => MemoryBound::at_most(bytes),
         None => MemoryBound::default_for_machine(),

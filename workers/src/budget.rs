@@ -6,8 +6,7 @@
 //!
 //! A [`Watchdog`] thread owns the limits. Every [`POLL`] it reads the
 //! cancel flag, the clock and the process's memory (resident set size from
-//! `/proc/self/statm`, and its virtual size where an address-space limit
-//! applies); when one is exhausted it records the [`StopReason`] in a
+//! `/proc/self/statm`); when one is exhausted it records the [`StopReason`] in a
 //! process-wide flag and raises the cancel flag. Code anywhere — a front
 //! end's interpreter loop, a canonicaliser, the engine — calls
 //! [`tripped`]: one relaxed load of a static, cheap enough for inner loops,
@@ -65,9 +64,6 @@ pub fn trip(reason: StopReason) {
 pub struct MemoryBound {
     /// Resident set size the process may reach.
     pub resident: Option<u64>,
-    /// Virtual size the process may reach (below an address-space limit
-    /// such as `ulimit -v`, where allocations fail before memory runs out).
-    pub virtual_size: Option<u64>,
 }
 
 impl MemoryBound {
@@ -75,17 +71,24 @@ impl MemoryBound {
     /// according to the machine's memory, the cgroup limit and the
     /// address-space and data limits, so that running out of memory is a
     /// clean stop with a summary, not an abort.
+    ///
+    /// An address-space limit (`ulimit -v`) counts reserved address space
+    /// (thread stacks, the allocator's reservations) that is never
+    /// resident, so allocations can fail before the resident size reaches
+    /// it; the allocator's emergency reserve (`orbit::alloc`) turns such a
+    /// failure into a clean stop too.
     pub fn default_for_machine() -> Self {
-        let resident = [physical_memory(), cgroup_limit(), rlimit(libc_rlimit::DATA)]
-            .into_iter()
-            .flatten()
-            .min()
-            .map(|b| b / 10 * 9);
-        let virtual_size = rlimit(libc_rlimit::AS).map(|b| b / 10 * 9);
-        MemoryBound {
-            resident,
-            virtual_size,
-        }
+        let resident = [
+            physical_memory(),
+            cgroup_limit(),
+            rlimit(libc_rlimit::DATA),
+            rlimit(libc_rlimit::AS),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(|b| b / 10 * 9);
+        MemoryBound { resident }
     }
 
     /// `bytes` of resident memory, plus the machine's limits where they
@@ -94,14 +97,12 @@ impl MemoryBound {
         let machine = Self::default_for_machine();
         MemoryBound {
             resident: Some(machine.resident.map_or(bytes, |m| m.min(bytes))),
-            virtual_size: machine.virtual_size,
         }
     }
 
     /// Whether `usage` is past the bound.
     fn exceeded(&self, usage: &Usage) -> bool {
         self.resident.is_some_and(|b| usage.resident > b)
-            || self.virtual_size.is_some_and(|b| usage.virtual_size > b)
     }
 }
 
@@ -195,7 +196,6 @@ fn check(limits: &Limits) -> Option<StopReason> {
 #[derive(Clone, Copy, Debug)]
 struct Usage {
     resident: u64,
-    virtual_size: u64,
 }
 
 impl Usage {
@@ -204,12 +204,11 @@ impl Usage {
     fn now() -> Option<Usage> {
         let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
         let mut fields = statm.split_whitespace().map(|f| f.parse::<u64>().ok());
-        let size = fields.next()??;
+        let _size = fields.next()??;
         let resident = fields.next()??;
         const PAGE: u64 = 4096;
         Some(Usage {
             resident: resident * PAGE,
-            virtual_size: size * PAGE,
         })
     }
 }
@@ -282,7 +281,7 @@ mod tests {
         let bound = MemoryBound::default_for_machine();
         assert!(bound.resident.is_some(), "{bound:?}");
         let usage = Usage::now().expect("/proc/self/statm");
-        assert!(usage.resident > 0 && usage.virtual_size >= usage.resident);
+        assert!(usage.resident > 0);
         assert!(!bound.exceeded(&usage));
         assert!(MemoryBound::at_most(1).exceeded(&usage));
     }

@@ -112,7 +112,7 @@ impl SeqStore {
         }
         if (self.len + 1) as f64 > MAX_LOAD * self.slots.len() as f64 {
             self.check_room(8 * self.slots.len() as u64)?;
-            self.grow_table();
+            self.grow_table()?;
             let mask = self.slots.len() - 1;
             pos = fp as usize & mask;
             while self.slots[pos] != 0 {
@@ -122,12 +122,16 @@ impl SeqStore {
         if self.keys.len() + self.key_words() > self.keys.capacity() {
             let extra = self.keys.capacity().max(1024 * self.key_words());
             self.check_room(8 * extra as u64)?;
-            self.keys.reserve_exact(extra);
+            self.keys
+                .try_reserve_exact(extra)
+                .map_err(|_| StopReason::MemoryLimit)?;
         }
         if self.parents.len() == self.parents.capacity() {
             let extra = self.parents.capacity().max(1024);
             self.check_room(8 * extra as u64)?;
-            self.parents.reserve_exact(extra);
+            self.parents
+                .try_reserve_exact(extra)
+                .map_err(|_| StopReason::MemoryLimit)?;
         }
         let id = self.len;
         if self.compact {
@@ -149,10 +153,16 @@ impl SeqStore {
         }
     }
 
-    fn grow_table(&mut self) {
+    /// Doubles the table; an allocation the system refuses (an
+    /// address-space limit, say) is a memory stop, not an abort.
+    fn grow_table(&mut self) -> Result<(), StopReason> {
         let new_len = self.slots.len() * 2;
         let mask = new_len - 1;
-        let mut slots = vec![0u64; new_len];
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(new_len)
+            .map_err(|_| StopReason::MemoryLimit)?;
+        slots.resize(new_len, 0u64);
         for &slot in &self.slots {
             if slot == 0 {
                 continue;
@@ -170,6 +180,7 @@ impl SeqStore {
             slots[pos] = slot;
         }
         self.slots = slots;
+        Ok(())
     }
 
     /// The chain of keys from an initial state to state `id`, for

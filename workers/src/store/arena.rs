@@ -80,14 +80,19 @@ impl Arena {
     /// # Safety
     /// Only one thread (the arena's owner) may call `push` or
     /// [`Arena::truncate_last`] on this arena, ever.
-    pub(crate) unsafe fn push(&self, head: &[u64], tail: &[u64]) -> u64 {
+    /// Returns `None`, storing nothing, if a new segment is needed and the
+    /// system refuses its memory.
+    pub(crate) unsafe fn push(&self, head: &[u64], tail: &[u64]) -> Option<u64> {
         debug_assert!(head.len() + tail.len() <= self.stride);
         let index = self.len.load(Ordering::Relaxed);
         let (k, offset) = locate(index);
         let mut segment = self.segments[k].load(Ordering::Relaxed);
         if segment.is_null() {
             let words = segment_records(k) as usize * self.stride;
-            let boxed: Box<[u64]> = vec![0u64; words].into_boxed_slice();
+            let mut zeroed = Vec::new();
+            zeroed.try_reserve_exact(words).ok()?;
+            zeroed.resize(words, 0u64);
+            let boxed: Box<[u64]> = zeroed.into_boxed_slice();
             segment = Box::into_raw(boxed) as *mut u64;
             self.segments[k].store(segment, Ordering::Release);
         }
@@ -100,7 +105,7 @@ impl Arena {
             std::ptr::copy_nonoverlapping(tail.as_ptr(), record.add(head.len()), tail.len());
         }
         self.len.store(index + 1, Ordering::Relaxed);
-        index
+        Some(index)
     }
 
     /// Removes the last record, which must never have been published.

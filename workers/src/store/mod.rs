@@ -338,6 +338,13 @@ impl VisitedSet {
                 arena.push(state, &[parent])
             }
         };
+        let Some(index) = index else {
+            // The system refused the segment: a memory stop, not an abort.
+            self.bytes.fetch_sub(needed, Ordering::Relaxed);
+            self.out_of_memory.store(true, Ordering::Relaxed);
+            self.give_back_appended();
+            return Err(Full::Memory);
+        };
         Ok(((handle.worker as u64) << INDEX_BITS) | index)
     }
 
@@ -373,8 +380,15 @@ impl VisitedSet {
             return Ok(());
         }
         // Reserve before allocating, so a refused table is never allocated.
-        self.reserve(Table::bytes_for(table.capacity() * 2))?;
-        let next = Table::new(table.capacity() * 2);
+        let bytes = Table::bytes_for(table.capacity() * 2);
+        self.reserve(bytes)?;
+        let Some(next) = Table::try_new(table.capacity() * 2) else {
+            // The system refused the table: every helper stops (they watch
+            // `out_of_memory`), a memory stop rather than an abort.
+            self.bytes.fetch_sub(bytes, Ordering::Relaxed);
+            self.out_of_memory.store(true, Ordering::Relaxed);
+            return Err(Full::Memory);
+        };
         table.next.store(Owned::new(next), Ordering::Release);
         Ok(())
     }

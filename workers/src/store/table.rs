@@ -58,16 +58,25 @@ pub(crate) enum Probe {
 impl Table {
     /// A table of `capacity` slots (a power of two).
     pub(crate) fn new(capacity: usize) -> Self {
+        Self::try_new(capacity).expect("memory for the table")
+    }
+
+    /// A table of `capacity` slots (a power of two), or `None` if the
+    /// system refuses the memory (an address-space limit, say).
+    pub(crate) fn try_new(capacity: usize) -> Option<Self> {
         debug_assert!(capacity.is_power_of_two());
-        Table {
-            slots: (0..capacity).map(|_| AtomicU64::new(EMPTY)).collect(),
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(capacity).ok()?;
+        slots.extend((0..capacity).map(|_| AtomicU64::new(EMPTY)));
+        Some(Table {
+            slots: slots.into_boxed_slice(),
             mask: capacity - 1,
             count: AtomicUsize::new(0),
             next: Atomic::null(),
             growing: AtomicUsize::new(0),
             chunks_claimed: AtomicUsize::new(0),
             chunks_done: AtomicUsize::new(0),
-        }
+        })
     }
 
     /// Number of slots.
