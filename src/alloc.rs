@@ -64,15 +64,38 @@ fn release_reserve() -> bool {
     true
 }
 
-/// `allocate()`, retried once after giving back the emergency reserve if
-/// it fails.
-#[inline]
-fn with_reserve(allocate: impl Fn() -> *mut u8) -> *mut u8 {
-    let p = allocate();
-    if p.is_null() && release_reserve() {
-        return allocate();
+/// The slow path of a refused allocation (`zeroed`: of `alloc_zeroed`):
+/// give back the reserve and retry once. Out of line, so that the fast
+/// path stays as small as a plain `mi_malloc` call.
+#[cold]
+#[inline(never)]
+fn alloc_after_refusal(layout: Layout, zeroed: bool) -> *mut u8 {
+    if !release_reserve() {
+        return std::ptr::null_mut();
     }
-    p
+    let align = layout.align().max(WORD);
+    // SAFETY: plain mimalloc calls with the caller's layout.
+    unsafe {
+        if zeroed {
+            mi::mi_zalloc_aligned(layout.size(), align) as *mut u8
+        } else {
+            mi::mi_malloc_aligned(layout.size(), align) as *mut u8
+        }
+    }
+}
+
+/// The slow path of a refused `realloc`: give back the reserve and retry
+/// once (a failed realloc leaves `ptr` valid).
+#[cold]
+#[inline(never)]
+fn realloc_after_refusal(ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+    if !release_reserve() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: `ptr` is the caller's live block of `layout`.
+    unsafe {
+        mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align().max(WORD)) as *mut u8
+    }
 }
 
 /// Alignment every mimalloc block has.
@@ -96,13 +119,10 @@ unsafe impl GlobalAlloc for Allocator {
                 mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8
             }
         };
-        if !p.is_null() {
-            return p;
+        if p.is_null() {
+            return alloc_after_refusal(layout, false);
         }
-        // SAFETY: see the impl.
-        with_reserve(|| unsafe {
-            mi::mi_malloc_aligned(layout.size(), layout.align().max(WORD)) as *mut u8
-        })
+        p
     }
 
     #[inline]
@@ -115,13 +135,10 @@ unsafe impl GlobalAlloc for Allocator {
                 mi::mi_zalloc_aligned(layout.size(), layout.align()) as *mut u8
             }
         };
-        if !p.is_null() {
-            return p;
+        if p.is_null() {
+            return alloc_after_refusal(layout, true);
         }
-        // SAFETY: see the impl.
-        with_reserve(|| unsafe {
-            mi::mi_zalloc_aligned(layout.size(), layout.align().max(WORD)) as *mut u8
-        })
+        p
     }
 
     #[inline]
@@ -132,20 +149,18 @@ unsafe impl GlobalAlloc for Allocator {
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: see the impl; a failed realloc leaves `ptr` valid, so it
-        // can be retried.
-        let grow = || unsafe {
+        // SAFETY: see the impl.
+        let p = unsafe {
             if layout.align() <= WORD {
                 mi::mi_realloc(ptr as *mut c_void, new_size) as *mut u8
             } else {
                 mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8
             }
         };
-        let p = grow();
-        if !p.is_null() {
-            return p;
+        if p.is_null() {
+            return realloc_after_refusal(ptr, layout, new_size);
         }
-        with_reserve(grow)
+        p
     }
 }
 

@@ -50,8 +50,8 @@ pub struct CheckArgs {
     /// `--threads 1`.
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=workers::MAX_THREADS as u64))]
     pub threads: Option<u64>,
-    /// Stop after this many distinct states (the summary is partial). With
-    /// several threads a few more states may be stored before all workers stop.
+    /// Store at most this many distinct states, with any number of threads;
+    /// a search that would need more stops (exit 3, partial summary).
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
     /// Stop after this much wall time, e.g. `30s`, `10m`, counted from the
