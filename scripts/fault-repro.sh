@@ -44,8 +44,10 @@ OPERATIONS inc = x := x + 1
 END"
 if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
   chmod -R a+rX "$dir"
-  run "no worker threads (prlimit --nproc=1, non-root)" \
-    setpriv --reuid=nobody --regid=nogroup --clear-groups prlimit --nproc=1 "$orbit" check "$dir/Inv.mch" --threads 2
+  for nproc in 1 3; do
+    run "at most $nproc threads (prlimit --nproc=$nproc, non-root), --threads 2" \
+      setpriv --reuid=nobody --regid=nogroup --clear-groups prlimit --nproc=$nproc "$orbit" check "$dir/Inv.mch" --threads 2
+  done
 fi
 
 for spec in "+:1:7000" "-:1:10000" "\\/:{1}:10000" "|->:1:10000" "^:[1]:10000"; do
@@ -142,7 +144,8 @@ printf 'MACHINE Bytes\nVARIABLES x\xff\nEND\n' > "$dir/Bytes.mch"
 run "non-UTF-8 input" "$orbit" check "$dir/Bytes.mch"
 python3 -c "print('MACHINE Long\nVARIABLES x\nINVARIANT x : NAT & ' + ' & '.join(['x = x'] * 200000) + ' & @\nEND')" > "$dir/Long.mch"
 "$orbit" check "$dir/Long.mch" > /dev/null 2> "$dir/long.err"
-printf '| error on a %s-byte line | %s | | | diagnostic of %s bytes |\n' "$(wc -c < "$dir/Long.mch")" "$?" "$(wc -c < "$dir/long.err")"
+code=$?
+printf '| error on a %s-byte line | %s | | | diagnostic of %s bytes |\n' "$(wc -c < "$dir/Long.mch")" "$code" "$(wc -c < "$dir/long.err")"
 "$orbit" check models/scheduler0.mch --set PROC=5 | head -1 > /dev/null
 printf '| orbit check ... \\| head -1 | %s | | | |\n' "${PIPESTATUS[0]}"
 for signal in INT TERM; do

@@ -79,8 +79,13 @@ pub fn main() -> ExitCode {
             ExitCode::from(101)
         }
         Err(e) => {
-            eprintln!("error: cannot start orbit's main thread: {e}");
-            ExitCode::from(2)
+            // No thread to spare (a process limit): run here, on the
+            // process's own stack, and say so.
+            eprintln!(
+                "warning: cannot start orbit's main thread ({e}); running on the process's \
+                 own stack, where very deep expressions may not fit"
+            );
+            run_command()
         }
     }
 }
