@@ -13,66 +13,71 @@
 //!
 //! **Running out of memory.** A refused allocation makes Rust abort the
 //! process, with no summary. To turn it into a clean stop, the command line
-//! sets aside an emergency reserve ([`keep_emergency_reserve`]). When
-//! mimalloc refuses a request (an address-space limit, an overcommitted
-//! machine), the reserve is given back, the run's budget is marked
-//! exhausted for memory ([`workers::budget::trip`]) and the request is
-//! retried: the search then stops at its next check and prints its
-//! partial summary. A second refusal, after the reserve is gone, aborts.
+//! sets aside an emergency reserve of address space
+//! ([`keep_emergency_reserve`], from the system allocator, never written,
+//! so it costs no resident memory). When mimalloc refuses a request, the
+//! reserve is given back, the run's budget is marked exhausted for memory
+//! ([`workers::budget::trip`]) and the request is retried once: it then
+//! succeeds (under an address-space limit, say) and the search stops at its
+//! next check with its partial summary. The check costs a test of the
+//! result and keeping the layout across the call (about 1% of the
+//! instructions of a B model check); the retry is out of line.
+//! (mimalloc's deferred-free hook, which it calls with `force` before its
+//! own retry, cannot serve: it gets the same call when a thread exits.)
 
 use libmimalloc_sys as mi;
-use std::alloc::{GlobalAlloc, Layout};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
-/// The emergency reserve (null when none is held).
-static RESERVE: AtomicPtr<c_void> = AtomicPtr::new(std::ptr::null_mut());
+/// The emergency reserve (null when none is held) and its size.
+static RESERVE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+static RESERVE_BYTES: AtomicUsize = AtomicUsize::new(0);
 
-/// Sets aside `bytes` of address space to be given back when an
-/// allocation is refused; see the module docs. The block is never written,
-/// so it costs no resident memory. Replaces an earlier reserve.
+/// Alignment of the reserve (a page).
+const PAGE: usize = 4096;
+
+/// Sets aside `bytes` of address space, given back when mimalloc runs out
+/// of memory (see the module docs), and registers the hook that does it.
+/// Replaces an earlier reserve.
 pub fn keep_emergency_reserve(bytes: usize) {
-    // SAFETY: plain mimalloc calls; the block is only ever freed once, by
-    // whoever swaps it out of RESERVE.
-    unsafe {
-        let block = mi::mi_malloc(bytes);
-        if block.is_null() {
-            return;
-        }
-        let old = RESERVE.swap(block, Ordering::AcqRel);
-        if !old.is_null() {
-            mi::mi_free(old);
-        }
+    let Ok(layout) = Layout::from_size_align(bytes.max(PAGE), PAGE) else {
+        return;
+    };
+    // SAFETY: a plain allocation from the system allocator (not mimalloc,
+    // so that giving it back from inside mimalloc's hook cannot re-enter
+    // mimalloc); freed once, by whoever swaps it out of RESERVE.
+    let block = unsafe { System.alloc(layout) };
+    if block.is_null() {
+        return;
     }
+    release_reserve();
+    RESERVE_BYTES.store(layout.size(), Ordering::Release);
+    RESERVE.store(block, Ordering::Release);
 }
 
-/// Gives the reserve back and marks the run out of memory; whether there
-/// was a reserve to give.
-#[cold]
+/// Gives the reserve back to the system; whether there was one.
 fn release_reserve() -> bool {
     let block = RESERVE.swap(std::ptr::null_mut(), Ordering::AcqRel);
     if block.is_null() {
         return false;
     }
-    // SAFETY: the block came from `mi_malloc` and was swapped out of
-    // RESERVE by this call only.
-    unsafe { mi::mi_free(block) };
-    // Return freed memory to the system, so the retry can get it.
-    // SAFETY: plain mimalloc call.
-    unsafe { mi::mi_collect(true) };
-    workers::budget::trip(workers::StopReason::MemoryLimit);
+    let bytes = RESERVE_BYTES.load(Ordering::Acquire);
+    // SAFETY: the block came from `System.alloc` with this layout (checked
+    // when it was made) and was swapped out of RESERVE by this call only.
+    unsafe { System.dealloc(block, Layout::from_size_align_unchecked(bytes, PAGE)) };
     true
 }
 
 /// The slow path of a refused allocation (`zeroed`: of `alloc_zeroed`):
-/// give back the reserve and retry once. Out of line, so that the fast
-/// path stays as small as a plain `mi_malloc` call.
+/// give back the reserve, mark the run out of memory and retry once.
 #[cold]
 #[inline(never)]
 fn alloc_after_refusal(layout: Layout, zeroed: bool) -> *mut u8 {
     if !release_reserve() {
         return std::ptr::null_mut();
     }
+    workers::budget::trip(workers::StopReason::MemoryLimit);
     let align = layout.align().max(WORD);
     // SAFETY: plain mimalloc calls with the caller's layout.
     unsafe {
@@ -84,14 +89,15 @@ fn alloc_after_refusal(layout: Layout, zeroed: bool) -> *mut u8 {
     }
 }
 
-/// The slow path of a refused `realloc`: give back the reserve and retry
-/// once (a failed realloc leaves `ptr` valid).
+/// The slow path of a refused `realloc`, as [`alloc_after_refusal`] (a
+/// failed realloc leaves `ptr` valid).
 #[cold]
 #[inline(never)]
 fn realloc_after_refusal(ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
     if !release_reserve() {
         return std::ptr::null_mut();
     }
+    workers::budget::trip(workers::StopReason::MemoryLimit);
     // SAFETY: `ptr` is the caller's live block of `layout`.
     unsafe {
         mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align().max(WORD)) as *mut u8

@@ -88,7 +88,7 @@ pub struct CheckArgs {
 
 /// Memory set aside to finish cleanly (stop the workers, rebuild nothing,
 /// print the summary) after an allocation is refused.
-const EMERGENCY_RESERVE_BYTES: usize = 32 << 20;
+const EMERGENCY_RESERVE_BYTES: usize = 16 << 20;
 
 /// Runs `orbit check`; `verbose` is the number of `-v` flags.
 pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {

@@ -271,7 +271,8 @@ impl Interpreter {
         env: &mut Env<'e>,
         f: &mut dyn FnMut(&mut Env<'e>) -> R<bool>,
     ) -> R<bool> {
-        within_budget(solver.span)?;
+        // The budget is polled where candidates are generated (the leaves
+        // of enum_set), not per step: this is the hot path.
         let Some(step) = solver.steps.get(i) else {
             return f(env);
         };

@@ -273,6 +273,46 @@ fn sum(counters: &[CachePadded<Counters>], field: impl Fn(&Counters) -> &AtomicU
 /// pages used are ever touched).
 pub const WORKER_STACK_BYTES: usize = 64 << 20;
 
+/// Stack of a worker thread when the system refuses [`WORKER_STACK_BYTES`]
+/// (an address-space limit, say): as much as a process's main thread gets.
+pub const SMALL_WORKER_STACK_BYTES: usize = 8 << 20;
+
+/// Starts worker `index` with a [`WORKER_STACK_BYTES`] stack, or, if the
+/// system refuses that much, with [`SMALL_WORKER_STACK_BYTES`] and a
+/// warning. `work` is given back on neither.
+fn spawn_worker<'scope, 'env, F>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    index: usize,
+    work: F,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, ()>>
+where
+    F: FnOnce() + Send + 'scope,
+{
+    // The closure moves into the first attempt; share it through a cell so
+    // that a refused attempt (whose closure is dropped unrun) leaves it for
+    // the second.
+    let work = std::sync::Arc::new(parking_lot::Mutex::new(Some(work)));
+    let attempt = |stack: usize| {
+        let work = work.clone();
+        std::thread::Builder::new()
+            .name(format!("orbit-worker-{index}"))
+            .stack_size(stack)
+            .spawn_scoped(scope, move || {
+                if let Some(work) = work.lock().take() {
+                    work();
+                }
+            })
+    };
+    attempt(WORKER_STACK_BYTES).or_else(|e| {
+        tracing::warn!(
+            "worker thread {index}: no {} MiB stack ({e}); trying {} MiB",
+            WORKER_STACK_BYTES >> 20,
+            SMALL_WORKER_STACK_BYTES >> 20
+        );
+        attempt(SMALL_WORKER_STACK_BYTES)
+    })
+}
+
 /// Runs `workers` on named scoped threads, each with `body`, while the
 /// calling thread watches the stop conditions and reports progress.
 ///
@@ -313,24 +353,22 @@ fn run_workers<'s, 'a, T, F>(
                 running,
                 monitor: std::thread::current(),
             };
-            let spawned = std::thread::Builder::new()
-                .name(format!("orbit-worker-{index}"))
-                .stack_size(WORKER_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let _exit = exit;
-                    let _span = tracing::debug_span!("worker", index).entered();
-                    let run = std::panic::AssertUnwindSafe(|| body(w));
-                    if let Err(payload) = std::panic::catch_unwind(run) {
-                        let what = payload
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| payload.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "a panic".to_string());
-                        tracing::error!("worker thread {index} failed: {what}");
-                        shared.stop_with(StopReason::WorkerFailed);
-                        on_panic();
-                    }
-                });
+            let work = move || {
+                let _exit = exit;
+                let _span = tracing::debug_span!("worker", index).entered();
+                let run = std::panic::AssertUnwindSafe(|| body(w));
+                if let Err(payload) = std::panic::catch_unwind(run) {
+                    let what = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "a panic".to_string());
+                    tracing::error!("worker thread {index} failed: {what}");
+                    shared.stop_with(StopReason::WorkerFailed);
+                    on_panic();
+                }
+            };
+            let spawned = spawn_worker(scope, index, work);
             if let Err(e) = spawned {
                 // Out of threads: stop the others; the closure (and its
                 // `Exit`) was dropped, counting this worker out.
