@@ -28,8 +28,8 @@ run() { # run LABEL COMMAND...
   end=$(date +%s.%N)
   peak=$(tail -1 "$dir/time" 2>/dev/null)
   local first
-  first=$(grep -m1 -E 'incomplete|no error|error|violation|deadlock|stopped' "$dir/out" "$dir/err" \
-    | sed 's/^[^:]*://' | cut -c1-110)
+  first=$(cat "$dir/out" "$dir/err" \
+    | grep -m1 -E 'incomplete|no error|error|violation|deadlock|stopped' | cut -c1-110)
   printf '| %s | %s | %.1f s | %s MiB | %s |\n' "$label" "$code" "$(echo "$end - $start" | bc)" \
     "$(( ${peak:-0} / 1024 ))" "$first"
 }
