@@ -58,6 +58,28 @@ pub struct CheckReport {
     pub trace_error: Option<String>,
 }
 
+impl CheckReport {
+    /// The report of a run that ended before its search: nothing counted.
+    pub fn before_search(model: &std::path::Path, result: Verdict, message: String) -> Self {
+        CheckReport {
+            schema_version: SCHEMA_VERSION,
+            model: model.display().to_string(),
+            result,
+            stopped: None,
+            message: Some(message),
+            states: 0,
+            transitions: 0,
+            constant_valuations: 0,
+            initial_states: 0,
+            search: None,
+            symmetry: None,
+            por: None,
+            trace: Vec::new(),
+            trace_error: None,
+        }
+    }
+}
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

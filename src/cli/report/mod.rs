@@ -189,23 +189,14 @@ impl RunSummary {
 /// began, e.g. while the constants were solved.
 pub fn stopped_before_search(model: &Path, reason: StopReason, terminated: bool) -> RunSummary {
     let (cause, why) = stop_cause(reason, terminated);
+    let mut report = CheckReport::before_search(
+        model,
+        Verdict::Stopped,
+        format!("{why}, before the search began"),
+    );
+    report.stopped = Some(cause);
     RunSummary {
-        report: CheckReport {
-            schema_version: SCHEMA_VERSION,
-            model: model.display().to_string(),
-            result: Verdict::Stopped,
-            stopped: Some(cause),
-            message: Some(format!("{why}, before the search began")),
-            states: 0,
-            transitions: 0,
-            constant_valuations: 0,
-            initial_states: 0,
-            search: None,
-            symmetry: None,
-            por: None,
-            trace: Vec::new(),
-            trace_error: None,
-        },
+        report,
         headline: incomplete_headline(why),
         exit_code: EXIT_INCOMPLETE,
     }
@@ -281,22 +272,8 @@ fn write_search_figures(out: &mut String, states: u64, s: &SearchFigures) {
 
 /// The JSON report of a model that failed before the search started.
 pub fn model_error_json(model: &Path, message: &str) -> String {
-    let report = CheckReport {
-        schema_version: SCHEMA_VERSION,
-        model: model.display().to_string(),
-        result: Verdict::ModelError,
-        stopped: None,
-        message: Some(message.trim().trim_start_matches("error: ").to_string()),
-        states: 0,
-        transitions: 0,
-        constant_valuations: 0,
-        initial_states: 0,
-        search: None,
-        symmetry: None,
-        por: None,
-        trace: Vec::new(),
-        trace_error: None,
-    };
+    let message = message.trim().trim_start_matches("error: ").to_string();
+    let report = CheckReport::before_search(model, Verdict::ModelError, message);
     serde_json::to_string(&report).expect("the report serialises")
 }
 
