@@ -7,7 +7,7 @@
 //! first thread count, parallel efficiency, peak memory) printed on stdout
 //! and written as CSV, plus a PNG plot of speedup against threads.
 
-use super::plot::plot_speedup;
+use super::plot::{SHORTEST_TIMED_SECONDS, plot_speedup};
 use super::units::parse_set_size;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -105,7 +105,23 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     }
     let rows = summarise(&per_threads);
     super::output::print(&table(&args.model, &rows));
-    if let Err(e) = write_outputs(&args.out, &rows) {
+    for row in rows.iter().filter(|r| r.wall < SHORTEST_TIMED_SECONDS) {
+        eprintln!(
+            "warning: with {} threads the median run took {:.3} s, too short to time \
+             (under {SHORTEST_TIMED_SECONDS} s): left out of the plot; use a larger model",
+            row.threads, row.wall
+        );
+    }
+    let title = format!(
+        "orbit bench: {} ({} run{} per thread count)",
+        args.model.file_name().map_or_else(
+            || args.model.display().to_string(),
+            |n| n.to_string_lossy().into_owned()
+        ),
+        args.repeat,
+        if args.repeat == 1 { "" } else { "s" }
+    );
+    if let Err(e) = write_outputs(&args.out, &rows, &title) {
         eprintln!(
             "error: cannot write the results to {}: {e}",
             args.out.display()
@@ -275,10 +291,10 @@ fn csv(rows: &[Row]) -> String {
     out
 }
 
-fn write_outputs(dir: &Path, rows: &[Row]) -> std::io::Result<()> {
+fn write_outputs(dir: &Path, rows: &[Row], title: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("bench.csv"), csv(rows))?;
-    plot_speedup(&dir.join("speedup.png"), rows).map_err(std::io::Error::other)
+    plot_speedup(&dir.join("speedup.png"), rows, title).map_err(std::io::Error::other)
 }
 
 #[cfg(test)]

@@ -29,20 +29,26 @@ fn font_available() -> bool {
     })
 }
 
-/// Draws measured speedup (and the ideal, linear speedup) against threads.
-pub fn plot_speedup(path: &Path, rows: &[Row]) -> Result<(), String> {
+/// Medians shorter than this are too short to time (timer resolution,
+/// process start-up): they get a warning instead of a point.
+pub const SHORTEST_TIMED_SECONDS: f64 = 0.05;
+
+/// Draws measured speedup (and the ideal, linear speedup) against threads,
+/// with integer thread ticks and `title` above; rows whose median is under
+/// [`SHORTEST_TIMED_SECONDS`] are left out (the caller warns about them).
+pub fn plot_speedup(path: &Path, rows: &[Row], title: &str) -> Result<(), String> {
     let labels = font_available();
     if !labels {
         eprintln!(
             "note: no TrueType font found (e.g. package fonts-dejavu-core); the plot has no labels"
         );
     }
-    let max_threads = rows.iter().map(|r| r.threads).max().unwrap_or(1).max(2) as f64;
+    let max_threads = rows.iter().map(|r| r.threads).max().unwrap_or(1).max(2);
     let base = rows.first().map_or(1, |r| r.threads) as f64;
     let max_speedup = rows
         .iter()
         .map(|r| r.speedup)
-        .fold(max_threads / base, f64::max)
+        .fold(max_threads as f64 / base, f64::max)
         * 1.1;
     let root = BitMapBackend::new(path, (800, 600)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
@@ -50,23 +56,26 @@ pub fn plot_speedup(path: &Path, rows: &[Row]) -> Result<(), String> {
     builder.margin(20);
     if labels {
         builder
-            .caption("orbit: speedup against threads", ("sans-serif", 24))
+            .caption(title, ("sans-serif", 20))
             .x_label_area_size(40)
             .y_label_area_size(50);
     }
     let mut chart = builder
-        .build_cartesian_2d(0f64..max_threads * 1.05, 0f64..max_speedup)
+        .build_cartesian_2d(0u64..max_threads + 1, 0f64..max_speedup)
         .map_err(|e| e.to_string())?;
     let mut mesh = chart.configure_mesh();
     if labels {
-        mesh.x_desc("threads").y_desc("speedup");
+        // Integer ticks only: one per thread count up to 16, fewer beyond.
+        mesh.x_desc("threads")
+            .y_desc("speedup")
+            .x_labels((max_threads as usize + 2).min(18));
     } else {
         mesh.disable_x_axis().disable_y_axis();
     }
     mesh.draw().map_err(|e| e.to_string())?;
-    let ideal_points: Vec<(f64, f64)> = rows
+    let ideal_points: Vec<(u64, f64)> = rows
         .iter()
-        .map(|r| (r.threads as f64, r.threads as f64 / base))
+        .map(|r| (r.threads, r.threads as f64 / base))
         .collect();
     let ideal_style = BLUE.mix(0.4);
     let series = chart
@@ -77,7 +86,11 @@ pub fn plot_speedup(path: &Path, rows: &[Row]) -> Result<(), String> {
             .label("ideal")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], ideal_style));
     }
-    let measured: Vec<(f64, f64)> = rows.iter().map(|r| (r.threads as f64, r.speedup)).collect();
+    let measured: Vec<(u64, f64)> = rows
+        .iter()
+        .filter(|r| r.wall >= SHORTEST_TIMED_SECONDS)
+        .map(|r| (r.threads, r.speedup))
+        .collect();
     let series = chart
         .draw_series(LineSeries::new(measured.clone(), RED.stroke_width(2)))
         .map_err(|e| e.to_string())?;

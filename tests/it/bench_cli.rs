@@ -55,6 +55,9 @@ fn bench_writes_table_csv_and_png() {
     );
     let png = std::fs::read(out.path().join("speedup.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // A few milliseconds per run cannot be timed: said, and not plotted.
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(stderr.contains("too short to time"), "{stderr}");
 }
 
 #[test]
