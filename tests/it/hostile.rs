@@ -219,7 +219,7 @@ fn max_states_is_exact_whatever_the_branching_and_threads() {
 }
 
 /// Starts a long search, sends `signal` after a moment and returns the run.
-fn signalled(signal: &str) -> (Option<i32>, serde_json::Value) {
+fn signalled(signal: libc::c_int) -> (Option<i32>, serde_json::Value) {
     let model = model_path("scheduler0.mch");
     let child = Command::new(env!("CARGO_BIN_EXE_orbit"))
         .args(["check", &model.to_string_lossy(), "--set", "PROC=14"])
@@ -230,11 +230,11 @@ fn signalled(signal: &str) -> (Option<i32>, serde_json::Value) {
         .spawn()
         .expect("start orbit");
     std::thread::sleep(Duration::from_millis(1500));
-    let status = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(status.success());
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    // SAFETY: kill(2) on our own child, which is still running (not yet
+    // waited for, so its pid cannot have been reused).
+    let sent = unsafe { libc::kill(pid, signal) };
+    assert_eq!(sent, 0, "kill failed");
     let start = Instant::now();
     let out = child.wait_with_output().expect("orbit ends");
     assert!(start.elapsed() < Duration::from_secs(20), "slow to stop");
@@ -245,7 +245,7 @@ fn signalled(signal: &str) -> (Option<i32>, serde_json::Value) {
 
 #[test]
 fn sigint_and_sigterm_print_the_partial_summary_and_exit_3() {
-    for (signal, cause) in [("-INT", "interrupted"), ("-TERM", "terminated")] {
+    for (signal, cause) in [(libc::SIGINT, "interrupted"), (libc::SIGTERM, "terminated")] {
         let (code, report) = signalled(signal);
         assert_eq!(code, Some(3), "{signal}: {report}");
         assert_eq!(report["result"], "stopped", "{signal}");
