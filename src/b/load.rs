@@ -135,8 +135,10 @@ pub fn load_machine_with_ast(
         Some(reason) => LoadError::Stopped(reason),
         None => LoadError::Model(format!("error: {e}\n")),
     })?;
-    system.interchangeable = crate::symmetry::Interchangeable::of(&machine, &types.given_sets);
-    system.constant_rules = crate::symmetry::ConstantRules::of(
+    system.interchangeable =
+        crate::b::symmetry::interchangeable_elements(&machine, &types.given_sets);
+    system.groups = crate::b::por::independence::group_infos(&machine, system.layout());
+    system.constant_rules = crate::b::symmetry::ConstantRules::of(
         &machine,
         &types.constants,
         &types.given_sets,

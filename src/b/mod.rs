@@ -1,12 +1,17 @@
-//! The classical B front end: parser, type checker, interpreter and the
-//! [`workers::TransitionSystem`] a machine compiles to.
+//! The classical B front end: parser, type checker, interpreter, the
+//! [`crate::model::Model`] a machine compiles to, and the B-specific
+//! knowledge the reductions use (`por`: the static analysis behind the
+//! independence relations; `symmetry`: state graphs, permutations, markers
+//! and ProB's constant rules).
 
 pub mod ast;
 pub mod eval;
 pub mod lexer;
 pub mod load;
 pub mod parser;
+pub mod por;
 pub mod state;
+pub mod symmetry;
 pub mod system;
 pub mod typecheck;
 pub mod types;

@@ -1,18 +1,23 @@
-//! A B machine as a [`TransitionSystem`]: the glue between the interpreter
-//! (which works on decoded [`Value`]s) and the engine (which sees words).
+//! A B machine as a [`Model`]: the glue between the interpreter (which
+//! works on decoded [`Value`]s) and the model interface (which sees words,
+//! transition groups and labels).
 //!
 //! A state is the constant valuation followed by the variables (see
 //! [`crate::b::state`]). The initial states are every INITIALISATION outcome
 //! of every constant valuation; successors are every enabled operation
 //! instance, in declaration order, parameters in value order, as the
 //! interpreter emits them, which makes the successor order deterministic.
+//! A transition group is an operation; with partial order reduction an
+//! operation with small parameter types is refined into instances (see
+//! [`crate::b::por::instances`]).
 
 use crate::b::eval::{EvalError, Interpreter, PropertyFailure, Step};
 use crate::b::state::{ElementTables, StateLayout};
 use crate::b::value::Value;
 use crate::diag::SourceFile;
 use std::sync::Arc;
-use workers::{LabelledState, ModelError, TransitionSystem, Violation, ViolationKind};
+use crate::model::{GroupInfo, INITIAL_GROUP, Model, SlotInfo};
+use workers::{ModelError, Violation, ViolationKind};
 
 /// A loaded, type-checked B machine ready to be explored.
 pub struct BSystem {
@@ -25,13 +30,19 @@ pub struct BSystem {
     pub constant_valuations: usize,
     /// The given-set elements symmetry reduction may permute (set by the
     /// loader; none for a system built directly).
-    pub interchangeable: crate::symmetry::Interchangeable,
+    pub interchangeable: crate::model::Permutable,
     /// Whether `check_state` evaluates the invariant (`orbit check
     /// --no-invariant` turns it off; assertions are still checked).
     pub check_invariant: bool,
     /// ProB's symmetry rules for constants, which a symmetry-reduced search
     /// applies to the valuations (set by the loader; none by default).
-    pub constant_rules: crate::symmetry::ConstantRules,
+    pub constant_rules: crate::b::symmetry::ConstantRules,
+    /// The transition groups (operations) with their read and write sets
+    /// (set by the loader; names only for a system built directly).
+    pub groups: Vec<GroupInfo>,
+    /// The operation instances partial order reduction refines groups into
+    /// ([`crate::model::Step::instance`]), when attached.
+    pub instances: Option<crate::b::por::instances::Instances>,
 }
 
 /// Per-thread buffers for decoding and encoding states.
@@ -72,11 +83,21 @@ impl BSystem {
         } else {
             valuations.len()
         };
+        let groups = (0..interpreter.operation_count())
+            .map(|op| GroupInfo {
+                name: interpreter.operation_name(op).to_string(),
+                guard_reads: Vec::new(),
+                action_reads: Vec::new(),
+                writes: (layout.constant_count()..layout.slots().len()).collect(),
+            })
+            .collect();
         Ok(BSystem {
             constant_valuations,
-            interchangeable: crate::symmetry::Interchangeable::none(),
+            interchangeable: crate::model::Permutable::none(),
             check_invariant: true,
-            constant_rules: crate::symmetry::ConstantRules::none(),
+            constant_rules: crate::b::symmetry::ConstantRules::none(),
+            groups,
+            instances: None,
             interpreter,
             layout,
             file,
@@ -131,49 +152,25 @@ impl BSystem {
         }
     }
 
-    /// Every initial state with its label, in order.
-    /// The initial states of the constant valuations whose indices (into
-    /// [`Self::valuations`]) `keep` accepts. Symmetry reduction sets up one
-    /// valuation per orbit this way.
-    pub(crate) fn initial_states_of(
-        &self,
-        keep: &dyn Fn(usize) -> bool,
-        emit: &mut dyn FnMut(&[u64]),
-    ) -> Result<(), ModelError> {
-        self.for_each_initial_of(keep, &mut |_, s| emit(s), false)
-    }
-
+    /// Every initial state with its step, in order.
     fn for_each_initial(
         &self,
-        emit: &mut dyn FnMut(&str, &[u64]),
-        labelled: bool,
-    ) -> Result<(), ModelError> {
-        self.for_each_initial_of(&|_| true, emit, labelled)
-    }
-
-    fn for_each_initial_of(
-        &self,
-        keep: &dyn Fn(usize) -> bool,
-        emit: &mut dyn FnMut(&str, &[u64]),
-        labelled: bool,
+        emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
     ) -> Result<(), ModelError> {
         let mut out = Vec::new();
         let mut failed = false;
         for (index, constants) in self.valuations.iter().enumerate() {
-            if !keep(index) {
-                continue;
-            }
-            let label = if labelled {
-                self.initial_label(constants)
-            } else {
-                String::new()
+            let step = InitialStep {
+                system: self,
+                constants,
+                valuation: index,
             };
             self.interpreter
                 .initialise(constants, &mut |variables| {
                     if self.layout.encode(constants, variables, &mut out).is_err() {
                         failed = true;
                     } else {
-                        emit(&label, &out);
+                        emit(&step, &out);
                     }
                 })
                 .map_err(|e| self.error(&e))?;
@@ -199,7 +196,7 @@ impl BSystem {
     }
 
     /// Every successor of `state` with the interpreter's step (operation,
-    /// parameters, outputs), in the order of [`TransitionSystem::successors`].
+    /// parameters, outputs), in the order of [`Model::successors`].
     pub(crate) fn for_each_successor(
         &self,
         scratch: &mut BScratch,
@@ -306,7 +303,7 @@ pub fn render_eval_error(file: &SourceFile, e: &EvalError) -> ModelError {
     ModelError::new(format!("{} ({})", e.message, file.location(e.span)))
 }
 
-impl TransitionSystem for BSystem {
+impl Model for BSystem {
     type Scratch = BScratch;
 
     fn new_scratch(&self) -> BScratch {
@@ -326,47 +323,40 @@ impl TransitionSystem for BSystem {
         self.layout.width()
     }
 
+    fn slots(&self) -> Vec<SlotInfo> {
+        self.layout
+            .slots()
+            .iter()
+            .map(|slot| SlotInfo {
+                name: slot.name.clone(),
+                offset: slot.offset,
+                words: slot.codec.width(),
+            })
+            .collect()
+    }
+
+    fn groups(&self) -> &[GroupInfo] {
+        &self.groups
+    }
+
     fn initial_states(
         &self,
         _scratch: &mut BScratch,
-        emit: &mut dyn FnMut(&[u64]),
+        emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
     ) -> Result<(), ModelError> {
-        self.for_each_initial(&mut |_, s| emit(s), false)
+        self.for_each_initial(emit)
     }
 
+    #[inline]
     fn successors(
         &self,
         scratch: &mut BScratch,
         state: &[u64],
-        emit: &mut dyn FnMut(&[u64]),
+        emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
     ) -> Result<(), ModelError> {
-        self.for_each_successor(scratch, state, &mut |_, s| emit(s))
-    }
-
-    fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
-        let mut all = Vec::new();
-        self.for_each_initial(
-            &mut |label, s| {
-                all.push(LabelledState {
-                    label: label.to_string(),
-                    state: s.into(),
-                })
-            },
-            true,
-        )?;
-        Ok(all)
-    }
-
-    fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
-        let mut scratch = self.new_scratch();
-        let mut all = Vec::new();
-        self.for_each_successor(&mut scratch, state, &mut |step, s| {
-            all.push(LabelledState {
-                label: self.interpreter.format_step(step),
-                state: s.into(),
-            })
-        })?;
-        Ok(all)
+        self.for_each_successor(scratch, state, &mut |step, s| {
+            emit(&OperationStep { system: self, step }, s)
+        })
     }
 
     fn check_state(
@@ -416,5 +406,53 @@ impl TransitionSystem for BSystem {
                 )
             })
             .collect()
+    }
+}
+
+/// The step of an operation, as the model interface sees it.
+struct OperationStep<'a, 'v> {
+    system: &'a BSystem,
+    step: &'a Step<'v>,
+}
+
+impl crate::model::Step for OperationStep<'_, '_> {
+    #[inline]
+    fn group(&self) -> usize {
+        self.step.op
+    }
+
+    #[inline]
+    fn instance(&self) -> Option<usize> {
+        self.system
+            .instances
+            .as_ref()?
+            .instance(self.step.op, self.step.params)
+    }
+
+    fn label(&self) -> String {
+        self.system.interpreter.format_step(self.step)
+    }
+}
+
+/// The step to an initial state: SETUP_CONSTANTS (if any) and
+/// INITIALISATION.
+struct InitialStep<'a> {
+    system: &'a BSystem,
+    constants: &'a [Value],
+    /// Index of the constant valuation.
+    valuation: usize,
+}
+
+impl crate::model::Step for InitialStep<'_> {
+    fn group(&self) -> usize {
+        INITIAL_GROUP
+    }
+
+    fn initial_class(&self) -> Option<usize> {
+        Some(self.valuation)
+    }
+
+    fn label(&self) -> String {
+        self.system.initial_label(self.constants)
     }
 }

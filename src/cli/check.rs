@@ -4,12 +4,14 @@ use super::model::ModelArgs;
 use super::report::{self, RunSummary};
 use super::units::{parse_bytes, parse_duration};
 use crate::b::load::{LoadError, load_machine_with_ast};
-use crate::por::system::Checked;
+use crate::b::por::independence::Checked;
+use crate::checker::{Checker, Order as CheckOrder};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use workers::budget::{Limits, MemoryBound, Watchdog};
-use workers::{Config, ParallelMode, SearchOrder, TransitionSystem};
+use crate::model::Model;
+use workers::Report;
 
 /// Search order for `--order`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,15 +94,6 @@ const EMERGENCY_RESERVE_BYTES: usize = 16 << 20;
 
 /// Runs `orbit check`; `verbose` is the number of `-v` flags.
 pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
-    if args.por && args.symmetry != Symmetry::Off {
-        eprintln!(
-            "error: `--por` cannot be combined with `--symmetry` yet: partial order reduction \
-             on symmetry representatives is not proven sound in orbit (the dependency analysis \
-             is about operations on real states, and canonicalisation renames the parameters \
-             of the operations); use one reduction at a time"
-        );
-        return ExitCode::from(2);
-    }
     let load_options = match args.input.load_options() {
         Ok(options) => options,
         Err(message) => {
@@ -172,41 +165,54 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     tracing::debug!(elapsed = ?load_start.elapsed(), width = system.state_width(), "model loaded");
 
     let progress = super::report::ProgressLine::new();
-    let config = Config {
-        order: match args.order {
-            Order::Bfs => SearchOrder::Bfs,
-            Order::Dfs => SearchOrder::Dfs,
-            Order::Mixed => SearchOrder::Mixed { seed: args.seed },
-            Order::Any => SearchOrder::Bfs,
-        },
-        mode: match args.order {
-            Order::Any => ParallelMode::WorkStealing,
-            _ => ParallelMode::Auto,
-        },
-        threads,
-        check_deadlock: !args.no_deadlock,
-        stop_at_goal: args.goal,
-        max_states: args.max_states,
-        time_limit: args.time_limit,
-        memory_limit: memory.resident,
-        compact: args.compact,
-        cancel: Some(signals.cancel.clone()),
-        progress: Some(progress.callback()),
-        ..Config::default()
-    };
-    let (result, symmetry, por) = if args.por {
+    let por = args.por.then(|| {
         let checked = Checked {
             invariant: !args.no_invariant,
             goal: args.goal,
         };
         let (machine, types) = &ast;
-        let (report, info) =
-            super::por::explore(&system, machine, types, &config, checked, verbose > 0);
-        (report, None, Some(info))
-    } else {
-        let (report, info) = super::symmetry::explore(&system, &config, args.symmetry);
-        (report, info, None)
+        super::por::prepare(&mut system, machine, types, checked, verbose > 0)
+    });
+    let system = system;
+    let symmetry = super::symmetry::prepare(&system, args.symmetry);
+    let order = match args.order {
+        Order::Bfs => CheckOrder::Bfs,
+        Order::Dfs => CheckOrder::Dfs,
+        Order::Mixed => CheckOrder::Mixed { seed: args.seed },
+        Order::Any => CheckOrder::Any,
     };
+    let mut checker = Checker::new(&system)
+        .threads(threads)
+        .order(order)
+        .check_deadlock(!args.no_deadlock)
+        .stop_at_goal(args.goal)
+        .max_states(args.max_states)
+        .time_limit(args.time_limit)
+        .memory_limit(memory.resident)
+        .compact(args.compact)
+        .cancel(signals.cancel.clone())
+        .progress(progress.callback());
+    let (independence, por_info) = match por {
+        Some((independence, info)) => (Some(independence), Some(info)),
+        None => (None, None),
+    };
+    if let Some(independence) = independence {
+        checker = checker.por(independence);
+    }
+    let (run, symmetry) = match symmetry {
+        Some((sym, mode, info)) => (checker.symmetry(sym, mode).run(), Some(info)),
+        None => (checker.run(), None),
+    };
+    let result: Report = match run {
+        Ok(run) => run.report,
+        Err(e) => {
+            progress.finish();
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let symmetry = symmetry.map(|info| info.after(&result));
+    let por = por_info.map(|info| info.after(&result));
     progress.finish();
     let mut summary = RunSummary::new(
         &args.input.model,

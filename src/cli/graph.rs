@@ -21,10 +21,10 @@
 use super::model::ModelArgs;
 use crate::b::load::load_machine;
 use crate::canon::{Graph, GraphBuilder};
-use crate::symmetry::StateGraphs;
+use crate::b::symmetry::StateGraphs;
 use std::collections::{HashSet, VecDeque};
 use std::process::ExitCode;
-use workers::TransitionSystem;
+use crate::model::Model;
 
 /// Options of `orbit graph`.
 #[derive(clap::Args, Debug)]
@@ -178,7 +178,7 @@ pub fn write_dreadnaut(g: &Graph) -> String {
 }
 
 /// The first `n` distinct states in breadth-first order.
-fn first_states<T: TransitionSystem>(system: &T, n: u64) -> Result<Vec<Vec<u64>>, String> {
+fn first_states<T: Model>(system: &T, n: u64) -> Result<Vec<Vec<u64>>, String> {
     let mut scratch = system.new_scratch();
     let mut seen = HashSet::new();
     let mut order: Vec<Vec<u64>> = Vec::new();
@@ -190,7 +190,7 @@ fn first_states<T: TransitionSystem>(system: &T, n: u64) -> Result<Vec<Vec<u64>>
         }
     };
     system
-        .initial_states(&mut scratch, &mut |s| add(s, &mut order, &mut queue))
+        .initial_states(&mut scratch, &mut |_, s| add(s, &mut order, &mut queue))
         .map_err(|e| e.to_string())?;
     while let Some(i) = queue.pop_front() {
         if order.len() as u64 >= n {
@@ -198,7 +198,7 @@ fn first_states<T: TransitionSystem>(system: &T, n: u64) -> Result<Vec<Vec<u64>>
         }
         let state = order[i].clone();
         system
-            .successors(&mut scratch, &state, &mut |s| {
+            .successors(&mut scratch, &state, &mut |_, s| {
                 add(s, &mut order, &mut queue)
             })
             .map_err(|e| e.to_string())?;

@@ -1,5 +1,5 @@
 //! `orbit por MODEL`: the static analysis of partial order reduction
-//! ([`crate::por`]): per operation its read and write sets, the dependency
+//! ([`crate::b::por`]): per operation its read and write sets, the dependency
 //! matrix with how each pair was decided, and the enable graph; `--dot`
 //! prints both relations as Graphviz, `--json` as JSON.
 
@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use super::model::ModelArgs;
 use super::report::json::{PorAnalysisReport, PorReport};
 use crate::b::load::{LoadError, load_model};
-use crate::por::{Analysis, DEFAULT_BUDGET, analyse};
+use crate::b::por::independence::{Checked, independence};
+use crate::b::por::{Analysis, DEFAULT_BUDGET, analyse};
 
 /// Arguments of `orbit por`.
 #[derive(clap::Args, Debug)]
@@ -339,8 +340,8 @@ pub fn report_text(info: &PorReport) -> String {
 
 /// Counts of how the pairs and enable edges were decided, one line each.
 fn decision_counts(a: &Analysis) -> String {
-    use crate::por::dependency::Decision;
-    use crate::por::enable::EnableDecision;
+    use crate::b::por::dependency::Decision;
+    use crate::b::por::enable::EnableDecision;
     let (mut race, mut syn, mut ind, mut dep, mut big, mut apart) = (0, 0, 0, 0, 0, 0);
     for (_, _, d) in &a.pairs {
         match d {
@@ -372,22 +373,22 @@ fn decision_counts(a: &Analysis) -> String {
     )
 }
 
-/// Runs `orbit check --por`: the static analysis of `machine`, then the
-/// search of `system` through ample sets. With `verbose`, how each pair
-/// was decided goes to stderr.
-pub fn explore(
-    system: &crate::b::system::BSystem,
+/// Prepares `orbit check --por`: the static analysis of `machine` for the
+/// properties `checked`, as the independence relations the partial order
+/// reduction layer reduces by, and the summary's facts (completed after the
+/// run by [`PorInfo::after`]). With `verbose`, how each pair was decided
+/// goes to stderr.
+pub fn prepare(
+    system: &mut crate::b::system::BSystem,
     machine: &crate::b::ast::Machine,
     types: &crate::b::types::MachineTypes,
-    config: &workers::Config,
-    checked: crate::por::system::Checked,
+    checked: Checked,
     verbose: bool,
-) -> (workers::Report, PorInfo) {
-    use crate::por::system::PorSystem;
+) -> (crate::model::Independence, PorInfo) {
     let start = std::time::Instant::now();
     // States violating the invariant are explored when it is not checked,
     // so the candidates of the refined tests may not assume it then.
-    let analysis = crate::por::analyse_with(
+    let analysis = crate::b::por::analyse_with(
         machine,
         types,
         system.interpreter(),
@@ -419,8 +420,7 @@ pub fn explore(
         out.push_str(&instance_text(&analysis));
         eprint!("{out}");
     }
-    let reduced = PorSystem::new(system, machine, &analysis, checked);
-    let report = workers::explore(&reduced, config);
+    let independence = independence(system, machine, &analysis, checked);
     let inst = &analysis.instances;
     let n = inst.len();
     let dependent = (0..n)
@@ -428,12 +428,22 @@ pub fn explore(
         .filter(|&(i, j)| inst.dependent(i, j))
         .count();
     let info = PorInfo {
-        reduced: report.stats.reduced_states,
-        states: report.stats.states,
-        proviso: report.stats.proviso_expansions,
-        deadlock_only: !reduced.proviso(),
+        reduced: 0,
+        states: 0,
+        proviso: 0,
+        deadlock_only: !independence.proviso,
         analysis: analysis_time,
         dependent_pairs: (dependent, n * n.saturating_sub(1) / 2),
     };
-    (report, info)
+    (independence, info)
+}
+
+impl PorInfo {
+    /// Completes the facts with the run's report.
+    pub fn after(mut self, report: &workers::Report) -> Self {
+        self.reduced = report.stats.reduced_states;
+        self.states = report.stats.states;
+        self.proviso = report.stats.proviso_expansions;
+        self
+    }
 }

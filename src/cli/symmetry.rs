@@ -1,11 +1,11 @@
-//! `orbit check --symmetry`: runs the engine on the machine or on its
-//! symmetry-reduced view, maps counterexamples back to real runs and
-//! describes the reduction for the summary.
+//! `orbit check --symmetry`: the B front end's symmetry for the checker's
+//! symmetry layer, and what the summary says about the reduction.
 
 use super::report::json::SymmetryReport;
+use crate::b::symmetry::{BSymmetry, MarkerMode, constant_valuation_orbits, plan_setups};
 use crate::b::system::BSystem;
-use crate::symmetry::{SymmetricSystem, constant_valuation_orbits};
-use workers::{Config, Report};
+use crate::symmetry::SymmetryMode;
+use workers::Report;
 
 /// Symmetry reduction modes of `--symmetry`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,57 +93,57 @@ pub fn report_text(info: &SymmetryReport) -> String {
     out
 }
 
-/// Explores `system` with the reduction `mode` asks for.
-pub fn explore(
-    system: &BSystem,
-    config: &Config,
-    mode: Symmetry,
-) -> (Report, Option<SymmetryInfo>) {
-    let sym = &system.interchangeable;
-    match mode {
-        Symmetry::Off => (workers::explore(system, config), None),
-        Symmetry::Canon | Symmetry::Markers | Symmetry::Flood | Symmetry::MarkersExact => {
-            let markers = mode == Symmetry::Markers;
-            let reduced = match mode {
-                Symmetry::Markers => SymmetricSystem::with_markers(system, sym),
-                Symmetry::Flood => SymmetricSystem::with_flooding(system, sym),
-                Symmetry::MarkersExact => SymmetricSystem::with_exact_markers(system, sym),
-                _ => SymmetricSystem::new(system, sym),
-            };
-            let mut report = workers::explore(&reduced, config);
-            map_trace_back(&reduced, &mut report);
-            let warning = markers.then(|| {
-                "symmetry markers are approximate: states of different orbits can share a \
-                 marker, so this run may have missed states (and errors); confirm with \
-                 --symmetry canon"
-                    .to_string()
-            });
-            let info = SymmetryInfo {
-                mode,
-                constant_orbits: match reduced.valuation_orbits() {
-                    Some(orbits) if !markers => orbits,
-                    _ => constant_valuation_orbits(system, sym, markers),
-                } as u64,
-                constant_setups: reduced.setups() as u64,
-                group_order: sym.group_order(),
-                warning,
-                flooded: (mode == Symmetry::Flood)
-                    .then(|| report.stats.states + report.stats.flooded),
-            };
-            (report, Some(info))
-        }
-    }
+/// Prepares a symmetry-reduced search of `system` in `mode`: the front
+/// end's symmetry, setting up fewer constant valuations (ProB's rules, one
+/// per orbit), with the layer's mode and the summary's facts (the warning and flooded count
+/// are filled in after the run by [`SymmetryInfo::after`]).
+pub fn prepare(system: &BSystem, mode: Symmetry) -> Option<(BSymmetry<'_>, SymmetryMode, SymmetryInfo)> {
+    let layer_mode = match mode {
+        Symmetry::Off => return None,
+        Symmetry::Canon => SymmetryMode::Canon,
+        Symmetry::Flood => SymmetryMode::Flood,
+        Symmetry::Markers => SymmetryMode::Markers,
+        Symmetry::MarkersExact => SymmetryMode::MarkersExact,
+    };
+    let domains = system.interchangeable.clone();
+    let markers = mode == Symmetry::Markers;
+    let plan = plan_setups(system, &domains, mode == Symmetry::MarkersExact);
+    let info = SymmetryInfo {
+        mode,
+        constant_orbits: match plan.valuation_orbits {
+            Some(orbits) if !markers => orbits,
+            _ => constant_valuation_orbits(system, &domains, markers),
+        } as u64,
+        constant_setups: plan.setups as u64,
+        group_order: domains.group_order(),
+        warning: markers.then(|| {
+            "symmetry markers are approximate: states of different orbits can share a \
+             marker, so this run may have missed states (and errors); confirm with \
+             --symmetry canon"
+                .to_string()
+        }),
+        flooded: None,
+    };
+    let sym = b_symmetry(system, layer_mode).with_setups(plan.keep);
+    Some((sym, layer_mode, info))
 }
 
-/// Replaces a trace of representatives with the real run it stands for.
-fn map_trace_back(reduced: &SymmetricSystem<'_>, report: &mut Report) {
-    if let Some(trace) = &report.trace {
-        match reduced.real_trace(trace) {
-            Ok(real) => report.trace = Some(real),
-            Err(e) => {
-                report.trace = None;
-                report.trace_error = Some(e);
-            }
+/// The front end's symmetry of `system` for `mode`.
+pub fn b_symmetry(system: &BSystem, mode: SymmetryMode) -> BSymmetry<'_> {
+    let layout = system.layout();
+    let markers = match mode {
+        SymmetryMode::Markers | SymmetryMode::MarkersExact => MarkerMode::Markers,
+        SymmetryMode::Canon | SymmetryMode::Flood => MarkerMode::None,
+    };
+    BSymmetry::new(layout, &system.interchangeable, layout.slots().len(), markers)
+}
+
+impl SymmetryInfo {
+    /// Completes the facts with the run's report.
+    pub fn after(mut self, report: &Report) -> Self {
+        if self.mode == Symmetry::Flood {
+            self.flooded = Some(report.stats.states + report.stats.flooded);
         }
+        self
     }
 }

@@ -31,95 +31,11 @@
 //! `α` in declaration order), which keeps the choice deterministic, as the
 //! engine's contract requires.
 
-/// A set of operations (by index) as a bit set.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OpSet {
-    words: Vec<u64>,
-}
+pub use crate::model::GroupSet as OpSet;
+use crate::model::Relations;
 
-impl OpSet {
-    /// The empty set over `n` operations.
-    pub fn empty(n: usize) -> Self {
-        OpSet {
-            words: vec![0; n.div_ceil(64).max(1)],
-        }
-    }
-
-    /// The set of the given operations, over `n` operations.
-    pub fn of(n: usize, ops: impl IntoIterator<Item = usize>) -> Self {
-        let mut s = OpSet::empty(n);
-        for op in ops {
-            s.insert(op);
-        }
-        s
-    }
-
-    /// Empties the set.
-    #[inline]
-    pub fn clear(&mut self) {
-        self.words.iter_mut().for_each(|w| *w = 0);
-    }
-
-    /// Adds `op`.
-    #[inline]
-    pub fn insert(&mut self, op: usize) {
-        self.words[op / 64] |= 1 << (op % 64);
-    }
-
-    /// Whether `op` is in the set.
-    #[inline]
-    pub fn contains(&self, op: usize) -> bool {
-        self.words[op / 64] >> (op % 64) & 1 == 1
-    }
-
-    /// Whether the sets share an operation.
-    #[inline]
-    pub fn meets(&self, other: &OpSet) -> bool {
-        self.words.iter().zip(&other.words).any(|(a, b)| a & b != 0)
-    }
-
-    /// Whether the set is empty.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|w| *w == 0)
-    }
-
-    /// `self ∪= other`.
-    #[inline]
-    pub fn union_with(&mut self, other: &OpSet) {
-        self.words
-            .iter_mut()
-            .zip(&other.words)
-            .for_each(|(a, b)| *a |= b);
-    }
-
-    /// Number of operations in the set.
-    pub fn len(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
-    }
-
-    /// The operations in the set, ascending.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(i, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let bit = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    i * 64 + bit
-                })
-            })
-        })
-    }
-
-    /// Copies `other` into `self` (same size).
-    #[inline]
-    fn copy_from(&mut self, other: &OpSet) {
-        self.words.copy_from_slice(&other.words);
-    }
-}
-
-/// The relations the choice needs, precomputed from the static analysis.
+/// The relations the choice needs: the dependency relation, the enable
+/// graph and the visible groups ("operations" below: B's word for groups).
 #[derive(Clone, Debug)]
 pub struct AmpleRule {
     n: usize,
@@ -130,6 +46,17 @@ pub struct AmpleRule {
     /// Operations that are not stutter operations (A3); empty when no state
     /// property is checked.
     visible: OpSet,
+}
+
+impl From<&Relations> for AmpleRule {
+    fn from(r: &Relations) -> Self {
+        AmpleRule {
+            n: r.n,
+            dependent: r.dependent.clone(),
+            enables: r.enables.clone(),
+            visible: r.visible.clone(),
+        }
+    }
 }
 
 /// Reusable buffers for [`AmpleRule::choose`] (one per worker thread).
@@ -358,13 +285,6 @@ mod tests {
 
     #[test]
     fn op_sets_beyond_one_word() {
-        let mut s = OpSet::empty(130);
-        for op in [0, 63, 64, 129] {
-            s.insert(op);
-        }
-        assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 63, 64, 129]);
-        assert_eq!(s.len(), 4);
-        assert!(s.contains(129) && !s.contains(128));
         let r = rule(130, &[(0, 129)], &[], &[]);
         let enabled: Vec<usize> = vec![0, 100, 129];
         assert_eq!(choose(&r, &enabled, &vec![1; 130]), Some(vec![100]));

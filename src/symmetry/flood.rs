@@ -17,15 +17,12 @@
 //! elements are applied (`n!/(n-k)!` instead of `n!` for `k` occurring
 //! elements of an `n`-element class).
 
-use super::graph::{GraphScratch, StateGraphs};
-use super::{Interchangeable, Permutation};
-use crate::b::state::StateLayout;
-use crate::canon::GraphBuilder;
+use crate::model::{Permutable, Permutation, StateGraph, StateSymmetry};
 
-/// The images of states under the permutations of one machine's
+/// The images of states under the permutations of one model's
 /// interchangeable elements.
 pub struct Flood {
-    graphs: StateGraphs,
+    atoms: Vec<(u32, u32)>,
     movable: Vec<Vec<u32>>,
     set_sizes: Vec<usize>,
 }
@@ -33,40 +30,38 @@ pub struct Flood {
 /// Per-thread buffers of [`Flood`].
 #[derive(Debug, Default)]
 pub struct FloodScratch {
-    graph: GraphScratch,
-    builder: GraphBuilder,
+    graph: StateGraph,
     image: Vec<u64>,
 }
 
 impl Flood {
-    /// The flooding of states of `layout`.
-    pub fn new(layout: &StateLayout, sym: &Interchangeable) -> Self {
+    /// The flooding of states permuted over `domains`.
+    pub fn new(domains: &Permutable) -> Self {
         Flood {
-            graphs: StateGraphs::new(layout, sym, layout.slots().len()),
-            movable: sym.movable.clone(),
-            set_sizes: sym.set_sizes.clone(),
+            atoms: domains.atoms(),
+            movable: domains.movable.clone(),
+            set_sizes: domains.set_sizes.clone(),
         }
     }
 
     /// Emits the image of `state` under every partial permutation: its
     /// whole orbit, `state` itself included, possibly with repetitions.
-    pub fn images(
+    pub fn images<S: StateSymmetry>(
         &self,
-        layout: &StateLayout,
+        sym: &S,
         state: &[u64],
+        hooks: &mut S::Scratch,
         scratch: &mut FloodScratch,
         emit: &mut dyn FnMut(&[u64]),
     ) {
-        if !self
-            .graphs
-            .build(layout, state, &mut scratch.graph, &mut scratch.builder)
-        {
+        scratch.graph.reset(&self.atoms);
+        if !sym.describe(state, hooks, &mut scratch.graph) {
             // No interchangeable element occurs: the orbit is the state.
             return emit(state);
         }
         // The occurring elements of each class, and every injective map of
         // them into the class, extended to a permutation.
-        let atoms = self.graphs.atoms();
+        let atoms = &self.atoms;
         let mut occurring: Vec<Vec<u32>> = vec![Vec::new(); self.set_sizes.len()];
         for (a, &occurs) in scratch.graph.occurs().iter().enumerate() {
             if occurs {
@@ -77,7 +72,7 @@ impl Flood {
         let mut perm = Permutation::identity(&self.set_sizes);
         let image = &mut scratch.image;
         self.flood_class(0, &occurring, &mut perm, &mut |p| {
-            if p.apply_state(layout, state, image).is_ok() {
+            if sym.permute(p, state, hooks, image) {
                 emit(image);
             }
         });

@@ -27,32 +27,40 @@
 //! of different orbits share a marker; the caller then reports that the
 //! trace could not be mapped back.
 
-use super::{Permutation, SymmetricSystem};
-use workers::{LabelledState, Trace, TraceStep, TransitionSystem};
+use super::SymmetryLayer;
+use crate::model::{Permutation, StateSymmetry};
+use workers::{LabelledState, ModelError, Trace, TraceStep};
 
-impl SymmetricSystem<'_> {
+/// The unreduced model's labelled transitions, as the trace mapping needs
+/// them.
+pub trait RealRuns {
+    /// The initial states with their labels.
+    fn initial(&self) -> Result<Vec<LabelledState>, ModelError>;
+    /// The successors of `state` with their labels.
+    fn successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError>;
+}
+
+impl<S: StateSymmetry> SymmetryLayer<S> {
     /// Maps `trace`, a trace of representatives that the engine rebuilt on
-    /// this system, to a run of the unreduced machine (see the module docs).
-    pub fn real_trace(&self, trace: &Trace) -> Result<Trace, String> {
+    /// the reduced model, to a run of the unreduced model `runs` (see the
+    /// module docs).
+    pub fn real_trace(&self, runs: &dyn RealRuns, trace: &Trace) -> Result<Trace, String> {
         if !self.maps_by_permutation() {
-            return self.real_trace_by_search(trace);
+            return self.real_trace_by_search(runs, trace);
         }
-        let inner = self.inner();
-        let layout = inner.layout();
         let err = |i: usize, e: workers::ModelError| {
             format!("model error while mapping step {i} of the trace back: {e}")
         };
         let mut steps: Vec<TraceStep> = Vec::with_capacity(trace.steps.len());
         // `to_rep`: maps the last real state to the last representative.
         let mut to_rep: Option<Permutation> = None;
-        let mut image = Vec::new();
         for (i, step) in trace.steps.iter().enumerate() {
             let (candidates, from) = match i {
-                0 => (self.real_initial_states().map_err(|e| err(i, e))?, None),
+                0 => (runs.initial().map_err(|e| err(i, e))?, None),
                 _ => {
                     let prev = &trace.steps[i - 1].state;
                     (
-                        inner.labelled_successors(prev).map_err(|e| err(i, e))?,
+                        runs.successors(prev).map_err(|e| err(i, e))?,
                         Some(prev),
                     )
                 }
@@ -70,11 +78,11 @@ impl SymmetricSystem<'_> {
             let real = match &to_rep {
                 None => t,
                 Some(q) => {
-                    q.inverse()
-                        .apply_state(layout, &t.state, &mut image)
-                        .map_err(|_| format!("step {i}: the renamed state does not fit"))?;
+                    let image = self
+                        .permute(&q.inverse(), &t.state)
+                        .ok_or_else(|| format!("step {i}: the renamed state does not fit"))?;
                     let prev = &steps[i - 1].state;
-                    let successors = inner.labelled_successors(prev).map_err(|e| err(i, e))?;
+                    let successors = runs.successors(prev).map_err(|e| err(i, e))?;
                     successors
                         .into_iter()
                         .find(|l| *l.state == *image)
@@ -96,13 +104,12 @@ impl SymmetricSystem<'_> {
     }
 
     /// Maps a trace of approximate-marker representatives by search.
-    fn real_trace_by_search(&self, trace: &Trace) -> Result<Trace, String> {
-        let inner = self.inner();
+    fn real_trace_by_search(&self, runs: &dyn RealRuns, trace: &Trace) -> Result<Trace, String> {
         let mut steps: Vec<TraceStep> = Vec::with_capacity(trace.steps.len());
         for (i, step) in trace.steps.iter().enumerate() {
             let candidates: Vec<LabelledState> = match steps.last() {
-                None => self.real_initial_states(),
-                Some(prev) => inner.labelled_successors(&prev.state),
+                None => runs.initial(),
+                Some(prev) => runs.successors(&prev.state),
             }
             .map_err(|e| format!("model error while mapping step {i} of the trace back: {e}"))?;
             let real = candidates

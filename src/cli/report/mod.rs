@@ -14,7 +14,8 @@ pub use progress::ProgressLine;
 use crate::b::system::BSystem;
 use json::{Changes, CheckReport, SCHEMA_VERSION, SearchFigures, StopCause, TraceStep, Verdict};
 use std::path::Path;
-use workers::{Outcome, Report, StopReason, TransitionSystem};
+use crate::model::Model;
+use workers::{Outcome, Report, StopReason};
 
 /// Exit code of a search that stopped before exploring everything.
 pub const EXIT_INCOMPLETE: u8 = 3;

@@ -1,6 +1,6 @@
 //! Candidate domains read off typing conjuncts of the invariant.
 //!
-//! [`crate::por::states`] enumerates a variable over its whole type, with
+//! [`crate::b::por::states`] enumerates a variable over its whole type, with
 //! integers from `MININT` to `MAXINT`. A typing conjunct that the candidate
 //! states assume often says much more: `p : 0..20` (beyond the default
 //! `MAXINT` of 3, so the type alone would refuse the variable),
@@ -24,8 +24,8 @@
 use crate::b::ast::{BinaryOp, BuiltinConstant, Expr, ExprKind, UnaryOp};
 use crate::b::types::{MachineTypes, Type};
 use crate::b::value::{Elem, Value};
-use crate::por::bounds::{has_int, int_value};
-use crate::por::states::domain;
+use crate::b::por::bounds::{has_int, int_value};
+use crate::b::por::states::domain;
 
 /// The variable (index into `names`) that conjunct `c` confines to a
 /// finite literal set, and that set's values, if it has at most `limit`.
@@ -71,7 +71,7 @@ pub fn typed_domain(
 }
 
 /// Every value of a type without integers (integers need a bound, see
-/// [`crate::por::bounds`]), if there are at most `limit`.
+/// [`crate::b::por::bounds`]), if there are at most `limit`.
 fn whole_type(ty: &Type, types: &MachineTypes, limit: usize) -> Option<Vec<Value>> {
     if has_int(ty) {
         return None;

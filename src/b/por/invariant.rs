@@ -1,5 +1,5 @@
 //! Invariant conjuncts the operations cannot break, proved by enumerating
-//! candidate states ([`crate::por::states`]).
+//! candidate states ([`crate::b::por::states`]).
 //!
 //! A top-level conjunct `C` is *preserved* (under the assumed conjuncts
 //! `P`) when every instance of every operation that writes a variable of
@@ -36,9 +36,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::por::access::AccessSets;
-use crate::por::dependency::instances;
-use crate::por::states::{Candidates, Scan};
+use crate::b::por::access::AccessSets;
+use crate::b::por::dependency::instances;
+use crate::b::por::states::{Candidates, Scan};
 
 /// For each top-level conjunct: whether it is preserved under the
 /// conjuncts `candidates` currently assumes (see the module docs).
@@ -129,7 +129,7 @@ mod tests {
     use crate::b::eval::Interpreter;
     use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
     use crate::diag::SourceFile;
-    use crate::por::access::access_sets;
+    use crate::b::por::access::access_sets;
 
     fn with(text: &str, f: impl FnOnce(&mut Candidates<'_>, &[AccessSets])) {
         let file = SourceFile::new("t.mch", text);

@@ -6,7 +6,7 @@
 //! integers (given sets, `BOOL`, pairs and small sets of those) are split
 //! into one *instance* per parameter tuple; the others stay one instance.
 //! The ample-set choice then works on instances
-//! ([`crate::por::system::PorSystem`]). Two instances are independent when
+//! ([`crate::por::PorLayer`]). Two instances are independent when
 //! their operations are (the operation-level test covers all instances);
 //! otherwise, when their operations were found dependent by a race or by a
 //! witness, Definition 1 is checked again on the candidate states for the
@@ -19,10 +19,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::b::types::MachineTypes;
 use crate::b::value::Value;
-use crate::por::Analysis;
-use crate::por::bounds::has_int;
-use crate::por::dependency::{Decision, Instance, instances};
-use crate::por::states::{Candidates, Scan, domain};
+use crate::b::por::Analysis;
+use crate::b::por::bounds::has_int;
+use crate::b::por::dependency::{Decision, Instance, instances};
+use crate::b::por::states::{Candidates, Scan, domain};
 
 /// Most instances one operation is split into.
 const MAX_PER_OPERATION: usize = 8;
@@ -382,7 +382,7 @@ fn parameter_tuples(
 
 #[cfg(test)]
 mod tests {
-    use crate::por::tests::analyse_text;
+    use crate::b::por::tests::analyse_text;
 
     #[test]
     fn increments_of_different_processes_are_independent() {

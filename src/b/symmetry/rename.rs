@@ -9,7 +9,8 @@
 //! the order they occur): those determine the renamed value, so a hit gives
 //! exactly the id that interning would (ids are shared by all threads).
 
-use super::Permutation;
+use crate::b::symmetry::PermuteB;
+use crate::model::Permutation;
 use crate::b::state::{Codec, EncodeError, Finite, StateLayout};
 use crate::b::value::Value;
 use std::collections::HashMap;
@@ -50,7 +51,7 @@ impl Hasher for WordHasher {
 
 /// Per-thread renaming buffers and the memo of renamed interned values.
 #[derive(Default)]
-pub(super) struct Renamer {
+pub struct Renamer {
     memo: HashMap<Box<[u64]>, u64, BuildHasherDefault<WordHasher>>,
     key: Vec<u64>,
 }
@@ -65,7 +66,7 @@ impl std::fmt::Debug for Renamer {
 
 impl Renamer {
     /// Writes `state` renamed by `perm` into `out` (same layout).
-    pub(super) fn apply(
+    pub fn apply(
         &mut self,
         perm: &Permutation,
         layout: &StateLayout,
@@ -162,7 +163,7 @@ mod tests {
     use super::*;
     use crate::b::types::{GivenSet, MachineTypes, Type};
     use crate::b::value::Elem;
-    use crate::symmetry::all_permutations;
+    use crate::model::all_permutations;
 
     /// Renaming agrees with `Permutation::apply_state` on every slot kind,
     /// with the memo cold and warm.

@@ -1,4 +1,4 @@
-//! A B state as a vertex- and edge-coloured graph (thesis
+//! A B state as a vertex- and edge-coloured graph ([`StateGraph`]) (thesis
 //! [Spermann 2009] ch. 2.4 and 3.4, improved as its future
 //! work suggests: native edge colours instead of layers, intermediate
 //! vertices coloured by the role and slot of the data they stand for).
@@ -37,7 +37,7 @@
 use crate::b::state::{Codec, Finite, StateLayout};
 use crate::b::value::Value;
 use crate::canon::GraphBuilder;
-use crate::symmetry::Interchangeable;
+use crate::model::{Permutable, StateGraph};
 use std::sync::Arc;
 
 /// Edge colour: slot vertex to the root of its value.
@@ -90,54 +90,20 @@ pub struct StateGraphs {
     atoms: Vec<(u32, u32)>,
 }
 
-/// Per-thread buffers of the graph construction.
+/// Per-thread buffers of the graph construction: the graph and the
+/// scalars met so far.
 #[derive(Debug, Default)]
 pub struct GraphScratch {
-    colours: Vec<u32>,
-    edges: Vec<(u32, u32, u32)>,
+    /// The graph of the last state described.
+    pub graph: StateGraph,
     scalars: Vec<(Scalar, u32)>,
-    /// Whether an atom was reached from a slot.
-    touched: bool,
-    /// Per atom: whether it occurs in the state.
-    occurs: Vec<bool>,
-}
-
-impl GraphScratch {
-    /// Vertex colours of the last graph built; atoms come first, in the
-    /// order of [`StateGraphs::atoms`].
-    pub(super) fn colours(&self) -> &[u32] {
-        &self.colours
-    }
-
-    /// Directed coloured edges `(from, to, colour)` of the last graph built
-    /// (a relation's slot vertex may repeat an edge to a pair's head).
-    pub(super) fn edges(&self) -> &[(u32, u32, u32)] {
-        &self.edges
-    }
-
-    /// Writes the graph held in the buffers into `out`.
-    pub(super) fn emit(&self, out: &mut GraphBuilder) {
-        out.reset(self.colours.len());
-        for (v, &c) in self.colours.iter().enumerate() {
-            out.set_colour(v, c);
-        }
-        for &(a, b, c) in &self.edges {
-            out.add_edge(a as usize, b as usize, c);
-        }
-    }
-
-    /// Per atom (see [`StateGraphs::atoms`]): whether it occurs in the
-    /// state of the last [`StateGraphs::build`].
-    pub fn occurs(&self) -> &[bool] {
-        &self.occurs
-    }
 }
 
 impl StateGraphs {
     /// The encoding of the states of `layout` under the symmetries of
     /// `sym`, using the slots `0..slot_limit` only (all slots, or just the
     /// constants to compare constant valuations).
-    pub fn new(layout: &StateLayout, sym: &Interchangeable, slot_limit: usize) -> Self {
+    pub fn new(layout: &StateLayout, sym: &Permutable, slot_limit: usize) -> Self {
         let mut atom: Vec<Vec<Option<u32>>> =
             sym.set_sizes.iter().map(|&n| vec![None; n]).collect();
         let mut atoms = Vec::new();
@@ -179,28 +145,21 @@ impl StateGraphs {
         if !self.collect(layout, state, scratch) {
             return false;
         }
-        scratch.emit(out);
+        scratch.graph.emit(out);
         true
     }
 
     /// Builds the graph of `state` into `scratch` only (its vertex colours
     /// and edge list, see [`GraphScratch::colours`]); false when no
     /// interchangeable element occurs (the graph is then complete too).
-    pub(super) fn collect(
+    pub fn collect(
         &self,
         layout: &StateLayout,
         state: &[u64],
         scratch: &mut GraphScratch,
     ) -> bool {
-        scratch.colours.clear();
-        scratch.edges.clear();
+        scratch.graph.reset(&self.atoms);
         scratch.scalars.clear();
-        scratch.touched = false;
-        scratch.occurs.clear();
-        scratch.occurs.resize(self.atoms.len(), false);
-        for &(s, _) in &self.atoms {
-            scratch.colours.push(s);
-        }
         for plan in &self.plans {
             let slot_vertex = self.vertex(scratch, SLOT + plan.slot);
             let words = &state[plan.offset..plan.offset + plan.codec.width()];
@@ -208,7 +167,7 @@ impl StateGraphs {
                 Codec::Int => {}
                 Codec::Scalar(f) => {
                     let v = self.finite(scratch, f, words[0], plan.slot);
-                    scratch.edges.push((slot_vertex, v, VALUE));
+                    scratch.graph.add_edge(slot_vertex, v, VALUE);
                 }
                 Codec::BitSet { element, .. } => {
                     for (w, &word) in words.iter().enumerate() {
@@ -228,13 +187,13 @@ impl StateGraphs {
                                 if let Value::Pair(p) = item {
                                     let x = self.value(scratch, &p.0, plan.slot);
                                     let y = self.value(scratch, &p.1, plan.slot);
-                                    scratch.edges.push((x, y, REL + plan.slot));
+                                    scratch.graph.add_edge(x, y, REL + plan.slot);
                                 }
                             }
                         }
                         _ => {
                             let v = self.value(scratch, &value, plan.slot);
-                            scratch.edges.push((slot_vertex, v, VALUE));
+                            scratch.graph.add_edge(slot_vertex, v, VALUE);
                         }
                     }
                 }
@@ -244,9 +203,9 @@ impl StateGraphs {
         // distinct scalars of one state get distinct colours.
         scratch.scalars.sort_unstable();
         for (rank, (_, v)) in scratch.scalars.iter().enumerate() {
-            scratch.colours[*v as usize] = CONST + rank as u32;
+            scratch.graph.set_colour(*v, CONST + rank as u32);
         }
-        scratch.touched
+        scratch.graph.touched()
     }
 
     /// Builds the graph of `state` into `out` even when no interchangeable
@@ -254,12 +213,11 @@ impl StateGraphs {
     pub fn build_full(&self, layout: &StateLayout, state: &[u64], out: &mut GraphBuilder) {
         let mut scratch = GraphScratch::default();
         self.collect(layout, state, &mut scratch);
-        scratch.emit(out);
+        scratch.graph.emit(out);
     }
 
     fn vertex(&self, scratch: &mut GraphScratch, colour: u32) -> u32 {
-        scratch.colours.push(colour);
-        (scratch.colours.len() - 1) as u32
+        scratch.graph.add_vertex(colour)
     }
 
     fn scalar(&self, scratch: &mut GraphScratch, key: Scalar) -> u32 {
@@ -277,11 +235,7 @@ impl StateGraphs {
             .get(set as usize)
             .and_then(|a| a.get(index as usize))
         {
-            Some(Some(v)) => {
-                scratch.touched = true;
-                scratch.occurs[*v as usize] = true;
-                *v
-            }
+            Some(Some(v)) => scratch.graph.atom(*v),
             _ => self.scalar(scratch, Scalar::Fixed(set, index)),
         }
     }
@@ -296,8 +250,8 @@ impl StateGraphs {
                 let p = self.vertex(scratch, PAIR + slot);
                 let x = self.finite(scratch, a, index / bc, slot);
                 let y = self.finite(scratch, b, index % bc, slot);
-                scratch.edges.push((p, x, FIRST));
-                scratch.edges.push((p, y, SECOND));
+                scratch.graph.add_edge(p, x, FIRST);
+                scratch.graph.add_edge(p, y, SECOND);
                 p
             }
             Finite::Set(t) => {
@@ -307,7 +261,7 @@ impl StateGraphs {
                     let i = u64::from(bits.trailing_zeros());
                     bits &= bits - 1;
                     let m = self.finite(scratch, t, i, slot);
-                    scratch.edges.push((s, m, MEMBER));
+                    scratch.graph.add_edge(s, m, MEMBER);
                 }
                 s
             }
@@ -332,11 +286,11 @@ impl StateGraphs {
             let x = self.finite(scratch, a, index / bc, slot);
             let y = self.finite(scratch, b, index % bc, slot);
             // The colour names the slot: no edge from the slot vertex needed.
-            scratch.edges.push((x, y, REL + slot));
+            scratch.graph.add_edge(x, y, REL + slot);
             return;
         }
         let m = self.finite(scratch, element, index, slot);
-        scratch.edges.push((slot_vertex, m, MEMBER));
+        scratch.graph.add_edge(slot_vertex, m, MEMBER);
     }
 
     /// The vertex of a decoded value (interned slots).
@@ -350,15 +304,15 @@ impl StateGraphs {
                 let v = self.vertex(scratch, PAIR + slot);
                 let x = self.value(scratch, &p.0, slot);
                 let y = self.value(scratch, &p.1, slot);
-                scratch.edges.push((v, x, FIRST));
-                scratch.edges.push((v, y, SECOND));
+                scratch.graph.add_edge(v, x, FIRST);
+                scratch.graph.add_edge(v, y, SECOND);
                 v
             }
             Value::Set(items) => {
                 let v = self.vertex(scratch, SET + slot);
                 for item in items.iter() {
                     let m = self.value(scratch, item, slot);
-                    scratch.edges.push((v, m, MEMBER));
+                    scratch.graph.add_edge(v, m, MEMBER);
                 }
                 v
             }
@@ -379,7 +333,7 @@ fn is_scalar_relation(ty: &crate::b::types::Type) -> bool {
 }
 
 /// Whether `ty` mentions a given set with interchangeable elements.
-fn mentions_movable(ty: &crate::b::types::Type, sym: &Interchangeable) -> bool {
+fn mentions_movable(ty: &crate::b::types::Type, sym: &Permutable) -> bool {
     use crate::b::types::Type;
     match ty {
         Type::Int | Type::Bool | Type::String => false,

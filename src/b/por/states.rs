@@ -10,9 +10,9 @@
 //! state: the two operations neither read nor write those, so their values
 //! cannot change the outcome. Each constant valuation is tried.
 //! A variable confined by an assumed typing conjunct to a literal set
-//! (`x : 0..20`, `f : S --> T`, [`crate::por::domains`]) ranges over that
+//! (`x : 0..20`, `f : S --> T`, [`crate::b::por::domains`]) ranges over that
 //! set only. Otherwise integer variables must be bounded within
-//! `MININT..MAXINT` by an assumed conjunct ([`crate::por::bounds`]), so
+//! `MININT..MAXINT` by an assumed conjunct ([`crate::b::por::bounds`]), so
 //! that the enumeration covers every state the search can meet.
 //! When the product of the domains exceeds the budget, or a type is not
 //! enumerable (`STRING`, large powersets), the caller falls back to the
@@ -26,9 +26,9 @@ use crate::b::ast::Machine;
 use crate::b::eval::{Interpreter, conjuncts};
 use crate::b::types::{MachineTypes, Type};
 use crate::b::value::{Elem, Value};
-use crate::por::access::expr_reads;
-use crate::por::bounds::{bounded_by, has_int};
-use crate::por::domains::typed_domain;
+use crate::b::por::access::expr_reads;
+use crate::b::por::bounds::{bounded_by, has_int};
+use crate::b::por::domains::typed_domain;
 
 /// Most constant valuations tried (with more, every query falls back to
 /// the conservative answer).
@@ -60,14 +60,14 @@ pub struct Candidates<'a> {
     no_base: Option<String>,
     /// Variables read by each top-level invariant conjunct.
     invariant_reads: Vec<BTreeSet<String>>,
-    /// Variables each top-level conjunct bounds ([`crate::por::bounds`]).
+    /// Variables each top-level conjunct bounds ([`crate::b::por::bounds`]).
     invariant_bounds: Vec<BTreeSet<String>>,
     /// Which conjuncts the candidate states satisfy (all by default).
     assumed: Vec<bool>,
     /// Variables bounded by an assumed conjunct.
     bounded: BTreeSet<String>,
     /// Per conjunct: the variable slot it confines to a literal set, and
-    /// that set ([`crate::por::domains`]).
+    /// that set ([`crate::b::por::domains`]).
     invariant_domains: Vec<Option<(usize, Rc<Vec<Value>>)>>,
     /// The smallest domain of each slot confined by an assumed conjunct.
     typed: HashMap<usize, Rc<Vec<Value>>>,

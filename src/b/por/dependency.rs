@@ -4,7 +4,7 @@
 //! *syntactically independent* when neither writes what the other reads,
 //! and otherwise decided by the refined test, which ProB answers with
 //! `test_path` and orbit by enumerating candidate states
-//! ([`crate::por::states`]).
+//! ([`crate::b::por::states`]).
 //!
 //! The refined test checks Definition 1 itself in every candidate state `s`
 //! where both operations are enabled: after every instance of `a`, every
@@ -36,9 +36,9 @@ use std::collections::BTreeSet;
 
 use crate::b::eval::Interpreter;
 use crate::b::value::Value;
-use crate::por::access::AccessSets;
-use crate::por::conjuncts::{Exclusion, GuardConjuncts, how, span_text};
-use crate::por::states::{Candidates, Scan};
+use crate::b::por::access::AccessSets;
+use crate::b::por::conjuncts::{Exclusion, GuardConjuncts, how, span_text};
+use crate::b::por::states::{Candidates, Scan};
 
 /// How a pair of distinct operations was decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub enum Decision {
         states: usize,
     },
     /// Two guard conjuncts (or one) that no candidate state satisfies
-    /// together ([`crate::por::conjuncts`]): never co-enabled, independent.
+    /// together ([`crate::b::por::conjuncts`]): never co-enabled, independent.
     ExclusiveConjuncts {
         /// The variables both write (empty: no race).
         race: Vec<String>,
@@ -179,7 +179,7 @@ pub fn decide(
         return Decision::Syntactic;
     }
     // Enabledness depends on the guard reads alone (`read_G` covers every
-    // construct that can disable an operation, see `crate::por::access`);
+    // construct that can disable an operation, see `crate::b::por::access`);
     // other variables keep their initial values, and an evaluation error
     // there counts as co-enabled. Cheaper than the refined test below (fewer
     // variables), so it also decides pairs whose refined test is too big.

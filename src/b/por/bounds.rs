@@ -1,5 +1,5 @@
 //! Which variables an invariant conjunct keeps inside the candidate
-//! domains of [`crate::por::states`].
+//! domains of [`crate::b::por::states`].
 //!
 //! The refined tests enumerate integers from `MININT` to `MAXINT` only.
 //! Their verdicts therefore cover the states of the search only for

@@ -2,19 +2,19 @@
 //! `a -> b` when `a` can enable `b`. `can_enable` is false when `a` writes
 //! no variable of `b`'s guard; otherwise ProB asks
 //! `test_path(G_a ∧ ¬G_b, a, G_b)`, and orbit looks for a candidate state
-//! ([`crate::por::states`]) where `a` is enabled, `b` is not, and some
+//! ([`crate::b::por::states`]) where `a` is enabled, `b` is not, and some
 //! instance of `a` leads to a state where `b` is enabled. When the
 //! candidates cannot be enumerated, a conjunct of `b`'s guard that `a`
 //! does not write and that excludes one of `a`'s guard conjuncts still
-//! rules the edge out ([`crate::por::conjuncts`]); otherwise the edge is
+//! rules the edge out ([`crate::b::por::conjuncts`]); otherwise the edge is
 //! kept (conservative).
 
 use std::collections::BTreeSet;
 
-use crate::por::access::AccessSets;
-use crate::por::conjuncts::{Exclusion, GuardConjuncts, how, span_text};
-use crate::por::dependency::instances;
-use crate::por::states::{Candidates, Scan};
+use crate::b::por::access::AccessSets;
+use crate::b::por::conjuncts::{Exclusion, GuardConjuncts, how, span_text};
+use crate::b::por::dependency::instances;
+use crate::b::por::states::{Candidates, Scan};
 
 /// How the question "can `a` enable `b`?" was decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub enum EnableDecision {
         states: usize,
     },
     /// A conjunct of `b`'s guard that `a` does not write excludes a
-    /// conjunct of `a`'s guard ([`crate::por::conjuncts`]): no edge.
+    /// conjunct of `a`'s guard ([`crate::b::por::conjuncts`]): no edge.
     ExclusiveConjuncts(Exclusion),
     /// Not enumerable: edge, conservatively.
     Fallback(String),

@@ -32,7 +32,7 @@
 //! search needs. Disjointness of the blocks is not needed for this, so it is
 //! not required. Without symmetry reduction every valuation is kept.
 
-use super::Interchangeable;
+use crate::model::Permutable;
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Machine, UnaryOp};
 use crate::b::types::{GivenSet, Type};
 use crate::b::value::{Elem, Value};
@@ -75,7 +75,7 @@ impl ConstantRules {
         machine: &Machine,
         constant_types: &[Type],
         given_sets: &[GivenSet],
-        sym: &Interchangeable,
+        sym: &Permutable,
     ) -> Self {
         let index: HashMap<&str, usize> = machine
             .constants

@@ -1,5 +1,5 @@
 //! Co-enabledness by guard conjuncts: a cheaper, sound companion of the
-//! "never co-enabled" test of [`crate::por::dependency`].
+//! "never co-enabled" test of [`crate::b::por::dependency`].
 //!
 //! Dobrikov and Leuschel's independence (Definition 1) only constrains
 //! states where both operations are enabled. orbit's first test enumerates
@@ -36,8 +36,8 @@ use crate::b::eval::{Interpreter, conjuncts};
 use crate::b::types::MachineTypes;
 use crate::b::visit::walk_expr;
 use crate::diag::{SourceFile, Span};
-use crate::por::access::{AccessSets, expr_reads};
-use crate::por::states::{Candidates, Scan};
+use crate::b::por::access::{AccessSets, expr_reads};
+use crate::b::por::states::{Candidates, Scan};
 
 /// Two guard conjuncts (source spans) that no candidate state satisfies
 /// together; equal spans mean one conjunct no candidate state satisfies.
@@ -338,7 +338,7 @@ pub fn how(x: &Exclusion) -> String {
 mod tests {
     use super::*;
     use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
-    use crate::por::access::access_sets;
+    use crate::b::por::access::access_sets;
 
     /// Runs `f` on the guard conjuncts, candidates (budget 1,000) and
     /// access sets of `text`, with operation indices by name.

@@ -21,7 +21,8 @@
 //! with a marker stands for every later state with that marker: a shared
 //! table maps markers to those states, and the engine stores them as usual.
 
-use super::Interchangeable;
+use crate::b::symmetry::PermuteB;
+use crate::model::{Permutable, Permutation};
 use crate::b::state::StateLayout;
 use crate::b::types::Type;
 use crate::b::value::Value;
@@ -74,7 +75,7 @@ pub struct MarkerScratch {
 
 impl Markers {
     /// Markers of the states of `layout` over the slots `0..slot_limit`.
-    pub fn new(layout: &StateLayout, sym: &Interchangeable, slot_limit: usize) -> Self {
+    pub fn new(layout: &StateLayout, sym: &Permutable, slot_limit: usize) -> Self {
         let mut atom: Vec<Vec<Option<usize>>> =
             sym.set_sizes.iter().map(|&n| vec![None; n]).collect();
         let mut atoms = 0;
@@ -245,7 +246,7 @@ impl Markers {
         &self,
         layout: &StateLayout,
         state: &[u64],
-        sym: &Interchangeable,
+        sym: &Permutable,
         scratch: &mut MarkerScratch,
     ) {
         let perm = self.sorting_permutation(layout, state, sym, scratch);
@@ -262,11 +263,11 @@ impl Markers {
         &self,
         layout: &StateLayout,
         state: &[u64],
-        sym: &Interchangeable,
+        sym: &Permutable,
         scratch: &mut MarkerScratch,
-    ) -> super::Permutation {
+    ) -> Permutation {
         self.marker(layout, state, scratch);
-        let mut perm = super::Permutation::identity(&sym.set_sizes);
+        let mut perm = Permutation::identity(&sym.set_sizes);
         let images = perm.images_mut();
         for (s, class) in sym.movable.iter().enumerate() {
             let mut order: Vec<(u64, u32)> = class
@@ -299,7 +300,7 @@ impl Markers {
 }
 
 /// Whether `ty` mentions a given set with interchangeable elements.
-fn mentions(ty: &Type, sym: &Interchangeable) -> bool {
+fn mentions(ty: &Type, sym: &Permutable) -> bool {
     match ty {
         Type::Int | Type::Bool | Type::String => false,
         Type::Given(s) => sym.movable.get(*s as usize).is_some_and(|m| !m.is_empty()),
@@ -353,7 +354,7 @@ mod tests {
             minint: -1,
         };
         let layout = StateLayout::new(&[], &names, &types);
-        let sym = Interchangeable {
+        let sym = Permutable {
             movable: vec![(0..n as u32).collect()],
             set_sizes: vec![n],
         };

@@ -1,0 +1,216 @@
+//! The B front end's [`StateSymmetry`]: graphs from [`StateGraphs`],
+//! permutations by the [`Renamer`], markers from [`Markers`].
+
+use super::graph::{GraphScratch, StateGraphs};
+use super::markers::{MarkerScratch, Markers};
+use super::rename::Renamer;
+use crate::b::state::StateLayout;
+use crate::model::{Permutable, Permutation, StateGraph, StateSymmetry};
+
+/// Whether [`BSymmetry`] keeps the table of approximate markers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerMode {
+    /// No markers (canonical labelling, flooding).
+    None,
+    /// Markers are computed (`--symmetry markers`, `markers-exact`).
+    Markers,
+}
+
+/// The symmetry of the states of one B layout, over its slots
+/// `0..slot_limit` (all slots, or the constants only).
+pub struct BSymmetry<'a> {
+    layout: &'a StateLayout,
+    domains: Permutable,
+    graphs: StateGraphs,
+    markers: Option<Markers>,
+    /// Per constant valuation, whether its initial states are set up
+    /// (`None`: all; see [`super::plan_setups`]).
+    setups: Option<Vec<bool>>,
+}
+
+/// Per-thread buffers of [`BSymmetry`].
+#[derive(Debug, Default)]
+pub struct BSymScratch {
+    graph: GraphScratch,
+    renamer: Renamer,
+    markers: MarkerScratch,
+}
+
+impl<'a> BSymmetry<'a> {
+    /// The symmetry of `layout`'s states under `domains`, over the slots
+    /// `0..slot_limit`.
+    pub fn new(
+        layout: &'a StateLayout,
+        domains: &Permutable,
+        slot_limit: usize,
+        markers: MarkerMode,
+    ) -> Self {
+        BSymmetry {
+            layout,
+            domains: domains.clone(),
+            graphs: StateGraphs::new(layout, domains, slot_limit),
+            markers: (markers == MarkerMode::Markers)
+                .then(|| Markers::new(layout, domains, slot_limit)),
+            setups: None,
+        }
+    }
+
+    /// Sets up only the constant valuations `setups` keeps (see
+    /// [`super::plan_setups`]).
+    pub fn with_setups(mut self, setups: Option<Vec<bool>>) -> Self {
+        self.setups = setups;
+        self
+    }
+
+    /// The state layout.
+    pub fn layout(&self) -> &StateLayout {
+        self.layout
+    }
+
+    /// The markers, when kept.
+    pub fn markers(&self) -> Option<&Markers> {
+        self.markers.as_ref()
+    }
+}
+
+impl StateSymmetry for BSymmetry<'_> {
+    type Scratch = BSymScratch;
+
+    fn new_scratch(&self) -> BSymScratch {
+        BSymScratch::default()
+    }
+
+    fn domains(&self) -> &Permutable {
+        &self.domains
+    }
+
+    #[inline]
+    fn describe(&self, state: &[u64], scratch: &mut BSymScratch, graph: &mut StateGraph) -> bool {
+        std::mem::swap(&mut scratch.graph.graph, graph);
+        let touched = self.graphs.collect(self.layout, state, &mut scratch.graph);
+        std::mem::swap(&mut scratch.graph.graph, graph);
+        touched
+    }
+
+    #[inline]
+    fn permute(
+        &self,
+        perm: &Permutation,
+        state: &[u64],
+        scratch: &mut BSymScratch,
+        out: &mut Vec<u64>,
+    ) -> bool {
+        scratch.renamer.apply(perm, self.layout, state, out).is_ok()
+    }
+
+    fn skips_initial_class(&self, class: usize) -> bool {
+        self.setups
+            .as_ref()
+            .is_some_and(|keep| !keep.get(class).copied().unwrap_or(true))
+    }
+
+    fn has_markers(&self) -> bool {
+        self.markers.is_some()
+    }
+
+    fn marker_representative(&self, state: &[u64], scratch: &mut BSymScratch, out: &mut Vec<u64>) {
+        match &self.markers {
+            Some(m) => {
+                m.representative(self.layout, state, &mut scratch.markers);
+                out.clear();
+                out.extend_from_slice(&scratch.markers.out);
+            }
+            None => {
+                out.clear();
+                out.extend_from_slice(state);
+            }
+        }
+    }
+
+    fn marker_permutation(&self, state: &[u64], scratch: &mut BSymScratch) -> Permutation {
+        match &self.markers {
+            Some(m) => m.sorting_permutation(self.layout, state, &self.domains, &mut scratch.markers),
+            None => Permutation::identity(&self.domains.set_sizes),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::b::symmetry::PermuteB;
+    use crate::b::types::{GivenSet, MachineTypes, Type};
+    use crate::b::value::{Elem, Value};
+    use crate::model::all_permutations;
+    use crate::symmetry::Canonicaliser;
+    use std::collections::HashSet;
+
+    /// Every relation `r <: D * D` on three elements, with `c : D`: the
+    /// representatives are one per orbit, whichever way (shortcut or
+    /// search) each state took.
+    #[test]
+    fn representatives_are_one_per_orbit_on_all_relations() {
+        let n = 3u32;
+        let dt = Type::Given(0);
+        let r = Type::Set(Box::new(Type::Pair(
+            Box::new(dt.clone()),
+            Box::new(dt.clone()),
+        )));
+        let types = MachineTypes {
+            bound: Default::default(),
+            given_sets: vec![GivenSet {
+                name: "D".into(),
+                elements: (1..=n).map(|i| format!("D{i}")).collect(),
+                deferred: true,
+            }],
+            constants: vec![],
+            variables: vec![dt, r],
+            operations: vec![],
+            maxint: 3,
+            minint: -1,
+        };
+        let layout = StateLayout::new(&[], &["c".into(), "r".into()], &types);
+        let domains = Permutable {
+            movable: vec![(0..n).collect()],
+            set_sizes: vec![n as usize],
+        };
+        let sym = BSymmetry::new(&layout, &domains, 2, MarkerMode::None);
+        let mut hooks = sym.new_scratch();
+        let canon = Canonicaliser::new(&domains);
+        let mut scratch = canon.new_scratch();
+        let perms = all_permutations(&domains.set_sizes, &domains.movable);
+        let d = |i: u32| Value::Elem(Elem { set: 0, index: i });
+        let mut words = Vec::new();
+        let mut image = Vec::new();
+        let mut orbits = HashSet::new();
+        let mut reps = HashSet::new();
+        for c in 0..n {
+            for bits in 0u32..1 << (n * n) {
+                let pairs = (0..n * n)
+                    .filter(|k| bits >> k & 1 == 1)
+                    .map(|k| Value::pair(d(k / n), d(k % n)))
+                    .collect();
+                let vars = [d(c), Value::set_from_vec(pairs)];
+                layout.encode(&[], &vars, &mut words).unwrap();
+                canon.canonicalise(&sym, &words, &mut hooks, &mut scratch);
+                let rep = scratch.out.clone();
+                let mut orbit = Vec::new();
+                for p in &perms {
+                    p.apply_state(&layout, &words, &mut image).unwrap();
+                    orbit.push(image.clone());
+                    canon.canonicalise(&sym, &image, &mut hooks, &mut scratch);
+                    assert_eq!(scratch.out, rep, "{vars:?} under {p:?}");
+                }
+                assert!(
+                    orbit.contains(&rep),
+                    "{vars:?}: representative off its orbit"
+                );
+                orbits.insert(orbit.into_iter().min().unwrap());
+                reps.insert(rep);
+            }
+        }
+        assert_eq!(reps.len(), orbits.len());
+        // Both ways were taken: cycles without a marked element need the search.
+        assert!(scratch.shortcuts > 0 && scratch.labelled > 0);
+    }
+}

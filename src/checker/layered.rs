@@ -1,0 +1,275 @@
+//! The layer stack as one [`TransitionSystem`] for the engine: the model's
+//! successors, through the partial order reduction layer (which successors)
+//! and the symmetry layer (which state stands for each), in that order.
+//! Each layer only does what it changes; everything else (checks, goal,
+//! printing) is the model's, with no forwarding code per layer.
+
+use crate::model::{INITIAL_GROUP, Model, NoSymmetry, StateSymmetry, Step};
+use crate::por::{PorLayer, PorScratch};
+use crate::symmetry::{RealRuns, SymmetryLayer, SymmetryScratch};
+use workers::{Expansion, LabelledState, ModelError, TransitionSystem, Violation};
+
+/// A model with its reductions, as the engine explores it.
+pub struct Layered<'m, M: Model, S: StateSymmetry = NoSymmetry> {
+    model: &'m M,
+    symmetry: Option<SymmetryLayer<S>>,
+    por: Option<PorLayer>,
+}
+
+/// Per-thread buffers of every layer.
+pub struct LayeredScratch<MS, SS> {
+    model: MS,
+    symmetry: Option<SymmetryScratch<SS>>,
+    por: Option<PorScratch>,
+}
+
+impl<MS, SS> LayeredScratch<MS, SS> {
+    /// The symmetry layer's buffers, if it is on.
+    pub fn symmetry(&self) -> Option<&SymmetryScratch<SS>> {
+        self.symmetry.as_ref()
+    }
+}
+
+impl<'m, M: Model, S: StateSymmetry> Layered<'m, M, S> {
+    /// `model` with the given layers.
+    pub fn new(model: &'m M, symmetry: Option<SymmetryLayer<S>>, por: Option<PorLayer>) -> Self {
+        Layered {
+            model,
+            symmetry,
+            por,
+        }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &'m M {
+        self.model
+    }
+
+    /// The symmetry layer, if on.
+    pub fn symmetry(&self) -> Option<&SymmetryLayer<S>> {
+        self.symmetry.as_ref()
+    }
+
+    /// The partial order reduction layer, if on.
+    pub fn por(&self) -> Option<&PorLayer> {
+        self.por.as_ref()
+    }
+
+    /// The unreduced model's labelled transitions (for mapping traces).
+    pub fn real_runs(&self) -> ModelRuns<'_, M> {
+        ModelRuns(self.model)
+    }
+}
+
+/// Emits `state`'s representative (or `state` without a symmetry layer).
+#[inline(always)]
+fn reduced<S: StateSymmetry>(
+    layer: Option<&SymmetryLayer<S>>,
+    scratch: &mut Option<SymmetryScratch<S::Scratch>>,
+    state: &[u64],
+    emit: &mut dyn FnMut(&[u64]),
+) {
+    match (layer, scratch) {
+        (Some(layer), Some(scratch)) => emit(layer.reduce(state, scratch)),
+        _ => emit(state),
+    }
+}
+
+impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
+    type Scratch = LayeredScratch<M::Scratch, S::Scratch>;
+
+    fn new_scratch(&self) -> Self::Scratch {
+        LayeredScratch {
+            model: self.model.new_scratch(),
+            symmetry: self.symmetry.as_ref().map(SymmetryLayer::new_scratch),
+            por: self.por.as_ref().map(PorLayer::new_scratch),
+        }
+    }
+
+    fn state_width(&self) -> usize {
+        self.model.state_width()
+    }
+
+    fn initial_states(
+        &self,
+        scratch: &mut Self::Scratch,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        let LayeredScratch {
+            model, symmetry, ..
+        } = scratch;
+        let layer = self.symmetry.as_ref();
+        self.model.initial_states(model, &mut |step, s| {
+            let skipped = layer.is_some_and(|l| {
+                step.initial_class()
+                    .is_some_and(|c| l.symmetry().skips_initial_class(c))
+            });
+            if !skipped {
+                reduced(layer, symmetry, s, emit)
+            }
+        })
+    }
+
+    #[inline]
+    fn successors(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        let LayeredScratch {
+            model, symmetry, ..
+        } = scratch;
+        match (self.symmetry.as_ref(), symmetry) {
+            (Some(layer), Some(ss)) => self
+                .model
+                .successors(model, state, &mut |_, s| emit(layer.reduce(s, ss))),
+            _ => self.model.successors(model, state, &mut |_, s| emit(s)),
+        }
+    }
+
+    fn reduces(&self) -> bool {
+        self.por.is_some()
+    }
+
+    fn reduced_successors(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<Expansion, ModelError> {
+        let Some(por) = &self.por else {
+            self.successors(scratch, state, emit)?;
+            return Ok(Expansion::Full);
+        };
+        let LayeredScratch {
+            model,
+            symmetry,
+            por: ps,
+        } = scratch;
+        let ps = ps.as_mut().expect("scratch made with the layer");
+        let proper = por.expand(self.model, model, ps, state)?;
+        let layer = self.symmetry.as_ref();
+        let width = self.model.state_width();
+        por.emit_part(ps, width, true, &mut |s| reduced(layer, symmetry, s, emit));
+        Ok(if proper {
+            Expansion::Ample {
+                proviso: por.proviso(),
+            }
+        } else {
+            Expansion::Full
+        })
+    }
+
+    fn remaining_successors(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        let Some(por) = &self.por else {
+            return Ok(());
+        };
+        let LayeredScratch {
+            model,
+            symmetry,
+            por: ps,
+        } = scratch;
+        let ps = ps.as_mut().expect("scratch made with the layer");
+        if !por.holds(ps, state) {
+            // Not the state just expanded (the engine always asks right
+            // after `reduced_successors`, but stay correct regardless).
+            por.expand(self.model, model, ps, state)?;
+        }
+        if por.was_proper(ps) {
+            let layer = self.symmetry.as_ref();
+            let width = self.model.state_width();
+            por.emit_part(ps, width, false, &mut |s| reduced(layer, symmetry, s, emit));
+        }
+        Ok(())
+    }
+
+    fn labelled_initial_states(&self) -> Result<Vec<LabelledState>, ModelError> {
+        let all = self.real_runs().initial()?;
+        Ok(self.representatives(all))
+    }
+
+    fn labelled_successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
+        let all = self.real_runs().successors(state)?;
+        Ok(self.representatives(all))
+    }
+
+    fn check_state(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError> {
+        self.model.check_state(&mut scratch.model, state)
+    }
+
+    fn has_goal(&self) -> bool {
+        self.model.has_goal()
+    }
+
+    fn is_goal(&self, scratch: &mut Self::Scratch, state: &[u64]) -> Result<bool, ModelError> {
+        self.model.is_goal(&mut scratch.model, state)
+    }
+
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        self.model.describe_state(state)
+    }
+
+    fn floods(&self) -> bool {
+        self.symmetry.as_ref().is_some_and(SymmetryLayer::floods)
+    }
+
+    fn flood(&self, scratch: &mut Self::Scratch, state: &[u64], emit: &mut dyn FnMut(&[u64])) {
+        if let (Some(layer), Some(ss)) = (&self.symmetry, &mut scratch.symmetry) {
+            layer.flood(state, ss, emit);
+        }
+    }
+}
+
+impl<M: Model, S: StateSymmetry> Layered<'_, M, S> {
+    /// Replaces each labelled state by its representative (traces only).
+    fn representatives(&self, mut all: Vec<LabelledState>) -> Vec<LabelledState> {
+        if let Some(layer) = &self.symmetry {
+            let mut scratch = layer.new_scratch();
+            for l in &mut all {
+                l.state = layer.reduce(&l.state, &mut scratch).into();
+            }
+        }
+        all
+    }
+}
+
+/// A model's labelled transitions, from the very successor function the
+/// search uses ([`Step::label`]).
+pub struct ModelRuns<'m, M: Model>(pub &'m M);
+
+impl<M: Model> RealRuns for ModelRuns<'_, M> {
+    fn initial(&self) -> Result<Vec<LabelledState>, ModelError> {
+        let mut scratch = self.0.new_scratch();
+        let mut all = Vec::new();
+        self.0.initial_states(&mut scratch, &mut |step, s| {
+            debug_assert_eq!(step.group(), INITIAL_GROUP);
+            all.push(labelled(step, s));
+        })?;
+        Ok(all)
+    }
+
+    fn successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
+        let mut scratch = self.0.new_scratch();
+        let mut all = Vec::new();
+        self.0
+            .successors(&mut scratch, state, &mut |step, s| all.push(labelled(step, s)))?;
+        Ok(all)
+    }
+}
+
+fn labelled(step: &dyn Step, state: &[u64]) -> LabelledState {
+    LabelledState {
+        label: step.label(),
+        state: state.into(),
+    }
+}

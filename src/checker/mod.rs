@@ -1,0 +1,288 @@
+//! The library API: a model checker built from a [`Model`], its layers and
+//! the engine, that refuses every combination it cannot honour.
+//!
+//! ```text
+//! front end (B, ...) ──> Model ──> [PorLayer] ──> [SymmetryLayer] ──> Layered ──> workers::explore
+//! ```
+//!
+//! ```no_run
+//! # use orbit::checker::{Checker, Order};
+//! # use orbit::symmetry::SymmetryMode;
+//! # fn demo(model: &orbit::b::system::BSystem) -> Result<(), orbit::checker::CheckerError> {
+//! let sym = orbit::b::symmetry::BSymmetry::new(
+//!     model.layout(),
+//!     &model.interchangeable,
+//!     model.layout().slots().len(),
+//!     orbit::b::symmetry::MarkerMode::None,
+//! );
+//! let run = Checker::new(model)
+//!     .threads(2)
+//!     .order(Order::Bfs)
+//!     .symmetry(sym, SymmetryMode::Canon)
+//!     .run()?;
+//! println!("{} states", run.report.stats.states);
+//! # Ok(()) }
+//! ```
+
+mod layered;
+
+pub use layered::{Layered, LayeredScratch, ModelRuns};
+
+use crate::model::{Independence, Model, NoSymmetry, StateSymmetry};
+use crate::por::PorLayer;
+use crate::symmetry::{SymmetryLayer, SymmetryMode};
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use workers::{Config, ParallelMode, ProgressFn, Report, SearchOrder};
+
+/// The search order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Breadth first; counterexamples are shortest (with several threads:
+    /// level-synchronous).
+    Bfs,
+    /// Depth first (one thread only).
+    Dfs,
+    /// ProB's mixed order with a seed (one thread only).
+    Mixed {
+        /// The seed of the front/back choice.
+        seed: u64,
+    },
+    /// Whatever order the worker threads reach states in (work stealing).
+    Any,
+}
+
+/// A combination of options the checker cannot honour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckerError {
+    /// What is wrong.
+    pub message: String,
+    /// Further explanation or a suggestion.
+    pub notes: Vec<String>,
+}
+
+impl CheckerError {
+    fn new(message: impl Into<String>, note: impl Into<String>) -> Self {
+        CheckerError {
+            message: message.into(),
+            notes: vec![note.into()],
+        }
+    }
+}
+
+impl fmt::Display for CheckerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        for note in &self.notes {
+            write!(f, " ({note})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for CheckerError {}
+
+/// The result of a run: the engine's report (with a symmetry-reduced trace
+/// mapped back to a real run of the model).
+#[derive(Debug)]
+pub struct Run {
+    /// The engine's report.
+    pub report: Report,
+}
+
+/// A model checker under construction (see the module docs).
+pub struct Checker<'m, M: Model, S: StateSymmetry = NoSymmetry> {
+    model: &'m M,
+    symmetry: Option<(S, SymmetryMode)>,
+    independence: Option<Independence>,
+    order: Order,
+    threads: usize,
+    config: Config,
+}
+
+impl<'m, M: Model> Checker<'m, M> {
+    /// A checker for `model`: one thread, breadth first, checking the
+    /// model's labels and deadlocks, no reduction.
+    pub fn new(model: &'m M) -> Self {
+        Checker {
+            model,
+            symmetry: None,
+            independence: None,
+            order: Order::Bfs,
+            threads: 1,
+            config: Config::default(),
+        }
+    }
+}
+
+impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
+    /// Number of worker threads (1 to [`workers::MAX_THREADS`]).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// The search order.
+    pub fn order(mut self, order: Order) -> Self {
+        self.order = order;
+        self
+    }
+
+    /// Whether a state without successors is an error (default: yes).
+    pub fn check_deadlock(mut self, on: bool) -> Self {
+        self.config.check_deadlock = on;
+        self
+    }
+
+    /// Stop at the first state satisfying the model's goal label.
+    pub fn stop_at_goal(mut self, on: bool) -> Self {
+        self.config.stop_at_goal = on;
+        self
+    }
+
+    /// Store at most this many distinct states.
+    pub fn max_states(mut self, max: Option<u64>) -> Self {
+        self.config.max_states = max;
+        self
+    }
+
+    /// Stop after this much wall time.
+    pub fn time_limit(mut self, limit: Option<Duration>) -> Self {
+        self.config.time_limit = limit;
+        self
+    }
+
+    /// Bytes the visited store may use.
+    pub fn memory_limit(mut self, bytes: Option<u64>) -> Self {
+        self.config.memory_limit = bytes;
+        self
+    }
+
+    /// Store 64-bit fingerprints instead of states.
+    pub fn compact(mut self, on: bool) -> Self {
+        self.config.compact = on;
+        self
+    }
+
+    /// A flag that stops the search cleanly when set.
+    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.config.cancel = Some(flag);
+        self
+    }
+
+    /// A progress callback, called about once per second.
+    pub fn progress(mut self, progress: ProgressFn) -> Self {
+        self.config.progress = Some(progress);
+        self
+    }
+
+    /// Symmetry reduction in `mode` with the front end's symmetry `sym`.
+    pub fn symmetry<S2: StateSymmetry>(self, sym: S2, mode: SymmetryMode) -> Checker<'m, M, S2> {
+        Checker {
+            model: self.model,
+            symmetry: Some((sym, mode)),
+            independence: self.independence,
+            order: self.order,
+            threads: self.threads,
+            config: self.config,
+        }
+    }
+
+    /// Partial order reduction with the front end's `independence`.
+    pub fn por(mut self, independence: Independence) -> Self {
+        self.independence = Some(independence);
+        self
+    }
+
+    /// Checks the combination and builds the layer stack and the engine's
+    /// configuration.
+    pub fn build(self) -> Result<(Layered<'m, M, S>, Config), CheckerError> {
+        let mut config = self.config;
+        if self.threads == 0 || self.threads > workers::MAX_THREADS {
+            return Err(CheckerError::new(
+                format!("cannot run with {} worker threads", self.threads),
+                format!("between 1 and {} threads", workers::MAX_THREADS),
+            ));
+        }
+        let sequential = matches!(self.order, Order::Dfs | Order::Mixed { .. });
+        if sequential && self.threads > 1 {
+            return Err(CheckerError::new(
+                format!(
+                    "the {} order is sequential and cannot run on {} threads",
+                    if self.order == Order::Dfs {
+                        "depth-first"
+                    } else {
+                        "mixed"
+                    },
+                    self.threads
+                ),
+                "use one thread, or breadth first (level by level) or any order with several",
+            ));
+        }
+        if config.stop_at_goal && !self.model.has_goal() {
+            return Err(CheckerError::new(
+                "cannot stop at a goal: the model defines none",
+                "define a goal label, or do not ask for one",
+            ));
+        }
+        config.threads = self.threads;
+        (config.order, config.mode) = match self.order {
+            Order::Bfs => (SearchOrder::Bfs, ParallelMode::LevelSynchronous),
+            Order::Dfs => (SearchOrder::Dfs, ParallelMode::Auto),
+            Order::Mixed { seed } => (SearchOrder::Mixed { seed }, ParallelMode::Auto),
+            Order::Any => (SearchOrder::Bfs, ParallelMode::WorkStealing),
+        };
+        let por = match &self.independence {
+            None => None,
+            Some(ind) => {
+                let groups = self.model.groups().len();
+                if ind.groups.len() != groups {
+                    return Err(CheckerError::new(
+                        format!(
+                            "the independence relations cover {} groups, the model has {groups}",
+                            ind.groups.len()
+                        ),
+                        "build them from this model's groups",
+                    ));
+                }
+                Some(PorLayer::new(ind, self.symmetry.is_some()))
+            }
+        };
+        let symmetry = match self.symmetry {
+            None => None,
+            Some((sym, mode)) => Some(
+                SymmetryLayer::new(sym, mode)
+                    .map_err(|e| CheckerError::new(e, "choose another symmetry mode"))?,
+            ),
+        };
+        Ok((Layered::new(self.model, symmetry, por), config))
+    }
+
+    /// Builds and runs the search; a trace of representatives is mapped
+    /// back to a real run of the model.
+    pub fn run(self) -> Result<Run, CheckerError> {
+        let (layered, config) = self.build()?;
+        Ok(Run {
+            report: explore(&layered, &config),
+        })
+    }
+}
+
+/// Explores `layered` as `config` asks; a trace of representatives is
+/// mapped back to a real run of the model (or dropped, with
+/// `trace_error` saying why).
+pub fn explore<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, config: &Config) -> Report {
+    let mut report = workers::explore(layered, config);
+    if let (Some(layer), Some(trace)) = (layered.symmetry(), &report.trace) {
+        match layer.real_trace(&layered.real_runs(), trace) {
+            Ok(real) => report.trace = Some(real),
+            Err(e) => {
+                report.trace = None;
+                report.trace_error = Some(e);
+            }
+        }
+    }
+    report
+}

@@ -1,0 +1,164 @@
+//! The language-neutral model interface: the contract between a front end
+//! (B today, Murphi next) and everything above it — the reductions
+//! ([`crate::symmetry`], [`crate::por`]), the layer stack
+//! ([`crate::checker`]) and the engine (`workers`). LTSmin calls this
+//! layer PINS; orbit's design follows it in spirit: fixed-width states,
+//! transition groups with read/write dependency information, state labels
+//! (the checked properties), and hooks for symmetry.
+//!
+//! ```text
+//! front end ──> Model ──┬──> por::PorLayer         (ample sets over groups)
+//!   (B, ...)      │     ├──> symmetry::SymmetryLayer (representatives)
+//!                 │     └──> checker::Layered ──> workers::explore
+//!       StateSymmetry ──┘     (one TransitionSystem for the engine)
+//! ```
+//!
+//! # What a front end guarantees
+//! - **Fixed width, canonical encoding.** Every state is
+//!   [`Model::state_width`] `u64` words, and two states are the same state
+//!   exactly when their words are equal (a set has one encoding, whatever
+//!   the order its elements were added in; an encoded value means the same
+//!   in every thread).
+//! - **Determinism.** For one state, [`Model::successors`] emits the same
+//!   successors with the same [`Step`]s in the same order on every call and
+//!   every thread; likewise [`Model::initial_states`]. Counterexamples are
+//!   rebuilt by replaying successors, and their labels come from the very
+//!   calls the search makes ([`Step::label`]): there is no second
+//!   successor function that must agree by convention.
+//! - **Transition groups.** Every successor comes from one group
+//!   ([`Step::group`], an index into [`Model::groups`]): a B operation, a
+//!   Murphi rule. A front end may refine a group into *instances*
+//!   ([`Step::instance`]: a B operation with fixed parameters, a Murphi
+//!   ruleset instance), each a group of its own for partial order reduction.
+//!   Each [`GroupInfo`] says which slots the group's guard reads and its
+//!   action reads and writes; a group changes no slot it does not write.
+//! - **Symmetry** (optional, [`StateSymmetry`]): the permutable domains
+//!   (scalarsets, deferred sets), how a permutation acts on a state, and
+//!   the state as a coloured graph whose automorphisms restricted to the
+//!   domain elements are exactly the permutations fixing the state. The
+//!   transition relation and the checked properties must commute with the
+//!   permutations.
+
+mod independence;
+mod permutation;
+mod symmetry;
+
+pub use independence::{GroupSet, Independence, Instances, Relations};
+pub use symmetry::{
+    NoSymmetry, Permutable, Permutation, StateGraph, StateSymmetry, all_permutations,
+};
+pub use workers::{ModelError, Violation, ViolationKind};
+
+/// The group of the step that produced an initial state.
+pub const INITIAL_GROUP: usize = usize::MAX;
+
+/// One transition group of a model, with what it reads and writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupInfo {
+    /// The group's name, e.g. the B operation `enter`.
+    pub name: String,
+    /// Slots its guard reads.
+    pub guard_reads: Vec<usize>,
+    /// Slots its action reads.
+    pub action_reads: Vec<usize>,
+    /// Slots its action may write.
+    pub writes: Vec<usize>,
+}
+
+/// One slot of the state vector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotInfo {
+    /// The name of the variable (or constant) it holds.
+    pub name: String,
+    /// Its first word.
+    pub offset: usize,
+    /// Its number of words.
+    pub words: usize,
+}
+
+/// The transition that produced a successor (or an initial state), as the
+/// front end describes it to the layers above.
+pub trait Step {
+    /// The transition group: an index into [`Model::groups`], or
+    /// [`INITIAL_GROUP`] for an initial state.
+    fn group(&self) -> usize;
+
+    /// The instance of the group, when the front end refines groups into
+    /// instances for partial order reduction (an index into the
+    /// [`Instances`] of the model's [`Independence`]); `None` when it does
+    /// not, or for a transition outside the analysed instances (such a
+    /// state is expanded fully). Called only by partial order reduction.
+    fn instance(&self) -> Option<usize> {
+        None
+    }
+
+    /// For an initial state: the class of initial states it belongs to (B:
+    /// its constant valuation), so that a symmetry layer may set up one
+    /// class per orbit of classes
+    /// ([`StateSymmetry::skips_initial_class`]); `None` by default.
+    fn initial_class(&self) -> Option<usize> {
+        None
+    }
+
+    /// The transition's label for traces, e.g. `r <-- op(2)`. Called only
+    /// to print counterexamples.
+    fn label(&self) -> String;
+}
+
+/// A model as every layer above the front end sees it. See the module docs
+/// for what an implementation must guarantee.
+pub trait Model: Sync {
+    /// Per-thread working memory (evaluation and decoding buffers).
+    type Scratch: Send;
+
+    /// A fresh scratch space for one worker thread.
+    fn new_scratch(&self) -> Self::Scratch;
+
+    /// Number of `u64` words in every state.
+    fn state_width(&self) -> usize;
+
+    /// The slots of the state vector, in order.
+    fn slots(&self) -> Vec<SlotInfo>;
+
+    /// The transition groups, in order.
+    fn groups(&self) -> &[GroupInfo];
+
+    /// Emits every initial state with its step (group [`INITIAL_GROUP`]),
+    /// in a deterministic order; duplicates are allowed.
+    fn initial_states(
+        &self,
+        scratch: &mut Self::Scratch,
+        emit: &mut dyn FnMut(&dyn Step, &[u64]),
+    ) -> Result<(), ModelError>;
+
+    /// Emits every successor of `state` with the step that produced it, in
+    /// a deterministic order; duplicates are allowed. Hot path: must not
+    /// allocate per successor.
+    fn successors(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&dyn Step, &[u64]),
+    ) -> Result<(), ModelError>;
+
+    /// The state labels that are checked on every state: the first false
+    /// invariant conjunct or assertion of `state`, if any.
+    fn check_state(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError>;
+
+    /// Whether the model defines a goal label.
+    fn has_goal(&self) -> bool {
+        false
+    }
+
+    /// Whether `state` satisfies the goal label (false if there is none).
+    fn is_goal(&self, _scratch: &mut Self::Scratch, _state: &[u64]) -> Result<bool, ModelError> {
+        Ok(false)
+    }
+
+    /// The state as (slot name, printed value) pairs, for traces.
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)>;
+}
