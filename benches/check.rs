@@ -12,8 +12,11 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use orbit::b::load::{LoadOptions, load_machine};
+use orbit::b::symmetry::BSymmetry;
 use orbit::b::system::BSystem;
-use orbit::symmetry::SymmetricSystem;
+use orbit::checker::{Checker, Layered};
+use orbit::model::NoSymmetry;
+use orbit::symmetry::SymmetryMode;
 use std::path::PathBuf;
 use std::time::Duration;
 use workers::{Config, Outcome, explore};
@@ -36,7 +39,7 @@ fn bench_model(c: &mut Criterion, id: &str, file: &str, set: &str, size: u32, st
     };
     c.bench_function(id, |b| {
         b.iter(|| {
-            let report = explore(&system, &config);
+            let report = explore(&Layered::<_, NoSymmetry>::new(&system, None, None), &config);
             assert!(matches!(report.outcome, Outcome::Complete));
             assert_eq!(report.stats.states, states);
         })
@@ -62,18 +65,23 @@ fn bench_symmetry(c: &mut Criterion, file: &str, set: &str, size: u32, mode: Mod
         threads: 1,
         ..Config::default()
     };
-    let (name, make): (&str, fn(&BSystem) -> SymmetricSystem<'_>) = match mode {
-        Mode::Canon => ("canon", |s| SymmetricSystem::new(s, &s.interchangeable)),
-        Mode::Markers => ("markers", |s| {
-            SymmetricSystem::with_markers(s, &s.interchangeable)
-        }),
+    let (name, layer_mode) = match mode {
+        Mode::Canon => ("canon", SymmetryMode::Canon),
+        Mode::Markers => ("markers", SymmetryMode::Markers),
     };
+    fn build(s: &BSystem, layer_mode: SymmetryMode) -> Layered<'_, BSystem, BSymmetry<'_>> {
+        Checker::new(s)
+            .symmetry(BSymmetry::for_mode(s, layer_mode), layer_mode)
+            .build()
+            .expect("a valid combination")
+            .0
+    }
     let id = format!("{}/{set}={size}/{name}", file.trim_end_matches(".mch"));
     c.bench_function(&id, |b| {
         b.iter(|| {
             // Markers keep a table of the first state per marker: a fresh
             // reducer per run, as `orbit check` has.
-            let reduced = make(&system);
+            let reduced = build(&system, layer_mode);
             let report = explore(&reduced, &config);
             assert!(matches!(report.outcome, Outcome::Complete));
             assert_eq!(report.stats.states, states);

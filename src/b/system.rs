@@ -12,11 +12,12 @@
 //! [`crate::b::por::instances`]).
 
 use crate::b::eval::{EvalError, Interpreter, PropertyFailure, Step};
+use crate::b::por::instances::Instances;
 use crate::b::state::{ElementTables, StateLayout};
 use crate::b::value::Value;
 use crate::diag::SourceFile;
-use std::sync::Arc;
 use crate::model::{GroupInfo, INITIAL_GROUP, Model, SlotInfo};
+use std::sync::Arc;
 use workers::{ModelError, Violation, ViolationKind};
 
 /// A loaded, type-checked B machine ready to be explored.
@@ -41,8 +42,9 @@ pub struct BSystem {
     /// (set by the loader; names only for a system built directly).
     pub groups: Vec<GroupInfo>,
     /// The operation instances partial order reduction refines groups into
-    /// ([`crate::model::Step::instance`]), when attached.
-    pub instances: Option<crate::b::por::instances::Instances>,
+    /// ([`crate::model::Step::instance`]), when attached
+    /// ([`Self::attach_instances`]); each scratch space takes a snapshot.
+    instances: std::sync::RwLock<Option<Arc<Instances>>>,
 }
 
 /// Per-thread buffers for decoding and encoding states.
@@ -63,6 +65,8 @@ pub struct BScratch {
     changed: Vec<bool>,
     /// Decoded relation elements, shared by this thread's decodings.
     tables: ElementTables,
+    /// The operation instances attached when this scratch was made.
+    instances: Option<Arc<Instances>>,
 }
 
 impl BSystem {
@@ -97,12 +101,23 @@ impl BSystem {
             check_invariant: true,
             constant_rules: crate::b::symmetry::ConstantRules::none(),
             groups,
-            instances: None,
+            instances: std::sync::RwLock::new(None),
             interpreter,
             layout,
             file,
             valuations,
         })
+    }
+
+    /// Makes the steps of scratch spaces created from now on name the
+    /// operation instances `instances` (partial order reduction refines
+    /// groups into them), or none.
+    pub fn attach_instances(&self, instances: Option<Instances>) {
+        let mut slot = self
+            .instances
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        *slot = instances.map(Arc::new);
     }
 
     /// The interpreter, for tools that need more than the engine's view.
@@ -316,6 +331,11 @@ impl Model for BSystem {
             invariant_held: None,
             changed: Vec::new(),
             tables: self.layout.element_tables(),
+            instances: self
+                .instances
+                .read()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .clone(),
         }
     }
 
@@ -354,9 +374,17 @@ impl Model for BSystem {
         state: &[u64],
         emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
     ) -> Result<(), ModelError> {
-        self.for_each_successor(scratch, state, &mut |step, s| {
-            emit(&OperationStep { system: self, step }, s)
-        })
+        let instances = scratch.instances.take();
+        let result = self.for_each_successor(scratch, state, &mut |step, s| {
+            let step = OperationStep {
+                system: self,
+                instances: instances.as_deref(),
+                step,
+            };
+            emit(&step, s)
+        });
+        scratch.instances = instances;
+        result
     }
 
     fn check_state(
@@ -412,6 +440,7 @@ impl Model for BSystem {
 /// The step of an operation, as the model interface sees it.
 struct OperationStep<'a, 'v> {
     system: &'a BSystem,
+    instances: Option<&'a Instances>,
     step: &'a Step<'v>,
 }
 
@@ -423,10 +452,7 @@ impl crate::model::Step for OperationStep<'_, '_> {
 
     #[inline]
     fn instance(&self) -> Option<usize> {
-        self.system
-            .instances
-            .as_ref()?
-            .instance(self.step.op, self.step.params)
+        self.instances?.instance(self.step.op, self.step.params)
     }
 
     fn label(&self) -> String {

@@ -55,6 +55,11 @@ impl<'m, M: Model, S: StateSymmetry> Layered<'m, M, S> {
         self.por.as_ref()
     }
 
+    /// The model and the layers, to restack them.
+    pub fn into_parts(self) -> (&'m M, Option<SymmetryLayer<S>>, Option<PorLayer>) {
+        (self.model, self.symmetry, self.por)
+    }
+
     /// The unreduced model's labelled transitions (for mapping traces).
     pub fn real_runs(&self) -> ModelRuns<'_, M> {
         ModelRuns(self.model)
@@ -261,8 +266,9 @@ impl<M: Model> RealRuns for ModelRuns<'_, M> {
     fn successors(&self, state: &[u64]) -> Result<Vec<LabelledState>, ModelError> {
         let mut scratch = self.0.new_scratch();
         let mut all = Vec::new();
-        self.0
-            .successors(&mut scratch, state, &mut |step, s| all.push(labelled(step, s)))?;
+        self.0.successors(&mut scratch, state, &mut |step, s| {
+            all.push(labelled(step, s))
+        })?;
         Ok(all)
     }
 }

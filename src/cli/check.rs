@@ -6,12 +6,12 @@ use super::units::{parse_bytes, parse_duration};
 use crate::b::load::{LoadError, load_machine_with_ast};
 use crate::b::por::independence::Checked;
 use crate::checker::{Checker, Order as CheckOrder};
+use crate::model::Model;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use workers::budget::{Limits, MemoryBound, Watchdog};
-use crate::model::Model;
 use workers::Report;
+use workers::budget::{Limits, MemoryBound, Watchdog};
 
 /// Search order for `--order`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +171,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
             goal: args.goal,
         };
         let (machine, types) = &ast;
-        super::por::prepare(&mut system, machine, types, checked, verbose > 0)
+        super::por::prepare(&system, machine, types, checked, verbose > 0)
     });
     let system = system;
     let symmetry = super::symmetry::prepare(&system, args.symmetry);

@@ -20,11 +20,11 @@
 
 use super::model::ModelArgs;
 use crate::b::load::load_machine;
-use crate::canon::{Graph, GraphBuilder};
 use crate::b::symmetry::StateGraphs;
+use crate::canon::{Graph, GraphBuilder};
+use crate::model::Model;
 use std::collections::{HashSet, VecDeque};
 use std::process::ExitCode;
-use crate::model::Model;
 
 /// Options of `orbit graph`.
 #[derive(clap::Args, Debug)]

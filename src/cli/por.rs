@@ -379,7 +379,7 @@ fn decision_counts(a: &Analysis) -> String {
 /// run by [`PorInfo::after`]). With `verbose`, how each pair was decided
 /// goes to stderr.
 pub fn prepare(
-    system: &mut crate::b::system::BSystem,
+    system: &crate::b::system::BSystem,
     machine: &crate::b::ast::Machine,
     types: &crate::b::types::MachineTypes,
     checked: Checked,

@@ -2,7 +2,7 @@
 //! symmetry layer, and what the summary says about the reduction.
 
 use super::report::json::SymmetryReport;
-use crate::b::symmetry::{BSymmetry, MarkerMode, constant_valuation_orbits, plan_setups};
+use crate::b::symmetry::{BSymmetry, constant_valuation_orbits, plan_setups};
 use crate::b::system::BSystem;
 use crate::symmetry::SymmetryMode;
 use workers::Report;
@@ -97,7 +97,10 @@ pub fn report_text(info: &SymmetryReport) -> String {
 /// end's symmetry, setting up fewer constant valuations (ProB's rules, one
 /// per orbit), with the layer's mode and the summary's facts (the warning and flooded count
 /// are filled in after the run by [`SymmetryInfo::after`]).
-pub fn prepare(system: &BSystem, mode: Symmetry) -> Option<(BSymmetry<'_>, SymmetryMode, SymmetryInfo)> {
+pub fn prepare(
+    system: &BSystem,
+    mode: Symmetry,
+) -> Option<(BSymmetry<'_>, SymmetryMode, SymmetryInfo)> {
     let layer_mode = match mode {
         Symmetry::Off => return None,
         Symmetry::Canon => SymmetryMode::Canon,
@@ -124,18 +127,8 @@ pub fn prepare(system: &BSystem, mode: Symmetry) -> Option<(BSymmetry<'_>, Symme
         }),
         flooded: None,
     };
-    let sym = b_symmetry(system, layer_mode).with_setups(plan.keep);
+    let sym = BSymmetry::for_mode(system, layer_mode).with_setups(plan.keep);
     Some((sym, layer_mode, info))
-}
-
-/// The front end's symmetry of `system` for `mode`.
-pub fn b_symmetry(system: &BSystem, mode: SymmetryMode) -> BSymmetry<'_> {
-    let layout = system.layout();
-    let markers = match mode {
-        SymmetryMode::Markers | SymmetryMode::MarkersExact => MarkerMode::Markers,
-        SymmetryMode::Canon | SymmetryMode::Flood => MarkerMode::None,
-    };
-    BSymmetry::new(layout, &system.interchangeable, layout.slots().len(), markers)
 }
 
 impl SymmetryInfo {

@@ -158,7 +158,12 @@ impl Relations {
         Relations::new(
             n,
             |a, b| touches(&groups[a], &groups[b]) || touches(&groups[b], &groups[a]),
-            |a, b| groups[a].writes.iter().any(|s| groups[b].guard_reads.contains(s)),
+            |a, b| {
+                groups[a]
+                    .writes
+                    .iter()
+                    .any(|s| groups[b].guard_reads.contains(s))
+            },
             GroupSet::of(
                 n,
                 (0..n).filter(|&g| groups[g].writes.iter().any(|s| visible_slots.contains(s))),

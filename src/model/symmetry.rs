@@ -203,7 +203,12 @@ pub trait StateSymmetry: Sync {
     /// Approximate symmetry markers: writes the representative of
     /// `state`'s marker into `out` (the first state met with that marker,
     /// or any fixed choice), not necessarily symmetric to `state`.
-    fn marker_representative(&self, state: &[u64], _scratch: &mut Self::Scratch, out: &mut Vec<u64>) {
+    fn marker_representative(
+        &self,
+        state: &[u64],
+        _scratch: &mut Self::Scratch,
+        out: &mut Vec<u64>,
+    ) {
         out.clear();
         out.extend_from_slice(state);
     }

@@ -185,4 +185,3 @@ impl Canonicaliser {
         &scratch.perm
     }
 }
-

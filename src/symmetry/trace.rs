@@ -59,10 +59,7 @@ impl<S: StateSymmetry> SymmetryLayer<S> {
                 0 => (runs.initial().map_err(|e| err(i, e))?, None),
                 _ => {
                     let prev = &trace.steps[i - 1].state;
-                    (
-                        runs.successors(prev).map_err(|e| err(i, e))?,
-                        Some(prev),
-                    )
+                    (runs.successors(prev).map_err(|e| err(i, e))?, Some(prev))
                 }
             };
             let (t, p) = candidates

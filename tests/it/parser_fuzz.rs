@@ -273,9 +273,9 @@ fn load_never_panics(text: String) -> bool {
         .spawn(move || {
             let options = orbit::b::load::LoadOptions::default();
             if let Ok(system) = orbit::b::load::load_machine(&path, &options) {
-                use workers::TransitionSystem;
+                use orbit::model::Model;
                 let mut scratch = system.new_scratch();
-                let _ = system.initial_states(&mut scratch, &mut |_| {});
+                let _ = system.initial_states(&mut scratch, &mut |_, _| {});
             }
         })
         .expect("spawn");

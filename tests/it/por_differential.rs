@@ -33,12 +33,15 @@ use crate::por_gen;
 
 use orbit::b::ast;
 use orbit::b::load::{LoadOptions, load_machine_with_ast};
+use orbit::b::por::independence::{Checked, analyse_for_search};
 use orbit::b::system::BSystem;
 use orbit::b::types::MachineTypes;
-use orbit::por::system::Checked;
+use orbit::checker::Layered;
+use orbit::model::{Model, NoSymmetry};
+use orbit::por::PorLayer;
 use por_gen::Machine;
 use por_gen::oracle::Facts;
-use workers::{Config, Outcome, ParallelMode, Report, SearchOrder, TransitionSystem};
+use workers::{Config, Outcome, ParallelMode, Report, SearchOrder};
 
 /// Number of generated machines per test run (`POR_MACHINES=n` runs seeds
 /// `0..n` instead, for a longer hunt).
@@ -149,10 +152,15 @@ impl Loaded {
                 invariant: search.invariant,
                 goal: false,
             };
-            let config = search.config();
-            orbit::cli::por::explore(system, &self.ast, &self.types, &config, checked, false).0
+            let independence = analyse_for_search(system, &self.ast, &self.types, checked);
+            let reduced: Layered<'_, BSystem, NoSymmetry> =
+                Layered::new(system, None, Some(PorLayer::new(&independence, false)));
+            workers::explore(&reduced, &search.config())
         } else {
-            workers::explore(system, &search.config())
+            workers::explore(
+                &Layered::<_, NoSymmetry>::new(system, None, None),
+                &search.config(),
+            )
         };
         let verdict = self.verdict(search, &report);
         self.check_trace(search, verdict, &report);

@@ -18,11 +18,13 @@ use crate::sym_support;
 
 use cli_support::CheckRun;
 use orbit::b::load::{LoadOptions, load_machine};
+use orbit::b::symmetry::{PermuteB, plan_setups};
 use orbit::b::system::BSystem;
 use orbit::b::value::Value;
-use orbit::symmetry::{SymmetricSystem, all_permutations};
+use orbit::model::Model;
+use orbit::symmetry::all_permutations;
 use std::collections::HashSet;
-use sym_support::{load, reachable};
+use sym_support::{load, reachable, reduced_view, unreduced};
 use workers::TransitionSystem;
 
 /// `--set` arguments of a case.
@@ -233,7 +235,7 @@ fn canon_counts_are_brute_force_orbit_counts() {
         let sym = &system.interchangeable;
         let perms = all_permutations(&sym.set_sizes, &sym.movable);
         let layout = system.layout();
-        let plain = reachable(&system);
+        let plain = reachable(&unreduced(&system));
         let mut image = Vec::new();
         let orbit_min = |s: &[u64], image: &mut Vec<u64>| {
             perms
@@ -246,7 +248,7 @@ fn canon_counts_are_brute_force_orbit_counts() {
                 .expect("the identity is a permutation")
         };
         let orbits: HashSet<Vec<u64>> = plain.iter().map(|s| orbit_min(s, &mut image)).collect();
-        let reduced = SymmetricSystem::new(&system, sym);
+        let reduced = reduced_view(&system, "canon");
         let reps = reachable(&reduced);
         assert_eq!(reps.len(), orbits.len(), "{model} {sets:?}: orbit count");
         // Each state's representative is in its orbit, and symmetric
@@ -255,7 +257,7 @@ fn canon_counts_are_brute_force_orbit_counts() {
         assert_eq!(rep_orbits, orbits, "{model} {sets:?}");
         // Exact markers (Algorithm 5.1) cover every orbit with states of
         // that orbit, possibly several per orbit.
-        let sorted = SymmetricSystem::with_exact_markers(&system, sym);
+        let sorted = reduced_view(&system, "markers-exact");
         let sorted_reps = reachable(&sorted);
         assert!(sorted_reps.len() >= orbits.len() && sorted_reps.len() <= plain.len());
         let sorted_orbits: HashSet<Vec<u64>> = sorted_reps
@@ -264,11 +266,15 @@ fn canon_counts_are_brute_force_orbit_counts() {
             .collect();
         assert_eq!(sorted_orbits, orbits, "{model} {sets:?}: markers-exact");
         for s in plain.iter().take(200) {
-            let r = reduced.representative(s);
+            let r = reduced.symmetry().expect("layer").representative(s);
             assert_eq!(orbit_min(&r, &mut image), orbit_min(s, &mut image));
             for p in &perms {
                 p.apply_state(layout, s, &mut image).expect("renaming");
-                assert_eq!(reduced.representative(&image), r, "{model}: {s:?} {p:?}");
+                assert_eq!(
+                    reduced.symmetry().expect("layer").representative(&image),
+                    r,
+                    "{model}: {s:?} {p:?}"
+                );
             }
         }
     }
@@ -458,7 +464,7 @@ fn prob_rules_for_constants_meet_every_orbit() {
 #[test]
 fn one_valuation_per_orbit_gives_every_initial_representative() {
     let system = load("TokenRing.mch", &[("Servers", 4)]);
-    let reduced = SymmetricSystem::new(&system, &system.interchangeable);
+    let reduced = reduced_view(&system, "canon");
     let mut scratch = reduced.new_scratch();
     let mut from_chosen = HashSet::new();
     let mut chosen = 0usize;
@@ -472,13 +478,21 @@ fn one_valuation_per_orbit_gives_every_initial_representative() {
     let mut inner = system.new_scratch();
     let mut every = 0usize;
     system
-        .initial_states(&mut inner, &mut |s| {
+        .initial_states(&mut inner, &mut |_, s| {
             every += 1;
-            from_all.insert(reduced.representative(s).to_vec());
+            from_all.insert(
+                reduced
+                    .symmetry()
+                    .expect("layer")
+                    .representative(s)
+                    .to_vec(),
+            );
         })
         .expect("initial states");
     assert_eq!(from_chosen, from_all);
-    let orbits = reduced.valuation_orbits().expect("computed for canon");
+    let orbits = plan_setups(&system, &system.interchangeable, false)
+        .valuation_orbits
+        .expect("computed for canon");
     assert!(orbits < system.valuations().len(), "{orbits} orbits");
     assert!(chosen < every, "{chosen} initial states set up of {every}");
 }

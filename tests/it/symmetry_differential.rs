@@ -16,12 +16,16 @@
 
 use crate::sym_support;
 
+use orbit::b::symmetry::PermuteB;
 use orbit::b::system::BSystem;
+use orbit::model::Model;
 use orbit::symmetry::all_permutations;
 use std::collections::HashSet;
 use std::time::Duration;
-use sym_support::{MODES, load_path, model_path, not_a_real_run, reachable, reduced};
-use workers::{Config, Outcome, Report, TransitionSystem};
+use sym_support::{
+    MODES, load_path, model_path, not_a_real_run, reachable, real_trace, reduced_view, unreduced,
+};
+use workers::{Config, Outcome, Report};
 
 /// Set sizes that keep a model small (others use the model's own).
 const SIZES: &[(&str, &[(&str, u32)])] = &[
@@ -94,27 +98,29 @@ fn verdict(report: &Report) -> Option<String> {
 /// limit (canon's verdict is then the reference); `None` if a reduced
 /// search passes the time limit.
 fn same_verdicts(file: &str, system: &BSystem, goal: bool) -> Option<String> {
-    let plain = verdict(&workers::explore(system, &config(1, goal)));
+    let plain = verdict(&workers::explore(&unreduced(system), &config(1, goal)));
     let expected = match &plain {
         Some(v) => v.clone(),
         None => verdict(&workers::explore(
-            &reduced(system, "canon"),
+            &reduced_view(system, "canon"),
             &reduced_config(1, goal),
         ))?,
     };
     for threads in [1, 2] {
         let what = format!("{file} goal={goal} threads={threads}");
         if plain.is_some() && threads > 1 {
-            let off = verdict(&workers::explore(system, &config(threads, goal)));
+            let off = verdict(&workers::explore(
+                &unreduced(system),
+                &config(threads, goal),
+            ));
             assert_eq!(off.as_ref(), Some(&expected), "{what} --symmetry off");
         }
         for mode in MODES {
-            let reduced = reduced(system, mode);
+            let reduced = reduced_view(system, mode);
             let report = workers::explore(&reduced, &reduced_config(threads, goal));
             assert_eq!(verdict(&report)?, expected, "{what} --symmetry {mode}");
             if let Some(trace) = &report.trace {
-                let real = reduced
-                    .real_trace(trace)
+                let real = real_trace(&reduced, trace)
                     .unwrap_or_else(|e| panic!("{what} --symmetry {mode}: {e}"));
                 if let Some(why) = not_a_real_run(system, &real) {
                     panic!("{what} --symmetry {mode}: {why}");
@@ -161,7 +167,7 @@ fn reduced_counts_agree_with_brute_force_orbits() {
         let system = load_path(&model_path(&file), sizes(&file));
         let sym = &system.interchangeable;
         let plain = match workers::explore(
-            &system,
+            &unreduced(&system),
             &Config {
                 check_deadlock: false,
                 ..config(1, false)
@@ -186,7 +192,7 @@ fn reduced_counts_agree_with_brute_force_orbits() {
                 .min()
                 .expect("the identity is a permutation")
         };
-        let states = reachable(&system);
+        let states = reachable(&unreduced(&system));
         assert_eq!(states.len() as u64, plain, "{file}");
         let orbits: HashSet<Vec<u64>> = states.iter().map(|s| orbit_of(s)).collect();
         for threads in [1, 2] {
@@ -195,18 +201,18 @@ fn reduced_counts_agree_with_brute_force_orbits() {
                 check_deadlock: false,
                 ..reduced_config(threads, false)
             };
-            let canon = workers::explore(&reduced(&system, "canon"), &no_deadlock);
+            let canon = workers::explore(&reduced_view(&system, "canon"), &no_deadlock);
             assert_eq!(canon.stats.states, orbits.len() as u64, "{what}: canon");
-            let flood = workers::explore(&reduced(&system, "flood"), &no_deadlock);
+            let flood = workers::explore(&reduced_view(&system, "flood"), &no_deadlock);
             assert_eq!(flood.stats.states, orbits.len() as u64, "{what}: flood");
             assert_eq!(flood.stats.states + flood.stats.flooded, plain, "{what}");
-            let markers = workers::explore(&reduced(&system, "markers"), &no_deadlock);
+            let markers = workers::explore(&reduced_view(&system, "markers"), &no_deadlock);
             assert!(markers.stats.states <= orbits.len() as u64, "{what}");
         }
-        let exact = reachable(&reduced(&system, "markers-exact"));
+        let exact = reachable(&reduced_view(&system, "markers-exact"));
         let exact_orbits: HashSet<Vec<u64>> = exact.iter().map(|s| orbit_of(s)).collect();
         assert_eq!(exact_orbits, orbits, "{file}: markers-exact");
-        let canon: HashSet<Vec<u64>> = reachable(&reduced(&system, "canon"))
+        let canon: HashSet<Vec<u64>> = reachable(&reduced_view(&system, "canon"))
             .iter()
             .map(|s| orbit_of(s))
             .collect();
@@ -214,4 +220,83 @@ fn reduced_counts_agree_with_brute_force_orbits() {
         checked += 1;
     }
     assert!(checked >= 8, "only {checked} models were small enough");
+}
+
+/// `--por --symmetry MODE` on every bundled model, for every exact mode and
+/// thread count: the verdict of the unreduced search (or of canon alone,
+/// for models too big to search unreduced), never more states than the
+/// mode alone, and counterexamples that map back to real runs.
+#[test]
+fn por_with_every_exact_mode_finds_the_same_verdict_on_every_model() {
+    use orbit::b::load::{LoadOptions, load_machine_with_ast};
+    use orbit::b::por::independence::{Checked, analyse_for_search};
+    use orbit::por::PorLayer;
+    let mut compared = 0;
+    for file in model_files() {
+        let options = LoadOptions {
+            set_sizes: sizes(&file)
+                .iter()
+                .map(|(s, n)| (s.to_string(), *n))
+                .collect(),
+            ..LoadOptions::default()
+        };
+        let (system, machine, types) =
+            load_machine_with_ast(&model_path(&file), &options).expect("loads");
+        for goal in [false, true] {
+            if goal && !system.has_goal() {
+                continue;
+            }
+            let checked = Checked {
+                invariant: true,
+                goal,
+            };
+            let independence = analyse_for_search(&system, &machine, &types, checked);
+            let expected = match verdict(&workers::explore(&unreduced(&system), &config(1, goal))) {
+                Some(v) => v,
+                None => match verdict(&workers::explore(
+                    &reduced_view(&system, "canon"),
+                    &reduced_config(1, goal),
+                )) {
+                    Some(v) => v,
+                    None => continue,
+                },
+            };
+            for mode in ["canon", "flood", "markers-exact"] {
+                let alone =
+                    workers::explore(&reduced_view(&system, mode), &reduced_config(1, goal));
+                for threads in [1, 2] {
+                    let what = format!("{file} goal={goal} --por --symmetry {mode} -j{threads}");
+                    let view = reduced_view(&system, mode);
+                    let (_, symmetry, _) = view.into_parts();
+                    let both = orbit::checker::Layered::new(
+                        &system,
+                        symmetry,
+                        Some(PorLayer::new(&independence, true)),
+                    );
+                    let report = workers::explore(&both, &reduced_config(threads, goal));
+                    assert_eq!(verdict(&report).as_ref(), Some(&expected), "{what}");
+                    let complete = |r: &Report| matches!(r.outcome, Outcome::Complete);
+                    if complete(&report) && complete(&alone) {
+                        assert!(
+                            report.stats.states <= alone.stats.states,
+                            "{what}: {} states, {} without --por",
+                            report.stats.states,
+                            alone.stats.states
+                        );
+                    }
+                    if let Some(trace) = &report.trace {
+                        let layer = both.symmetry().expect("a symmetry layer");
+                        let real = layer
+                            .real_trace(&both.real_runs(), trace)
+                            .unwrap_or_else(|e| panic!("{what}: {e}"));
+                        if let Some(why) = not_a_real_run(&system, &real) {
+                            panic!("{what}: {why}");
+                        }
+                    }
+                }
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 20, "only {compared} models compared");
 }

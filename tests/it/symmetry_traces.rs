@@ -2,14 +2,19 @@
 //! with an invariant violation, a deadlock or a goal (the violations
 //! injected into temporary variants where the model has none), in every
 //! reduction mode and with 1 and 2 threads, the trace mapped back through
-//! the permutations of its steps (`SymmetricSystem::real_trace`) starts in
+//! the permutations of its steps (`SymmetryLayer::real_trace`) starts in
 //! an initial state, takes each step by the named operation with those
 //! parameters, and ends in a state with the reported verdict.
 
 use crate::sym_support;
 
-use sym_support::{MODES, Sets, load, load_path, not_a_real_run, reduced, variant};
-use workers::{Config, Outcome, TransitionSystem};
+use orbit::checker::ModelRuns;
+use orbit::model::Model;
+use orbit::symmetry::RealRuns;
+use sym_support::{
+    MODES, Sets, load, load_path, not_a_real_run, real_trace, reduced_view, variant,
+};
+use workers::{Config, Outcome};
 
 /// What the last state of a trace must be.
 #[derive(Clone, Copy, Debug)]
@@ -70,7 +75,7 @@ fn check_traces(
     for mode in MODES {
         for threads in [1, 2] {
             let what = format!("{name} --symmetry {mode} --threads {threads} ({verdict:?})");
-            let reduced = reduced(system, mode);
+            let reduced = reduced_view(system, mode);
             let config = Config {
                 threads,
                 check_deadlock: matches!(verdict, Verdict::Deadlock),
@@ -86,9 +91,7 @@ fn check_traces(
             );
             assert!(expected, "{what}: got {:?}", report.outcome);
             let trace = report.trace.expect("a trace");
-            let real = reduced
-                .real_trace(&trace)
-                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let real = real_trace(&reduced, &trace).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(real.steps.len(), trace.steps.len(), "{what}");
             for (r, t) in real.steps.iter().zip(&trace.steps) {
                 renamed.states += usize::from(r.state != t.state);
@@ -104,7 +107,7 @@ fn check_traces(
                     .check_state(&mut scratch, last)
                     .expect("check")
                     .is_some(),
-                Verdict::Deadlock => system.labelled_successors(last).expect("succ").is_empty(),
+                Verdict::Deadlock => ModelRuns(system).successors(last).expect("succ").is_empty(),
                 Verdict::Goal => system.is_goal(&mut scratch, last).expect("goal"),
             };
             assert!(holds, "{what}: the last real state is not a {verdict:?}");
@@ -144,16 +147,16 @@ fn broken_traces_are_rejected() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = variant(dir.path(), "scheduler0.mch", "card(proc) <= 2");
     let system = load_path(&path, &[("PROC", 3)]);
-    let reduced = reduced(&system, "canon");
+    let reduced = reduced_view(&system, "canon");
     let report = workers::explore(&reduced, &Config::default());
     let trace = report.trace.expect("a trace");
     assert!(trace.steps.len() >= 3);
     // A step relabelled with another operation has no real counterpart.
     let mut wrong_label = trace.clone();
     wrong_label.steps[2].label = "no_such_operation".to_string();
-    assert!(reduced.real_trace(&wrong_label).is_err());
+    assert!(real_trace(&reduced, &wrong_label).is_err());
     // A real run with two steps swapped is not a run.
-    let real = reduced.real_trace(&trace).expect("maps back");
+    let real = real_trace(&reduced, &trace).expect("maps back");
     assert_eq!(not_a_real_run(&system, &real), None);
     let mut swapped = real.clone();
     swapped.steps.swap(1, 2);

@@ -33,11 +33,11 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Machine, Subst, SubstKind, UnaryOp};
 use crate::b::eval::{Interpreter, conjuncts};
+use crate::b::por::access::{AccessSets, expr_reads};
+use crate::b::por::states::{Candidates, Scan};
 use crate::b::types::MachineTypes;
 use crate::b::visit::walk_expr;
 use crate::diag::{SourceFile, Span};
-use crate::b::por::access::{AccessSets, expr_reads};
-use crate::b::por::states::{Candidates, Scan};
 
 /// Two guard conjuncts (source spans) that no candidate state satisfies
 /// together; equal spans mean one conjunct no candidate state satisfies.
@@ -337,8 +337,8 @@ pub fn how(x: &Exclusion) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
     use crate::b::por::access::access_sets;
+    use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
 
     /// Runs `f` on the guard conjuncts, candidates (budget 1,000) and
     /// access sets of `text`, with operation indices by name.

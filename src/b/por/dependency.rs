@@ -35,10 +35,10 @@
 use std::collections::BTreeSet;
 
 use crate::b::eval::Interpreter;
-use crate::b::value::Value;
 use crate::b::por::access::AccessSets;
 use crate::b::por::conjuncts::{Exclusion, GuardConjuncts, how, span_text};
 use crate::b::por::states::{Candidates, Scan};
+use crate::b::value::Value;
 
 /// How a pair of distinct operations was decided.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,10 +22,10 @@
 //! Anything else yields no domain (the type is enumerated as before).
 
 use crate::b::ast::{BinaryOp, BuiltinConstant, Expr, ExprKind, UnaryOp};
-use crate::b::types::{MachineTypes, Type};
-use crate::b::value::{Elem, Value};
 use crate::b::por::bounds::{has_int, int_value};
 use crate::b::por::states::domain;
+use crate::b::types::{MachineTypes, Type};
+use crate::b::value::{Elem, Value};
 
 /// The variable (index into `names`) that conjunct `c` confines to a
 /// finite literal set, and that set's values, if it has at most `limit`.

@@ -84,7 +84,7 @@ pub fn visible_variables(
 /// interface's [`Independence`]; attaches the operation instances to
 /// `system` so that its steps name them ([`crate::model::Step::instance`]).
 pub fn independence(
-    system: &mut BSystem,
+    system: &BSystem,
     machine: &Machine,
     analysis: &Analysis,
     checked: Checked,
@@ -108,7 +108,7 @@ pub fn independence(
     if !inst.any_split() {
         // One instance per operation, in order: the instance relations are
         // the operations'.
-        system.instances = None;
+        system.attach_instances(None);
         return Independence {
             groups: instance_relations,
             instances: None,
@@ -125,7 +125,7 @@ pub fn independence(
             (0..ops).filter(|&a| !analysis.sets[a].write.is_disjoint(&visible_vars)),
         ),
     );
-    system.instances = Some(inst.clone());
+    system.attach_instances(Some(inst.clone()));
     Independence {
         groups,
         instances: Some(Instances {
@@ -134,6 +134,25 @@ pub fn independence(
         }),
         proviso,
     }
+}
+
+/// Runs the static analysis of `machine` for a search checking `checked`
+/// (the candidate states assume the invariant only when it is checked) and
+/// returns its [`Independence`], attaching the instances to `system`.
+pub fn analyse_for_search(
+    system: &BSystem,
+    machine: &Machine,
+    types: &crate::b::types::MachineTypes,
+    checked: Checked,
+) -> Independence {
+    let analysis = super::analyse_with(
+        machine,
+        types,
+        system.interpreter(),
+        super::DEFAULT_BUDGET,
+        checked.invariant,
+    );
+    independence(system, machine, &analysis, checked)
 }
 
 #[cfg(test)]
@@ -168,7 +187,7 @@ mod tests {
         let layout = StateLayout::new(&[], &names, &types);
         let mut system = BSystem::new(interp, layout, file.clone()).expect("system");
         system.groups = group_infos(&m, system.layout());
-        let ind = independence(&mut system, &m, &analysis, checked);
+        let ind = independence(&system, &m, &analysis, checked);
         let reduced: Layered<'_, BSystem, NoSymmetry> =
             Layered::new(&system, None, Some(PorLayer::new(&ind, false)));
         f(&system, &reduced);

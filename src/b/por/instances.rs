@@ -17,12 +17,12 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::b::types::MachineTypes;
-use crate::b::value::Value;
 use crate::b::por::Analysis;
 use crate::b::por::bounds::has_int;
 use crate::b::por::dependency::{Decision, Instance, instances};
 use crate::b::por::states::{Candidates, Scan, domain};
+use crate::b::types::MachineTypes;
+use crate::b::value::Value;
 
 /// Most instances one operation is split into.
 const MAX_PER_OPERATION: usize = 8;

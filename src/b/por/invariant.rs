@@ -127,9 +127,9 @@ fn initially_true(candidates: &Candidates<'_>) -> Vec<bool> {
 mod tests {
     use super::*;
     use crate::b::eval::Interpreter;
+    use crate::b::por::access::access_sets;
     use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
     use crate::diag::SourceFile;
-    use crate::b::por::access::access_sets;
 
     fn with(text: &str, f: impl FnOnce(&mut Candidates<'_>, &[AccessSets])) {
         let file = SourceFile::new("t.mch", text);

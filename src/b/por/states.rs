@@ -24,11 +24,11 @@ use std::rc::Rc;
 
 use crate::b::ast::Machine;
 use crate::b::eval::{Interpreter, conjuncts};
-use crate::b::types::{MachineTypes, Type};
-use crate::b::value::{Elem, Value};
 use crate::b::por::access::expr_reads;
 use crate::b::por::bounds::{bounded_by, has_int};
 use crate::b::por::domains::typed_domain;
+use crate::b::types::{MachineTypes, Type};
+use crate::b::value::{Elem, Value};
 
 /// Most constant valuations tried (with more, every query falls back to
 /// the conservative answer).

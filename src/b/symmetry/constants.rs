@@ -32,10 +32,10 @@
 //! search needs. Disjointness of the blocks is not needed for this, so it is
 //! not required. Without symmetry reduction every valuation is kept.
 
-use crate::model::Permutable;
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Machine, UnaryOp};
 use crate::b::types::{GivenSet, Type};
 use crate::b::value::{Elem, Value};
+use crate::model::Permutable;
 use std::collections::HashMap;
 
 /// The symmetry-breaking rules of one deferred set.

@@ -152,12 +152,7 @@ impl StateGraphs {
     /// Builds the graph of `state` into `scratch` only (its vertex colours
     /// and edge list, see [`GraphScratch::colours`]); false when no
     /// interchangeable element occurs (the graph is then complete too).
-    pub fn collect(
-        &self,
-        layout: &StateLayout,
-        state: &[u64],
-        scratch: &mut GraphScratch,
-    ) -> bool {
+    pub fn collect(&self, layout: &StateLayout, state: &[u64], scratch: &mut GraphScratch) -> bool {
         scratch.graph.reset(&self.atoms);
         scratch.scalars.clear();
         for plan in &self.plans {

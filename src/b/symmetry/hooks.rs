@@ -6,6 +6,7 @@ use super::markers::{MarkerScratch, Markers};
 use super::rename::Renamer;
 use crate::b::state::StateLayout;
 use crate::model::{Permutable, Permutation, StateGraph, StateSymmetry};
+use crate::symmetry::SymmetryMode;
 
 /// Whether [`BSymmetry`] keeps the table of approximate markers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +54,22 @@ impl<'a> BSymmetry<'a> {
                 .then(|| Markers::new(layout, domains, slot_limit)),
             setups: None,
         }
+    }
+
+    /// The symmetry of `system`'s states for a search in `mode` (markers
+    /// only for the marker modes).
+    pub fn for_mode(system: &'a crate::b::system::BSystem, mode: SymmetryMode) -> Self {
+        let layout = system.layout();
+        let markers = match mode {
+            SymmetryMode::Markers | SymmetryMode::MarkersExact => MarkerMode::Markers,
+            SymmetryMode::Canon | SymmetryMode::Flood => MarkerMode::None,
+        };
+        BSymmetry::new(
+            layout,
+            &system.interchangeable,
+            layout.slots().len(),
+            markers,
+        )
     }
 
     /// Sets up only the constant valuations `setups` keeps (see
@@ -129,7 +146,9 @@ impl StateSymmetry for BSymmetry<'_> {
 
     fn marker_permutation(&self, state: &[u64], scratch: &mut BSymScratch) -> Permutation {
         match &self.markers {
-            Some(m) => m.sorting_permutation(self.layout, state, &self.domains, &mut scratch.markers),
+            Some(m) => {
+                m.sorting_permutation(self.layout, state, &self.domains, &mut scratch.markers)
+            }
             None => Permutation::identity(&self.domains.set_sizes),
         }
     }

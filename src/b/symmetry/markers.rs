@@ -21,11 +21,11 @@
 //! with a marker stands for every later state with that marker: a shared
 //! table maps markers to those states, and the engine stores them as usual.
 
-use crate::b::symmetry::PermuteB;
-use crate::model::{Permutable, Permutation};
 use crate::b::state::StateLayout;
+use crate::b::symmetry::PermuteB;
 use crate::b::types::Type;
 use crate::b::value::Value;
+use crate::model::{Permutable, Permutation};
 use std::collections::HashMap;
 use std::sync::Mutex;
 

@@ -26,7 +26,7 @@ pub trait PermuteB {
 }
 
 impl PermuteB for Permutation {
-/// The renamed value (sets are re-sorted).
+    /// The renamed value (sets are re-sorted).
     fn apply_value(&self, value: &Value) -> Value {
         match value {
             Value::Elem(e) => Value::Elem(Elem {

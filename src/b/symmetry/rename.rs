@@ -9,10 +9,10 @@
 //! the order they occur): those determine the renamed value, so a hit gives
 //! exactly the id that interning would (ids are shared by all threads).
 
-use crate::b::symmetry::PermuteB;
-use crate::model::Permutation;
 use crate::b::state::{Codec, EncodeError, Finite, StateLayout};
+use crate::b::symmetry::PermuteB;
 use crate::b::value::Value;
+use crate::model::Permutation;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 

@@ -12,9 +12,9 @@ mod progress;
 pub use progress::ProgressLine;
 
 use crate::b::system::BSystem;
+use crate::model::Model;
 use json::{Changes, CheckReport, SCHEMA_VERSION, SearchFigures, StopCause, TraceStep, Verdict};
 use std::path::Path;
-use crate::model::Model;
 use workers::{Outcome, Report, StopReason};
 
 /// Exit code of a search that stopped before exploring everything.

@@ -6,11 +6,17 @@
 #![allow(dead_code)] // each test crate uses a different part of this module
 
 use orbit::b::load::{LoadOptions, load_machine};
+use orbit::b::symmetry::{BSymmetry, plan_setups};
 use orbit::b::system::BSystem;
-use orbit::symmetry::SymmetricSystem;
+use orbit::checker::{Layered, ModelRuns};
+use orbit::model::NoSymmetry;
+use orbit::symmetry::{RealRuns, SymmetryLayer, SymmetryMode};
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use workers::{Trace, TransitionSystem};
+
+/// A machine reduced by symmetry, as the engine explores it.
+pub type Reduced<'a> = Layered<'a, BSystem, BSymmetry<'a>>;
 
 /// `--set` sizes of a case.
 pub type Sets = &'static [(&'static str, u32)];
@@ -63,16 +69,42 @@ pub fn variant(dir: &Path, model: &str, extra: &str) -> PathBuf {
     path
 }
 
-/// The reduced view of `system` in `mode`.
-pub fn reduced<'a>(system: &'a BSystem, mode: &str) -> SymmetricSystem<'a> {
-    let sym = &system.interchangeable;
+/// The layer mode `--symmetry <mode>` names.
+pub fn mode_of(mode: &str) -> SymmetryMode {
     match mode {
-        "canon" => SymmetricSystem::new(system, sym),
-        "flood" => SymmetricSystem::with_flooding(system, sym),
-        "markers" => SymmetricSystem::with_markers(system, sym),
-        "markers-exact" => SymmetricSystem::with_exact_markers(system, sym),
+        "canon" => SymmetryMode::Canon,
+        "flood" => SymmetryMode::Flood,
+        "markers" => SymmetryMode::Markers,
+        "markers-exact" => SymmetryMode::MarkersExact,
         other => panic!("unknown mode {other}"),
     }
+}
+
+/// The reduced view of `system` in `mode`, setting up the constant
+/// valuations `orbit check` sets up.
+pub fn reduced_view<'a>(system: &'a BSystem, mode: &str) -> Reduced<'a> {
+    let mode = mode_of(mode);
+    let domains = system.interchangeable.clone();
+    let plan = plan_setups(system, &domains, mode == SymmetryMode::MarkersExact);
+    let sym = BSymmetry::for_mode(system, mode).with_setups(plan.keep);
+    Layered::new(
+        system,
+        Some(SymmetryLayer::new(sym, mode).expect("B has markers")),
+        None,
+    )
+}
+
+/// The machine without reduction, as the engine explores it.
+pub fn unreduced(system: &BSystem) -> Layered<'_, BSystem, NoSymmetry> {
+    Layered::new(system, None, None)
+}
+
+/// Maps a trace of representatives of `reduced` back to a real run.
+pub fn real_trace(reduced: &Reduced<'_>, trace: &Trace) -> Result<Trace, String> {
+    reduced
+        .symmetry()
+        .expect("a symmetry layer")
+        .real_trace(&reduced.real_runs(), trace)
 }
 
 /// Every reachable state of `system`, by breadth-first search.
@@ -104,7 +136,8 @@ pub fn reachable<T: TransitionSystem>(system: &T) -> HashSet<Vec<u64>> {
 /// with those parameters), or `None` if it is one.
 pub fn not_a_real_run(system: &BSystem, trace: &Trace) -> Option<String> {
     let first = trace.steps.first()?;
-    let initial = system.labelled_initial_states().expect("initial states");
+    let runs = ModelRuns(system);
+    let initial = runs.initial().expect("initial states");
     if !initial
         .iter()
         .any(|l| l.label == first.label && l.state == first.state)
@@ -112,7 +145,7 @@ pub fn not_a_real_run(system: &BSystem, trace: &Trace) -> Option<String> {
         return Some(format!("step 0 ({}) is not an initial state", first.label));
     }
     for (i, w) in trace.steps.windows(2).enumerate() {
-        let successors = system.labelled_successors(&w[0].state).expect("successors");
+        let successors = runs.successors(&w[0].state).expect("successors");
         if !successors
             .iter()
             .any(|l| l.label == w[1].label && l.state == w[1].state)
