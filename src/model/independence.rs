@@ -214,6 +214,17 @@ pub struct Instances {
 }
 
 /// Everything partial order reduction needs from a front end.
+///
+/// # Contract
+/// The relations over-approximate: two groups that can disable each other
+/// or whose effects do not commute are dependent; an edge `a -> b` exists
+/// whenever `a` can make `b` enabled; a group that can change a checked
+/// label is visible. With symmetry, the group relations must also be
+/// invariant under the permutations: a permutation maps the transitions of
+/// a group `g` to those of a group `p(g)` with `dependent(p(a), p(b)) =
+/// dependent(a, b)`, likewise for edges and visibility (B: `p(g) = g`, an
+/// operation stays itself; a per-process group `step(i)` goes to
+/// `step(p(i))`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Independence {
     /// The relations between groups.

@@ -24,13 +24,15 @@
 //! Under a symmetry layer (`crate::checker`), the layer chooses the ample
 //! set of the *representative* `r` the engine stored, among `r`'s real
 //! successors, and the symmetry layer maps each emitted successor to its
-//! representative. Only the group-level relations are used then (see
-//! [`PorLayer::new`]): a permutation maps every transition of a group to a
-//! transition of the same group, so relations over groups are invariant
-//! under the symmetry group, which the argument needs (Emerson, Jha and
-//! Peled, "Combining partial order and symmetry reductions", TACAS 1997).
-//! Instance-level relations are computed per parameter tuple by a bounded
-//! analysis and need not be invariant.
+//! representative. The argument needs the relations to be invariant under
+//! the symmetry group (Emerson, Jha and Peled, "Combining partial order and
+//! symmetry reductions", TACAS 1997): a permutation `p` maps the
+//! transitions of a group `g` to those of a group `p(g)` with the same
+//! relations, which the [`Independence`] contract asks of a front end with
+//! symmetry. For B a group is an operation and `p(g) = g`; instance-level
+//! relations, computed per parameter tuple by a bounded analysis, need not
+//! be invariant, so only the group-level ones are used then (see
+//! [`PorLayer::new`]).
 //!
 //! Why this finds every deadlock and every violation of a checked
 //! (symmetric) property: let `R` be the stored representatives and `R'`
@@ -38,8 +40,9 @@
 //! each `t` of `r`'s ample set and permutation `p`. `R'` is closed:
 //! `p(t)(p(r)) = p(t(r))` lies in the orbit of the stored
 //! representative of `t(r)`. The sets `p(ample(r))` are ample sets of
-//! `p(r)` in the unreduced model: the enabled groups of `p(r)` are those of
-//! `r`, and A1-A3 only ask about groups and the invariant relations. Every
+//! `p(r)` in the unreduced model: the enabled groups of `p(r)` are the
+//! images of those of `r`, and A1-A3 only ask about groups and the
+//! invariant relations. Every
 //! cycle of `R'` projects onto a closed walk of representatives; the
 //! representative stored first on that walk was already stored when its
 //! predecessor on the walk was expanded, so the engine's proviso (an ample

@@ -15,6 +15,7 @@ mod json_schema;
 #[path = "support/nauty_harness.rs"]
 mod nauty_harness;
 mod por_gen;
+mod procs;
 mod sym_support;
 
 // Subjects.
@@ -41,6 +42,7 @@ mod por_cli;
 mod por_differential;
 mod por_models;
 mod por_search;
+mod procs_differential;
 mod symmetry;
 mod symmetry_differential;
 mod symmetry_traces;
