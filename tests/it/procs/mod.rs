@@ -314,9 +314,9 @@ impl StateSymmetry for Procs {
         }
         values.clear();
         values.resize(self.k as usize, None);
-        for i in 0..self.n {
+        for (i, &c) in state[..self.n].iter().enumerate() {
             let a = g.atom(i as u32);
-            let c = state[i] as usize;
+            let c = c as usize;
             let v = *values[c].get_or_insert_with(|| g.add_vertex(VALUE + c as u32));
             g.add_edge(a, v, 0);
         }
