@@ -170,11 +170,15 @@ impl BSystem {
     /// Every initial state with its step, in order.
     fn for_each_initial(
         &self,
+        keep: &dyn Fn(usize) -> bool,
         emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
     ) -> Result<(), ModelError> {
         let mut out = Vec::new();
         let mut failed = false;
         for (index, constants) in self.valuations.iter().enumerate() {
+            if !keep(index) {
+                continue;
+            }
             let step = InitialStep {
                 system: self,
                 constants,
@@ -364,7 +368,16 @@ impl Model for BSystem {
         _scratch: &mut BScratch,
         emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
     ) -> Result<(), ModelError> {
-        self.for_each_initial(emit)
+        self.for_each_initial(&|_| true, emit)
+    }
+
+    fn initial_states_of(
+        &self,
+        _scratch: &mut BScratch,
+        keep: &dyn Fn(usize) -> bool,
+        emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
+    ) -> Result<(), ModelError> {
+        self.for_each_initial(keep, emit)
     }
 
     #[inline]

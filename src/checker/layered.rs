@@ -104,15 +104,9 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
             model, symmetry, ..
         } = scratch;
         let layer = self.symmetry.as_ref();
-        self.model.initial_states(model, &mut |step, s| {
-            let skipped = layer.is_some_and(|l| {
-                step.initial_class()
-                    .is_some_and(|c| l.symmetry().skips_initial_class(c))
-            });
-            if !skipped {
-                reduced(layer, symmetry, s, emit)
-            }
-        })
+        let keep = |class: usize| layer.is_none_or(|l| !l.symmetry().skips_initial_class(class));
+        self.model
+            .initial_states_of(model, &keep, &mut |_, s| reduced(layer, symmetry, s, emit))
     }
 
     #[inline]

@@ -131,6 +131,23 @@ pub trait Model: Sync {
         emit: &mut dyn FnMut(&dyn Step, &[u64]),
     ) -> Result<(), ModelError>;
 
+    /// [`Self::initial_states`] restricted to the initial classes
+    /// ([`Step::initial_class`]) that `keep` accepts (states without a
+    /// class are always emitted). A front end overrides it to skip the work
+    /// of the classes left out; the default filters.
+    fn initial_states_of(
+        &self,
+        scratch: &mut Self::Scratch,
+        keep: &dyn Fn(usize) -> bool,
+        emit: &mut dyn FnMut(&dyn Step, &[u64]),
+    ) -> Result<(), ModelError> {
+        self.initial_states(scratch, &mut |step, s| {
+            if step.initial_class().is_none_or(keep) {
+                emit(step, s)
+            }
+        })
+    }
+
     /// Emits every successor of `state` with the step that produced it, in
     /// a deterministic order; duplicates are allowed. Hot path: must not
     /// allocate per successor.
