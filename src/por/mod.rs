@@ -8,8 +8,8 @@
 //!   set; the cycle condition A4 is the engine's proviso (`workers`' `por`
 //!   module). Its docs argue why it stays sound under symmetry.
 //!
-//! The static analysis that computes the relations for B machines (§3) is
-//! the B front end's (`crate::b::por`); any other front end gets relations
+//! The static analysis that computes the relations (§3) belongs to each
+//! front end (B's decides pairs of guards by enumeration); any front end gets relations
 //! from its read/write matrix
 //! ([`Relations::from_access`](crate::model::Relations::from_access)).
 
