@@ -12,5 +12,6 @@ pub mod checker;
 pub mod cli;
 pub mod diag;
 pub mod model;
+pub mod murphi;
 pub mod por;
 pub mod symmetry;

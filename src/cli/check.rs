@@ -123,6 +123,22 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         }
     };
     let load_start = Instant::now();
+    let threads = match threads_for(args) {
+        Ok(threads) => threads,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let env = RunEnv {
+        args,
+        threads,
+        memory: memory.resident,
+        signals: &signals,
+    };
+    if super::murphi::is_murphi(&args.input.model) {
+        return super::murphi::run(&env, &load_options);
+    }
     let (mut system, ast) = match load_machine_with_ast(&args.input.model, &load_options) {
         Ok((system, machine, types)) => (system, (machine, types)),
         Err(LoadError::Input(text)) => {
@@ -155,13 +171,6 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let threads = match threads_for(args) {
-        Ok(threads) => threads,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
-        }
-    };
     tracing::debug!(elapsed = ?load_start.elapsed(), width = system.state_width(), "model loaded");
 
     let progress = super::report::ProgressLine::new();
@@ -175,23 +184,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     });
     let system = system;
     let symmetry = super::symmetry::prepare(&system, args.symmetry);
-    let order = match args.order {
-        Order::Bfs => CheckOrder::Bfs,
-        Order::Dfs => CheckOrder::Dfs,
-        Order::Mixed => CheckOrder::Mixed { seed: args.seed },
-        Order::Any => CheckOrder::Any,
-    };
-    let mut checker = Checker::new(&system)
-        .threads(threads)
-        .order(order)
-        .check_deadlock(!args.no_deadlock)
-        .stop_at_goal(args.goal)
-        .max_states(args.max_states)
-        .time_limit(args.time_limit)
-        .memory_limit(memory.resident)
-        .compact(args.compact)
-        .cancel(signals.cancel.clone())
-        .progress(progress.callback());
+    let mut checker = env.checker(&system, &progress);
     let (independence, por_info) = match por {
         Some((independence, info)) => (Some(independence), Some(info)),
         None => (None, None),
@@ -214,24 +207,86 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     let symmetry = symmetry.map(|info| info.after(&result));
     let por = por_info.map(|info| info.after(&result));
     progress.finish();
-    let mut summary = RunSummary::new(
-        &args.input.model,
+    env.print(
         &system,
+        system.constant_valuations as u64,
         &result,
-        signals.terminated.load(Ordering::SeqCst),
-    );
-    if let Some(info) = symmetry {
-        summary.set_symmetry(info);
+        symmetry,
+        por,
+    )
+}
+
+/// What every front end's run of `orbit check` shares: the arguments, the
+/// thread count, the memory bound and the signals.
+pub struct RunEnv<'a> {
+    /// The arguments.
+    pub args: &'a CheckArgs,
+    /// Worker threads.
+    pub threads: usize,
+    /// The resident-memory bound of the store.
+    pub memory: Option<u64>,
+    /// The stop signals.
+    pub signals: &'a super::signals::StopSignals,
+}
+
+impl RunEnv<'_> {
+    /// A checker for `system` configured by the arguments (order, threads,
+    /// checks, limits, cancel flag, progress line).
+    pub fn checker<'m, M: Model>(
+        &self,
+        system: &'m M,
+        progress: &super::report::ProgressLine,
+    ) -> Checker<'m, M> {
+        let args = self.args;
+        let order = match args.order {
+            Order::Bfs => CheckOrder::Bfs,
+            Order::Dfs => CheckOrder::Dfs,
+            Order::Mixed => CheckOrder::Mixed { seed: args.seed },
+            Order::Any => CheckOrder::Any,
+        };
+        Checker::new(system)
+            .threads(self.threads)
+            .order(order)
+            .check_deadlock(!args.no_deadlock)
+            .stop_at_goal(args.goal)
+            .max_states(args.max_states)
+            .time_limit(args.time_limit)
+            .memory_limit(self.memory)
+            .compact(args.compact)
+            .cancel(self.signals.cancel.clone())
+            .progress(progress.callback())
     }
-    if let Some(info) = por {
-        summary.set_por(info);
+
+    /// Prints the summary of a run and returns its exit code.
+    pub fn print<M: Model>(
+        &self,
+        system: &M,
+        constant_valuations: u64,
+        result: &Report,
+        symmetry: Option<super::symmetry::SymmetryInfo>,
+        por: Option<super::por::PorInfo>,
+    ) -> ExitCode {
+        let args = self.args;
+        let mut summary = RunSummary::new(
+            &args.input.model,
+            system,
+            constant_valuations,
+            result,
+            self.signals.terminated.load(Ordering::SeqCst),
+        );
+        if let Some(info) = symmetry {
+            summary.set_symmetry(info);
+        }
+        if let Some(info) = por {
+            summary.set_por(info);
+        }
+        if args.json {
+            super::output::print_line(&summary.to_json());
+        } else {
+            super::output::print(&summary.to_text());
+        }
+        ExitCode::from(summary.exit_code())
     }
-    if args.json {
-        super::output::print_line(&summary.to_json());
-    } else {
-        super::output::print(&summary.to_text());
-    }
-    ExitCode::from(summary.exit_code())
 }
 
 /// The thread count: as asked, or one per core for the parallel orders.

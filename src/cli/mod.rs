@@ -11,6 +11,7 @@ pub mod canon;
 mod check;
 mod graph;
 mod model;
+mod murphi;
 mod output;
 mod plot;
 pub mod por;

@@ -11,7 +11,6 @@ mod progress;
 
 pub use progress::ProgressLine;
 
-use crate::b::system::BSystem;
 use crate::model::Model;
 use json::{Changes, CheckReport, SCHEMA_VERSION, SearchFigures, StopCause, TraceStep, Verdict};
 use std::path::Path;
@@ -29,9 +28,17 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
-    /// Summarises an engine report on a B system; `terminated` says that
-    /// the cancel flag was raised by SIGTERM rather than Ctrl-C.
-    pub fn new(model: &Path, system: &BSystem, report: &Report, terminated: bool) -> Self {
+    /// Summarises an engine report on a model with `constant_valuations`
+    /// (B's SETUP_CONSTANTS solutions, 0 for other languages);
+    /// `terminated` says that the cancel flag was raised by SIGTERM rather
+    /// than Ctrl-C.
+    pub fn new<M: Model>(
+        model: &Path,
+        system: &M,
+        constant_valuations: u64,
+        report: &Report,
+        terminated: bool,
+    ) -> Self {
         let mut stopped = None;
         let (result, headline, message, exit_code) = match &report.outcome {
             Outcome::Complete => (
@@ -91,7 +98,7 @@ impl RunSummary {
                 message,
                 states: s.states,
                 transitions: s.transitions,
-                constant_valuations: system.constant_valuations as u64,
+                constant_valuations,
                 initial_states: s.initial_states,
                 search: Some(SearchFigures {
                     max_depth: s.max_depth,
@@ -278,7 +285,7 @@ pub fn model_error_json(model: &Path, message: &str) -> String {
     serde_json::to_string(&report).expect("the report serialises")
 }
 
-fn printed_trace(system: &BSystem, trace: &workers::Trace) -> Vec<TraceStep> {
+fn printed_trace<M: Model>(system: &M, trace: &workers::Trace) -> Vec<TraceStep> {
     let mut previous: Option<Vec<(String, String)>> = None;
     trace
         .steps

@@ -1,0 +1,923 @@
+//! From the syntax tree to the program the interpreter runs ([`super::ir`]):
+//! names resolved (constants folded, `--set` overrides applied), types
+//! checked, word offsets assigned, read/write sets collected per rule.
+
+use super::ast::*;
+use super::ir::*;
+use super::parser::Program;
+use super::types::{Kind, Ty};
+use crate::diag::{Diagnostic, Span};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+/// A compiled program.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// Global variables, in order.
+    pub globals: Vec<GlobalVar>,
+    /// Words of a state.
+    pub width: usize,
+    /// Procedures and functions.
+    pub procs: Vec<CProc>,
+    /// Start states.
+    pub starts: Vec<CRule>,
+    /// Rules, in order (a ruleset's rule once, with its parameters).
+    pub rules: Vec<CRule>,
+    /// Invariants.
+    pub invariants: Vec<CRule>,
+    /// The scalarset domains: (type name, size).
+    pub domains: Vec<(String, u64)>,
+}
+
+#[derive(Clone, Debug)]
+enum Sym {
+    Const(i64, Ty),
+    Type(Ty),
+    Global(usize),
+    Local(usize, Ty),
+    Ref(usize, Ty),
+    Proc(usize),
+}
+
+type R<T> = Result<T, Diagnostic>;
+
+struct Compiler<'a> {
+    scopes: Vec<HashMap<String, Sym>>,
+    globals: Vec<GlobalVar>,
+    width: usize,
+    procs: Vec<CProc>,
+    enums: usize,
+    domains: Vec<(String, u64)>,
+    overrides: &'a [(String, i64)],
+    used_overrides: BTreeSet<String>,
+    next_local: usize,
+    max_local: usize,
+    reads: BTreeSet<usize>,
+    writes: BTreeSet<usize>,
+    /// The result type of the function being compiled.
+    result: Option<Option<Ty>>,
+}
+
+fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
+    Err(Diagnostic::error(span, msg))
+}
+
+/// Compiles `program`; `overrides` replace the values of constants
+/// (`--set NAME=N`).
+pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
+    let mut c = Compiler {
+        scopes: vec![HashMap::new()],
+        globals: Vec::new(),
+        width: 0,
+        procs: Vec::new(),
+        enums: 0,
+        domains: Vec::new(),
+        overrides,
+        used_overrides: BTreeSet::new(),
+        next_local: 0,
+        max_local: 0,
+        reads: BTreeSet::new(),
+        writes: BTreeSet::new(),
+        result: None,
+    };
+    for d in &program.decls {
+        c.decl(d, true)?;
+    }
+    if let Some((name, _)) = overrides
+        .iter()
+        .find(|(n, _)| !c.used_overrides.contains(n))
+    {
+        return err(
+            Span::new(0, 0),
+            format!("`--set {name}=...` names no constant of the model"),
+        );
+    }
+    let (mut starts, mut rules, mut invariants) = (Vec::new(), Vec::new(), Vec::new());
+    let mut params = Vec::new();
+    for r in &program.rules {
+        c.rule(r, &mut params, &mut starts, &mut rules, &mut invariants)?;
+    }
+    if starts.is_empty() {
+        return err(Span::new(0, 0), "the model has no startstate");
+    }
+    Ok(Compiled {
+        globals: c.globals,
+        width: c.width,
+        procs: c.procs,
+        starts,
+        rules,
+        invariants,
+        domains: c.domains,
+    })
+}
+
+fn const_eval(e: &CExpr, span: Span) -> R<i64> {
+    let v = match e {
+        CExpr::Const(v) => *v,
+        CExpr::Unary(op, a) => {
+            let a = const_eval(a, span)?;
+            if *op == "-" {
+                a.checked_neg().unwrap_or(0)
+            } else {
+                i64::from(a == 0)
+            }
+        }
+        CExpr::Binary(op, a, b, _) => {
+            let (a, b) = (const_eval(a, span)?, const_eval(b, span)?);
+            match super::eval::binary(op, a, b) {
+                Some(v) => v,
+                None => {
+                    return err(
+                        span,
+                        "this constant expression divides by zero or overflows",
+                    );
+                }
+            }
+        }
+        CExpr::Cond(c, a, b) => {
+            if const_eval(c, span)? != 0 {
+                const_eval(a, span)?
+            } else {
+                const_eval(b, span)?
+            }
+        }
+        _ => return err(span, "expected a constant expression"),
+    };
+    Ok(v)
+}
+
+impl Compiler<'_> {
+    fn lookup(&self, name: &str) -> Option<&Sym> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn define(&mut self, name: &str, sym: Sym, span: Span) -> R<()> {
+        let scope = self.scopes.last_mut().expect("a scope");
+        if scope.contains_key(name) {
+            return err(
+                span,
+                format!("`{name}` is declared twice in the same scope"),
+            );
+        }
+        scope.insert(name.to_string(), sym);
+        Ok(())
+    }
+
+    fn alloc_local(&mut self, width: usize) -> usize {
+        let at = self.next_local;
+        self.next_local += width;
+        self.max_local = self.max_local.max(self.next_local);
+        at
+    }
+
+    fn decl(&mut self, d: &Decl, global: bool) -> R<()> {
+        match d {
+            Decl::Const(name, e, span) => {
+                let (ce, kind) = self.expr(e)?;
+                let mut v = const_eval(&ce, e.span)?;
+                if global && let Some((_, o)) = self.overrides.iter().find(|(n, _)| n == name) {
+                    if kind != Kind::Int {
+                        return err(*span, format!("`--set {name}` needs an integer constant"));
+                    }
+                    v = *o;
+                    self.used_overrides.insert(name.clone());
+                }
+                let ty = match kind {
+                    Kind::Bool => Ty::Bool,
+                    _ => Ty::Int,
+                };
+                self.define(name, Sym::Const(v, ty), *span)
+            }
+            Decl::Type(name, t, span) => {
+                let ty = self.type_expr(t, Some(name))?;
+                self.define(name, Sym::Type(ty), *span)
+            }
+            Decl::Var(names, t) => {
+                let ty = self.type_expr(t, None)?;
+                for (name, span) in names {
+                    if global {
+                        let g = self.globals.len();
+                        self.globals.push(GlobalVar {
+                            name: name.clone(),
+                            ty: ty.clone(),
+                            offset: self.width,
+                        });
+                        self.width += ty.width();
+                        self.define(name, Sym::Global(g), *span)?;
+                    } else {
+                        let at = self.alloc_local(ty.width());
+                        self.define(name, Sym::Local(at, ty.clone()), *span)?;
+                    }
+                }
+                Ok(())
+            }
+            Decl::Proc(p) => self.proc(p),
+        }
+    }
+
+    fn type_expr(&mut self, t: &TypeExpr, name: Option<&str>) -> R<Ty> {
+        Ok(match t {
+            TypeExpr::Boolean => Ty::Bool,
+            TypeExpr::Named(n, span) => match self.lookup(n) {
+                Some(Sym::Type(ty)) => ty.clone(),
+                _ if n.eq_ignore_ascii_case("boolean") => Ty::Bool,
+                _ => return err(*span, format!("`{n}` is not a type")),
+            },
+            TypeExpr::Range(lo, hi) => {
+                let (l, _) = self.expr(lo)?;
+                let (h, _) = self.expr(hi)?;
+                let (l, h) = (const_eval(&l, lo.span)?, const_eval(&h, hi.span)?);
+                if l > h {
+                    return err(lo.span.to(hi.span), format!("the range {l}..{h} is empty"));
+                }
+                Ty::Range(l, h)
+            }
+            TypeExpr::Enum(names) => {
+                let id = self.enums;
+                self.enums += 1;
+                let list: Arc<[String]> = names.iter().map(|(n, _)| n.clone()).collect();
+                let ty = Ty::Enum(id, list);
+                for (i, (n, span)) in names.iter().enumerate() {
+                    self.define(n, Sym::Const(i as i64, ty.clone()), *span)?;
+                }
+                ty
+            }
+            TypeExpr::Scalarset(n) => {
+                let (e, _) = self.expr(n)?;
+                let size = const_eval(&e, n.span)?;
+                if size < 1 {
+                    return err(
+                        n.span,
+                        format!("a scalarset needs at least one element, not {size}"),
+                    );
+                }
+                let domain = self.domains.len();
+                self.domains
+                    .push((name.unwrap_or("scalarset").to_string(), size as u64));
+                Ty::Scalarset {
+                    domain,
+                    size: size as u64,
+                }
+            }
+            TypeExpr::Array(index, elem) => {
+                let i = self.type_expr(index, None)?;
+                if !i.is_scalar() || matches!(i, Ty::Int) {
+                    return err(
+                        Span::new(0, 0),
+                        "an array index type must be a range, enumeration, boolean or scalarset",
+                    );
+                }
+                let e = self.type_expr(elem, None)?;
+                Ty::Array(Box::new(i), Box::new(e))
+            }
+            TypeExpr::Record(fields) => {
+                let mut out = Vec::new();
+                let mut off = 0;
+                for (n, ft) in fields {
+                    let ty = self.type_expr(ft, None)?;
+                    let w = ty.width();
+                    out.push((n.clone(), ty, off));
+                    off += w;
+                }
+                Ty::Record(out)
+            }
+        })
+    }
+
+    fn proc(&mut self, p: &Proc) -> R<()> {
+        let id = self.procs.len();
+        let (saved_next, saved_max) = (self.next_local, self.max_local);
+        let saved_rw = (
+            std::mem::take(&mut self.reads),
+            std::mem::take(&mut self.writes),
+        );
+        self.next_local = 0;
+        self.max_local = 0;
+        self.scopes.push(HashMap::new());
+        let mut params = Vec::new();
+        for (name, by_ref, t) in &p.params {
+            let ty = self.type_expr(t, None)?;
+            let at = self.alloc_local(if *by_ref { 1 } else { ty.width() });
+            let sym = if *by_ref {
+                Sym::Ref(at, ty.clone())
+            } else {
+                Sym::Local(at, ty.clone())
+            };
+            self.define(name, sym, p.span)?;
+            params.push((at, *by_ref, ty));
+        }
+        let result = match &p.result {
+            Some(t) => {
+                let ty = self.type_expr(t, None)?;
+                if !ty.is_scalar() {
+                    return err(
+                        p.span,
+                        "not supported yet: functions returning arrays or records",
+                    );
+                }
+                Some(ty)
+            }
+            None => None,
+        };
+        // Registered before the body, so that it can call itself.
+        self.procs.push(CProc {
+            name: p.name.clone(),
+            params,
+            result: result.clone(),
+            frame: 0,
+            body: Vec::new(),
+            reads: Vec::new(),
+            writes: Vec::new(),
+        });
+        self.scopes[0].insert(p.name.clone(), Sym::Proc(id));
+        for d in &p.decls {
+            self.decl(d, false)?;
+        }
+        let saved_result = self.result.replace(result);
+        let body = self.stmts(&p.body)?;
+        self.result = saved_result;
+        self.scopes.pop();
+        let proc_ = &mut self.procs[id];
+        proc_.body = body;
+        proc_.frame = self.max_local;
+        proc_.reads = self.reads.iter().copied().collect();
+        proc_.writes = self.writes.iter().copied().collect();
+        (self.reads, self.writes) = saved_rw;
+        self.next_local = saved_next;
+        self.max_local = saved_max;
+        Ok(())
+    }
+
+    fn range(&mut self, q: &Quantifier) -> R<(Range, Ty)> {
+        Ok(match &q.range {
+            QRange::Type(t) => {
+                let ty = self.type_expr(t, None)?;
+                if !ty.is_scalar() || matches!(ty, Ty::Int) {
+                    return err(q.span, "a quantifier ranges over a scalar type");
+                }
+                (Range::Type(ty.clone()), ty)
+            }
+            QRange::Ints(from, to, by) => {
+                let from = self.int_expr(from)?;
+                let to = self.int_expr(to)?;
+                let by = match by {
+                    Some(b) => self.int_expr(b)?,
+                    None => CExpr::Const(1),
+                };
+                (Range::Ints(from, to, by), Ty::Int)
+            }
+        })
+    }
+
+    fn int_expr(&mut self, e: &Expr) -> R<CExpr> {
+        let (c, k) = self.expr(e)?;
+        if k != Kind::Int {
+            return err(
+                e.span,
+                format!("expected an integer, found {}", kind_name(k)),
+            );
+        }
+        Ok(c)
+    }
+
+    fn bool_expr(&mut self, e: &Expr) -> R<CExpr> {
+        let (c, k) = self.expr(e)?;
+        if k != Kind::Bool {
+            return err(
+                e.span,
+                format!("expected a boolean, found {}", kind_name(k)),
+            );
+        }
+        Ok(c)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn rule(
+        &mut self,
+        r: &Rule,
+        params: &mut Vec<(usize, Range, String, Ty)>,
+        starts: &mut Vec<CRule>,
+        rules: &mut Vec<CRule>,
+        invariants: &mut Vec<CRule>,
+    ) -> R<()> {
+        if let Rule::Ruleset(qs, inner) = r {
+            self.scopes.push(HashMap::new());
+            let base = params.len();
+            let saved = self.next_local;
+            for q in qs {
+                let (range, ty) = self.range(q)?;
+                let at = self.alloc_local(1);
+                self.define(&q.name, Sym::Local(at, ty.clone()), q.span)?;
+                params.push((at, range, q.name.clone(), ty));
+            }
+            for r in inner {
+                self.rule(r, params, starts, rules, invariants)?;
+            }
+            params.truncate(base);
+            self.next_local = saved;
+            self.scopes.pop();
+            return Ok(());
+        }
+        let saved = (self.next_local, self.max_local);
+        self.max_local = self.next_local;
+        self.reads.clear();
+        self.writes.clear();
+        self.scopes.push(HashMap::new());
+        let (name, span, guard, body, guard_reads) = match r {
+            Rule::Simple {
+                name,
+                guard,
+                decls,
+                body,
+                span,
+            } => {
+                let g = match guard {
+                    Some(g) => Some(self.bool_expr(g)?),
+                    None => None,
+                };
+                let guard_reads: Vec<usize> = std::mem::take(&mut self.reads).into_iter().collect();
+                for d in decls {
+                    self.decl(d, false)?;
+                }
+                let b = self.stmts(body)?;
+                (name, *span, g, b, guard_reads)
+            }
+            Rule::Start {
+                name,
+                decls,
+                body,
+                span,
+            } => {
+                for d in decls {
+                    self.decl(d, false)?;
+                }
+                let b = self.stmts(body)?;
+                (name, *span, None, b, Vec::new())
+            }
+            Rule::Invariant { name, cond, span } => {
+                let c = self.bool_expr(cond)?;
+                (name, *span, Some(c), Vec::new(), Vec::new())
+            }
+            Rule::Ruleset(..) => unreachable!("handled above"),
+        };
+        self.scopes.pop();
+        let compiled = CRule {
+            name: name.clone(),
+            params: params.clone(),
+            guard,
+            body,
+            frame: self.max_local,
+            span,
+            guard_reads,
+            reads: self.reads.iter().copied().collect(),
+            writes: self.writes.iter().copied().collect(),
+        };
+        match r {
+            Rule::Simple { .. } => rules.push(compiled),
+            Rule::Start { .. } => starts.push(compiled),
+            _ => invariants.push(compiled),
+        }
+        (self.next_local, self.max_local) = saved;
+        self.max_local = self
+            .max_local
+            .max(compiled_frame_max(rules, starts, invariants));
+        Ok(())
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) -> R<Vec<CStmt>> {
+        stmts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> R<CStmt> {
+        Ok(match &s.kind {
+            StmtKind::Assign(d, e) => {
+                let place = self.place(d)?;
+                if let Some(root) = place.root {
+                    self.writes.insert(root);
+                }
+                if place.ty.is_scalar() {
+                    let (v, k) = self.expr(e)?;
+                    let want = place.ty.kind().expect("a scalar");
+                    if k != want {
+                        return err(
+                            e.span,
+                            format!(
+                                "cannot assign {} to `{}`, which holds {}",
+                                kind_name(k),
+                                place.text,
+                                kind_name(want)
+                            ),
+                        );
+                    }
+                    CStmt::Assign(place, v, s.span)
+                } else {
+                    let src = match &e.kind {
+                        ExprKind::Designator(..) => self.place(e)?,
+                        _ => {
+                            return err(
+                                e.span,
+                                "expected a variable of the same array or record type",
+                            );
+                        }
+                    };
+                    if src.ty != place.ty {
+                        return err(
+                            e.span,
+                            format!("`{}` and `{}` have different types", place.text, src.text),
+                        );
+                    }
+                    CStmt::Copy(place, src)
+                }
+            }
+            StmtKind::If(arms, otherwise) => {
+                let mut out = Vec::new();
+                for (c, body) in arms {
+                    out.push((self.bool_expr(c)?, self.stmts(body)?));
+                }
+                CStmt::If(out, self.stmts(otherwise)?)
+            }
+            StmtKind::Switch(e, cases, otherwise) => {
+                let (v, k) = self.expr(e)?;
+                let mut out = Vec::new();
+                for (values, body) in cases {
+                    let mut vs = Vec::new();
+                    for value in values {
+                        let (c, ck) = self.expr(value)?;
+                        if ck != k {
+                            return err(
+                                value.span,
+                                format!(
+                                    "this case is {}, the switch {}",
+                                    kind_name(ck),
+                                    kind_name(k)
+                                ),
+                            );
+                        }
+                        vs.push(c);
+                    }
+                    out.push((vs, self.stmts(body)?));
+                }
+                CStmt::Switch(v, out, self.stmts(otherwise)?)
+            }
+            StmtKind::For(q, body) => {
+                let (range, ty) = self.range(q)?;
+                self.scopes.push(HashMap::new());
+                let at = self.alloc_local(1);
+                self.define(&q.name, Sym::Local(at, ty), q.span)?;
+                let b = self.stmts(body)?;
+                self.scopes.pop();
+                CStmt::For(at, range, b)
+            }
+            StmtKind::While(c, body) => CStmt::While(self.bool_expr(c)?, self.stmts(body)?, s.span),
+            StmtKind::Call(name, args) => {
+                let (id, args) = self.call(name, args, s.span)?;
+                if self.procs[id].result.is_some() {
+                    return err(
+                        s.span,
+                        format!("`{name}` is a function: its result must be used"),
+                    );
+                }
+                CStmt::Call(id, args, s.span)
+            }
+            StmtKind::Clear(d) => {
+                let p = self.place(d)?;
+                if let Some(root) = p.root {
+                    self.writes.insert(root);
+                }
+                CStmt::Clear(p)
+            }
+            StmtKind::Undefine(d) => {
+                let p = self.place(d)?;
+                if let Some(root) = p.root {
+                    self.writes.insert(root);
+                }
+                CStmt::Undefine(p)
+            }
+            StmtKind::Error(m) => CStmt::Error(m.clone(), s.span),
+            StmtKind::Assert(c, m) => CStmt::Assert(self.bool_expr(c)?, m.clone(), s.span),
+            StmtKind::Put => CStmt::If(Vec::new(), Vec::new()),
+            StmtKind::Return(e) => match (&self.result, e) {
+                (Some(Some(ty)), Some(e)) => {
+                    let ty = ty.clone();
+                    let (v, k) = self.expr(e)?;
+                    if Some(k) != ty.kind() {
+                        return err(
+                            e.span,
+                            format!(
+                                "this function returns {}, not {}",
+                                kind_name(ty.kind().expect("scalar")),
+                                kind_name(k)
+                            ),
+                        );
+                    }
+                    CStmt::Return(Some(v))
+                }
+                (Some(Some(_)), None) => return err(s.span, "a function's `return` needs a value"),
+                (_, Some(e)) => return err(e.span, "only a function returns a value"),
+                (_, None) => CStmt::Return(None),
+            },
+        })
+    }
+
+    fn call(&mut self, name: &str, args: &[Expr], span: Span) -> R<(usize, Vec<Arg>)> {
+        let id = match self.lookup(name) {
+            Some(Sym::Proc(id)) => *id,
+            _ => return err(span, format!("`{name}` is not a procedure or function")),
+        };
+        let params = self.procs[id].params.clone();
+        if params.len() != args.len() {
+            return err(
+                span,
+                format!(
+                    "`{name}` takes {} arguments, not {}",
+                    params.len(),
+                    args.len()
+                ),
+            );
+        }
+        let mut out = Vec::new();
+        for ((_, by_ref, ty), a) in params.iter().zip(args) {
+            if *by_ref {
+                let p = match &a.kind {
+                    ExprKind::Designator(..) => self.place(a)?,
+                    _ => return err(a.span, "a `var` parameter needs a variable"),
+                };
+                if p.ty != *ty && !(p.ty.kind().is_some() && p.ty.kind() == ty.kind()) {
+                    return err(
+                        a.span,
+                        format!("`{}` does not have the parameter's type", p.text),
+                    );
+                }
+                if let Some(root) = p.root {
+                    self.writes.insert(root);
+                    self.reads.insert(root);
+                }
+                out.push(Arg::Ref(p));
+            } else if ty.is_scalar() {
+                let (v, k) = self.expr(a)?;
+                if Some(k) != ty.kind() {
+                    return err(
+                        a.span,
+                        format!(
+                            "expected {}, found {}",
+                            kind_name(ty.kind().expect("scalar")),
+                            kind_name(k)
+                        ),
+                    );
+                }
+                out.push(Arg::Value(v));
+            } else {
+                let p = self.place(a)?;
+                if p.ty != *ty {
+                    return err(
+                        a.span,
+                        format!("`{}` does not have the parameter's type", p.text),
+                    );
+                }
+                out.push(Arg::Copy(p));
+            }
+        }
+        let (r, w) = (self.procs[id].reads.clone(), self.procs[id].writes.clone());
+        self.reads.extend(r);
+        self.writes.extend(w);
+        Ok((id, out))
+    }
+
+    fn place(&mut self, e: &Expr) -> R<Place> {
+        let ExprKind::Designator(name, sels) = &e.kind else {
+            return err(e.span, "expected a variable");
+        };
+        let (base, mut ty, root) = match self.lookup(name) {
+            Some(Sym::Global(g)) => {
+                let g = *g;
+                (
+                    Base::Global(self.globals[g].offset),
+                    self.globals[g].ty.clone(),
+                    Some(g),
+                )
+            }
+            Some(Sym::Local(at, ty)) => (Base::Local(*at), ty.clone(), None),
+            Some(Sym::Ref(at, ty)) => (Base::Ref(*at), ty.clone(), None),
+            Some(_) => return err(e.span, format!("`{name}` is not a variable")),
+            None => return err(e.span, format!("`{name}` is not declared")),
+        };
+        let mut out = Vec::new();
+        for s in sels {
+            match s {
+                Selector::Field(f, span) => {
+                    let Ty::Record(fields) = &ty else {
+                        return err(
+                            *span,
+                            format!("`.{f}` selects a field of something that is not a record"),
+                        );
+                    };
+                    let Some((_, fty, off)) = fields.iter().find(|(n, _, _)| n == f) else {
+                        return err(*span, format!("the record has no field `{f}`"));
+                    };
+                    out.push(Sel::Field(*off));
+                    ty = fty.clone();
+                }
+                Selector::Index(i) => {
+                    let Ty::Array(index_ty, elem) = &ty else {
+                        return err(i.span, "indexes something that is not an array");
+                    };
+                    let (index_ty, elem) = ((**index_ty).clone(), (**elem).clone());
+                    let (v, k) = self.expr(i)?;
+                    if Some(k) != index_ty.kind() {
+                        return err(
+                            i.span,
+                            format!(
+                                "the index is {}, the array wants {}",
+                                kind_name(k),
+                                kind_name(index_ty.kind().expect("scalar"))
+                            ),
+                        );
+                    }
+                    out.push(Sel::Index {
+                        index: Box::new(v),
+                        index_ty,
+                        elem_width: elem.width(),
+                    });
+                    ty = elem;
+                }
+            }
+        }
+        if let Some(root) = root {
+            self.reads.insert(root);
+        }
+        Ok(Place {
+            base,
+            sels: out,
+            ty,
+            root,
+            text: e_text(name, sels),
+            span: e.span,
+        })
+    }
+
+    fn expr(&mut self, e: &Expr) -> R<(CExpr, Kind)> {
+        Ok(match &e.kind {
+            ExprKind::Int(i) => (CExpr::Const(*i), Kind::Int),
+            ExprKind::Bool(b) => (CExpr::Const(i64::from(*b)), Kind::Bool),
+            ExprKind::Designator(name, sels) => {
+                if sels.is_empty()
+                    && let Some(Sym::Const(v, ty)) = self.lookup(name)
+                {
+                    return Ok((CExpr::Const(*v), ty.kind().unwrap_or(Kind::Int)));
+                }
+                if sels.is_empty()
+                    && let Some(Sym::Proc(_)) = self.lookup(name)
+                {
+                    return self.expr(&Expr {
+                        kind: ExprKind::Call(name.clone(), Vec::new()),
+                        span: e.span,
+                    });
+                }
+                let p = self.place(e)?;
+                match p.ty.kind() {
+                    Some(k) => (CExpr::Load(Box::new(p)), k),
+                    None => {
+                        return err(
+                            e.span,
+                            format!("`{}` is an array or record, not a value", p.text),
+                        );
+                    }
+                }
+            }
+            ExprKind::Call(name, args) => {
+                let (id, args) = self.call(name, args, e.span)?;
+                match self.procs[id].result.as_ref().and_then(Ty::kind) {
+                    Some(k) => (CExpr::Call(id, args, e.span), k),
+                    None => {
+                        return err(e.span, format!("`{name}` is a procedure: it has no value"));
+                    }
+                }
+            }
+            ExprKind::Unary(op, a) => {
+                if *op == "!" {
+                    (CExpr::Unary("!", Box::new(self.bool_expr(a)?)), Kind::Bool)
+                } else {
+                    (CExpr::Unary("-", Box::new(self.int_expr(a)?)), Kind::Int)
+                }
+            }
+            ExprKind::Binary(op, a, b) => match *op {
+                "&" | "|" | "->" => (
+                    CExpr::Binary(
+                        op,
+                        Box::new(self.bool_expr(a)?),
+                        Box::new(self.bool_expr(b)?),
+                        e.span,
+                    ),
+                    Kind::Bool,
+                ),
+                "+" | "-" | "*" | "/" | "%" => (
+                    CExpr::Binary(
+                        op,
+                        Box::new(self.int_expr(a)?),
+                        Box::new(self.int_expr(b)?),
+                        e.span,
+                    ),
+                    Kind::Int,
+                ),
+                "=" | "!=" => {
+                    let compound = |c: &Self, x: &Expr| match &x.kind {
+                        ExprKind::Designator(n, _) => matches!(
+                            c.lookup(n),
+                            Some(Sym::Global(_) | Sym::Local(..) | Sym::Ref(..))
+                        ),
+                        _ => false,
+                    };
+                    if compound(self, a) && compound(self, b) {
+                        let pa = self.place(a)?;
+                        if !pa.ty.is_scalar() {
+                            let pb = self.place(b)?;
+                            if pa.ty != pb.ty {
+                                return err(e.span, "compares values of different types");
+                            }
+                            return Ok((
+                                CExpr::CompoundEq(*op == "=", Box::new(pa), Box::new(pb)),
+                                Kind::Bool,
+                            ));
+                        }
+                    }
+                    let (x, kx) = self.expr(a)?;
+                    let (y, ky) = self.expr(b)?;
+                    if kx != ky {
+                        return err(
+                            e.span,
+                            format!("compares {} with {}", kind_name(kx), kind_name(ky)),
+                        );
+                    }
+                    (
+                        CExpr::Binary(op, Box::new(x), Box::new(y), e.span),
+                        Kind::Bool,
+                    )
+                }
+                _ => {
+                    let (x, kx) = self.expr(a)?;
+                    let (y, ky) = self.expr(b)?;
+                    if kx != ky || !matches!(kx, Kind::Int | Kind::Enum(_)) {
+                        return err(
+                            e.span,
+                            format!(
+                                "`{op}` compares integers, not {} and {}",
+                                kind_name(kx),
+                                kind_name(ky)
+                            ),
+                        );
+                    }
+                    (
+                        CExpr::Binary(op, Box::new(x), Box::new(y), e.span),
+                        Kind::Bool,
+                    )
+                }
+            },
+            ExprKind::Cond(c, a, b) => {
+                let c = self.bool_expr(c)?;
+                let (x, kx) = self.expr(a)?;
+                let (y, ky) = self.expr(b)?;
+                if kx != ky {
+                    return err(e.span, "the two branches have different types");
+                }
+                (CExpr::Cond(Box::new(c), Box::new(x), Box::new(y)), kx)
+            }
+            ExprKind::Quant(exists, q, body) => {
+                let (range, ty) = self.range(q)?;
+                self.scopes.push(HashMap::new());
+                let at = self.alloc_local(1);
+                self.define(&q.name, Sym::Local(at, ty), q.span)?;
+                let b = self.bool_expr(body)?;
+                self.scopes.pop();
+                (
+                    CExpr::Quant(*exists, at, Box::new(range), Box::new(b)),
+                    Kind::Bool,
+                )
+            }
+            ExprKind::IsUndefined(d) => (CExpr::IsUndefined(Box::new(self.place(d)?)), Kind::Bool),
+        })
+    }
+}
+
+fn compiled_frame_max(rules: &[CRule], starts: &[CRule], invariants: &[CRule]) -> usize {
+    rules
+        .iter()
+        .chain(starts)
+        .chain(invariants)
+        .map(|r| r.frame)
+        .max()
+        .unwrap_or(0)
+}
+
+fn e_text(name: &str, sels: &[Selector]) -> String {
+    let mut s = name.to_string();
+    for sel in sels {
+        match sel {
+            Selector::Field(f, _) => {
+                s.push('.');
+                s.push_str(f);
+            }
+            Selector::Index(_) => s.push_str("[...]"),
+        }
+    }
+    s
+}

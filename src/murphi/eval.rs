@@ -1,0 +1,411 @@
+//! The Murphi interpreter: runs compiled rules on a word memory whose
+//! first words are the state and the rest a stack of frames.
+
+use super::compile::Compiled;
+use super::ir::*;
+use super::types::Ty;
+use crate::diag::{SourceFile, Span};
+
+/// Why a computation stopped.
+#[derive(Clone, Debug)]
+pub enum Fail {
+    /// A model error (undefined value read, out-of-range assignment,
+    /// `error`, failed `assert`...): message and place.
+    Error(String, Span),
+    /// A function returned (internal control flow).
+    Return(Option<i64>),
+}
+
+type R<T> = Result<T, Fail>;
+
+/// `a op b` on integers and booleans; `None` on division by zero or
+/// overflow.
+pub fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        "+" => a.checked_add(b)?,
+        "-" => a.checked_sub(b)?,
+        "*" => a.checked_mul(b)?,
+        "/" => a.checked_div(b)?,
+        "%" => a.checked_rem(b)?,
+        "&" => i64::from(a != 0 && b != 0),
+        "|" => i64::from(a != 0 || b != 0),
+        "->" => i64::from(a == 0 || b != 0),
+        "=" => i64::from(a == b),
+        "!=" => i64::from(a != b),
+        "<" => i64::from(a < b),
+        "<=" => i64::from(a <= b),
+        ">" => i64::from(a > b),
+        ">=" => i64::from(a >= b),
+        _ => return None,
+    })
+}
+
+/// Loop iterations after which a `while` is reported as not terminating.
+const MAX_LOOP: u64 = 1 << 24;
+/// Deepest call nesting.
+const MAX_CALLS: usize = 10_000;
+
+/// An interpreter over one thread's memory: the state words, then frames.
+pub struct Machine<'p, 'm> {
+    prog: &'p Compiled,
+    /// State words, then frames.
+    pub mem: &'m mut Vec<u64>,
+    fp: usize,
+    sp: usize,
+    calls: usize,
+}
+
+impl<'p, 'm> Machine<'p, 'm> {
+    /// A machine for `prog` over `mem` (grown as needed).
+    pub fn new(prog: &'p Compiled, mem: &'m mut Vec<u64>) -> Self {
+        let width = prog.width.max(1);
+        if mem.len() < width + 64 {
+            mem.resize(width + 64, 0);
+        }
+        Machine {
+            prog,
+            mem,
+            fp: width,
+            sp: width,
+            calls: 0,
+        }
+    }
+
+    /// Pushes a frame of `words` words (zeroed); returns the old frame pointer.
+    pub fn push_frame(&mut self, words: usize) -> usize {
+        let old = self.fp;
+        self.fp = self.sp;
+        self.sp += words;
+        if self.mem.len() < self.sp {
+            self.mem.resize(self.sp * 2, 0);
+        }
+        self.mem[self.fp..self.sp].fill(0);
+        old
+    }
+
+    /// Pops the frame pushed when `old` was returned.
+    pub fn pop_frame(&mut self, old: usize) {
+        self.sp = self.fp;
+        self.fp = old;
+    }
+
+    /// Sets frame word `at` to value `v` of type `ty`.
+    pub fn bind(&mut self, at: usize, ty: &Ty, v: i64) {
+        self.mem[self.fp + at] = ty.encode(v);
+    }
+
+    fn addr(&mut self, p: &Place) -> R<usize> {
+        let mut a = match p.base {
+            Base::Global(off) => off,
+            Base::Local(off) => self.fp + off,
+            Base::Ref(slot) => self.mem[self.fp + slot] as usize,
+        };
+        for s in &p.sels {
+            match s {
+                Sel::Field(off) => a += off,
+                Sel::Index {
+                    index,
+                    index_ty,
+                    elem_width,
+                } => {
+                    let i = self.eval(index)?;
+                    let Some(pos) = index_ty.position(i) else {
+                        return Err(Fail::Error(
+                            format!(
+                                "index {} of `{}` is out of its range",
+                                index_ty.show(i),
+                                p.text
+                            ),
+                            p.span,
+                        ));
+                    };
+                    a += pos * elem_width;
+                }
+            }
+        }
+        Ok(a)
+    }
+
+    /// Evaluates `e`.
+    pub fn eval(&mut self, e: &CExpr) -> R<i64> {
+        Ok(match e {
+            CExpr::Const(v) => *v,
+            CExpr::Load(p) => {
+                let a = self.addr(p)?;
+                let w = self.mem[a];
+                if w == 0 {
+                    return Err(Fail::Error(format!("`{}` is undefined", p.text), p.span));
+                }
+                p.ty.decode(w)
+            }
+            CExpr::Call(id, args, span) => match self.call(*id, args, *span)? {
+                Some(v) => v,
+                None => {
+                    return Err(Fail::Error(
+                        format!(
+                            "function `{}` ended without `return`",
+                            self.prog.procs[*id].name
+                        ),
+                        *span,
+                    ));
+                }
+            },
+            CExpr::Unary(op, a) => {
+                let a = self.eval(a)?;
+                if *op == "!" {
+                    i64::from(a == 0)
+                } else {
+                    a.wrapping_neg()
+                }
+            }
+            CExpr::Binary(op, a, b, span) => {
+                // Short-circuit: `x != 0 & a[x] ...` guards are common.
+                let x = self.eval(a)?;
+                match (*op, x) {
+                    ("&", 0) => return Ok(0),
+                    ("|", x) if x != 0 => return Ok(1),
+                    ("->", 0) => return Ok(1),
+                    _ => {}
+                }
+                let y = self.eval(b)?;
+                binary(op, x, y).ok_or_else(|| {
+                    Fail::Error(
+                        format!("`{op}` divides by zero or overflows ({x} {op} {y})"),
+                        *span,
+                    )
+                })?
+            }
+            CExpr::Cond(c, a, b) => {
+                if self.eval(c)? != 0 {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+            CExpr::Quant(exists, at, range, body) => {
+                let mut found = !*exists;
+                self.each(range, *at, &mut |m| {
+                    let v = m.eval(body)? != 0;
+                    if v == *exists {
+                        found = *exists;
+                        return Ok(false);
+                    }
+                    Ok(true)
+                })?;
+                i64::from(found)
+            }
+            CExpr::IsUndefined(p) => {
+                let a = self.addr(p)?;
+                let w = p.ty.width();
+                i64::from(self.mem[a..a + w].iter().all(|&x| x == 0))
+            }
+            CExpr::CompoundEq(eq, a, b) => {
+                let (x, y) = (self.addr(a)?, self.addr(b)?);
+                let w = a.ty.width();
+                i64::from((self.mem[x..x + w] == self.mem[y..y + w]) == *eq)
+            }
+        })
+    }
+
+    /// Binds frame word `at` to each value of `range` in turn and calls
+    /// `f`, until it returns false.
+    fn each(&mut self, range: &Range, at: usize, f: &mut dyn FnMut(&mut Self) -> R<bool>) -> R<()> {
+        match range {
+            Range::Type(ty) => {
+                for i in 0..ty.card() {
+                    let v = i as i64 + ty.lo();
+                    self.mem[self.fp + at] = ty.encode(v);
+                    if !f(self)? {
+                        break;
+                    }
+                }
+            }
+            Range::Ints(from, to, by) => {
+                let (from, to, by) = (self.eval(from)?, self.eval(to)?, self.eval(by)?);
+                if by == 0 {
+                    return Err(Fail::Error("a loop steps `by 0`".into(), Span::new(0, 0)));
+                }
+                let mut v = from;
+                while (by > 0 && v <= to) || (by < 0 && v >= to) {
+                    self.mem[self.fp + at] = Ty::Int.encode(v);
+                    if !f(self)? {
+                        break;
+                    }
+                    v += by;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, id: usize, args: &[Arg], span: Span) -> R<Option<i64>> {
+        let p = &self.prog.procs[id];
+        if self.calls >= MAX_CALLS {
+            return Err(Fail::Error(
+                format!("calls nested deeper than {MAX_CALLS} (`{}`)", p.name),
+                span,
+            ));
+        }
+        // Arguments are evaluated in the caller's frame.
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(match a {
+                Arg::Value(e) => ArgVal::Scalar(self.eval(e)?),
+                Arg::Copy(pl) => {
+                    let at = self.addr(pl)?;
+                    ArgVal::Words(self.mem[at..at + pl.ty.width()].to_vec())
+                }
+                Arg::Ref(pl) => ArgVal::Addr(self.addr(pl)?),
+            });
+        }
+        let old = self.push_frame(p.frame);
+        for ((at, _, ty), v) in p.params.iter().zip(values) {
+            match v {
+                ArgVal::Scalar(x) => {
+                    if !ty.contains(x) {
+                        self.pop_frame(old);
+                        return Err(Fail::Error(
+                            format!("argument {} is out of the parameter's range", ty.show(x)),
+                            span,
+                        ));
+                    }
+                    self.mem[self.fp + at] = ty.encode(x);
+                }
+                ArgVal::Words(w) => {
+                    self.mem[self.fp + at..self.fp + at + w.len()].copy_from_slice(&w)
+                }
+                ArgVal::Addr(a) => self.mem[self.fp + at] = a as u64,
+            }
+        }
+        self.calls += 1;
+        let result = self.stmts(&p.body);
+        self.calls -= 1;
+        self.pop_frame(old);
+        match result {
+            Ok(()) => Ok(None),
+            Err(Fail::Return(v)) => Ok(v),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Runs `stmts`.
+    pub fn stmts(&mut self, stmts: &[CStmt]) -> R<()> {
+        for s in stmts {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &CStmt) -> R<()> {
+        match s {
+            CStmt::Assign(p, e, span) => {
+                let v = self.eval(e)?;
+                if !p.ty.contains(v) {
+                    return Err(Fail::Error(
+                        format!("{} is out of the range of `{}`", p.ty.show(v), p.text),
+                        *span,
+                    ));
+                }
+                let a = self.addr(p)?;
+                self.mem[a] = p.ty.encode(v);
+            }
+            CStmt::Copy(dst, src) => {
+                let (d, s) = (self.addr(dst)?, self.addr(src)?);
+                let w = dst.ty.width();
+                self.mem.copy_within(s..s + w, d);
+            }
+            CStmt::If(arms, otherwise) => {
+                for (c, body) in arms {
+                    if self.eval(c)? != 0 {
+                        return self.stmts(body);
+                    }
+                }
+                self.stmts(otherwise)?;
+            }
+            CStmt::Switch(e, cases, otherwise) => {
+                let v = self.eval(e)?;
+                for (values, body) in cases {
+                    for c in values {
+                        if self.eval(c)? == v {
+                            return self.stmts(body);
+                        }
+                    }
+                }
+                self.stmts(otherwise)?;
+            }
+            CStmt::For(at, range, body) => {
+                self.each(range, *at, &mut |m| m.stmts(body).map(|()| true))?;
+            }
+            CStmt::While(c, body, span) => {
+                let mut n = 0u64;
+                while self.eval(c)? != 0 {
+                    n += 1;
+                    if n > MAX_LOOP {
+                        return Err(Fail::Error(
+                            format!("this loop ran {MAX_LOOP} times: it does not seem to end"),
+                            *span,
+                        ));
+                    }
+                    self.stmts(body)?;
+                }
+            }
+            CStmt::Call(id, args, span) => {
+                self.call(*id, args, *span)?;
+            }
+            CStmt::Clear(p) => {
+                let a = self.addr(p)?;
+                clear(&p.ty, &mut self.mem[a..a + p.ty.width()]);
+            }
+            CStmt::Undefine(p) => {
+                let a = self.addr(p)?;
+                self.mem[a..a + p.ty.width()].fill(0);
+            }
+            CStmt::Error(m, span) => return Err(Fail::Error(format!("error: {m}"), *span)),
+            CStmt::Assert(c, m, span) => {
+                if self.eval(c)? == 0 {
+                    return Err(Fail::Error(format!("assertion failed: {m}"), *span));
+                }
+            }
+            CStmt::Return(e) => {
+                let v = match e {
+                    Some(e) => Some(self.eval(e)?),
+                    None => None,
+                };
+                return Err(Fail::Return(v));
+            }
+        }
+        Ok(())
+    }
+}
+
+enum ArgVal {
+    Scalar(i64),
+    Words(Vec<u64>),
+    Addr(usize),
+}
+
+/// Sets every leaf of a value of type `ty` to its least value.
+fn clear(ty: &Ty, words: &mut [u64]) {
+    match ty {
+        Ty::Array(_, elem) => {
+            let w = elem.width();
+            for chunk in words.chunks_mut(w) {
+                clear(elem, chunk);
+            }
+        }
+        Ty::Record(fields) => {
+            for (_, t, off) in fields {
+                clear(t, &mut words[*off..*off + t.width()]);
+            }
+        }
+        _ => words[0] = 1,
+    }
+}
+
+/// Renders a failure as a model error message.
+pub fn message(file: &SourceFile, f: &Fail) -> String {
+    match f {
+        Fail::Error(m, span) => format!("{m} ({})", file.location(*span)),
+        Fail::Return(_) => "`return` outside a function".to_string(),
+    }
+}

@@ -1,0 +1,186 @@
+//! The compiled program the interpreter runs: names resolved to word
+//! offsets, types to [`Ty`], rulesets expanded.
+
+use super::types::{Kind, Ty};
+use crate::diag::Span;
+
+/// Where a designator's first word is found.
+#[derive(Clone, Copy, Debug)]
+pub enum Base {
+    /// A global variable at this word of the state.
+    Global(usize),
+    /// A local (or quantifier, or value parameter) at this word of the frame.
+    Local(usize),
+    /// A reference parameter: the frame word holding the absolute address.
+    Ref(usize),
+}
+
+/// A step from a designator's base.
+#[derive(Clone, Debug)]
+pub enum Sel {
+    /// A record field at this offset.
+    Field(usize),
+    /// An array element.
+    Index {
+        /// The index expression.
+        index: Box<CExpr>,
+        /// The array's index type.
+        index_ty: Ty,
+        /// Words per element.
+        elem_width: usize,
+    },
+}
+
+/// A designator: where a value lives.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The base.
+    pub base: Base,
+    /// The selectors.
+    pub sels: Vec<Sel>,
+    /// The value's type.
+    pub ty: Ty,
+    /// The global variable it starts from, if any (for read/write sets).
+    pub root: Option<usize>,
+    /// Its text, for messages.
+    pub text: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// A compiled expression (its value is an `i64`: booleans 0/1, enums and
+/// scalarsets their ordinal).
+#[derive(Clone, Debug)]
+pub enum CExpr {
+    /// A constant.
+    Const(i64),
+    /// The scalar stored at a place (an error if undefined).
+    Load(Box<Place>),
+    /// A function call.
+    Call(usize, Vec<Arg>, Span),
+    /// `-e` or `!e`.
+    Unary(&'static str, Box<CExpr>),
+    /// A binary operator.
+    Binary(&'static str, Box<CExpr>, Box<CExpr>, Span),
+    /// `c ? a : b`.
+    Cond(Box<CExpr>, Box<CExpr>, Box<CExpr>),
+    /// `exists` (true) or `forall` over the values of a range, bound in
+    /// a frame word.
+    Quant(bool, usize, Box<Range>, Box<CExpr>),
+    /// `isundefined(place)`.
+    IsUndefined(Box<Place>),
+    /// Equality of two compound places (`=` is true, `!=` false).
+    CompoundEq(bool, Box<Place>, Box<Place>),
+}
+
+/// An argument of a call.
+#[derive(Clone, Debug)]
+pub enum Arg {
+    /// A scalar by value.
+    Value(CExpr),
+    /// A compound value, copied.
+    Copy(Place),
+    /// A `var` parameter: the place itself.
+    Ref(Place),
+}
+
+/// What a quantifier ranges over.
+#[derive(Clone, Debug)]
+pub enum Range {
+    /// Every value of a scalar type.
+    Type(Ty),
+    /// `from to to by step`.
+    Ints(CExpr, CExpr, CExpr),
+}
+
+/// A compiled statement.
+#[derive(Clone, Debug)]
+pub enum CStmt {
+    /// A scalar assignment (range-checked).
+    Assign(Place, CExpr, Span),
+    /// A compound copy (same type).
+    Copy(Place, Place),
+    /// `if`.
+    If(Vec<(CExpr, Vec<CStmt>)>, Vec<CStmt>),
+    /// `switch`.
+    Switch(CExpr, Vec<(Vec<CExpr>, Vec<CStmt>)>, Vec<CStmt>),
+    /// `for`, binding a frame word.
+    For(usize, Range, Vec<CStmt>),
+    /// `while`.
+    While(CExpr, Vec<CStmt>, Span),
+    /// A procedure call.
+    Call(usize, Vec<Arg>, Span),
+    /// `clear` (every leaf to its least value).
+    Clear(Place),
+    /// `undefine`.
+    Undefine(Place),
+    /// `error`.
+    Error(String, Span),
+    /// `assert`.
+    Assert(CExpr, String, Span),
+    /// `return`, with a function's result.
+    Return(Option<CExpr>),
+}
+
+/// A procedure or function.
+#[derive(Clone, Debug)]
+pub struct CProc {
+    /// Its name.
+    pub name: String,
+    /// Per parameter: its frame word, whether by reference, its type.
+    pub params: Vec<(usize, bool, Ty)>,
+    /// The result type of a function.
+    pub result: Option<Ty>,
+    /// Words of its frame.
+    pub frame: usize,
+    /// Its body (compiled after every signature is known).
+    pub body: Vec<CStmt>,
+    /// Global variables it reads and writes, itself and through calls.
+    pub reads: Vec<usize>,
+    /// See `reads`.
+    pub writes: Vec<usize>,
+}
+
+/// A rule, start state or invariant with its bound parameters.
+#[derive(Clone, Debug)]
+pub struct CRule {
+    /// Its name (with parameters, e.g. `go, p:1`, filled in per instance).
+    pub name: String,
+    /// The quantifiers binding its parameters: (frame word, range, name, type).
+    pub params: Vec<(usize, Range, String, Ty)>,
+    /// The guard (rules), the condition (invariants).
+    pub guard: Option<CExpr>,
+    /// The body.
+    pub body: Vec<CStmt>,
+    /// Words of its frame.
+    pub frame: usize,
+    /// Where it is.
+    pub span: Span,
+    /// Global variables its guard reads.
+    pub guard_reads: Vec<usize>,
+    /// Global variables its body reads.
+    pub reads: Vec<usize>,
+    /// Global variables its body may write.
+    pub writes: Vec<usize>,
+}
+
+/// A global variable.
+#[derive(Clone, Debug)]
+pub struct GlobalVar {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: Ty,
+    /// Its first word.
+    pub offset: usize,
+}
+
+/// A scalar kind check failed: names what was expected.
+pub fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Bool => "a boolean",
+        Kind::Int => "an integer",
+        Kind::Enum(_) => "an enumeration value",
+        Kind::Scalarset(_) => "a scalarset element",
+    }
+}

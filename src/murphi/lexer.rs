@@ -1,0 +1,242 @@
+//! Murphi tokens. Keywords are case-insensitive (as in CMurphi and Rumur),
+//! identifiers are not. Comments: `-- ...` to the end of the line and
+//! `/* ... */`.
+
+use crate::diag::{Diagnostic, Span};
+
+/// A token kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tok {
+    /// An identifier (case kept).
+    Ident(String),
+    /// A keyword, lowercased.
+    Keyword(&'static str),
+    /// An integer literal.
+    Int(i64),
+    /// A string literal (rule names, messages).
+    Str(String),
+    /// An operator or punctuation.
+    Punct(&'static str),
+    /// End of input.
+    Eof,
+}
+
+/// A token with its place in the source.
+#[derive(Clone, Debug)]
+pub struct Token {
+    /// What it is.
+    pub tok: Tok,
+    /// Where it is.
+    pub span: Span,
+}
+
+const KEYWORDS: &[&str] = &[
+    "alias",
+    "array",
+    "assert",
+    "begin",
+    "boolean",
+    "by",
+    "case",
+    "clear",
+    "const",
+    "do",
+    "else",
+    "elsif",
+    "end",
+    "endalias",
+    "endexists",
+    "endfor",
+    "endforall",
+    "endfunction",
+    "endif",
+    "endprocedure",
+    "endrecord",
+    "endrule",
+    "endruleset",
+    "endstartstate",
+    "endswitch",
+    "endwhile",
+    "enum",
+    "error",
+    "exists",
+    "false",
+    "for",
+    "forall",
+    "function",
+    "if",
+    "invariant",
+    "isundefined",
+    "multiset",
+    "of",
+    "procedure",
+    "put",
+    "record",
+    "return",
+    "rule",
+    "ruleset",
+    "scalarset",
+    "startstate",
+    "switch",
+    "then",
+    "to",
+    "traceuntil",
+    "true",
+    "type",
+    "undefine",
+    "union",
+    "var",
+    "while",
+    "ismember",
+    "multisetadd",
+    "multisetcount",
+    "multisetremove",
+    "multisetremovepred",
+    "choose",
+    "endchoose",
+    "liveness",
+    "cover",
+    "assume",
+    "property",
+    "undefined",
+];
+
+/// Longest first, so that `:=` is not read as `:`.
+const PUNCT: &[&str] = &[
+    "==>", ":=", "..", "->", "!=", "<=", ">=", "(", ")", "[", "]", "{", "}", ";", ":", ",", ".",
+    "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "!", "?",
+];
+
+/// Splits `text` into tokens (the last one is [`Tok::Eof`]).
+pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if text[i..].starts_with("--") {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if text[i..].starts_with("/*") {
+            let start = i;
+            match text[i + 2..].find("*/") {
+                Some(end) => i += 2 + end + 2,
+                None => {
+                    return Err(Diagnostic::error(
+                        Span::new(start, start + 2),
+                        "this comment is never closed (expected `*/`)",
+                    ));
+                }
+            }
+            continue;
+        }
+        let start = i;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let word = &text[start..i];
+            let lower = word.to_ascii_lowercase();
+            let tok = match KEYWORDS.iter().find(|k| **k == lower) {
+                Some(k) => Tok::Keyword(k),
+                None => Tok::Ident(word.to_string()),
+            };
+            out.push(Token {
+                tok,
+                span: Span::new(start, i),
+            });
+            continue;
+        }
+        if c.is_ascii_digit() {
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            let value: i64 = text[start..i].parse().map_err(|_| {
+                Diagnostic::error(Span::new(start, i), "this integer does not fit in 64 bits")
+            })?;
+            out.push(Token {
+                tok: Tok::Int(value),
+                span: Span::new(start, i),
+            });
+            continue;
+        }
+        if c == b'"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += 1;
+            }
+            if i >= bytes.len() {
+                return Err(Diagnostic::error(
+                    Span::new(start, start + 1),
+                    "this string is never closed (expected `\"`)",
+                ));
+            }
+            i += 1;
+            out.push(Token {
+                tok: Tok::Str(text[start + 1..i - 1].to_string()),
+                span: Span::new(start, i),
+            });
+            continue;
+        }
+        match PUNCT.iter().find(|p| text[i..].starts_with(**p)) {
+            Some(p) => {
+                i += p.len();
+                out.push(Token {
+                    tok: Tok::Punct(p),
+                    span: Span::new(start, i),
+                });
+            }
+            None => {
+                let ch = text[i..].chars().next().unwrap_or('?');
+                return Err(Diagnostic::error(
+                    Span::new(start, start + ch.len_utf8()),
+                    format!("unexpected character `{ch}`"),
+                ));
+            }
+        }
+    }
+    out.push(Token {
+        tok: Tok::Eof,
+        span: Span::new(bytes.len(), bytes.len()),
+    });
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_ignore_case_and_comments_are_skipped() {
+        let toks: Vec<Tok> = lex("VAR x : Boolean; -- c\n/* d */ x := 10 ==> \"r\"")
+            .unwrap()
+            .into_iter()
+            .map(|t| t.tok)
+            .collect();
+        assert_eq!(
+            toks,
+            vec![
+                Tok::Keyword("var"),
+                Tok::Ident("x".into()),
+                Tok::Punct(":"),
+                Tok::Keyword("boolean"),
+                Tok::Punct(";"),
+                Tok::Ident("x".into()),
+                Tok::Punct(":="),
+                Tok::Int(10),
+                Tok::Punct("==>"),
+                Tok::Str("r".into()),
+                Tok::Eof,
+            ]
+        );
+        assert!(lex("/* open").is_err());
+        assert!(lex("x # y").is_err());
+    }
+}

@@ -1,0 +1,52 @@
+//! The Murphi front end: the language of CMurphi's and Rumur's manuals,
+//! compiled to the model interface ([`crate::model`]), so that every layer
+//! and engine applies to it.
+//!
+//! - `lexer`, `parser` (into `ast`): the syntax; constructs not run yet
+//!   (unions, multisets, aliases, liveness) are refused by name;
+//! - `types`: resolved types and the word layout (one word per scalar
+//!   leaf, 0 = undefined);
+//! - `compile` (into `ir`): names resolved, `--set` overrides of
+//!   constants, types checked, read/write sets per rule;
+//! - `eval`: the interpreter (range-checked assignments, undefined reads
+//!   are errors, as in CMurphi);
+//! - `system`: [`MurphiSystem`], the program as a `Model`: rules are the
+//!   transition groups, ruleset instances their transitions.
+//!
+//! Deadlocks follow CMurphi: a state where no rule is enabled (a rule that
+//! fires and leaves the state unchanged is a self-loop, not a deadlock).
+
+pub mod ast;
+pub mod compile;
+pub mod eval;
+pub mod ir;
+pub mod lexer;
+pub mod parser;
+pub mod system;
+pub mod types;
+
+pub use system::MurphiSystem;
+
+use crate::diag::SourceFile;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Reads, parses and compiles the Murphi program in `path`; `overrides`
+/// replace constants (`--set N=4`). Errors come back rendered with
+/// file:line:column.
+pub fn load(path: &Path, overrides: &[(String, i64)]) -> Result<MurphiSystem, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("error: cannot read `{}`: {e}\n", path.display()))?;
+    let file = Arc::new(SourceFile::new(path.display().to_string(), text));
+    load_source(file, overrides)
+}
+
+/// [`load`] from text already read.
+pub fn load_source(
+    file: Arc<SourceFile>,
+    overrides: &[(String, i64)],
+) -> Result<MurphiSystem, String> {
+    let program = parser::parse_program(&file.text).map_err(|d| d.render(&file))?;
+    let compiled = compile::compile(&program, overrides).map_err(|d| d.render(&file))?;
+    MurphiSystem::new(compiled, file.clone()).map_err(|e| format!("error: {e}\n"))
+}

@@ -1,0 +1,838 @@
+//! A recursive-descent parser for Murphi (the language of CMurphi's and
+//! Rumur's manuals). Constructs orbit does not run yet are refused by name
+//! ("not supported yet: ...") with their position.
+
+use super::ast::*;
+use super::lexer::{Tok, Token, lex};
+use crate::diag::{Diagnostic, Span};
+
+/// A parsed Murphi program.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Global declarations, procedures and functions, in order.
+    pub decls: Vec<Decl>,
+    /// Rules, start states, invariants and rulesets, in order.
+    pub rules: Vec<Rule>,
+}
+
+/// Deepest nesting of expressions and statements the parser follows.
+const MAX_DEPTH: usize = 2_000;
+
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    depth: usize,
+    rule_count: usize,
+}
+
+type R<T> = Result<T, Diagnostic>;
+
+/// Parses a Murphi program.
+pub fn parse_program(text: &str) -> R<Program> {
+    let mut p = Parser {
+        toks: lex(text)?,
+        pos: 0,
+        depth: 0,
+        rule_count: 0,
+    };
+    p.program()
+}
+
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Ident(s) => format!("`{s}`"),
+        Tok::Keyword(k) => format!("`{k}`"),
+        Tok::Int(i) => format!("`{i}`"),
+        Tok::Str(s) => format!("\"{s}\""),
+        Tok::Punct(p) => format!("`{p}`"),
+        Tok::Eof => "the end of the file".into(),
+    }
+}
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos].tok
+    }
+
+    fn span(&self) -> Span {
+        self.toks[self.pos].span
+    }
+
+    fn prev_span(&self) -> Span {
+        self.toks[self.pos.saturating_sub(1)].span
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.toks[self.pos].clone();
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn is_kw(&self, k: &str) -> bool {
+        matches!(self.peek(), Tok::Keyword(x) if *x == k)
+    }
+
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(self.peek(), Tok::Punct(x) if *x == p)
+    }
+
+    fn eat_kw(&mut self, k: &str) -> bool {
+        let yes = self.is_kw(k);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    fn eat_punct(&mut self, p: &str) -> bool {
+        let yes = self.is_punct(p);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    fn error<T>(&self, expected: &str) -> R<T> {
+        Err(Diagnostic::error(
+            self.span(),
+            format!("expected {expected}, found {}", describe(self.peek())),
+        ))
+    }
+
+    fn expect_kw(&mut self, k: &str) -> R<()> {
+        if self.eat_kw(k) {
+            Ok(())
+        } else {
+            self.error(&format!("`{k}`"))
+        }
+    }
+
+    fn expect_punct(&mut self, p: &str) -> R<()> {
+        if self.eat_punct(p) {
+            Ok(())
+        } else {
+            self.error(&format!("`{p}`"))
+        }
+    }
+
+    /// `end` or the construct's own closing keyword.
+    fn expect_end(&mut self, own: &str) -> R<()> {
+        if self.eat_kw("end") || self.eat_kw(own) {
+            Ok(())
+        } else {
+            self.error(&format!("`{own}` or `end`"))
+        }
+    }
+
+    fn ident(&mut self) -> R<(String, Span)> {
+        match self.peek().clone() {
+            Tok::Ident(s) => {
+                let span = self.bump().span;
+                Ok((s, span))
+            }
+            _ => self.error("a name"),
+        }
+    }
+
+    fn unsupported<T>(&self, what: &str) -> R<T> {
+        Err(Diagnostic::error(
+            self.span(),
+            format!("not supported yet: {what}"),
+        ))
+    }
+
+    fn deeper(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Diagnostic::error(
+                self.span(),
+                format!("nesting deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn program(&mut self) -> R<Program> {
+        let mut prog = Program::default();
+        loop {
+            if self.is_kw("const") || self.is_kw("type") || self.is_kw("var") {
+                prog.decls.extend(self.decl_section()?);
+            } else if self.is_kw("procedure") || self.is_kw("function") {
+                prog.decls.push(Decl::Proc(self.proc_decl()?));
+            } else {
+                break;
+            }
+        }
+        while !matches!(self.peek(), Tok::Eof) {
+            prog.rules.push(self.rule()?);
+            while self.eat_punct(";") {}
+        }
+        Ok(prog)
+    }
+
+    /// One `const`, `type` or `var` section.
+    fn decl_section(&mut self) -> R<Vec<Decl>> {
+        let mut out = Vec::new();
+        if self.eat_kw("const") {
+            while let Tok::Ident(_) = self.peek() {
+                let (name, span) = self.ident()?;
+                if !self.eat_punct(":") {
+                    self.expect_punct("=")?;
+                }
+                let value = self.expr()?;
+                self.expect_punct(";")?;
+                out.push(Decl::Const(name, value, span));
+            }
+        } else if self.eat_kw("type") {
+            while let Tok::Ident(_) = self.peek() {
+                let (name, span) = self.ident()?;
+                if !self.eat_punct(":") {
+                    self.expect_punct("=")?;
+                }
+                let ty = self.type_expr()?;
+                self.expect_punct(";")?;
+                out.push(Decl::Type(name, ty, span));
+            }
+        } else {
+            self.expect_kw("var")?;
+            while let Tok::Ident(_) = self.peek() {
+                let names = self.ident_list()?;
+                self.expect_punct(":")?;
+                let ty = self.type_expr()?;
+                self.expect_punct(";")?;
+                out.push(Decl::Var(names, ty));
+            }
+        }
+        Ok(out)
+    }
+
+    fn ident_list(&mut self) -> R<Vec<(String, Span)>> {
+        let mut names = vec![self.ident()?];
+        while self.eat_punct(",") {
+            names.push(self.ident()?);
+        }
+        Ok(names)
+    }
+
+    /// Declarations local to a rule or procedure, up to `begin` (if any).
+    fn local_decls(&mut self) -> R<Vec<Decl>> {
+        let mut out = Vec::new();
+        while self.is_kw("const") || self.is_kw("type") || self.is_kw("var") {
+            out.extend(self.decl_section()?);
+        }
+        if !out.is_empty() {
+            self.expect_kw("begin")?;
+        } else {
+            self.eat_kw("begin");
+        }
+        Ok(out)
+    }
+
+    fn type_expr(&mut self) -> R<TypeExpr> {
+        self.deeper()?;
+        let ty = if self.eat_kw("boolean") {
+            TypeExpr::Boolean
+        } else if self.eat_kw("enum") {
+            self.expect_punct("{")?;
+            let names = self.ident_list()?;
+            self.expect_punct("}")?;
+            TypeExpr::Enum(names)
+        } else if self.eat_kw("scalarset") {
+            self.expect_punct("(")?;
+            let n = self.expr()?;
+            self.expect_punct(")")?;
+            TypeExpr::Scalarset(Box::new(n))
+        } else if self.eat_kw("array") {
+            self.expect_punct("[")?;
+            let index = self.type_expr()?;
+            self.expect_punct("]")?;
+            self.expect_kw("of")?;
+            let elem = self.type_expr()?;
+            TypeExpr::Array(Box::new(index), Box::new(elem))
+        } else if self.eat_kw("record") {
+            let mut fields = Vec::new();
+            while let Tok::Ident(_) = self.peek() {
+                let names = self.ident_list()?;
+                self.expect_punct(":")?;
+                let ty = self.type_expr()?;
+                for (n, _) in names {
+                    fields.push((n, ty.clone()));
+                }
+                if !self.eat_punct(";") {
+                    break;
+                }
+            }
+            self.expect_end("endrecord")?;
+            TypeExpr::Record(fields)
+        } else if self.is_kw("union") {
+            return self.unsupported("union types");
+        } else if self.is_kw("multiset") {
+            return self.unsupported("multiset types");
+        } else {
+            // A named type, or a range `lo .. hi` whose bound may be a name.
+            let start = self.pos;
+            if let Tok::Ident(name) = self.peek().clone() {
+                let span = self.bump().span;
+                if !self.is_punct("..") && !self.is_binary_op() {
+                    self.depth -= 1;
+                    return Ok(TypeExpr::Named(name, span));
+                }
+                self.pos = start;
+            }
+            let lo = self.expr()?;
+            self.expect_punct("..")?;
+            let hi = self.expr()?;
+            TypeExpr::Range(Box::new(lo), Box::new(hi))
+        };
+        self.depth -= 1;
+        Ok(ty)
+    }
+
+    fn is_binary_op(&self) -> bool {
+        ["+", "-", "*", "/", "%"].iter().any(|p| self.is_punct(p))
+    }
+
+    fn proc_decl(&mut self) -> R<Proc> {
+        let is_function = self.is_kw("function");
+        let span = self.bump().span;
+        let (name, _) = self.ident()?;
+        let mut params = Vec::new();
+        self.expect_punct("(")?;
+        while !self.is_punct(")") {
+            let by_ref = self.eat_kw("var");
+            let names = self.ident_list()?;
+            self.expect_punct(":")?;
+            let ty = self.type_expr()?;
+            for (n, _) in names {
+                params.push((n, by_ref, ty.clone()));
+            }
+            if !self.eat_punct(";") {
+                break;
+            }
+        }
+        self.expect_punct(")")?;
+        let result = if is_function {
+            self.expect_punct(":")?;
+            Some(self.type_expr()?)
+        } else {
+            None
+        };
+        self.expect_punct(";")?;
+        let decls = self.local_decls()?;
+        let body = self.stmts()?;
+        self.expect_end(if is_function {
+            "endfunction"
+        } else {
+            "endprocedure"
+        })?;
+        self.expect_punct(";")?;
+        Ok(Proc {
+            name,
+            params,
+            result,
+            decls,
+            body,
+            span,
+        })
+    }
+
+    fn rule_name(&mut self, kind: &str) -> String {
+        self.rule_count += 1;
+        match self.peek().clone() {
+            Tok::Str(s) => {
+                self.bump();
+                s
+            }
+            _ => format!("{kind} {}", self.rule_count),
+        }
+    }
+
+    fn rule(&mut self) -> R<Rule> {
+        self.deeper()?;
+        let span = self.span();
+        let rule = if self.eat_kw("rule") {
+            let name = self.rule_name("rule");
+            let guard = if self.is_kw("begin")
+                || self.is_kw("var")
+                || self.is_kw("const")
+                || self.is_kw("type")
+                || self.is_punct("==>")
+            {
+                None
+            } else {
+                Some(self.expr()?)
+            };
+            if guard.is_some() || self.is_punct("==>") {
+                self.expect_punct("==>")?;
+            }
+            let decls = self.local_decls()?;
+            let body = self.stmts()?;
+            self.expect_end("endrule")?;
+            Rule::Simple {
+                name,
+                guard,
+                decls,
+                body,
+                span,
+            }
+        } else if self.eat_kw("startstate") {
+            let name = self.rule_name("startstate");
+            let decls = self.local_decls()?;
+            let body = self.stmts()?;
+            self.expect_end("endstartstate")?;
+            Rule::Start {
+                name,
+                decls,
+                body,
+                span,
+            }
+        } else if self.eat_kw("invariant") {
+            let name = self.rule_name("invariant");
+            let cond = self.expr()?;
+            Rule::Invariant { name, cond, span }
+        } else if self.eat_kw("ruleset") {
+            let mut qs = vec![self.quantifier()?];
+            while self.eat_punct(";") {
+                qs.push(self.quantifier()?);
+            }
+            self.expect_kw("do")?;
+            let mut rules = Vec::new();
+            while !self.is_kw("end") && !self.is_kw("endruleset") {
+                rules.push(self.rule()?);
+                while self.eat_punct(";") {}
+            }
+            self.expect_end("endruleset")?;
+            Rule::Ruleset(qs, rules)
+        } else if self.is_kw("alias") {
+            return self.unsupported("alias");
+        } else if self.is_kw("choose") {
+            return self.unsupported("choose rulesets (multisets)");
+        } else if self.is_kw("liveness")
+            || self.is_kw("cover")
+            || self.is_kw("assume")
+            || self.is_kw("property")
+        {
+            return self.unsupported("liveness, cover, assume and property rules");
+        } else {
+            return self.error("a rule, ruleset, startstate or invariant");
+        };
+        self.depth -= 1;
+        Ok(rule)
+    }
+
+    fn quantifier(&mut self) -> R<Quantifier> {
+        let (name, span) = self.ident()?;
+        if self.eat_punct(":=") {
+            let from = self.expr()?;
+            self.expect_kw("to")?;
+            let to = self.expr()?;
+            let by = if self.eat_kw("by") {
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            return Ok(Quantifier {
+                name,
+                range: QRange::Ints(from, to, by),
+                span,
+            });
+        }
+        self.expect_punct(":")?;
+        Ok(Quantifier {
+            name,
+            range: QRange::Type(self.type_expr()?),
+            span,
+        })
+    }
+
+    fn at_stmts_end(&self) -> bool {
+        matches!(self.peek(), Tok::Eof)
+            || [
+                "end",
+                "endif",
+                "elsif",
+                "else",
+                "endfor",
+                "endwhile",
+                "endswitch",
+                "case",
+                "endrule",
+                "endstartstate",
+                "endprocedure",
+                "endfunction",
+                "endalias",
+            ]
+            .iter()
+            .any(|k| self.is_kw(k))
+    }
+
+    fn stmts(&mut self) -> R<Vec<Stmt>> {
+        let mut out = Vec::new();
+        while !self.at_stmts_end() {
+            if self.eat_punct(";") {
+                continue;
+            }
+            out.push(self.stmt()?);
+            if !self.eat_punct(";") && !self.at_stmts_end() {
+                return self.error("`;`");
+            }
+        }
+        Ok(out)
+    }
+
+    fn stmt(&mut self) -> R<Stmt> {
+        self.deeper()?;
+        let span = self.span();
+        let kind = if self.eat_kw("if") {
+            let mut arms = Vec::new();
+            let c = self.expr()?;
+            self.expect_kw("then")?;
+            arms.push((c, self.stmts()?));
+            let mut otherwise = Vec::new();
+            loop {
+                if self.eat_kw("elsif") {
+                    let c = self.expr()?;
+                    self.expect_kw("then")?;
+                    arms.push((c, self.stmts()?));
+                } else if self.eat_kw("else") {
+                    otherwise = self.stmts()?;
+                } else {
+                    break;
+                }
+            }
+            self.expect_end("endif")?;
+            StmtKind::If(arms, otherwise)
+        } else if self.eat_kw("switch") {
+            let e = self.expr()?;
+            let mut cases = Vec::new();
+            let mut otherwise = Vec::new();
+            loop {
+                if self.eat_kw("case") {
+                    let mut values = vec![self.expr()?];
+                    while self.eat_punct(",") {
+                        values.push(self.expr()?);
+                    }
+                    self.expect_punct(":")?;
+                    cases.push((values, self.stmts()?));
+                } else if self.eat_kw("else") {
+                    otherwise = self.stmts()?;
+                } else {
+                    break;
+                }
+            }
+            self.expect_end("endswitch")?;
+            StmtKind::Switch(e, cases, otherwise)
+        } else if self.eat_kw("for") {
+            let q = self.quantifier()?;
+            self.expect_kw("do")?;
+            let body = self.stmts()?;
+            self.expect_end("endfor")?;
+            StmtKind::For(q, body)
+        } else if self.eat_kw("while") {
+            let c = self.expr()?;
+            self.expect_kw("do")?;
+            let body = self.stmts()?;
+            self.expect_end("endwhile")?;
+            StmtKind::While(c, body)
+        } else if self.eat_kw("clear") {
+            StmtKind::Clear(self.designator()?)
+        } else if self.eat_kw("undefine") {
+            StmtKind::Undefine(self.designator()?)
+        } else if self.eat_kw("error") {
+            match self.bump().tok {
+                Tok::Str(s) => StmtKind::Error(s),
+                _ => {
+                    return Err(Diagnostic::error(
+                        self.prev_span(),
+                        "expected a message string",
+                    ));
+                }
+            }
+        } else if self.eat_kw("assert") {
+            let c = self.expr()?;
+            let msg = match self.peek().clone() {
+                Tok::Str(s) => {
+                    self.bump();
+                    s
+                }
+                _ => "assertion".into(),
+            };
+            StmtKind::Assert(c, msg)
+        } else if self.eat_kw("put") {
+            if let Tok::Str(_) = self.peek() {
+                self.bump();
+            } else {
+                self.expr()?;
+            }
+            StmtKind::Put
+        } else if self.eat_kw("return") {
+            if self.is_punct(";") || self.at_stmts_end() {
+                StmtKind::Return(None)
+            } else {
+                StmtKind::Return(Some(self.expr()?))
+            }
+        } else if self.is_kw("alias") {
+            return self.unsupported("alias");
+        } else if self.is_kw("multisetadd")
+            || self.is_kw("multisetremove")
+            || self.is_kw("multisetremovepred")
+        {
+            return self.unsupported("multisets");
+        } else {
+            let d = self.designator()?;
+            if self.eat_punct(":=") {
+                let e = self.expr()?;
+                StmtKind::Assign(d, e)
+            } else {
+                match d.kind {
+                    ExprKind::Call(name, args) => StmtKind::Call(name, args),
+                    ExprKind::Designator(name, sel) if sel.is_empty() => {
+                        StmtKind::Call(name, vec![])
+                    }
+                    _ => return self.error("`:=`"),
+                }
+            }
+        };
+        self.depth -= 1;
+        Ok(Stmt {
+            kind,
+            span: span.to(self.prev_span()),
+        })
+    }
+
+    /// A designator, or a call `f(args)`.
+    fn designator(&mut self) -> R<Expr> {
+        let (name, span) = self.ident()?;
+        if self.eat_punct("(") {
+            let mut args = Vec::new();
+            while !self.is_punct(")") {
+                args.push(self.expr()?);
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
+            self.expect_punct(")")?;
+            return Ok(Expr {
+                kind: ExprKind::Call(name, args),
+                span: span.to(self.prev_span()),
+            });
+        }
+        let mut sel = Vec::new();
+        loop {
+            if self.eat_punct(".") {
+                let (f, fs) = self.ident()?;
+                sel.push(Selector::Field(f, fs));
+            } else if self.eat_punct("[") {
+                sel.push(Selector::Index(self.expr()?));
+                self.expect_punct("]")?;
+            } else {
+                break;
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::Designator(name, sel),
+            span: span.to(self.prev_span()),
+        })
+    }
+
+    fn expr(&mut self) -> R<Expr> {
+        self.deeper()?;
+        let c = self.implication()?;
+        let e = if self.eat_punct("?") {
+            let a = self.expr()?;
+            self.expect_punct(":")?;
+            let b = self.expr()?;
+            let span = c.span.to(b.span);
+            Expr {
+                kind: ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+                span,
+            }
+        } else {
+            c
+        };
+        self.depth -= 1;
+        Ok(e)
+    }
+
+    fn binary(
+        &mut self,
+        ops: &[&'static str],
+        next: fn(&mut Self) -> R<Expr>,
+        right: bool,
+    ) -> R<Expr> {
+        let mut lhs = next(self)?;
+        loop {
+            let Some(op) = ops.iter().find(|op| self.is_punct(op)).copied() else {
+                return Ok(lhs);
+            };
+            self.bump();
+            let rhs = if right {
+                self.binary(ops, next, right)?
+            } else {
+                next(self)?
+            };
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+            };
+            if right {
+                return Ok(lhs);
+            }
+        }
+    }
+
+    fn implication(&mut self) -> R<Expr> {
+        self.binary(&["->"], Self::or, true)
+    }
+
+    fn or(&mut self) -> R<Expr> {
+        self.binary(&["|"], Self::and, false)
+    }
+
+    fn and(&mut self) -> R<Expr> {
+        self.binary(&["&"], Self::not, false)
+    }
+
+    fn not(&mut self) -> R<Expr> {
+        if self.is_punct("!") {
+            let span = self.bump().span;
+            self.deeper()?;
+            let e = self.not()?;
+            self.depth -= 1;
+            let span = span.to(e.span);
+            return Ok(Expr {
+                kind: ExprKind::Unary("!", Box::new(e)),
+                span,
+            });
+        }
+        self.comparison()
+    }
+
+    fn comparison(&mut self) -> R<Expr> {
+        self.binary(&["=", "!=", "<=", ">=", "<", ">"], Self::additive, false)
+    }
+
+    fn additive(&mut self) -> R<Expr> {
+        self.binary(&["+", "-"], Self::multiplicative, false)
+    }
+
+    fn multiplicative(&mut self) -> R<Expr> {
+        self.binary(&["*", "/", "%"], Self::unary, false)
+    }
+
+    fn unary(&mut self) -> R<Expr> {
+        if self.is_punct("-") || self.is_punct("+") {
+            let t = self.bump();
+            self.deeper()?;
+            let e = self.unary()?;
+            self.depth -= 1;
+            let span = t.span.to(e.span);
+            return Ok(if t.tok == Tok::Punct("+") {
+                e
+            } else {
+                Expr {
+                    kind: ExprKind::Unary("-", Box::new(e)),
+                    span,
+                }
+            });
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> R<Expr> {
+        let span = self.span();
+        match self.peek().clone() {
+            Tok::Int(i) => {
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Int(i),
+                    span,
+                })
+            }
+            Tok::Keyword("true") | Tok::Keyword("false") => {
+                let b = self.is_kw("true");
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Bool(b),
+                    span,
+                })
+            }
+            Tok::Punct("(") => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_punct(")")?;
+                Ok(e)
+            }
+            Tok::Keyword("isundefined") => {
+                self.bump();
+                self.expect_punct("(")?;
+                let d = self.designator()?;
+                self.expect_punct(")")?;
+                Ok(Expr {
+                    kind: ExprKind::IsUndefined(Box::new(d)),
+                    span: span.to(self.prev_span()),
+                })
+            }
+            Tok::Keyword(k @ ("exists" | "forall")) => {
+                self.bump();
+                let q = self.quantifier()?;
+                self.expect_kw("do")?;
+                let body = self.expr()?;
+                self.expect_end(if k == "exists" {
+                    "endexists"
+                } else {
+                    "endforall"
+                })?;
+                Ok(Expr {
+                    kind: ExprKind::Quant(k == "exists", Box::new(q), Box::new(body)),
+                    span: span.to(self.prev_span()),
+                })
+            }
+            Tok::Keyword("ismember" | "multisetcount") => self.unsupported("multisets"),
+            Tok::Ident(_) => self.designator(),
+            _ => self.error("an expression"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_declarations_rules_and_rulesets() {
+        let p = parse_program(
+            "const N: 3; type pid: scalarset(N); st: enum {idle, busy};
+             var s: array [pid] of st; n: 0..N;
+             procedure reset(var x: st); begin x := idle; end;
+             function busy_count(): 0..N; var c: 0..N; begin c := 0;
+               for p: pid do if s[p] = busy then c := c + 1 endif endfor; return c; end;
+             startstate begin for p: pid do reset(s[p]) endfor; n := 0; end;
+             ruleset p: pid do rule \"go\" s[p] = idle & n < N ==> begin s[p] := busy; n := n + 1 end end;
+             invariant \"bound\" busy_count() = n",
+        )
+        .unwrap();
+        assert_eq!(p.decls.len(), 6);
+        assert_eq!(p.rules.len(), 3);
+        assert!(
+            matches!(&p.rules[1], Rule::Ruleset(qs, rules) if qs.len() == 1 && rules.len() == 1)
+        );
+    }
+
+    #[test]
+    fn unsupported_constructs_are_named() {
+        let e = parse_program("type t: union {a, b};").unwrap_err();
+        assert!(
+            e.message.contains("not supported yet: union"),
+            "{}",
+            e.message
+        );
+        let e = parse_program("var x: boolean; rule begin alias y: x do end end").unwrap_err();
+        assert!(e.message.contains("alias"));
+        let e = parse_program("var x: boolean; rule x := end").unwrap_err();
+        assert!(e.message.contains("expected"), "{}", e.message);
+    }
+}

@@ -1,0 +1,336 @@
+//! A Murphi program as a [`Model`]: the state is the global variables'
+//! words; the transition groups are the rules (a ruleset's rule is one
+//! group for all its instances); successors come rule by rule in
+//! declaration order, ruleset instances in parameter order.
+
+use super::compile::Compiled;
+use super::eval::{Fail, Machine, message};
+use super::ir::{CRule, Range};
+use super::types::Ty;
+use crate::diag::SourceFile;
+use crate::model::{
+    GroupInfo, INITIAL_GROUP, Independence, Model, ModelError, SlotInfo, Step, Violation,
+    ViolationKind,
+};
+use std::sync::Arc;
+
+/// One instance of a rule, start state or invariant: the values of its
+/// ruleset parameters.
+#[derive(Clone, Debug)]
+struct Instance {
+    rule: usize,
+    values: Vec<i64>,
+}
+
+/// A loaded Murphi program.
+pub struct MurphiSystem {
+    prog: Compiled,
+    file: Arc<SourceFile>,
+    starts: Vec<Instance>,
+    rules: Vec<Instance>,
+    invariants: Vec<Instance>,
+    groups: Vec<GroupInfo>,
+    /// Whether `check_state` evaluates the invariants (`--no-invariant`
+    /// turns it off).
+    pub check_invariants: bool,
+}
+
+/// Per-thread interpreter memory.
+pub struct MurphiScratch {
+    mem: Vec<u64>,
+}
+
+struct RuleStep<'a> {
+    system: &'a MurphiSystem,
+    rules: &'a [CRule],
+    inst: &'a Instance,
+    group: usize,
+}
+
+impl Step for RuleStep<'_> {
+    fn group(&self) -> usize {
+        self.group
+    }
+
+    fn label(&self) -> String {
+        let r = &self.rules[self.inst.rule];
+        if r.params.is_empty() {
+            return r.name.clone();
+        }
+        let params: Vec<String> = r
+            .params
+            .iter()
+            .zip(&self.inst.values)
+            .map(|((_, _, name, ty), v)| format!("{name}:{}", ty.show(*v)))
+            .collect();
+        let _ = self.system;
+        format!("{}, {}", r.name, params.join(", "))
+    }
+}
+
+/// Every tuple of values of `params` (ruleset order: the first parameter
+/// varies slowest).
+fn instances(prog: &Compiled, rules: &[CRule], file: &SourceFile) -> Result<Vec<Instance>, String> {
+    let mut out = Vec::new();
+    let mut mem = Vec::new();
+    let mut machine = Machine::new(prog, &mut mem);
+    for (k, r) in rules.iter().enumerate() {
+        let mut tuples: Vec<Vec<i64>> = vec![Vec::new()];
+        for (_, range, _, _) in &r.params {
+            let values: Vec<i64> = match range {
+                Range::Type(ty) => (0..ty.card()).map(|i| i as i64 + ty.lo()).collect(),
+                Range::Ints(from, to, by) => {
+                    let ev = |m: &mut Machine<'_, '_>, e| m.eval(e).map_err(|f| message(file, &f));
+                    let (from, to, by) = (
+                        ev(&mut machine, from)?,
+                        ev(&mut machine, to)?,
+                        ev(&mut machine, by)?,
+                    );
+                    if by == 0 {
+                        return Err(format!(
+                            "a ruleset steps `by 0` ({})",
+                            file.location(r.span)
+                        ));
+                    }
+                    let mut v = Vec::new();
+                    let mut x = from;
+                    while (by > 0 && x <= to) || (by < 0 && x >= to) {
+                        v.push(x);
+                        x += by;
+                    }
+                    v
+                }
+            };
+            tuples = tuples
+                .into_iter()
+                .flat_map(|t| {
+                    values.iter().map(move |&v| {
+                        let mut t = t.clone();
+                        t.push(v);
+                        t
+                    })
+                })
+                .collect();
+        }
+        out.extend(
+            tuples
+                .into_iter()
+                .map(|values| Instance { rule: k, values }),
+        );
+    }
+    Ok(out)
+}
+
+impl MurphiSystem {
+    /// The system of a compiled program.
+    pub fn new(prog: Compiled, file: Arc<SourceFile>) -> Result<Self, String> {
+        let starts = instances(&prog, &prog.starts, &file)?;
+        let rules = instances(&prog, &prog.rules, &file)?;
+        let invariants = instances(&prog, &prog.invariants, &file)?;
+        let groups = prog
+            .rules
+            .iter()
+            .map(|r| GroupInfo {
+                name: r.name.clone(),
+                guard_reads: r.guard_reads.clone(),
+                action_reads: r.reads.clone(),
+                writes: r.writes.clone(),
+            })
+            .collect();
+        Ok(MurphiSystem {
+            prog,
+            file,
+            starts,
+            rules,
+            invariants,
+            groups,
+            check_invariants: true,
+        })
+    }
+
+    /// The compiled program.
+    pub fn program(&self) -> &Compiled {
+        &self.prog
+    }
+
+    /// The relations partial order reduction uses: from the rules'
+    /// read/write sets, with the variables the invariants read visible
+    /// when `invariants` are checked.
+    pub fn independence(&self, invariants: bool) -> Independence {
+        let mut visible: Vec<usize> = Vec::new();
+        if invariants && self.check_invariants {
+            // An invariant's condition is compiled as a guard; what it
+            // reads is collected in its guard reads.
+            for r in &self.prog.invariants {
+                visible.extend(&r.guard_reads);
+                visible.extend(&r.reads);
+            }
+        }
+        visible.sort_unstable();
+        visible.dedup();
+        Independence::from_access(&self.groups, &visible)
+    }
+
+    fn machine<'s>(&'s self, scratch: &'s mut MurphiScratch) -> Machine<'s, 's> {
+        Machine::new(&self.prog, &mut scratch.mem)
+    }
+
+    fn error(&self, f: &Fail) -> ModelError {
+        ModelError::new(message(&self.file, f))
+    }
+
+    /// Runs instance `inst` of `rule` on the machine's state words: its
+    /// guard (if any), then its body; `Ok(false)` if the guard is false.
+    fn run(&self, m: &mut Machine<'_, '_>, rule: &CRule, inst: &Instance) -> Result<bool, Fail> {
+        let old = m.push_frame(rule.frame);
+        for ((at, _, _, ty), v) in rule.params.iter().zip(&inst.values) {
+            m.bind(*at, ty, *v);
+        }
+        let result = (|| {
+            if let Some(g) = &rule.guard
+                && m.eval(g)? == 0
+            {
+                return Ok(false);
+            }
+            match m.stmts(&rule.body) {
+                Ok(()) | Err(Fail::Return(None)) => Ok(true),
+                Err(e) => Err(e),
+            }
+        })();
+        m.pop_frame(old);
+        result
+    }
+}
+
+impl Model for MurphiSystem {
+    type Scratch = MurphiScratch;
+
+    fn new_scratch(&self) -> MurphiScratch {
+        MurphiScratch { mem: Vec::new() }
+    }
+
+    fn state_width(&self) -> usize {
+        self.prog.width.max(1)
+    }
+
+    fn slots(&self) -> Vec<SlotInfo> {
+        self.prog
+            .globals
+            .iter()
+            .map(|g| SlotInfo {
+                name: g.name.clone(),
+                offset: g.offset,
+                words: g.ty.width(),
+            })
+            .collect()
+    }
+
+    fn groups(&self) -> &[GroupInfo] {
+        &self.groups
+    }
+
+    fn initial_states(
+        &self,
+        scratch: &mut MurphiScratch,
+        emit: &mut dyn FnMut(&dyn Step, &[u64]),
+    ) -> Result<(), ModelError> {
+        let w = self.state_width();
+        let m = &mut self.machine(scratch);
+        for inst in &self.starts {
+            m.mem[..w].fill(0);
+            let rule = &self.prog.starts[inst.rule];
+            self.run(m, rule, inst).map_err(|f| self.error(&f))?;
+            let step = RuleStep {
+                system: self,
+                rules: &self.prog.starts,
+                inst,
+                group: INITIAL_GROUP,
+            };
+            emit(&step, &m.mem[..w]);
+        }
+        Ok(())
+    }
+
+    fn successors(
+        &self,
+        scratch: &mut MurphiScratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&dyn Step, &[u64]),
+    ) -> Result<(), ModelError> {
+        let w = self.state_width();
+        let m = &mut self.machine(scratch);
+        m.mem[..w].copy_from_slice(state);
+        for inst in &self.rules {
+            let rule = &self.prog.rules[inst.rule];
+            if self.run(m, rule, inst).map_err(|f| self.error(&f))? {
+                let step = RuleStep {
+                    system: self,
+                    rules: &self.prog.rules,
+                    inst,
+                    group: inst.rule,
+                };
+                emit(&step, &m.mem[..w]);
+                m.mem[..w].copy_from_slice(state);
+            }
+        }
+        Ok(())
+    }
+
+    fn check_state(
+        &self,
+        scratch: &mut MurphiScratch,
+        state: &[u64],
+    ) -> Result<Option<Violation>, ModelError> {
+        if !self.check_invariants {
+            return Ok(None);
+        }
+        let w = self.state_width();
+        let m = &mut self.machine(scratch);
+        m.mem[..w].copy_from_slice(state);
+        for inst in &self.invariants {
+            let rule = &self.prog.invariants[inst.rule];
+            // An invariant is a rule whose guard is its condition: "not
+            // enabled" means false.
+            if !self.run(m, rule, inst).map_err(|f| self.error(&f))? {
+                let step = RuleStep {
+                    system: self,
+                    rules: &self.prog.invariants,
+                    inst,
+                    group: 0,
+                };
+                return Ok(Some(Violation {
+                    kind: ViolationKind::Invariant,
+                    message: format!(
+                        "invariant \"{}\" is false ({})",
+                        step.label(),
+                        self.file.location(rule.span)
+                    ),
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        self.prog
+            .globals
+            .iter()
+            .map(|g| {
+                (
+                    g.name.clone(),
+                    g.ty.show_words(&state[g.offset..g.offset + g.ty.width()]),
+                )
+            })
+            .collect()
+    }
+}
+
+/// The type of global `name`, for tests.
+pub fn global_type<'a>(system: &'a MurphiSystem, name: &str) -> Option<&'a Ty> {
+    system
+        .prog
+        .globals
+        .iter()
+        .find(|g| g.name == name)
+        .map(|g| &g.ty)
+}

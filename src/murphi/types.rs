@@ -1,0 +1,187 @@
+//! Murphi types as the compiler resolves them, and how their values are
+//! laid out in words: every scalar leaf is one word, `0` meaning
+//! *undefined* (Murphi's undefined values are part of the state) and
+//! `v - lo + 1` a value `v` of a type whose least value is `lo`.
+
+use std::sync::Arc;
+
+/// A resolved type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// `boolean`: 0 = false, 1 = true.
+    Bool,
+    /// `lo .. hi`.
+    Range(i64, i64),
+    /// An enumeration (its number and its names; values are ordinals).
+    Enum(usize, Arc<[String]>),
+    /// A scalarset of `size` elements; `domain` numbers the permutable
+    /// domains of the program (values are element indices).
+    Scalarset { domain: usize, size: u64 },
+    /// An integer without bounds (quantifier variables `i := a to b`).
+    Int,
+    /// `array [index] of elem`.
+    Array(Box<Ty>, Box<Ty>),
+    /// `record ... end`: fields with their word offsets.
+    Record(Vec<(String, Ty, usize)>),
+}
+
+/// The kind of a scalar value, for type checking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `true`/`false`.
+    Bool,
+    /// An integer (of any range).
+    Int,
+    /// An element of enumeration `n`.
+    Enum(usize),
+    /// An element of scalarset domain `n`.
+    Scalarset(usize),
+}
+
+/// The least value of `Ty::Int` leaves (so that every integer in reach
+/// encodes to a non-zero word).
+const INT_LO: i64 = i64::MIN / 2;
+
+impl Ty {
+    /// Number of words a value takes.
+    pub fn width(&self) -> usize {
+        match self {
+            Ty::Array(index, elem) => index.card() as usize * elem.width(),
+            Ty::Record(fields) => fields.iter().map(|(_, t, _)| t.width()).sum(),
+            _ => 1,
+        }
+    }
+
+    /// Number of values of a scalar type (0 for `Int` and compound types).
+    pub fn card(&self) -> u64 {
+        match self {
+            Ty::Bool => 2,
+            Ty::Range(lo, hi) => (hi - lo + 1).max(0) as u64,
+            Ty::Enum(_, names) => names.len() as u64,
+            Ty::Scalarset { size, .. } => *size,
+            _ => 0,
+        }
+    }
+
+    /// The least value (what word 1 encodes).
+    pub fn lo(&self) -> i64 {
+        match self {
+            Ty::Range(lo, _) => *lo,
+            Ty::Int => INT_LO,
+            _ => 0,
+        }
+    }
+
+    /// Whether it is a scalar (one word).
+    pub fn is_scalar(&self) -> bool {
+        !matches!(self, Ty::Array(..) | Ty::Record(_))
+    }
+
+    /// The kind of a scalar type.
+    pub fn kind(&self) -> Option<Kind> {
+        match self {
+            Ty::Bool => Some(Kind::Bool),
+            Ty::Range(..) | Ty::Int => Some(Kind::Int),
+            Ty::Enum(id, _) => Some(Kind::Enum(*id)),
+            Ty::Scalarset { domain, .. } => Some(Kind::Scalarset(*domain)),
+            _ => None,
+        }
+    }
+
+    /// Whether `v` is a value of this scalar type.
+    pub fn contains(&self, v: i64) -> bool {
+        match self {
+            Ty::Int => true,
+            Ty::Range(lo, hi) => (*lo..=*hi).contains(&v),
+            _ => v >= 0 && (v as u64) < self.card(),
+        }
+    }
+
+    /// The word of value `v`.
+    #[inline]
+    pub fn encode(&self, v: i64) -> u64 {
+        v.wrapping_sub(self.lo()).wrapping_add(1) as u64
+    }
+
+    /// The value of a defined word.
+    #[inline]
+    pub fn decode(&self, word: u64) -> i64 {
+        (word as i64).wrapping_sub(1).wrapping_add(self.lo())
+    }
+
+    /// The position of value `v` among the values of an index type.
+    #[inline]
+    pub fn position(&self, v: i64) -> Option<usize> {
+        self.contains(v).then(|| (v - self.lo()) as usize)
+    }
+
+    /// Prints value `v` of this scalar type.
+    pub fn show(&self, v: i64) -> String {
+        match self {
+            Ty::Bool => (if v != 0 { "true" } else { "false" }).to_string(),
+            Ty::Enum(_, names) => names
+                .get(v as usize)
+                .cloned()
+                .unwrap_or_else(|| v.to_string()),
+            Ty::Scalarset { .. } => format!("{}", v + 1),
+            _ => v.to_string(),
+        }
+    }
+
+    /// Prints the value stored at `words` (one value of this type).
+    pub fn show_words(&self, words: &[u64]) -> String {
+        match self {
+            Ty::Array(index, elem) => {
+                let w = elem.width();
+                let items: Vec<String> = (0..index.card())
+                    .map(|i| {
+                        let k = i as usize * w;
+                        format!(
+                            "{}: {}",
+                            index.show(i as i64 + index.lo()),
+                            elem.show_words(&words[k..k + w])
+                        )
+                    })
+                    .collect();
+                format!("[{}]", items.join(", "))
+            }
+            Ty::Record(fields) => {
+                let items: Vec<String> = fields
+                    .iter()
+                    .map(|(n, t, off)| {
+                        format!("{n}: {}", t.show_words(&words[*off..*off + t.width()]))
+                    })
+                    .collect();
+                format!("{{{}}}", items.join(", "))
+            }
+            _ if words[0] == 0 => "undefined".into(),
+            _ => self.show(self.decode(words[0])),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaves_encode_undefined_as_zero() {
+        let r = Ty::Range(-2, 3);
+        assert_eq!(r.encode(-2), 1);
+        assert_eq!(r.decode(r.encode(3)), 3);
+        assert_eq!(Ty::Int.decode(Ty::Int.encode(-1)), -1);
+        assert_ne!(Ty::Int.encode(-1), 0);
+        let a = Ty::Array(
+            Box::new(Ty::Range(1, 3)),
+            Box::new(Ty::Record(vec![
+                ("a".into(), Ty::Bool, 0),
+                ("b".into(), Ty::Range(0, 1), 1),
+            ])),
+        );
+        assert_eq!(a.width(), 6);
+        assert_eq!(
+            a.show_words(&[2, 0, 1, 1, 0, 2]),
+            "[1: {a: true, b: undefined}, 2: {a: false, b: 0}, 3: {a: undefined, b: 1}]"
+        );
+    }
+}
