@@ -815,7 +815,7 @@ mod tests {
              invariant \"bound\" busy_count() = n",
         )
         .unwrap();
-        assert_eq!(p.decls.len(), 6);
+        assert_eq!(p.decls.len(), 7);
         assert_eq!(p.rules.len(), 3);
         assert!(
             matches!(&p.rules[1], Rule::Ruleset(qs, rules) if qs.len() == 1 && rules.len() == 1)

@@ -1,0 +1,248 @@
+//! `orbit check` on the Murphi models of `models/murphi/`: the counts and
+//! verdicts recorded in `models/murphi/EXPECTED.md` (cross-checked with
+//! Rumur 2022.08.20, `--symmetry-reduction off`), the same with every
+//! order, thread count and `--por`, counterexamples, `--set`, and clear
+//! refusals. `external_rumur_agrees_on_every_bundled_model` runs Rumur
+//! itself (`.ci/run` installs it).
+
+use crate::cli_support::{self, CheckRun, DEFAULT_TIMEOUT};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn murphi(file: &str) -> String {
+    format!("murphi/{file}")
+}
+
+/// (file, --set, flags, result, states, transitions), as in EXPECTED.md.
+type Row = (
+    &'static str,
+    &'static [(&'static str, u32)],
+    &'static [&'static str],
+    &'static str,
+    u64,
+    u64,
+);
+
+const EXPECTED: &[Row] = &[
+    ("peterson.m", &[], &[], "ok", 356, 810),
+    ("peterson.m", &[("N", 4)], &[], "ok", 5_744, 15_848),
+    ("german.m", &[("NODES", 2)], &[], "ok", 1_461, 3_864),
+    ("german.m", &[], &[], "ok", 27_513, 109_728),
+    ("features.m", &[], &["--no-deadlock"], "ok", 826, 1_513),
+];
+
+#[test]
+fn bundled_models_give_rumurs_counts_in_every_order_and_thread_count() {
+    for &(file, sets, flags, result, states, transitions) in EXPECTED {
+        for extra in [
+            &["--threads", "1"][..],
+            &["--threads", "2"],
+            &["--threads", "2", "--order", "any"],
+            &["--threads", "1", "--order", "dfs"],
+        ] {
+            let all: Vec<&str> = flags.iter().chain(extra).copied().collect();
+            let r = CheckRun::run(&murphi(file), sets, &all);
+            assert_eq!(r.result(), result, "{}", r.command);
+            assert_eq!(
+                (r.count("states"), r.count("transitions")),
+                (states, transitions),
+                "{}",
+                r.command
+            );
+        }
+    }
+}
+
+#[test]
+fn partial_order_reduction_keeps_the_verdicts_and_never_adds_states() {
+    for &(file, sets, flags, result, states, _) in EXPECTED {
+        for threads in ["1", "2"] {
+            let all: Vec<&str> = flags
+                .iter()
+                .copied()
+                .chain(["--por", "--threads", threads])
+                .collect();
+            let r = CheckRun::run(&murphi(file), sets, &all);
+            assert_eq!(r.result(), result, "{}", r.command);
+            assert!(r.count("states") <= states, "{}", r.command);
+            assert!(r.json["por"].is_object(), "{}", r.command);
+        }
+    }
+    for (file, result) in [
+        ("mutex_bug.m", "invariant_violation"),
+        ("stuck.m", "deadlock"),
+    ] {
+        let r = CheckRun::run(&murphi(file), &[], &["--por"]);
+        assert_eq!(r.result(), result, "{}", r.command);
+    }
+}
+
+#[test]
+fn errors_come_with_shortest_real_traces() {
+    // Two processes pass the test before either sets the flag.
+    let r = CheckRun::run(&murphi("mutex_bug.m"), &[], &[]);
+    assert_eq!(r.result(), "invariant_violation");
+    assert_eq!(r.code, Some(1));
+    let trace = r.trace();
+    assert_eq!(trace.len(), 5, "{}", r.command);
+    let labels: Vec<String> = trace
+        .iter()
+        .map(|s| s["label"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(labels[1].starts_with("test, p:"), "{labels:?}");
+    let text = cli_support::run_orbit(
+        &[
+            "check".into(),
+            cli_support::model_path(&murphi("mutex_bug.m"))
+                .display()
+                .to_string(),
+        ],
+        DEFAULT_TIMEOUT,
+    );
+    assert!(
+        text.stdout.contains("pc = [1: crit, 2: crit]"),
+        "{}",
+        text.stdout
+    );
+
+    // Leaving a range is a model error at the assignment, after 3 steps.
+    let r = CheckRun::run(&murphi("overflow.m"), &[], &[]);
+    assert_eq!(r.result(), "model_error");
+    assert!(
+        r.json["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("overflow.m:5:27"),
+        "{}",
+        r.json
+    );
+    assert_eq!(r.trace().len(), 4);
+
+    let r = CheckRun::run(&murphi("stuck.m"), &[], &[]);
+    assert_eq!((r.result(), r.trace().len()), ("deadlock", 3));
+    let r = CheckRun::run(&murphi("stuck.m"), &[], &["--no-deadlock"]);
+    assert_eq!((r.result(), r.count("states")), ("ok", 6));
+}
+
+#[test]
+fn bad_programs_and_flags_are_refused_with_their_place() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cases = [
+        (
+            "var x: 0..3;\nstartstate begin x := ; end;",
+            "bad.m:2:23",
+            "expected an expression",
+        ),
+        (
+            "type t: union {a, b};",
+            "bad.m:1:9",
+            "not supported yet: union",
+        ),
+        (
+            "var x: boolean;\nstartstate begin x := 3; end;",
+            "bad.m:2:23",
+            "cannot assign an integer",
+        ),
+        (
+            "var x: 0..3;\nstartstate begin y := 1; end;",
+            "bad.m:2:18",
+            "`y` is not declared",
+        ),
+        ("var x: 0..3;", "", "no startstate"),
+    ];
+    for (text, place, message) in cases {
+        let path = dir.path().join("bad.m");
+        std::fs::write(&path, text).expect("write");
+        let out = cli_support::run_orbit(
+            &["check".into(), path.display().to_string()],
+            DEFAULT_TIMEOUT,
+        );
+        assert_eq!(out.code, Some(2), "{text}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(place) && out.stderr.contains(message),
+            "{text}: {}",
+            out.stderr
+        );
+    }
+    let peterson = cli_support::model_path(&murphi("peterson.m"))
+        .display()
+        .to_string();
+    for (flags, message) in [
+        (&["--set", "M=3"][..], "names no constant"),
+        (&["--goal"], "GOAL"),
+        (&["--maxint", "5"], "B machines"),
+    ] {
+        let mut args = vec!["check".to_string(), peterson.clone()];
+        args.extend(flags.iter().map(|s| s.to_string()));
+        let out = cli_support::run_orbit(&args, DEFAULT_TIMEOUT);
+        assert_eq!(out.code, Some(2), "{flags:?}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{flags:?}: {}", out.stderr);
+    }
+}
+
+/// Compiles `model` with Rumur (no symmetry, no deadlock check) and
+/// returns its (states, rules fired).
+fn rumur_counts(model: &std::path::Path, dir: &std::path::Path) -> (u64, u64) {
+    let c = dir.join("verifier.c");
+    let exe = dir.join("verifier");
+    let status = Command::new("rumur")
+        .args([
+            "--symmetry-reduction",
+            "off",
+            "--deadlock-detection",
+            "off",
+            "--output",
+        ])
+        .arg(&c)
+        .arg(model)
+        .status()
+        .expect("rumur runs (apt-get install rumur)");
+    assert!(status.success(), "rumur failed on {}", model.display());
+    let status = Command::new("cc")
+        .args(["-O2", "-mcx16", "-o"])
+        .arg(&exe)
+        .arg(&c)
+        .args(["-lpthread", "-latomic"])
+        .status()
+        .expect("cc runs");
+    assert!(
+        status.success(),
+        "the verifier of {} does not compile",
+        model.display()
+    );
+    let out = Command::new(&exe).output().expect("the verifier runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let line = text
+        .lines()
+        .find(|l| l.contains(" states, ") && l.contains("rules fired"))
+        .unwrap_or_else(|| panic!("no count in Rumur's output:\n{text}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (numbers[0], numbers[1])
+}
+
+#[test]
+#[ignore = "needs rumur (apt-get install rumur) and a C compiler; .ci/run runs it with --ignored external_"]
+fn external_rumur_agrees_on_every_bundled_model() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for &(file, sets, _, _, states, transitions) in EXPECTED {
+        let mut text =
+            std::fs::read_to_string(cli_support::model_path(&murphi(file))).expect("read");
+        for (name, value) in sets {
+            // Rumur cannot override a constant: write the value in.
+            let at = text.find(&format!("{name}: ")).expect("the constant");
+            let end = at + text[at..].find(';').expect("its end");
+            text.replace_range(at..end, &format!("{name}: {value}"));
+        }
+        let path: PathBuf = dir.path().join(file);
+        std::fs::write(&path, text).expect("write");
+        assert_eq!(
+            rumur_counts(&path, dir.path()),
+            (states, transitions),
+            "{file} {sets:?}"
+        );
+    }
+}
