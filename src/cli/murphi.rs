@@ -2,8 +2,9 @@
 //! and exit codes as B machines.
 
 use super::check::RunEnv;
-use super::symmetry::Symmetry;
+use super::symmetry::SymmetryInfo;
 use crate::b::load::LoadOptions;
+use crate::model::StateSymmetry;
 use crate::murphi;
 use std::path::Path;
 use std::process::ExitCode;
@@ -27,11 +28,6 @@ pub fn run(env: &RunEnv<'_>, load: &LoadOptions) -> ExitCode {
     }
     if args.goal {
         return refuse("`--goal` needs a GOAL definition, which Murphi programs do not have");
-    }
-    if args.symmetry != Symmetry::Off {
-        return refuse(
-            "not supported yet: `--symmetry` on Murphi programs (scalarsets are parsed and type-checked, but not yet permuted)",
-        );
     }
     let overrides: Vec<(String, i64)> = load
         .set_sizes
@@ -66,7 +62,16 @@ pub fn run(env: &RunEnv<'_>, load: &LoadOptions) -> ExitCode {
         });
         checker = checker.por(ind);
     }
-    let result = match checker.run() {
+    let symmetry = super::symmetry::layer_mode(args.symmetry).map(|mode| {
+        let sym = murphi::symmetry::MurphiSymmetry::new(system.program());
+        let info = SymmetryInfo::without_constants(args.symmetry, sym.domains());
+        (sym, mode, info)
+    });
+    let (run, symmetry) = match symmetry {
+        Some((sym, mode, info)) => (checker.symmetry(sym, mode).run(), Some(info)),
+        None => (checker.run(), None),
+    };
+    let result = match run {
         Ok(run) => run.report,
         Err(e) => {
             progress.finish();
@@ -76,5 +81,6 @@ pub fn run(env: &RunEnv<'_>, load: &LoadOptions) -> ExitCode {
     };
     progress.finish();
     let por_info = por_info.map(|info| info.after(&result));
-    env.print(&system, 0, &result, None, por_info)
+    let symmetry = symmetry.map(|info| info.after(&result));
+    env.print(&system, 0, &result, symmetry, por_info)
 }

@@ -101,13 +101,7 @@ pub fn prepare(
     system: &BSystem,
     mode: Symmetry,
 ) -> Option<(BSymmetry<'_>, SymmetryMode, SymmetryInfo)> {
-    let layer_mode = match mode {
-        Symmetry::Off => return None,
-        Symmetry::Canon => SymmetryMode::Canon,
-        Symmetry::Flood => SymmetryMode::Flood,
-        Symmetry::Markers => SymmetryMode::Markers,
-        Symmetry::MarkersExact => SymmetryMode::MarkersExact,
-    };
+    let layer_mode = layer_mode(mode)?;
     let domains = system.interchangeable.clone();
     let markers = mode == Symmetry::Markers;
     let plan = plan_setups(system, &domains, mode == Symmetry::MarkersExact);
@@ -131,7 +125,31 @@ pub fn prepare(
     Some((sym, layer_mode, info))
 }
 
+/// The symmetry layer's mode for `--symmetry MODE` (`None` for `off`).
+pub fn layer_mode(mode: Symmetry) -> Option<SymmetryMode> {
+    Some(match mode {
+        Symmetry::Off => return None,
+        Symmetry::Canon => SymmetryMode::Canon,
+        Symmetry::Flood => SymmetryMode::Flood,
+        Symmetry::Markers => SymmetryMode::Markers,
+        Symmetry::MarkersExact => SymmetryMode::MarkersExact,
+    })
+}
+
 impl SymmetryInfo {
+    /// What the summary says about a model without constants whose
+    /// permutable domains are `domains`.
+    pub fn without_constants(mode: Symmetry, domains: &crate::model::Permutable) -> Self {
+        SymmetryInfo {
+            mode,
+            constant_orbits: 0,
+            constant_setups: 0,
+            group_order: domains.group_order(),
+            warning: None,
+            flooded: None,
+        }
+    }
+
     /// Completes the facts with the run's report.
     pub fn after(mut self, report: &Report) -> Self {
         if self.mode == Symmetry::Flood {

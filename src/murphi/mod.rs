@@ -22,6 +22,7 @@ pub mod eval;
 pub mod ir;
 pub mod lexer;
 pub mod parser;
+pub mod symmetry;
 pub mod system;
 pub mod types;
 

@@ -53,6 +53,143 @@ fn bundled_models_give_rumurs_counts_in_every_order_and_thread_count() {
     }
 }
 
+/// (file, --set, flags, states, transitions) under `--symmetry canon`,
+/// as in EXPECTED.md: Rumur's `--symmetry-reduction exhaustive` counts.
+const ORBITS: &[Row] = &[
+    ("peterson.m", &[], &[], "ok", 72, 170),
+    ("peterson.m", &[("N", 4)], &[], "ok", 322, 943),
+    ("german.m", &[("NODES", 2)], &[], "ok", 735, 1_945),
+    ("german.m", &[], &[], "ok", 4_947, 19_747),
+    ("features.m", &[], &["--no-deadlock"], "ok", 826, 1_513),
+];
+
+#[test]
+fn canon_and_flood_give_rumurs_exhaustive_symmetry_counts() {
+    for &(file, sets, flags, result, states, transitions) in ORBITS {
+        for extra in [
+            &["--symmetry", "canon", "--threads", "1"][..],
+            &["--symmetry", "canon", "--threads", "2", "--order", "any"],
+            &["--symmetry", "flood", "--threads", "2"],
+            &["--symmetry", "canon", "--por", "--threads", "2"],
+        ] {
+            let all: Vec<&str> = flags.iter().chain(extra).copied().collect();
+            let r = CheckRun::run(&murphi(file), sets, &all);
+            assert_eq!(r.result(), result, "{}", r.command);
+            if all.contains(&"--por") {
+                assert!(r.count("states") <= states, "{}", r.command);
+            } else {
+                assert_eq!(
+                    (r.count("states"), r.count("transitions")),
+                    (states, transitions),
+                    "{}",
+                    r.command
+                );
+            }
+            assert!(r.json["symmetry"].is_object(), "{}", r.command);
+        }
+    }
+    // A counterexample found on representatives is mapped back to a real run.
+    let r = CheckRun::run(&murphi("mutex_bug.m"), &[], &["--symmetry", "canon"]);
+    assert_eq!(r.result(), "invariant_violation");
+    let text = cli_support::run_orbit(
+        &[
+            "check".into(),
+            cli_support::model_path(&murphi("mutex_bug.m"))
+                .display()
+                .to_string(),
+            "--symmetry".into(),
+            "canon".into(),
+        ],
+        DEFAULT_TIMEOUT,
+    );
+    assert!(
+        text.stdout.contains("pc = [1: crit, 2: crit]"),
+        "{}",
+        text.stdout
+    );
+    // Markers are B's: refused for Murphi.
+    let out = cli_support::run_orbit(
+        &[
+            "check".into(),
+            cli_support::model_path(&murphi("peterson.m"))
+                .display()
+                .to_string(),
+            "--symmetry".into(),
+            "markers".into(),
+        ],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("markers"), "{}", out.stderr);
+}
+
+/// Brute force through the library: the reachable states of the
+/// unreduced program, closed under every permutation of the scalarsets,
+/// fall into exactly as many orbits as `canon` stores.
+#[test]
+fn canon_counts_are_brute_force_orbit_counts() {
+    use orbit::checker::{Checker, ModelRuns};
+    use orbit::model::{StateSymmetry, all_permutations};
+    use orbit::murphi::symmetry::MurphiSymmetry;
+    use orbit::symmetry::{RealRuns, SymmetryMode};
+    use std::collections::{HashSet, VecDeque};
+    for (file, sets) in [
+        ("peterson.m", vec![("N".to_string(), 3)]),
+        ("german.m", vec![("NODES".to_string(), 2)]),
+        ("german.m", vec![("NODES".to_string(), 3)]),
+    ] {
+        let system =
+            orbit::murphi::load(&cli_support::model_path(&murphi(file)), &sets).expect("loads");
+        let runs = ModelRuns(&system);
+        let mut seen: HashSet<Box<[u64]>> = HashSet::new();
+        let mut queue = VecDeque::new();
+        for l in runs.initial().expect("initial") {
+            if seen.insert(l.state.clone()) {
+                queue.push_back(l.state);
+            }
+        }
+        while let Some(s) = queue.pop_front() {
+            for l in runs.successors(&s).expect("successors") {
+                if seen.insert(l.state.clone()) {
+                    queue.push_back(l.state);
+                }
+            }
+        }
+        let sym = MurphiSymmetry::new(system.program());
+        let d = sym.domains().clone();
+        let perms = all_permutations(&d.set_sizes, &d.movable);
+        let mut scratch = sym.new_scratch();
+        let mut image = Vec::new();
+        let orbits: HashSet<Vec<u64>> = seen
+            .iter()
+            .map(|s| {
+                perms
+                    .iter()
+                    .map(|p| {
+                        assert!(sym.permute(p, s, &mut scratch, &mut image));
+                        assert!(
+                            seen.contains(image.as_slice()),
+                            "{file}: not closed under symmetry"
+                        );
+                        image.clone()
+                    })
+                    .min()
+                    .expect("identity")
+            })
+            .collect();
+        let run = Checker::new(&system)
+            .check_deadlock(false)
+            .symmetry(sym, SymmetryMode::Canon)
+            .run()
+            .expect("valid");
+        assert_eq!(
+            run.report.stats.states as usize,
+            orbits.len(),
+            "{file} {sets:?}"
+        );
+    }
+}
+
 #[test]
 fn partial_order_reduction_keeps_the_verdicts_and_never_adds_states() {
     for &(file, sets, flags, result, states, _) in EXPECTED {
@@ -180,15 +317,15 @@ fn bad_programs_and_flags_are_refused_with_their_place() {
     }
 }
 
-/// Compiles `model` with Rumur (no symmetry, no deadlock check) and
-/// returns its (states, rules fired).
-fn rumur_counts(model: &std::path::Path, dir: &std::path::Path) -> (u64, u64) {
+/// Compiles `model` with Rumur (symmetry reduction `symmetry`, no
+/// deadlock check) and returns its (states, rules fired).
+fn rumur_counts(model: &std::path::Path, dir: &std::path::Path, symmetry: &str) -> (u64, u64) {
     let c = dir.join("verifier.c");
     let exe = dir.join("verifier");
     let status = Command::new("rumur")
         .args([
             "--symmetry-reduction",
-            "off",
+            symmetry,
             "--deadlock-detection",
             "off",
             "--output",
@@ -228,7 +365,11 @@ fn rumur_counts(model: &std::path::Path, dir: &std::path::Path) -> (u64, u64) {
 #[ignore = "needs rumur (apt-get install rumur) and a C compiler; .ci/run runs it with --ignored external_"]
 fn external_rumur_agrees_on_every_bundled_model() {
     let dir = tempfile::tempdir().expect("temp dir");
-    for &(file, sets, _, _, states, transitions) in EXPECTED {
+    let rows = EXPECTED
+        .iter()
+        .map(|r| (r, "off"))
+        .chain(ORBITS.iter().map(|r| (r, "exhaustive")));
+    for (&(file, sets, _, _, states, transitions), symmetry) in rows {
         let mut text =
             std::fs::read_to_string(cli_support::model_path(&murphi(file))).expect("read");
         for (name, value) in sets {
@@ -240,9 +381,9 @@ fn external_rumur_agrees_on_every_bundled_model() {
         let path: PathBuf = dir.path().join(file);
         std::fs::write(&path, text).expect("write");
         assert_eq!(
-            rumur_counts(&path, dir.path()),
+            rumur_counts(&path, dir.path(), symmetry),
             (states, transitions),
-            "{file} {sets:?}"
+            "{file} {sets:?} --symmetry-reduction {symmetry}"
         );
     }
 }
