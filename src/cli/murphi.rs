@@ -63,7 +63,7 @@ pub fn run(env: &RunEnv<'_>, load: &LoadOptions) -> ExitCode {
         checker = checker.por(ind);
     }
     let symmetry = super::symmetry::layer_mode(args.symmetry).map(|mode| {
-        let sym = murphi::symmetry::MurphiSymmetry::new(system.program());
+        let sym = murphi::symmetry::MurphiSymmetry::new(system.program(), system.packer());
         let info = SymmetryInfo::without_constants(args.symmetry, sym.domains());
         (sym, mode, info)
     });

@@ -21,6 +21,7 @@ pub mod compile;
 pub mod eval;
 pub mod ir;
 pub mod lexer;
+pub mod pack;
 pub mod parser;
 pub mod symmetry;
 pub mod system;

@@ -25,6 +25,7 @@
 //! the order of a `for` loop over a scalarset is not checked for it.
 
 use super::compile::Compiled;
+use super::pack::Packer;
 use super::types::Ty;
 use crate::model::{Permutable, Permutation, StateGraph, StateSymmetry};
 
@@ -60,12 +61,19 @@ pub struct MurphiSymmetry {
     base: Vec<usize>,
     /// Per global: its offset, width and node, if it mentions a scalarset.
     globals: Vec<(usize, usize, Option<Node>)>,
+    /// How states are packed (the nodes address unpacked words).
+    packer: Packer,
+    /// Unpacked words of a state.
+    leaves: usize,
 }
 
-/// Per-thread buffers: the distinct scalar words met and their vertices.
+/// Per-thread buffers: the distinct scalar words met and their vertices,
+/// and unpacked states.
 #[derive(Debug, Default)]
 pub struct MurphiSymScratch {
     scalars: Vec<(u64, u32)>,
+    words: Vec<u64>,
+    image: Vec<u64>,
 }
 
 fn node(ty: &Ty, next: &mut u32) -> Node {
@@ -111,8 +119,8 @@ fn mentions(ty: &Ty) -> bool {
 }
 
 impl MurphiSymmetry {
-    /// The symmetry of `prog`'s states.
-    pub fn new(prog: &Compiled) -> Self {
+    /// The symmetry of `prog`'s states, packed by `packer`.
+    pub fn new(prog: &Compiled, packer: &Packer) -> Self {
         let movable: Vec<Vec<u32>> = prog
             .domains
             .iter()
@@ -149,6 +157,8 @@ impl MurphiSymmetry {
             },
             base,
             globals,
+            packer: packer.clone(),
+            leaves: prog.width,
         }
     }
 
@@ -242,7 +252,11 @@ impl StateSymmetry for MurphiSymmetry {
     type Scratch = MurphiSymScratch;
 
     fn new_scratch(&self) -> MurphiSymScratch {
-        MurphiSymScratch::default()
+        MurphiSymScratch {
+            scalars: Vec::new(),
+            words: vec![0; self.leaves],
+            image: vec![0; self.leaves],
+        }
     }
 
     fn domains(&self) -> &Permutable {
@@ -251,10 +265,12 @@ impl StateSymmetry for MurphiSymmetry {
 
     fn describe(&self, state: &[u64], scratch: &mut MurphiSymScratch, g: &mut StateGraph) -> bool {
         scratch.scalars.clear();
+        let mut words = std::mem::take(&mut scratch.words);
+        self.packer.unpack(state, &mut words);
         for (k, (offset, width, node)) in self.globals.iter().enumerate() {
             if let Some(node) = node {
                 let slot = g.add_vertex(SLOT + k as u32);
-                let c = self.vertex(node, &state[*offset..offset + width], scratch, g);
+                let c = self.vertex(node, &words[*offset..offset + width], scratch, g);
                 g.add_edge(slot, c, E_VALUE);
             }
         }
@@ -264,6 +280,7 @@ impl StateSymmetry for MurphiSymmetry {
         for (rank, &(_, v)) in scratch.scalars.iter().enumerate() {
             g.set_colour(v, CONST + rank as u32);
         }
+        scratch.words = words;
         g.touched()
     }
 
@@ -271,17 +288,21 @@ impl StateSymmetry for MurphiSymmetry {
         &self,
         p: &Permutation,
         state: &[u64],
-        _: &mut MurphiSymScratch,
+        scratch: &mut MurphiSymScratch,
         out: &mut Vec<u64>,
     ) -> bool {
-        out.clear();
-        out.extend_from_slice(state);
+        let MurphiSymScratch { words, image, .. } = scratch;
+        self.packer.unpack(state, words);
+        image.copy_from_slice(words);
         for (offset, width, node) in &self.globals {
             if let Some(node) = node {
                 let range = *offset..offset + width;
-                self.permute_node(node, p, &state[range.clone()], &mut out[range]);
+                self.permute_node(node, p, &words[range.clone()], &mut image[range]);
             }
         }
+        out.clear();
+        out.resize(state.len(), 0);
+        self.packer.pack(image, out);
         true
     }
 }

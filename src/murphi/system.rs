@@ -6,6 +6,7 @@
 use super::compile::Compiled;
 use super::eval::{Fail, Machine, message};
 use super::ir::{CRule, Range};
+use super::pack::Packer;
 use super::types::Ty;
 use crate::diag::SourceFile;
 use crate::model::{
@@ -30,14 +31,18 @@ pub struct MurphiSystem {
     rules: Vec<Instance>,
     invariants: Vec<Instance>,
     groups: Vec<GroupInfo>,
+    packer: Packer,
     /// Whether `check_state` evaluates the invariants (`--no-invariant`
     /// turns it off).
     pub check_invariants: bool,
 }
 
-/// Per-thread interpreter memory.
+/// Per-thread interpreter memory: the machine's words, the unpacked state
+/// being expanded, and a packed successor.
 pub struct MurphiScratch {
     mem: Vec<u64>,
+    base: Vec<u64>,
+    out: Vec<u64>,
 }
 
 struct RuleStep<'a> {
@@ -137,7 +142,9 @@ impl MurphiSystem {
                 writes: r.writes.clone(),
             })
             .collect();
+        let packer = Packer::new(prog.globals.iter().map(|g| &g.ty));
         Ok(MurphiSystem {
+            packer,
             prog,
             file,
             starts,
@@ -151,6 +158,16 @@ impl MurphiSystem {
     /// The compiled program.
     pub fn program(&self) -> &Compiled {
         &self.prog
+    }
+
+    /// How states are packed.
+    pub fn packer(&self) -> &Packer {
+        &self.packer
+    }
+
+    /// Number of interpreter words (one per scalar leaf) of a state.
+    fn leaves(&self) -> usize {
+        self.prog.width
     }
 
     /// The relations partial order reduction uses: from the rules'
@@ -171,8 +188,8 @@ impl MurphiSystem {
         Independence::from_access(&self.groups, &visible)
     }
 
-    fn machine<'s>(&'s self, scratch: &'s mut MurphiScratch) -> Machine<'s, 's> {
-        Machine::new(&self.prog, &mut scratch.mem)
+    fn machine<'s>(&'s self, mem: &'s mut Vec<u64>) -> Machine<'s, 's> {
+        Machine::new(&self.prog, mem)
     }
 
     fn error(&self, f: &Fail) -> ModelError {
@@ -206,21 +223,30 @@ impl Model for MurphiSystem {
     type Scratch = MurphiScratch;
 
     fn new_scratch(&self) -> MurphiScratch {
-        MurphiScratch { mem: Vec::new() }
+        MurphiScratch {
+            mem: Vec::new(),
+            base: vec![0; self.leaves()],
+            out: vec![0; self.packer.width()],
+        }
     }
 
     fn state_width(&self) -> usize {
-        self.prog.width.max(1)
+        self.packer.width()
     }
 
+    /// The packed words each variable's bits fall in.
     fn slots(&self) -> Vec<SlotInfo> {
         self.prog
             .globals
             .iter()
-            .map(|g| SlotInfo {
-                name: g.name.clone(),
-                offset: g.offset,
-                words: g.ty.width(),
+            .map(|g| {
+                let first = self.packer.word_of(g.offset);
+                let last = self.packer.word_of(g.offset + g.ty.width().max(1) - 1);
+                SlotInfo {
+                    name: g.name.clone(),
+                    offset: first,
+                    words: last - first + 1,
+                }
             })
             .collect()
     }
@@ -234,8 +260,9 @@ impl Model for MurphiSystem {
         scratch: &mut MurphiScratch,
         emit: &mut dyn FnMut(&dyn Step, &[u64]),
     ) -> Result<(), ModelError> {
-        let w = self.state_width();
-        let m = &mut self.machine(scratch);
+        let w = self.leaves();
+        let MurphiScratch { mem, out, .. } = scratch;
+        let m = &mut self.machine(mem);
         for inst in &self.starts {
             m.mem[..w].fill(0);
             let rule = &self.prog.starts[inst.rule];
@@ -246,7 +273,8 @@ impl Model for MurphiSystem {
                 inst,
                 group: INITIAL_GROUP,
             };
-            emit(&step, &m.mem[..w]);
+            self.packer.pack(&m.mem[..w], out);
+            emit(&step, out);
         }
         Ok(())
     }
@@ -257,9 +285,11 @@ impl Model for MurphiSystem {
         state: &[u64],
         emit: &mut dyn FnMut(&dyn Step, &[u64]),
     ) -> Result<(), ModelError> {
-        let w = self.state_width();
-        let m = &mut self.machine(scratch);
-        m.mem[..w].copy_from_slice(state);
+        let w = self.leaves();
+        let MurphiScratch { mem, base, out } = scratch;
+        self.packer.unpack(state, base);
+        let m = &mut self.machine(mem);
+        m.mem[..w].copy_from_slice(base);
         for inst in &self.rules {
             let rule = &self.prog.rules[inst.rule];
             if self.run(m, rule, inst).map_err(|f| self.error(&f))? {
@@ -269,8 +299,9 @@ impl Model for MurphiSystem {
                     inst,
                     group: inst.rule,
                 };
-                emit(&step, &m.mem[..w]);
-                m.mem[..w].copy_from_slice(state);
+                self.packer.pack(&m.mem[..w], out);
+                emit(&step, out);
+                m.mem[..w].copy_from_slice(base);
             }
         }
         Ok(())
@@ -284,9 +315,11 @@ impl Model for MurphiSystem {
         if !self.check_invariants {
             return Ok(None);
         }
-        let w = self.state_width();
-        let m = &mut self.machine(scratch);
-        m.mem[..w].copy_from_slice(state);
+        let w = self.leaves();
+        let MurphiScratch { mem, base, .. } = scratch;
+        self.packer.unpack(state, base);
+        let m = &mut self.machine(mem);
+        m.mem[..w].copy_from_slice(base);
         for inst in &self.invariants {
             let rule = &self.prog.invariants[inst.rule];
             // An invariant is a rule whose guard is its condition: "not
@@ -312,6 +345,9 @@ impl Model for MurphiSystem {
     }
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        let mut words = vec![0; self.leaves()];
+        self.packer.unpack(state, &mut words);
+        let state = &words;
         self.prog
             .globals
             .iter()

@@ -155,7 +155,7 @@ fn canon_counts_are_brute_force_orbit_counts() {
                 }
             }
         }
-        let sym = MurphiSymmetry::new(system.program());
+        let sym = MurphiSymmetry::new(system.program(), system.packer());
         let d = sym.domains().clone();
         let perms = all_permutations(&d.set_sizes, &d.movable);
         let mut scratch = sym.new_scratch();

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Same-state-space comparison of orbit with Rumur on the bundled Murphi
+# models: both explore the same program with the same counts (checked here;
+# models/murphi/EXPECTED.md). Prints wall time (median of RUNS, interleaved
+# run by run), states per second and peak RSS for 1 and 2 threads, with and
+# without symmetry (orbit canon vs Rumur exhaustive, both exact), and the
+# machine's load. Needs rumur and a C compiler (apt-get install rumur
+# build-essential); Rumur's verifiers are built with -O3 -march=native.
+#
+# Usage: scripts/rumur-compare.sh [RUNS]   (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+cargo build --release --quiet
+orbit=$PWD/target/release/orbit
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# model | constant | value | symmetry (off|canon)
+cases=(
+  "german|NODES|4|off"
+  "german|NODES|5|canon"
+  "peterson|N|5|off"
+  "peterson|N|6|canon"
+)
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+echo "Machine: $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg); orbit $(git rev-parse --short HEAD 2>/dev/null || echo '?'); $(rumur --version 2>&1 | head -1); median of $runs runs"
+echo
+echo "| model | symmetry | threads | states | orbit s | Rumur s | orbit/Rumur time | orbit MB | Rumur MB | orbit/Rumur memory |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for case in "${cases[@]}"; do
+  IFS='|' read -r model const value sym <<<"$case"
+  src="$work/$model-$value.m"
+  sed "s/^\(  *\)$const: [0-9]*;/\1$const: $value;/" "models/murphi/$model.m" >"$src"
+  rsym=off; osym=off
+  if [ "$sym" = canon ]; then rsym=exhaustive; osym=canon; fi
+  for threads in 1 2; do
+    exe="$work/$model-$value-$sym-$threads"
+    rumur --symmetry-reduction "$rsym" --deadlock-detection off --threads "$threads" --output "$exe.c" "$src"
+    cc -O3 -march=native -mcx16 -o "$exe" "$exe.c" -lpthread -latomic
+    ot=(); rt=(); om=(); rm=(); ostates=0; rstates=0
+    for _ in $(seq "$runs"); do
+      out=$(/usr/bin/time -f '%e %M' "$orbit" check "$src" --symmetry "$osym" --no-deadlock --threads "$threads" --json 2>"$work/time")
+      ostates=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["states"])' "$out")
+      read -r t m <"$work/time"; ot+=("$t"); om+=("$m")
+      /usr/bin/time -f '%e %M' "$exe" >"$work/rout" 2>"$work/time" || true
+      rstates=$(grep -o '[0-9]* states, ' "$work/rout" | grep -o '[0-9]*' | head -1)
+      t=$(tail -1 "$work/time" | cut -d' ' -f1); m=$(tail -1 "$work/time" | cut -d' ' -f2); rt+=("$t"); rm+=("$m")
+    done
+    if [ "$ostates" != "$rstates" ]; then
+      echo "state counts differ on $model $const=$value: orbit $ostates, Rumur $rstates" >&2
+      exit 1
+    fi
+    o=$(printf '%s\n' "${ot[@]}" | median); r=$(printf '%s\n' "${rt[@]}" | median)
+    omb=$(printf '%s\n' "${om[@]}" | median); rmb=$(printf '%s\n' "${rm[@]}" | median)
+    python3 - "$model $const=$value" "$sym" "$threads" "$ostates" "$o" "$r" "$omb" "$rmb" <<'PY'
+import sys
+name, sym, threads, states, o, r, om, rm = sys.argv[1:]
+o, r, om, rm = float(o), float(r), float(om) / 1024, float(rm) / 1024
+ratio = lambda a, b: f"{a / b:.2f}x" if b > 0 else "-"
+print(f"| {name} | {sym} | {threads} | {int(states):,} | {o:.2f} | {r:.2f} | {ratio(o, r)} | {om:.0f} | {rm:.0f} | {ratio(om, rm)} |")
+PY
+  done
+done
