@@ -109,6 +109,20 @@ pub enum Rule {
     },
     /// `ruleset q; q do rules end`.
     Ruleset(Vec<Quantifier>, Vec<Rule>),
+    /// `alias a: e; ... do rules end`.
+    Alias(Vec<AliasDecl>, Vec<Rule>),
+}
+
+/// One binding of an `alias`: a name for a designator (a reference) or
+/// for the value of an expression.
+#[derive(Clone, Debug)]
+pub struct AliasDecl {
+    /// The new name.
+    pub name: String,
+    /// What it stands for.
+    pub target: Expr,
+    /// Where it is.
+    pub span: Span,
 }
 
 /// A designator step.
@@ -188,4 +202,6 @@ pub enum StmtKind {
     Put,
     /// `return [e]`.
     Return(Option<Expr>),
+    /// `alias a: e; ... do stmts end`.
+    Alias(Vec<AliasDecl>, Vec<Stmt>),
 }

@@ -35,7 +35,9 @@ enum Sym {
     Type(Ty),
     Global(usize),
     Local(usize, Ty),
-    Ref(usize, Ty),
+    /// A reference (a `var` parameter, or an alias of a designator that
+    /// starts at global `root`).
+    Ref(usize, Ty, Option<usize>),
     Proc(usize),
 }
 
@@ -56,6 +58,12 @@ struct Compiler<'a> {
     writes: BTreeSet<usize>,
     /// The result type of the function being compiled.
     result: Option<Option<Ty>>,
+    /// The types of the enumerations, by number.
+    enum_tys: Vec<Ty>,
+    /// The bindings of the rule-level aliases being compiled.
+    prelude: Vec<CStmt>,
+    /// The global variables those bindings read or may write through.
+    prelude_roots: Vec<usize>,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
@@ -79,6 +87,9 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         reads: BTreeSet::new(),
         writes: BTreeSet::new(),
         result: None,
+        enum_tys: Vec::new(),
+        prelude: Vec::new(),
+        prelude_roots: Vec::new(),
     };
     for d in &program.decls {
         c.decl(d, true)?;
@@ -237,6 +248,7 @@ impl Compiler<'_> {
                 self.enums += 1;
                 let list: Arc<[String]> = names.iter().map(|(n, _)| n.clone()).collect();
                 let ty = Ty::Enum(id, list);
+                self.enum_tys.push(ty.clone());
                 for (i, (n, span)) in names.iter().enumerate() {
                     self.define(n, Sym::Const(i as i64, ty.clone()), *span)?;
                 }
@@ -299,7 +311,7 @@ impl Compiler<'_> {
             let ty = self.type_expr(t, None)?;
             let at = self.alloc_local(if *by_ref { 1 } else { ty.width() });
             let sym = if *by_ref {
-                Sym::Ref(at, ty.clone())
+                Sym::Ref(at, ty.clone(), None)
             } else {
                 Sym::Local(at, ty.clone())
             };
@@ -400,6 +412,28 @@ impl Compiler<'_> {
         rules: &mut Vec<CRule>,
         invariants: &mut Vec<CRule>,
     ) -> R<()> {
+        if let Rule::Alias(decls, inner) = r {
+            self.scopes.push(HashMap::new());
+            let saved = (
+                self.next_local,
+                self.prelude.len(),
+                self.prelude_roots.len(),
+            );
+            self.reads.clear();
+            self.writes.clear();
+            let bindings = self.alias_bindings(decls)?;
+            self.prelude.extend(bindings);
+            let touched: Vec<usize> = self.reads.union(&self.writes).copied().collect();
+            self.prelude_roots.extend(touched);
+            for r in inner {
+                self.rule(r, params, starts, rules, invariants)?;
+            }
+            self.prelude.truncate(saved.1);
+            self.prelude_roots.truncate(saved.2);
+            self.next_local = saved.0;
+            self.scopes.pop();
+            return Ok(());
+        }
         if let Rule::Ruleset(qs, inner) = r {
             self.scopes.push(HashMap::new());
             let base = params.len();
@@ -422,6 +456,9 @@ impl Compiler<'_> {
         self.max_local = self.next_local;
         self.reads.clear();
         self.writes.clear();
+        // What the enclosing aliases bind is read by the guard and may be
+        // written by the body.
+        self.reads.extend(self.prelude_roots.iter().copied());
         self.scopes.push(HashMap::new());
         let (name, span, guard, body, guard_reads) = match r {
             Rule::Simple {
@@ -458,12 +495,14 @@ impl Compiler<'_> {
                 let c = self.bool_expr(cond)?;
                 (name, *span, Some(c), Vec::new(), Vec::new())
             }
-            Rule::Ruleset(..) => unreachable!("handled above"),
+            Rule::Ruleset(..) | Rule::Alias(..) => unreachable!("handled above"),
         };
         self.scopes.pop();
+        self.writes.extend(self.prelude_roots.iter().copied());
         let compiled = CRule {
             name: name.clone(),
             params: params.clone(),
+            prelude: self.prelude.clone(),
             guard,
             body,
             frame: self.max_local,
@@ -596,6 +635,13 @@ impl Compiler<'_> {
             StmtKind::Error(m) => CStmt::Error(m.clone(), s.span),
             StmtKind::Assert(c, m) => CStmt::Assert(self.bool_expr(c)?, m.clone(), s.span),
             StmtKind::Put => CStmt::If(Vec::new(), Vec::new()),
+            StmtKind::Alias(decls, body) => {
+                self.scopes.push(HashMap::new());
+                let mut out = self.alias_bindings(decls)?;
+                out.extend(self.stmts(body)?);
+                self.scopes.pop();
+                CStmt::Block(out)
+            }
             StmtKind::Return(e) => match (&self.result, e) {
                 (Some(Some(ty)), Some(e)) => {
                     let ty = ty.clone();
@@ -617,6 +663,49 @@ impl Compiler<'_> {
                 (_, None) => CStmt::Return(None),
             },
         })
+    }
+
+    /// Binds the names of an alias in the current scope: a designator by
+    /// reference (reads and writes through it count for its variable), any
+    /// other expression by value. Returns the statements that bind them.
+    fn alias_bindings(&mut self, decls: &[AliasDecl]) -> R<Vec<CStmt>> {
+        let mut out = Vec::new();
+        for d in decls {
+            let designator = matches!(&d.target.kind, ExprKind::Designator(n, _)
+                if matches!(self.lookup(n), Some(Sym::Global(_) | Sym::Local(..) | Sym::Ref(..))));
+            if designator {
+                let place = self.place(&d.target)?;
+                if let Some(root) = place.root {
+                    self.writes.insert(root);
+                }
+                let at = self.alloc_local(1);
+                self.define(&d.name, Sym::Ref(at, place.ty.clone(), place.root), d.span)?;
+                out.push(CStmt::BindRef(at, place));
+            } else {
+                let (v, k) = self.expr(&d.target)?;
+                let ty = match k {
+                    Kind::Bool => Ty::Bool,
+                    Kind::Int => Ty::Int,
+                    Kind::Enum(id) => self.enum_tys[id].clone(),
+                    Kind::Scalarset(domain) => Ty::Scalarset {
+                        domain,
+                        size: self.domains[domain].1,
+                    },
+                };
+                let at = self.alloc_local(1);
+                self.define(&d.name, Sym::Local(at, ty.clone()), d.span)?;
+                let place = Place {
+                    base: Base::Local(at),
+                    sels: Vec::new(),
+                    ty,
+                    root: None,
+                    text: d.name.clone(),
+                    span: d.span,
+                };
+                out.push(CStmt::Assign(place, v, d.target.span));
+            }
+        }
+        Ok(out)
     }
 
     fn call(&mut self, name: &str, args: &[Expr], span: Span) -> R<(usize, Vec<Arg>)> {
@@ -697,7 +786,7 @@ impl Compiler<'_> {
                 )
             }
             Some(Sym::Local(at, ty)) => (Base::Local(*at), ty.clone(), None),
-            Some(Sym::Ref(at, ty)) => (Base::Ref(*at), ty.clone(), None),
+            Some(Sym::Ref(at, ty, root)) => (Base::Ref(*at), ty.clone(), *root),
             Some(_) => return err(e.span, format!("`{name}` is not a variable")),
             None => return err(e.span, format!("`{name}` is not declared")),
         };

@@ -366,6 +366,11 @@ impl<'p, 'm> Machine<'p, 'm> {
                     return Err(Fail::Error(format!("assertion failed: {m}"), *span));
                 }
             }
+            CStmt::BindRef(slot, p) => {
+                let a = self.addr(p)?;
+                self.mem[self.fp + slot] = a as u64;
+            }
+            CStmt::Block(body) => self.stmts(body)?,
             CStmt::Return(e) => {
                 let v = match e {
                     Some(e) => Some(self.eval(e)?),

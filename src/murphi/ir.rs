@@ -120,6 +120,10 @@ pub enum CStmt {
     Assert(CExpr, String, Span),
     /// `return`, with a function's result.
     Return(Option<CExpr>),
+    /// An alias of a designator: stores the place's address in a frame word.
+    BindRef(usize, Place),
+    /// A block (an alias's body after its bindings).
+    Block(Vec<CStmt>),
 }
 
 /// A procedure or function.
@@ -150,6 +154,8 @@ pub struct CRule {
     pub params: Vec<(usize, Range, String, Ty)>,
     /// The guard (rules), the condition (invariants).
     pub guard: Option<CExpr>,
+    /// The bindings of the aliases around it, run before the guard.
+    pub prelude: Vec<CStmt>,
     /// The body.
     pub body: Vec<CStmt>,
     /// Words of its frame.

@@ -204,6 +204,7 @@ impl MurphiSystem {
             m.bind(*at, ty, *v);
         }
         let result = (|| {
+            m.stmts(&rule.prelude)?;
             if let Some(g) = &rule.guard
                 && m.eval(g)? == 0
             {

@@ -61,6 +61,7 @@ const ORBITS: &[Row] = &[
     ("german.m", &[("NODES", 2)], &[], "ok", 735, 1_945),
     ("german.m", &[], &[], "ok", 4_947, 19_747),
     ("features.m", &[], &["--no-deadlock"], "ok", 826, 1_513),
+    ("aliases.m", &[], &["--no-deadlock"], "ok", 20, 45),
 ];
 
 #[test]
