@@ -91,8 +91,17 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         prelude: Vec::new(),
         prelude_roots: Vec::new(),
     };
-    for d in &program.decls {
-        c.decl(d, true)?;
+    let (mut starts, mut rules, mut invariants) = (Vec::new(), Vec::new(), Vec::new());
+    let mut params = Vec::new();
+    let (mut decls, mut items) = (program.decls.iter(), program.rules.iter());
+    for &is_decl in &program.order {
+        if is_decl {
+            if let Some(d) = decls.next() {
+                c.decl(d, true)?;
+            }
+        } else if let Some(r) = items.next() {
+            c.rule(r, &mut params, &mut starts, &mut rules, &mut invariants)?;
+        }
     }
     if let Some((name, _)) = overrides
         .iter()
@@ -102,11 +111,6 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
             Span::new(0, 0),
             format!("`--set {name}=...` names no constant of the model"),
         );
-    }
-    let (mut starts, mut rules, mut invariants) = (Vec::new(), Vec::new(), Vec::new());
-    let mut params = Vec::new();
-    for r in &program.rules {
-        c.rule(r, &mut params, &mut starts, &mut rules, &mut invariants)?;
     }
     if starts.is_empty() {
         return err(Span::new(0, 0), "the model has no startstate");
@@ -193,10 +197,7 @@ impl Compiler<'_> {
                     v = *o;
                     self.used_overrides.insert(name.clone());
                 }
-                let ty = match kind {
-                    Kind::Bool => Ty::Bool,
-                    _ => Ty::Int,
-                };
+                let ty = self.kind_ty(kind);
                 self.define(name, Sym::Const(v, ty), *span)
             }
             Decl::Type(name, t, span) => {
@@ -286,6 +287,12 @@ impl Compiler<'_> {
                 let mut out = Vec::new();
                 let mut off = 0;
                 for (n, ft) in fields {
+                    if out.iter().any(|(m, _, _)| m == n) {
+                        return err(
+                            Span::new(0, 0),
+                            format!("the record has two fields named `{n}`"),
+                        );
+                    }
                     let ty = self.type_expr(ft, None)?;
                     let w = ty.width();
                     out.push((n.clone(), ty, off));
@@ -306,17 +313,11 @@ impl Compiler<'_> {
         self.next_local = 0;
         self.max_local = 0;
         self.scopes.push(HashMap::new());
-        let mut params = Vec::new();
-        for (name, by_ref, t) in &p.params {
-            let ty = self.type_expr(t, None)?;
-            let at = self.alloc_local(if *by_ref { 1 } else { ty.width() });
-            let sym = if *by_ref {
-                Sym::Ref(at, ty.clone(), None)
-            } else {
-                Sym::Local(at, ty.clone())
-            };
-            self.define(name, sym, p.span)?;
-            params.push((at, *by_ref, ty));
+        // Types first, in the enclosing scope: a parameter may shadow the
+        // name of its own type, or of the result type.
+        let mut types = Vec::new();
+        for (_, _, t) in &p.params {
+            types.push(self.type_expr(t, None)?);
         }
         let result = match &p.result {
             Some(t) => {
@@ -331,6 +332,17 @@ impl Compiler<'_> {
             }
             None => None,
         };
+        let mut params = Vec::new();
+        for ((name, by_ref, _), ty) in p.params.iter().zip(types) {
+            let at = self.alloc_local(if *by_ref { 1 } else { ty.width() });
+            let sym = if *by_ref {
+                Sym::Ref(at, ty.clone(), None)
+            } else {
+                Sym::Local(at, ty.clone())
+            };
+            self.define(name, sym, p.span)?;
+            params.push((at, *by_ref, ty));
+        }
         // Registered before the body, so that it can call itself.
         self.procs.push(CProc {
             name: p.name.clone(),
@@ -609,13 +621,8 @@ impl Compiler<'_> {
             }
             StmtKind::While(c, body) => CStmt::While(self.bool_expr(c)?, self.stmts(body)?, s.span),
             StmtKind::Call(name, args) => {
+                // A function called as a statement: its result is dropped.
                 let (id, args) = self.call(name, args, s.span)?;
-                if self.procs[id].result.is_some() {
-                    return err(
-                        s.span,
-                        format!("`{name}` is a function: its result must be used"),
-                    );
-                }
                 CStmt::Call(id, args, s.span)
             }
             StmtKind::Clear(d) => {
@@ -656,7 +663,7 @@ impl Compiler<'_> {
                             ),
                         );
                     }
-                    CStmt::Return(Some(v))
+                    CStmt::ReturnChecked(v, ty, e.span)
                 }
                 (Some(Some(_)), None) => return err(s.span, "a function's `return` needs a value"),
                 (_, Some(e)) => return err(e.span, "only a function returns a value"),
@@ -683,15 +690,12 @@ impl Compiler<'_> {
                 out.push(CStmt::BindRef(at, place));
             } else {
                 let (v, k) = self.expr(&d.target)?;
-                let ty = match k {
-                    Kind::Bool => Ty::Bool,
-                    Kind::Int => Ty::Int,
-                    Kind::Enum(id) => self.enum_tys[id].clone(),
-                    Kind::Scalarset(domain) => Ty::Scalarset {
-                        domain,
-                        size: self.domains[domain].1,
-                    },
-                };
+                let ty = self.kind_ty(k);
+                // An alias of a constant is a constant (usable in types).
+                if let Ok(c) = const_eval(&v, d.target.span) {
+                    self.define(&d.name, Sym::Const(c, ty), d.span)?;
+                    continue;
+                }
                 let at = self.alloc_local(1);
                 self.define(&d.name, Sym::Local(at, ty.clone()), d.span)?;
                 let place = Place {
@@ -706,6 +710,19 @@ impl Compiler<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// The type of a value of kind `k` (integers unbounded).
+    fn kind_ty(&self, k: Kind) -> Ty {
+        match k {
+            Kind::Bool => Ty::Bool,
+            Kind::Int => Ty::Int,
+            Kind::Enum(id) => self.enum_tys[id].clone(),
+            Kind::Scalarset(domain) => Ty::Scalarset {
+                domain,
+                size: self.domains[domain].1,
+            },
+        }
     }
 
     fn call(&mut self, name: &str, args: &[Expr], span: Span) -> R<(usize, Vec<Arg>)> {
@@ -742,6 +759,19 @@ impl Compiler<'_> {
                     self.reads.insert(root);
                 }
                 out.push(Arg::Ref(p));
+            } else if ty.is_scalar()
+                && matches!(&a.kind, ExprKind::Designator(n, _)
+                    if matches!(self.lookup(n), Some(Sym::Global(_) | Sym::Local(..) | Sym::Ref(..))))
+            {
+                // A variable passed by value may be undefined: copied as is.
+                let p = self.place(a)?;
+                if p.ty.kind() != ty.kind() {
+                    return err(
+                        a.span,
+                        format!("`{}` does not have the parameter's type", p.text),
+                    );
+                }
+                out.push(Arg::Scalar(p));
             } else if ty.is_scalar() {
                 let (v, k) = self.expr(a)?;
                 if Some(k) != ty.kind() {
@@ -883,21 +913,60 @@ impl Compiler<'_> {
                 }
             }
             ExprKind::Unary(op, a) => {
-                if *op == "!" {
+                if *op == "~" {
+                    (CExpr::Unary("~", Box::new(self.int_expr(a)?)), Kind::Int)
+                } else if *op == "!" {
                     (CExpr::Unary("!", Box::new(self.bool_expr(a)?)), Kind::Bool)
                 } else {
                     (CExpr::Unary("-", Box::new(self.int_expr(a)?)), Kind::Int)
                 }
             }
             ExprKind::Binary(op, a, b) => match *op {
-                "&" | "|" | "->" => (
+                "&" | "|" | "&&" | "||" | "->" => {
+                    let op = match *op {
+                        "&&" => "&",
+                        "||" => "|",
+                        other => other,
+                    };
+                    let (x, kx) = self.expr(a)?;
+                    let (y, ky) = self.expr(b)?;
+                    match (kx, ky) {
+                        (Kind::Bool, Kind::Bool) => (
+                            CExpr::Binary(op, Box::new(x), Box::new(y), e.span),
+                            Kind::Bool,
+                        ),
+                        // Rumur: `&` and `|` on integers are bitwise.
+                        (Kind::Int, Kind::Int) if op != "->" => {
+                            let bit = if op == "&" { "band" } else { "bor" };
+                            (
+                                CExpr::Binary(bit, Box::new(x), Box::new(y), e.span),
+                                Kind::Int,
+                            )
+                        }
+                        _ => {
+                            return err(
+                                e.span,
+                                format!(
+                                    "`{op}` needs two booleans (or two integers, bitwise), not {} and {}",
+                                    kind_name(kx),
+                                    kind_name(ky)
+                                ),
+                            );
+                        }
+                    }
+                }
+                "^" | "<<" | ">>" => (
                     CExpr::Binary(
-                        op,
-                        Box::new(self.bool_expr(a)?),
-                        Box::new(self.bool_expr(b)?),
+                        match *op {
+                            "^" => "bxor",
+                            "<<" => "shl",
+                            _ => "shr",
+                        },
+                        Box::new(self.int_expr(a)?),
+                        Box::new(self.int_expr(b)?),
                         e.span,
                     ),
-                    Kind::Bool,
+                    Kind::Int,
                 ),
                 "+" | "-" | "*" | "/" | "%" => (
                     CExpr::Binary(
@@ -982,7 +1051,19 @@ impl Compiler<'_> {
                     Kind::Bool,
                 )
             }
-            ExprKind::IsUndefined(d) => (CExpr::IsUndefined(Box::new(self.place(d)?)), Kind::Bool),
+            ExprKind::IsUndefined(d) => {
+                let p = self.place(d)?;
+                if !p.ty.is_scalar() {
+                    return err(
+                        d.span,
+                        format!(
+                            "`isundefined` takes a scalar, and `{}` is an array or record",
+                            p.text
+                        ),
+                    );
+                }
+                (CExpr::IsUndefined(Box::new(p)), Kind::Bool)
+            }
         })
     }
 }

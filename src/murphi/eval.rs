@@ -27,6 +27,21 @@ pub fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
         "*" => a.checked_mul(b)?,
         "/" => a.checked_div(b)?,
         "%" => a.checked_rem(b)?,
+        "band" => a & b,
+        "bor" => a | b,
+        "bxor" => a ^ b,
+        // A negative shift shifts the other way, a shift by 64 or more
+        // leaves only the sign (as in Rumur).
+        "shl" | "shr" => {
+            let left = (op == "shl") == (b >= 0);
+            let n = b.unsigned_abs();
+            match (left, n >= 64) {
+                (true, true) => 0,
+                (true, false) => a << n,
+                (false, true) => a >> 63,
+                (false, false) => a >> n,
+            }
+        }
         "&" => i64::from(a != 0 && b != 0),
         "|" => i64::from(a != 0 || b != 0),
         "->" => i64::from(a == 0 || b != 0),
@@ -256,6 +271,13 @@ impl<'p, 'm> Machine<'p, 'm> {
                     ArgVal::Words(self.mem[at..at + pl.ty.width()].to_vec())
                 }
                 Arg::Ref(pl) => ArgVal::Addr(self.addr(pl)?),
+                Arg::Scalar(pl) => {
+                    let at = self.addr(pl)?;
+                    match self.mem[at] {
+                        0 => ArgVal::Undefined,
+                        w => ArgVal::Scalar(pl.ty.decode(w)),
+                    }
+                }
             });
         }
         let old = self.push_frame(p.frame);
@@ -275,6 +297,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                     self.mem[self.fp + at..self.fp + at + w.len()].copy_from_slice(&w)
                 }
                 ArgVal::Addr(a) => self.mem[self.fp + at] = a as u64,
+                ArgVal::Undefined => self.mem[self.fp + at] = 0,
             }
         }
         self.calls += 1;
@@ -371,6 +394,19 @@ impl<'p, 'm> Machine<'p, 'm> {
                 self.mem[self.fp + slot] = a as u64;
             }
             CStmt::Block(body) => self.stmts(body)?,
+            CStmt::ReturnChecked(e, ty, span) => {
+                let v = self.eval(e)?;
+                if !ty.contains(v) {
+                    return Err(Fail::Error(
+                        format!(
+                            "the function returns {}, outside its result type",
+                            ty.show(v)
+                        ),
+                        *span,
+                    ));
+                }
+                return Err(Fail::Return(Some(v)));
+            }
             CStmt::Return(e) => {
                 let v = match e {
                     Some(e) => Some(self.eval(e)?),
@@ -385,6 +421,7 @@ impl<'p, 'm> Machine<'p, 'm> {
 
 enum ArgVal {
     Scalar(i64),
+    Undefined,
     Words(Vec<u64>),
     Addr(usize),
 }

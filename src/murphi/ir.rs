@@ -80,6 +80,8 @@ pub enum Arg {
     Value(CExpr),
     /// A compound value, copied.
     Copy(Place),
+    /// A scalar variable by value, copied even when undefined.
+    Scalar(Place),
     /// A `var` parameter: the place itself.
     Ref(Place),
 }
@@ -120,6 +122,8 @@ pub enum CStmt {
     Assert(CExpr, String, Span),
     /// `return`, with a function's result.
     Return(Option<CExpr>),
+    /// A function's `return e`, range-checked against its result type.
+    ReturnChecked(CExpr, Ty, Span),
     /// An alias of a designator: stores the place's address in a frame word.
     BindRef(usize, Place),
     /// A block (an alias's body after its bindings).

@@ -103,8 +103,24 @@ const KEYWORDS: &[&str] = &[
 
 /// Longest first, so that `:=` is not read as `:`.
 const PUNCT: &[&str] = &[
-    "==>", ":=", "..", "->", "!=", "<=", ">=", "(", ")", "[", "]", "{", "}", ";", ":", ",", ".",
-    "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "!", "?",
+    "==>", ":=", "..", "->", "!=", "<=", ">=", "&&", "||", "<<", ">>", "(", ")", "[", "]", "{",
+    "}", ";", ":", ",", ".", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "!", "?", "^", "~",
+];
+
+/// Rumur's Unicode spellings of operators, and their ASCII meaning.
+const UNICODE: &[(char, &str)] = &[
+    ('∧', "&"),
+    ('∨', "|"),
+    ('¬', "!"),
+    ('≤', "<="),
+    ('≥', ">="),
+    ('≠', "!="),
+    ('→', "->"),
+    ('÷', "/"),
+    ('×', "*"),
+    ('−', "-"),
+    ('∕', "/"),
+    ('≔', ":="),
 ];
 
 /// Splits `text` into tokens (the last one is [`Tok::Eof`]).
@@ -155,11 +171,26 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
             continue;
         }
         if c.is_ascii_digit() {
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
+            while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
                 i += 1;
             }
-            let value: i64 = text[start..i].parse().map_err(|_| {
-                Diagnostic::error(Span::new(start, i), "this integer does not fit in 64 bits")
+            let digits = &text[start..i];
+            // A leading 0 means octal, `0x` hexadecimal (as in C and Rumur).
+            let (radix, body) = if let Some(hex) = digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0X"))
+            {
+                (16, hex)
+            } else if digits.len() > 1 && digits.starts_with('0') {
+                (8, &digits[1..])
+            } else {
+                (10, digits)
+            };
+            let value = i64::from_str_radix(body, radix).map_err(|_| {
+                Diagnostic::error(
+                    Span::new(start, i),
+                    format!("`{digits}` is not a base-{radix} integer that fits in 64 bits"),
+                )
             })?;
             out.push(Token {
                 tok: Tok::Int(value),
@@ -167,10 +198,22 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
             });
             continue;
         }
-        if c == b'"' {
-            i += 1;
-            while i < bytes.len() && bytes[i] != b'"' {
-                i += 1;
+        // Strings, also between typographic quotes (Rumur reads both).
+        let smart = text[i..].starts_with('“');
+        if c == b'"' || smart {
+            let close = if smart { '”' } else { '"' };
+            i += if smart { '“'.len_utf8() } else { 1 };
+            let mut value = String::new();
+            while i < bytes.len() && !text[i..].starts_with(close) {
+                let ch = text[i..].chars().next().unwrap_or('?');
+                if ch == '\\' && i + 1 < bytes.len() {
+                    let next = text[i + 1..].chars().next().unwrap_or('?');
+                    value.push(next);
+                    i += 1 + next.len_utf8();
+                    continue;
+                }
+                value.push(ch);
+                i += ch.len_utf8();
             }
             if i >= bytes.len() {
                 return Err(Diagnostic::error(
@@ -178,9 +221,18 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
                     "this string is never closed (expected `\"`)",
                 ));
             }
-            i += 1;
+            i += close.len_utf8();
             out.push(Token {
-                tok: Tok::Str(text[start + 1..i - 1].to_string()),
+                tok: Tok::Str(value),
+                span: Span::new(start, i),
+            });
+            continue;
+        }
+        if let Some(&(ch, ascii)) = UNICODE.iter().find(|(ch, _)| text[i..].starts_with(*ch)) {
+            let p = PUNCT.iter().find(|p| **p == ascii).copied().unwrap_or("?");
+            i += ch.len_utf8();
+            out.push(Token {
+                tok: Tok::Punct(p),
                 span: Span::new(start, i),
             });
             continue;
@@ -237,6 +289,16 @@ mod tests {
             ]
         );
         assert!(lex("/* open").is_err());
+        assert_eq!(
+            lex("010 0x1f").unwrap()[..2]
+                .iter()
+                .map(|t| t.tok.clone())
+                .collect::<Vec<_>>(),
+            vec![Tok::Int(8), Tok::Int(31)]
+        );
+        assert!(lex("09").is_err());
+        assert_eq!(lex("\"a\\\"b\"").unwrap()[0].tok, Tok::Str("a\"b".into()));
+        assert_eq!(lex("a ∧ b").unwrap()[1].tok, Tok::Punct("&"));
         assert!(lex("x # y").is_err());
     }
 }

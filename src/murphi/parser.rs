@@ -13,6 +13,9 @@ pub struct Program {
     pub decls: Vec<Decl>,
     /// Rules, start states, invariants and rulesets, in order.
     pub rules: Vec<Rule>,
+    /// The source order of both: `true` for the next declaration, `false`
+    /// for the next rule (names must be declared before they are used).
+    pub order: Vec<bool>,
 }
 
 /// Deepest nesting of expressions and statements the parser follows.
@@ -156,18 +159,23 @@ impl Parser {
 
     fn program(&mut self) -> R<Program> {
         let mut prog = Program::default();
-        loop {
+        // Declarations, procedures and rules may come in any order (as
+        // Rumur reads them); declarations are resolved before the rules.
+        while !matches!(self.peek(), Tok::Eof) {
+            if self.eat_punct(";") {
+                continue;
+            }
             if self.is_kw("const") || self.is_kw("type") || self.is_kw("var") {
-                prog.decls.extend(self.decl_section()?);
+                let decls = self.decl_section()?;
+                prog.order.extend(decls.iter().map(|_| true));
+                prog.decls.extend(decls);
             } else if self.is_kw("procedure") || self.is_kw("function") {
                 prog.decls.push(Decl::Proc(self.proc_decl()?));
+                prog.order.push(true);
             } else {
-                break;
+                prog.rules.push(self.rule()?);
+                prog.order.push(false);
             }
-        }
-        while !matches!(self.peek(), Tok::Eof) {
-            prog.rules.push(self.rule()?);
-            while self.eat_punct(";") {}
         }
         Ok(prog)
     }
@@ -177,23 +185,27 @@ impl Parser {
         let mut out = Vec::new();
         if self.eat_kw("const") {
             while let Tok::Ident(_) = self.peek() {
-                let (name, span) = self.ident()?;
+                let names = self.ident_list()?;
                 if !self.eat_punct(":") {
                     self.expect_punct("=")?;
                 }
                 let value = self.expr()?;
-                self.expect_punct(";")?;
-                out.push(Decl::Const(name, value, span));
+                self.end_decl()?;
+                for (name, span) in names {
+                    out.push(Decl::Const(name, value.clone(), span));
+                }
             }
         } else if self.eat_kw("type") {
             while let Tok::Ident(_) = self.peek() {
-                let (name, span) = self.ident()?;
+                let names = self.ident_list()?;
                 if !self.eat_punct(":") {
                     self.expect_punct("=")?;
                 }
                 let ty = self.type_expr()?;
-                self.expect_punct(";")?;
-                out.push(Decl::Type(name, ty, span));
+                self.end_decl()?;
+                for (name, span) in names {
+                    out.push(Decl::Type(name, ty.clone(), span));
+                }
             }
         } else {
             self.expect_kw("var")?;
@@ -201,11 +213,18 @@ impl Parser {
                 let names = self.ident_list()?;
                 self.expect_punct(":")?;
                 let ty = self.type_expr()?;
-                self.expect_punct(";")?;
+                self.end_decl()?;
                 out.push(Decl::Var(names, ty));
             }
         }
         Ok(out)
+    }
+
+    /// The `;` after a declaration: optional, as Rumur reads it; extra
+    /// ones are skipped.
+    fn end_decl(&mut self) -> R<()> {
+        while self.eat_punct(";") {}
+        Ok(())
     }
 
     fn ident_list(&mut self) -> R<Vec<(String, Span)>> {
@@ -236,7 +255,13 @@ impl Parser {
             TypeExpr::Boolean
         } else if self.eat_kw("enum") {
             self.expect_punct("{")?;
-            let names = self.ident_list()?;
+            let mut names = vec![self.ident()?];
+            while self.eat_punct(",") {
+                if self.is_punct("}") {
+                    break;
+                }
+                names.push(self.ident()?);
+            }
             self.expect_punct("}")?;
             TypeExpr::Enum(names)
         } else if self.eat_kw("scalarset") {
@@ -308,7 +333,8 @@ impl Parser {
             for (n, _) in names {
                 params.push((n, by_ref, ty.clone()));
             }
-            if !self.eat_punct(";") {
+            // Groups are separated by `;` (Rumur also reads them without).
+            if !self.eat_punct(";") && !self.is_kw("var") && !matches!(self.peek(), Tok::Ident(_)) {
                 break;
             }
         }
@@ -319,7 +345,7 @@ impl Parser {
         } else {
             None
         };
-        self.expect_punct(";")?;
+        self.eat_punct(";");
         let decls = self.local_decls()?;
         let body = self.stmts()?;
         self.expect_end(if is_function {
@@ -327,7 +353,7 @@ impl Parser {
         } else {
             "endprocedure"
         })?;
-        self.expect_punct(";")?;
+        self.eat_punct(";");
         Ok(Proc {
             name,
             params,
@@ -389,8 +415,13 @@ impl Parser {
                 span,
             }
         } else if self.eat_kw("invariant") {
-            let name = self.rule_name("invariant");
+            let named = matches!(self.peek(), Tok::Str(_));
+            let mut name = self.rule_name("invariant");
             let cond = self.expr()?;
+            if !named && let Tok::Str(s) = self.peek().clone() {
+                self.bump();
+                name = s;
+            }
             Rule::Invariant { name, cond, span }
         } else if self.eat_kw("ruleset") {
             let mut qs = vec![self.quantifier()?];
@@ -437,7 +468,7 @@ impl Parser {
             self.expect_punct(":")?;
             let target = self.expr()?;
             out.push(AliasDecl { name, target, span });
-            if !self.eat_punct(";") {
+            if !self.eat_punct(";") || self.is_kw("do") {
                 break;
             }
         }
@@ -574,9 +605,17 @@ impl Parser {
                 }
             }
         } else if self.eat_kw("assert") {
-            let c = self.expr()?;
-            let msg = match self.peek().clone() {
+            let before = match self.peek().clone() {
                 Tok::Str(s) => {
+                    self.bump();
+                    Some(s)
+                }
+                _ => None,
+            };
+            let c = self.expr()?;
+            let msg = match (before, self.peek().clone()) {
+                (Some(s), _) => s,
+                (None, Tok::Str(s)) => {
                     self.bump();
                     s
                 }
@@ -601,6 +640,8 @@ impl Parser {
             let body = self.stmts()?;
             self.expect_end("endalias")?;
             StmtKind::Alias(decls, body)
+        } else if self.is_kw("cover") || self.is_kw("liveness") || self.is_kw("assume") {
+            return self.unsupported("cover, liveness and assume statements");
         } else if self.is_kw("multisetadd")
             || self.is_kw("multisetremove")
             || self.is_kw("multisetremovepred")
@@ -715,11 +756,11 @@ impl Parser {
     }
 
     fn or(&mut self) -> R<Expr> {
-        self.binary(&["|"], Self::and, false)
+        self.binary(&["|", "||"], Self::and, false)
     }
 
     fn and(&mut self) -> R<Expr> {
-        self.binary(&["&"], Self::not, false)
+        self.binary(&["&", "&&"], Self::not, false)
     }
 
     fn not(&mut self) -> R<Expr> {
@@ -738,7 +779,17 @@ impl Parser {
     }
 
     fn comparison(&mut self) -> R<Expr> {
-        self.binary(&["=", "!=", "<=", ">=", "<", ">"], Self::additive, false)
+        self.binary(&["=", "!=", "<=", ">=", "<", ">"], Self::xor, false)
+    }
+
+    /// Rumur's bitwise `^` (and `&`, `|`, `~` on integers, decided by the
+    /// type checker), and shifts.
+    fn xor(&mut self) -> R<Expr> {
+        self.binary(&["^"], Self::shift, false)
+    }
+
+    fn shift(&mut self) -> R<Expr> {
+        self.binary(&["<<", ">>"], Self::additive, false)
     }
 
     fn additive(&mut self) -> R<Expr> {
@@ -750,6 +801,20 @@ impl Parser {
     }
 
     fn unary(&mut self) -> R<Expr> {
+        if self.is_punct("!") {
+            return self.not();
+        }
+        if self.is_punct("~") {
+            let t = self.bump();
+            self.deeper()?;
+            let e = self.unary()?;
+            self.depth -= 1;
+            let span = t.span.to(e.span);
+            return Ok(Expr {
+                kind: ExprKind::Unary("~", Box::new(e)),
+                span,
+            });
+        }
         if self.is_punct("-") || self.is_punct("+") {
             let t = self.bump();
             self.deeper()?;

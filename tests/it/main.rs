@@ -44,6 +44,7 @@ mod por_differential;
 mod por_models;
 mod por_search;
 mod procs_differential;
+mod rumur_corpus;
 mod symmetry;
 mod symmetry_differential;
 mod symmetry_traces;

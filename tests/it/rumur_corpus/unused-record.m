@@ -1,0 +1,15 @@
+type
+  foo_t: record
+    x: boolean;
+  end;
+
+var
+  y: boolean;
+
+startstate begin
+  y := false;
+end;
+
+rule begin
+  y := !y;
+end;
