@@ -19,6 +19,8 @@ pub enum TypeExpr {
     Record(Vec<(String, TypeExpr)>),
     /// `boolean`.
     Boolean,
+    /// `union {A, B}` of enumerations and scalarsets.
+    Union(Vec<TypeExpr>),
 }
 
 /// A declaration (`const`, `type`, `var`) or a procedure/function.

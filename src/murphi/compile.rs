@@ -60,6 +60,8 @@ struct Compiler<'a> {
     result: Option<Option<Ty>>,
     /// The types of the enumerations, by number.
     enum_tys: Vec<Ty>,
+    /// The union types, by number.
+    union_tys: Vec<Ty>,
     /// The bindings of the rule-level aliases being compiled.
     prelude: Vec<CStmt>,
     /// The global variables those bindings read or may write through.
@@ -88,6 +90,7 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         writes: BTreeSet::new(),
         result: None,
         enum_tys: Vec::new(),
+        union_tys: Vec::new(),
         prelude: Vec::new(),
         prelude_roots: Vec::new(),
     };
@@ -282,6 +285,38 @@ impl Compiler<'_> {
                 }
                 let e = self.type_expr(elem, None)?;
                 Ty::Array(Box::new(i), Box::new(e))
+            }
+            TypeExpr::Union(members) => {
+                let mut out = Vec::new();
+                let mut offset = 0;
+                for m in members {
+                    let ty = self.type_expr(m, None)?;
+                    match ty {
+                        Ty::Enum(..) | Ty::Scalarset { .. } => {}
+                        Ty::Union(_, inner) => {
+                            // A union of unions is the union of their members.
+                            for (t, _) in inner {
+                                let c = t.card();
+                                out.push((t, offset));
+                                offset += c;
+                            }
+                            continue;
+                        }
+                        _ => {
+                            return err(
+                                Span::new(0, 0),
+                                "a union's members are enumerations and scalarsets",
+                            );
+                        }
+                    }
+                    let c = ty.card();
+                    out.push((ty, offset));
+                    offset += c;
+                }
+                let id = self.union_tys.len();
+                let ty = Ty::Union(id, out);
+                self.union_tys.push(ty.clone());
+                ty
             }
             TypeExpr::Record(fields) => {
                 let mut out = Vec::new();
@@ -549,6 +584,10 @@ impl Compiler<'_> {
                 if place.ty.is_scalar() {
                     let (v, k) = self.expr(e)?;
                     let want = place.ty.kind().expect("a scalar");
+                    let coerced = self.coerce(v.clone(), k, want, e.span, "");
+                    if let Ok(v) = coerced {
+                        return Ok(CStmt::Assign(place, v, s.span));
+                    }
                     if k != want {
                         return err(
                             e.span,
@@ -594,6 +633,12 @@ impl Compiler<'_> {
                     let mut vs = Vec::new();
                     for value in values {
                         let (c, ck) = self.expr(value)?;
+                        let c = self.coerce(c.clone(), ck, k, value.span, "").unwrap_or(c);
+                        let ck = if self.coerce(CExpr::Const(0), ck, k, value.span, "").is_ok() {
+                            k
+                        } else {
+                            ck
+                        };
                         if ck != k {
                             return err(
                                 value.span,
@@ -653,6 +698,11 @@ impl Compiler<'_> {
                 (Some(Some(ty)), Some(e)) => {
                     let ty = ty.clone();
                     let (v, k) = self.expr(e)?;
+                    let want = ty.kind().expect("scalar");
+                    let (v, k) = match self.coerce(v.clone(), k, want, e.span, "") {
+                        Ok(c) => (c, want),
+                        Err(_) => (v, k),
+                    };
                     if Some(k) != ty.kind() {
                         return err(
                             e.span,
@@ -722,6 +772,46 @@ impl Compiler<'_> {
                 domain,
                 size: self.domains[domain].1,
             },
+            Kind::Union(id) => self.union_tys[id].clone(),
+        }
+    }
+
+    /// `e`, of kind `from`, as a value of kind `to`: unchanged when the
+    /// kinds agree, shifted into a union from one of its members, or
+    /// narrowed (checked at run time) from a union to one of its members.
+    fn coerce(&self, e: CExpr, from: Kind, to: Kind, span: Span, what: &str) -> R<CExpr> {
+        if from == to {
+            return Ok(e);
+        }
+        let member = |u: usize, k: Kind| match &self.union_tys[u] {
+            Ty::Union(_, members) => members
+                .iter()
+                .find(|(t, _)| t.kind() == Some(k))
+                .map(|(t, off)| (*off as i64, t.card() as i64)),
+            _ => None,
+        };
+        match (from, to) {
+            (k, Kind::Union(u)) if member(u, k).is_some() => {
+                let (off, _) = member(u, k).expect("checked");
+                Ok(CExpr::Binary(
+                    "+",
+                    Box::new(e),
+                    Box::new(CExpr::Const(off)),
+                    span,
+                ))
+            }
+            (Kind::Union(u), k) if member(u, k).is_some() => {
+                let (off, card) = member(u, k).expect("checked");
+                Ok(CExpr::Narrow(Box::new(e), off, card, span))
+            }
+            _ => err(
+                span,
+                format!(
+                    "{what}: expected {}, found {}",
+                    kind_name(to),
+                    kind_name(from)
+                ),
+            ),
         }
     }
 
@@ -760,8 +850,9 @@ impl Compiler<'_> {
                 }
                 out.push(Arg::Ref(p));
             } else if ty.is_scalar()
-                && matches!(&a.kind, ExprKind::Designator(n, _)
-                    if matches!(self.lookup(n), Some(Sym::Global(_) | Sym::Local(..) | Sym::Ref(..))))
+                && matches!(&a.kind, ExprKind::Designator(n, sel)
+                    if matches!(self.lookup(n), Some(Sym::Global(_) | Sym::Local(..) | Sym::Ref(..)))
+                        && self.lookup_kind(n, sel) == ty.kind())
             {
                 // A variable passed by value may be undefined: copied as is.
                 let p = self.place(a)?;
@@ -774,6 +865,11 @@ impl Compiler<'_> {
                 out.push(Arg::Scalar(p));
             } else if ty.is_scalar() {
                 let (v, k) = self.expr(a)?;
+                let want = ty.kind().expect("scalar");
+                let (v, k) = match self.coerce(v.clone(), k, want, a.span, "") {
+                    Ok(c) => (c, want),
+                    Err(_) => (v, k),
+                };
                 if Some(k) != ty.kind() {
                     return err(
                         a.span,
@@ -800,6 +896,26 @@ impl Compiler<'_> {
         self.reads.extend(r);
         self.writes.extend(w);
         Ok((id, out))
+    }
+
+    /// The kind of designator `name` with selectors `sel`, if it is one
+    /// (without compiling it).
+    fn lookup_kind(&self, name: &str, sel: &[Selector]) -> Option<Kind> {
+        let mut ty = match self.lookup(name)? {
+            Sym::Global(g) => self.globals[*g].ty.clone(),
+            Sym::Local(_, t) | Sym::Ref(_, t, _) => t.clone(),
+            _ => return None,
+        };
+        for s in sel {
+            ty = match (s, ty) {
+                (Selector::Field(f, _), Ty::Record(fields)) => {
+                    fields.into_iter().find(|(n, _, _)| n == f)?.1
+                }
+                (Selector::Index(_), Ty::Array(_, elem)) => *elem,
+                _ => return None,
+            };
+        }
+        ty.kind()
     }
 
     fn place(&mut self, e: &Expr) -> R<Place> {
@@ -842,6 +958,11 @@ impl Compiler<'_> {
                     };
                     let (index_ty, elem) = ((**index_ty).clone(), (**elem).clone());
                     let (v, k) = self.expr(i)?;
+                    let want = index_ty.kind().expect("scalar");
+                    let (v, k) = match self.coerce(v.clone(), k, want, i.span, "") {
+                        Ok(c) => (c, want),
+                        Err(_) => (v, k),
+                    };
                     if Some(k) != index_ty.kind() {
                         return err(
                             i.span,
@@ -1000,12 +1121,22 @@ impl Compiler<'_> {
                     }
                     let (x, kx) = self.expr(a)?;
                     let (y, ky) = self.expr(b)?;
-                    if kx != ky {
-                        return err(
-                            e.span,
-                            format!("compares {} with {}", kind_name(kx), kind_name(ky)),
-                        );
-                    }
+                    // A union value compares with its members' values.
+                    let (x, y) = match (kx, ky) {
+                        (Kind::Union(_), k) if k != kx => {
+                            (x, self.coerce(y, ky, kx, e.span, "compares")?)
+                        }
+                        (k, Kind::Union(_)) if k != ky => {
+                            (self.coerce(x, kx, ky, e.span, "compares")?, y)
+                        }
+                        _ if kx != ky => {
+                            return err(
+                                e.span,
+                                format!("compares {} with {}", kind_name(kx), kind_name(ky)),
+                            );
+                        }
+                        _ => (x, y),
+                    };
                     (
                         CExpr::Binary(op, Box::new(x), Box::new(y), e.span),
                         Kind::Bool,

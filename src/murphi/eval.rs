@@ -214,6 +214,16 @@ impl<'p, 'm> Machine<'p, 'm> {
                 let w = p.ty.width();
                 i64::from(self.mem[a..a + w].iter().all(|&x| x == 0))
             }
+            CExpr::Narrow(e, offset, card, span) => {
+                let v = self.eval(e)? - offset;
+                if !(0..*card).contains(&v) {
+                    return Err(Fail::Error(
+                        "the union value is not of the expected member type".into(),
+                        *span,
+                    ));
+                }
+                v
+            }
             CExpr::CompoundEq(eq, a, b) => {
                 let (x, y) = (self.addr(a)?, self.addr(b)?);
                 let w = a.ty.width();

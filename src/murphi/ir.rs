@@ -71,6 +71,9 @@ pub enum CExpr {
     IsUndefined(Box<Place>),
     /// Equality of two compound places (`=` is true, `!=` false).
     CompoundEq(bool, Box<Place>, Box<Place>),
+    /// A union value narrowed to one member: `e - offset`, an error unless
+    /// it lies in `offset .. offset + card`.
+    Narrow(Box<CExpr>, i64, i64, Span),
 }
 
 /// An argument of a call.
@@ -192,5 +195,6 @@ pub fn kind_name(k: Kind) -> &'static str {
         Kind::Int => "an integer",
         Kind::Enum(_) => "an enumeration value",
         Kind::Scalarset(_) => "a scalarset element",
+        Kind::Union(_) => "a union value",
     }
 }

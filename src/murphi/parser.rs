@@ -291,8 +291,14 @@ impl Parser {
             }
             self.expect_end("endrecord")?;
             TypeExpr::Record(fields)
-        } else if self.is_kw("union") {
-            return self.unsupported("union types");
+        } else if self.eat_kw("union") {
+            self.expect_punct("{")?;
+            let mut members = vec![self.type_expr()?];
+            while self.eat_punct(",") {
+                members.push(self.type_expr()?);
+            }
+            self.expect_punct("}")?;
+            TypeExpr::Union(members)
         } else if self.is_kw("multiset") {
             return self.unsupported("multiset types");
         } else {
@@ -915,12 +921,13 @@ mod tests {
 
     #[test]
     fn unsupported_constructs_are_named() {
-        let e = parse_program("type t: union {a, b};").unwrap_err();
+        let e = parse_program("type t: multiset [3] of boolean;").unwrap_err();
         assert!(
-            e.message.contains("not supported yet: union"),
+            e.message.contains("not supported yet: multiset"),
             "{}",
             e.message
         );
+        assert!(parse_program("type t: union {a, b};").is_ok());
         let e = parse_program("var x: boolean; rule begin multisetadd(x, y) end").unwrap_err();
         assert!(
             e.message.contains("not supported yet: multisets"),

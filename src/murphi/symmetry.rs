@@ -41,16 +41,42 @@ const E_ATOM: u32 = 2;
 const E_FIELD: u32 = 0x100;
 const E_INDEX: u32 = 0x1_0000;
 
+/// Per value of a scalar type: the (domain, element) it stands for, if it
+/// is a scalarset element (directly or as a union member).
+type Elements = Vec<Option<(usize, u32)>>;
+
 /// How a value of one type is permuted and described.
 #[derive(Clone, Debug)]
 enum Node {
-    /// A scalar; `Some(d)` for an element of scalarset domain `d`.
-    Leaf(Option<usize>),
+    /// A scalar, with its values' elements (empty: no scalarset value).
+    Leaf(Elements),
     /// A record: its number and its fields' offsets and nodes.
     Record(u32, Vec<(usize, Node)>),
-    /// An array: its number, the domain of its index (if a scalarset),
-    /// its length, its element width and element node.
-    Array(u32, Option<usize>, usize, usize, Box<Node>),
+    /// An array: its number, its index values' elements, its length, its
+    /// element width and element node.
+    Array(u32, Elements, usize, usize, Box<Node>),
+}
+
+/// The scalarset elements of the values of scalar type `ty`.
+fn elements(ty: &Ty) -> Elements {
+    match ty {
+        Ty::Scalarset { domain, size } => (0..*size as u32).map(|i| Some((*domain, i))).collect(),
+        Ty::Union(_, members) => members
+            .iter()
+            .flat_map(|(t, _)| {
+                let e = elements(t);
+                let n = t.card() as usize;
+                (0..n).map(move |i| e.get(i).copied().flatten())
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The position of the value standing for (domain, element) among the
+/// values of a type whose elements are `values`.
+fn position(values: &Elements, d: usize, i: u32) -> Option<usize> {
+    values.iter().position(|v| *v == Some((d, i)))
 }
 
 /// The symmetry of a Murphi program's states.
@@ -78,7 +104,7 @@ pub struct MurphiSymScratch {
 
 fn node(ty: &Ty, next: &mut u32) -> Node {
     match ty {
-        Ty::Scalarset { domain, .. } => Node::Leaf(Some(*domain)),
+        Ty::Scalarset { .. } | Ty::Union(..) => Node::Leaf(elements(ty)),
         Ty::Record(fields) => {
             let id = *next;
             *next += 1;
@@ -93,25 +119,22 @@ fn node(ty: &Ty, next: &mut u32) -> Node {
         Ty::Array(index, elem) => {
             let id = *next;
             *next += 1;
-            let domain = match **index {
-                Ty::Scalarset { domain, .. } => Some(domain),
-                _ => None,
-            };
             Node::Array(
                 id,
-                domain,
+                elements(index),
                 index.card() as usize,
                 elem.width(),
                 Box::new(node(elem, next)),
             )
         }
-        _ => Node::Leaf(None),
+        _ => Node::Leaf(Vec::new()),
     }
 }
 
 fn mentions(ty: &Ty) -> bool {
     match ty {
         Ty::Scalarset { .. } => true,
+        Ty::Union(_, members) => members.iter().any(|(t, _)| mentions(t)),
         Ty::Record(fields) => fields.iter().any(|(_, t, _)| mentions(t)),
         Ty::Array(index, elem) => mentions(index) || mentions(elem),
         _ => false,
@@ -166,27 +189,32 @@ impl MurphiSymmetry {
         !self.domains.movable[d].is_empty()
     }
 
+    /// The image under `p` of the value at position `v` of a type whose
+    /// values' elements are `values`.
+    fn image(&self, values: &Elements, p: &Permutation, v: usize) -> usize {
+        match values.get(v).copied().flatten() {
+            Some((d, i)) => position(values, d, p.image(d as u32, i)).unwrap_or(v),
+            None => v,
+        }
+    }
+
     fn permute_node(&self, node: &Node, p: &Permutation, src: &[u64], dst: &mut [u64]) {
         match node {
-            Node::Leaf(Some(d)) => {
-                dst[0] = if src[0] == 0 {
-                    0
+            Node::Leaf(values) => {
+                dst[0] = if src[0] == 0 || values.is_empty() {
+                    src[0]
                 } else {
-                    u64::from(p.image(*d as u32, (src[0] - 1) as u32)) + 1
+                    self.image(values, p, (src[0] - 1) as usize) as u64 + 1
                 };
             }
-            Node::Leaf(None) => dst[0] = src[0],
             Node::Record(_, fields) => {
                 for (off, child) in fields {
                     self.permute_node(child, p, &src[*off..], &mut dst[*off..]);
                 }
             }
-            Node::Array(_, domain, len, w, elem) => {
+            Node::Array(_, values, len, w, elem) => {
                 for i in 0..*len {
-                    let j = match domain {
-                        Some(d) => p.image(*d as u32, i as u32) as usize,
-                        None => i,
-                    };
+                    let j = self.image(values, p, i);
                     self.permute_node(
                         elem,
                         p,
@@ -207,6 +235,13 @@ impl MurphiSymmetry {
         v
     }
 
+    /// The atom of the value at position `v` of a type whose values'
+    /// elements are `values`, if it is a permutable element.
+    fn atom_of(&self, values: &Elements, v: usize) -> Option<u32> {
+        let (d, i) = values.get(v).copied().flatten()?;
+        self.movable(d).then(|| (self.base[d] + i as usize) as u32)
+    }
+
     fn vertex(
         &self,
         node: &Node,
@@ -215,10 +250,13 @@ impl MurphiSymmetry {
         g: &mut StateGraph,
     ) -> u32 {
         match node {
-            Node::Leaf(Some(d)) if self.movable(*d) && words[0] != 0 => {
-                g.atom((self.base[*d] + (words[0] - 1) as usize) as u32)
-            }
-            Node::Leaf(_) => self.scalar(words[0], scratch, g),
+            Node::Leaf(values) => match words[0]
+                .checked_sub(1)
+                .and_then(|v| self.atom_of(values, v as usize))
+            {
+                Some(a) => g.atom(a),
+                None => self.scalar(words[0], scratch, g),
+            },
             Node::Record(id, fields) => {
                 let v = g.add_vertex(REC + id);
                 for (k, (off, child)) in fields.iter().enumerate() {
@@ -227,19 +265,19 @@ impl MurphiSymmetry {
                 }
                 v
             }
-            Node::Array(id, domain, len, w, elem) => {
+            Node::Array(id, values, len, w, elem) => {
                 let v = g.add_vertex(ARR + id);
                 for i in 0..*len {
                     let c = self.vertex(elem, &words[i * w..(i + 1) * w], scratch, g);
-                    match domain {
-                        Some(d) if self.movable(*d) => {
+                    match self.atom_of(values, i) {
+                        Some(a) => {
                             let e = g.add_vertex(ELEM + id);
                             g.add_edge(v, e, E_ELEM);
-                            let a = g.atom((self.base[*d] + i) as u32);
+                            let a = g.atom(a);
                             g.add_edge(a, e, E_ATOM);
                             g.add_edge(e, c, E_VALUE);
                         }
-                        _ => g.add_edge(v, c, E_INDEX + i as u32),
+                        None => g.add_edge(v, c, E_INDEX + i as u32),
                     }
                 }
                 v

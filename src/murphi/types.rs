@@ -19,6 +19,9 @@ pub enum Ty {
     Scalarset { domain: usize, size: u64 },
     /// An integer without bounds (quantifier variables `i := a to b`).
     Int,
+    /// `union {A, B}` of enumerations and scalarsets (number `id`): the
+    /// values of member `k` are `offset_k .. offset_k + card_k`.
+    Union(usize, Vec<(Ty, u64)>),
     /// `array [index] of elem`.
     Array(Box<Ty>, Box<Ty>),
     /// `record ... end`: fields with their word offsets.
@@ -36,6 +39,8 @@ pub enum Kind {
     Enum(usize),
     /// An element of scalarset domain `n`.
     Scalarset(usize),
+    /// A value of union `n`.
+    Union(usize),
 }
 
 /// The least value of `Ty::Int` leaves (so that every integer in reach
@@ -59,6 +64,7 @@ impl Ty {
             Ty::Range(lo, hi) => (hi - lo + 1).max(0) as u64,
             Ty::Enum(_, names) => names.len() as u64,
             Ty::Scalarset { size, .. } => *size,
+            Ty::Union(_, members) => members.iter().map(|(t, _)| t.card()).sum(),
             _ => 0,
         }
     }
@@ -84,6 +90,7 @@ impl Ty {
             Ty::Range(..) | Ty::Int => Some(Kind::Int),
             Ty::Enum(id, _) => Some(Kind::Enum(*id)),
             Ty::Scalarset { domain, .. } => Some(Kind::Scalarset(*domain)),
+            Ty::Union(id, _) => Some(Kind::Union(*id)),
             _ => None,
         }
     }
@@ -124,6 +131,10 @@ impl Ty {
                 .cloned()
                 .unwrap_or_else(|| v.to_string()),
             Ty::Scalarset { .. } => format!("{}", v + 1),
+            Ty::Union(_, members) => members
+                .iter()
+                .find(|(t, off)| v >= *off as i64 && v < (*off + t.card()) as i64)
+                .map_or_else(|| v.to_string(), |(t, off)| t.show(v - *off as i64)),
             _ => v.to_string(),
         }
     }
