@@ -54,6 +54,13 @@ pub enum Format {
 
 /// Runs `orbit graph`.
 pub fn run(args: &GraphArgs) -> ExitCode {
+    if super::murphi::is_murphi(&args.input.model) {
+        eprintln!(
+            "error: not supported yet: `orbit graph` on Murphi programs (it reads B machines; \
+             `orbit check` runs both)"
+        );
+        return ExitCode::from(2);
+    }
     if args.all && args.format == Format::Dimacs {
         eprintln!("error: --all needs --format dreadnaut (a DIMACS file holds one graph)");
         return ExitCode::from(2);

@@ -33,6 +33,13 @@ pub struct PorArgs {
 /// Runs `orbit por`: 0 on success, 2 on bad input, 1 when the constants
 /// cannot be solved.
 pub fn run(args: &PorArgs) -> ExitCode {
+    if super::murphi::is_murphi(&args.input.model) {
+        eprintln!(
+            "error: not supported yet: `orbit por` on Murphi programs (it reads B machines; \
+             `orbit check` runs both)"
+        );
+        return ExitCode::from(2);
+    }
     let options = match args.input.load_options() {
         Ok(options) => options,
         Err(message) => {

@@ -62,11 +62,22 @@ struct Compiler<'a> {
     enum_tys: Vec<Ty>,
     /// The union types, by number.
     union_tys: Vec<Ty>,
+    /// The declaration whose type is being resolved (for messages about
+    /// types, which carry no place of their own).
+    type_span: Span,
     /// The bindings of the rule-level aliases being compiled.
     prelude: Vec<CStmt>,
     /// The global variables those bindings read or may write through.
     prelude_roots: Vec<usize>,
 }
+
+/// Most scalar leaves a state may have (a state of this many words is
+/// far beyond what any search could store).
+const MAX_STATE_SCALARS: usize = 1 << 20;
+/// Most elements of a scalarset (its permutations are computed over it).
+const MAX_SCALARSET: i64 = 1 << 16;
+/// Most elements of an array index type.
+const MAX_ARRAY: u64 = 1 << 24;
 
 fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
     Err(Diagnostic::error(span, msg))
@@ -91,6 +102,7 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         result: None,
         enum_tys: Vec::new(),
         union_tys: Vec::new(),
+        type_span: Span::new(0, 0),
         prelude: Vec::new(),
         prelude_roots: Vec::new(),
     };
@@ -204,12 +216,24 @@ impl Compiler<'_> {
                 self.define(name, Sym::Const(v, ty), *span)
             }
             Decl::Type(name, t, span) => {
+                self.type_span = *span;
                 let ty = self.type_expr(t, Some(name))?;
                 self.define(name, Sym::Type(ty), *span)
             }
             Decl::Var(names, t) => {
+                if let Some((_, span)) = names.first() {
+                    self.type_span = *span;
+                }
                 let ty = self.type_expr(t, None)?;
                 for (name, span) in names {
+                    if global && self.width.saturating_add(ty.width()) > MAX_STATE_SCALARS {
+                        return err(
+                            *span,
+                            format!(
+                                "the state would hold more than {MAX_STATE_SCALARS} scalars: too big to check"
+                            ),
+                        );
+                    }
                     if global {
                         let g = self.globals.len();
                         self.globals.push(GlobalVar {
@@ -261,6 +285,14 @@ impl Compiler<'_> {
             TypeExpr::Scalarset(n) => {
                 let (e, _) = self.expr(n)?;
                 let size = const_eval(&e, n.span)?;
+                if size > MAX_SCALARSET {
+                    return err(
+                        n.span,
+                        format!(
+                            "a scalarset of {size} elements is too big (at most {MAX_SCALARSET})"
+                        ),
+                    );
+                }
                 if size < 1 {
                     return err(
                         n.span,
@@ -279,11 +311,23 @@ impl Compiler<'_> {
                 let i = self.type_expr(index, None)?;
                 if !i.is_scalar() || matches!(i, Ty::Int) {
                     return err(
-                        Span::new(0, 0),
+                        self.type_span,
                         "an array index type must be a range, enumeration, boolean or scalarset",
                     );
                 }
                 let e = self.type_expr(elem, None)?;
+                if i.card() > MAX_ARRAY
+                    || (i.card() as u128) * (e.width() as u128) > MAX_STATE_SCALARS as u128
+                {
+                    return err(
+                        self.type_span,
+                        format!(
+                            "an array of {} elements of {} scalars is too big to check",
+                            i.card(),
+                            e.width()
+                        ),
+                    );
+                }
                 Ty::Array(Box::new(i), Box::new(e))
             }
             TypeExpr::Union(members) => {
@@ -304,7 +348,7 @@ impl Compiler<'_> {
                         }
                         _ => {
                             return err(
-                                Span::new(0, 0),
+                                self.type_span,
                                 "a union's members are enumerations and scalarsets",
                             );
                         }
@@ -324,7 +368,7 @@ impl Compiler<'_> {
                 for (n, ft) in fields {
                     if out.iter().any(|(m, _, _)| m == n) {
                         return err(
-                            Span::new(0, 0),
+                            self.type_span,
                             format!("the record has two fields named `{n}`"),
                         );
                     }
@@ -351,6 +395,7 @@ impl Compiler<'_> {
         // Types first, in the enclosing scope: a parameter may shadow the
         // name of its own type, or of the result type.
         let mut types = Vec::new();
+        self.type_span = p.span;
         for (_, _, t) in &p.params {
             types.push(self.type_expr(t, None)?);
         }

@@ -73,6 +73,9 @@ impl Step for RuleStep<'_> {
     }
 }
 
+/// Most instances of one ruleset.
+const MAX_INSTANCES: usize = 1 << 24;
+
 /// Every tuple of values of `params` (ruleset order: the first parameter
 /// varies slowest).
 fn instances(prog: &Compiled, rules: &[CRule], file: &SourceFile) -> Result<Vec<Instance>, String> {
@@ -106,6 +109,13 @@ fn instances(prog: &Compiled, rules: &[CRule], file: &SourceFile) -> Result<Vec<
                     v
                 }
             };
+            if tuples.len().saturating_mul(values.len()) > MAX_INSTANCES {
+                return Err(format!(
+                    "the ruleset of `{}` has more than {MAX_INSTANCES} instances ({})",
+                    r.name,
+                    file.location(r.span)
+                ));
+            }
             tuples = tuples
                 .into_iter()
                 .flat_map(|t| {

@@ -323,6 +323,27 @@ fn bad_programs_and_flags_are_refused_with_their_place() {
         ),
         ("var x: 0..3;", "", "no startstate"),
     ];
+    let deep = format!(
+        "var x: 0..1;\nstartstate begin x := {}0{}; end;",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    let cases: Vec<(&str, &str, &str)> = cases
+        .into_iter()
+        .chain([
+            (
+                "var x: array [0..100000000] of boolean;\nstartstate begin end;",
+                "bad.m:1:5",
+                "too big",
+            ),
+            (
+                "type t: scalarset(100000000);\nvar x: t;",
+                "bad.m:1:19",
+                "too big",
+            ),
+            (deep.as_str(), "bad.m:2", "nesting deeper than"),
+        ])
+        .collect();
     for (text, place, message) in cases {
         let path = dir.path().join("bad.m");
         std::fs::write(&path, text).expect("write");
