@@ -1,13 +1,19 @@
 //! The single-threaded visited store: an open-addressing hash table with
-//! linear probing over a flat array of `u64` slots, plus flat per-state
-//! columns (the state words or fingerprint, the parent's id).
+//! linear probing over a flat array of `u64` slots, plus per-state columns
+//! (the state words or fingerprint, the parent's id).
 //!
 //! State ids are insertion indices. In exact mode a slot holds the top
 //! [`TAG_BITS`] bits of the fingerprint above `id + 1`, so most mismatches
 //! are rejected without touching the stored words; in compact mode a slot
 //! holds the whole fingerprint and nothing else is compared. The table
-//! doubles when it is [`MAX_LOAD`] full. All growth is done by hand (exact
-//! doubling) so the memory bound can be checked *before* allocating.
+//! doubles when it is [`MAX_LOAD`] full. All growth is done by hand so the
+//! memory bound can be checked *before* allocating.
+//!
+//! Bytes per state, beyond the state itself: the columns grow by fixed
+//! chunks (never copied, at most one chunk of slack, so no moment holds an
+//! old and a new copy), a parent id takes 40 bits (5 bytes; a search of
+//! more than 2^40 states stops on its state bound first), and the table
+//! stays between 3/8 and 3/4 full (8 bytes per slot).
 
 use crate::hash::fingerprint;
 use crate::report::StopReason;
@@ -18,10 +24,139 @@ const TAG_BITS: u32 = 24;
 /// Slot bits holding `id + 1` in exact mode.
 const ID_BITS: u32 = 64 - TAG_BITS;
 const ID_MASK: u64 = (1 << ID_BITS) - 1;
-/// Largest fill ratio of the table before it doubles.
-const MAX_LOAD: f64 = 0.6;
+/// Largest fill ratio of the table before it doubles (linear probing with
+/// tags stays short at 3/4).
+const MAX_LOAD: f64 = 0.75;
 /// Parent id of initial states.
 pub(crate) const NO_PARENT: u64 = u64::MAX;
+/// Bytes of a stored parent id.
+const PARENT_BYTES: usize = 5;
+/// The stored parent id of initial states (all 40 bits set).
+const NO_PARENT_STORED: u64 = (1 << (8 * PARENT_BYTES)) - 1;
+/// Most states the store holds (ids and their parents fit in 40 bits).
+const MAX_IDS: u64 = NO_PARENT_STORED;
+/// Words per chunk of the key column (rounded to a power-of-two number of
+/// states) and parents per chunk of the parent column.
+const CHUNK_WORDS: usize = 1 << 12;
+const PARENTS_PER_CHUNK: usize = 1 << 12;
+
+/// A column of fixed-size records in chunks that never move: growing adds
+/// a chunk, so nothing is copied and at most one chunk is unused.
+struct Chunked {
+    /// Words per record.
+    stride: usize,
+    /// log2 of records per chunk.
+    shift: u32,
+    chunks: Vec<Box<[u64]>>,
+}
+
+impl Chunked {
+    fn new(stride: usize) -> Self {
+        let per = (CHUNK_WORDS / stride.max(1)).max(1).next_power_of_two();
+        let shift = per.trailing_zeros();
+        Chunked {
+            stride: stride.max(1),
+            shift,
+            chunks: Vec::new(),
+        }
+    }
+
+    fn chunk_words(&self) -> usize {
+        self.stride << self.shift
+    }
+
+    fn capacity(&self) -> usize {
+        self.chunks.len() << self.shift
+    }
+
+    /// Bytes a new chunk takes.
+    fn chunk_bytes(&self) -> u64 {
+        8 * self.chunk_words() as u64
+    }
+
+    fn bytes(&self) -> u64 {
+        self.chunks.len() as u64 * self.chunk_bytes()
+    }
+
+    /// Adds a chunk; an allocation the system refuses is an error.
+    fn grow(&mut self) -> Result<(), StopReason> {
+        let words = self.chunk_words();
+        let mut chunk = Vec::new();
+        chunk
+            .try_reserve_exact(words)
+            .map_err(|_| StopReason::MemoryLimit)?;
+        chunk.resize(words, 0);
+        self.chunks.push(chunk.into_boxed_slice());
+        Ok(())
+    }
+
+    #[inline]
+    fn get(&self, id: usize) -> &[u64] {
+        let chunk = &self.chunks[id >> self.shift];
+        let at = (id & ((1 << self.shift) - 1)) * self.stride;
+        &chunk[at..at + self.stride]
+    }
+
+    #[inline]
+    fn set(&mut self, id: usize, words: &[u64]) {
+        let stride = self.stride;
+        let mask = (1 << self.shift) - 1;
+        let chunk = &mut self.chunks[id >> self.shift];
+        let at = (id & mask) * stride;
+        chunk[at..at + stride].copy_from_slice(words);
+    }
+}
+
+/// Parent ids, 5 bytes each, in chunks that never move.
+struct Parents {
+    chunks: Vec<Box<[u8]>>,
+}
+
+impl Parents {
+    fn capacity(&self) -> usize {
+        self.chunks.len() * PARENTS_PER_CHUNK
+    }
+
+    fn chunk_bytes() -> u64 {
+        (PARENTS_PER_CHUNK * PARENT_BYTES) as u64
+    }
+
+    fn bytes(&self) -> u64 {
+        self.chunks.len() as u64 * Self::chunk_bytes()
+    }
+
+    fn grow(&mut self) -> Result<(), StopReason> {
+        let mut chunk = Vec::new();
+        chunk
+            .try_reserve_exact(PARENTS_PER_CHUNK * PARENT_BYTES)
+            .map_err(|_| StopReason::MemoryLimit)?;
+        chunk.resize(PARENTS_PER_CHUNK * PARENT_BYTES, 0);
+        self.chunks.push(chunk.into_boxed_slice());
+        Ok(())
+    }
+
+    fn get(&self, id: usize) -> u64 {
+        let chunk = &self.chunks[id / PARENTS_PER_CHUNK];
+        let at = (id % PARENTS_PER_CHUNK) * PARENT_BYTES;
+        let mut bytes = [0u8; 8];
+        bytes[..PARENT_BYTES].copy_from_slice(&chunk[at..at + PARENT_BYTES]);
+        match u64::from_le_bytes(bytes) {
+            NO_PARENT_STORED => NO_PARENT,
+            parent => parent,
+        }
+    }
+
+    fn set(&mut self, id: usize, parent: u64) {
+        let stored = if parent == NO_PARENT {
+            NO_PARENT_STORED
+        } else {
+            parent
+        };
+        let chunk = &mut self.chunks[id / PARENTS_PER_CHUNK];
+        let at = (id % PARENTS_PER_CHUNK) * PARENT_BYTES;
+        chunk[at..at + PARENT_BYTES].copy_from_slice(&stored.to_le_bytes()[..PARENT_BYTES]);
+    }
+}
 
 /// Result of a successful [`SeqStore::insert`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,8 +172,8 @@ pub(crate) struct SeqStore {
     width: usize,
     compact: bool,
     /// Exact: `width` words per state. Compact: one fingerprint per state.
-    keys: Vec<u64>,
-    parents: Vec<u64>,
+    keys: Chunked,
+    parents: Parents,
     slots: Vec<u64>,
     len: u64,
     max_states: Option<u64>,
@@ -56,8 +191,8 @@ impl SeqStore {
         SeqStore {
             width,
             compact,
-            keys: Vec::new(),
-            parents: Vec::new(),
+            keys: Chunked::new(if compact { 1 } else { width }),
+            parents: Parents { chunks: Vec::new() },
             slots: vec![0; 1024],
             len: 0,
             max_states,
@@ -72,11 +207,7 @@ impl SeqStore {
 
     /// Bytes currently allocated by the store.
     pub(crate) fn bytes(&self) -> u64 {
-        8 * (self.keys.capacity() + self.parents.capacity() + self.slots.len()) as u64
-    }
-
-    fn key_words(&self) -> usize {
-        if self.compact { 1 } else { self.width }
+        self.keys.bytes() + self.parents.bytes() + 8 * self.slots.len() as u64
     }
 
     /// Stores `state` with parent `parent` unless it is already stored.
@@ -100,14 +231,14 @@ impl SeqStore {
                 }
             } else if slot >> ID_BITS == tag {
                 let id = ((slot & ID_MASK) - 1) as usize;
-                if self.keys[id * self.width..(id + 1) * self.width] == *state {
+                if self.keys.get(id) == state {
                     return Ok(Insert::Seen);
                 }
             }
             pos = (pos + 1) & mask;
         }
         // New state: make room first (which may move it), then store it.
-        if self.max_states.is_some_and(|max| self.len >= max) {
+        if self.max_states.is_some_and(|max| self.len >= max) || self.len >= MAX_IDS {
             return Err(StopReason::MaxStates);
         }
         if (self.len + 1) as f64 > MAX_LOAD * self.slots.len() as f64 {
@@ -119,29 +250,23 @@ impl SeqStore {
                 pos = (pos + 1) & mask;
             }
         }
-        if self.keys.len() + self.key_words() > self.keys.capacity() {
-            let extra = self.keys.capacity().max(1024 * self.key_words());
-            self.check_room(8 * extra as u64)?;
-            self.keys
-                .try_reserve_exact(extra)
-                .map_err(|_| StopReason::MemoryLimit)?;
-        }
-        if self.parents.len() == self.parents.capacity() {
-            let extra = self.parents.capacity().max(1024);
-            self.check_room(8 * extra as u64)?;
-            self.parents
-                .try_reserve_exact(extra)
-                .map_err(|_| StopReason::MemoryLimit)?;
-        }
         let id = self.len;
+        if id as usize >= self.keys.capacity() {
+            self.check_room(self.keys.chunk_bytes())?;
+            self.keys.grow()?;
+        }
+        if id as usize >= self.parents.capacity() {
+            self.check_room(Parents::chunk_bytes())?;
+            self.parents.grow()?;
+        }
         if self.compact {
-            self.keys.push(fp);
+            self.keys.set(id as usize, &[fp]);
             self.slots[pos] = fp;
         } else {
-            self.keys.extend_from_slice(state);
+            self.keys.set(id as usize, state);
             self.slots[pos] = (tag << ID_BITS) | (id + 1);
         }
-        self.parents.push(parent);
+        self.parents.set(id as usize, parent);
         self.len += 1;
         Ok(Insert::New(id))
     }
@@ -171,7 +296,7 @@ impl SeqStore {
                 slot
             } else {
                 let id = ((slot & ID_MASK) - 1) as usize;
-                fingerprint(&self.keys[id * self.width..(id + 1) * self.width])
+                fingerprint(self.keys.get(id))
             };
             let mut pos = fp as usize & mask;
             while slots[pos] != 0 {
@@ -190,11 +315,11 @@ impl SeqStore {
         loop {
             let i = id as usize;
             chain.push(if self.compact {
-                StepKey::Fingerprint(self.keys[i])
+                StepKey::Fingerprint(self.keys.get(i)[0])
             } else {
-                StepKey::Words(self.keys[i * self.width..(i + 1) * self.width].into())
+                StepKey::Words(self.keys.get(i).into())
             });
-            id = self.parents[i];
+            id = self.parents.get(i);
             if id == NO_PARENT {
                 break;
             }
@@ -223,6 +348,22 @@ mod tests {
             }
             prop_assert_eq!(store.len(), model.len() as u64);
         }
+    }
+
+    #[test]
+    fn parents_round_trip_through_forty_bits_across_chunks() {
+        let mut store = SeqStore::new(3, false, None, None);
+        let n = PARENTS_PER_CHUNK as u64 + 10;
+        for i in 0..n {
+            let parent = if i == 0 { NO_PARENT } else { (i * 7919) % i };
+            assert_eq!(store.insert(&[i, i ^ 5, 1], parent), Ok(Insert::New(i)));
+        }
+        for i in [0, 1, 2, n / 2, n - 1] {
+            let want = if i == 0 { NO_PARENT } else { (i * 7919) % i };
+            assert_eq!(store.parents.get(i as usize), want);
+            assert_eq!(store.keys.get(i as usize), &[i, i ^ 5, 1]);
+        }
+        assert_eq!(store.insert(&[n - 1, (n - 1) ^ 5, 1], 0), Ok(Insert::Seen));
     }
 
     #[test]
