@@ -89,11 +89,16 @@ impl Arena {
         let mut segment = self.segments[k].load(Ordering::Relaxed);
         if segment.is_null() {
             let words = segment_records(k) as usize * self.stride;
-            let mut zeroed = Vec::new();
-            zeroed.try_reserve_exact(words).ok()?;
-            zeroed.resize(words, 0u64);
-            let boxed: Box<[u64]> = zeroed.into_boxed_slice();
-            segment = Box::into_raw(boxed) as *mut u64;
+            // Zeroed by the allocator, not written: fresh pages stay
+            // untouched (and out of the resident set) until records fill
+            // them, so a half-used last segment costs only its used half.
+            let layout = std::alloc::Layout::array::<u64>(words).ok()?;
+            // SAFETY: `layout` has a non-zero size (`words >= BASE`).
+            let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut u64;
+            if ptr.is_null() {
+                return None;
+            }
+            segment = ptr;
             self.segments[k].store(segment, Ordering::Release);
         }
         // SAFETY: `offset < segment_records(k)`, so the record lies inside
@@ -158,9 +163,14 @@ impl Drop for Arena {
             let ptr = segment.load(Ordering::Relaxed);
             if !ptr.is_null() {
                 let words = segment_records(k) as usize * self.stride;
-                // SAFETY: `ptr` came from `Box::into_raw` of a boxed slice
-                // of exactly `words` words (see `push`) and is freed once.
-                drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, words)) });
+                // SAFETY: `ptr` came from `alloc_zeroed` with the layout of
+                // exactly `words` words (see `push`) and is freed once.
+                unsafe {
+                    std::alloc::dealloc(
+                        ptr as *mut u8,
+                        std::alloc::Layout::array::<u64>(words).expect("allocated with it"),
+                    )
+                };
             }
         }
     }
