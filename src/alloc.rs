@@ -25,6 +25,14 @@
 //! (mimalloc's deferred-free hook, which it calls with `force` before its
 //! own retry, cannot serve: it gets the same call when a thread exits.)
 
+//!
+//! **Transparent huge pages.** mimalloc's arenas are eligible for the
+//! kernel's transparent huge pages, which back every touched 2 MiB region
+//! with a whole huge page: the store and the worker heaps touch many
+//! regions sparsely, and resident memory doubled (German with 4 nodes, 2
+//! threads: 78 MB with huge pages, 42 MB without, the same time).
+//! [`disable_transparent_huge_pages`] turns them off for the process.
+
 use libmimalloc_sys as mi;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ffi::c_void;
@@ -36,6 +44,19 @@ static RESERVE_BYTES: AtomicUsize = AtomicUsize::new(0);
 
 /// Alignment of the reserve (a page).
 const PAGE: usize = 4096;
+
+/// Turns transparent huge pages off for this process (Linux; elsewhere a
+/// no-op). Call it first thing in `main`: it applies to every page faulted
+/// in afterwards.
+pub fn disable_transparent_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)` only sets a flag of
+    // the calling process; it reads and writes no memory of ours. A
+    // failure (an old kernel) leaves huge pages on, which is harmless.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
 
 /// Sets aside `bytes` of address space, given back when mimalloc runs out
 /// of memory (see the module docs), and registers the hook that does it.

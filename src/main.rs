@@ -4,5 +4,6 @@
 static GLOBAL: orbit::alloc::Allocator = orbit::alloc::Allocator;
 
 fn main() -> std::process::ExitCode {
+    orbit::alloc::disable_transparent_huge_pages();
     orbit::cli::main()
 }
