@@ -496,3 +496,20 @@ fn one_valuation_per_orbit_gives_every_initial_representative() {
     assert!(orbits < system.valuations().len(), "{orbits} orbits");
     assert!(chosen < every, "{chosen} initial states set up of {every}");
 }
+
+/// Regression: a constant in a deferred set and a partial function
+/// initialised empty made every symmetry mode panic while the constant
+/// valuations were canonicalised (the renaming read the variables' words,
+/// which held no values yet). 32 states and 2 valuations unreduced; one
+/// orbit of valuations and 16 orbits of states (the symmetry differential
+/// tests confirm them by brute force).
+#[test]
+fn constants_with_interned_variables_canonicalise_without_panicking() {
+    let plain = CheckRun::run("HotelBooking.mch", &[], &[]);
+    assert_eq!((plain.result(), plain.count("states")), ("ok", 32));
+    for mode in ["canon", "flood", "markers", "markers-exact"] {
+        let r = CheckRun::run("HotelBooking.mch", &[], &["--symmetry", mode]);
+        assert_eq!(r.code, Some(0), "{}: {}", r.command, r.stderr);
+        assert_eq!((r.result(), r.count("states")), ("ok", 16), "{}", r.command);
+    }
+}

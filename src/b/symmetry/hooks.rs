@@ -24,6 +24,8 @@ pub struct BSymmetry<'a> {
     domains: Permutable,
     graphs: StateGraphs,
     markers: Option<Markers>,
+    /// The slots the symmetry covers: `0..slot_limit`.
+    slot_limit: usize,
     /// Per constant valuation, whether its initial states are set up
     /// (`None`: all; see [`super::plan_setups`]).
     setups: Option<Vec<bool>>,
@@ -50,6 +52,7 @@ impl<'a> BSymmetry<'a> {
             layout,
             domains: domains.clone(),
             graphs: StateGraphs::new(layout, domains, slot_limit),
+            slot_limit,
             markers: (markers == MarkerMode::Markers)
                 .then(|| Markers::new(layout, domains, slot_limit)),
             setups: None,
@@ -117,7 +120,10 @@ impl StateSymmetry for BSymmetry<'_> {
         scratch: &mut BSymScratch,
         out: &mut Vec<u64>,
     ) -> bool {
-        scratch.renamer.apply(perm, self.layout, state, out).is_ok()
+        scratch
+            .renamer
+            .apply_to(perm, self.layout, self.slot_limit, state, out)
+            .is_ok()
     }
 
     fn skips_initial_class(&self, class: usize) -> bool {

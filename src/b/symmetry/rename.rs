@@ -66,21 +66,31 @@ impl std::fmt::Debug for Renamer {
 
 impl Renamer {
     /// Writes `state` renamed by `perm` into `out` (same layout).
-    pub fn apply(
+    ///
+    /// Renames the slots `0..slot_limit` only; the other words are copied
+    /// (a constant valuation is renamed without the variables, whose words
+    /// are not values yet).
+    pub fn apply_to(
         &mut self,
         perm: &Permutation,
         layout: &StateLayout,
+        slot_limit: usize,
         state: &[u64],
         out: &mut Vec<u64>,
     ) -> Result<(), EncodeError> {
         out.clear();
-        out.resize(state.len(), 0);
-        for (k, slot) in layout.slots().iter().enumerate() {
+        out.extend_from_slice(state);
+        for (k, slot) in layout.slots()[..slot_limit.min(layout.slots().len())]
+            .iter()
+            .enumerate()
+        {
             let w = slot.codec.width();
             let (src, dst) = (
                 &state[slot.offset..slot.offset + w],
                 &mut out[slot.offset..slot.offset + w],
             );
+            // Bitsets are rebuilt bit by bit below.
+            dst.fill(0);
             match &slot.codec {
                 Codec::Int => dst.copy_from_slice(src),
                 Codec::Scalar(f) => dst[0] = image(perm, f, src[0]),
@@ -212,7 +222,9 @@ mod tests {
         let (mut ours, mut theirs) = (Vec::new(), Vec::new());
         for round in 0..2 {
             for perm in all_permutations(&[4], &[vec![0, 1, 2, 3]]) {
-                renamer.apply(&perm, &layout, &words, &mut ours).unwrap();
+                renamer
+                    .apply_to(&perm, &layout, layout.slots().len(), &words, &mut ours)
+                    .unwrap();
                 perm.apply_state(&layout, &words, &mut theirs).unwrap();
                 assert_eq!(ours, theirs, "round {round}: {perm:?}");
             }
