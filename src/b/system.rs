@@ -435,6 +435,25 @@ impl Model for BSystem {
             .map_err(|e| self.error(&e))
     }
 
+    fn no_initial_state(&self) -> String {
+        if self.layout.constant_count() > 0 && self.valuations.is_empty() {
+            format!(
+                "PROPERTIES has no solution: no valuation of the constants satisfies it ({})",
+                self.file.name
+            )
+        } else {
+            format!(
+                "INITIALISATION has no outcome{} ({})",
+                if self.layout.constant_count() > 0 {
+                    " for any valuation of the constants"
+                } else {
+                    ""
+                },
+                self.file.name
+            )
+        }
+    }
+
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
         self.layout
             .slots()

@@ -275,6 +275,12 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
 /// `trace_error` saying why).
 pub fn explore<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, config: &Config) -> Report {
     let mut report = workers::explore(layered, config);
+    // Exploring nothing is not "no error found": the model cannot start.
+    if matches!(report.outcome, workers::Outcome::Complete) && report.stats.initial_states == 0 {
+        report.outcome = workers::Outcome::ModelError(workers::ModelError::new(
+            layered.model().no_initial_state(),
+        ));
+    }
     if let (Some(layer), Some(trace)) = (layered.symmetry(), &report.trace) {
         match layer.real_trace(&layered.real_runs(), trace) {
             Ok(real) => report.trace = Some(real),

@@ -178,4 +178,11 @@ pub trait Model: Sync {
 
     /// The state as (slot name, printed value) pairs, for traces.
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)>;
+
+    /// Why the model has no initial state, when [`Self::initial_states`]
+    /// emitted none: a search of nothing is an error of the model, never
+    /// "no error found".
+    fn no_initial_state(&self) -> String {
+        "the model has no initial state".to_string()
+    }
 }

@@ -107,3 +107,36 @@ fn bad_flags_exit_with_2() {
     assert_eq!(code, Some(2));
     assert!(err.contains("GOAL"), "{err}");
 }
+
+/// A machine that cannot start is a model error, never "no error found"
+/// after exploring nothing (ProB reports both as errors).
+#[test]
+fn machines_without_an_initial_state_are_errors() {
+    let no_solution = "MACHINE NoSol\nCONSTANTS c\nPROPERTIES c : 1..3 & c > 5\n\
+                       VARIABLES x\nINVARIANT x : NAT\nINITIALISATION x := c\nEND\n";
+    let (code, stdout, _) = check(no_solution, &["--json"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["result"], "model_error");
+    assert!(
+        report["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("PROPERTIES has no solution"),
+        "{report}"
+    );
+    let no_outcome = "MACHINE NoInit\nVARIABLES x\nINVARIANT x : NAT\nINITIALISATION x :: {}\n\
+                      OPERATIONS inc = x := x + 1\nEND\n";
+    for symmetry in ["off", "canon"] {
+        let (code, stdout, _) = check(no_outcome, &["--json", "--symmetry", symmetry]);
+        assert_eq!(code, Some(1), "{stdout}");
+        let report = json(&stdout);
+        assert!(
+            report["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("INITIALISATION has no outcome"),
+            "{report}"
+        );
+    }
+}
