@@ -140,3 +140,19 @@ fn machines_without_an_initial_state_are_errors() {
         );
     }
 }
+
+/// ProB's external functions have placeholder bodies: using one is refused
+/// by name at its use, never evaluated to a silently wrong value.
+#[test]
+fn external_functions_are_refused_by_name() {
+    let machine = "MACHINE Ext\nDEFINITIONS\n  EXTERNAL_FUNCTION_INT_TO_STRING == (INTEGER --> STRING);\n\
+                   \x20 INT_TO_STRING(i) == \"0\"\nVARIABLES s\nINVARIANT s : STRING\n\
+                   INITIALISATION s := INT_TO_STRING(123)\nEND\n";
+    let (code, _, stderr) = check(machine, &[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("not supported yet: external function `INT_TO_STRING`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("m.mch:7:21"), "{stderr}");
+}

@@ -141,6 +141,25 @@ impl Parser<'_> {
             _ => return Ok(false),
         };
         let name_token = self.bump();
+        // ProB's external functions (`EXTERNAL_FUNCTION_X`, ...) give `X` a
+        // placeholder body; evaluating it would silently give a wrong value.
+        if let TokenKind::Ident(used) = &name_token.kind
+            && [
+                "EXTERNAL_FUNCTION_",
+                "EXTERNAL_PREDICATE_",
+                "EXTERNAL_SUBSTITUTION_",
+            ]
+            .iter()
+            .any(|prefix| self.defs.by_name.contains_key(&format!("{prefix}{used}")))
+        {
+            return Err(self.error_at(
+                &name_token,
+                format!(
+                    "not supported yet: external function `{used}` (ProB computes it outside B; \
+                     its definition's body is only a placeholder)"
+                ),
+            ));
+        }
         let (name, param_names, arity) = match self.defs.defs.get(def) {
             Some(d) => (
                 d.name.name.clone(),
