@@ -28,6 +28,8 @@ use super::compile::Compiled;
 use super::pack::Packer;
 use super::types::Ty;
 use crate::model::{Permutable, Permutation, StateGraph, StateSymmetry};
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 const CONST: u32 = StateGraph::FIRST_FREE_COLOUR;
 const SLOT: u32 = 0x2000_0000;
@@ -91,15 +93,34 @@ pub struct MurphiSymmetry {
     packer: Packer,
     /// Unpacked words of a state.
     leaves: usize,
+    /// Approximate markers: the first state seen per state marker.
+    marker_table: Vec<Mutex<HashMap<u64, Box<[u64]>>>>,
+}
+
+/// Shards of the approximate marker table.
+const MARKER_SHARDS: usize = 64;
+
+/// The splitmix64 finaliser.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// Per-thread buffers: the distinct scalar words met and their vertices,
-/// and unpacked states.
+/// unpacked states, and element markers.
 #[derive(Debug, Default)]
 pub struct MurphiSymScratch {
     scalars: Vec<(u64, u32)>,
     words: Vec<u64>,
     image: Vec<u64>,
+    /// Per atom: its marker (symmetry markers).
+    markers: Vec<u64>,
+    /// Per atom: the markers of the atoms it is stored with.
+    refine: Vec<u64>,
+    /// The hash of the values with their elements left out.
+    fixed: u64,
 }
 
 fn node(ty: &Ty, next: &mut u32) -> Node {
@@ -182,6 +203,9 @@ impl MurphiSymmetry {
             globals,
             packer: packer.clone(),
             leaves: prog.width,
+            marker_table: (0..MARKER_SHARDS)
+                .map(|_| Mutex::new(HashMap::new()))
+                .collect(),
         }
     }
 
@@ -286,6 +310,153 @@ impl MurphiSymmetry {
     }
 }
 
+/// Symmetry markers (Bošnački, Donaldson, Leuschel, Massart, "Efficient
+/// approximate verification of Promela models via symmetry markers",
+/// Definition 4, for Murphi's scalarset-indexed arrays): each scalarset
+/// element's marker sums a hash of every place it occurs at (a variable's
+/// path, with the non-scalarset indices and values on the way), and is
+/// refined once by the markers of the elements it is stored with. Markers
+/// are invariant under permutations, so symmetric states get equal ones;
+/// states of different orbits may share them (approximate mode), and
+/// sorting the elements by marker gives a permutation image of the state
+/// (exact mode, several representatives per orbit).
+impl MurphiSymmetry {
+    /// Adds to the markers of the elements occurring in the value at
+    /// `words` of `node`, reached by `path`; returns a hash of the value
+    /// with its elements left out (for the context of others).
+    fn mark(
+        &self,
+        node: &Node,
+        words: &[u64],
+        path: u64,
+        scratch: &mut MurphiSymScratch,
+        with: Option<usize>,
+    ) -> u64 {
+        match node {
+            Node::Leaf(values) => match words[0].checked_sub(1).and_then(|v| {
+                let (d, i) = values.get(v as usize).copied().flatten()?;
+                self.movable(d).then(|| self.base[d] + i as usize)
+            }) {
+                Some(a) => {
+                    scratch.markers[a] = scratch.markers[a].wrapping_add(mix(path));
+                    if let Some(b) = with {
+                        // Element `a` is stored under element `b`: refine
+                        // each by the other.
+                        scratch.refine[a] =
+                            scratch.refine[a].wrapping_add(mix(path ^ (b as u64) << 1));
+                        scratch.refine[b] =
+                            scratch.refine[b].wrapping_add(mix(path ^ 0x5555 ^ (a as u64) << 1));
+                    }
+                    mix(path ^ 0xa7)
+                }
+                None => mix(path ^ words[0].wrapping_mul(0x9e37)),
+            },
+            Node::Record(_, fields) => {
+                let mut h = 0u64;
+                for (k, (off, child)) in fields.iter().enumerate() {
+                    h = h.wrapping_add(self.mark(
+                        child,
+                        &words[*off..],
+                        mix(path ^ (k as u64 + 1)),
+                        scratch,
+                        with,
+                    ));
+                }
+                h
+            }
+            Node::Array(_, values, len, w, elem) => {
+                let mut h = 0u64;
+                for i in 0..*len {
+                    let sub = &words[i * w..(i + 1) * w];
+                    match values
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .filter(|(d, _)| self.movable(*d))
+                    {
+                        Some((d, e)) => {
+                            let a = self.base[d] + e as usize;
+                            // The element's subtree describes it.
+                            let p = mix(path ^ 0x3c3c);
+                            let inner = self.mark(elem, sub, p, scratch, Some(a));
+                            scratch.markers[a] = scratch.markers[a].wrapping_add(mix(p ^ inner));
+                            h = h.wrapping_add(mix(inner));
+                        }
+                        None => {
+                            h = h.wrapping_add(self.mark(
+                                elem,
+                                sub,
+                                mix(path ^ (i as u64) << 8),
+                                scratch,
+                                with,
+                            ));
+                        }
+                    }
+                }
+                h
+            }
+        }
+    }
+
+    /// The element markers of `state` into `scratch.markers`.
+    fn element_markers(&self, state: &[u64], scratch: &mut MurphiSymScratch) {
+        let atoms = self.base.last().copied().unwrap_or(0)
+            + self.domains.movable.last().map_or(0, Vec::len);
+        scratch.markers.clear();
+        scratch.markers.resize(atoms, 0);
+        scratch.refine.clear();
+        scratch.refine.resize(atoms, 0);
+        let mut words = std::mem::take(&mut scratch.words);
+        self.packer.unpack(state, &mut words);
+        let mut fixed = 0u64;
+        for (k, (offset, width, node)) in self.globals.iter().enumerate() {
+            if let Some(node) = node {
+                let h = self.mark(
+                    node,
+                    &words[*offset..offset + width],
+                    mix(k as u64 + 1),
+                    scratch,
+                    None,
+                );
+                fixed = mix(fixed ^ h);
+            }
+        }
+        scratch.fixed = fixed;
+        scratch.words = words;
+        for a in 0..atoms {
+            scratch.markers[a] = mix(scratch.markers[a] ^ scratch.refine[a].rotate_left(17));
+        }
+    }
+
+    /// A marker of the whole state: the sorted element markers of each
+    /// domain and the words no permutation changes.
+    fn state_marker(&self, state: &[u64], scratch: &mut MurphiSymScratch) -> u64 {
+        self.element_markers(state, scratch);
+        let mut h = scratch.fixed;
+        for (d, class) in self.domains.movable.iter().enumerate() {
+            let mut ms: Vec<u64> = class
+                .iter()
+                .map(|&i| scratch.markers[self.base[d] + i as usize])
+                .collect();
+            ms.sort_unstable();
+            for m in ms {
+                h = mix(h ^ m);
+            }
+        }
+        let mut words = std::mem::take(&mut scratch.words);
+        self.packer.unpack(state, &mut words);
+        for (offset, width, node) in &self.globals {
+            if node.is_none() {
+                for &w in &words[*offset..offset + width] {
+                    h = mix(h ^ w);
+                }
+            }
+        }
+        scratch.words = words;
+        h
+    }
+}
+
 impl StateSymmetry for MurphiSymmetry {
     type Scratch = MurphiSymScratch;
 
@@ -294,7 +465,46 @@ impl StateSymmetry for MurphiSymmetry {
             scalars: Vec::new(),
             words: vec![0; self.leaves],
             image: vec![0; self.leaves],
+            markers: Vec::new(),
+            refine: Vec::new(),
+            fixed: 0,
         }
+    }
+
+    fn has_markers(&self) -> bool {
+        true
+    }
+
+    fn marker_representative(
+        &self,
+        state: &[u64],
+        scratch: &mut MurphiSymScratch,
+        out: &mut Vec<u64>,
+    ) {
+        let m = self.state_marker(state, scratch);
+        let mut table = self.marker_table[(m as usize) % MARKER_SHARDS]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let rep = table.entry(m).or_insert_with(|| state.into());
+        out.clear();
+        out.extend_from_slice(rep);
+    }
+
+    fn marker_permutation(&self, state: &[u64], scratch: &mut MurphiSymScratch) -> Permutation {
+        self.element_markers(state, scratch);
+        let mut perm = Permutation::identity(&self.domains.set_sizes);
+        let images = perm.images_mut();
+        for (d, class) in self.domains.movable.iter().enumerate() {
+            let mut order: Vec<(u64, u32)> = class
+                .iter()
+                .map(|&i| (scratch.markers[self.base[d] + i as usize], i))
+                .collect();
+            order.sort_unstable();
+            for (rank, &(_, i)) in order.iter().enumerate() {
+                images[d][i as usize] = class[rank];
+            }
+        }
+        perm
     }
 
     fn domains(&self) -> &Permutable {

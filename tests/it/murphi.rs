@@ -108,20 +108,34 @@ fn canon_and_flood_give_rumurs_exhaustive_symmetry_counts() {
         "{}",
         text.stdout
     );
-    // Markers are B's: refused for Murphi.
-    let out = cli_support::run_orbit(
-        &[
-            "check".into(),
-            cli_support::model_path(&murphi("peterson.m"))
-                .display()
-                .to_string(),
-            "--symmetry".into(),
-            "markers".into(),
-        ],
-        DEFAULT_TIMEOUT,
-    );
-    assert_eq!(out.code, Some(2), "{}", out.stderr);
-    assert!(out.stderr.contains("markers"), "{}", out.stderr);
+}
+
+/// Symmetry markers on Murphi states (per-element markers over
+/// scalarset-indexed arrays, refined once): on every bundled model both
+/// marker modes store exactly canon's number of states (exact markers sort
+/// every state to its canonical form; approximate markers merge no two
+/// orbits), and a counterexample still maps back to a real run.
+#[test]
+fn symmetry_markers_are_as_precise_as_canon_on_the_bundled_models() {
+    for &(file, sets, flags, result, states, _) in ORBITS {
+        for mode in ["markers", "markers-exact"] {
+            let all: Vec<&str> = flags.iter().copied().chain(["--symmetry", mode]).collect();
+            let r = CheckRun::run(&murphi(file), sets, &all);
+            assert_eq!(
+                (r.result(), r.count("states")),
+                (result, states),
+                "{}",
+                r.command
+            );
+        }
+    }
+    for mode in ["markers", "markers-exact"] {
+        let r = CheckRun::run(&murphi("union_lock.m"), &[], &["--symmetry", mode]);
+        assert_eq!(r.count("states"), 14, "{}", r.command);
+        let r = CheckRun::run(&murphi("mutex_bug.m"), &[], &["--symmetry", mode]);
+        assert_eq!(r.result(), "invariant_violation", "{}", r.command);
+        assert!(!r.trace().is_empty(), "{}", r.command);
+    }
 }
 
 /// Brute force through the library: the reachable states of the
