@@ -4,7 +4,8 @@
 # models/murphi/EXPECTED.md). Prints wall time (median of RUNS, interleaved
 # run by run), states per second and peak RSS for 1 and 2 threads, with and
 # without symmetry (orbit canon vs Rumur exhaustive, both exact), and the
-# machine's load. Needs rumur and a C compiler (apt-get install rumur
+# machine's load; for the symmetry rows also Rumur's inexact default
+# (`heuristic`) time. Needs rumur and a C compiler (apt-get install rumur
 # build-essential); Rumur's verifiers are built with -O3 -march=native.
 #
 # Usage: scripts/rumur-compare.sh [RUNS]   (default 3)
@@ -28,8 +29,8 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "Machine: $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg); orbit $(git rev-parse --short HEAD 2>/dev/null || echo '?'); $(rumur --version 2>&1 | head -1); median of $runs runs"
 echo
-echo "| model | symmetry | threads | states | orbit s | Rumur s | orbit/Rumur time | orbit MB | Rumur MB | orbit/Rumur memory |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| model | symmetry | threads | states | orbit s | Rumur s | orbit/Rumur time | orbit MB | Rumur MB | orbit/Rumur memory | Rumur heuristic s |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for case in "${cases[@]}"; do
   IFS='|' read -r model const value sym <<<"$case"
   src="$work/$model-$value.m"
@@ -40,7 +41,11 @@ for case in "${cases[@]}"; do
     exe="$work/$model-$value-$sym-$threads"
     rumur --symmetry-reduction "$rsym" --deadlock-detection off --threads "$threads" --output "$exe.c" "$src"
     cc -O3 -march=native -mcx16 -o "$exe" "$exe.c" -lpthread -latomic
-    ot=(); rt=(); om=(); rm=(); ostates=0; rstates=0
+    if [ "$sym" = canon ]; then
+      rumur --symmetry-reduction heuristic --deadlock-detection off --threads "$threads" --output "$exe-h.c" "$src"
+      cc -O3 -march=native -mcx16 -o "$exe-h" "$exe-h.c" -lpthread -latomic
+    fi
+    ot=(); rt=(); om=(); rm=(); ht=(); ostates=0; rstates=0
     for _ in $(seq "$runs"); do
       out=$(/usr/bin/time -f '%e %M' "$orbit" check "$src" --symmetry "$osym" --no-deadlock --threads "$threads" --json 2>"$work/time")
       ostates=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["states"])' "$out")
@@ -48,6 +53,10 @@ for case in "${cases[@]}"; do
       /usr/bin/time -f '%e %M' "$exe" >"$work/rout" 2>"$work/time" || true
       rstates=$(grep -o '[0-9]* states, ' "$work/rout" | grep -o '[0-9]*' | head -1)
       t=$(tail -1 "$work/time" | cut -d' ' -f1); m=$(tail -1 "$work/time" | cut -d' ' -f2); rt+=("$t"); rm+=("$m")
+      if [ "$sym" = canon ]; then
+        /usr/bin/time -f '%e %M' "$exe-h" >/dev/null 2>"$work/time" || true
+        ht+=("$(tail -1 "$work/time" | cut -d' ' -f1)")
+      fi
     done
     if [ "$ostates" != "$rstates" ]; then
       echo "state counts differ on $model $const=$value: orbit $ostates, Rumur $rstates" >&2
@@ -55,12 +64,13 @@ for case in "${cases[@]}"; do
     fi
     o=$(printf '%s\n' "${ot[@]}" | median); r=$(printf '%s\n' "${rt[@]}" | median)
     omb=$(printf '%s\n' "${om[@]}" | median); rmb=$(printf '%s\n' "${rm[@]}" | median)
-    python3 - "$model $const=$value" "$sym" "$threads" "$ostates" "$o" "$r" "$omb" "$rmb" <<'PY'
+    h=-; if [ ${#ht[@]} -gt 0 ]; then h=$(printf '%s\n' "${ht[@]}" | median); fi
+    python3 - "$model $const=$value" "$sym" "$threads" "$ostates" "$o" "$r" "$omb" "$rmb" "$h" <<'PY'
 import sys
-name, sym, threads, states, o, r, om, rm = sys.argv[1:]
+name, sym, threads, states, o, r, om, rm, h = sys.argv[1:]
 o, r, om, rm = float(o), float(r), float(om) / 1024, float(rm) / 1024
 ratio = lambda a, b: f"{a / b:.2f}x" if b > 0 else "-"
-print(f"| {name} | {sym} | {threads} | {int(states):,} | {o:.2f} | {r:.2f} | {ratio(o, r)} | {om:.0f} | {rm:.0f} | {ratio(om, rm)} |")
+print(f"| {name} | {sym} | {threads} | {int(states):,} | {o:.2f} | {r:.2f} | {ratio(o, r)} | {om:.0f} | {rm:.0f} | {ratio(om, rm)} | {h} |")
 PY
   done
 done
