@@ -6,7 +6,9 @@
 //! The graph: one vertex per global variable whose type mentions a
 //! scalarset (coloured by the variable), one per record and array value
 //! (coloured by its place in the type), one per element of an array
-//! indexed by a scalarset (linked to the element's atom), and one shared
+//! indexed by a scalarset (linked to the element's atom; for a variable
+//! that is itself such an array, the element's value hangs straight from
+//! its atom by an edge coloured by the variable), and one shared
 //! vertex per distinct non-scalarset word of the state (coloured by its
 //! rank among them, so distinct words get distinct colours). Edges are
 //! coloured by field number, by index (arrays over other types), or by
@@ -42,6 +44,8 @@ const E_ELEM: u32 = 1;
 const E_ATOM: u32 = 2;
 const E_FIELD: u32 = 0x100;
 const E_INDEX: u32 = 0x1_0000;
+const E_TOP: u32 = 0x100_0000;
+const E_FIELDS: u32 = 0x4000_0000;
 
 /// Per value of a scalar type: the (domain, element) it stands for, if it
 /// is a scalarset element (directly or as a union member).
@@ -516,11 +520,46 @@ impl StateSymmetry for MurphiSymmetry {
         let mut words = std::mem::take(&mut scratch.words);
         self.packer.unpack(state, &mut words);
         for (k, (offset, width, node)) in self.globals.iter().enumerate() {
-            if let Some(node) = node {
-                let slot = g.add_vertex(SLOT + k as u32);
-                let c = self.vertex(node, &words[*offset..offset + width], scratch, g);
-                g.add_edge(slot, c, E_VALUE);
+            let Some(node) = node else { continue };
+            let value = &words[*offset..offset + width];
+            // A variable indexed by a scalarset (every index an element):
+            // each element's value hangs straight from its atom, by an edge
+            // coloured by the variable, with no array or element vertices
+            // (the variable is unique, so nothing is ambiguous).
+            if let Node::Array(_, values, len, w, elem) = node
+                && !values.is_empty()
+                && (0..*len).all(|i| self.atom_of(values, i).is_some())
+            {
+                // Records of scalars: each field hangs from the atom too,
+                // by an edge coloured by the variable and the field.
+                let flat = match &**elem {
+                    Node::Record(_, fields) if fields.len() < 256 => {
+                        fields.iter().all(|(_, f)| matches!(f, Node::Leaf(_)))
+                    }
+                    _ => false,
+                };
+                for i in 0..*len {
+                    let sub = &value[i * w..(i + 1) * w];
+                    let a = self.atom_of(values, i).expect("checked above");
+                    let a = g.atom(a);
+                    match &**elem {
+                        Node::Record(_, fields) if flat => {
+                            for (f, (off, leaf)) in fields.iter().enumerate() {
+                                let c = self.vertex(leaf, &sub[*off..], scratch, g);
+                                g.add_edge(a, c, E_FIELDS + ((k as u32) << 8) + f as u32);
+                            }
+                        }
+                        _ => {
+                            let c = self.vertex(elem, sub, scratch, g);
+                            g.add_edge(a, c, E_TOP + k as u32);
+                        }
+                    }
+                }
+                continue;
             }
+            let slot = g.add_vertex(SLOT + k as u32);
+            let c = self.vertex(node, value, scratch, g);
+            g.add_edge(slot, c, E_VALUE);
         }
         // Scalars coloured by rank: invariant under permutations, distinct
         // words get distinct colours.
