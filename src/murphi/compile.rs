@@ -796,6 +796,7 @@ impl Compiler<'_> {
                 let place = Place {
                     base: Base::Local(at),
                     sels: Vec::new(),
+                    bounds: bounds(&ty),
                     ty,
                     root: None,
                     text: d.name.clone(),
@@ -1020,6 +1021,8 @@ impl Compiler<'_> {
                     }
                     out.push(Sel::Index {
                         index: Box::new(v),
+                        lo: index_ty.lo(),
+                        len: index_ty.card(),
                         index_ty,
                         elem_width: elem.width(),
                     });
@@ -1033,6 +1036,7 @@ impl Compiler<'_> {
         Ok(Place {
             base,
             sels: out,
+            bounds: bounds(&ty),
             ty,
             root,
             text: e_text(name, sels),

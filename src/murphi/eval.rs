@@ -121,10 +121,13 @@ impl<'p, 'm> Machine<'p, 'm> {
                 Sel::Index {
                     index,
                     index_ty,
+                    lo,
+                    len,
                     elem_width,
                 } => {
                     let i = self.eval(index)?;
-                    let Some(pos) = index_ty.position(i) else {
+                    let pos = i.wrapping_sub(*lo) as u64;
+                    let Some(pos) = (pos < *len).then_some(pos as usize) else {
                         return Err(Fail::Error(
                             format!(
                                 "index {} of `{}` is out of its range",
@@ -151,7 +154,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                 if w == 0 {
                     return Err(Fail::Error(format!("`{}` is undefined", p.text), p.span));
                 }
-                p.ty.decode(w)
+                (w as i64).wrapping_sub(1).wrapping_add(p.bounds.0)
             }
             CExpr::Call(id, args, span) => match self.call(*id, args, *span)? {
                 Some(v) => v,
@@ -333,14 +336,14 @@ impl<'p, 'm> Machine<'p, 'm> {
         match s {
             CStmt::Assign(p, e, span) => {
                 let v = self.eval(e)?;
-                if !p.ty.contains(v) {
+                if v < p.bounds.0 || v > p.bounds.1 {
                     return Err(Fail::Error(
                         format!("{} is out of the range of `{}`", p.ty.show(v), p.text),
                         *span,
                     ));
                 }
                 let a = self.addr(p)?;
-                self.mem[a] = p.ty.encode(v);
+                self.mem[a] = v.wrapping_sub(p.bounds.0).wrapping_add(1) as u64;
             }
             CStmt::Copy(dst, src) => {
                 let (d, s) = (self.addr(dst)?, self.addr(src)?);

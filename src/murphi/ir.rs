@@ -26,6 +26,11 @@ pub enum Sel {
         index: Box<CExpr>,
         /// The array's index type.
         index_ty: Ty,
+        /// The least index value and the number of indices (cached from
+        /// `index_ty` for the hot path).
+        lo: i64,
+        /// See `lo`.
+        len: u64,
         /// Words per element.
         elem_width: usize,
     },
@@ -40,6 +45,9 @@ pub struct Place {
     pub sels: Vec<Sel>,
     /// The value's type.
     pub ty: Ty,
+    /// For a scalar: its least and greatest value (cached from `ty` for
+    /// the hot path; `i64::MAX` above unbounded integers).
+    pub bounds: (i64, i64),
     /// The global variable it starts from, if any (for read/write sets).
     pub root: Option<usize>,
     /// Its text, for messages.
@@ -186,6 +194,15 @@ pub struct GlobalVar {
     pub ty: Ty,
     /// Its first word.
     pub offset: usize,
+}
+
+/// The bounds a [`Place`] caches for a value of type `ty`.
+pub fn bounds(ty: &Ty) -> (i64, i64) {
+    match ty {
+        Ty::Int => (ty.lo(), i64::MAX),
+        Ty::Range(lo, hi) => (*lo, *hi),
+        _ => (0, ty.card() as i64 - 1),
+    }
 }
 
 /// A scalar kind check failed: names what was expected.
