@@ -254,6 +254,7 @@ symbols! {
     RangeRestriction => "|>",
     Override => "<+",
     DirectProduct => "><",
+    EmptySeq => "<>",
     Append => "<-",
     Prepend => "->",
     Parallel => "||",
@@ -283,6 +284,7 @@ symbols! {
     Hash => "#",
     Percent => "%",
     Amp => "&",
+    SetMinus => "\\",
 }
 
 /// Splits `text` into tokens, ending with one [`TokenKind::Eof`] token.
@@ -525,6 +527,10 @@ mod tests {
             ]
         });
         assert_eq!(syms("a-->>b"), vec![Sym::TotalSurjection]);
+        assert_eq!(
+            syms("<> \\ \\/"),
+            vec![Sym::EmptySeq, Sym::SetMinus, Sym::Union]
+        );
         assert_eq!(syms("1..n"), vec![Sym::Interval]);
     }
 

@@ -331,3 +331,14 @@ fn deep_nesting_of_every_construct_is_an_error_not_a_crash() {
     let d = parse_expression(&SourceFile::new("e.b", chain)).unwrap_err();
     assert!(d.message.contains("nesting too deep"), "{}", d.message);
 }
+
+/// ProB's `<>` (the empty sequence, like `[]`) and `\` (set difference,
+/// like `-`), which were misread as `<` followed by `>` and refused.
+#[test]
+fn empty_sequence_and_backslash_set_difference() {
+    assert_eq!(parse("<>"), parse("[]"));
+    assert_eq!(parse("s \\ {1}"), parse("s - {1}"));
+    assert_eq!(parse("a \\ b \\ c"), "(Minus (Minus a b) c)");
+    assert_eq!(parse("a \\/ b"), parse("a \\/ b"));
+    assert_eq!(parse("size(<>)"), parse("size([])"));
+}

@@ -89,7 +89,7 @@ fn infix(kind: &TokenKind) -> Option<(BinaryOp, u8, bool)> {
             Sym::DropFront => (B::DropFront, 160),
             Sym::Interval => (B::Interval, 170),
             Sym::Plus => (B::Add, 180),
-            Sym::Minus => (B::Minus, 180),
+            Sym::Minus | Sym::SetMinus => (B::Minus, 180),
             Sym::Star => (B::Mul, 190),
             Sym::Slash => (B::Div, 190),
             Sym::Power => return Some((B::Power, 200, true)),
@@ -325,6 +325,13 @@ impl Parser<'_> {
             }
             TokenKind::Sym(Sym::LParen) => self.parenthesised(),
             TokenKind::Sym(Sym::LBrace) => self.set_expression(),
+            TokenKind::Sym(Sym::EmptySeq) => {
+                self.bump();
+                Ok(node(
+                    ExprKind::Constant(BuiltinConstant::EmptySeq),
+                    self.span_from(start),
+                ))
+            }
             TokenKind::Sym(Sym::LBracket) => {
                 self.bump();
                 if self.eat_sym(Sym::RBracket) {
