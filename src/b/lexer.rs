@@ -417,6 +417,26 @@ impl Lexer<'_> {
 
     fn integer(&mut self) -> Result<(), Diagnostic> {
         let start = self.pos;
+        // ProB's hexadecimal literals: `0x1F`.
+        let rest = &self.text[start..];
+        if (rest.starts_with("0x") || rest.starts_with("0X"))
+            && rest[2..]
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_hexdigit())
+        {
+            let digits = rest[2..].bytes().take_while(u8::is_ascii_hexdigit).count();
+            self.pos += 2 + digits;
+            let text = &self.text[start..self.pos];
+            let value = i64::from_str_radix(&text[2..], 16).map_err(|_| {
+                Diagnostic::error(
+                    Span::new(start, self.pos),
+                    format!("integer literal `{text}` does not fit in 64 bits"),
+                )
+            })?;
+            self.push(TokenKind::Int(value), start);
+            return Ok(());
+        }
         let digits = self.text[start..]
             .bytes()
             .take_while(u8::is_ascii_digit)
@@ -527,6 +547,15 @@ mod tests {
             ]
         });
         assert_eq!(syms("a-->>b"), vec![Sym::TotalSurjection]);
+        assert_eq!(
+            kinds("0x1F 0X10 0"),
+            vec![
+                TokenKind::Int(31),
+                TokenKind::Int(16),
+                TokenKind::Int(0),
+                TokenKind::Eof
+            ]
+        );
         assert_eq!(
             syms("<> \\ \\/"),
             vec![Sym::EmptySeq, Sym::SetMinus, Sym::Union]

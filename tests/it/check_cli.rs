@@ -156,3 +156,15 @@ fn external_functions_are_refused_by_name() {
     );
     assert!(stderr.contains("m.mch:7:21"), "{stderr}");
 }
+
+/// Hexadecimal literals are read, and a `scope_X` for a set the machine
+/// does not declare is ignored with a warning, as ProB does.
+#[test]
+fn hexadecimal_literals_and_foreign_scopes() {
+    let machine = "MACHINE H\nDEFINITIONS scope_FOO == 1..3\nVARIABLES x\nINVARIANT x : 0..255\n\
+                   INITIALISATION x := 0x1F\nOPERATIONS inc = PRE x < 0x20 THEN x := x + 1 END\nEND\n";
+    let (code, stdout, stderr) = check(machine, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(json(&stdout)["states"], 2);
+    assert!(stderr.contains("ignoring `scope_FOO`"), "{stderr}");
+}

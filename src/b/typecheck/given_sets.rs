@@ -224,13 +224,13 @@ fn check_options_name_sets(
     }
     for (ident, _) in &machine.scopes {
         if !sets.iter().any(|s| s.name == ident.name) {
-            diags.push(Diagnostic::error(
-                ident.span,
-                format!(
-                    "`scope_{}` gives the size of `{}`, which is not a set of this machine",
-                    ident.name, ident.name
-                ),
-            ));
+            // ProB ignores it with a warning (machines keep scopes for sets
+            // of machines they no longer see).
+            tracing::warn!(
+                "ignoring `scope_{}`: `{}` is not a set of this machine",
+                ident.name,
+                ident.name
+            );
         }
     }
 }
