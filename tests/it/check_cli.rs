@@ -168,3 +168,20 @@ fn hexadecimal_literals_and_foreign_scopes() {
     assert_eq!(json(&stdout)["states"], 2);
     assert!(stderr.contains("ignoring `scope_FOO`"), "{stderr}");
 }
+
+/// ProB's one-argument projections `prj1(p)`, `prj2(p)` of a pair.
+#[test]
+fn one_argument_projections_of_a_pair() {
+    let machine = "MACHINE P\nVARIABLES p, n\nINVARIANT p : (0..2)*(0..2) & n : 0..3\n\
+                   INITIALISATION p := (1|->2) || n := 1\n\
+                   OPERATIONS a = PRE prj1(p) = 1 & prj2(p) = 2 & n < 3 THEN n := succ(n) END;\n\
+                   b = PRE n > 0 THEN n := pred(n) END\nEND\n";
+    let (code, stdout, stderr) = check(machine, &["--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(json(&stdout)["states"], 4);
+    // A non-pair argument is a type error with its place.
+    let bad = "MACHINE Q\nVARIABLES n\nINVARIANT n : 0..3\nINITIALISATION n := prj1(1)\nEND\n";
+    let (code, _, stderr) = check(bad, &[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("m.mch:4:"), "{stderr}");
+}

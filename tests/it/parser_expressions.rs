@@ -253,7 +253,13 @@ fn errors_name_what_was_expected() {
     error("{a, b", 1, 6, "expected `,` or `}`, found end of file");
     error("!x.x > 0", 1, 4, "expected `(`, found `x`");
     error("card S", 1, 6, "expected `(`, found `S`");
-    error("prj1(S)", 1, 1, "`prj1` takes 2 arguments but 1 were given");
+    error(
+        "prj1(S, T, U)",
+        1,
+        1,
+        "`prj1` takes 2 arguments but 3 were given",
+    );
+    assert_eq!(parse("prj1(p)"), "(Prj1 p)");
     error("a b", 1, 3, "expected end of file, found `b`");
     error("x := 1", 1, 3, "expected end of file, found `:=`");
     error("99999999999999999999 + 1", 1, 1, "does not fit in 64 bits");

@@ -189,6 +189,9 @@ impl<'a> Compiler<'a> {
                 }
                 EK::Binary(*op, Box::new(self.expr(a)?), Box::new(self.expr(b)?))
             }
+            ExprKind::Call(builtin @ (Builtin::Prj1 | Builtin::Prj2), args) if args.len() == 1 => {
+                EK::Component(*builtin == Builtin::Prj1, Box::new(self.expr(&args[0])?))
+            }
             ExprKind::Call(builtin, args) => {
                 let [a, b] = args.as_slice() else {
                     return Err(Diagnostic::error(

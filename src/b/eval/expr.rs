@@ -67,6 +67,14 @@ impl Interpreter {
                 }
                 Ok(Value::set_from_vec(out))
             }
+            EK::Component(first, p) => match self.eval(p, env)? {
+                Value::Pair(pair) => Ok(if *first {
+                    pair.0.clone()
+                } else {
+                    pair.1.clone()
+                }),
+                _ => Err(Fail::new(p.span, "expected a pair")),
+            },
             EK::Iterate(r, n) => {
                 let rv = self.eval(r, env)?;
                 let n = int(&self.eval(n, env)?, span)?;

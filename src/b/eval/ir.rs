@@ -66,6 +66,9 @@ pub enum EK {
     Binary(BinaryOp, Box<CExpr>, Box<CExpr>),
     /// `prj1(S, T)` (true) or `prj2(S, T)` (false).
     Projection(bool, Box<CExpr>, Box<CExpr>),
+    /// ProB's one-argument `prj1(p)` (true) or `prj2(p)` (false): a
+    /// component of the pair `p`.
+    Component(bool, Box<CExpr>),
     /// `iterate(r, n)`
     Iterate(Box<CExpr>, Box<CExpr>),
     /// `f(x)`, the arguments already paired.

@@ -261,7 +261,7 @@ fn visit_pred_exprs(p: &CPred, f: &mut dyn FnMut(&CExpr)) {
 fn visit_exprs(e: &CExpr, f: &mut dyn FnMut(&CExpr)) {
     f(e);
     match &e.kind {
-        EK::Unary(_, a) => visit_exprs(a, f),
+        EK::Unary(_, a) | EK::Component(_, a) => visit_exprs(a, f),
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)
@@ -378,7 +378,7 @@ pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
     match &e.kind {
         EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::Read(Slot::Const(_)) => {}
         EK::Read(Slot::Frame(s)) => out.push(*s),
-        EK::Unary(_, a) => expr_slots(a, out),
+        EK::Unary(_, a) | EK::Component(_, a) => expr_slots(a, out),
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)

@@ -435,7 +435,9 @@ impl Parser<'_> {
         if let Some(b) = binary_builtin(&name) {
             self.expect_sym(Sym::LParen)?;
             let args = self.expr_list(Sym::RParen)?;
-            if args.len() != 2 {
+            // ProB also reads `prj1(p)` and `prj2(p)` of a pair.
+            let one_ok = matches!(b, Builtin::Prj1 | Builtin::Prj2) && args.len() == 1;
+            if args.len() != 2 && !one_ok {
                 return Err(self.error_at(
                     token,
                     format!("`{name}` takes 2 arguments but {} were given", args.len()),

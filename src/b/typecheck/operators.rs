@@ -251,6 +251,13 @@ impl Checker {
     }
 
     pub(crate) fn call(&mut self, builtin: Builtin, args: &[Expr], span: Span) -> TermId {
+        // ProB's one-argument projections: a component of a pair.
+        if args.len() == 1 && matches!(builtin, Builtin::Prj1 | Builtin::Prj2) {
+            let (x, y) = (self.terms.var(), self.terms.var());
+            let pair = self.terms.pair(x, y);
+            self.expect(&args[0], pair);
+            return if builtin == Builtin::Prj1 { x } else { y };
+        }
         if args.len() != 2 {
             let name = match builtin {
                 Builtin::Prj1 => "prj1",
