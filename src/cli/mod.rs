@@ -113,9 +113,15 @@ fn init_tracing(verbose: u8) {
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
     use std::io::IsTerminal;
-    let _ = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(std::io::stderr);
+    // Without -v only warnings show: print them plainly, as the other
+    // messages of the command line are (no time stamp, no module path).
+    let _ = if verbose == 0 {
+        builder.without_time().with_target(false).try_init()
+    } else {
+        builder.try_init()
+    };
 }
