@@ -146,10 +146,13 @@ fn const_eval(e: &CExpr, span: Span) -> R<i64> {
         CExpr::Const(v) => *v,
         CExpr::Unary(op, a) => {
             let a = const_eval(a, span)?;
-            if *op == "-" {
-                a.checked_neg().unwrap_or(0)
-            } else {
-                i64::from(a == 0)
+            match *op {
+                "-" => match a.checked_neg() {
+                    Some(v) => v,
+                    None => return err(span, "this constant expression overflows"),
+                },
+                "~" => !a,
+                _ => i64::from(a == 0),
             }
         }
         CExpr::Binary(op, a, b, _) => {
@@ -468,7 +471,7 @@ impl Compiler<'_> {
                     Some(b) => self.int_expr(b)?,
                     None => CExpr::Const(1),
                 };
-                (Range::Ints(from, to, by), Ty::Int)
+                (Range::Ints(from, to, by, q.span), Ty::Int)
             }
         })
     }

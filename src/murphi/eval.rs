@@ -55,6 +55,20 @@ pub fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
     })
 }
 
+/// The values `from, from + by, ...` up to `to` (down to it for a
+/// negative step), stopping before an overflow; an error for a zero step.
+pub fn int_range(from: i64, to: i64, by: i64) -> Result<impl Iterator<Item = i64>, String> {
+    if by == 0 {
+        return Err("a loop steps `by 0`".into());
+    }
+    let mut next = Some(from);
+    Ok(std::iter::from_fn(move || {
+        let v = next.filter(|&v| (by > 0 && v <= to) || (by < 0 && v >= to))?;
+        next = v.checked_add(by);
+        Some(v)
+    }))
+}
+
 /// Loop iterations after which a `while` is reported as not terminating.
 const MAX_LOOP: u64 = 1 << 24;
 /// Deepest call nesting.
@@ -248,18 +262,22 @@ impl<'p, 'm> Machine<'p, 'm> {
                     }
                 }
             }
-            Range::Ints(from, to, by) => {
+            Range::Ints(from, to, by, span) => {
                 let (from, to, by) = (self.eval(from)?, self.eval(to)?, self.eval(by)?);
-                if by == 0 {
-                    return Err(Fail::Error("a loop steps `by 0`".into(), Span::new(0, 0)));
-                }
-                let mut v = from;
-                while (by > 0 && v <= to) || (by < 0 && v >= to) {
+                let values = int_range(from, to, by).map_err(|m| Fail::Error(m, *span))?;
+                let mut n = 0u64;
+                for v in values {
+                    n += 1;
+                    if n > MAX_LOOP {
+                        return Err(Fail::Error(
+                            format!("this loop ran {MAX_LOOP} times: it does not seem to end"),
+                            *span,
+                        ));
+                    }
                     self.mem[self.fp + at] = Ty::Int.encode(v);
                     if !f(self)? {
                         break;
                     }
-                    v += by;
                 }
             }
         }

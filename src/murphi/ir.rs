@@ -102,8 +102,8 @@ pub enum Arg {
 pub enum Range {
     /// Every value of a scalar type.
     Type(Ty),
-    /// `from to to by step`.
-    Ints(CExpr, CExpr, CExpr),
+    /// `from to to by step`, declared at the span.
+    Ints(CExpr, CExpr, CExpr, Span),
 }
 
 /// A compiled statement.

@@ -87,25 +87,17 @@ fn instances(prog: &Compiled, rules: &[CRule], file: &SourceFile) -> Result<Vec<
         for (_, range, _, _) in &r.params {
             let values: Vec<i64> = match range {
                 Range::Type(ty) => (0..ty.card()).map(|i| i as i64 + ty.lo()).collect(),
-                Range::Ints(from, to, by) => {
+                Range::Ints(from, to, by, _) => {
                     let ev = |m: &mut Machine<'_, '_>, e| m.eval(e).map_err(|f| message(file, &f));
                     let (from, to, by) = (
                         ev(&mut machine, from)?,
                         ev(&mut machine, to)?,
                         ev(&mut machine, by)?,
                     );
-                    if by == 0 {
-                        return Err(format!(
-                            "a ruleset steps `by 0` ({})",
-                            file.location(r.span)
-                        ));
-                    }
-                    let mut v = Vec::new();
-                    let mut x = from;
-                    while (by > 0 && x <= to) || (by < 0 && x >= to) {
-                        v.push(x);
-                        x += by;
-                    }
+                    let values = super::eval::int_range(from, to, by)
+                        .map_err(|m| format!("{m} ({})", file.location(r.span)))?;
+                    // Stop collecting once the ruleset is too big anyway.
+                    let v: Vec<i64> = values.take(MAX_INSTANCES + 1).collect();
                     v
                 }
             };

@@ -61,7 +61,10 @@ impl Ty {
     pub fn card(&self) -> u64 {
         match self {
             Ty::Bool => 2,
-            Ty::Range(lo, hi) => (hi - lo + 1).max(0) as u64,
+            // Wide ranges (up to the whole of i64) count without overflow.
+            Ty::Range(lo, hi) => {
+                (i128::from(*hi) - i128::from(*lo) + 1).clamp(0, u64::MAX as i128) as u64
+            }
             Ty::Enum(_, names) => names.len() as u64,
             Ty::Scalarset { size, .. } => *size,
             Ty::Union(_, members) => members.iter().map(|(t, _)| t.card()).sum(),

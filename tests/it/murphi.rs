@@ -307,6 +307,25 @@ fn errors_come_with_shortest_real_traces() {
 
     let r = CheckRun::run(&murphi("stuck.m"), &[], &[]);
     assert_eq!((r.result(), r.trace().len()), ("deadlock", 3));
+    // A loop to the end of the integers stops as a model error (it used
+    // to overflow, or run for ever), with its place.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("endless.m");
+    std::fs::write(
+        &path,
+        "var x: 0..1;\nstartstate begin x := 0; for i := 0 to 9223372036854775807 do x := 1 - x; endfor; end;\n",
+    )
+    .expect("write");
+    let r = CheckRun::run_path(&path.display().to_string(), &[], &[], DEFAULT_TIMEOUT);
+    assert_eq!(r.result(), "model_error", "{}", r.command);
+    assert!(
+        r.json["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("endless.m:2:30"),
+        "{}",
+        r.json
+    );
     let r = CheckRun::run(&murphi("stuck.m"), &[], &["--no-deadlock"]);
     assert_eq!((r.result(), r.count("states")), ("ok", 6));
 }
@@ -356,6 +375,12 @@ fn bad_programs_and_flags_are_refused_with_their_place() {
                 "too big",
             ),
             (deep.as_str(), "bad.m:2", "nesting deeper than"),
+            (
+                "var x: 0..1;\nstartstate begin x := 0; end;\n\
+                 ruleset i := 0 to 9223372036854775807 do rule x = 0 ==> begin x := 1 end; end;",
+                "bad.m:3:",
+                "more than 16777216 instances",
+            ),
         ])
         .collect();
     for (text, place, message) in cases {
