@@ -447,16 +447,14 @@ impl MurphiSymmetry {
                 h = mix(h ^ m);
             }
         }
-        let mut words = std::mem::take(&mut scratch.words);
-        self.packer.unpack(state, &mut words);
+        // `element_markers` left the state unpacked in `scratch.words`.
         for (offset, width, node) in &self.globals {
             if node.is_none() {
-                for &w in &words[*offset..offset + width] {
+                for &w in &scratch.words[*offset..offset + width] {
                     h = mix(h ^ w);
                 }
             }
         }
-        scratch.words = words;
         h
     }
 }

@@ -154,6 +154,18 @@ impl StateGraphs {
     /// interchangeable element occurs (the graph is then complete too).
     pub fn collect(&self, layout: &StateLayout, state: &[u64], scratch: &mut GraphScratch) -> bool {
         scratch.graph.reset(&self.atoms);
+        self.collect_into(layout, state, scratch)
+    }
+
+    /// [`Self::collect`] into a graph that already holds the atoms (the
+    /// symmetry layer resets it before asking, see
+    /// [`StateSymmetry::describe`](crate::model::StateSymmetry::describe)).
+    pub fn collect_into(
+        &self,
+        layout: &StateLayout,
+        state: &[u64],
+        scratch: &mut GraphScratch,
+    ) -> bool {
         scratch.scalars.clear();
         for plan in &self.plans {
             let slot_vertex = self.vertex(scratch, SLOT + plan.slot);

@@ -107,7 +107,9 @@ impl StateSymmetry for BSymmetry<'_> {
     #[inline]
     fn describe(&self, state: &[u64], scratch: &mut BSymScratch, graph: &mut StateGraph) -> bool {
         std::mem::swap(&mut scratch.graph.graph, graph);
-        let touched = self.graphs.collect(self.layout, state, &mut scratch.graph);
+        let touched = self
+            .graphs
+            .collect_into(self.layout, state, &mut scratch.graph);
         std::mem::swap(&mut scratch.graph.graph, graph);
         touched
     }
