@@ -612,9 +612,6 @@ impl Compiler<'_> {
             _ => invariants.push(compiled),
         }
         (self.next_local, self.max_local) = saved;
-        self.max_local = self
-            .max_local
-            .max(compiled_frame_max(rules, starts, invariants));
         Ok(())
     }
 
@@ -1249,16 +1246,6 @@ impl Compiler<'_> {
             }
         })
     }
-}
-
-fn compiled_frame_max(rules: &[CRule], starts: &[CRule], invariants: &[CRule]) -> usize {
-    rules
-        .iter()
-        .chain(starts)
-        .chain(invariants)
-        .map(|r| r.frame)
-        .max()
-        .unwrap_or(0)
 }
 
 fn e_text(name: &str, sels: &[Selector]) -> String {

@@ -7,7 +7,6 @@ use super::compile::Compiled;
 use super::eval::{Fail, Machine, message};
 use super::ir::{CRule, Range};
 use super::pack::Packer;
-use super::types::Ty;
 use crate::diag::SourceFile;
 use crate::model::{
     GroupInfo, INITIAL_GROUP, Independence, Model, ModelError, SlotInfo, Step, Violation,
@@ -46,7 +45,6 @@ pub struct MurphiScratch {
 }
 
 struct RuleStep<'a> {
-    system: &'a MurphiSystem,
     rules: &'a [CRule],
     inst: &'a Instance,
     group: usize,
@@ -68,7 +66,6 @@ impl Step for RuleStep<'_> {
             .zip(&self.inst.values)
             .map(|((_, _, name, ty), v)| format!("{name}:{}", ty.show(*v)))
             .collect();
-        let _ = self.system;
         format!("{}, {}", r.name, params.join(", "))
     }
 }
@@ -271,7 +268,6 @@ impl Model for MurphiSystem {
             let rule = &self.prog.starts[inst.rule];
             self.run(m, rule, inst).map_err(|f| self.error(&f))?;
             let step = RuleStep {
-                system: self,
                 rules: &self.prog.starts,
                 inst,
                 group: INITIAL_GROUP,
@@ -297,7 +293,6 @@ impl Model for MurphiSystem {
             let rule = &self.prog.rules[inst.rule];
             if self.run(m, rule, inst).map_err(|f| self.error(&f))? {
                 let step = RuleStep {
-                    system: self,
                     rules: &self.prog.rules,
                     inst,
                     group: inst.rule,
@@ -329,7 +324,6 @@ impl Model for MurphiSystem {
             // enabled" means false.
             if !self.run(m, rule, inst).map_err(|f| self.error(&f))? {
                 let step = RuleStep {
-                    system: self,
                     rules: &self.prog.invariants,
                     inst,
                     group: 0,
@@ -362,14 +356,4 @@ impl Model for MurphiSystem {
             })
             .collect()
     }
-}
-
-/// The type of global `name`, for tests.
-pub fn global_type<'a>(system: &'a MurphiSystem, name: &str) -> Option<&'a Ty> {
-    system
-        .prog
-        .globals
-        .iter()
-        .find(|g| g.name == name)
-        .map(|g| &g.ty)
 }

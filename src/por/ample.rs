@@ -20,7 +20,7 @@
 //!   path, so it lies in that reach.)
 //! * (A3) when state properties are checked, every operation of `S` is a
 //!   stutter operation: it writes no variable read by the invariant, the
-//!   assertions or the goal ([`AmpleRule::new`]'s `visible`).
+//!   assertions or the goal (the `visible` groups of [`Relations`]).
 //!
 //! Deadlock-only checking needs only A1 and A2. The cycle condition (A4)
 //! is the engine's proviso (`workers`' `por` module).
@@ -35,27 +35,17 @@ pub use crate::model::GroupSet as OpSet;
 use crate::model::Relations;
 
 /// The relations the choice needs: the dependency relation, the enable
-/// graph and the visible groups ("operations" below: B's word for groups).
+/// graph and the visible groups ("operations" below: B's word for groups),
+/// as the front end's [`Relations`] give them (visible: the operations that
+/// are not stutter operations, A3; none when no state property is checked).
 #[derive(Clone, Debug)]
 pub struct AmpleRule {
-    n: usize,
-    /// `dependent[a]`: the operations dependent on `a` (`a` included).
-    dependent: Vec<OpSet>,
-    /// `enables[a]`: the operations `a` can enable.
-    enables: Vec<OpSet>,
-    /// Operations that are not stutter operations (A3); empty when no state
-    /// property is checked.
-    visible: OpSet,
+    r: Relations,
 }
 
 impl From<&Relations> for AmpleRule {
     fn from(r: &Relations) -> Self {
-        AmpleRule {
-            n: r.n,
-            dependent: r.dependent.clone(),
-            enables: r.enables.clone(),
-            visible: r.visible.clone(),
-        }
+        AmpleRule { r: r.clone() }
     }
 }
 
@@ -71,42 +61,19 @@ pub struct AmpleScratch {
 }
 
 impl AmpleRule {
-    /// The rule for `n` operations with the given dependency relation (any
-    /// order of the pairs; symmetric), enable graph edges and visible
-    /// operations (those that may change a checked state property).
-    pub fn new(
-        n: usize,
-        dependent: impl Fn(usize, usize) -> bool,
-        enables: impl Fn(usize, usize) -> bool,
-        visible: OpSet,
-    ) -> Self {
-        let dependent = (0..n)
-            .map(|a| OpSet::of(n, (0..n).filter(|&b| a == b || dependent(a, b))))
-            .collect();
-        let enables = (0..n)
-            .map(|a| OpSet::of(n, (0..n).filter(|&b| a != b && enables(a, b))))
-            .collect();
-        AmpleRule {
-            n,
-            dependent,
-            enables,
-            visible,
-        }
-    }
-
     /// Number of operations.
     pub fn operations(&self) -> usize {
-        self.n
+        self.r.n
     }
 
     /// Fresh buffers for [`AmpleRule::choose`].
     pub fn scratch(&self) -> AmpleScratch {
         AmpleScratch {
-            candidate: OpSet::empty(self.n),
-            chosen: OpSet::empty(self.n),
-            reach: OpSet::empty(self.n),
-            dependent_on: OpSet::empty(self.n),
-            work: Vec::with_capacity(self.n),
+            candidate: OpSet::empty(self.r.n),
+            chosen: OpSet::empty(self.r.n),
+            reach: OpSet::empty(self.r.n),
+            dependent_on: OpSet::empty(self.r.n),
+            work: Vec::with_capacity(self.r.n),
         }
     }
 
@@ -117,14 +84,15 @@ impl AmpleRule {
     pub fn choose(&self, enabled: &OpSet, cost: &[u32], scratch: &mut AmpleScratch) -> bool {
         let mut best: Option<u64> = None;
         for alpha in enabled.iter() {
-            if self.visible.contains(alpha) {
+            if self.r.visible.contains(alpha) {
                 continue; // any candidate holding α fails A3
             }
             if !self.dependency_set(alpha, enabled, scratch) {
                 continue;
             }
             let c = &scratch.candidate;
-            if c.len() == enabled.len() || (!self.visible.is_empty() && c.meets(&self.visible)) {
+            if c.len() == enabled.len() || (!self.r.visible.is_empty() && c.meets(&self.r.visible))
+            {
                 continue;
             }
             let total: u64 = c.iter().map(|op| u64::from(cost[op])).sum();
@@ -152,7 +120,7 @@ impl AmpleRule {
         work.clear();
         work.push(alpha);
         while let Some(a) = work.pop() {
-            for (k, (&dep, &en)) in self.dependent[a]
+            for (k, (&dep, &en)) in self.r.dependent[a]
                 .words
                 .iter()
                 .zip(&enabled.words)
@@ -162,7 +130,7 @@ impl AmpleRule {
                 candidate.words[k] |= new;
                 while new != 0 {
                     let op = k * 64 + new.trailing_zeros() as usize;
-                    if self.visible.contains(op) {
+                    if self.r.visible.contains(op) {
                         return false;
                     }
                     work.push(op);
@@ -186,7 +154,7 @@ impl AmpleRule {
         } = scratch;
         dependent_on.clear();
         for op in candidate.iter() {
-            dependent_on.union_with(&self.dependent[op]);
+            dependent_on.union_with(&self.r.dependent[op]);
         }
         reach.clear();
         work.clear();
@@ -195,7 +163,7 @@ impl AmpleRule {
             work.push(op);
         }
         while let Some(a) = work.pop() {
-            for (k, &en) in self.enables[a].words.iter().enumerate() {
+            for (k, &en) in self.r.enables[a].words.iter().enumerate() {
                 let mut new = en & !candidate.words[k] & !reach.words[k];
                 if new & dependent_on.words[k] != 0 {
                     return false;
@@ -221,12 +189,12 @@ mod tests {
         en: &[(usize, usize)],
         visible: &[usize],
     ) -> AmpleRule {
-        AmpleRule::new(
+        AmpleRule::from(&Relations::new(
             n,
-            |a, b| dep.contains(&(a, b)) || dep.contains(&(b, a)),
+            |a, b| dep.contains(&(a, b)),
             |a, b| en.contains(&(a, b)),
             OpSet::of(n, visible.iter().copied()),
-        )
+        ))
     }
 
     fn choose(r: &AmpleRule, enabled: &[usize], cost: &[u32]) -> Option<Vec<usize>> {

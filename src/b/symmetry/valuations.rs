@@ -58,26 +58,16 @@ pub fn constant_valuation_orbits(system: &BSystem, domains: &Permutable, markers
     if nc == 0 {
         return 0;
     }
-    let mut seen = HashSet::new();
+    if !markers {
+        return one_valuation_per_orbit(system, domains, &|_| true).1;
+    }
+    let m = Markers::new(layout, domains, nc);
+    let mut scratch = MarkerScratch::default();
     let mut words = Vec::new();
-    if markers {
-        let m = Markers::new(layout, domains, nc);
-        let mut scratch = MarkerScratch::default();
-        for valuation in system.valuations() {
-            if layout.encode(valuation, &[], &mut words).is_ok() {
-                seen.insert(vec![m.marker(layout, &words, &mut scratch)]);
-            }
-        }
-    } else {
-        let sym = BSymmetry::new(layout, domains, nc, MarkerMode::None);
-        let canon = Canonicaliser::new(domains);
-        let mut scratch = canon.new_scratch();
-        let mut hooks = sym.new_scratch();
-        for valuation in system.valuations() {
-            if layout.encode(valuation, &[], &mut words).is_ok() {
-                canon.canonicalise(&sym, &words, &mut hooks, &mut scratch);
-                seen.insert(scratch.out[..layout.constant_words()].to_vec());
-            }
+    let mut seen = HashSet::new();
+    for valuation in system.valuations() {
+        if layout.encode(valuation, &[], &mut words).is_ok() {
+            seen.insert(m.marker(layout, &words, &mut scratch));
         }
     }
     seen.len()
