@@ -30,7 +30,7 @@
 //! kernel's transparent huge pages, which back every touched 2 MiB region
 //! with a whole huge page: the store and the worker heaps touch many
 //! regions sparsely, and resident memory doubled (German with 4 nodes, 2
-//! threads: 78 MB with huge pages, 42 MB without, the same time).
+//! threads: 78 MB with huge pages, 46 MB without, the same time).
 //! [`disable_transparent_huge_pages`] turns them off for the process.
 
 use libmimalloc_sys as mi;
