@@ -58,6 +58,26 @@ pub fn disable_transparent_huge_pages() {
     }
 }
 
+/// mimalloc's `mi_option_purge_delay` (its position in the `mi_option_e`
+/// enumeration of `mimalloc.h`, the same in mimalloc 2 and 3, which
+/// `libmimalloc-sys` does not name; a test checks it against the option's
+/// default).
+const MI_OPTION_PURGE_DELAY: mi::mi_option_t = 15;
+
+/// Makes mimalloc give freed memory back to the system at once instead of
+/// after its default delay (1 s in the mimalloc 3 that `libmimalloc-sys`
+/// builds). The visited sets free whole tables when they
+/// double and the workers free batches other threads made: with the delay
+/// those stay resident, and the peak memory of a run is what ends a large
+/// job (German with 4 nodes, 2 threads: 42.6 MB -> 38.5 MB, same time; B
+/// models gain 3-15% with no measurable cost). Call it first thing in
+/// `main`.
+pub fn purge_freed_memory_at_once() {
+    // SAFETY: sets one of mimalloc's process-wide options; no memory of
+    // ours is read or written.
+    unsafe { mi::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+}
+
 /// Sets aside `bytes` of address space, given back when mimalloc runs out
 /// of memory (see the module docs), and registers the hook that does it.
 /// Replaces an earlier reserve.
@@ -194,6 +214,15 @@ unsafe impl GlobalAlloc for Allocator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_purge_delay_option_is_the_one_mimalloc_documents() {
+        // Its default in mimalloc 3's `options.c` is 1000 ms (the option
+        // next to it, `use_numa_nodes`, defaults to 0). Tests run under the
+        // system allocator, so nothing has changed the option here.
+        // SAFETY: reads one of mimalloc's options.
+        assert_eq!(unsafe { mi::mi_option_get(MI_OPTION_PURGE_DELAY) }, 1000);
+    }
 
     #[test]
     fn blocks_are_aligned_as_asked_and_keep_their_contents() {

@@ -95,6 +95,10 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
         self.model.state_width()
     }
 
+    fn state_bytes(&self) -> usize {
+        self.model.state_bytes()
+    }
+
     fn initial_states(
         &self,
         scratch: &mut Self::Scratch,

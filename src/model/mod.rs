@@ -117,6 +117,14 @@ pub trait Model: Sync {
     /// Number of `u64` words in every state.
     fn state_width(&self) -> usize;
 
+    /// Bytes of a state that can be non-zero: every state's words, written
+    /// little-endian, are zero past this many bytes. A front end that packs
+    /// states to bits says so here and the stores keep only these bytes;
+    /// the default (`8 * state_width()`) is always correct.
+    fn state_bytes(&self) -> usize {
+        8 * self.state_width()
+    }
+
     /// The slots of the state vector, in order.
     fn slots(&self) -> Vec<SlotInfo>;
 

@@ -234,6 +234,11 @@ impl Model for MurphiSystem {
         self.packer.width()
     }
 
+    /// States are packed to bits: bytes past the last field's are zero.
+    fn state_bytes(&self) -> usize {
+        (self.packer.bits() as usize).div_ceil(8)
+    }
+
     /// The packed words each variable's bits fall in.
     fn slots(&self) -> Vec<SlotInfo> {
         self.prog

@@ -24,11 +24,18 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
 /// sets use those two values to mark empty and migrated slots).
 #[inline]
 pub fn fingerprint(words: &[u64]) -> u64 {
+    fingerprint_of(words.len(), words.iter().copied())
+}
+
+/// The fingerprint of the state whose `len` words `words` yields (the
+/// stores hash states they keep as bytes without rebuilding them).
+#[inline]
+pub(crate) fn fingerprint_of(len: usize, words: impl Iterator<Item = u64>) -> u64 {
     let mut h = P0;
-    for &w in words {
+    for w in words {
         h = folded_multiply(h ^ w, P1);
     }
-    match folded_multiply(h ^ words.len() as u64, P2) {
+    match folded_multiply(h ^ len as u64, P2) {
         0 => 1,
         u64::MAX => u64::MAX - 1,
         h => h,

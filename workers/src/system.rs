@@ -129,6 +129,15 @@ pub trait TransitionSystem: Sync {
     /// Number of `u64` words in every state of this system.
     fn state_width(&self) -> usize;
 
+    /// Bytes of a state that can be non-zero: every state's words, written
+    /// little-endian one after the other, are zero past this many bytes
+    /// (checked in debug builds). The stores keep only these bytes, so a
+    /// front end that packs its states to bits should say so; the default
+    /// (`8 * state_width()`) is always correct.
+    fn state_bytes(&self) -> usize {
+        8 * self.state_width()
+    }
+
     /// Emits every initial state, in a deterministic order. Duplicates are
     /// allowed (the engine deduplicates).
     fn initial_states(

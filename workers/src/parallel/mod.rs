@@ -181,6 +181,7 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
     let width = system.state_width();
     let (mut set, handles) = VisitedSet::new(
         width,
+        system.state_bytes(),
         config.compact,
         threads,
         INITIAL_CAPACITY,

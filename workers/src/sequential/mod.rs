@@ -59,6 +59,7 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
         let width = system.state_width();
         let store = SeqStore::new(
             width,
+            system.state_bytes(),
             config.compact,
             config.max_states,
             config.memory_limit,

@@ -1,6 +1,7 @@
 //! The single-threaded visited store: an open-addressing hash table with
 //! linear probing over a flat array of `u64` slots, plus per-state columns
-//! (the state words or fingerprint, the parent's id).
+//! (the state's significant bytes, see [`crate::store::key`], or its
+//! fingerprint; the parent's id).
 //!
 //! State ids are insertion indices. In exact mode a slot holds the top
 //! [`TAG_BITS`] bits of the fingerprint above `id + 1`, so most mismatches
@@ -17,6 +18,7 @@
 
 use crate::hash::fingerprint;
 use crate::report::StopReason;
+use crate::store::key::KeyCodec;
 use crate::trace::StepKey;
 
 /// Slot bits holding a fingerprint tag in exact mode.
@@ -35,24 +37,24 @@ const PARENT_BYTES: usize = 5;
 const NO_PARENT_STORED: u64 = (1 << (8 * PARENT_BYTES)) - 1;
 /// Most states the store holds (ids and their parents fit in 40 bits).
 const MAX_IDS: u64 = NO_PARENT_STORED;
-/// Words per chunk of the key column (rounded to a power-of-two number of
+/// Bytes per chunk of the key column (rounded to a power-of-two number of
 /// states) and parents per chunk of the parent column.
-const CHUNK_WORDS: usize = 1 << 12;
+const CHUNK_BYTES: usize = 1 << 15;
 const PARENTS_PER_CHUNK: usize = 1 << 12;
 
-/// A column of fixed-size records in chunks that never move: growing adds
-/// a chunk, so nothing is copied and at most one chunk is unused.
+/// A column of fixed-size byte records in chunks that never move: growing
+/// adds a chunk, so nothing is copied and at most one chunk is unused.
 struct Chunked {
-    /// Words per record.
+    /// Bytes per record.
     stride: usize,
     /// log2 of records per chunk.
     shift: u32,
-    chunks: Vec<Box<[u64]>>,
+    chunks: Vec<Box<[u8]>>,
 }
 
 impl Chunked {
     fn new(stride: usize) -> Self {
-        let per = (CHUNK_WORDS / stride.max(1)).max(1).next_power_of_two();
+        let per = (CHUNK_BYTES / stride.max(1)).max(1).next_power_of_two();
         let shift = per.trailing_zeros();
         Chunked {
             stride: stride.max(1),
@@ -61,7 +63,7 @@ impl Chunked {
         }
     }
 
-    fn chunk_words(&self) -> usize {
+    fn chunk_len(&self) -> usize {
         self.stride << self.shift
     }
 
@@ -71,7 +73,7 @@ impl Chunked {
 
     /// Bytes a new chunk takes.
     fn chunk_bytes(&self) -> u64 {
-        8 * self.chunk_words() as u64
+        self.chunk_len() as u64
     }
 
     fn bytes(&self) -> u64 {
@@ -80,30 +82,30 @@ impl Chunked {
 
     /// Adds a chunk; an allocation the system refuses is an error.
     fn grow(&mut self) -> Result<(), StopReason> {
-        let words = self.chunk_words();
+        let len = self.chunk_len();
         let mut chunk = Vec::new();
         chunk
-            .try_reserve_exact(words)
+            .try_reserve_exact(len)
             .map_err(|_| StopReason::MemoryLimit)?;
-        chunk.resize(words, 0);
+        chunk.resize(len, 0);
         self.chunks.push(chunk.into_boxed_slice());
         Ok(())
     }
 
     #[inline]
-    fn get(&self, id: usize) -> &[u64] {
+    fn get(&self, id: usize) -> &[u8] {
         let chunk = &self.chunks[id >> self.shift];
         let at = (id & ((1 << self.shift) - 1)) * self.stride;
         &chunk[at..at + self.stride]
     }
 
     #[inline]
-    fn set(&mut self, id: usize, words: &[u64]) {
+    fn get_mut(&mut self, id: usize) -> &mut [u8] {
         let stride = self.stride;
         let mask = (1 << self.shift) - 1;
         let chunk = &mut self.chunks[id >> self.shift];
         let at = (id & mask) * stride;
-        chunk[at..at + stride].copy_from_slice(words);
+        &mut chunk[at..at + stride]
     }
 }
 
@@ -169,9 +171,10 @@ pub(crate) enum Insert {
 
 /// A single-threaded visited store. See the module docs.
 pub(crate) struct SeqStore {
-    width: usize,
+    key: KeyCodec,
     compact: bool,
-    /// Exact: `width` words per state. Compact: one fingerprint per state.
+    /// Exact: the state's significant bytes. Compact: its fingerprint (8
+    /// bytes).
     keys: Chunked,
     parents: Parents,
     slots: Vec<u64>,
@@ -181,17 +184,20 @@ pub(crate) struct SeqStore {
 }
 
 impl SeqStore {
-    /// An empty store for states of `width` words.
+    /// An empty store for states of `width` words of which only the first
+    /// `state_bytes` bytes can be non-zero.
     pub(crate) fn new(
         width: usize,
+        state_bytes: usize,
         compact: bool,
         max_states: Option<u64>,
         memory_limit: Option<u64>,
     ) -> Self {
+        let key = KeyCodec::new(width, state_bytes);
         SeqStore {
-            width,
+            key,
             compact,
-            keys: Chunked::new(if compact { 1 } else { width }),
+            keys: Chunked::new(if compact { 8 } else { key.bytes() }),
             parents: Parents { chunks: Vec::new() },
             slots: vec![0; 1024],
             len: 0,
@@ -214,7 +220,7 @@ impl SeqStore {
     /// Fails, storing nothing, if the state is new and storing it would pass
     /// the state bound or the memory bound.
     pub(crate) fn insert(&mut self, state: &[u64], parent: u64) -> Result<Insert, StopReason> {
-        debug_assert_eq!(state.len(), self.width);
+        debug_assert_eq!(state.len(), self.key.width());
         let fp = fingerprint(state);
         let mask = self.slots.len() - 1;
         let mut pos = fp as usize & mask;
@@ -231,7 +237,7 @@ impl SeqStore {
                 }
             } else if slot >> ID_BITS == tag {
                 let id = ((slot & ID_MASK) - 1) as usize;
-                if self.keys.get(id) == state {
+                if self.key.equals(self.keys.get(id), state) {
                     return Ok(Insert::Seen);
                 }
             }
@@ -260,10 +266,13 @@ impl SeqStore {
             self.parents.grow()?;
         }
         if self.compact {
-            self.keys.set(id as usize, &[fp]);
+            self.keys
+                .get_mut(id as usize)
+                .copy_from_slice(&fp.to_le_bytes());
             self.slots[pos] = fp;
         } else {
-            self.keys.set(id as usize, state);
+            let key = self.key;
+            key.write(state, self.keys.get_mut(id as usize));
             self.slots[pos] = (tag << ID_BITS) | (id + 1);
         }
         self.parents.set(id as usize, parent);
@@ -296,7 +305,7 @@ impl SeqStore {
                 slot
             } else {
                 let id = ((slot & ID_MASK) - 1) as usize;
-                fingerprint(self.keys.get(id))
+                self.key.fingerprint(self.keys.get(id))
             };
             let mut pos = fp as usize & mask;
             while slots[pos] != 0 {
@@ -314,10 +323,11 @@ impl SeqStore {
         let mut chain = Vec::new();
         loop {
             let i = id as usize;
+            let stored = self.keys.get(i);
             chain.push(if self.compact {
-                StepKey::Fingerprint(self.keys.get(i)[0])
+                StepKey::Fingerprint(u64::from_le_bytes(stored.try_into().expect("8 bytes")))
             } else {
-                StepKey::Words(self.keys.get(i).into())
+                StepKey::Words(self.key.read(stored).into())
             });
             id = self.parents.get(i);
             if id == NO_PARENT {
@@ -338,8 +348,8 @@ mod tests {
     proptest! {
         #[test]
         fn agrees_with_hashset(keys in proptest::collection::vec((0u64..200, 0u64..3), 0..2000),
-                               compact in any::<bool>()) {
-            let mut store = SeqStore::new(2, compact, None, None);
+                               compact in any::<bool>(), state_bytes in 9usize..=16) {
+            let mut store = SeqStore::new(2, state_bytes, compact, None, None);
             let mut model = HashSet::new();
             for (a, b) in keys {
                 let new = model.insert((a, b));
@@ -352,7 +362,7 @@ mod tests {
 
     #[test]
     fn parents_round_trip_through_forty_bits_across_chunks() {
-        let mut store = SeqStore::new(3, false, None, None);
+        let mut store = SeqStore::new(3, 17, false, None, None);
         let n = PARENTS_PER_CHUNK as u64 + 10;
         for i in 0..n {
             let parent = if i == 0 { NO_PARENT } else { (i * 7919) % i };
@@ -361,14 +371,17 @@ mod tests {
         for i in [0, 1, 2, n / 2, n - 1] {
             let want = if i == 0 { NO_PARENT } else { (i * 7919) % i };
             assert_eq!(store.parents.get(i as usize), want);
-            assert_eq!(store.keys.get(i as usize), &[i, i ^ 5, 1]);
+            assert_eq!(
+                store.key.read(store.keys.get(i as usize)),
+                vec![i, i ^ 5, 1]
+            );
         }
         assert_eq!(store.insert(&[n - 1, (n - 1) ^ 5, 1], 0), Ok(Insert::Seen));
     }
 
     #[test]
     fn ids_are_insertion_order_and_chains_follow_parents() {
-        let mut store = SeqStore::new(1, false, None, None);
+        let mut store = SeqStore::new(1, 8, false, None, None);
         assert_eq!(store.insert(&[7], NO_PARENT), Ok(Insert::New(0)));
         assert_eq!(store.insert(&[8], 0), Ok(Insert::New(1)));
         assert_eq!(store.insert(&[9], 1), Ok(Insert::New(2)));
@@ -386,14 +399,14 @@ mod tests {
 
     #[test]
     fn bounds_refuse_new_states_but_not_duplicates() {
-        let mut store = SeqStore::new(1, false, Some(3), None);
+        let mut store = SeqStore::new(1, 8, false, Some(3), None);
         for i in 0..3 {
             assert!(matches!(store.insert(&[i], NO_PARENT), Ok(Insert::New(_))));
         }
         assert_eq!(store.insert(&[1], NO_PARENT), Ok(Insert::Seen));
         assert_eq!(store.insert(&[5], NO_PARENT), Err(StopReason::MaxStates));
 
-        let mut store = SeqStore::new(4, false, None, Some(64 * 1024));
+        let mut store = SeqStore::new(4, 32, false, None, Some(64 * 1024));
         let mut stored = 0u64;
         let err = loop {
             match store.insert(&[stored, 1, 2, 3], NO_PARENT) {

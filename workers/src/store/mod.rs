@@ -3,12 +3,14 @@
 //! A lock-free hash set (`table`) of 64-bit entries over per-worker
 //! append-only record arenas (`arena`):
 //!
-//! * **exact** mode: a record is `[state words..., parent reference]`; an
+//! * **exact** mode: a record is the state's significant bytes
+//!   ([`key`]: 9 bytes for a 68-bit state) then the parent's 48-bit
+//!   reference in 6 bytes; an
 //!   entry is a 16-bit fingerprint tag above a 48-bit reference to the
 //!   record (8 bits of worker, 40 of index). A tag match is confirmed by
-//!   comparing the stored words, so no state is ever missed.
-//! * **compact** mode: a record is `[fingerprint, parent reference]`; an
-//!   entry is the 64-bit fingerprint itself, and equal fingerprints are
+//!   comparing the stored state, so no state is ever missed.
+//! * **compact** mode: a record is the 8-byte fingerprint then the parent
+//!   reference (14 bytes); an entry is the 64-bit fingerprint itself, and equal fingerprints are
 //!   taken for equal states (TLC's approach), which misses a state with
 //!   the small probability of [`crate::Stats::collision_probability`].
 //!
@@ -21,6 +23,7 @@
 //! thread can still be probing them.
 
 mod arena;
+pub(crate) mod key;
 mod primitive;
 mod table;
 
@@ -32,6 +35,7 @@ use crossbeam::epoch::{Guard, Owned};
 
 use crate::trace::StepKey;
 use arena::Arena;
+use key::KeyCodec;
 use primitive::{AtomicU64, Ordering};
 use table::{Probe, Table};
 
@@ -47,6 +51,11 @@ const WORKER_BITS: u32 = 8;
 pub const MAX_WORKERS: usize = 1 << WORKER_BITS;
 const REF_BITS: u32 = INDEX_BITS + WORKER_BITS;
 const REF_MASK: u64 = (1 << REF_BITS) - 1;
+/// Bytes of a stored parent reference.
+const PARENT_BYTES: usize = (REF_BITS / 8) as usize;
+/// How [`NO_PARENT`] is stored (all 48 bits set: no record index reaches
+/// it, see [`VisitedSet::append`]).
+const NO_PARENT_STORED: u64 = REF_MASK;
 /// Largest table fill ratio, as a fraction of 1024, before doubling.
 const MAX_LOAD_PER_1024: usize = 716;
 
@@ -77,6 +86,8 @@ pub struct Handle {
     worker: usize,
     unflushed: usize,
     unflushed_table: usize,
+    /// The record being appended, built here and copied into the arena.
+    record: Vec<u8>,
     _not_sync: PhantomData<Cell<()>>,
 }
 
@@ -84,7 +95,9 @@ pub struct Handle {
 pub struct VisitedSet {
     /// Unique among all sets of the process: ties handles to their set.
     id: u64,
-    width: usize,
+    key: KeyCodec,
+    /// Bytes of a record's key: the state's ([`KeyCodec::bytes`]) or 8.
+    key_bytes: usize,
     compact: bool,
     arenas: Box<[Arena]>,
     table: crossbeam::epoch::Atomic<Table>,
@@ -99,8 +112,10 @@ pub struct VisitedSet {
 }
 
 impl VisitedSet {
-    /// A set for states of `width` words shared by `workers` workers (at
-    /// most [`MAX_WORKERS`]), starting with `capacity` slots (rounded up to
+    /// A set for states of `width` words, of which only the first
+    /// `state_bytes` bytes (little-endian) can be non-zero (see
+    /// [`crate::TransitionSystem::state_bytes`]), shared by `workers`
+    /// workers (at most [`MAX_WORKERS`]), starting with `capacity` slots (rounded up to
     /// a power of two), and one handle per worker. `memory_limit` bounds
     /// [`VisitedSet::bytes`].
     ///
@@ -112,6 +127,7 @@ impl VisitedSet {
     /// own set), so the set is safe to share however it is used.
     pub fn new(
         width: usize,
+        state_bytes: usize,
         compact: bool,
         workers: usize,
         capacity: usize,
@@ -121,13 +137,16 @@ impl VisitedSet {
             (1..=MAX_WORKERS).contains(&workers),
             "1 to {MAX_WORKERS} workers"
         );
-        let stride = if compact { 2 } else { width + 1 };
+        let key = KeyCodec::new(width, state_bytes);
+        let key_bytes = if compact { 8 } else { key.bytes() };
+        let stride = key_bytes + PARENT_BYTES;
         let table = Table::new(capacity.max(2).next_power_of_two());
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let set = VisitedSet {
             id,
-            width,
+            key,
+            key_bytes,
             compact,
             arenas: (0..workers).map(|_| Arena::new(stride)).collect(),
             bytes: AtomicU64::new(table.bytes()),
@@ -143,6 +162,7 @@ impl VisitedSet {
                 worker,
                 unflushed: 0,
                 unflushed_table: 0,
+                record: vec![0; stride],
                 _not_sync: PhantomData,
             })
             .collect();
@@ -190,7 +210,7 @@ impl VisitedSet {
 
     /// The record behind `r`.
     #[inline]
-    fn record(&self, r: Ref) -> &[u64] {
+    fn record(&self, r: Ref) -> &[u8] {
         let worker = (r >> INDEX_BITS) as usize;
         // SAFETY: references are only created by `insert` for records it
         // appended, and reach other threads only through the table or
@@ -203,7 +223,7 @@ impl VisitedSet {
         if self.compact {
             entry
         } else {
-            crate::hash::fingerprint(&self.record(entry & REF_MASK)[..self.width])
+            self.key.fingerprint(self.record(entry & REF_MASK))
         }
     }
 
@@ -213,7 +233,7 @@ impl VisitedSet {
             entry == want
         } else {
             entry >> REF_BITS == want >> REF_BITS
-                && self.record(entry & REF_MASK)[..self.width] == *state
+                && self.key.equals(self.record(entry & REF_MASK), state)
         }
     }
 
@@ -236,7 +256,7 @@ impl VisitedSet {
             handle.set, self.id,
             "a handle is only valid with the set that made it"
         );
-        assert_eq!(state.len(), self.width, "state of the wrong width");
+        assert_eq!(state.len(), self.key.width(), "state of the wrong width");
         // The part of an entry that identifies the state: the whole
         // fingerprint in compact mode, a tag of it in exact mode.
         let want = if self.compact {
@@ -322,6 +342,11 @@ impl VisitedSet {
             return Err(Full::States);
         }
         let arena = &self.arenas[handle.worker];
+        if arena.len() >= NO_PARENT_STORED & ((1 << INDEX_BITS) - 1) {
+            // The last index would read back as "no parent".
+            self.give_back_appended();
+            return Err(Full::States);
+        }
         let needed = arena.bytes_needed_for_push();
         if needed > 0
             && let Err(full) = self.reserve(needed)
@@ -329,15 +354,21 @@ impl VisitedSet {
             self.give_back_appended();
             return Err(full);
         }
+        let stored_parent = if parent == NO_PARENT {
+            NO_PARENT_STORED
+        } else {
+            parent
+        };
+        let (head, tail) = handle.record.split_at_mut(self.key_bytes);
+        if self.compact {
+            head.copy_from_slice(&fp.to_le_bytes());
+        } else {
+            self.key.write(state, head);
+        }
+        tail.copy_from_slice(&stored_parent.to_le_bytes()[..PARENT_BYTES]);
         // SAFETY: `handle` is the unique writer of this arena (one handle
         // per worker, not Clone, not Sync, borrowed mutably here).
-        let index = unsafe {
-            if self.compact {
-                arena.push(&[fp], &[parent])
-            } else {
-                arena.push(state, &[parent])
-            }
-        };
+        let index = unsafe { arena.push(&handle.record) };
         let Some(index) = index else {
             // The system refused the segment: a memory stop, not an abort.
             self.bytes.fetch_sub(needed, Ordering::Relaxed);
@@ -416,6 +447,11 @@ impl VisitedSet {
             // SAFETY: `old` is no longer reachable from `self.table`; threads
             // still probing it hold guards, so destruction waits for them.
             unsafe { guard.defer_destroy(old) };
+            // Hand the old table to the global queue now: left in this
+            // thread's bag it would wait for 63 more deferred objects, so
+            // every old table (together as large as the current one)
+            // would stay allocated to the end of the search.
+            guard.flush();
         } else {
             let backoff = crossbeam::utils::Backoff::new();
             while std::ptr::eq(self.table.load(Ordering::Acquire, guard).as_raw(), table) {
@@ -425,17 +461,28 @@ impl VisitedSet {
         Ok(())
     }
 
+    /// The parent reference stored at the end of a record.
+    fn parent_in(record: &[u8]) -> Ref {
+        let mut parent = [0u8; 8];
+        parent[..PARENT_BYTES].copy_from_slice(&record[record.len() - PARENT_BYTES..]);
+        match u64::from_le_bytes(parent) {
+            NO_PARENT_STORED => NO_PARENT,
+            r => r,
+        }
+    }
+
     /// The chain of keys from an initial state to the state of `r`.
     pub(crate) fn chain_to(&self, mut r: Ref) -> Vec<StepKey> {
         let mut chain = Vec::new();
         loop {
             let record = self.record(r);
+            let (head, tail) = record.split_at(self.key_bytes);
             chain.push(if self.compact {
-                StepKey::Fingerprint(record[0])
+                StepKey::Fingerprint(u64::from_le_bytes(head.try_into().expect("8 bytes")))
             } else {
-                StepKey::Words(record[..self.width].into())
+                StepKey::Words(self.key.read(head).into())
             });
-            r = record[record.len() - 1];
+            r = Self::parent_in(tail);
             if r == NO_PARENT {
                 break;
             }

@@ -16,8 +16,9 @@ fn insert(set: &VisitedSet, h: &mut Handle, state: &[u64], parent: Ref) -> Resul
 proptest! {
     #[test]
     fn agrees_with_hashset(keys in proptest::collection::vec((0u64..300, 0u64..2), 0..1500),
-                           compact in any::<bool>()) {
-        let (set, mut handles) = VisitedSet::new(2, compact, 1, 2, None);
+                           compact in any::<bool>(), state_bytes in 9usize..=16) {
+        // The second word is 0 or 1: it fits in any number of stored bytes.
+        let (set, mut handles) = VisitedSet::new(2, state_bytes, compact, 1, 2, None);
         let mut model = HashSet::new();
         for (a, b) in keys {
             let new = model.insert((a, b));
@@ -41,7 +42,7 @@ fn many_threads_hammering_a_tiny_table() {
     const THREADS: usize = if cfg!(miri) { 3 } else { 8 };
     const KEYS: u64 = if cfg!(miri) { 300 } else { 20_000 };
     for compact in [false, true] {
-        let (set, handles) = VisitedSet::new(3, compact, THREADS, 2, None);
+        let (set, handles) = VisitedSet::new(3, 24, compact, THREADS, 2, None);
         let won: Vec<Vec<(u64, Ref)>> = std::thread::scope(|s| {
             let set = &set;
             let threads: Vec<_> = handles
@@ -74,11 +75,12 @@ fn many_threads_hammering_a_tiny_table() {
         assert_eq!(set.len(), KEYS);
         for &(k, r) in won.iter().flatten() {
             let record = set.record(r);
-            assert_eq!(record[record.len() - 1], k + 1000);
+            assert_eq!(VisitedSet::parent_in(record), k + 1000);
             if compact {
-                assert_eq!(record[0], fingerprint(&[k, k * 7, 0]));
+                let fp = u64::from_le_bytes(record[..8].try_into().unwrap());
+                assert_eq!(fp, fingerprint(&[k, k * 7, 0]));
             } else {
-                assert_eq!(&record[..3], &[k, k * 7, 0]);
+                assert_eq!(set.key.read(&record[..set.key_bytes]), vec![k, k * 7, 0]);
             }
         }
     }
@@ -86,7 +88,7 @@ fn many_threads_hammering_a_tiny_table() {
 
 #[test]
 fn chains_follow_parent_references() {
-    let (set, mut handles) = VisitedSet::new(1, false, 2, 4, None);
+    let (set, mut handles) = VisitedSet::new(1, 8, false, 2, 4, None);
     let Ok(Insert::New(a)) = insert(&set, &mut handles[0], &[10], NO_PARENT) else {
         panic!()
     };
@@ -111,7 +113,7 @@ fn chains_follow_parent_references() {
 fn memory_bound_is_never_passed() {
     for compact in [false, true] {
         let limit = 256 * 1024;
-        let (set, mut handles) = VisitedSet::new(4, compact, 1, 16, Some(limit));
+        let (set, mut handles) = VisitedSet::new(4, 32, compact, 1, 16, Some(limit));
         let mut stored = 0u64;
         loop {
             match insert(&set, &mut handles[0], &[stored, 1, 2, 3], NO_PARENT) {
@@ -138,7 +140,7 @@ fn memory_bound_is_never_passed() {
 fn state_limit_is_never_passed() {
     const THREADS: usize = 4;
     for max in [0u64, 1, 7, 100] {
-        let (mut set, handles) = VisitedSet::new(2, false, THREADS, 4, None);
+        let (mut set, handles) = VisitedSet::new(2, 16, false, THREADS, 4, None);
         set.limit_states(max);
         let set = &set;
         let refused = std::sync::atomic::AtomicU64::new(0);
@@ -164,7 +166,7 @@ fn state_limit_is_never_passed() {
         assert!(refused.load(Ordering::Relaxed) > 0);
         // One worker: exactly `max` states, and stored states are still
         // found (a stored state is never refused).
-        let (mut set, mut handles) = VisitedSet::new(2, false, 1, 4, None);
+        let (mut set, mut handles) = VisitedSet::new(2, 16, false, 1, 4, None);
         set.limit_states(max);
         for k in 0..300u64 {
             let _ = insert(&set, &mut handles[0], &[k, 1], NO_PARENT);
