@@ -7,7 +7,8 @@ pub(crate) const HEADER: usize = 2;
 /// States per batch before it is handed to the scheduler.
 pub(crate) const BATCH_STATES: usize = 64;
 
-/// Up to [`BATCH_STATES`] records `[reference, depth, state words...]`.
+/// Up to [`BATCH_STATES`] records `[reference, depth, state words...]`;
+/// in exact mode the state is left out (the visited set holds it).
 pub(crate) struct Batch {
     pub(crate) words: Vec<u64>,
     pub(crate) len: usize,

@@ -90,6 +90,8 @@ pub(crate) struct Shared<'a, T: TransitionSystem> {
     system: &'a T,
     config: &'a Config,
     width: usize,
+    /// Words of a batch record: the header, then the state in compact
+    /// mode only.
     stride: usize,
     check_goal: bool,
     set: VisitedSet,
@@ -195,7 +197,9 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
         system,
         config,
         width,
-        stride: width + batch::HEADER,
+        // Exact mode queues references only (the state is read back from
+        // the set when expanded); compact mode must queue the state.
+        stride: batch::HEADER + if config.compact { width } else { 0 },
         check_goal: goal_checked(system, config),
         set,
         stop: AtomicBool::new(false),

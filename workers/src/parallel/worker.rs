@@ -23,6 +23,8 @@ pub(crate) struct Worker<'s, 'a, T: TransitionSystem> {
     por: PorCounts,
     /// Flood buffer (see [`crate::flood`]).
     images: Vec<u64>,
+    /// The state being expanded, read back from the visited set.
+    state: Vec<u64>,
 }
 
 impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
@@ -37,6 +39,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             out: Batch::with_stride(shared.stride),
             por: PorCounts::new(shared.system),
             images: Vec::new(),
+            state: Vec::new(),
         }
     }
 
@@ -106,7 +109,12 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             shared.found(finding, r, depth);
             return false;
         }
-        self.out.push(r, depth, state);
+        let queued = if shared.stride > super::batch::HEADER {
+            state
+        } else {
+            &[]
+        };
+        self.out.push(r, depth, queued);
         if self.out.is_full() {
             sink(std::mem::replace(
                 &mut self.out,
@@ -191,11 +199,18 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         let stride = shared.stride;
         let guard = crossbeam::epoch::pin();
         let mut transitions = 0u64;
+        let mut stored = std::mem::take(&mut self.state);
         for i in 0..batch.len {
             if shared.stopping() {
                 break;
             }
-            let (r, depth, state) = batch.record(i, stride);
+            let (r, depth, queued) = batch.record(i, stride);
+            let state = if stride > super::batch::HEADER {
+                queued
+            } else {
+                shared.set.read_state(r, &mut stored);
+                &stored[..]
+            };
             self.successors.clear();
             let mut emitted = 0u64;
             let successors = &mut self.successors;
@@ -251,6 +266,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
                 }
             }
         }
+        self.state = stored;
         self.flush(sink);
         let counters = &shared.counters[self.index];
         counters.add_transitions(transitions);

@@ -1,5 +1,6 @@
 //! The sequential frontier: a double-ended queue of fixed-stride records
-//! `[id, depth, state words...]`, popped at the front (BFS), the back (DFS)
+//! `[id, depth, state words...]` (no state words in exact mode, where the
+//! store holds the states), popped at the front (BFS), the back (DFS)
 //! or, for ProB's mixed search, at a pseudo-randomly chosen end.
 
 use std::collections::VecDeque;

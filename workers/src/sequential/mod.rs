@@ -72,7 +72,8 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             scratch: system.new_scratch(),
             store_initial_bytes: store.bytes(),
             store,
-            frontier: Frontier::new(width, config.order),
+            // Exact mode queues ids only (the store holds the states).
+            frontier: Frontier::new(if config.compact { width } else { 0 }, config.order),
             transitions: 0,
             initial_states: 0,
             max_depth: 0,
@@ -143,7 +144,8 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             {
                 return Some(End::Found(finding, self.store.chain_to(id)));
             }
-            self.frontier.push(id, depth, state);
+            self.frontier
+                .push(id, depth, if self.config.compact { state } else { &[] });
         }
         self.queue_peak = self.queue_peak.max(self.frontier.len() as u64);
         None
@@ -172,6 +174,9 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
         let mut state = Vec::with_capacity(self.width);
         let mut expanded = 0u64;
         while let Some((id, depth)) = self.frontier.pop(&mut state) {
+            if !self.config.compact {
+                self.store.read_state(id, &mut state);
+            }
             expanded += 1;
             if expanded.is_multiple_of(POLL_EVERY) {
                 if let Some(reason) = watch.stop_reason() {

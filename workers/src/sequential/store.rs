@@ -317,6 +317,16 @@ impl SeqStore {
         Ok(())
     }
 
+    /// Reads state `id` into `out` (exact mode only: a compact store
+    /// keeps fingerprints).
+    #[inline]
+    pub(crate) fn read_state(&self, id: u64, out: &mut Vec<u64>) {
+        debug_assert!(!self.compact);
+        let stored = self.keys.get(id as usize);
+        out.clear();
+        out.extend((0..self.key.width()).map(|i| self.key.word(stored, i)));
+    }
+
     /// The chain of keys from an initial state to state `id`, for
     /// [`crate::trace::rebuild`].
     pub(crate) fn chain_to(&self, mut id: u64) -> Vec<StepKey> {

@@ -461,6 +461,21 @@ impl VisitedSet {
         Ok(())
     }
 
+    /// Reads the state of `r` (a reference this set returned) into `out`.
+    ///
+    /// # Panics
+    /// In compact mode, which stores no states.
+    #[inline]
+    pub fn read_state(&self, r: Ref, out: &mut Vec<u64>) {
+        assert!(
+            !self.compact,
+            "a compact set stores fingerprints, not states"
+        );
+        let record = self.record(r);
+        out.clear();
+        out.extend((0..self.key.width()).map(|i| self.key.word(record, i)));
+    }
+
     /// The parent reference stored at the end of a record.
     fn parent_in(record: &[u8]) -> Ref {
         let mut parent = [0u8; 8];
