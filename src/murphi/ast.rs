@@ -21,6 +21,8 @@ pub enum TypeExpr {
     Boolean,
     /// `union {A, B}` of enumerations and scalarsets.
     Union(Vec<TypeExpr>),
+    /// `multiset [max] of elem`.
+    Multiset(Box<Expr>, Box<TypeExpr>),
 }
 
 /// A declaration (`const`, `type`, `var`) or a procedure/function.
@@ -113,6 +115,9 @@ pub enum Rule {
     Ruleset(Vec<Quantifier>, Vec<Rule>),
     /// `alias a: e; ... do rules end`.
     Alias(Vec<AliasDecl>, Vec<Rule>),
+    /// `choose i: m do rules endchoose`: the rules once per present
+    /// element `i` of multiset `m`.
+    Choose(String, Expr, Vec<Rule>, Span),
 }
 
 /// One binding of an `alias`: a name for a designator (a reference) or
@@ -166,6 +171,13 @@ pub enum ExprKind {
     Quant(bool, Box<Quantifier>, Box<Expr>),
     /// `isundefined(d)`.
     IsUndefined(Box<Expr>),
+    /// `multisetcount(i: m, pred)`: how many elements `i` of `m` satisfy
+    /// `pred`.
+    MultisetCount(String, Box<Expr>, Box<Expr>),
+    /// `ismember(e, T)`: whether union value `e` is of member type `T`.
+    IsMember(Box<Expr>, TypeExpr),
+    /// `undefined` (CMurphi): only assigned or passed by value.
+    Undefined,
 }
 
 /// A statement.
@@ -206,4 +218,10 @@ pub enum StmtKind {
     Return(Option<Expr>),
     /// `alias a: e; ... do stmts end`.
     Alias(Vec<AliasDecl>, Vec<Stmt>),
+    /// `multisetadd(e, m)`.
+    MultisetAdd(Expr, Expr),
+    /// `multisetremove(i, m)`.
+    MultisetRemove(Expr, Expr),
+    /// `multisetremovepred(i: m, pred)`.
+    MultisetRemovePred(String, Expr, Expr),
 }

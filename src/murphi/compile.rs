@@ -69,6 +69,9 @@ struct Compiler<'a> {
     prelude: Vec<CStmt>,
     /// The global variables those bindings read or may write through.
     prelude_roots: Vec<usize>,
+    /// The conditions of the enclosing `choose` rulesets (the chosen slot
+    /// holds an element) and the variables they read.
+    choose_guards: Vec<(CExpr, Option<usize>)>,
 }
 
 /// Most scalar leaves a state may have (a state of this many words is
@@ -105,6 +108,7 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         type_span: Span::new(0, 0),
         prelude: Vec::new(),
         prelude_roots: Vec::new(),
+        choose_guards: Vec::new(),
     };
     let (mut starts, mut rules, mut invariants) = (Vec::new(), Vec::new(), Vec::new());
     let mut params = Vec::new();
@@ -265,6 +269,30 @@ impl Compiler<'_> {
                 _ if n.eq_ignore_ascii_case("boolean") => Ty::Bool,
                 _ => return err(*span, format!("`{n}` is not a type")),
             },
+            TypeExpr::Multiset(max, elem) => {
+                let (m, _) = self.expr(max)?;
+                let m = const_eval(&m, max.span)?;
+                if m < 1 || m as u64 > MAX_ARRAY {
+                    return err(
+                        max.span,
+                        format!("a multiset holds 1 to {MAX_ARRAY} elements, not {m}"),
+                    );
+                }
+                let e = self.type_expr(elem, None)?;
+                if e.has_multiset() {
+                    return err(self.type_span, "not supported yet: multisets of multisets");
+                }
+                if (m as u128) * (1 + e.width() as u128) > MAX_STATE_SCALARS as u128 {
+                    return err(
+                        self.type_span,
+                        format!(
+                            "a multiset of {m} elements of {} scalars is too big to check",
+                            e.width()
+                        ),
+                    );
+                }
+                Ty::Multiset(m as u64, Box::new(e))
+            }
             TypeExpr::Range(lo, hi) => {
                 let (l, _) = self.expr(lo)?;
                 let (h, _) = self.expr(hi)?;
@@ -529,6 +557,61 @@ impl Compiler<'_> {
             self.scopes.pop();
             return Ok(());
         }
+        if let Rule::Choose(name, set, inner, span) = r {
+            self.scopes.push(HashMap::new());
+            let saved = self.next_local;
+            let base = params.len();
+            let set = self.place(set)?;
+            let Ty::Multiset(max, _) = set.ty else {
+                return err(
+                    *span,
+                    format!(
+                        "`choose` ranges over a multiset, and `{}` is not one",
+                        set.text
+                    ),
+                );
+            };
+            let ty = Ty::Range(0, max as i64 - 1);
+            let at = self.alloc_local(1);
+            self.define(name, Sym::Local(at, ty.clone()), *span)?;
+            params.push((at, Range::Type(ty.clone()), name.clone(), ty.clone()));
+            // The chosen slot must hold an element.
+            let index = CExpr::Load(Box::new(Place {
+                base: Base::Local(at),
+                sels: Vec::new(),
+                bounds: bounds(&ty),
+                ty: ty.clone(),
+                root: None,
+                text: name.clone(),
+                span: *span,
+            }));
+            let mut present = set.clone();
+            present.sels.push(Sel::Index {
+                index: Box::new(index),
+                index_ty: ty,
+                lo: 0,
+                len: max,
+                elem_width: set.ty.width() / max as usize,
+            });
+            present.ty = Ty::Range(1, 1);
+            present.bounds = (1, 1);
+            let guard = CExpr::Unary("!", Box::new(CExpr::IsUndefined(Box::new(present))));
+            self.choose_guards.push((guard, set.root));
+            for r in inner {
+                if matches!(r, Rule::Start { .. } | Rule::Invariant { .. }) {
+                    return err(
+                        *span,
+                        "a `choose` holds rules, not start states or invariants",
+                    );
+                }
+                self.rule(r, params, starts, rules, invariants)?;
+            }
+            self.choose_guards.pop();
+            params.truncate(base);
+            self.next_local = saved;
+            self.scopes.pop();
+            return Ok(());
+        }
         if let Rule::Ruleset(qs, inner) = r {
             self.scopes.push(HashMap::new());
             let base = params.len();
@@ -563,10 +646,21 @@ impl Compiler<'_> {
                 body,
                 span,
             } => {
-                let g = match guard {
+                let mut g = match guard {
                     Some(g) => Some(self.bool_expr(g)?),
                     None => None,
                 };
+                // Inside `choose`: the chosen slots must hold elements,
+                // tested first (the guard may read them).
+                for (present, root) in self.choose_guards.iter().rev() {
+                    g = Some(match g {
+                        Some(g) => {
+                            CExpr::Binary("&", Box::new(present.clone()), Box::new(g), *span)
+                        }
+                        None => present.clone(),
+                    });
+                    self.reads.extend(*root);
+                }
                 let guard_reads: Vec<usize> = std::mem::take(&mut self.reads).into_iter().collect();
                 for d in decls {
                     self.decl(d, false)?;
@@ -590,7 +684,9 @@ impl Compiler<'_> {
                 let c = self.bool_expr(cond)?;
                 (name, *span, Some(c), Vec::new(), Vec::new())
             }
-            Rule::Ruleset(..) | Rule::Alias(..) => unreachable!("handled above"),
+            Rule::Ruleset(..) | Rule::Alias(..) | Rule::Choose(..) => {
+                unreachable!("handled above")
+            }
         };
         self.scopes.pop();
         self.writes.extend(self.prelude_roots.iter().copied());
@@ -626,9 +722,19 @@ impl Compiler<'_> {
                 if let Some(root) = place.root {
                     self.writes.insert(root);
                 }
+                if matches!(e.kind, ExprKind::Undefined) {
+                    return Ok(CStmt::Undefine(place));
+                }
                 if place.ty.is_scalar() {
                     let (v, k) = self.expr(e)?;
                     let want = place.ty.kind().expect("a scalar");
+                    // CMurphi: a variable of the same kind is copied even
+                    // when undefined (`x := y` leaves `x` undefined).
+                    if k == want
+                        && let CExpr::Load(src) = &v
+                    {
+                        return Ok(CStmt::AssignVar(place, (**src).clone(), s.span));
+                    }
                     let coerced = self.coerce(v.clone(), k, want, e.span, "");
                     if let Ok(v) = coerced {
                         return Ok(CStmt::Assign(place, v, s.span));
@@ -729,6 +835,40 @@ impl Compiler<'_> {
                 }
                 CStmt::Undefine(p)
             }
+            StmtKind::MultisetAdd(v, m) => {
+                let set = self.multiset_place(m)?;
+                let Ty::Multiset(_, elem) = &set.ty else {
+                    unreachable!("checked by multiset_place")
+                };
+                let elem = (**elem).clone();
+                let value = match elem.kind() {
+                    Some(want) => {
+                        let (c, k) = self.expr(v)?;
+                        let c = self.coerce(c, k, want, v.span, "")?;
+                        MultisetValue::Scalar(c, elem.clone())
+                    }
+                    None => {
+                        let src = self.place(v)?;
+                        if src.ty != elem {
+                            return err(v.span, "the value is not of the multiset's element type");
+                        }
+                        MultisetValue::Copy(src)
+                    }
+                };
+                CStmt::MultisetAdd(set, value, s.span)
+            }
+            StmtKind::MultisetRemove(i, m) => {
+                let i = self.int_expr(i)?;
+                let set = self.multiset_place(m)?;
+                CStmt::MultisetRemove(set, i, s.span)
+            }
+            StmtKind::MultisetRemovePred(name, m, pred) => {
+                let (set, at, pred) = self.multiset_predicate(name, m, pred)?;
+                if let Some(root) = set.root {
+                    self.writes.insert(root);
+                }
+                CStmt::MultisetRemovePred(set, at, pred)
+            }
             StmtKind::Error(m) => CStmt::Error(m.clone(), s.span),
             StmtKind::Assert(c, m) => CStmt::Assert(self.bool_expr(c)?, m.clone(), s.span),
             StmtKind::Put => CStmt::If(Vec::new(), Vec::new()),
@@ -808,6 +948,40 @@ impl Compiler<'_> {
         Ok(out)
     }
 
+    /// A designator that must be a multiset, written by the statement
+    /// compiled.
+    fn multiset_place(&mut self, m: &Expr) -> R<Place> {
+        let set = self.place(m)?;
+        if !matches!(set.ty, Ty::Multiset(..)) {
+            return err(m.span, format!("`{}` is not a multiset", set.text));
+        }
+        if let Some(root) = set.root {
+            self.writes.insert(root);
+        }
+        Ok(set)
+    }
+
+    /// `i: m, pred` of `multisetcount` and `multisetremovepred`: the
+    /// multiset, the frame word binding `i` to each present slot, and the
+    /// predicate compiled with `i` in scope.
+    fn multiset_predicate(
+        &mut self,
+        name: &str,
+        m: &Expr,
+        pred: &Expr,
+    ) -> R<(Place, usize, CExpr)> {
+        let set = self.place(m)?;
+        let Ty::Multiset(max, _) = set.ty else {
+            return err(m.span, format!("`{}` is not a multiset", set.text));
+        };
+        self.scopes.push(HashMap::new());
+        let at = self.alloc_local(1);
+        self.define(name, Sym::Local(at, Ty::Range(0, max as i64 - 1)), m.span)?;
+        let pred = self.bool_expr(pred);
+        self.scopes.pop();
+        Ok((set, at, pred?))
+    }
+
     /// The type of a value of kind `k` (integers unbounded).
     fn kind_ty(&self, k: Kind) -> Ty {
         match k {
@@ -879,6 +1053,16 @@ impl Compiler<'_> {
         }
         let mut out = Vec::new();
         for ((_, by_ref, ty), a) in params.iter().zip(args) {
+            if matches!(a.kind, ExprKind::Undefined) {
+                if *by_ref {
+                    return err(
+                        a.span,
+                        "a `var` parameter needs a variable, not `undefined`",
+                    );
+                }
+                out.push(Arg::Undefined);
+                continue;
+            }
             if *by_ref {
                 let p = match &a.kind {
                     ExprKind::Designator(..) => self.place(a)?,
@@ -957,7 +1141,7 @@ impl Compiler<'_> {
                 (Selector::Field(f, _), Ty::Record(fields)) => {
                     fields.into_iter().find(|(n, _, _)| n == f)?.1
                 }
-                (Selector::Index(_), Ty::Array(_, elem)) => *elem,
+                (Selector::Index(_), Ty::Array(_, elem) | Ty::Multiset(_, elem)) => *elem,
                 _ => return None,
             };
         }
@@ -997,6 +1181,25 @@ impl Compiler<'_> {
                     };
                     out.push(Sel::Field(*off));
                     ty = fty.clone();
+                }
+                Selector::Index(i) if matches!(ty, Ty::Multiset(..)) => {
+                    // An element of a multiset, by the slot index a
+                    // `choose`, `multisetcount` or `multisetremovepred`
+                    // bound.
+                    let Ty::Multiset(max, elem) = &ty else {
+                        unreachable!("matched above")
+                    };
+                    let (max, elem) = (*max, (**elem).clone());
+                    let v = self.int_expr(i)?;
+                    out.push(Sel::Index {
+                        index: Box::new(v),
+                        index_ty: Ty::Range(0, max as i64 - 1),
+                        lo: 0,
+                        len: max,
+                        elem_width: 1 + elem.width(),
+                    });
+                    out.push(Sel::Field(1));
+                    ty = elem;
                 }
                 Selector::Index(i) => {
                     let Ty::Array(index_ty, elem) = &ty else {
@@ -1162,6 +1365,9 @@ impl Compiler<'_> {
                             if pa.ty != pb.ty {
                                 return err(e.span, "compares values of different types");
                             }
+                            if pa.ty.has_multiset() {
+                                return err(e.span, "not supported yet: comparing multisets");
+                            }
                             return Ok((
                                 CExpr::CompoundEq(*op == "=", Box::new(pa), Box::new(pb)),
                                 Kind::Bool,
@@ -1243,6 +1449,53 @@ impl Compiler<'_> {
                     );
                 }
                 (CExpr::IsUndefined(Box::new(p)), Kind::Bool)
+            }
+            ExprKind::Undefined => {
+                return err(
+                    e.span,
+                    "`undefined` can only be assigned or passed as an argument",
+                );
+            }
+            ExprKind::MultisetCount(name, m, pred) => {
+                let (set, at, pred) = self.multiset_predicate(name, m, pred)?;
+                (
+                    CExpr::MultisetCount(Box::new(set), at, Box::new(pred)),
+                    Kind::Int,
+                )
+            }
+            ExprKind::IsMember(v, t) => {
+                let (v, k) = self.expr(v)?;
+                let member = self.type_expr(t, None)?;
+                let Some(mk) = member.kind() else {
+                    return err(e.span, "`ismember` tests membership of a scalar type");
+                };
+                if mk == k {
+                    return Ok((CExpr::Const(1), Kind::Bool));
+                }
+                let Kind::Union(id) = k else {
+                    return err(
+                        e.span,
+                        format!("`ismember` takes a union value, not {}", kind_name(k)),
+                    );
+                };
+                let Ty::Union(_, members) = &self.union_tys[id] else {
+                    unreachable!("union kinds name union types")
+                };
+                let Some((t, off)) = members.iter().find(|(t, _)| t.kind() == Some(mk)) else {
+                    return err(e.span, "this type is not a member of the union");
+                };
+                let (lo, hi) = (*off as i64, (*off + t.card()) as i64);
+                let ge = CExpr::Binary(
+                    ">=",
+                    Box::new(v.clone()),
+                    Box::new(CExpr::Const(lo)),
+                    e.span,
+                );
+                let lt = CExpr::Binary("<", Box::new(v), Box::new(CExpr::Const(hi)), e.span);
+                (
+                    CExpr::Binary("&", Box::new(ge), Box::new(lt), e.span),
+                    Kind::Bool,
+                )
             }
         })
     }

@@ -241,6 +241,14 @@ impl<'p, 'm> Machine<'p, 'm> {
                 }
                 v
             }
+            CExpr::MultisetCount(set, at, pred) => {
+                let mut n = 0;
+                self.each_element(set, *at, &mut |m| {
+                    n += i64::from(m.eval(pred)? != 0);
+                    Ok(false)
+                })?;
+                n
+            }
             CExpr::CompoundEq(eq, a, b) => {
                 let (x, y) = (self.addr(a)?, self.addr(b)?);
                 let w = a.ty.width();
@@ -284,6 +292,29 @@ impl<'p, 'm> Machine<'p, 'm> {
         Ok(())
     }
 
+    /// Binds frame word `at` to the index of each present slot of the
+    /// multiset at `set` in turn and calls `f`, until it returns true.
+    fn each_element(
+        &mut self,
+        set: &Place,
+        at: usize,
+        f: &mut dyn FnMut(&mut Self) -> R<bool>,
+    ) -> R<()> {
+        let (max, sw) = slots(&set.ty);
+        let a = self.addr(set)?;
+        for j in 0..max {
+            if self.mem[a + j * sw] == 0 {
+                continue;
+            }
+            // Index `j` of a `0 .. max - 1` range.
+            self.mem[self.fp + at] = j as u64 + 1;
+            if f(self)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     fn call(&mut self, id: usize, args: &[Arg], span: Span) -> R<Option<i64>> {
         let p = &self.prog.procs[id];
         if self.calls >= MAX_CALLS {
@@ -302,6 +333,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                     ArgVal::Words(self.mem[at..at + pl.ty.width()].to_vec())
                 }
                 Arg::Ref(pl) => ArgVal::Addr(self.addr(pl)?),
+                Arg::Undefined => ArgVal::Undefined,
                 Arg::Scalar(pl) => {
                     let at = self.addr(pl)?;
                     match self.mem[at] {
@@ -362,6 +394,23 @@ impl<'p, 'm> Machine<'p, 'm> {
                 }
                 let a = self.addr(p)?;
                 self.mem[a] = v.wrapping_sub(p.bounds.0).wrapping_add(1) as u64;
+            }
+            CStmt::AssignVar(dst, src, span) => {
+                let a = self.addr(src)?;
+                let w = self.mem[a];
+                let d = self.addr(dst)?;
+                if w == 0 {
+                    self.mem[d] = 0;
+                } else {
+                    let v = (w as i64).wrapping_sub(1).wrapping_add(src.bounds.0);
+                    if v < dst.bounds.0 || v > dst.bounds.1 {
+                        return Err(Fail::Error(
+                            format!("{} is out of the range of `{}`", dst.ty.show(v), dst.text),
+                            *span,
+                        ));
+                    }
+                    self.mem[d] = v.wrapping_sub(dst.bounds.0).wrapping_add(1) as u64;
+                }
             }
             CStmt::Copy(dst, src) => {
                 let (d, s) = (self.addr(dst)?, self.addr(src)?);
@@ -425,6 +474,66 @@ impl<'p, 'm> Machine<'p, 'm> {
                 self.mem[self.fp + slot] = a as u64;
             }
             CStmt::Block(body) => self.stmts(body)?,
+            CStmt::MultisetAdd(set, value, span) => {
+                let (max, sw) = slots(&set.ty);
+                // The value first (it may read the multiset).
+                let words: Vec<u64> = match value {
+                    MultisetValue::Scalar(e, ty) => {
+                        let v = self.eval(e)?;
+                        if !ty.contains(v) {
+                            return Err(Fail::Error(
+                                format!(
+                                    "{} is out of the range of `{}`'s elements",
+                                    ty.show(v),
+                                    set.text
+                                ),
+                                *span,
+                            ));
+                        }
+                        vec![ty.encode(v)]
+                    }
+                    MultisetValue::Copy(src) => {
+                        let a = self.addr(src)?;
+                        self.mem[a..a + sw - 1].to_vec()
+                    }
+                };
+                let a = self.addr(set)?;
+                let Some(free) = (0..max).find(|j| self.mem[a + j * sw] == 0) else {
+                    return Err(Fail::Error(
+                        format!("`{}` is full: it holds at most {max} elements", set.text),
+                        *span,
+                    ));
+                };
+                let slot = a + free * sw;
+                self.mem[slot] = 1;
+                self.mem[slot + 1..slot + sw].copy_from_slice(&words);
+            }
+            CStmt::MultisetRemove(set, index, span) => {
+                let (max, sw) = slots(&set.ty);
+                let i = self.eval(index)?;
+                if !(0..max as i64).contains(&i) {
+                    return Err(Fail::Error(
+                        format!("{i} is not a slot of `{}`", set.text),
+                        *span,
+                    ));
+                }
+                let a = self.addr(set)? + i as usize * sw;
+                self.mem[a..a + sw].fill(0);
+            }
+            CStmt::MultisetRemovePred(set, at, pred) => {
+                let (_, sw) = slots(&set.ty);
+                let a = self.addr(set)?;
+                let mut remove = Vec::new();
+                self.each_element(set, *at, &mut |m| {
+                    if m.eval(pred)? != 0 {
+                        remove.push(m.mem[m.fp + at] as usize - 1);
+                    }
+                    Ok(false)
+                })?;
+                for j in remove {
+                    self.mem[a + j * sw..a + (j + 1) * sw].fill(0);
+                }
+            }
             CStmt::ReturnChecked(e, ty, span) => {
                 let v = self.eval(e)?;
                 if !ty.contains(v) {
@@ -457,9 +566,19 @@ enum ArgVal {
     Addr(usize),
 }
 
-/// Sets every leaf of a value of type `ty` to its least value.
+/// The slots of a multiset type and the words of each.
+fn slots(ty: &Ty) -> (usize, usize) {
+    match ty {
+        Ty::Multiset(max, elem) => (*max as usize, 1 + elem.width()),
+        _ => (0, 1),
+    }
+}
+
+/// Sets every leaf of a value of type `ty` to its least value (a multiset
+/// to empty).
 fn clear(ty: &Ty, words: &mut [u64]) {
     match ty {
+        Ty::Multiset(..) => words.fill(0),
         Ty::Array(_, elem) => {
             let w = elem.width();
             for chunk in words.chunks_mut(w) {

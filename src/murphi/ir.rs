@@ -82,6 +82,18 @@ pub enum CExpr {
     /// A union value narrowed to one member: `e - offset`, an error unless
     /// it lies in `offset .. offset + card`.
     Narrow(Box<CExpr>, i64, i64, Span),
+    /// `multisetcount`: the present slots of the multiset for which the
+    /// predicate holds, with the slot index bound in a frame word.
+    MultisetCount(Box<Place>, usize, Box<CExpr>),
+}
+
+/// The element `multisetadd` adds.
+#[derive(Clone, Debug)]
+pub enum MultisetValue {
+    /// A scalar of the element type (range-checked).
+    Scalar(CExpr, Ty),
+    /// A compound value, copied.
+    Copy(Place),
 }
 
 /// An argument of a call.
@@ -95,6 +107,8 @@ pub enum Arg {
     Scalar(Place),
     /// A `var` parameter: the place itself.
     Ref(Place),
+    /// `undefined`, passed by value.
+    Undefined,
 }
 
 /// What a quantifier ranges over.
@@ -111,6 +125,9 @@ pub enum Range {
 pub enum CStmt {
     /// A scalar assignment (range-checked).
     Assign(Place, CExpr, Span),
+    /// A scalar assignment from a variable of the same kind: an undefined
+    /// value is copied as undefined (CMurphi), a defined one range-checked.
+    AssignVar(Place, Place, Span),
     /// A compound copy (same type).
     Copy(Place, Place),
     /// `if`.
@@ -139,6 +156,14 @@ pub enum CStmt {
     BindRef(usize, Place),
     /// A block (an alias's body after its bindings).
     Block(Vec<CStmt>),
+    /// `multisetadd`: the element goes to the first empty slot (an error
+    /// when there is none).
+    MultisetAdd(Place, MultisetValue, Span),
+    /// `multisetremove`: empties the slot of the index.
+    MultisetRemove(Place, CExpr, Span),
+    /// `multisetremovepred`: empties every present slot for which the
+    /// predicate holds, the slot index bound in a frame word.
+    MultisetRemovePred(Place, usize, CExpr),
 }
 
 /// A procedure or function.

@@ -2,10 +2,14 @@
 //! compiled to the model interface ([`crate::model`]), so that every layer
 //! and engine applies to it.
 //!
-//! - `lexer`, `parser` (into `ast`): the syntax; constructs not run yet
-//!   (unions, multisets, aliases, liveness) are refused by name;
+//! - `lexer`, `parser` (into `ast`): the syntax, with CMurphi's multisets
+//!   (`multiset`, `choose`, `multisetadd`/`remove`/`removepred`/`count`),
+//!   unions and `ismember`, `undefined` values and rule priorities;
+//!   constructs not run yet (liveness, cover, assume) are refused by name;
 //! - `types`: resolved types and the word layout (one word per scalar
-//!   leaf, 0 = undefined);
+//!   leaf, 0 = undefined; a multiset is slots of a presence word and an
+//!   element, sorted after every rule so that equal multisets are equal
+//!   words);
 //! - `compile` (into `ir`): names resolved, `--set` overrides of
 //!   constants, types checked, read/write sets per rule;
 //! - `eval`: the interpreter (range-checked assignments, undefined reads

@@ -28,6 +28,13 @@ fn leaves(ty: &Ty, out: &mut Vec<u32>) {
                 leaves(t, out);
             }
         }
+        Ty::Multiset(max, elem) => {
+            for _ in 0..*max {
+                // The presence word: 0 or 1.
+                out.push(1);
+                leaves(elem, out);
+            }
+        }
         // Words 0 (undefined) ..= card.
         _ => out.push(64 - ty.card().leading_zeros()),
     }

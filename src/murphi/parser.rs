@@ -299,8 +299,13 @@ impl Parser {
             }
             self.expect_punct("}")?;
             TypeExpr::Union(members)
-        } else if self.is_kw("multiset") {
-            return self.unsupported("multiset types");
+        } else if self.eat_kw("multiset") {
+            self.expect_punct("[")?;
+            let max = self.expr()?;
+            self.expect_punct("]")?;
+            self.expect_kw("of")?;
+            let elem = self.type_expr()?;
+            TypeExpr::Multiset(Box::new(max), Box::new(elem))
         } else {
             // A named type, or a range `lo .. hi` whose bound may be a name.
             let start = self.pos;
@@ -385,6 +390,11 @@ impl Parser {
         self.deeper()?;
         let span = self.span();
         let rule = if self.eat_kw("rule") {
+            // CMurphi's rule priority (for its simulation mode): an
+            // exhaustive search ignores it.
+            if let Tok::Int(_) = self.peek() {
+                self.bump();
+            }
             let name = self.rule_name("rule");
             let guard = if self.is_kw("begin")
                 || self.is_kw("var")
@@ -451,8 +461,18 @@ impl Parser {
             }
             self.expect_end("endalias")?;
             Rule::Alias(decls, rules)
-        } else if self.is_kw("choose") {
-            return self.unsupported("choose rulesets (multisets)");
+        } else if self.eat_kw("choose") {
+            let (name, _) = self.ident()?;
+            self.expect_punct(":")?;
+            let set = self.designator()?;
+            self.expect_kw("do")?;
+            let mut rules = Vec::new();
+            while !self.is_kw("end") && !self.is_kw("endchoose") {
+                rules.push(self.rule()?);
+                while self.eat_punct(";") {}
+            }
+            self.expect_end("endchoose")?;
+            Rule::Choose(name, set, rules, span)
         } else if self.is_kw("liveness")
             || self.is_kw("cover")
             || self.is_kw("assume")
@@ -464,6 +484,21 @@ impl Parser {
         };
         self.depth -= 1;
         Ok(rule)
+    }
+
+    /// `(i: m, pred)` after `multisetcount` or `multisetremovepred` (CMurphi
+    /// writes `,`; `;` is accepted too).
+    fn multiset_predicate(&mut self) -> R<(String, Expr, Expr)> {
+        self.expect_punct("(")?;
+        let (name, _) = self.ident()?;
+        self.expect_punct(":")?;
+        let m = self.designator()?;
+        if !self.eat_punct(";") {
+            self.expect_punct(",")?;
+        }
+        let pred = self.expr()?;
+        self.expect_punct(")")?;
+        Ok((name, m, pred))
     }
 
     /// `a: e {; a: e} do`.
@@ -648,11 +683,23 @@ impl Parser {
             StmtKind::Alias(decls, body)
         } else if self.is_kw("cover") || self.is_kw("liveness") || self.is_kw("assume") {
             return self.unsupported("cover, liveness and assume statements");
-        } else if self.is_kw("multisetadd")
-            || self.is_kw("multisetremove")
-            || self.is_kw("multisetremovepred")
-        {
-            return self.unsupported("multisets");
+        } else if self.eat_kw("multisetadd") {
+            self.expect_punct("(")?;
+            let e = self.expr()?;
+            self.expect_punct(",")?;
+            let m = self.designator()?;
+            self.expect_punct(")")?;
+            StmtKind::MultisetAdd(e, m)
+        } else if self.eat_kw("multisetremove") {
+            self.expect_punct("(")?;
+            let i = self.expr()?;
+            self.expect_punct(",")?;
+            let m = self.designator()?;
+            self.expect_punct(")")?;
+            StmtKind::MultisetRemove(i, m)
+        } else if self.eat_kw("multisetremovepred") {
+            let (name, m, pred) = self.multiset_predicate()?;
+            StmtKind::MultisetRemovePred(name, m, pred)
         } else {
             let d = self.designator()?;
             if self.eat_punct(":=") {
@@ -888,7 +935,33 @@ impl Parser {
                     span: span.to(self.prev_span()),
                 })
             }
-            Tok::Keyword("ismember" | "multisetcount") => self.unsupported("multisets"),
+            Tok::Keyword("undefined") => {
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Undefined,
+                    span,
+                })
+            }
+            Tok::Keyword("multisetcount") => {
+                self.bump();
+                let (name, m, pred) = self.multiset_predicate()?;
+                Ok(Expr {
+                    kind: ExprKind::MultisetCount(name, Box::new(m), Box::new(pred)),
+                    span: span.to(self.prev_span()),
+                })
+            }
+            Tok::Keyword("ismember") => {
+                self.bump();
+                self.expect_punct("(")?;
+                let e = self.expr()?;
+                self.expect_punct(",")?;
+                let t = self.type_expr()?;
+                self.expect_punct(")")?;
+                Ok(Expr {
+                    kind: ExprKind::IsMember(Box::new(e), t),
+                    span: span.to(self.prev_span()),
+                })
+            }
             Tok::Ident(_) => self.designator(),
             _ => self.error("an expression"),
         }
@@ -920,20 +993,28 @@ mod tests {
     }
 
     #[test]
-    fn unsupported_constructs_are_named() {
-        let e = parse_program("type t: multiset [3] of boolean;").unwrap_err();
+    fn multisets_parse() {
+        let p = parse_program(
+            "type m: multiset [3] of boolean; var n: m;
+             choose i: n do rule multisetcount(j: n, n[j]) > 1 ==>
+               begin multisetremove(i, n); multisetadd(true, n);
+                 multisetremovepred(j: n; !n[j]) end endchoose",
+        )
+        .unwrap();
         assert!(
-            e.message.contains("not supported yet: multiset"),
+            matches!(&p.rules[0], Rule::Choose(i, _, rules, _) if i == "i" && rules.len() == 1)
+        );
+    }
+
+    #[test]
+    fn unsupported_constructs_are_named() {
+        let e = parse_program("rule begin cover \"c\" true end").unwrap_err();
+        assert!(
+            e.message.contains("not supported yet: cover"),
             "{}",
             e.message
         );
         assert!(parse_program("type t: union {a, b};").is_ok());
-        let e = parse_program("var x: boolean; rule begin multisetadd(x, y) end").unwrap_err();
-        assert!(
-            e.message.contains("not supported yet: multisets"),
-            "{}",
-            e.message
-        );
         let e = parse_program("var x: boolean; rule x := end").unwrap_err();
         assert!(e.message.contains("expected"), "{}", e.message);
     }

@@ -28,7 +28,7 @@
 
 use super::compile::Compiled;
 use super::pack::Packer;
-use super::types::Ty;
+use super::types::{Ty, normalise_multisets};
 use crate::model::{Permutable, Permutation, StateGraph, StateSymmetry};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -38,6 +38,8 @@ const SLOT: u32 = 0x2000_0000;
 const REC: u32 = 0x3000_0000;
 const ARR: u32 = 0x4000_0000;
 const ELEM: u32 = 0x5000_0000;
+const MSET: u32 = 0x6000_0000;
+const MSLOT: u32 = 0x7000_0000;
 
 const E_VALUE: u32 = 0;
 const E_ELEM: u32 = 1;
@@ -61,6 +63,11 @@ enum Node {
     /// An array: its number, its index values' elements, its length, its
     /// element width and element node.
     Array(u32, Elements, usize, usize, Box<Node>),
+    /// A multiset: its number, its slots, the words of a slot (presence
+    /// then element) and the element node. Slots have no order: the graph
+    /// hangs the present elements from the multiset's vertex by edges of
+    /// one colour, and a permuted multiset is sorted again.
+    Multiset(u32, usize, usize, Box<Node>),
 }
 
 /// The scalarset elements of the values of scalar type `ty`.
@@ -141,6 +148,16 @@ fn node(ty: &Ty, next: &mut u32) -> Node {
                     .collect(),
             )
         }
+        Ty::Multiset(max, elem) => {
+            let id = *next;
+            *next += 1;
+            Node::Multiset(
+                id,
+                *max as usize,
+                1 + elem.width(),
+                Box::new(node(elem, next)),
+            )
+        }
         Ty::Array(index, elem) => {
             let id = *next;
             *next += 1;
@@ -162,6 +179,7 @@ fn mentions(ty: &Ty) -> bool {
         Ty::Union(_, members) => members.iter().any(|(t, _)| mentions(t)),
         Ty::Record(fields) => fields.iter().any(|(_, t, _)| mentions(t)),
         Ty::Array(index, elem) => mentions(index) || mentions(elem),
+        Ty::Multiset(_, elem) => mentions(elem),
         _ => false,
     }
 }
@@ -251,6 +269,19 @@ impl MurphiSymmetry {
                     );
                 }
             }
+            Node::Multiset(_, slots, w, elem) => {
+                for j in 0..*slots {
+                    let slot = j * w;
+                    dst[slot] = src[slot];
+                    self.permute_node(
+                        elem,
+                        p,
+                        &src[slot + 1..slot + w],
+                        &mut dst[slot + 1..slot + w],
+                    );
+                }
+                normalise_multisets(dst, &[(0, *slots, *w)]);
+            }
         }
     }
 
@@ -290,6 +321,16 @@ impl MurphiSymmetry {
                 for (k, (off, child)) in fields.iter().enumerate() {
                     let c = self.vertex(child, &words[*off..], scratch, g);
                     g.add_edge(v, c, E_FIELD + k as u32);
+                }
+                v
+            }
+            Node::Multiset(id, slots, w, elem) => {
+                let v = g.add_vertex(MSET + id);
+                for slot in words[..slots * w].chunks(*w).filter(|s| s[0] != 0) {
+                    let s = g.add_vertex(MSLOT + id);
+                    g.add_edge(v, s, E_ELEM);
+                    let c = self.vertex(elem, &slot[1..], scratch, g);
+                    g.add_edge(s, c, E_VALUE);
                 }
                 v
             }
@@ -367,6 +408,21 @@ impl MurphiSymmetry {
                     ));
                 }
                 h
+            }
+            Node::Multiset(_, slots, w, elem) => {
+                // Every element by the same path: the sum does not depend
+                // on the slots' order.
+                let mut h = 0u64;
+                for slot in words[..slots * w].chunks(*w).filter(|s| s[0] != 0) {
+                    h = h.wrapping_add(self.mark(
+                        elem,
+                        &slot[1..],
+                        mix(path ^ 0x6d73),
+                        scratch,
+                        with,
+                    ));
+                }
+                mix(h ^ path)
             }
             Node::Array(_, values, len, w, elem) => {
                 let mut h = 0u64;

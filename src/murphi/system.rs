@@ -7,6 +7,7 @@ use super::compile::Compiled;
 use super::eval::{Fail, Machine, message};
 use super::ir::{CRule, Range};
 use super::pack::Packer;
+use super::types::normalise_multisets;
 use crate::diag::SourceFile;
 use crate::model::{
     GroupInfo, INITIAL_GROUP, Independence, Model, ModelError, SlotInfo, Step, Violation,
@@ -31,6 +32,9 @@ pub struct MurphiSystem {
     invariants: Vec<Instance>,
     groups: Vec<GroupInfo>,
     packer: Packer,
+    /// The multisets of the state: (first word, slots, words per slot),
+    /// sorted after every rule so that each multiset has one layout.
+    multisets: Vec<(usize, usize, usize)>,
     /// Whether `check_state` evaluates the invariants (`--no-invariant`
     /// turns it off).
     pub check_invariants: bool,
@@ -142,8 +146,13 @@ impl MurphiSystem {
             })
             .collect();
         let packer = Packer::new(prog.globals.iter().map(|g| &g.ty));
+        let mut multisets = Vec::new();
+        for g in &prog.globals {
+            super::types::multisets_in(&g.ty, g.offset, &mut multisets);
+        }
         Ok(MurphiSystem {
             packer,
+            multisets,
             prog,
             file,
             starts,
@@ -277,6 +286,7 @@ impl Model for MurphiSystem {
                 inst,
                 group: INITIAL_GROUP,
             };
+            normalise_multisets(&mut m.mem[..w], &self.multisets);
             self.packer.pack(&m.mem[..w], out);
             emit(&step, out);
         }
@@ -302,6 +312,7 @@ impl Model for MurphiSystem {
                     inst,
                     group: inst.rule,
                 };
+                normalise_multisets(&mut m.mem[..w], &self.multisets);
                 self.packer.pack(&m.mem[..w], out);
                 emit(&step, out);
                 m.mem[..w].copy_from_slice(base);

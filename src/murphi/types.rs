@@ -26,6 +26,11 @@ pub enum Ty {
     Array(Box<Ty>, Box<Ty>),
     /// `record ... end`: fields with their word offsets.
     Record(Vec<(String, Ty, usize)>),
+    /// `multiset [max] of elem`: `max` slots, each a presence word (0
+    /// empty, 1 present) then an element. The slots' order means nothing:
+    /// after every rule the present elements are sorted to the front
+    /// ([`normalise_multisets`]), so each multiset value has one layout.
+    Multiset(u64, Box<Ty>),
 }
 
 /// The kind of a scalar value, for type checking.
@@ -53,6 +58,7 @@ impl Ty {
         match self {
             Ty::Array(index, elem) => index.card() as usize * elem.width(),
             Ty::Record(fields) => fields.iter().map(|(_, t, _)| t.width()).sum(),
+            Ty::Multiset(max, elem) => *max as usize * (1 + elem.width()),
             _ => 1,
         }
     }
@@ -83,7 +89,7 @@ impl Ty {
 
     /// Whether it is a scalar (one word).
     pub fn is_scalar(&self) -> bool {
-        !matches!(self, Ty::Array(..) | Ty::Record(_))
+        !matches!(self, Ty::Array(..) | Ty::Record(_) | Ty::Multiset(..))
     }
 
     /// The kind of a scalar type.
@@ -168,9 +174,76 @@ impl Ty {
                     .collect();
                 format!("{{{}}}", items.join(", "))
             }
+            Ty::Multiset(_, elem) => {
+                let items: Vec<String> = words
+                    .chunks(1 + elem.width())
+                    .filter(|slot| slot[0] != 0)
+                    .map(|slot| elem.show_words(&slot[1..]))
+                    .collect();
+                format!("{{|{}|}}", items.join(", "))
+            }
             _ if words[0] == 0 => "undefined".into(),
             _ => self.show(self.decode(words[0])),
         }
+    }
+}
+
+/// Where the multisets of values of type `ty` stored at word `at` are:
+/// (first word, slots, words per slot) of each, in word order.
+pub fn multisets_in(ty: &Ty, at: usize, out: &mut Vec<(usize, usize, usize)>) {
+    match ty {
+        Ty::Array(index, elem) if elem.has_multiset() => {
+            let w = elem.width();
+            for i in 0..index.card() as usize {
+                multisets_in(elem, at + i * w, out);
+            }
+        }
+        Ty::Record(fields) => {
+            for (_, t, off) in fields {
+                multisets_in(t, at + off, out);
+            }
+        }
+        Ty::Multiset(max, elem) => out.push((at, *max as usize, 1 + elem.width())),
+        _ => {}
+    }
+}
+
+impl Ty {
+    /// Whether values of this type contain a multiset.
+    pub fn has_multiset(&self) -> bool {
+        match self {
+            Ty::Array(_, elem) => elem.has_multiset(),
+            Ty::Record(fields) => fields.iter().any(|(_, t, _)| t.has_multiset()),
+            Ty::Multiset(..) => true,
+            _ => false,
+        }
+    }
+}
+
+/// Sorts the slots of each multiset `(first word, slots, words per slot)`
+/// of `words`: present elements first, in increasing order of their words,
+/// then the empty (all-zero) slots. Equal multisets get equal words.
+pub fn normalise_multisets(words: &mut [u64], multisets: &[(usize, usize, usize)]) {
+    for &(at, slots, w) in multisets {
+        let set = &mut words[at..at + slots * w];
+        // Insertion sort: multisets are small, and mostly sorted already.
+        for i in 1..slots {
+            let mut j = i;
+            while j > 0 && slot_less(&set[j * w..(j + 1) * w], &set[(j - 1) * w..j * w]) {
+                let (left, right) = set.split_at_mut(j * w);
+                left[(j - 1) * w..].swap_with_slice(&mut right[..w]);
+                j -= 1;
+            }
+        }
+    }
+}
+
+/// The slot order of [`normalise_multisets`].
+fn slot_less(a: &[u64], b: &[u64]) -> bool {
+    match (a[0] != 0, b[0] != 0) {
+        (true, true) => a < b,
+        (true, false) => true,
+        _ => false,
     }
 }
 
@@ -196,6 +269,25 @@ mod tests {
         assert_eq!(
             a.show_words(&[2, 0, 1, 1, 0, 2]),
             "[1: {a: true, b: undefined}, 2: {a: false, b: 0}, 3: {a: undefined, b: 1}]"
+        );
+    }
+
+    #[test]
+    fn multisets_sort_present_elements_first() {
+        let m = Ty::Multiset(4, Box::new(Ty::Range(0, 9)));
+        let ty = Ty::Array(Box::new(Ty::Range(0, 1)), Box::new(m));
+        let mut at = Vec::new();
+        multisets_in(&ty, 3, &mut at);
+        assert_eq!(at, vec![(3, 4, 2), (11, 4, 2)]);
+        let mut words = vec![9, 9, 9, 0, 0, 1, 5, 1, 2, 0, 0, 1, 7, 0, 0, 0, 0, 0, 0];
+        normalise_multisets(&mut words, &at);
+        assert_eq!(
+            words,
+            vec![9, 9, 9, 1, 2, 1, 5, 0, 0, 0, 0, 1, 7, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            Ty::Multiset(4, Box::new(Ty::Range(0, 9))).show_words(&words[3..11]),
+            "{|1, 4|}"
         );
     }
 }
