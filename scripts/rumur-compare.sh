@@ -8,10 +8,15 @@
 # (`heuristic`) time. Needs rumur and a C compiler (apt-get install rumur
 # build-essential); Rumur's verifiers are built with -O3 -march=native.
 #
-# Usage: scripts/rumur-compare.sh [RUNS]   (default 3)
+# Usage: scripts/rumur-compare.sh [RUNS] [CASE...]   (default 3 runs)
+#   A CASE is MODEL|CONST|VALUE|SYMMETRY: MODEL a bundled model's name
+#   (models/murphi/NAME.m) or a path to any .m file (CMurphi's examples,
+#   say), CONST=VALUE written into it (CONST empty: run it as it is),
+#   SYMMETRY off or canon. Without cases, the bundled set below runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
+shift || true
 cargo build --release --quiet
 orbit=$PWD/target/release/orbit
 work=$(mktemp -d)
@@ -24,6 +29,7 @@ cases=(
   "peterson|N|5|off"
   "peterson|N|6|canon"
 )
+if [ $# -gt 0 ]; then cases=("$@"); fi
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -33,8 +39,15 @@ echo "| model | symmetry | threads | states | orbit s | Rumur s | orbit/Rumur ti
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for case in "${cases[@]}"; do
   IFS='|' read -r model const value sym <<<"$case"
+  file="models/murphi/$model.m"
+  if [ -f "$model" ]; then file=$model; model=$(basename "$model" .m); fi
   src="$work/$model-$value.m"
-  sed "s/^\(  *\)$const: [0-9]*;/\1$const: $value;/" "models/murphi/$model.m" >"$src"
+  if [ -n "$const" ]; then
+    sed "s/^\([[:space:]]*\)$const:[[:space:]]*[0-9]*;/\1$const: $value;/" "$file" >"$src"
+    grep -q "$const: $value;" "$src" || { echo "no constant $const in $file" >&2; exit 1; }
+  else
+    cp "$file" "$src"
+  fi
   rsym=off; osym=off
   if [ "$sym" = canon ]; then rsym=exhaustive; osym=canon; fi
   for threads in 1 2; do

@@ -174,6 +174,19 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
             while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
                 i += 1;
             }
+            if bytes.get(i) == Some(&b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                let mut end = i + 1;
+                while end < bytes.len() && bytes[end].is_ascii_digit() {
+                    end += 1;
+                }
+                return Err(Diagnostic::error(
+                    Span::new(start, end),
+                    format!(
+                        "not supported yet: real numbers (`{}`, CMurphi's `real` types)",
+                        &text[start..end]
+                    ),
+                ));
+            }
             let digits = &text[start..i];
             // A leading 0 means octal, `0x` hexadecimal (as in C and Rumur).
             let (radix, body) = if let Some(hex) = digits

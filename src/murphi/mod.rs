@@ -41,8 +41,22 @@ use std::sync::Arc;
 /// replace constants (`--set N=4`). Errors come back rendered with
 /// file:line:column.
 pub fn load(path: &Path, overrides: &[(String, i64)]) -> Result<MurphiSystem, String> {
-    let text = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
         .map_err(|e| format!("error: cannot read `{}`: {e}\n", path.display()))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        // Older Murphi files (CMurphi's examples among them) carry Latin-1
+        // in their comments: every byte is a character of Latin-1, so the
+        // text reads the same and positions stay exact to the character.
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            tracing::warn!(
+                "{}: not valid UTF-8 (byte {at}); read as Latin-1",
+                path.display()
+            );
+            e.into_bytes().iter().map(|&b| char::from(b)).collect()
+        }
+    };
     let file = Arc::new(SourceFile::new(path.display().to_string(), text));
     load_source(file, overrides)
 }

@@ -57,6 +57,12 @@ impl Parser {
         &self.toks[self.pos].tok
     }
 
+    /// The token `k` places ahead (the end of the file past the last).
+    fn peek_at(&self, k: usize) -> &Tok {
+        let last = self.toks.len() - 1;
+        &self.toks[(self.pos + k).min(last)].tok
+    }
+
     fn span(&self) -> Span {
         self.toks[self.pos].span
     }
@@ -299,6 +305,10 @@ impl Parser {
             }
             self.expect_punct("}")?;
             TypeExpr::Union(members)
+        } else if matches!(self.peek(), Tok::Ident(n) if n.eq_ignore_ascii_case("real"))
+            && matches!(self.peek_at(1), Tok::Punct("("))
+        {
+            return self.unsupported("real numbers (CMurphi's `real` types)");
         } else if self.eat_kw("multiset") {
             self.expect_punct("[")?;
             let max = self.expr()?;

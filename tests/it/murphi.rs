@@ -357,6 +357,16 @@ fn bad_programs_and_flags_are_refused_with_their_place() {
             "`choose` ranges over a multiset",
         ),
         (
+            "type t: real(4, 2);",
+            "bad.m:1:9",
+            "not supported yet: real numbers",
+        ),
+        (
+            "const k: 0.0019;",
+            "bad.m:1:10",
+            "not supported yet: real numbers (`0.0019`",
+        ),
+        (
             "var x: 0..3;\nstartstate begin x := undefined + 1; end;",
             "bad.m:2:23",
             "`undefined` can only be assigned or passed",
@@ -532,6 +542,13 @@ fn multiset_operations_and_cmurphi_syntax_behave_as_in_cmurphi() {
                   invariant ismember(o, p) = (n = 1);\n";
     let r = run("member.m", member, &[]);
     assert_eq!((r.result(), r.count("states")), ("ok", 4), "{}", r.json);
+    // Latin-1 in a comment (CMurphi's examples have it) reads as Latin-1.
+    let path = dir.path().join("latin1.m");
+    let mut bytes = b"-- caf\xe9\nvar x: boolean;\nstartstate begin x := true; end;\n".to_vec();
+    bytes.extend_from_slice(b"rule begin x := !x; end;\n");
+    std::fs::write(&path, bytes).expect("write");
+    let r = CheckRun::run_path(&path.display().to_string(), &[], &[], DEFAULT_TIMEOUT);
+    assert_eq!((r.result(), r.count("states")), ("ok", 2), "{}", r.json);
 }
 
 /// Compiles `model` with Rumur (symmetry reduction `symmetry`, no
