@@ -43,7 +43,7 @@ for case in "${cases[@]}"; do
   if [ -f "$model" ]; then file=$model; model=$(basename "$model" .m); fi
   src="$work/$model-$value.m"
   if [ -n "$const" ]; then
-    sed "s/^\([[:space:]]*\)$const:[[:space:]]*[0-9]*;/\1$const: $value;/" "$file" >"$src"
+    sed "s/^\([[:space:]]*\)$const[[:space:]]*:[[:space:]]*[0-9]*;/\1$const: $value;/" "$file" >"$src"
     grep -q "$const: $value;" "$src" || { echo "no constant $const in $file" >&2; exit 1; }
   else
     cp "$file" "$src"
@@ -78,7 +78,8 @@ for case in "${cases[@]}"; do
     o=$(printf '%s\n' "${ot[@]}" | median); r=$(printf '%s\n' "${rt[@]}" | median)
     omb=$(printf '%s\n' "${om[@]}" | median); rmb=$(printf '%s\n' "${rm[@]}" | median)
     h=-; if [ ${#ht[@]} -gt 0 ]; then h=$(printf '%s\n' "${ht[@]}" | median); fi
-    python3 - "$model $const=$value" "$sym" "$threads" "$ostates" "$o" "$r" "$omb" "$rmb" "$h" <<'PY'
+    label=$model; if [ -n "$const" ]; then label="$model $const=$value"; fi
+    python3 - "$label" "$sym" "$threads" "$ostates" "$o" "$r" "$omb" "$rmb" "$h" <<'PY'
 import sys
 name, sym, threads, states, o, r, om, rm, h = sys.argv[1:]
 o, r, om, rm = float(o), float(r), float(om) / 1024, float(rm) / 1024
