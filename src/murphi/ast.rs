@@ -111,6 +111,16 @@ pub enum Rule {
         /// Where it is.
         span: Span,
     },
+    /// `assume "name" cond` (Rumur): states where it is false are
+    /// discarded, neither checked nor expanded.
+    Assume {
+        /// The name.
+        name: String,
+        /// The condition.
+        cond: Expr,
+        /// Where it is.
+        span: Span,
+    },
     /// `ruleset q; q do rules end`.
     Ruleset(Vec<Quantifier>, Vec<Rule>),
     /// `alias a: e; ... do rules end`.
@@ -218,6 +228,9 @@ pub enum StmtKind {
     Return(Option<Expr>),
     /// `alias a: e; ... do stmts end`.
     Alias(Vec<AliasDecl>, Vec<Stmt>),
+    /// `assume cond` (Rumur): when false, the rule is abandoned and its
+    /// successor discarded.
+    Assume(Expr),
     /// `multisetadd(e, m)`.
     MultisetAdd(Expr, Expr),
     /// `multisetremove(i, m)`.

@@ -25,6 +25,9 @@ pub struct Compiled {
     pub rules: Vec<CRule>,
     /// Invariants.
     pub invariants: Vec<CRule>,
+    /// Assumptions (Rumur's `assume` properties): states where one is
+    /// false are discarded.
+    pub assumptions: Vec<CRule>,
     /// The scalarset domains: (type name, size).
     pub domains: Vec<(String, u64)>,
 }
@@ -69,6 +72,8 @@ struct Compiler<'a> {
     prelude: Vec<CStmt>,
     /// The global variables those bindings read or may write through.
     prelude_roots: Vec<usize>,
+    /// The compiled `assume` properties.
+    assumptions: Vec<CRule>,
     /// The conditions of the enclosing `choose` rulesets (the chosen slot
     /// holds an element) and the variables they read.
     choose_guards: Vec<(CExpr, Option<usize>)>,
@@ -109,6 +114,7 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         prelude: Vec::new(),
         prelude_roots: Vec::new(),
         choose_guards: Vec::new(),
+        assumptions: Vec::new(),
     };
     let (mut starts, mut rules, mut invariants) = (Vec::new(), Vec::new(), Vec::new());
     let mut params = Vec::new();
@@ -141,6 +147,7 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         starts,
         rules,
         invariants,
+        assumptions: c.assumptions,
         domains: c.domains,
     })
 }
@@ -598,7 +605,10 @@ impl Compiler<'_> {
             let guard = CExpr::Unary("!", Box::new(CExpr::IsUndefined(Box::new(present))));
             self.choose_guards.push((guard, set.root));
             for r in inner {
-                if matches!(r, Rule::Start { .. } | Rule::Invariant { .. }) {
+                if matches!(
+                    r,
+                    Rule::Start { .. } | Rule::Invariant { .. } | Rule::Assume { .. }
+                ) {
                     return err(
                         *span,
                         "a `choose` holds rules, not start states or invariants",
@@ -680,7 +690,7 @@ impl Compiler<'_> {
                 let b = self.stmts(body)?;
                 (name, *span, None, b, Vec::new())
             }
-            Rule::Invariant { name, cond, span } => {
+            Rule::Invariant { name, cond, span } | Rule::Assume { name, cond, span } => {
                 let c = self.bool_expr(cond)?;
                 (name, *span, Some(c), Vec::new(), Vec::new())
             }
@@ -705,6 +715,7 @@ impl Compiler<'_> {
         match r {
             Rule::Simple { .. } => rules.push(compiled),
             Rule::Start { .. } => starts.push(compiled),
+            Rule::Assume { .. } => self.assumptions.push(compiled),
             _ => invariants.push(compiled),
         }
         (self.next_local, self.max_local) = saved;
@@ -869,6 +880,7 @@ impl Compiler<'_> {
                 }
                 CStmt::MultisetRemovePred(set, at, pred)
             }
+            StmtKind::Assume(c) => CStmt::Assume(self.bool_expr(c)?),
             StmtKind::Error(m) => CStmt::Error(m.clone(), s.span),
             StmtKind::Assert(c, m) => CStmt::Assert(self.bool_expr(c)?, m.clone(), s.span),
             StmtKind::Put => CStmt::If(Vec::new(), Vec::new()),

@@ -14,6 +14,9 @@ pub enum Fail {
     Error(String, Span),
     /// A function returned (internal control flow).
     Return(Option<i64>),
+    /// An `assume` statement was false: the rule is abandoned and its
+    /// successor discarded.
+    Discard,
 }
 
 type R<T> = Result<T, Fail>;
@@ -469,6 +472,11 @@ impl<'p, 'm> Machine<'p, 'm> {
                     return Err(Fail::Error(format!("assertion failed: {m}"), *span));
                 }
             }
+            CStmt::Assume(c) => {
+                if self.eval(c)? == 0 {
+                    return Err(Fail::Discard);
+                }
+            }
             CStmt::BindRef(slot, p) => {
                 let a = self.addr(p)?;
                 self.mem[self.fp + slot] = a as u64;
@@ -599,5 +607,6 @@ pub fn message(file: &SourceFile, f: &Fail) -> String {
     match f {
         Fail::Error(m, span) => format!("{m} ({})", file.location(*span)),
         Fail::Return(_) => "`return` outside a function".to_string(),
+        Fail::Discard => "an `assume` outside a rule is false".to_string(),
     }
 }

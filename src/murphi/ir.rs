@@ -148,6 +148,8 @@ pub enum CStmt {
     Error(String, Span),
     /// `assert`.
     Assert(CExpr, String, Span),
+    /// `assume` (Rumur): when false, the rule is abandoned.
+    Assume(CExpr),
     /// `return`, with a function's result.
     Return(Option<CExpr>),
     /// A function's `return e`, range-checked against its result type.

@@ -25,7 +25,9 @@ struct Parser {
     toks: Vec<Token>,
     pos: usize,
     depth: usize,
-    rule_count: usize,
+    /// Unnamed rules, start states, invariants... so far, per kind (an
+    /// unnamed one is called `invariant 1`, `rule 3`, as in Rumur).
+    rule_count: std::collections::HashMap<&'static str, usize>,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -36,7 +38,7 @@ pub fn parse_program(text: &str) -> R<Program> {
         toks: lex(text)?,
         pos: 0,
         depth: 0,
-        rule_count: 0,
+        rule_count: std::collections::HashMap::new(),
     };
     p.program()
 }
@@ -385,14 +387,16 @@ impl Parser {
         })
     }
 
-    fn rule_name(&mut self, kind: &str) -> String {
-        self.rule_count += 1;
+    fn rule_name(&mut self, kind: &'static str) -> String {
+        let count = self.rule_count.entry(kind).or_default();
+        *count += 1;
+        let count = *count;
         match self.peek().clone() {
             Tok::Str(s) => {
                 self.bump();
                 s
             }
-            _ => format!("{kind} {}", self.rule_count),
+            _ => format!("{kind} {count}"),
         }
     }
 
@@ -449,6 +453,15 @@ impl Parser {
                 name = s;
             }
             Rule::Invariant { name, cond, span }
+        } else if self.eat_kw("assume") {
+            let named = matches!(self.peek(), Tok::Str(_));
+            let mut name = self.rule_name("assume");
+            let cond = self.expr()?;
+            if !named && let Tok::Str(s) = self.peek().clone() {
+                self.bump();
+                name = s;
+            }
+            Rule::Assume { name, cond, span }
         } else if self.eat_kw("ruleset") {
             let mut qs = vec![self.quantifier()?];
             while self.eat_punct(";") {
@@ -483,12 +496,8 @@ impl Parser {
             }
             self.expect_end("endchoose")?;
             Rule::Choose(name, set, rules, span)
-        } else if self.is_kw("liveness")
-            || self.is_kw("cover")
-            || self.is_kw("assume")
-            || self.is_kw("property")
-        {
-            return self.unsupported("liveness, cover, assume and property rules");
+        } else if self.is_kw("liveness") || self.is_kw("cover") || self.is_kw("property") {
+            return self.unsupported("liveness, cover and property rules");
         } else {
             return self.error("a rule, ruleset, startstate or invariant");
         };
@@ -691,8 +700,14 @@ impl Parser {
             let body = self.stmts()?;
             self.expect_end("endalias")?;
             StmtKind::Alias(decls, body)
-        } else if self.is_kw("cover") || self.is_kw("liveness") || self.is_kw("assume") {
-            return self.unsupported("cover, liveness and assume statements");
+        } else if self.eat_kw("assume") {
+            // A message may come first, as in Rumur's `assume "..." cond`.
+            if let Tok::Str(_) = self.peek() {
+                self.bump();
+            }
+            StmtKind::Assume(self.expr()?)
+        } else if self.is_kw("cover") || self.is_kw("liveness") {
+            return self.unsupported("cover and liveness statements");
         } else if self.eat_kw("multisetadd") {
             self.expect_punct("(")?;
             let e = self.expr()?;

@@ -30,6 +30,7 @@ pub struct MurphiSystem {
     starts: Vec<Instance>,
     rules: Vec<Instance>,
     invariants: Vec<Instance>,
+    assumptions: Vec<Instance>,
     groups: Vec<GroupInfo>,
     packer: Packer,
     /// The multisets of the state: (first word, slots, words per slot),
@@ -135,12 +136,21 @@ impl MurphiSystem {
         let starts = instances(&prog, &prog.starts, &file)?;
         let rules = instances(&prog, &prog.rules, &file)?;
         let invariants = instances(&prog, &prog.invariants, &file)?;
+        let assumptions = instances(&prog, &prog.assumptions, &file)?;
+        // An assumption discards successors by what it reads of them, so
+        // whether a rule "fires" depends on every variable: partial order
+        // reduction then sees every rule as dependent on every other.
+        let all: Vec<usize> = (0..prog.globals.len()).collect();
         let groups = prog
             .rules
             .iter()
             .map(|r| GroupInfo {
                 name: r.name.clone(),
-                guard_reads: r.guard_reads.clone(),
+                guard_reads: if assumptions.is_empty() {
+                    r.guard_reads.clone()
+                } else {
+                    all.clone()
+                },
                 action_reads: r.reads.clone(),
                 writes: r.writes.clone(),
             })
@@ -158,6 +168,7 @@ impl MurphiSystem {
             starts,
             rules,
             invariants,
+            assumptions,
             groups,
             check_invariants: true,
         })
@@ -226,6 +237,32 @@ impl MurphiSystem {
         m.pop_frame(old);
         result
     }
+
+    /// [`Self::run`] for a rule whose body may hit a false `assume`:
+    /// `Ok(None)` then (the rule is abandoned, and the state words may be
+    /// half-changed), else whether it fired.
+    fn fire(
+        &self,
+        m: &mut Machine<'_, '_>,
+        rule: &CRule,
+        inst: &Instance,
+    ) -> Result<Option<bool>, Fail> {
+        match self.run(m, rule, inst) {
+            Err(Fail::Discard) => Ok(None),
+            other => other.map(Some),
+        }
+    }
+
+    /// Whether the state in the machine's words satisfies every `assume`
+    /// property (Rumur): the states that do not are discarded.
+    fn assumed(&self, m: &mut Machine<'_, '_>) -> Result<bool, Fail> {
+        for inst in &self.assumptions {
+            if !self.run(m, &self.prog.assumptions[inst.rule], inst)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
 }
 
 impl Model for MurphiSystem {
@@ -280,13 +317,18 @@ impl Model for MurphiSystem {
         for inst in &self.starts {
             m.mem[..w].fill(0);
             let rule = &self.prog.starts[inst.rule];
-            self.run(m, rule, inst).map_err(|f| self.error(&f))?;
+            if self.fire(m, rule, inst).map_err(|f| self.error(&f))? != Some(true) {
+                continue;
+            }
             let step = RuleStep {
                 rules: &self.prog.starts,
                 inst,
                 group: INITIAL_GROUP,
             };
             normalise_multisets(&mut m.mem[..w], &self.multisets);
+            if !self.assumed(m).map_err(|f| self.error(&f))? {
+                continue;
+            }
             self.packer.pack(&m.mem[..w], out);
             emit(&step, out);
         }
@@ -306,15 +348,22 @@ impl Model for MurphiSystem {
         m.mem[..w].copy_from_slice(base);
         for inst in &self.rules {
             let rule = &self.prog.rules[inst.rule];
-            if self.run(m, rule, inst).map_err(|f| self.error(&f))? {
+            let fired = self.fire(m, rule, inst).map_err(|f| self.error(&f))?;
+            if fired.is_none() {
+                // Abandoned by an `assume`: undo what the body did.
+                m.mem[..w].copy_from_slice(base);
+            }
+            if fired == Some(true) {
                 let step = RuleStep {
                     rules: &self.prog.rules,
                     inst,
                     group: inst.rule,
                 };
                 normalise_multisets(&mut m.mem[..w], &self.multisets);
-                self.packer.pack(&m.mem[..w], out);
-                emit(&step, out);
+                if self.assumed(m).map_err(|f| self.error(&f))? {
+                    self.packer.pack(&m.mem[..w], out);
+                    emit(&step, out);
+                }
                 m.mem[..w].copy_from_slice(base);
             }
         }
