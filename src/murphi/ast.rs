@@ -88,6 +88,9 @@ pub enum Rule {
         decls: Vec<Decl>,
         /// The body.
         body: Vec<Stmt>,
+        /// CMurphi's priority (`rule 5 "name"`, default 0): in a state only
+        /// the enabled rules of the least priority number fire.
+        priority: i64,
         /// Where it is.
         span: Span,
     },

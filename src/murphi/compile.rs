@@ -655,6 +655,7 @@ impl Compiler<'_> {
                 decls,
                 body,
                 span,
+                ..
             } => {
                 let mut g = match guard {
                     Some(g) => Some(self.bool_expr(g)?),
@@ -701,6 +702,10 @@ impl Compiler<'_> {
         self.scopes.pop();
         self.writes.extend(self.prelude_roots.iter().copied());
         let compiled = CRule {
+            priority: match r {
+                Rule::Simple { priority, .. } => *priority,
+                _ => 0,
+            },
             name: name.clone(),
             params: params.clone(),
             prelude: self.prelude.clone(),

@@ -204,6 +204,9 @@ pub struct CRule {
     pub frame: usize,
     /// Where it is.
     pub span: Span,
+    /// CMurphi's priority (0 unless given): in a state, only the enabled
+    /// rules with the least priority number fire.
+    pub priority: i64,
     /// Global variables its guard reads.
     pub guard_reads: Vec<usize>,
     /// Global variables its body reads.

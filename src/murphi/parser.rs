@@ -404,9 +404,10 @@ impl Parser {
         self.deeper()?;
         let span = self.span();
         let rule = if self.eat_kw("rule") {
-            // CMurphi's rule priority (for its simulation mode): an
-            // exhaustive search ignores it.
-            if let Tok::Int(_) = self.peek() {
+            // CMurphi's rule priority.
+            let mut priority = 0;
+            if let Tok::Int(p) = self.peek() {
+                priority = *p;
                 self.bump();
             }
             let name = self.rule_name("rule");
@@ -431,6 +432,7 @@ impl Parser {
                 guard,
                 decls,
                 body,
+                priority,
                 span,
             }
         } else if self.eat_kw("startstate") {

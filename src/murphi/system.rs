@@ -31,6 +31,9 @@ pub struct MurphiSystem {
     rules: Vec<Instance>,
     invariants: Vec<Instance>,
     assumptions: Vec<Instance>,
+    /// Whether rules have different CMurphi priorities (then a state fires
+    /// only its enabled rules of the least priority number).
+    prioritised: bool,
     groups: Vec<GroupInfo>,
     packer: Packer,
     /// The multisets of the state: (first word, slots, words per slot),
@@ -137,16 +140,22 @@ impl MurphiSystem {
         let rules = instances(&prog, &prog.rules, &file)?;
         let invariants = instances(&prog, &prog.invariants, &file)?;
         let assumptions = instances(&prog, &prog.assumptions, &file)?;
-        // An assumption discards successors by what it reads of them, so
-        // whether a rule "fires" depends on every variable: partial order
-        // reduction then sees every rule as dependent on every other.
+        let prioritised = prog
+            .rules
+            .windows(2)
+            .any(|w| w[0].priority != w[1].priority);
+        // An assumption discards successors by what it reads of them, and
+        // with priorities a rule fires only if no rule of a lower number
+        // is enabled: whether a rule fires then depends on every variable,
+        // and partial order reduction sees every rule as dependent on
+        // every other.
         let all: Vec<usize> = (0..prog.globals.len()).collect();
         let groups = prog
             .rules
             .iter()
             .map(|r| GroupInfo {
                 name: r.name.clone(),
-                guard_reads: if assumptions.is_empty() {
+                guard_reads: if assumptions.is_empty() && !prioritised {
                     r.guard_reads.clone()
                 } else {
                     all.clone()
@@ -169,6 +178,7 @@ impl MurphiSystem {
             rules,
             invariants,
             assumptions,
+            prioritised,
             groups,
             check_invariants: true,
         })
@@ -236,6 +246,42 @@ impl MurphiSystem {
         })();
         m.pop_frame(old);
         result
+    }
+
+    /// Whether instance `inst` of `rule` is enabled (its aliases and guard
+    /// only; the state words are not changed).
+    fn enabled(
+        &self,
+        m: &mut Machine<'_, '_>,
+        rule: &CRule,
+        inst: &Instance,
+    ) -> Result<bool, Fail> {
+        let old = m.push_frame(rule.frame);
+        for ((at, _, _, ty), v) in rule.params.iter().zip(&inst.values) {
+            m.bind(*at, ty, *v);
+        }
+        let result = (|| {
+            m.stmts(&rule.prelude)?;
+            Ok(match &rule.guard {
+                Some(g) => m.eval(g)? != 0,
+                None => true,
+            })
+        })();
+        m.pop_frame(old);
+        result
+    }
+
+    /// The least priority number among the rules enabled in the state in
+    /// the machine's words (CMurphi fires only those rules).
+    fn least_enabled_priority(&self, m: &mut Machine<'_, '_>) -> Result<i64, Fail> {
+        let mut least = i64::MAX;
+        for inst in &self.rules {
+            let rule = &self.prog.rules[inst.rule];
+            if rule.priority < least && self.enabled(m, rule, inst)? {
+                least = rule.priority;
+            }
+        }
+        Ok(least)
     }
 
     /// [`Self::run`] for a rule whose body may hit a false `assume`:
@@ -346,8 +392,16 @@ impl Model for MurphiSystem {
         self.packer.unpack(state, base);
         let m = &mut self.machine(mem);
         m.mem[..w].copy_from_slice(base);
+        let least = if self.prioritised {
+            self.least_enabled_priority(m).map_err(|f| self.error(&f))?
+        } else {
+            0
+        };
         for inst in &self.rules {
             let rule = &self.prog.rules[inst.rule];
+            if self.prioritised && rule.priority != least {
+                continue;
+            }
             let fired = self.fire(m, rule, inst).map_err(|f| self.error(&f))?;
             if fired.is_none() {
                 // Abandoned by an `assume`: undo what the body did.

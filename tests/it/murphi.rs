@@ -486,7 +486,7 @@ fn multisets_reach_the_states_of_their_counting_encoding() {
 /// to a full multiset is a model error with its place; `multisetremovepred`
 /// removes exactly the matching elements; `clear` empties; CMurphi's
 /// `undefined` (assigned, passed, copied from an undefined variable), rule
-/// priorities and `ismember` on a union.
+/// priorities, Rumur's `assume` and `ismember` on a union.
 #[test]
 fn multiset_operations_and_cmurphi_syntax_behave_as_in_cmurphi() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -542,6 +542,24 @@ fn multiset_operations_and_cmurphi_syntax_behave_as_in_cmurphi() {
                   invariant ismember(o, p) = (n = 1);\n";
     let r = run("member.m", member, &[]);
     assert_eq!((r.result(), r.count("states")), ("ok", 4), "{}", r.json);
+    // CMurphi's priorities: a state fires only its enabled rules of the
+    // least priority number (default 0), so "low" waits for x = 2.
+    let priority = "var x: 0..2; y: 0..2;\n\
+                    startstate begin x := 0; y := 0; end;\n\
+                    rule 1 \"low\" y < 2 ==> begin y := y + 1; end;\n\
+                    rule \"high\" x < 2 ==> begin x := x + 1; end;\n\
+                    invariant y > 0 -> x = 2;\n";
+    for flags in [
+        &["--no-deadlock"][..],
+        &["--no-deadlock", "--por"],
+        &["--no-deadlock", "--threads", "2"],
+    ] {
+        let r = run("priority.m", priority, flags);
+        assert_eq!(r.result(), "ok", "{flags:?}: {}", r.json);
+        if !flags.contains(&"--por") {
+            assert_eq!(r.count("states"), 5, "{flags:?}: {}", r.json);
+        }
+    }
     // Rumur's `assume`: a false assumption statement abandons its rule
     // (what the body did before is undone, so the next rule starts from
     // the state itself), and an `assume` property discards the states
