@@ -21,6 +21,9 @@ pub struct LayeredScratch<MS, SS> {
     model: MS,
     symmetry: Option<SymmetryScratch<SS>>,
     por: Option<PorScratch>,
+    /// Whether the last expansion had a successor other than its state
+    /// (kept only when the model counts stuttering as deadlock).
+    moved: bool,
 }
 
 impl<MS, SS> LayeredScratch<MS, SS> {
@@ -88,7 +91,16 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
             model: self.model.new_scratch(),
             symmetry: self.symmetry.as_ref().map(SymmetryLayer::new_scratch),
             por: self.por.as_ref().map(PorLayer::new_scratch),
+            moved: true,
         }
+    }
+
+    fn stutter_is_deadlock(&self) -> bool {
+        self.model.stutter_is_deadlock()
+    }
+
+    fn moved(&self, scratch: &Self::Scratch) -> bool {
+        scratch.moved
     }
 
     fn state_width(&self) -> usize {
@@ -121,13 +133,28 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
         emit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), ModelError> {
         let LayeredScratch {
-            model, symmetry, ..
+            model,
+            symmetry,
+            moved,
+            ..
         } = scratch;
+        // Whether a successor differs from the state is decided on the
+        // model's own successors, before symmetry picks representatives.
+        let stutter = self.model.stutter_is_deadlock();
+        *moved = !stutter;
         match (self.symmetry.as_ref(), symmetry) {
-            (Some(layer), Some(ss)) => self
-                .model
-                .successors(model, state, &mut |_, s| emit(layer.reduce(s, ss))),
-            _ => self.model.successors(model, state, &mut |_, s| emit(s)),
+            (Some(layer), Some(ss)) => self.model.successors(model, state, &mut |_, s| {
+                if !*moved && s != state {
+                    *moved = true;
+                }
+                emit(layer.reduce(s, ss))
+            }),
+            _ => self.model.successors(model, state, &mut |_, s| {
+                if !*moved && s != state {
+                    *moved = true;
+                }
+                emit(s)
+            }),
         }
     }
 
@@ -149,12 +176,30 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
             model,
             symmetry,
             por: ps,
+            moved,
         } = scratch;
         let ps = ps.as_mut().expect("scratch made with the layer");
         let proper = por.expand(self.model, model, ps, state)?;
         let layer = self.symmetry.as_ref();
         let width = self.model.state_width();
-        por.emit_part(ps, width, true, &mut |s| reduced(layer, symmetry, s, emit));
+        let stutter = self.model.stutter_is_deadlock();
+        let went = std::cell::Cell::new(!stutter);
+        let mut emit_moving = |s: &[u64]| {
+            if !went.get() && s != state {
+                went.set(true);
+            }
+            reduced(layer, symmetry, s, emit)
+        };
+        por.emit_part(ps, width, true, &mut emit_moving);
+        if proper && stutter && !went.get() {
+            // An ample set that only stutters cannot tell a stuttering
+            // deadlock from a state that moves by another rule: expand
+            // fully.
+            por.emit_part(ps, width, false, &mut emit_moving);
+            *moved = went.get();
+            return Ok(Expansion::Full);
+        }
+        *moved = went.get();
         Ok(if proper {
             Expansion::Ample {
                 proviso: por.proviso(),
@@ -177,6 +222,7 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
             model,
             symmetry,
             por: ps,
+            ..
         } = scratch;
         let ps = ps.as_mut().expect("scratch made with the layer");
         if !por.holds(ps, state) {

@@ -29,6 +29,15 @@ pub enum Order {
 
 pub use super::symmetry::Symmetry;
 
+/// What counts as a deadlock (`--deadlock-mode`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadlockMode {
+    /// A state without successors.
+    Stuck,
+    /// A state without a successor other than itself.
+    Stuttering,
+}
+
 /// Options of `orbit check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -38,6 +47,12 @@ pub struct CheckArgs {
     /// Do not report states without successors as deadlocks.
     #[arg(long)]
     pub no_deadlock: bool,
+    /// What a deadlock is: `stuck` (no successor) or `stuttering` (no
+    /// successor other than the state itself). Default: `stuttering` for
+    /// Murphi (as CMurphi and Rumur), `stuck` for B (as ProB, the only
+    /// kind B supports).
+    #[arg(long, value_enum)]
+    pub deadlock_mode: Option<DeadlockMode>,
     /// Stop at the first state satisfying the model's GOAL definition.
     #[arg(long)]
     pub goal: bool,
@@ -164,6 +179,13 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         }
     };
     system.check_invariant = !args.no_invariant;
+    if args.deadlock_mode == Some(DeadlockMode::Stuttering) {
+        eprintln!(
+            "error: `--deadlock-mode stuttering` is for Murphi programs; a B machine deadlocks \
+             when no operation is enabled (`stuck`)"
+        );
+        return ExitCode::from(2);
+    }
     if args.goal && !system.has_goal() {
         eprintln!(
             "error: `--goal` needs a `GOAL == P` definition in {}, which has none",

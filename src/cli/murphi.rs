@@ -42,6 +42,7 @@ pub fn run(env: &RunEnv<'_>, load: &LoadOptions) -> ExitCode {
         }
     };
     system.check_invariants = !args.no_invariant;
+    system.stutter_deadlocks = args.deadlock_mode != Some(super::check::DeadlockMode::Stuck);
     let progress = super::report::ProgressLine::new();
     let independence = args.por.then(|| system.independence(!args.no_invariant));
     let mut checker = env.checker(&system, &progress);

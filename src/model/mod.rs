@@ -125,6 +125,13 @@ pub trait Model: Sync {
         8 * self.state_width()
     }
 
+    /// Whether a state whose every successor is itself is a deadlock
+    /// (CMurphi's and Rumur's default, "stuttering"); `false` (the
+    /// default, ProB's): only a state without successors is.
+    fn stutter_is_deadlock(&self) -> bool {
+        false
+    }
+
     /// The slots of the state vector, in order.
     fn slots(&self) -> Vec<SlotInfo>;
 

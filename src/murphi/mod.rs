@@ -17,8 +17,11 @@
 //! - `system`: [`MurphiSystem`], the program as a `Model`: rules are the
 //!   transition groups, ruleset instances their transitions.
 //!
-//! Deadlocks follow CMurphi: a state where no rule is enabled (a rule that
-//! fires and leaves the state unchanged is a self-loop, not a deadlock).
+//! Deadlocks follow CMurphi (and Rumur's default `stuttering`): a state
+//! where no rule leads to another state, that is no rule is enabled or
+//! every enabled rule leaves the state unchanged
+//! ([`crate::model::Model::stutter_is_deadlock`]); `--deadlock-mode stuck`
+//! counts only states without an enabled rule.
 
 pub mod ast;
 pub mod compile;

@@ -42,6 +42,10 @@ pub struct MurphiSystem {
     /// Whether `check_state` evaluates the invariants (`--no-invariant`
     /// turns it off).
     pub check_invariants: bool,
+    /// Whether a state whose rules all leave it unchanged is a deadlock
+    /// (CMurphi's semantics and Rumur's default `stuttering`; `true`
+    /// unless `--deadlock-mode stuck`).
+    pub stutter_deadlocks: bool,
 }
 
 /// Per-thread interpreter memory: the machine's words, the unpacked state
@@ -181,6 +185,7 @@ impl MurphiSystem {
             prioritised,
             groups,
             check_invariants: true,
+            stutter_deadlocks: true,
         })
     }
 
@@ -324,6 +329,10 @@ impl Model for MurphiSystem {
 
     fn state_width(&self) -> usize {
         self.packer.width()
+    }
+
+    fn stutter_is_deadlock(&self) -> bool {
+        self.stutter_deadlocks
     }
 
     /// States are packed to bits: bytes past the last field's are zero.

@@ -581,6 +581,61 @@ fn multiset_operations_and_cmurphi_syntax_behave_as_in_cmurphi() {
             assert_eq!(r.count("states"), 4, "{flags:?}: {}", r.json);
         }
     }
+    // Deadlocks as CMurphi and Rumur count them: a state where every
+    // enabled rule leaves it unchanged is stuck ("stuttering"), also under
+    // partial order reduction and symmetry; `--deadlock-mode stuck` counts
+    // only states without an enabled rule. A move to a symmetric state is
+    // not stuttering, even when symmetry maps it back onto the state.
+    let stutter = "var x: 0..2;\n\
+                   startstate begin x := 0; end;\n\
+                   rule \"up\" x < 2 ==> begin x := x + 1; end;\n\
+                   rule \"idle\" true ==> begin x := x; end;\n";
+    for flags in [
+        &[][..],
+        &["--por"],
+        &["--threads", "2"],
+        &["--symmetry", "canon"],
+    ] {
+        let r = run("stutter.m", stutter, flags);
+        assert_eq!(
+            (r.result(), r.trace().len()),
+            ("deadlock", 3),
+            "{flags:?}: {}",
+            r.json
+        );
+        let all: Vec<&str> = flags
+            .iter()
+            .copied()
+            .chain(["--deadlock-mode", "stuck"])
+            .collect();
+        let r = run("stutter.m", stutter, &all);
+        assert_eq!(
+            (r.result(), r.count("states")),
+            ("ok", 3),
+            "{all:?}: {}",
+            r.json
+        );
+    }
+    let token = "type p: scalarset(2);\nvar a: array [p] of boolean;\n\
+                 ruleset i: p do startstate begin for j: p do a[j] := (j = i); endfor; end; endruleset;\n\
+                 ruleset i: p; j: p do rule a[i] & !a[j] ==> begin a[i] := false; a[j] := true; end; endruleset;\n";
+    for flags in [&[][..], &["--symmetry", "canon"], &["--symmetry", "flood"]] {
+        let r = run("token.m", token, flags);
+        assert_eq!(r.result(), "ok", "{flags:?}: {}", r.json);
+    }
+    let b = cli_support::run_orbit(
+        &[
+            "check".into(),
+            cli_support::model_path("scheduler0.mch")
+                .display()
+                .to_string(),
+            "--deadlock-mode".into(),
+            "stuttering".into(),
+        ],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(b.code, Some(2), "{}", b.stderr);
+    assert!(b.stderr.contains("for Murphi programs"), "{}", b.stderr);
     // Latin-1 in a comment (CMurphi's examples have it) reads as Latin-1.
     let path = dir.path().join("latin1.m");
     let mut bytes = b"-- caf\xe9\nvar x: boolean;\nstartstate begin x := true; end;\n".to_vec();

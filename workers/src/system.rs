@@ -138,6 +138,24 @@ pub trait TransitionSystem: Sync {
         8 * self.state_width()
     }
 
+    /// Whether a state whose every successor is the state itself is a
+    /// deadlock too (CMurphi's and Rumur's default: a state that can only
+    /// stutter is stuck). Default `false`: a deadlock is a state without
+    /// successors.
+    fn stutter_is_deadlock(&self) -> bool {
+        false
+    }
+
+    /// After [`TransitionSystem::successors`] or
+    /// [`TransitionSystem::reduced_successors`] of a state with this
+    /// scratch: whether some successor differs from the state. Only asked
+    /// when [`TransitionSystem::stutter_is_deadlock`] is true, and a
+    /// system that says so must keep it exact (a reduced expansion that
+    /// only stutters must fall back to a full one).
+    fn moved(&self, _scratch: &Self::Scratch) -> bool {
+        true
+    }
+
     /// Emits every initial state, in a deterministic order. Duplicates are
     /// allowed (the engine deduplicates).
     fn initial_states(

@@ -56,7 +56,9 @@ impl RunSummary {
             }
             Outcome::Deadlock => (
                 Verdict::Deadlock,
-                "deadlock: a state has no enabled operation".to_string(),
+                "deadlock: a state has no enabled operation (or, with stuttering \
+                 deadlocks, none that leaves it)"
+                    .to_string(),
                 None,
                 1,
             ),

@@ -236,7 +236,10 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
                 }
             };
             transitions += emitted;
-            if emitted == 0 && shared.config.check_deadlock {
+            if shared.config.check_deadlock
+                && (emitted == 0
+                    || (shared.system.stutter_is_deadlock() && !shared.system.moved(&self.scratch)))
+            {
                 shared.found(Finding::Deadlock, r, depth);
                 break;
             }

@@ -212,7 +212,9 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
                 Err(e) => return End::Found(Finding::ModelError(e), self.store.chain_to(id)),
             };
             self.transitions += emitted as u64;
-            if emitted == 0 && self.config.check_deadlock {
+            if self.config.check_deadlock
+                && (emitted == 0 || (system.stutter_is_deadlock() && !system.moved(&self.scratch)))
+            {
                 return End::Found(Finding::Deadlock, self.store.chain_to(id));
             }
             self.por.saw_stored = false;
