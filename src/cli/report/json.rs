@@ -90,7 +90,8 @@ pub enum Verdict {
     InvariantViolation,
     /// An assertion is false in a reachable state (exit 1).
     AssertionViolation,
-    /// A reachable state has no enabled operation (exit 1).
+    /// A reachable state has no enabled operation, or (Murphi's stuttering
+    /// deadlocks) none that leads to another state (exit 1).
     Deadlock,
     /// A reachable state satisfies GOAL, with `--goal` (exit 1).
     GoalFound,
