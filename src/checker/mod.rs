@@ -281,6 +281,11 @@ pub fn explore<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, config: 
             layered.model().no_initial_state(),
         ));
     }
+    if matches!(report.outcome, workers::Outcome::Complete)
+        && let Some(message) = layered.model().after_complete_search()
+    {
+        report.outcome = workers::Outcome::ModelError(workers::ModelError::new(message));
+    }
     if let (Some(layer), Some(trace)) = (layered.symmetry(), &report.trace) {
         match layer.real_trace(&layered.real_runs(), trace) {
             Ok(real) => report.trace = Some(real),

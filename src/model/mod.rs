@@ -200,4 +200,12 @@ pub trait Model: Sync {
     fn no_initial_state(&self) -> String {
         "the model has no initial state".to_string()
     }
+
+    /// After a complete search: what a property that can only be judged
+    /// on the whole state space says is wrong (Murphi's `cover`: a
+    /// condition no reachable state met), if anything. The checker then
+    /// reports it as the run's error instead of "no error found".
+    fn after_complete_search(&self) -> Option<String> {
+        None
+    }
 }

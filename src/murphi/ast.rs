@@ -124,6 +124,15 @@ pub enum Rule {
         /// Where it is.
         span: Span,
     },
+    /// `cover "name" cond` (Rumur): some reachable state must satisfy it.
+    Cover {
+        /// The name.
+        name: String,
+        /// The condition.
+        cond: Expr,
+        /// Where it is.
+        span: Span,
+    },
     /// `ruleset q; q do rules end`.
     Ruleset(Vec<Quantifier>, Vec<Rule>),
     /// `alias a: e; ... do rules end`.
@@ -234,6 +243,8 @@ pub enum StmtKind {
     /// `assume cond` (Rumur): when false, the rule is abandoned and its
     /// successor discarded.
     Assume(Expr),
+    /// `cover "name" cond` (Rumur): some execution must find it true.
+    Cover(String, Expr),
     /// `multisetadd(e, m)`.
     MultisetAdd(Expr, Expr),
     /// `multisetremove(i, m)`.

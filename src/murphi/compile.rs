@@ -28,6 +28,11 @@ pub struct Compiled {
     /// Assumptions (Rumur's `assume` properties): states where one is
     /// false are discarded.
     pub assumptions: Vec<CRule>,
+    /// Cover properties (Rumur's `cover`): some reachable state must
+    /// satisfy each instance.
+    pub covers: Vec<CRule>,
+    /// Cover statements, numbered by [`CStmt::Cover`]: name and place.
+    pub cover_statements: Vec<(String, Span)>,
     /// The scalarset domains: (type name, size).
     pub domains: Vec<(String, u64)>,
 }
@@ -74,6 +79,9 @@ struct Compiler<'a> {
     prelude_roots: Vec<usize>,
     /// The compiled `assume` properties.
     assumptions: Vec<CRule>,
+    /// The compiled `cover` properties and the cover statements met.
+    covers: Vec<CRule>,
+    cover_statements: Vec<(String, Span)>,
     /// The conditions of the enclosing `choose` rulesets (the chosen slot
     /// holds an element) and the variables they read.
     choose_guards: Vec<(CExpr, Option<usize>)>,
@@ -115,6 +123,8 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         prelude_roots: Vec::new(),
         choose_guards: Vec::new(),
         assumptions: Vec::new(),
+        covers: Vec::new(),
+        cover_statements: Vec::new(),
     };
     let (mut starts, mut rules, mut invariants) = (Vec::new(), Vec::new(), Vec::new());
     let mut params = Vec::new();
@@ -148,6 +158,8 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         rules,
         invariants,
         assumptions: c.assumptions,
+        covers: c.covers,
+        cover_statements: c.cover_statements,
         domains: c.domains,
     })
 }
@@ -607,7 +619,10 @@ impl Compiler<'_> {
             for r in inner {
                 if matches!(
                     r,
-                    Rule::Start { .. } | Rule::Invariant { .. } | Rule::Assume { .. }
+                    Rule::Start { .. }
+                        | Rule::Invariant { .. }
+                        | Rule::Assume { .. }
+                        | Rule::Cover { .. }
                 ) {
                     return err(
                         *span,
@@ -691,7 +706,9 @@ impl Compiler<'_> {
                 let b = self.stmts(body)?;
                 (name, *span, None, b, Vec::new())
             }
-            Rule::Invariant { name, cond, span } | Rule::Assume { name, cond, span } => {
+            Rule::Invariant { name, cond, span }
+            | Rule::Assume { name, cond, span }
+            | Rule::Cover { name, cond, span } => {
                 let c = self.bool_expr(cond)?;
                 (name, *span, Some(c), Vec::new(), Vec::new())
             }
@@ -721,6 +738,7 @@ impl Compiler<'_> {
             Rule::Simple { .. } => rules.push(compiled),
             Rule::Start { .. } => starts.push(compiled),
             Rule::Assume { .. } => self.assumptions.push(compiled),
+            Rule::Cover { .. } => self.covers.push(compiled),
             _ => invariants.push(compiled),
         }
         (self.next_local, self.max_local) = saved;
@@ -886,6 +904,11 @@ impl Compiler<'_> {
                 CStmt::MultisetRemovePred(set, at, pred)
             }
             StmtKind::Assume(c) => CStmt::Assume(self.bool_expr(c)?),
+            StmtKind::Cover(name, c) => {
+                let c = self.bool_expr(c)?;
+                self.cover_statements.push((name.clone(), s.span));
+                CStmt::Cover(self.cover_statements.len() - 1, c)
+            }
             StmtKind::Error(m) => CStmt::Error(m.clone(), s.span),
             StmtKind::Assert(c, m) => CStmt::Assert(self.bool_expr(c)?, m.clone(), s.span),
             StmtKind::Put => CStmt::If(Vec::new(), Vec::new()),

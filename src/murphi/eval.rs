@@ -80,6 +80,8 @@ const MAX_CALLS: usize = 10_000;
 /// An interpreter over one thread's memory: the state words, then frames.
 pub struct Machine<'p, 'm> {
     prog: &'p Compiled,
+    /// Hits per cover statement, if they are counted.
+    cover_hits: &'p [std::sync::atomic::AtomicU64],
     /// State words, then frames.
     pub mem: &'m mut Vec<u64>,
     fp: usize,
@@ -96,11 +98,18 @@ impl<'p, 'm> Machine<'p, 'm> {
         }
         Machine {
             prog,
+            cover_hits: &[],
             mem,
             fp: width,
             sp: width,
             calls: 0,
         }
+    }
+
+    /// Counts the hits of cover statements in `hits` (one per statement).
+    pub fn counting_covers(mut self, hits: &'p [std::sync::atomic::AtomicU64]) -> Self {
+        self.cover_hits = hits;
+        self
     }
 
     /// Pushes a frame of `words` words (zeroed); returns the old frame pointer.
@@ -470,6 +479,13 @@ impl<'p, 'm> Machine<'p, 'm> {
             CStmt::Assert(c, m, span) => {
                 if self.eval(c)? == 0 {
                     return Err(Fail::Error(format!("assertion failed: {m}"), *span));
+                }
+            }
+            CStmt::Cover(k, c) => {
+                if self.eval(c)? != 0
+                    && let Some(hits) = self.cover_hits.get(*k)
+                {
+                    hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
             }
             CStmt::Assume(c) => {

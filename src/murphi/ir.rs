@@ -150,6 +150,8 @@ pub enum CStmt {
     Assert(CExpr, String, Span),
     /// `assume` (Rumur): when false, the rule is abandoned.
     Assume(CExpr),
+    /// `cover` statement number `k` (Rumur): counts a hit when true.
+    Cover(usize, CExpr),
     /// `return`, with a function's result.
     Return(Option<CExpr>),
     /// A function's `return e`, range-checked against its result type.

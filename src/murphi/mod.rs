@@ -5,7 +5,8 @@
 //! - `lexer`, `parser` (into `ast`): the syntax, with CMurphi's multisets
 //!   (`multiset`, `choose`, `multisetadd`/`remove`/`removepred`/`count`),
 //!   unions and `ismember`, `undefined` values and rule priorities;
-//!   Rumur's `assume`; constructs not run yet (liveness, cover) are refused by name;
+//!   Rumur's `assume` and `cover`; constructs not run yet (liveness) are
+//!   refused by name;
 //! - `types`: resolved types and the word layout (one word per scalar
 //!   leaf, 0 = undefined; a multiset is slots of a presence word and an
 //!   element, sorted after every rule so that equal multisets are equal

@@ -464,6 +464,15 @@ impl Parser {
                 name = s;
             }
             Rule::Assume { name, cond, span }
+        } else if self.eat_kw("cover") {
+            let named = matches!(self.peek(), Tok::Str(_));
+            let mut name = self.rule_name("cover");
+            let cond = self.expr()?;
+            if !named && let Tok::Str(s) = self.peek().clone() {
+                self.bump();
+                name = s;
+            }
+            Rule::Cover { name, cond, span }
         } else if self.eat_kw("ruleset") {
             let mut qs = vec![self.quantifier()?];
             while self.eat_punct(";") {
@@ -498,8 +507,8 @@ impl Parser {
             }
             self.expect_end("endchoose")?;
             Rule::Choose(name, set, rules, span)
-        } else if self.is_kw("liveness") || self.is_kw("cover") || self.is_kw("property") {
-            return self.unsupported("liveness, cover and property rules");
+        } else if self.is_kw("liveness") || self.is_kw("property") {
+            return self.unsupported("liveness and property rules");
         } else {
             return self.error("a rule, ruleset, startstate or invariant");
         };
@@ -708,8 +717,17 @@ impl Parser {
                 self.bump();
             }
             StmtKind::Assume(self.expr()?)
-        } else if self.is_kw("cover") || self.is_kw("liveness") {
-            return self.unsupported("cover and liveness statements");
+        } else if self.eat_kw("cover") {
+            let name = match self.peek().clone() {
+                Tok::Str(s) => {
+                    self.bump();
+                    s
+                }
+                _ => self.rule_name("cover"),
+            };
+            StmtKind::Cover(name, self.expr()?)
+        } else if self.is_kw("liveness") {
+            return self.unsupported("liveness statements");
         } else if self.eat_kw("multisetadd") {
             self.expect_punct("(")?;
             let e = self.expr()?;
@@ -1035,9 +1053,9 @@ mod tests {
 
     #[test]
     fn unsupported_constructs_are_named() {
-        let e = parse_program("rule begin cover \"c\" true end").unwrap_err();
+        let e = parse_program("rule begin liveness \"c\" true end").unwrap_err();
         assert!(
-            e.message.contains("not supported yet: cover"),
+            e.message.contains("not supported yet: liveness"),
             "{}",
             e.message
         );

@@ -14,6 +14,7 @@ use crate::model::{
     ViolationKind,
 };
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One instance of a rule, start state or invariant: the values of its
 /// ruleset parameters.
@@ -31,6 +32,11 @@ pub struct MurphiSystem {
     rules: Vec<Instance>,
     invariants: Vec<Instance>,
     assumptions: Vec<Instance>,
+    /// The instances of `cover` properties and their hits (states that
+    /// satisfy them), and the hits of cover statements.
+    covers: Vec<Instance>,
+    cover_hits: Vec<AtomicU64>,
+    statement_hits: Vec<AtomicU64>,
     /// Whether rules have different CMurphi priorities (then a state fires
     /// only its enabled rules of the least priority number).
     prioritised: bool,
@@ -148,18 +154,29 @@ impl MurphiSystem {
             .rules
             .windows(2)
             .any(|w| w[0].priority != w[1].priority);
+        let covers = instances(&prog, &prog.covers, &file)?;
+        let cover_hits = covers.iter().map(|_| AtomicU64::new(0)).collect();
+        let statement_hits = prog
+            .cover_statements
+            .iter()
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        // Covers are judged on every state and every rule execution, which
+        // a reduced search would not all see.
+        let covered = !covers.is_empty() || !prog.cover_statements.is_empty();
         // An assumption discards successors by what it reads of them, and
         // with priorities a rule fires only if no rule of a lower number
         // is enabled: whether a rule fires then depends on every variable,
         // and partial order reduction sees every rule as dependent on
-        // every other.
+        // every other (so does it with covers, which must see every state
+        // and rule execution).
         let all: Vec<usize> = (0..prog.globals.len()).collect();
         let groups = prog
             .rules
             .iter()
             .map(|r| GroupInfo {
                 name: r.name.clone(),
-                guard_reads: if assumptions.is_empty() && !prioritised {
+                guard_reads: if assumptions.is_empty() && !prioritised && !covered {
                     r.guard_reads.clone()
                 } else {
                     all.clone()
@@ -182,6 +199,9 @@ impl MurphiSystem {
             rules,
             invariants,
             assumptions,
+            covers,
+            cover_hits,
+            statement_hits,
             prioritised,
             groups,
             check_invariants: true,
@@ -223,7 +243,7 @@ impl MurphiSystem {
     }
 
     fn machine<'s>(&'s self, mem: &'s mut Vec<u64>) -> Machine<'s, 's> {
-        Machine::new(&self.prog, mem)
+        Machine::new(&self.prog, mem).counting_covers(&self.statement_hits)
     }
 
     fn error(&self, f: &Fail) -> ModelError {
@@ -335,6 +355,38 @@ impl Model for MurphiSystem {
         self.stutter_deadlocks
     }
 
+    /// A `cover` no reachable state (property) or rule execution
+    /// (statement) made true.
+    fn after_complete_search(&self) -> Option<String> {
+        let properties = self
+            .covers
+            .iter()
+            .zip(&self.cover_hits)
+            .map(|(inst, hits)| {
+                let rule = &self.prog.covers[inst.rule];
+                let step = RuleStep {
+                    rules: &self.prog.covers,
+                    inst,
+                    group: 0,
+                };
+                (step.label(), rule.span, hits)
+            });
+        let statements = self
+            .prog
+            .cover_statements
+            .iter()
+            .zip(&self.statement_hits)
+            .map(|((name, span), hits)| (name.clone(), *span, hits));
+        let missed: Vec<String> = properties
+            .chain(statements)
+            .filter(|(_, _, hits)| hits.load(Ordering::Relaxed) == 0)
+            .map(|(name, span, _)| {
+                format!("cover \"{name}\" not hit ({})", self.file.location(span))
+            })
+            .collect();
+        (!missed.is_empty()).then(|| missed.join("; "))
+    }
+
     /// States are packed to bits: bytes past the last field's are zero.
     fn state_bytes(&self) -> usize {
         (self.packer.bits() as usize).div_ceil(8)
@@ -367,6 +419,10 @@ impl Model for MurphiSystem {
         emit: &mut dyn FnMut(&dyn Step, &[u64]),
     ) -> Result<(), ModelError> {
         let w = self.leaves();
+        // A new search: covers count from nothing.
+        for hits in self.cover_hits.iter().chain(&self.statement_hits) {
+            hits.store(0, Ordering::Relaxed);
+        }
         let MurphiScratch { mem, out, .. } = scratch;
         let m = &mut self.machine(mem);
         for inst in &self.starts {
@@ -438,7 +494,7 @@ impl Model for MurphiSystem {
         scratch: &mut MurphiScratch,
         state: &[u64],
     ) -> Result<Option<Violation>, ModelError> {
-        if !self.check_invariants {
+        if !self.check_invariants && self.covers.is_empty() {
             return Ok(None);
         }
         let w = self.leaves();
@@ -446,6 +502,18 @@ impl Model for MurphiSystem {
         self.packer.unpack(state, base);
         let m = &mut self.machine(mem);
         m.mem[..w].copy_from_slice(base);
+        // Every state is checked once: count the covers it satisfies.
+        for (inst, hits) in self.covers.iter().zip(&self.cover_hits) {
+            if self
+                .run(m, &self.prog.covers[inst.rule], inst)
+                .map_err(|f| self.error(&f))?
+            {
+                hits.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        if !self.check_invariants {
+            return Ok(None);
+        }
         for inst in &self.invariants {
             let rule = &self.prog.invariants[inst.rule];
             // An invariant is a rule whose guard is its condition: "not

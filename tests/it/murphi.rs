@@ -486,7 +486,7 @@ fn multisets_reach_the_states_of_their_counting_encoding() {
 /// to a full multiset is a model error with its place; `multisetremovepred`
 /// removes exactly the matching elements; `clear` empties; CMurphi's
 /// `undefined` (assigned, passed, copied from an undefined variable), rule
-/// priorities, Rumur's `assume` and `ismember` on a union.
+/// priorities, Rumur's `assume` and `cover`, and `ismember` on a union.
 #[test]
 fn multiset_operations_and_cmurphi_syntax_behave_as_in_cmurphi() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -636,6 +636,37 @@ fn multiset_operations_and_cmurphi_syntax_behave_as_in_cmurphi() {
     );
     assert_eq!(b.code, Some(2), "{}", b.stderr);
     assert!(b.stderr.contains("for Murphi programs"), "{}", b.stderr);
+    // Rumur's `cover`: after a complete search, a cover property no
+    // reachable state met, or a cover statement never true, is the run's
+    // error, with its place; in every thread count and with `--por`.
+    let cover = "var x: 0..2;\n\
+                 startstate begin x := 0; end;\n\
+                 rule begin x := 1 - x; cover \"flipped to 1\" x = 1; end;\n\
+                 cover \"x was 0\" x = 0;\n";
+    for flags in [
+        &[][..],
+        &["--threads", "2"],
+        &["--por"],
+        &["--symmetry", "canon"],
+    ] {
+        let r = run("cover.m", cover, flags);
+        assert_eq!(r.result(), "ok", "{flags:?}: {}", r.json);
+        let missed = format!("{cover}cover \"x was 2\" x = 2;\n");
+        let r = run("cover.m", &missed, flags);
+        assert_eq!(r.result(), "model_error", "{flags:?}: {}", r.json);
+        let message = r.json["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("cover \"x was 2\" not hit (") && message.contains("cover.m:5:1"),
+            "{message}"
+        );
+        let never = cover.replace("x = 1; end", "x = 2; end");
+        let r = run("cover.m", &never, flags);
+        let message = r.json["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("cover \"flipped to 1\" not hit (") && message.contains("cover.m:3:"),
+            "{message}"
+        );
+    }
     // Latin-1 in a comment (CMurphi's examples have it) reads as Latin-1.
     let path = dir.path().join("latin1.m");
     let mut bytes = b"-- caf\xe9\nvar x: boolean;\nstartstate begin x := true; end;\n".to_vec();
