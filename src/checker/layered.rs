@@ -155,7 +155,11 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
                 }
                 emit(s)
             }),
+        }?;
+        if stutter && !*moved {
+            *moved = self.model.discarded_a_move(model);
         }
+        Ok(())
     }
 
     fn reduces(&self) -> bool {
@@ -191,6 +195,9 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
             reduced(layer, symmetry, s, emit)
         };
         por.emit_part(ps, width, true, &mut emit_moving);
+        if stutter && !went.get() && self.model.discarded_a_move(model) {
+            went.set(true);
+        }
         if proper && stutter && !went.get() {
             // An ample set that only stutters cannot tell a stuttering
             // deadlock from a state that moves by another rule: expand

@@ -132,6 +132,14 @@ pub trait Model: Sync {
         false
     }
 
+    /// After [`Self::successors`] with this scratch: whether the model
+    /// itself dropped a successor other than the state (Rumur's `assume`
+    /// properties discard states). Such a state still moves, so it is no
+    /// stuttering deadlock. Default `false`.
+    fn discarded_a_move(&self, _scratch: &Self::Scratch) -> bool {
+        false
+    }
+
     /// The slots of the state vector, in order.
     fn slots(&self) -> Vec<SlotInfo>;
 

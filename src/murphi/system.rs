@@ -60,6 +60,9 @@ pub struct MurphiScratch {
     mem: Vec<u64>,
     base: Vec<u64>,
     out: Vec<u64>,
+    /// Whether the last expansion discarded, by an `assume` property, a
+    /// successor other than the state.
+    discarded_move: bool,
 }
 
 struct RuleStep<'a> {
@@ -344,6 +347,7 @@ impl Model for MurphiSystem {
             mem: Vec::new(),
             base: vec![0; self.leaves()],
             out: vec![0; self.packer.width()],
+            discarded_move: false,
         }
     }
 
@@ -353,6 +357,10 @@ impl Model for MurphiSystem {
 
     fn stutter_is_deadlock(&self) -> bool {
         self.stutter_deadlocks
+    }
+
+    fn discarded_a_move(&self, scratch: &MurphiScratch) -> bool {
+        scratch.discarded_move
     }
 
     /// A `cover` no reachable state (property) or rule execution
@@ -453,7 +461,13 @@ impl Model for MurphiSystem {
         emit: &mut dyn FnMut(&dyn Step, &[u64]),
     ) -> Result<(), ModelError> {
         let w = self.leaves();
-        let MurphiScratch { mem, base, out } = scratch;
+        let MurphiScratch {
+            mem,
+            base,
+            out,
+            discarded_move,
+        } = scratch;
+        *discarded_move = false;
         self.packer.unpack(state, base);
         let m = &mut self.machine(mem);
         m.mem[..w].copy_from_slice(base);
@@ -482,6 +496,8 @@ impl Model for MurphiSystem {
                 if self.assumed(m).map_err(|f| self.error(&f))? {
                     self.packer.pack(&m.mem[..w], out);
                     emit(&step, out);
+                } else if m.mem[..w] != base[..] {
+                    *discarded_move = true;
                 }
                 m.mem[..w].copy_from_slice(base);
             }

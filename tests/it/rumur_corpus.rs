@@ -34,10 +34,6 @@ const DIFFERENCES: &[(&str, &str)] = &[
     ),
     ("uint64-model.m", "values beyond 64-bit signed integers"),
     (
-        "string-injection.m",
-        "a successor that an assume property discards still counts as a move for Rumur's deadlock check; orbit's stuttering check sees only the successors it keeps",
-    ),
-    (
         "rule-no-begin.m",
         "a rule body without `begin` that orbit reads differently",
     ),
@@ -140,5 +136,5 @@ fn orbit_agrees_with_rumurs_test_models() {
     eprintln!("Rumur's test models: {tally:?}");
     assert!(failures.is_empty(), "{failures:#?}");
     let agree = tally.get("both reject").unwrap_or(&0) + tally.get("same verdict").unwrap_or(&0);
-    assert!(agree >= 242, "only {agree} models agree: {tally:?}");
+    assert!(agree >= 243, "only {agree} models agree: {tally:?}");
 }

@@ -148,10 +148,12 @@ pub trait TransitionSystem: Sync {
 
     /// After [`TransitionSystem::successors`] or
     /// [`TransitionSystem::reduced_successors`] of a state with this
-    /// scratch: whether some successor differs from the state. Only asked
-    /// when [`TransitionSystem::stutter_is_deadlock`] is true, and a
-    /// system that says so must keep it exact (a reduced expansion that
-    /// only stutters must fall back to a full one).
+    /// scratch: whether the state moves, that is some successor differs
+    /// from it (or the system dropped one that did). Only asked when
+    /// [`TransitionSystem::stutter_is_deadlock`] is true, and then it
+    /// alone decides (`false` with no successor at all); a system that
+    /// says so must keep it exact (a reduced expansion that only stutters
+    /// must fall back to a full one).
     fn moved(&self, _scratch: &Self::Scratch) -> bool {
         true
     }

@@ -236,10 +236,13 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
                 }
             };
             transitions += emitted;
-            if shared.config.check_deadlock
-                && (emitted == 0
-                    || (shared.system.stutter_is_deadlock() && !shared.system.moved(&self.scratch)))
-            {
+            // See the sequential engine: a stuttering system decides.
+            let stuck = if shared.system.stutter_is_deadlock() {
+                !shared.system.moved(&self.scratch)
+            } else {
+                emitted == 0
+            };
+            if shared.config.check_deadlock && stuck {
                 shared.found(Finding::Deadlock, r, depth);
                 break;
             }

@@ -212,9 +212,15 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
                 Err(e) => return End::Found(Finding::ModelError(e), self.store.chain_to(id)),
             };
             self.transitions += emitted as u64;
-            if self.config.check_deadlock
-                && (emitted == 0 || (system.stutter_is_deadlock() && !system.moved(&self.scratch)))
-            {
+            // A stuttering system says itself whether the state moved (a
+            // successor it discarded may count); otherwise a deadlock is a
+            // state without successors.
+            let stuck = if system.stutter_is_deadlock() {
+                !system.moved(&self.scratch)
+            } else {
+                emitted == 0
+            };
+            if self.config.check_deadlock && stuck {
                 return End::Found(Finding::Deadlock, self.store.chain_to(id));
             }
             self.por.saw_stored = false;
