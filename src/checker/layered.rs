@@ -69,6 +69,15 @@ impl<'m, M: Model, S: StateSymmetry> Layered<'m, M, S> {
     }
 }
 
+/// Sets `moved` once a successor `s` differs from `state` (the first
+/// differing one ends the comparisons).
+#[inline(always)]
+fn note_move(moved: &mut bool, s: &[u64], state: &[u64]) {
+    if !*moved && s != state {
+        *moved = true;
+    }
+}
+
 /// Emits `state`'s representative (or `state` without a symmetry layer).
 #[inline(always)]
 fn reduced<S: StateSymmetry>(
@@ -144,15 +153,11 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
         *moved = !stutter;
         match (self.symmetry.as_ref(), symmetry) {
             (Some(layer), Some(ss)) => self.model.successors(model, state, &mut |_, s| {
-                if !*moved && s != state {
-                    *moved = true;
-                }
+                note_move(moved, s, state);
                 emit(layer.reduce(s, ss))
             }),
             _ => self.model.successors(model, state, &mut |_, s| {
-                if !*moved && s != state {
-                    *moved = true;
-                }
+                note_move(moved, s, state);
                 emit(s)
             }),
         }?;
@@ -189,9 +194,9 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
         let stutter = self.model.stutter_is_deadlock();
         let went = std::cell::Cell::new(!stutter);
         let mut emit_moving = |s: &[u64]| {
-            if !went.get() && s != state {
-                went.set(true);
-            }
+            let mut m = went.get();
+            note_move(&mut m, s, state);
+            went.set(m);
             reduced(layer, symmetry, s, emit)
         };
         por.emit_part(ps, width, true, &mut emit_moving);

@@ -256,6 +256,29 @@ impl MurphiSystem {
     /// Runs instance `inst` of `rule` on the machine's state words: its
     /// guard (if any), then its body; `Ok(false)` if the guard is false.
     fn run(&self, m: &mut Machine<'_, '_>, rule: &CRule, inst: &Instance) -> Result<bool, Fail> {
+        self.in_frame(m, rule, inst, true)
+    }
+
+    /// Whether instance `inst` of `rule` is enabled (its aliases and guard
+    /// only; the state words are not changed).
+    fn enabled(
+        &self,
+        m: &mut Machine<'_, '_>,
+        rule: &CRule,
+        inst: &Instance,
+    ) -> Result<bool, Fail> {
+        self.in_frame(m, rule, inst, false)
+    }
+
+    /// In a frame with `inst`'s parameters bound: the aliases, the guard
+    /// and, if it holds and `body` is set, the body. Whether the guard held.
+    fn in_frame(
+        &self,
+        m: &mut Machine<'_, '_>,
+        rule: &CRule,
+        inst: &Instance,
+        body: bool,
+    ) -> Result<bool, Fail> {
         let old = m.push_frame(rule.frame);
         for ((at, _, _, ty), v) in rule.params.iter().zip(&inst.values) {
             m.bind(*at, ty, *v);
@@ -267,33 +290,13 @@ impl MurphiSystem {
             {
                 return Ok(false);
             }
+            if !body {
+                return Ok(true);
+            }
             match m.stmts(&rule.body) {
                 Ok(()) | Err(Fail::Return(None)) => Ok(true),
                 Err(e) => Err(e),
             }
-        })();
-        m.pop_frame(old);
-        result
-    }
-
-    /// Whether instance `inst` of `rule` is enabled (its aliases and guard
-    /// only; the state words are not changed).
-    fn enabled(
-        &self,
-        m: &mut Machine<'_, '_>,
-        rule: &CRule,
-        inst: &Instance,
-    ) -> Result<bool, Fail> {
-        let old = m.push_frame(rule.frame);
-        for ((at, _, _, ty), v) in rule.params.iter().zip(&inst.values) {
-            m.bind(*at, ty, *v);
-        }
-        let result = (|| {
-            m.stmts(&rule.prelude)?;
-            Ok(match &rule.guard {
-                Some(g) => m.eval(g)? != 0,
-                None => true,
-            })
         })();
         m.pop_frame(old);
         result

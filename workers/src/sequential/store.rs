@@ -322,9 +322,7 @@ impl SeqStore {
     #[inline]
     pub(crate) fn read_state(&self, id: u64, out: &mut Vec<u64>) {
         debug_assert!(!self.compact);
-        let stored = self.keys.get(id as usize);
-        out.clear();
-        out.extend((0..self.key.width()).map(|i| self.key.word(stored, i)));
+        self.key.read_into(self.keys.get(id as usize), out);
     }
 
     /// The chain of keys from an initial state to state `id`, for

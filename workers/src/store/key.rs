@@ -91,7 +91,16 @@ impl KeyCodec {
 
     /// The stored state as words.
     pub(crate) fn read(&self, stored: &[u8]) -> Vec<u64> {
-        (0..self.width).map(|i| self.word(stored, i)).collect()
+        let mut out = Vec::with_capacity(self.width);
+        self.read_into(stored, &mut out);
+        out
+    }
+
+    /// The stored state as words, into `out` (replacing its contents).
+    #[inline]
+    pub(crate) fn read_into(&self, stored: &[u8], out: &mut Vec<u64>) {
+        out.clear();
+        out.extend((0..self.width).map(|i| self.word(stored, i)));
     }
 
     /// Whether the stored state is `state`.

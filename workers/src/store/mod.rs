@@ -471,9 +471,7 @@ impl VisitedSet {
             !self.compact,
             "a compact set stores fingerprints, not states"
         );
-        let record = self.record(r);
-        out.clear();
-        out.extend((0..self.key.width()).map(|i| self.key.word(record, i)));
+        self.key.read_into(self.record(r), out);
     }
 
     /// The parent reference stored at the end of a record.
