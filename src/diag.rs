@@ -32,48 +32,118 @@ impl Span {
     }
 }
 
-/// A source file with a line index for turning byte offsets into line:column.
+/// A source file with a line index for turning byte offsets into
+/// line:column. A model made of several files (included machines,
+/// definition files) keeps them all in one `SourceFile`, one after the
+/// other ([`SourceFile::add`]), so that a [`Span`] points into any of them
+/// and every location names the right file.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
-    /// The file name as the user gave it.
+    /// The (first) file's name as the user gave it.
     pub name: String,
-    /// The whole text.
+    /// The whole text: the first file's, then each added file's after a newline.
     pub text: String,
     line_starts: Vec<u32>,
+    /// Where each file starts in `text`, its first line's index in
+    /// `line_starts`, and its name; in order of offset.
+    parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug)]
+struct Part {
+    start: u32,
+    first_line: usize,
+    name: String,
 }
 
 impl SourceFile {
     /// Wraps a file's text.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
         let text = text.into();
+        let name = name.into();
         let mut line_starts = vec![0u32];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
         SourceFile {
-            name: name.into(),
+            parts: vec![Part {
+                start: 0,
+                first_line: 0,
+                name: name.clone(),
+            }],
+            name,
             text,
             line_starts,
         }
     }
 
-    /// 1-based (line, column) of a byte offset; columns count characters.
-    pub fn line_col(&self, offset: u32) -> (usize, usize) {
-        let offset = offset.min(self.text.len() as u32);
-        let line = match self.line_starts.binary_search(&offset) {
+    /// Appends another file; returns the byte range its text occupies in
+    /// [`Self::text`] (spans into it are offsets in that range).
+    pub fn add(&mut self, name: impl Into<String>, text: &str) -> std::ops::Range<usize> {
+        self.text.push('\n');
+        let start = self.text.len();
+        self.line_starts.push(start as u32);
+        let first_line = self.line_starts.len() - 1;
+        self.text.push_str(text);
+        self.line_starts.extend(
+            text.match_indices('\n')
+                .map(|(i, _)| (start + i) as u32 + 1),
+        );
+        self.parts.push(Part {
+            start: start as u32,
+            first_line,
+            name: name.into(),
+        });
+        start..self.text.len()
+    }
+
+    /// The file holding byte `offset`.
+    fn part(&self, offset: u32) -> &Part {
+        let i = self.parts.partition_point(|p| p.start <= offset);
+        &self.parts[i.saturating_sub(1)]
+    }
+
+    /// The name of the file holding a span's start.
+    pub fn file_name(&self, span: Span) -> &str {
+        &self.part(span.start).name
+    }
+
+    /// Index into `line_starts` of the line holding `offset`.
+    fn line_index(&self, offset: u32) -> usize {
+        match self.line_starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
-        };
+        }
+    }
+
+    /// 1-based (line, column) of a byte offset within its file; columns
+    /// count characters.
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let offset = offset.min(self.text.len() as u32);
+        let line = self.line_index(offset);
         let start = self.line_starts[line] as usize;
         let mut end = offset as usize;
         while !self.text.is_char_boundary(end) {
             end -= 1;
         }
-        (line + 1, self.text[start..end].chars().count() + 1)
+        let first = self.part(offset).first_line;
+        (line - first + 1, self.text[start..end].chars().count() + 1)
+    }
+
+    /// The text of the line holding `offset`, without its newline.
+    pub fn line_text(&self, offset: u32) -> &str {
+        let offset = offset.min(self.text.len() as u32);
+        let line = self.line_index(offset);
+        let start = self.line_starts[line] as usize;
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&e| e as usize - 1);
+        self.text[start..end.max(start)].trim_end_matches('\r')
     }
 
     /// `file:line:column` of the start of a span.
     pub fn location(&self, span: Span) -> String {
         let (line, col) = self.line_col(span.start);
-        format!("{}:{}:{}", self.name, line, col)
+        format!("{}:{}:{}", self.file_name(span), line, col)
     }
 }
 
@@ -122,8 +192,14 @@ impl Diagnostic {
         let _ = writeln!(out, "error: {}", self.message);
         let gutter = line.to_string().len();
         let pad = " ".repeat(gutter);
-        let _ = writeln!(out, "{pad}--> {}:{}:{}", file.name, line, col);
-        let full_line = file.text.lines().nth(line - 1).unwrap_or("");
+        let _ = writeln!(
+            out,
+            "{pad}--> {}:{}:{}",
+            file.file_name(self.span),
+            line,
+            col
+        );
+        let full_line = file.line_text(self.span.start);
         let span_chars = {
             let end = (self.span.end as usize).min(file.text.len());
             let start = (self.span.start as usize).min(end);

@@ -37,11 +37,25 @@ pub struct Machine {
     pub kind: ComponentKind,
     /// The component's name.
     pub name: Ident,
-    /// Set parameters, e.g. `TOWN` in `MACHINE Towns(TOWN)`: treated as deferred sets.
-    /// Scalar (lower-case) parameters are rejected by the parser as not supported yet.
+    /// Parameters, e.g. `TOWN` and `n` in `MACHINE Towns(TOWN, n)`. A name
+    /// with an upper-case letter and no lower-case one is a set parameter
+    /// (a deferred set when the machine is checked on its own), any other
+    /// a scalar parameter (a constant constrained by `CONSTRAINTS`).
     pub params: Vec<Ident>,
-    /// `REFINES m` (recorded; the refinement is checked on its own).
+    /// `REFINES m`: the abstraction whose sets, constants and properties
+    /// are in scope (see [`crate::b::compose`]).
     pub refines: Option<Ident>,
+    /// `SEES` and `USES`: machines read but not changed.
+    pub sees: Vec<MachineRef>,
+    /// `INCLUDES` and `IMPORTS`: machine instances whose operations this
+    /// machine calls.
+    pub includes: Vec<MachineRef>,
+    /// `EXTENDS`: included machine instances whose operations are all promoted.
+    pub extends: Vec<MachineRef>,
+    /// `PROMOTES`: operations of included machines offered as this machine's.
+    pub promotes: Vec<Ident>,
+    /// `VALUES c = e; ...` of an implementation: the concrete constants' values.
+    pub values: Vec<(Ident, Expr)>,
     /// `CONSTRAINTS` on the machine parameters.
     pub constraints: Option<Expr>,
     /// `SETS`, in order of declaration.
@@ -52,6 +66,9 @@ pub struct Machine {
     pub properties: Option<Expr>,
     /// `VARIABLES`, `CONCRETE_VARIABLES`, `ABSTRACT_VARIABLES`, in order.
     pub variables: Vec<Ident>,
+    /// The names among [`Self::variables`] declared `CONCRETE_VARIABLES`
+    /// (they stay in every refinement).
+    pub concrete_variables: Vec<String>,
     /// `INVARIANT`.
     pub invariant: Option<Expr>,
     /// `ASSERTIONS`, one entry per `;`-separated assertion.
@@ -68,6 +85,49 @@ pub struct Machine {
     /// `scope_X == e` definitions: set name `X` and the expression
     /// (an interval `1..n` or an integer `n`), giving the size of deferred set `X`.
     pub scopes: Vec<(Ident, Expr)>,
+}
+
+impl Machine {
+    /// A component with a name and no clauses.
+    pub fn empty(kind: ComponentKind, name: Ident) -> Self {
+        Machine {
+            kind,
+            name,
+            params: Vec::new(),
+            refines: None,
+            sees: Vec::new(),
+            includes: Vec::new(),
+            extends: Vec::new(),
+            promotes: Vec::new(),
+            values: Vec::new(),
+            constraints: None,
+            sets: Vec::new(),
+            constants: Vec::new(),
+            properties: None,
+            variables: Vec::new(),
+            concrete_variables: Vec::new(),
+            invariant: None,
+            assertions: Vec::new(),
+            initialisation: None,
+            operations: Vec::new(),
+            definitions: Vec::new(),
+            goal: None,
+            scopes: Vec::new(),
+        }
+    }
+}
+
+/// A machine named in a structuring clause: `r.M(a, b)`.
+#[derive(Clone, Debug)]
+pub struct MachineRef {
+    /// The renaming prefix `r` of `r.M`, if any.
+    pub prefix: Option<String>,
+    /// The machine's name `M`.
+    pub name: Ident,
+    /// Actual parameters, one per formal parameter of `M`.
+    pub args: Vec<Expr>,
+    /// The whole reference.
+    pub span: Span,
 }
 
 /// A definition from the `DEFINITIONS` clause.
@@ -497,6 +557,10 @@ pub enum SubstKind {
     Precondition(Expr, Box<Subst>),
     /// `ASSERT P THEN S END` (a well-definedness check: false is a model error)
     Assert(Expr, Box<Subst>),
+    /// The precondition `P` of operation `op` where another operation calls
+    /// it (made by [`crate::b::compose`]): false is a model error, as an
+    /// `ASSERT`, since the caller broke the callee's contract.
+    CalledPre(Ident, Expr, Box<Subst>),
     /// `SELECT P THEN S WHEN Q THEN T ... ELSE U END`; also the standalone
     /// `WHEN P THEN S END`.
     Select(Vec<(Expr, Subst)>, Option<Box<Subst>>),
@@ -512,4 +576,22 @@ pub enum SubstKind {
     Let(Vec<Ident>, Expr, Box<Subst>),
     /// `VAR x, y IN S END`
     Var(Vec<Ident>, Box<Subst>),
+    /// `r1, r2 <-- op(a, b)`: a call of an operation of an included machine.
+    /// [`crate::b::compose`] replaces every call by the operation's body.
+    OpCall(Vec<Ident>, Ident, Vec<Expr>),
+    /// `WHILE P DO S INVARIANT I VARIANT V END`
+    While(Box<While>),
+}
+
+/// The parts of a `WHILE` loop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct While {
+    /// The loop condition.
+    pub cond: Expr,
+    /// The body.
+    pub body: Subst,
+    /// Must hold before every test of the condition (a model error otherwise).
+    pub invariant: Expr,
+    /// A natural number that every iteration decreases (a model error otherwise).
+    pub variant: Expr,
 }

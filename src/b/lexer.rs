@@ -287,6 +287,77 @@ symbols! {
     SetMinus => "\\",
 }
 
+/// ProB's Unicode notation and the ASCII it stands for; two-character
+/// forms (`ℕ₁`) come before their one-character prefixes.
+const UNICODE_OPERATORS: &[(&str, &str)] = &[
+    ("ℕ₁", "NATURAL1"),
+    ("ℕ1", "NATURAL1"),
+    ("ℙ₁", "POW1"),
+    ("ℙ1", "POW1"),
+    ("⁻¹", "~"),
+    ("∧", "&"),
+    ("∨", "or"),
+    ("¬", "not"),
+    ("⇒", "=>"),
+    ("⇔", "<=>"),
+    ("∀", "!"),
+    ("∃", "#"),
+    ("λ", "%"),
+    ("·", "."),
+    ("∈", ":"),
+    ("∉", "/:"),
+    ("⊆", "<:"),
+    ("⊂", "<<:"),
+    ("⊈", "/<:"),
+    ("⊄", "/<<:"),
+    ("≠", "/="),
+    ("≤", "<="),
+    ("≥", ">="),
+    ("∪", "\\/"),
+    ("∩", "/\\"),
+    ("∅", "{}"),
+    ("×", "*"),
+    ("ℕ", "NATURAL"),
+    ("ℤ", "INTEGER"),
+    ("ℙ", "POW"),
+    ("↦", "|->"),
+    ("↔", "<->"),
+    ("→", "-->"),
+    ("⇸", "+->"),
+    ("↣", ">->"),
+    ("⤔", ">+>"),
+    ("↠", "-->>"),
+    ("⤀", "+->>"),
+    ("⤖", ">->>"),
+    ("◁", "<|"),
+    ("⩤", "<<|"),
+    ("▷", "|>"),
+    ("⩥", "|>>"),
+    ("\u{E103}", "<+"),
+    ("⊕", "<+"),
+    ("⊗", "><"),
+    ("∼", "~"),
+    ("‥", ".."),
+    ("≔", ":="),
+    ("∣", "|"),
+    ("−", "-"),
+    ("⋃", "UNION"),
+    ("⋂", "INTER"),
+    ("Σ", "SIGMA"),
+    ("Π", "PI"),
+    ("↑", "/|\\"),
+    ("↓", "\\|/"),
+    ("⌢", "^"),
+];
+
+/// The length and ASCII form of the Unicode operator `rest` starts with.
+fn unicode_operator(rest: &str) -> Option<(usize, &'static str)> {
+    UNICODE_OPERATORS
+        .iter()
+        .find(|(u, _)| rest.starts_with(u))
+        .map(|&(u, ascii)| (u.len(), ascii))
+}
+
 /// Splits `text` into tokens, ending with one [`TokenKind::Eof`] token.
 ///
 /// Errors: an unexpected character, an unterminated comment or string, or
@@ -333,6 +404,16 @@ impl Lexer<'_> {
             {
                 self.pos += text.len();
                 self.push(TokenKind::Sym(sym), start);
+            } else if let Some((len, ascii)) = unicode_operator(rest) {
+                // ProB's Unicode syntax: the same tokens as the ASCII form,
+                // spanning the Unicode text.
+                let tokens = lex(ascii)?;
+                self.pos += len;
+                for t in tokens {
+                    if t.kind != TokenKind::Eof {
+                        self.push(t.kind, start);
+                    }
+                }
             } else if c == '\'' {
                 let span = Span::new(start, start + 1);
                 return Err(Diagnostic::error(
@@ -399,8 +480,31 @@ impl Lexer<'_> {
         let start = self.pos;
         let bytes = self.text.as_bytes();
         let mut end = start;
-        while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
-            end += 1;
+        let word_end = |mut end: usize| {
+            while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+                end += 1;
+            }
+            end
+        };
+        end = word_end(end);
+        // A renamed name `r.x` (a variable or operation of the machine
+        // included as `r.M`) is one identifier: a `.` between two names that
+        // are not keywords, without spaces; but not right after `!`, `#` or
+        // `%`, where `x.` ends the bound variable (`!x.(P => Q)`).
+        let binder = matches!(
+            self.tokens.last().map(|t| &t.kind),
+            Some(TokenKind::Sym(Sym::Bang | Sym::Hash | Sym::Percent))
+        );
+        while !binder
+            && Keyword::from_word(&self.text[start..end]).is_none()
+            && bytes.get(end) == Some(&b'.')
+            && bytes.get(end + 1).is_some_and(|b| b.is_ascii_alphabetic())
+        {
+            let next = word_end(end + 1);
+            if Keyword::from_word(&self.text[end + 1..next]).is_some() {
+                break;
+            }
+            end = next;
         }
         // `x$0` names the value of `x` before a becomes-such-that substitution.
         if self.text[end..].starts_with("$0") {

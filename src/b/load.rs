@@ -1,25 +1,29 @@
-//! From a file name to a [`BSystem`]: read, parse, type-check, compile,
-//! solve the constants. Each stage's errors come back as rendered text with
+//! From a file name to a [`BSystem`]: read, parse, merge the components
+//! it names, type-check, compile, solve the constants. Each stage's errors come back as rendered text with
 //! file:line:column.
 
+use crate::b::compose::{ComposeOptions, compose};
 use crate::b::eval::Interpreter;
-use crate::b::parse_machine;
 use crate::b::state::StateLayout;
 use crate::b::system::BSystem;
 use crate::b::typecheck::{CheckOptions, check_machine, machine_preferences};
 use crate::diag::SourceFile;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Options that change how a machine is read.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions {
-    /// `--set X=n` overrides of deferred set sizes.
+    /// `--set X=n` overrides of deferred set sizes (and of the checked
+    /// machine's scalar parameters).
     pub set_sizes: Vec<(String, u32)>,
     /// `--maxint`
     pub maxint: Option<i64>,
     /// `--minint`
     pub minint: Option<i64>,
+    /// `--search-path`: directories searched for the machines and
+    /// definition files a model names, after the naming file's own.
+    pub search_path: Vec<PathBuf>,
 }
 
 /// Why a machine could not be loaded.
@@ -39,24 +43,39 @@ pub enum LoadError {
 /// A machine read, parsed, type-checked and compiled, for tools that need
 /// the AST and the types as well as the interpreter (e.g. `orbit por`).
 pub struct LoadedModel {
-    /// The parsed machine.
+    /// The parsed machine, with the components it names merged in.
     pub machine: crate::b::ast::Machine,
     /// Its types.
     pub types: crate::b::types::MachineTypes,
     /// Its compiled interpreter.
     pub interpreter: Interpreter,
-    /// The source text, for rendering diagnostics.
+    /// The source text (every file read), for rendering diagnostics.
     pub file: Arc<SourceFile>,
+    /// Warnings from merging the components.
+    pub warnings: Vec<String>,
 }
 
-/// Reads, parses, type-checks and compiles the machine in `path` (without
-/// solving its constants).
+/// Reads, parses, merges, type-checks and compiles the machine in `path`
+/// (without solving its constants).
 pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, LoadError> {
-    let text = read_source(path)?;
-    let file = Arc::new(SourceFile::new(path.display().to_string(), text));
-    let machine = parse_machine(&file).map_err(|d| LoadError::Input(d.render(&file)))?;
+    let compose_options = ComposeOptions {
+        search_path: options.search_path.clone(),
+        scalars: options
+            .set_sizes
+            .iter()
+            .map(|(n, v)| (n.clone(), i64::from(*v)))
+            .collect(),
+    };
+    let composed = compose(path, &compose_options).map_err(LoadError::Input)?;
+    let file = Arc::new(composed.file);
+    let machine = composed.machine;
     let check_options = CheckOptions {
-        set_sizes: options.set_sizes.clone(),
+        set_sizes: options
+            .set_sizes
+            .iter()
+            .filter(|(n, _)| !composed.scalars_used.contains(n))
+            .cloned()
+            .collect(),
         maxint: options.maxint,
         minint: options.minint,
         ..CheckOptions::default()
@@ -77,26 +96,7 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
         types,
         interpreter,
         file,
-    })
-}
-
-/// The text of the model file; a file that is not UTF-8 is refused with
-/// the position of its first bad byte.
-fn read_source(path: &Path) -> Result<String, LoadError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| LoadError::Input(format!("error: cannot read `{}`: {e}\n", path.display())))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        // Columns count characters, as in every other diagnostic.
-        let column = String::from_utf8_lossy(&good[line_start..]).chars().count() + 1;
-        LoadError::Input(format!(
-            "error: {}:{line}:{column}: the file is not valid UTF-8 (byte 0x{:02x}); \
-             B machines are read as UTF-8 text\n",
-            path.display(),
-            e.as_bytes()[good.len()]
-        ))
+        warnings: composed.warnings,
     })
 }
 
@@ -123,6 +123,7 @@ pub fn load_machine_with_ast(
         types,
         interpreter,
         file,
+        warnings,
     } = load_model(path, options)?;
     let names =
         |ids: &[crate::b::ast::Ident]| ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
@@ -135,6 +136,7 @@ pub fn load_machine_with_ast(
         Some(reason) => LoadError::Stopped(reason),
         None => LoadError::Model(format!("error: {e}\n")),
     })?;
+    system.warnings = warnings;
     system.interchangeable =
         crate::b::symmetry::interchangeable_elements(&machine, &types.given_sets);
     system.groups = crate::b::por::independence::group_infos(&machine, system.layout());

@@ -5,6 +5,7 @@
 //! and ProB's constant rules).
 
 pub mod ast;
+pub mod compose;
 pub mod eval;
 pub mod lexer;
 pub mod load;

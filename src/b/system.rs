@@ -32,6 +32,9 @@ pub struct BSystem {
     /// The given-set elements symmetry reduction may permute (set by the
     /// loader; none for a system built directly).
     pub interchangeable: crate::model::Permutable,
+    /// What loading the model found worth telling the user (e.g. gluing
+    /// invariants of a refinement that are not checked).
+    pub warnings: Vec<String>,
     /// Whether `check_state` evaluates the invariant (`orbit check
     /// --no-invariant` turns it off; assertions are still checked).
     pub check_invariant: bool,
@@ -98,6 +101,7 @@ impl BSystem {
         Ok(BSystem {
             constant_valuations,
             interchangeable: crate::model::Permutable::none(),
+            warnings: Vec::new(),
             check_invariant: true,
             constant_rules: crate::b::symmetry::ConstantRules::none(),
             groups,

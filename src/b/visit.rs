@@ -68,6 +68,7 @@ pub fn walk_subst_exprs<'a>(subst: &'a Subst, f: &mut dyn FnMut(&'a Expr)) {
         SubstKind::Block(s) | SubstKind::Var(_, s) => walk_subst_exprs(s, f),
         SubstKind::Precondition(p, s)
         | SubstKind::Assert(p, s)
+        | SubstKind::CalledPre(_, p, s)
         | SubstKind::Any(_, p, s)
         | SubstKind::Let(_, p, s) => {
             walk_expr(p, f);
@@ -81,6 +82,13 @@ pub fn walk_subst_exprs<'a>(subst: &'a Subst, f: &mut dyn FnMut(&'a Expr)) {
             if let Some(s) = otherwise {
                 walk_subst_exprs(s, f);
             }
+        }
+        SubstKind::OpCall(_, _, args) => args.iter().for_each(|a| walk_expr(a, f)),
+        SubstKind::While(w) => {
+            walk_expr(&w.cond, f);
+            walk_subst_exprs(&w.body, f);
+            walk_expr(&w.invariant, f);
+            walk_expr(&w.variant, f);
         }
         SubstKind::Case(e, branches, otherwise) => {
             walk_expr(e, f);

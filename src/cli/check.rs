@@ -178,6 +178,9 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
             return ExitCode::from(stopped.exit_code());
         }
     };
+    for warning in &system.warnings {
+        eprintln!("warning: {warning}");
+    }
     system.check_invariant = !args.no_invariant;
     if args.deadlock_mode == Some(DeadlockMode::Stuttering) {
         eprintln!(

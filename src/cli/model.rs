@@ -12,9 +12,11 @@ use crate::b::load::LoadOptions;
 pub struct ModelArgs {
     /// The B machine (.mch, .ref, .imp).
     pub model: PathBuf,
-    /// Size of a deferred set, e.g. `--set PID=4` (repeatable). Without it a
-    /// deferred set's size comes from a `scope_X` definition, a `card(X) = n`
-    /// conjunct in PROPERTIES, or the default of 2 (as in ProB).
+    /// Size of a deferred set, e.g. `--set PID=4` (repeatable), or the value
+    /// of a scalar parameter of the checked machine (`MACHINE M(n)`), or of
+    /// a Murphi `const`. Without it a deferred set's size comes from a
+    /// `scope_X` definition, a `card(X) = n` conjunct in PROPERTIES, or the
+    /// default of 2 (as in ProB).
     #[arg(long = "set", value_name = "SET=SIZE", value_parser = parse_set_size)]
     pub set_sizes: Vec<(String, u32)>,
     /// Value of MAXINT, the upper bound of NAT and INT (ProB's default is 3).
@@ -23,6 +25,11 @@ pub struct ModelArgs {
     /// Value of MININT, the lower bound of INT (ProB's default is -1).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub minint: Option<i64>,
+    /// A directory to search for the machines (`.mch`, `.ref`, `.imp`) and
+    /// definition files (`.def`) a model names, after the directory of the
+    /// file naming them (repeatable).
+    #[arg(long = "search-path", value_name = "DIR")]
+    pub search_path: Vec<PathBuf>,
 }
 
 impl ModelArgs {
@@ -40,6 +47,7 @@ impl ModelArgs {
         }
         Ok(LoadOptions {
             set_sizes: self.set_sizes.clone(),
+            search_path: self.search_path.clone(),
             maxint: self.maxint,
             minint: self.minint,
         })

@@ -33,6 +33,7 @@ mod eval_substs;
 mod graph_export;
 mod hostile;
 mod models;
+mod modular;
 mod murphi;
 mod parser_expressions;
 mod parser_fuzz;

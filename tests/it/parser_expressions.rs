@@ -348,3 +348,33 @@ fn empty_sequence_and_backslash_set_difference() {
     assert_eq!(parse("a \\/ b"), parse("a \\/ b"));
     assert_eq!(parse("size(<>)"), parse("size([])"));
 }
+
+#[test]
+fn unicode_operators_read_as_their_ascii_forms() {
+    for (unicode, ascii) in [
+        (
+            "∀x·(x ∈ ℕ ⇒ x ≥ 0) ∧ a ≠ b",
+            "!x.(x : NATURAL => x >= 0) & a /= b",
+        ),
+        ("∃y·(y ∈ ℤ ∨ ¬(y ≤ 1))", "#y.(y : INTEGER or not(y <= 1))"),
+        (
+            "f ∈ A ⇸ B ∧ g ∈ A → B ∧ h ∈ A ↣ B ∧ k ∈ A ↠ B ∧ m ∈ A ⤖ B",
+            "f : A +-> B & g : A --> B & h : A >-> B & k : A -->> B & m : A >->> B",
+        ),
+        (
+            "S ∪ T ∩ ∅ ⊆ ℙ(U) × ℙ₁(V)",
+            "S \\/ T /\\ {} <: POW(U) * POW1(V)",
+        ),
+        ("(r ◁ s ▷ t) ⩤ u ⩥ v ⊕ w", "(r <| s |> t) <<| u |>> v <+ w"),
+        (
+            "x ↦ y ∈ r⁻¹ ∧ 1‥3 ⊂ ℕ₁ ∧ a ∉ b ∧ c ⊈ d ∧ e ⊄ f",
+            "x |-> y : r~ & 1..3 <<: NATURAL1 & a /: b & c /<: d & e /<<: f",
+        ),
+        (
+            "λz·(z ∈ ℕ ∣ z − 1) = {q | q ∈ ℕ} ⇔ Σ(i)·(i ∈ S ∣ i) = 0",
+            "%z.(z : NATURAL | z - 1) = {q | q : NATURAL} <=> SIGMA(i).(i : S | i) = 0",
+        ),
+    ] {
+        assert_eq!(parse(unicode), parse(ascii), "{unicode}");
+    }
+}

@@ -231,33 +231,22 @@ fn definition_errors() {
 
 #[test]
 fn clause_errors() {
-    error(
-        "MACHINE M\nINCLUDES N\nEND",
-        2,
-        1,
-        "not supported yet: INCLUDES clause",
+    let m = parse(
+        "MACHINE M(n, S)\nSEES C\nUSES D\nINCLUDES a.N(1, {2}), P\nEXTENDS E\nPROMOTES a.op\nEND",
     );
-    for clause in [
-        "SEES",
-        "USES",
-        "EXTENDS",
-        "PROMOTES",
-        "IMPORTS",
-        "VALUES",
-        "LOCAL_OPERATIONS",
-    ] {
-        error(
-            &format!("MACHINE M\n  {clause} N\nEND"),
-            2,
-            3,
-            &format!("not supported yet: {clause} clause"),
-        );
-    }
+    assert_eq!(m.params.len(), 2);
+    assert_eq!(m.sees.len(), 2);
+    assert_eq!(m.includes[0].prefix.as_deref(), Some("a"));
+    assert_eq!(m.includes[0].name.name, "N");
+    assert_eq!(m.includes[0].args.len(), 2);
+    assert_eq!(m.includes[1].prefix, None);
+    assert_eq!(m.extends[0].name.name, "E");
+    assert_eq!(m.promotes[0].name, "a.op");
     error(
-        "MACHINE M(n)\nEND",
-        1,
-        11,
-        "not supported yet: scalar machine parameter `n`",
+        "MACHINE M\n  LOCAL_OPERATIONS N\nEND",
+        2,
+        3,
+        "not supported yet: LOCAL_OPERATIONS clause",
     );
     error(
         "MACHINE M\nVARIABLES x\nVARIABLES y\nEND",

@@ -110,6 +110,36 @@ fn case_choice_any_let_var() {
 }
 
 #[test]
+fn while_loops_and_operation_calls() {
+    assert_eq!(
+        parse("WHILE x > 0 DO x := x - 1 INVARIANT x : NAT VARIANT x END"),
+        "(While (Gt x 0) (Assign [x] (Minus x 1)) (Member x Nat) x)"
+    );
+    assert_eq!(parse("r <-- op(x)"), "(Call [r] op x)");
+    assert_eq!(parse("r, s <-- m.op"), "(Call [r s] m.op )");
+    assert_eq!(
+        parse("x := 1 ||\n  op(2)"),
+        "(Parallel (Assign [x] 1) (Call [] op 2))"
+    );
+    assert_eq!(
+        parse("m.reset ; skip"),
+        "(Sequence (Call [] m.reset ) skip)"
+    );
+    error(
+        "WHILE x > 0 DO skip VARIANT x END",
+        1,
+        21,
+        "expected `INVARIANT`, found `VARIANT`",
+    );
+    error(
+        "f(1) <-- op",
+        1,
+        1,
+        "only variables can be assigned with `<--`",
+    );
+}
+
+#[test]
 fn errors() {
     error(
         "IF a THEN x := 1",
@@ -141,19 +171,6 @@ fn errors() {
         1,
         1,
         "only variables can be assigned with `::`",
-    );
-    error(
-        "WHILE x > 0 DO x := x - 1 INVARIANT x : NAT VARIANT x END",
-        1,
-        1,
-        "not supported yet: WHILE loops",
-    );
-    error("r <-- op(x)", 1, 1, "not supported yet: operation calls");
-    error(
-        "x := 1 ||\n  op(2)",
-        2,
-        3,
-        "not supported yet: operation calls",
     );
     error(
         "x := 1 ;",

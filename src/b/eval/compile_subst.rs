@@ -7,7 +7,7 @@
 //! rules demand.
 
 use super::compile::{CResult, Compiler};
-use super::ir::{CExpr, CSubst, EK, Pattern, Slot};
+use super::ir::{CExpr, CSubst, CWhile, EK, Pattern, Slot};
 use crate::b::ast::{AssignTarget, BinaryOp, Expr, ExprKind, Ident, Subst, SubstKind};
 use crate::b::types::Type;
 use crate::diag::{Diagnostic, Span};
@@ -152,9 +152,16 @@ impl Compiler<'_> {
             SubstKind::Precondition(p, body) => {
                 CSubst::Guard(self.pred(p)?, Box::new(self.subst(body)?))
             }
-            SubstKind::Assert(p, body) => {
-                CSubst::Assert(self.pred(p)?, Box::new(self.subst(body)?))
-            }
+            SubstKind::Assert(p, body) => CSubst::Assert(
+                self.pred(p)?,
+                Box::new(self.subst(body)?),
+                "ASSERT condition is false".into(),
+            ),
+            SubstKind::CalledPre(op, p, body) => CSubst::Assert(
+                self.pred(p)?,
+                Box::new(self.subst(body)?),
+                format!("precondition of called operation `{}` is false", op.name).into(),
+            ),
             SubstKind::Select(branches, None) if branches.len() == 1 => {
                 let (p, body) = &branches[0];
                 CSubst::Guard(self.pred(p)?, Box::new(self.subst(body)?))
@@ -199,6 +206,18 @@ impl Compiler<'_> {
                 let body = self.subst(body)?;
                 self.pop(mark);
                 CSubst::Var(vars, Box::new(body))
+            }
+            SubstKind::While(w) => CSubst::While(Box::new(CWhile {
+                cond: self.pred(&w.cond)?,
+                body: self.subst(&w.body)?,
+                invariant: self.pred(&w.invariant)?,
+                variant: self.expr(&w.variant)?,
+            })),
+            SubstKind::OpCall(_, op, _) => {
+                return Err(Diagnostic::error(
+                    op.span,
+                    format!("unknown operation `{}`", op.name),
+                ));
             }
         })
     }
@@ -273,7 +292,7 @@ fn collect_writes(s: &CSubst, out: &mut Vec<u32>) {
         CSubst::BecomesSuchThat(pairs, _) => out.extend(pairs.iter().map(|p| p.0)),
         CSubst::Parallel(bs) => bs.iter().for_each(|(b, _)| collect_writes(b, out)),
         CSubst::Sequence(bs) | CSubst::Choice(bs) => bs.iter().for_each(|b| collect_writes(b, out)),
-        CSubst::Guard(_, b) | CSubst::Assert(_, b) | CSubst::Any(_, b) => collect_writes(b, out),
+        CSubst::Guard(_, b) | CSubst::Assert(_, b, _) | CSubst::Any(_, b) => collect_writes(b, out),
         CSubst::Select(bs, e) | CSubst::If(bs, e) => {
             bs.iter().for_each(|(_, b)| collect_writes(b, out));
             if let Some(e) = e {
@@ -286,6 +305,7 @@ fn collect_writes(s: &CSubst, out: &mut Vec<u32>) {
                 collect_writes(e, out);
             }
         }
+        CSubst::While(w) => collect_writes(&w.body, out),
         CSubst::Var(locals, b) => {
             let mut inner = Vec::new();
             collect_writes(b, &mut inner);

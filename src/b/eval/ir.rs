@@ -218,8 +218,9 @@ pub enum CSubst {
     Sequence(Vec<CSubst>),
     /// `PRE P THEN S` and single-branch `SELECT`: a guard.
     Guard(CPred, Box<CSubst>),
-    /// `ASSERT P THEN S`
-    Assert(CPred, Box<CSubst>),
+    /// `ASSERT P THEN S` (and a called operation's precondition): false is
+    /// a model error with the message.
+    Assert(CPred, Box<CSubst>, std::borrow::Cow<'static, str>),
     /// `SELECT`: every true branch; else branch if none is true.
     Select(Vec<(CPred, CSubst)>, Option<Box<CSubst>>),
     /// `IF`: first true branch, else branch or skip.
@@ -232,4 +233,20 @@ pub enum CSubst {
     Any(Box<Solver>, Box<CSubst>),
     /// `VAR`: the locals' slots (no value until assigned), then the body.
     Var(Vec<u32>, Box<CSubst>),
+    /// `WHILE P DO S INVARIANT I VARIANT V END`
+    While(Box<CWhile>),
+}
+
+/// A compiled `WHILE` loop.
+#[derive(Clone, Debug)]
+pub struct CWhile {
+    /// The loop condition.
+    pub cond: CPred,
+    /// The body.
+    pub body: CSubst,
+    /// Checked before every test of the condition.
+    pub invariant: CPred,
+    /// A natural number, evaluated while the condition holds; each
+    /// iteration must decrease it.
+    pub variant: CExpr,
 }

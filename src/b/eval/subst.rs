@@ -10,7 +10,11 @@
 //! combination is applied.
 
 use super::enumerate::bind_pattern;
-use super::ir::{CSubst, Pattern};
+use super::ir::{CSubst, CWhile, Pattern};
+
+/// How many iterations (over all of its runs) one execution of a `WHILE`
+/// loop may take before it is refused.
+const MAX_WHILE_ITERATIONS: u64 = 10_000_000;
 use super::{Env, Fail, Interpreter, R};
 use crate::b::value::Value;
 
@@ -96,11 +100,12 @@ impl Interpreter {
                     Ok(())
                 }
             }
-            CSubst::Assert(p, body) => {
+            CSubst::While(w) => self.exec_while(w, env, k),
+            CSubst::Assert(p, body, message) => {
                 if self.holds(p, env)? {
                     self.exec(body, env, k)
                 } else {
-                    Err(Fail::new(p.span, "ASSERT condition is false"))
+                    Err(Fail::new(p.span, message.clone()))
                 }
             }
             CSubst::Select(branches, otherwise) => {
@@ -214,6 +219,69 @@ impl Interpreter {
             with_assigned(env, slots, values.clone(), &mut |env| {
                 self.combine(branches, outcomes, i + 1, env, k)
             })?;
+        }
+        Ok(())
+    }
+
+    /// Runs a `WHILE` loop without recursion, so that a long loop cannot
+    /// exhaust the stack: the frames reached after each iteration (several
+    /// if the body is non-deterministic) wait in a work list until the
+    /// condition is false on them, and then `k` runs on each. The invariant
+    /// is checked before every test of the condition; while the condition
+    /// holds the variant must be a natural number smaller than at the
+    /// previous iteration of the same run.
+    fn exec_while<'e>(&self, w: &CWhile, env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
+        let original = env.frame.clone();
+        let result = self.run_while(w, env, k);
+        env.frame = original;
+        result
+    }
+
+    fn run_while<'e>(&self, w: &CWhile, env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
+        let mut work: Vec<(Vec<Value>, Option<i64>)> = vec![(env.frame.clone(), None)];
+        let mut iterations = 0u64;
+        while let Some((frame, previous)) = work.pop() {
+            env.frame = frame;
+            if !self.holds(&w.invariant, env)? {
+                return Err(Fail::new(w.invariant.span, "WHILE invariant is false"));
+            }
+            if !self.holds(&w.cond, env)? {
+                k(env)?;
+                continue;
+            }
+            let variant = self.eval(&w.variant, env)?;
+            let Some(v) = variant.as_int() else {
+                return Err(Fail::new(w.variant.span, "WHILE variant is not an integer"));
+            };
+            if v < 0 {
+                return Err(Fail::new(
+                    w.variant.span,
+                    format!("WHILE variant is negative ({v}) while the condition holds"),
+                ));
+            }
+            if let Some(p) = previous
+                && v >= p
+            {
+                return Err(Fail::new(
+                    w.variant.span,
+                    format!("WHILE variant did not decrease: {p} before the iteration, {v} after"),
+                ));
+            }
+            iterations += 1;
+            if iterations > MAX_WHILE_ITERATIONS {
+                return Err(Fail::new(
+                    w.cond.span,
+                    format!(
+                        "not supported yet: a WHILE loop of more than {MAX_WHILE_ITERATIONS} iterations"
+                    ),
+                ));
+            }
+            let mut next = Vec::new();
+            self.exec(&w.body, env, &mut |env| {
+                next.push(env.frame.clone());
+                Ok(())
+            })?;
+            work.extend(next.into_iter().rev().map(|f| (f, Some(v))));
         }
         Ok(())
     }

@@ -2,8 +2,9 @@
 //!
 //! A component is `MACHINE name(params) clauses END` (also `MODEL`,
 //! `REFINEMENT` and `IMPLEMENTATION`). Clauses come in any order, each at
-//! most once. Clauses for composing machines (`INCLUDES`, `SEES`, ...) are
-//! rejected as not supported yet. The `DEFINITIONS` clause was collected
+//! most once, except that `SEES`/`USES` and `INCLUDES`/`IMPORTS` collect
+//! into one list each; the structuring clauses only name machines here
+//! ([`crate::b::compose`] reads and merges them). The `DEFINITIONS` clause was collected
 //! before parsing (see [`super::expand`]) and is skipped here; afterwards
 //! `scope_X` and `GOAL` definitions are parsed into [`Machine::scopes`] and
 //! [`Machine::goal`].
@@ -11,7 +12,7 @@
 use std::collections::HashMap;
 
 use super::Parser;
-use crate::b::ast::{ComponentKind, Ident, Machine, Operation, SetDecl};
+use crate::b::ast::{ComponentKind, Expr, Ident, Machine, MachineRef, Operation, SetDecl};
 use crate::b::lexer::{Keyword, Sym, Token, TokenKind};
 use crate::diag::{Diagnostic, Span};
 
@@ -29,38 +30,12 @@ impl Parser<'_> {
         let params = if self.eat_sym(Sym::LParen) {
             let params = self.ident_list()?;
             self.expect_sym(Sym::RParen)?;
-            if let Some(p) = params
-                .iter()
-                .find(|p| p.name.chars().any(|c| c.is_ascii_lowercase()))
-            {
-                return Err(Diagnostic::error(
-                    p.span,
-                    format!("not supported yet: scalar machine parameter `{}`", p.name),
-                )
-                .with_note("only set parameters (upper-case names such as `TOWN`) are supported"));
-            }
             params
         } else {
             Vec::new()
         };
-        let mut m = Machine {
-            kind,
-            name,
-            params,
-            refines: None,
-            constraints: None,
-            sets: Vec::new(),
-            constants: Vec::new(),
-            properties: None,
-            variables: Vec::new(),
-            invariant: None,
-            assertions: Vec::new(),
-            initialisation: None,
-            operations: Vec::new(),
-            definitions: Vec::new(),
-            goal: None,
-            scopes: Vec::new(),
-        };
+        let mut m = Machine::empty(kind, name);
+        m.params = params;
         let mut seen: HashMap<Keyword, Span> = HashMap::new();
         loop {
             let token = self.peek().clone();
@@ -140,8 +115,14 @@ impl Parser<'_> {
                 m.constants.extend(self.ident_list()?);
             }
             Properties => m.properties = Some(self.expr()?),
-            Variables | ConcreteVariables | AbstractVariables | VisibleVariables => {
+            Variables | AbstractVariables | VisibleVariables => {
                 m.variables.extend(self.ident_list()?);
+            }
+            ConcreteVariables => {
+                let names = self.ident_list()?;
+                m.concrete_variables
+                    .extend(names.iter().map(|n| n.name.clone()));
+                m.variables.extend(names);
             }
             Invariant => m.invariant = Some(self.expr()?),
             Assertions => {
@@ -152,9 +133,69 @@ impl Parser<'_> {
             }
             Initialisation => m.initialisation = Some(self.subst()?),
             Operations => m.operations = self.operations()?,
+            Sees | Uses => m.sees.extend(self.machine_refs(false)?),
+            Includes | Imports => m.includes.extend(self.machine_refs(true)?),
+            Extends => m.extends = self.machine_refs(true)?,
+            Promotes => m.promotes = self.ident_list()?,
+            Values => m.values = self.values()?,
             _ => return Err(self.unsupported(token, &format!("{} clause", kw.text()))),
         }
         Ok(())
+    }
+
+    /// `r.M(a, b), N, ...` (arguments only where `with_args`).
+    fn machine_refs(&mut self, with_args: bool) -> Result<Vec<MachineRef>, Diagnostic> {
+        let mut refs = Vec::new();
+        loop {
+            let start = self.peek().span;
+            let full = self.ident()?;
+            let (prefix, name) = match full.name.rsplit_once('.') {
+                Some((prefix, name)) => {
+                    let offset = (prefix.len() + 1) as u32;
+                    let span = Span {
+                        start: full.span.start + offset,
+                        end: full.span.end,
+                    };
+                    (
+                        Some(prefix.to_string()),
+                        Ident {
+                            name: name.to_string(),
+                            span,
+                        },
+                    )
+                }
+                None => (None, full),
+            };
+            let args = if with_args && self.eat_sym(Sym::LParen) {
+                self.expr_list(Sym::RParen)?
+            } else {
+                Vec::new()
+            };
+            refs.push(MachineRef {
+                prefix,
+                name,
+                args,
+                span: self.span_from(start),
+            });
+            if !self.eat_sym(Sym::Comma) {
+                return Ok(refs);
+            }
+        }
+    }
+
+    /// `c1 = e1; c2 = e2; ...` of the `VALUES` clause.
+    fn values(&mut self) -> Result<Vec<(Ident, Expr)>, Diagnostic> {
+        let mut values = Vec::new();
+        loop {
+            let name = self.ident()?;
+            if !self.eat_sym(Sym::Eq) {
+                return Err(self.expected("`=`"));
+            }
+            values.push((name, self.expr()?));
+            if !self.eat_sym(Sym::Semicolon) || !matches!(self.peek_kind(), TokenKind::Ident(_)) {
+                return Ok(values);
+            }
+        }
     }
 
     /// `S; T = {a, b}; ...`

@@ -61,6 +61,14 @@ pub fn parse_machine(file: &SourceFile) -> Result<Machine, Diagnostic> {
     parser.machine()
 }
 
+/// Parses a component from tokens already read from `file` (e.g. with the
+/// tokens of definition files spliced in by [`crate::b::compose`]).
+pub fn parse_machine_tokens(file: &SourceFile, tokens: Vec<Token>) -> Result<Machine, Diagnostic> {
+    let mut parser = Parser::new(file, tokens);
+    parser.collect_definitions()?;
+    parser.machine()
+}
+
 /// Parses a single expression or predicate (no definitions), e.g. for tests
 /// and tools. The whole file must be one expression.
 pub fn parse_expression(file: &SourceFile) -> Result<Expr, Diagnostic> {

@@ -14,7 +14,7 @@
 //! parentheses put around expressions (`Inc == x := x + 1`).
 
 use super::Parser;
-use crate::b::ast::{AssignTarget, Expr, Ident, Subst, SubstKind};
+use crate::b::ast::{AssignTarget, Expr, Ident, Subst, SubstKind, While};
 use crate::b::lexer::{Keyword, Sym, TokenKind};
 use crate::diag::{Diagnostic, Span};
 
@@ -177,8 +177,21 @@ impl Parser<'_> {
                 SubstKind::Var(vars, Box::new(body))
             }
             TokenKind::Keyword(Keyword::While) => {
-                let t = self.peek().clone();
-                return Err(self.unsupported(&t, "WHILE loops"));
+                self.bump();
+                let cond = self.expr()?;
+                self.expect_kw(Keyword::Do)?;
+                let body = self.subst()?;
+                self.expect_kw(Keyword::Invariant)?;
+                let invariant = self.expr()?;
+                self.expect_kw(Keyword::Variant)?;
+                let variant = self.expr()?;
+                self.expect_kw(Keyword::End)?;
+                SubstKind::While(Box::new(While {
+                    cond,
+                    body,
+                    invariant,
+                    variant,
+                }))
             }
             TokenKind::Ident(_) => self.assignment()?,
             _ => return Err(self.expected("a substitution")),
@@ -254,9 +267,8 @@ impl Parser<'_> {
     }
 
     /// Substitutions starting with a name: `x, f(a) := e1, e2`,
-    /// `x, y :: S` and `x, y : (P)`.
+    /// `x, y :: S`, `x, y : (P)` and operation calls `r <-- op(a)`, `op(a)`.
     fn assignment(&mut self) -> Result<SubstKind, Diagnostic> {
-        let start = self.peek().clone();
         let mut targets = Vec::new();
         loop {
             let name = self.ident()?;
@@ -301,13 +313,31 @@ impl Parser<'_> {
                     plain_variables(targets).map_err(|span| self.not_a_variable(span, ":"))?;
                 Ok(SubstKind::BecomesSuchThat(vars, self.expr()?))
             }
-            TokenKind::Sym(Sym::OutputArrow) => Err(self.unsupported(&start, "operation calls")),
+            TokenKind::Sym(Sym::OutputArrow) => {
+                self.bump();
+                let outputs =
+                    plain_variables(targets).map_err(|span| self.not_a_variable(span, "<--"))?;
+                let op = self.ident()?;
+                let args = if self.eat_sym(Sym::LParen) {
+                    self.expr_list(Sym::RParen)?
+                } else {
+                    Vec::new()
+                };
+                Ok(SubstKind::OpCall(outputs, op, args))
+            }
             TokenKind::Keyword(_)
             | TokenKind::Sym(Sym::Semicolon | Sym::Parallel)
             | TokenKind::Eof
                 if targets.len() == 1 =>
             {
-                Err(self.unsupported(&start, "operation calls"))
+                // `op` or `op(a, b)` on its own: a call without outputs.
+                Ok(match targets.pop() {
+                    Some(AssignTarget::FunctionPoint(op, args)) => {
+                        SubstKind::OpCall(Vec::new(), op, args)
+                    }
+                    Some(AssignTarget::Var(op)) => SubstKind::OpCall(Vec::new(), op, Vec::new()),
+                    None => return Err(self.expected("a substitution")),
+                })
             }
             _ => Err(self.expected("`:=`, `::` or `:`")),
         }

@@ -150,7 +150,9 @@ impl Walker<'_> {
                 }
             }
             SubstKind::Block(s) => self.subst(s, ctx, locals),
-            SubstKind::Precondition(p, s) | SubstKind::Assert(p, s) => {
+            SubstKind::Precondition(p, s)
+            | SubstKind::Assert(p, s)
+            | SubstKind::CalledPre(_, p, s) => {
                 self.guard(p, ctx);
                 self.subst(s, ctx, locals);
             }
@@ -209,6 +211,26 @@ impl Walker<'_> {
                 self.scoped(xs, s, &inner, locals);
             }
             SubstKind::Var(xs, s) => self.scoped(xs, s, ctx, locals),
+            SubstKind::While(w) => {
+                // Conservative: the loop's tests may fail (a model error),
+                // and every read of one iteration may steer the next.
+                let mut inner = ctx.clone();
+                for e in [&w.cond, &w.invariant, &w.variant] {
+                    self.guard(e, ctx);
+                    self.action(e);
+                    inner.extend(self.reads(e));
+                }
+                let before = self.sets.reads();
+                self.subst(&w.body, &inner, locals);
+                inner.extend(self.sets.reads().difference(&before).cloned());
+                self.subst(&w.body, &inner, locals);
+            }
+            SubstKind::OpCall(outputs, _, args) => {
+                // Calls are inlined before any analysis; one left over is
+                // reported by the type checker. Count what it names.
+                args.iter().for_each(|a| self.action(a));
+                outputs.iter().for_each(|x| self.write(&x.name, locals));
+            }
         }
     }
 

@@ -255,7 +255,9 @@ fn necessary<'a>(s: &'a Subst, locals: &mut Vec<String>, out: &mut Vec<&'a Expr>
             locals.extend(ids.iter().map(|i| i.name.clone()));
             necessary(body, locals, out);
         }
-        SubstKind::Block(body) | SubstKind::Assert(_, body) => necessary(body, locals, out),
+        SubstKind::Block(body) | SubstKind::Assert(_, body) | SubstKind::CalledPre(_, _, body) => {
+            necessary(body, locals, out)
+        }
         SubstKind::Parallel(ss) => ss.iter().for_each(|x| necessary(x, locals, out)),
         SubstKind::Sequence(ss) => {
             if let Some(first) = ss.first() {

@@ -58,7 +58,9 @@ impl Checker {
                 }
             }
             SubstKind::Block(body) => self.subst(body),
-            SubstKind::Precondition(p, body) | SubstKind::Assert(p, body) => {
+            SubstKind::Precondition(p, body)
+            | SubstKind::Assert(p, body)
+            | SubstKind::CalledPre(_, p, body) => {
                 self.pred(p);
                 self.subst(body);
             }
@@ -100,6 +102,17 @@ impl Checker {
                 self.subst(body);
                 self.scope.truncate(mark);
             }
+            SubstKind::While(w) => {
+                self.pred(&w.cond);
+                self.subst(&w.body);
+                self.pred(&w.invariant);
+                let int = self.terms.int();
+                self.expect(&w.variant, int);
+            }
+            SubstKind::OpCall(_, op, _) => self.error(
+                Diagnostic::error(op.span, format!("unknown operation `{}`", op.name))
+                    .with_note("only operations of machines named in INCLUDES, IMPORTS or EXTENDS can be called"),
+            ),
         }
     }
 
@@ -180,8 +193,11 @@ pub(crate) fn possibly_assigned<'a>(s: &'a Subst, out: &mut Vec<&'a Ident>) {
         SubstKind::Block(body)
         | SubstKind::Precondition(_, body)
         | SubstKind::Assert(_, body)
+        | SubstKind::CalledPre(_, _, body)
         | SubstKind::Any(_, _, body)
         | SubstKind::Let(_, _, body) => possibly_assigned(body, out),
+        SubstKind::While(w) => possibly_assigned(&w.body, out),
+        SubstKind::OpCall(outputs, _, _) => out.extend(outputs),
         SubstKind::Var(locals, body) => {
             let start = out.len();
             possibly_assigned(body, out);

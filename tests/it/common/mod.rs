@@ -94,6 +94,15 @@ pub fn show_subst(s: &Subst) -> String {
         Any(vars, p, b) => format!("(Any [{}] {} {})", ids(vars), show(p), show_subst(b)),
         Let(vars, p, b) => format!("(Let [{}] {} {})", ids(vars), show(p), show_subst(b)),
         Var(vars, b) => format!("(Var [{}] {})", ids(vars), show_subst(b)),
+        CalledPre(op, p, b) => format!("(CalledPre {} {} {})", op.name, show(p), show_subst(b)),
+        OpCall(outs, op, args) => format!("(Call [{}] {} {})", ids(outs), op.name, list(args)),
+        While(w) => format!(
+            "(While {} {} {} {})",
+            show(&w.cond),
+            show_subst(&w.body),
+            show(&w.invariant),
+            show(&w.variant)
+        ),
     }
 }
 

@@ -80,24 +80,7 @@ fn op(outputs: &[&str], name: &str, params: &[&str], body: Subst) -> Operation {
 }
 
 fn machine(name: &str) -> Machine {
-    Machine {
-        kind: ComponentKind::Machine,
-        name: ident(name),
-        params: Vec::new(),
-        refines: None,
-        constraints: None,
-        sets: Vec::new(),
-        constants: Vec::new(),
-        properties: None,
-        variables: Vec::new(),
-        invariant: None,
-        assertions: Vec::new(),
-        initialisation: None,
-        operations: Vec::new(),
-        definitions: Vec::new(),
-        goal: None,
-        scopes: Vec::new(),
-    }
+    Machine::empty(ComponentKind::Machine, ident(name))
 }
 
 /// Gives a hand-built machine an INITIALISATION `v1, v2, ... : (TRUE)`

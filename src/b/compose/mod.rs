@@ -1,0 +1,636 @@
+//! Modular B: from a component and the machines it names to one machine.
+//!
+//! A B model is often several components: machines that `SEES`/`USES`
+//! others (read access to their sets, constants and variables), that
+//! `INCLUDES`/`IMPORTS`/`EXTENDS` instances of others (whose variables
+//! become part of the state, whose operations it calls, and whose
+//! operations it may `PROMOTES`), refinements and implementations that
+//! `REFINES` an abstraction (whose sets, constants and properties stay in
+//! scope), and definition files. This module reads them all
+//! ([`files`]) and merges them into one [`Machine`] without structuring
+//! clauses, which the rest of the front end checks as if it had been
+//! written in one file. The merge follows B's rules as ProB applies them:
+//!
+//! - an included machine's parameters are replaced by the actual
+//!   arguments, and its `CONSTRAINTS` join the `PROPERTIES`; `INCLUDES r.M`
+//!   renames M's variables and operations to `r.x`, `r.op` (sets and
+//!   constants keep their names);
+//! - the initialisation runs the seen machines', then the included
+//!   machines', then the component's own (in that order, in sequence);
+//! - a call `r <-- op(a)` is replaced by the callee's body ([`calls`]);
+//! - a seen machine is merged once however many components see it;
+//! - a refinement keeps its abstraction's sets, constants, properties and
+//!   concrete variables; the abstraction's other variables are gone, and
+//!   the invariant conjuncts that mention them (the gluing invariant) are
+//!   dropped with a warning, since they cannot be evaluated on the
+//!   refinement's states;
+//! - the checked component's scalar parameters are constants constrained
+//!   by `CONSTRAINTS` (or fixed with `--set n=v`), its set parameters
+//!   deferred sets.
+
+mod calls;
+mod files;
+mod rename;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::b::ast::{
+    BinaryOp, Expr, ExprKind, Ident, Machine, MachineRef, Operation, Subst, SubstKind,
+};
+use crate::b::parser::parse_machine_tokens;
+use crate::b::visit::walk_expr;
+use crate::diag::{Diagnostic, SourceFile, Span};
+use calls::{Callable, inline_calls};
+use files::Files;
+use rename::{Replacements, renaming, replace_in_machine};
+
+/// How components are found and parameters fixed.
+#[derive(Clone, Debug, Default)]
+pub struct ComposeOptions {
+    /// Directories searched (after the naming file's own) for components
+    /// and definition files.
+    pub search_path: Vec<PathBuf>,
+    /// Values for the checked machine's scalar parameters (`--set n=3`).
+    pub scalars: Vec<(String, i64)>,
+}
+
+/// A model's components merged into one machine.
+pub struct Composed {
+    /// The merged machine.
+    pub machine: Machine,
+    /// Every file read, for rendering diagnostics.
+    pub file: SourceFile,
+    /// Things the user should know (e.g. dropped gluing invariants).
+    pub warnings: Vec<String>,
+    /// The scalar parameters that `--set` fixed.
+    pub scalars_used: Vec<String>,
+}
+
+/// How deeply components may name each other.
+const MAX_DEPTH: usize = 64;
+
+/// Reads the component in `path` and everything it names; returns the
+/// merged machine, or the rendered error.
+pub fn compose(path: &Path, options: &ComposeOptions) -> Result<Composed, String> {
+    let files = Files::open(path, &options.search_path)?;
+    let mut composer = Composer {
+        files,
+        stack: Vec::new(),
+        seen_names: HashSet::new(),
+        seen: Vec::new(),
+        warnings: Vec::new(),
+        fresh: 0,
+    };
+    match composer.main(options) {
+        Ok((machine, scalars_used)) => Ok(Composed {
+            machine,
+            file: composer.files.file,
+            warnings: composer.warnings,
+            scalars_used,
+        }),
+        Err(d) => Err(d.render(&composer.files.file)),
+    }
+}
+
+/// One component merged with everything it names (except seen machines,
+/// which are merged once, at the end).
+struct Flat {
+    machine: Machine,
+}
+
+struct Composer {
+    files: Files,
+    /// Components being merged, for cycles.
+    stack: Vec<String>,
+    /// Seen machines merged so far, by name.
+    seen_names: HashSet<String>,
+    /// Seen machines, in an order where a machine comes after those it sees.
+    seen: Vec<Machine>,
+    warnings: Vec<String>,
+    /// Counter for the fresh names of inlined calls.
+    fresh: u32,
+}
+
+impl Composer {
+    fn main(&mut self, options: &ComposeOptions) -> Result<(Machine, Vec<String>), Diagnostic> {
+        let tokens = self.files.main_tokens()?;
+        let machine = parse_machine_tokens(&self.files.file, tokens)?;
+        if !has_structure(&machine) {
+            // A machine on its own: nothing to merge (the common case).
+            return self.parameters_as_constants(machine, options);
+        }
+        self.stack.push(machine.name.name.clone());
+        let flat = self.flatten(machine)?;
+        let mut m = flat.machine;
+        // The seen machines go first: their sets and constants are used by all.
+        let seen = std::mem::take(&mut self.seen);
+        let mut merged = Machine::empty(m.kind, m.name.clone());
+        let mut inits = Vec::new();
+        for s in seen {
+            inits.extend(s.initialisation.clone());
+            merge_declarations(&mut merged, s, &mut self.warnings)?;
+        }
+        let own_init = m.initialisation.take();
+        let own_params = std::mem::take(&mut m.params);
+        let (kind, name) = (m.kind, m.name.clone());
+        let (goal, scopes, definitions, constraints) = (
+            m.goal.take(),
+            std::mem::take(&mut m.scopes),
+            std::mem::take(&mut m.definitions),
+            m.constraints.take(),
+        );
+        merge_declarations(&mut merged, m, &mut self.warnings)?;
+        inits.extend(own_init);
+        merged.initialisation = sequence(inits);
+        merged.kind = kind;
+        merged.name = name;
+        merged.params = own_params;
+        merged.goal = goal;
+        merged.scopes.extend(scopes);
+        merged.definitions = definitions;
+        merged.constraints = constraints;
+        self.parameters_as_constants(merged, options)
+    }
+
+    /// The checked machine's scalar parameters become constants, with
+    /// `CONSTRAINTS` (and `--set` values) added to `PROPERTIES`.
+    fn parameters_as_constants(
+        &mut self,
+        mut m: Machine,
+        options: &ComposeOptions,
+    ) -> Result<(Machine, Vec<String>), Diagnostic> {
+        let (sets, scalars): (Vec<Ident>, Vec<Ident>) =
+            m.params.drain(..).partition(|p| is_set_parameter(&p.name));
+        m.params = sets;
+        let mut used = Vec::new();
+        if scalars.is_empty() {
+            return Ok((m, used));
+        }
+        let mut props = Vec::new();
+        if let Some(c) = m.constraints.take() {
+            props.push(c);
+        }
+        for p in &scalars {
+            if let Some((_, v)) = options.scalars.iter().find(|(n, _)| *n == p.name) {
+                used.push(p.name.clone());
+                props.push(binary(
+                    BinaryOp::Eq,
+                    ident_expr(&p.name, p.span),
+                    Expr {
+                        kind: ExprKind::Int(*v),
+                        span: p.span,
+                    },
+                ));
+            }
+        }
+        let mut constants = scalars;
+        constants.append(&mut m.constants);
+        m.constants = constants;
+        props.extend(m.properties.take());
+        m.properties = conjunction(props);
+        Ok((m, used))
+    }
+
+    /// Parses component `name`, named at `span`.
+    fn component(&mut self, name: &Ident) -> Result<Machine, Diagnostic> {
+        if self.stack.contains(&name.name) {
+            return Err(Diagnostic::error(
+                name.span,
+                format!(
+                    "machine `{}` names itself through {}",
+                    name.name,
+                    self.stack.join(" -> ")
+                ),
+            ));
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(Diagnostic::error(
+                name.span,
+                format!("components nest more than {MAX_DEPTH} deep"),
+            ));
+        }
+        let tokens = self.files.component_tokens(&name.name, name.span)?;
+        let m = parse_machine_tokens(&self.files.file, tokens)?;
+        if m.name.name != name.name {
+            return Err(Diagnostic::error(
+                m.name.span,
+                format!(
+                    "this file defines `{}`, but `{}` was expected from its name",
+                    m.name.name, name.name
+                ),
+            ));
+        }
+        Ok(m)
+    }
+
+    /// Reads and merges component `name`.
+    fn flatten_named(&mut self, name: &Ident) -> Result<Flat, Diagnostic> {
+        let m = self.component(name)?;
+        self.stack.push(name.name.clone());
+        let flat = self.flatten(m);
+        self.stack.pop();
+        flat
+    }
+
+    /// Merges everything `m` names into it.
+    fn flatten(&mut self, mut m: Machine) -> Result<Flat, Diagnostic> {
+        let mut out = Machine::empty(m.kind, m.name.clone());
+        out.params = std::mem::take(&mut m.params);
+        out.constraints = m.constraints.take();
+        out.goal = m.goal.take();
+        out.scopes = std::mem::take(&mut m.scopes);
+        out.definitions = std::mem::take(&mut m.definitions);
+        let mut dropped: Vec<String> = Vec::new();
+        let mut inits: Vec<Subst> = Vec::new();
+
+        // The abstraction: its sets, constants, properties and concrete
+        // variables carry over.
+        if let Some(abstraction) = m.refines.take() {
+            let flat = self.flatten_named(&abstraction)?;
+            let mut a = flat.machine;
+            if out.params.is_empty() {
+                out.params = std::mem::take(&mut a.params);
+                if out.constraints.is_none() {
+                    out.constraints = a.constraints.take();
+                }
+            }
+            let redeclared: HashSet<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
+            let kept: Vec<Ident> = a
+                .variables
+                .iter()
+                .filter(|v| {
+                    !redeclared.contains(v.name.as_str()) && a.concrete_variables.contains(&v.name)
+                })
+                .cloned()
+                .collect();
+            dropped = a
+                .variables
+                .iter()
+                .filter(|v| {
+                    !redeclared.contains(v.name.as_str()) && !a.concrete_variables.contains(&v.name)
+                })
+                .map(|v| v.name.clone())
+                .collect();
+            let invariant = a
+                .invariant
+                .take()
+                .map(|inv| keep_conjuncts(inv, &dropped, None));
+            out.concrete_variables
+                .extend(kept.iter().map(|v| v.name.clone()));
+            out.variables.extend(kept);
+            out.invariant = invariant.flatten();
+            out.sets.append(&mut a.sets);
+            out.constants.append(&mut a.constants);
+            out.properties = a.properties.take();
+            out.assertions = std::mem::take(&mut a.assertions)
+                .into_iter()
+                .filter(|e| !mentions_any(e, &dropped))
+                .collect();
+            // The abstraction's own operations are replaced by the refinement's.
+        }
+
+        // Seen machines, merged once for the whole model.
+        for r in std::mem::take(&mut m.sees) {
+            self.refuse_arguments(&r, "SEES")?;
+            if r.prefix.is_some() {
+                return Err(Diagnostic::error(
+                    r.span,
+                    "not supported yet: a renamed seen machine (`SEES r.M`)",
+                ));
+            }
+            if self.seen_names.insert(r.name.name.clone()) {
+                let flat = self.flatten_named(&r.name)?;
+                let mut seen = flat.machine;
+                if !seen.params.is_empty() {
+                    return Err(Diagnostic::error(
+                        r.span,
+                        format!(
+                            "a seen machine cannot have parameters (`{}` has)",
+                            r.name.name
+                        ),
+                    ));
+                }
+                // Seen machines offer no operations.
+                seen.operations.clear();
+                if let Some(c) = seen.constraints.take() {
+                    seen.properties = conjunction([c].into_iter().chain(seen.properties.take()));
+                }
+                self.seen.push(seen);
+            }
+        }
+
+        // Included instances.
+        let mut callable: Callable = HashMap::new();
+        let mut promoted: Vec<Operation> = Vec::new();
+        let includes = std::mem::take(&mut m.includes);
+        let extends = std::mem::take(&mut m.extends);
+        for (r, all_promoted) in includes
+            .into_iter()
+            .map(|r| (r, false))
+            .chain(extends.into_iter().map(|r| (r, true)))
+        {
+            let inst = self.instance(&r)?;
+            inits.extend(inst.initialisation.clone());
+            for op in &inst.operations {
+                callable.insert(op.name.name.clone(), op.clone());
+                if all_promoted {
+                    promoted.push(op.clone());
+                }
+            }
+            let mut inst = inst;
+            inst.operations.clear();
+            merge_declarations(&mut out, inst, &mut self.warnings)?;
+        }
+        for name in std::mem::take(&mut m.promotes) {
+            let Some(op) = callable.get(&name.name) else {
+                let mut known: Vec<&str> = callable.keys().map(String::as_str).collect();
+                known.sort_unstable();
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!(
+                        "cannot promote `{}`: no included machine has this operation",
+                        name.name
+                    ),
+                )
+                .with_note(format!(
+                    "the included operations are: {}",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            };
+            let mut op = op.clone();
+            op.name.span = name.span;
+            promoted.push(op);
+        }
+
+        // The component's own clauses.
+        for (name, value) in std::mem::take(&mut m.values) {
+            let span = name.span.to(value.span);
+            let eq = binary(BinaryOp::Eq, ident_expr(&name.name, name.span), value);
+            out.properties = conjunction(
+                out.properties
+                    .take()
+                    .into_iter()
+                    .chain([Expr { span, ..eq }]),
+            );
+        }
+        if let Some(inv) = m.invariant.take() {
+            // Only the checked component's gluing invariant is worth a warning.
+            let warnings = (self.stack.len() <= 1).then_some(&mut self.warnings);
+            m.invariant =
+                keep_conjuncts(inv, &dropped, warnings.map(|w| (m.name.name.as_str(), w)));
+        }
+        let mut own_init = m.initialisation.take();
+        if let Some(init) = &mut own_init {
+            inline_calls(init, &callable, &mut self.fresh)?;
+        }
+        inits.extend(own_init);
+        let mut ops = std::mem::take(&mut m.operations);
+        for op in &mut ops {
+            inline_calls(&mut op.body, &callable, &mut self.fresh)?;
+        }
+        merge_declarations(&mut out, m, &mut self.warnings)?;
+        for op in promoted {
+            if out.operations.iter().any(|o| o.name.name == op.name.name) {
+                return Err(Diagnostic::error(
+                    op.name.span,
+                    format!(
+                        "operation `{}` is promoted and also defined here",
+                        op.name.name
+                    ),
+                ));
+            }
+            out.operations.push(op);
+        }
+        out.operations.extend(ops);
+        check_unique_operations(&out.operations)?;
+        out.initialisation = sequence(inits);
+        Ok(Flat { machine: out })
+    }
+
+    fn refuse_arguments(&self, r: &MachineRef, clause: &str) -> Result<(), Diagnostic> {
+        if r.args.is_empty() {
+            Ok(())
+        } else {
+            Err(Diagnostic::error(
+                r.span,
+                format!("a machine named in {clause} takes no arguments"),
+            ))
+        }
+    }
+
+    /// The instance `r` names: the machine with its parameters replaced
+    /// by the arguments and its variables and operations renamed.
+    fn instance(&mut self, r: &MachineRef) -> Result<Machine, Diagnostic> {
+        let mut m = self.flatten_named(&r.name)?.machine;
+        if m.params.len() != r.args.len() {
+            return Err(Diagnostic::error(
+                r.span,
+                format!(
+                    "machine `{}` has {} parameter(s) ({}), but {} argument(s) are given",
+                    r.name.name,
+                    m.params.len(),
+                    m.params
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    r.args.len()
+                ),
+            ));
+        }
+        let mut map = Replacements::new();
+        for (p, a) in m.params.iter().zip(&r.args) {
+            map.insert(p.name.clone(), a.clone());
+        }
+        m.params.clear();
+        // The parameters' constraints must hold of the arguments.
+        if let Some(c) = m.constraints.take() {
+            m.properties = conjunction([c].into_iter().chain(m.properties.take()));
+        }
+        replace_in_machine(&mut m, &map);
+        if let Some(prefix) = &r.prefix {
+            let mut map = Replacements::new();
+            for v in &mut m.variables {
+                let new = format!("{prefix}.{}", v.name);
+                map.insert(v.name.clone(), renaming(&new, v));
+                v.name = new;
+            }
+            for c in &mut m.concrete_variables {
+                *c = format!("{prefix}.{c}");
+            }
+            replace_in_machine(&mut m, &map);
+            for op in &mut m.operations {
+                op.name.name = format!("{prefix}.{}", op.name.name);
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// Whether the machine names other components.
+fn has_structure(m: &Machine) -> bool {
+    m.refines.is_some()
+        || !m.sees.is_empty()
+        || !m.includes.is_empty()
+        || !m.extends.is_empty()
+        || !m.promotes.is_empty()
+        || !m.values.is_empty()
+}
+
+/// B's rule: a parameter written in upper case only is a set parameter.
+fn is_set_parameter(name: &str) -> bool {
+    !name.chars().any(|c| c.is_lowercase())
+}
+
+/// Adds the declarations and predicates of `from` to `into` (not its
+/// initialisation, parameters or definitions). A name declared twice is an
+/// error.
+fn merge_declarations(
+    into: &mut Machine,
+    from: Machine,
+    _warnings: &mut Vec<String>,
+) -> Result<(), Diagnostic> {
+    let declared = |m: &Machine| -> HashMap<String, Span> {
+        let mut names = HashMap::new();
+        for s in &m.sets {
+            names.insert(s.name().name.clone(), s.name().span);
+            if let crate::b::ast::SetDecl::Enumerated(_, elements) = s {
+                for e in elements {
+                    names.insert(e.name.clone(), e.span);
+                }
+            }
+        }
+        for c in m.constants.iter().chain(&m.variables) {
+            names.insert(c.name.clone(), c.span);
+        }
+        names
+    };
+    let existing = declared(into);
+    for (name, span) in declared(&from) {
+        if existing.contains_key(&name) {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "`{name}` is declared twice in the model (in `{}` and in a machine it names)",
+                    into.name.name
+                ),
+            )
+            .with_note("rename an included instance (`INCLUDES r.M`) or see the machine instead"));
+        }
+    }
+    into.sets.extend(from.sets);
+    into.constants.extend(from.constants);
+    into.variables.extend(from.variables);
+    into.concrete_variables.extend(from.concrete_variables);
+    into.properties = conjunction(into.properties.take().into_iter().chain(from.properties));
+    into.invariant = conjunction(into.invariant.take().into_iter().chain(from.invariant));
+    into.assertions.extend(from.assertions);
+    into.operations.extend(from.operations);
+    into.scopes.extend(from.scopes);
+    Ok(())
+}
+
+/// No two operations with one name.
+fn check_unique_operations(ops: &[Operation]) -> Result<(), Diagnostic> {
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for op in ops {
+        if let Some(first) = seen.insert(op.name.name.as_str(), op.name.span) {
+            let _ = first;
+            return Err(Diagnostic::error(
+                op.name.span,
+                format!("operation `{}` is defined twice", op.name.name),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The conjuncts of `inv` that mention none of `dropped`; the others are
+/// reported in the warnings, if given, as the component's gluing invariant.
+fn keep_conjuncts(
+    inv: Expr,
+    dropped: &[String],
+    warn: Option<(&str, &mut Vec<String>)>,
+) -> Option<Expr> {
+    if dropped.is_empty() {
+        return Some(inv);
+    }
+    let mut parts = Vec::new();
+    split_conjuncts(inv, &mut parts);
+    let (kept, gone): (Vec<Expr>, Vec<Expr>) =
+        parts.into_iter().partition(|c| !mentions_any(c, dropped));
+    if let Some((component, warnings)) = warn
+        && !gone.is_empty()
+    {
+        warnings.push(format!(
+            "{} invariant conjunct(s) of `{component}` mention the abstraction's variables ({}), \
+             which the refinement replaces: orbit checks the refinement's own states, so this \
+             gluing invariant is not checked",
+            gone.len(),
+            dropped.join(", "),
+        ));
+    }
+    conjunction(kept)
+}
+
+fn split_conjuncts(e: Expr, out: &mut Vec<Expr>) {
+    match e.kind {
+        ExprKind::Binary(BinaryOp::And, a, b) => {
+            split_conjuncts(*a, out);
+            split_conjuncts(*b, out);
+        }
+        kind => out.push(Expr { kind, span: e.span }),
+    }
+}
+
+/// Whether `e` mentions a name in `names`.
+fn mentions_any(e: &Expr, names: &[String]) -> bool {
+    let mut found = false;
+    walk_expr(e, &mut |x| {
+        if let ExprKind::Ident(n) = &x.kind {
+            let n = n.strip_suffix("$0").unwrap_or(n);
+            found |= names.iter().any(|d| d == n);
+        }
+    });
+    found
+}
+
+fn ident_expr(name: &str, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Ident(name.to_string()),
+        span,
+    }
+}
+
+fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    let span = a.span.to(b.span);
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        span,
+    }
+}
+
+/// `a & b & ...`, or nothing for no conjunct.
+fn conjunction(parts: impl IntoIterator<Item = Expr>) -> Option<Expr> {
+    parts.into_iter().reduce(|a, b| binary(BinaryOp::And, a, b))
+}
+
+/// `S1 ; S2 ; ...`, or nothing.
+fn sequence(mut parts: Vec<Subst>) -> Option<Subst> {
+    match parts.len() {
+        0 => None,
+        1 => parts.pop(),
+        _ => {
+            let span = parts[0].span.to(parts[parts.len() - 1].span);
+            Some(Subst {
+                kind: SubstKind::Sequence(parts),
+                span,
+            })
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! Modular B (`models/modular/`): machines that SEE, INCLUDE, EXTEND,
+//! IMPORT and refine each other, definition files, machine parameters,
+//! operation calls and WHILE loops. The oracle for the merge is
+//! `PairFlat.mch`, `Pair.mch` written out as one machine by hand; the other
+//! counts are worked out in `models/EXPECTED.md`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn model(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models/modular")
+        .join(name)
+}
+
+/// Runs `orbit check` on `path`; (exit code, stdout, stderr).
+fn check_path(path: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
+        .arg("check")
+        .arg(path)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The JSON report of a run that must succeed or fail with `code`.
+fn report(path: &Path, args: &[&str], code: i32) -> serde_json::Value {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let (got, out, err) = check_path(path, &all);
+    assert_eq!(got, Some(code), "{}: {out}{err}", path.display());
+    let report = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    crate::json_schema::check_report(&report);
+    report
+}
+
+fn counts(r: &serde_json::Value) -> (u64, u64) {
+    (
+        r["states"].as_u64().unwrap(),
+        r["transitions"].as_u64().unwrap(),
+    )
+}
+
+/// Writes `files` (name, text) into a fresh directory.
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn merged_components_explore_the_hand_flattened_state_space() {
+    let flat = counts(&report(&model("PairFlat.mch"), &[], 0));
+    assert_eq!(flat, (23, 66));
+    for args in [
+        &["--threads", "1"][..],
+        &["--threads", "2"],
+        &["--threads", "1", "--order", "dfs"],
+        &["--threads", "2", "--order", "any"],
+        &["--por"],
+    ] {
+        let r = report(&model("Pair.mch"), args, 0);
+        assert_eq!(r["result"], "ok", "{args:?}");
+        if !args.contains(&"--por") {
+            assert_eq!(counts(&r), flat, "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn included_machines_variables_are_renamed_and_initialised_first() {
+    let (code, out, _) = check_path(&model("PairBroken.mch"), &[]);
+    assert_eq!(code, Some(1), "{out}");
+    // Seen and included machines are initialised before the component.
+    let setup = out
+        .lines()
+        .position(|l| l.contains("SETUP_CONSTANTS"))
+        .unwrap();
+    let tail: Vec<&str> = out.lines().skip(setup + 1).take(6).map(str::trim).collect();
+    assert_eq!(
+        tail,
+        [
+            "cap = 2",
+            "k.c = 0",
+            "l.c = 0",
+            "r.c = 0",
+            "turn = left",
+            "shown = 0"
+        ],
+        "{out}"
+    );
+}
+
+#[test]
+fn a_call_that_breaks_the_callees_precondition_is_a_model_error_with_a_trace() {
+    let r = report(&model("PairBroken.mch"), &[], 1);
+    assert_eq!(r["result"], "model_error");
+    let message = r["message"].as_str().unwrap();
+    assert!(
+        message.contains("precondition of called operation `k.inc` is false")
+            && message.contains("Counter.mch:8:13"),
+        "{message}"
+    );
+    let labels: Vec<&str> = r["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels[1..], ["stepL", "push"]);
+    // EXTENDS offers every operation of Pair, and Pair's PROMOTES `l.reset`.
+    let (_, out, _) = check_path(
+        &model("PairBroken.mch"),
+        &["--order", "dfs", "--threads", "1"],
+    );
+    assert!(
+        out.contains("precondition of called operation `k.inc`"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(model("Pair.mch")).unwrap();
+    assert!(text.contains("PROMOTES l.reset"));
+}
+
+#[test]
+fn refinements_keep_the_abstractions_sets_constants_and_concrete_variables() {
+    assert_eq!(counts(&report(&model("Bank.mch"), &[], 0)).0, 6);
+    let (code, out, err) = check_path(&model("Bank_r.ref"), &[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("distinct states:      7"), "{out}");
+    assert!(
+        err.contains(
+            "warning: 1 invariant conjunct(s) of `Bank_r` mention the abstraction's variables (bal)"
+        ),
+        "{err}"
+    );
+    // USER is the abstraction's deferred set, sized by its PROPERTIES.
+    for mode in ["canon", "flood"] {
+        let r = report(&model("Bank_r.ref"), &["--symmetry", mode], 0);
+        assert_eq!(r["states"], 4, "{mode}");
+        let r = report(&model("Bank.mch"), &["--symmetry", mode], 0);
+        assert_eq!(r["states"], 4, "{mode}");
+    }
+}
+
+#[test]
+fn implementations_import_machines_and_run_while_loops() {
+    for threads in ["1", "2"] {
+        let r = report(&model("Bank_i.imp"), &["--threads", threads], 0);
+        assert_eq!(counts(&r), (3, 7), "{threads}");
+    }
+}
+
+#[test]
+fn scalar_parameters_are_constants_bounded_by_constraints_or_set() {
+    let r = report(&model("Sized.mch"), &[], 0);
+    assert_eq!(r["states"], 36);
+    assert_eq!(r["constant_valuations"], 3);
+    let r = report(&model("Sized.mch"), &["--set", "n=2"], 0);
+    assert_eq!(r["states"], 12);
+    assert_eq!(r["constant_valuations"], 1);
+    // The constraint still holds the parameter to its range.
+    let r = report(&model("Sized.mch"), &["--set", "n=7"], 1);
+    assert!(
+        r["message"].as_str().unwrap().contains("no solution"),
+        "{r}"
+    );
+}
+
+#[test]
+fn components_are_found_on_the_search_path() {
+    let dir = project(&[
+        (
+            "lib/Cell.mch",
+            "MACHINE Cell\nVARIABLES v\nINVARIANT v : 0..2\nINITIALISATION v := 0\nOPERATIONS\n  set(x) = PRE x : 0..2 THEN v := x END\nEND\n",
+        ),
+        ("lib/lib.def", "DEFINITIONS\n  Top == 2\n"),
+        (
+            "app/Main.mch",
+            "MACHINE Main\nINCLUDES Cell\nDEFINITIONS \"lib.def\"\nOPERATIONS\n  up = SELECT v < Top THEN set(v + 1) END;\n  down = SELECT v > 0 THEN set(v - 1) END\nEND\n",
+        ),
+    ]);
+    let main = dir.path().join("app/Main.mch");
+    let (code, _, err) = check_path(&main, &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("error: cannot find definition file \"lib.def\""),
+        "{err}"
+    );
+    assert!(err.contains("Main.mch:3:13"), "{err}");
+    assert!(err.contains("--search-path"), "{err}");
+    let lib = dir.path().join("lib");
+    let r = report(&main, &["--search-path", lib.to_str().unwrap()], 0);
+    assert_eq!(counts(&r), (3, 4));
+}
+
+#[test]
+fn structuring_errors_name_the_place_and_the_problem() {
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: &[Case] = &[
+        (
+            &[
+                ("M.mch", "MACHINE M\nINCLUDES N\nEND\n"),
+                ("N.mch", "MACHINE N\nINCLUDES M\nEND\n"),
+            ],
+            "machine `M` names itself through M -> N",
+            "N.mch:2:10",
+        ),
+        (
+            &[
+                ("M.mch", "MACHINE M\nINCLUDES N(1, 2)\nEND\n"),
+                ("N.mch", "MACHINE N(a)\nCONSTRAINTS a : NAT\nEND\n"),
+            ],
+            "machine `N` has 1 parameter(s) (a), but 2 argument(s) are given",
+            "M.mch:2:10",
+        ),
+        (
+            &[
+                (
+                    "M.mch",
+                    "MACHINE M\nINCLUDES N\nOPERATIONS\n  go = nope(1)\nEND\n",
+                ),
+                ("N.mch", "MACHINE N\nOPERATIONS\n  op(x) = skip\nEND\n"),
+            ],
+            "unknown operation `nope`",
+            "M.mch:4:8",
+        ),
+        (
+            &[
+                (
+                    "M.mch",
+                    "MACHINE M\nINCLUDES N\nOPERATIONS\n  go = op\nEND\n",
+                ),
+                ("N.mch", "MACHINE N\nOPERATIONS\n  op(x) = skip\nEND\n"),
+            ],
+            "operation `op` takes 1 argument(s) and gives 0 output(s); the call passes 0 and receives 0",
+            "M.mch:4:8",
+        ),
+        (
+            &[
+                ("M.mch", "MACHINE M\nINCLUDES N\nPROMOTES other\nEND\n"),
+                ("N.mch", "MACHINE N\nOPERATIONS\n  op = skip\nEND\n"),
+            ],
+            "cannot promote `other`",
+            "M.mch:3:10",
+        ),
+        (
+            &[(
+                "M.mch",
+                "MACHINE M\nDEFINITIONS \"LibraryStrings.def\"\nEND\n",
+            )],
+            "cannot find definition file \"LibraryStrings.def\"",
+            "M.mch:2:13",
+        ),
+        (
+            &[
+                ("M.mch", "MACHINE M\nINCLUDES N, N\nEND\n"),
+                (
+                    "N.mch",
+                    "MACHINE N\nVARIABLES v\nINVARIANT v : BOOL\nINITIALISATION v := TRUE\nEND\n",
+                ),
+            ],
+            "`v` is declared twice in the model",
+            "N.mch:2:11",
+        ),
+        (
+            &[
+                ("M.mch", "MACHINE M\nSEES N\nEND\n"),
+                ("N.mch", "MACHINE Other\nEND\n"),
+            ],
+            "this file defines `Other`, but `N` was expected",
+            "N.mch:1:9",
+        ),
+        (
+            &[
+                ("M.mch", "MACHINE M\nDEFINITIONS \"d.def\"\nEND\n"),
+                ("d.def", "MACHINE d\nEND\n"),
+            ],
+            "definition file \"d.def\" must start with `DEFINITIONS`",
+            "d.def:1:1",
+        ),
+        (
+            &[
+                ("M.mch", "MACHINE M\nDEFINITIONS \"d.def\"\nEND\n"),
+                ("d.def", "DEFINITIONS \"d.def\"\n"),
+            ],
+            "included 32 files deep",
+            "d.def:1:13",
+        ),
+    ];
+    for (files, message, place) in cases {
+        let dir = project(files);
+        let (code, out, err) = check_path(&dir.path().join("M.mch"), &[]);
+        assert_eq!(code, Some(2), "{message}: {out}{err}");
+        assert!(err.contains(message), "expected {message:?} in\n{err}");
+        assert!(err.contains(place), "expected {place:?} in\n{err}");
+    }
+}
+
+#[test]
+fn while_loops_check_their_invariant_and_variant() {
+    let machine = |body: &str| {
+        format!(
+            "MACHINE W\nVARIABLES x, n\nINVARIANT x : INTEGER & n : INTEGER\nINITIALISATION x := 0 || n := 0\n\
+             OPERATIONS\n  run = SELECT n = 0 THEN {body} ; n := 1 END\nEND\n"
+        )
+    };
+    let run = |body: &str| {
+        let dir = project(&[("W.mch", &machine(body))]);
+        report(
+            &dir.path().join("W.mch"),
+            &["--no-deadlock"],
+            if body.contains("BAD") { 1 } else { 0 },
+        )
+    };
+    // A long deterministic loop runs without recursion.
+    let r =
+        run("x := 0 ; WHILE x < 200000 DO x := x + 1 INVARIANT x <= 200000 VARIANT 200000 - x END");
+    assert_eq!(r["states"], 2);
+    // A non-deterministic body: every run of the loop is an outcome.
+    let r = run("WHILE x < 3 DO x :: {x + 1, x + 2} INVARIANT x <= 4 VARIANT 3 - x END");
+    assert_eq!(r["states"], 3, "{r}"); // x = 3 or x = 4 after the loop
+    for (body, message) in [
+        (
+            "WHILE x < 3 DO x := x + 1 INVARIANT x < 2 /*BAD*/ VARIANT 3 - x END",
+            "WHILE invariant is false",
+        ),
+        (
+            "WHILE x < 3 DO x := x + 1 INVARIANT x <= 3 VARIANT 5 /*BAD*/ END",
+            "WHILE variant did not decrease: 5 before the iteration, 5 after",
+        ),
+        (
+            "WHILE x < 3 DO x := x + 1 INVARIANT x <= 3 VARIANT 1 - x /*BAD*/ END",
+            "WHILE variant is negative (-1)",
+        ),
+    ] {
+        let r = run(body);
+        assert!(
+            r["message"].as_str().unwrap().contains(message),
+            "{body}: {r}"
+        );
+    }
+}
