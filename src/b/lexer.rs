@@ -717,8 +717,12 @@ mod tests {
             "{:?}",
             e.notes
         );
-        let e = lex("a ∈ b").unwrap_err();
+        let e = lex("a ⊛ b").unwrap_err();
         assert_eq!(e.span, Span::new(2, 5));
+        // ProB's Unicode operators are tokens spanning their text.
+        let toks = lex("a ∈ b").unwrap();
+        assert_eq!(toks[1].kind, TokenKind::Sym(Sym::Colon));
+        assert_eq!(toks[1].span, Span::new(2, 5));
     }
 
     #[test]

@@ -185,3 +185,47 @@ fn one_argument_projections_of_a_pair() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("m.mch:4:"), "{stderr}");
 }
+
+/// `x : NATURAL` or `x : INTEGER` bounded by comparisons elsewhere in the
+/// predicate is enumerated over the interval they allow (ProB solves these
+/// by constraint propagation); without a bound on both sides the error
+/// says what is missing.
+#[test]
+fn comparisons_bound_unbounded_integers_before_enumeration() {
+    let machine = |props: &str| {
+        format!(
+            "MACHINE B\nCONSTANTS c, d\nPROPERTIES {props}\nVARIABLES x\nINVARIANT x : NATURAL\n\
+             INITIALISATION x := 0\nOPERATIONS\n  \
+             step(n) = PRE n : NATURAL1 & n <= 2 & x + n <= c THEN x := x + n END\nEND\n"
+        )
+    };
+    for (props, valuations, states) in [
+        // d first (its bounds are ready), then c between d and 3.
+        (
+            "c : INTEGER & d : NATURAL & d < 3 & c > d & c <= 3",
+            6,
+            3 * 4 + 2 * 3 + 2,
+        ),
+        ("c : NATURAL & 1 < c & c < 3 & d = 0", 1, 3),
+        (
+            "c : NATURAL1 & c <= 2 & c /= 1 & d : INTEGER & d >= -1 & d <= -1",
+            1,
+            3,
+        ),
+    ] {
+        let (code, out, err) = check(&machine(props), &["--no-deadlock", "--json"]);
+        assert_eq!(code, Some(0), "{props}: {out}{err}");
+        let r = json(&out);
+        assert_eq!(r["constant_valuations"], valuations, "{props}");
+        assert_eq!(r["states"], states, "{props}");
+    }
+    let (code, out, _) = check(&machine("c : NATURAL & c > 1 & d = 0"), &["--json"]);
+    assert_eq!(code, Some(1));
+    let r = json(&out);
+    assert!(
+        r["message"].as_str().unwrap().contains(
+            "cannot enumerate an infinite set of integers: bound the variable on both sides"
+        ),
+        "{r}"
+    );
+}

@@ -38,7 +38,8 @@ impl Interpreter {
                 let (Some(lo), Some(hi)) = (lo, hi) else {
                     return Err(Fail::new(
                         s.span,
-                        "cannot enumerate an infinite set of integers",
+                        "cannot enumerate an infinite set of integers: bound the variable on \
+                         both sides (`x : a..b`, or `x >= a & x <= b` next to `x : NATURAL`)",
                     ));
                 };
                 for i in lo..=hi {

@@ -64,9 +64,30 @@ pub fn plan(
                 if done[i] {
                     continue;
                 }
-                if let Some((prio, cand)) = generator(c, v, vars, &bound)
-                    && best.as_ref().is_none_or(|b| prio < b.0)
+                let Some((mut prio, mut cand)) = generator(c, v, vars, &bound) else {
+                    continue;
+                };
+                // `x : NATURAL` (or INTEGER) with `x < e` elsewhere: enumerate
+                // the interval the comparisons allow, keeping every conjunct
+                // as a check.
+                if let SolveStep::Bind(_, Gen::In(set)) = &cand.step
+                    && let EK::Ints(kind @ (IntSet::Natural | IntSet::Natural1 | IntSet::Integer)) =
+                        set.kind
                 {
+                    let implied = match kind {
+                        IntSet::Natural => Some(0),
+                        IntSet::Natural1 => Some(1),
+                        _ => None,
+                    };
+                    if let Some(interval) =
+                        interval_for(v, implied, &conjuncts, &done, vars, &bound, i)
+                    {
+                        cand.step = SolveStep::Bind(v, Gen::In(interval));
+                        cand.exact = false;
+                        prio = 3;
+                    }
+                }
+                if best.as_ref().is_none_or(|b| prio < b.0) {
                     best = Some((prio, i, cand));
                 }
             }
@@ -95,8 +116,11 @@ pub fn plan(
                     .enumerate()
                     .find(|(_, v)| !bound.contains(v))
                     .expect("an unbound variable");
+                let interval =
+                    || interval_for(v, None, &conjuncts, &done, vars, &bound, usize::MAX);
                 let fallback = match types.and_then(|t| t.get(k)) {
                     Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
+                    Some(Type::Int) if let Some(interval) = interval() => Gen::In(interval),
                     _ => Gen::Unbounded(
                         names
                             .get(k)
@@ -199,6 +223,97 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
         }
         _ => None,
     }
+}
+
+/// The interval `max({lows})..min({highs})` that the pending comparisons
+/// `v < e`, `v <= e`, `e < v`, ... (with ready `e`) and an implied lower
+/// bound allow for `v`, if they bound it on both sides. Conjunct `skip` is
+/// the generator being replaced.
+fn interval_for(
+    v: u32,
+    implied_low: Option<i64>,
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+    skip: usize,
+) -> Option<CExpr> {
+    let ready = |e: &CExpr| {
+        let mut used = Vec::new();
+        expr_slots(e, &mut used);
+        used.iter().all(|s| !vars.contains(s) || bound.contains(s))
+    };
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    let lit = |n: i64, span: Span| CExpr {
+        kind: EK::Lit(crate::b::value::Value::Int(n)),
+        span,
+    };
+    let shifted = |e: &CExpr, by: i64| CExpr {
+        kind: EK::Binary(
+            BinaryOp::Add,
+            Box::new(e.clone()),
+            Box::new(lit(by, e.span)),
+        ),
+        span: e.span,
+    };
+    let mut lows: Vec<CExpr> = Vec::new();
+    let mut highs: Vec<CExpr> = Vec::new();
+    let mut span = None;
+    for (i, c) in conjuncts.iter().enumerate() {
+        if done[i] || i == skip {
+            continue;
+        }
+        let PK::Cmp(op, a, b) = &c.kind else { continue };
+        // Normalise to `v op e`.
+        let (op, e) = if is_v(a) && ready(b) {
+            (*op, b)
+        } else if is_v(b) && ready(a) {
+            let flipped = match op {
+                Cmp::Lt => Cmp::Gt,
+                Cmp::Le => Cmp::Ge,
+                Cmp::Gt => Cmp::Lt,
+                Cmp::Ge => Cmp::Le,
+                other => *other,
+            };
+            (flipped, a)
+        } else {
+            continue;
+        };
+        match op {
+            Cmp::Lt => highs.push(shifted(e, -1)),
+            Cmp::Le => highs.push(e.clone()),
+            Cmp::Gt => lows.push(shifted(e, 1)),
+            Cmp::Ge => lows.push(e.clone()),
+            _ => continue,
+        }
+        span = Some(c.span);
+    }
+    let span = span?;
+    if let Some(n) = implied_low {
+        lows.push(lit(n, span));
+    }
+    let combine = |mut es: Vec<CExpr>, op: UnaryOp| -> Option<CExpr> {
+        match es.len() {
+            0 => None,
+            1 => es.pop(),
+            _ => Some(CExpr {
+                kind: EK::Unary(
+                    op,
+                    Box::new(CExpr {
+                        kind: EK::SetEnum(es),
+                        span,
+                    }),
+                ),
+                span,
+            }),
+        }
+    };
+    let low = combine(lows, UnaryOp::Max)?;
+    let high = combine(highs, UnaryOp::Min)?;
+    Some(CExpr {
+        kind: EK::Binary(BinaryOp::Interval, Box::new(low), Box::new(high)),
+        span,
+    })
 }
 
 /// The first unbound variable that some pending conjunct applies a ready
