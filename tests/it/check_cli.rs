@@ -229,3 +229,62 @@ fn comparisons_bound_unbounded_integers_before_enumeration() {
         "{r}"
     );
 }
+
+/// A deferred set without a given size gets the least size PROPERTIES
+/// allows when that is more than the default 2, instead of a machine
+/// whose constants have no solution.
+#[test]
+fn deferred_set_sizes_are_inferred_from_properties() {
+    let machine = |props: &str| {
+        format!(
+            "MACHINE S\nSETS PID; DOOR\nCONSTANTS a, b, c, d1, d2, d3\nPROPERTIES {props}\n\
+             VARIABLES x\nINVARIANT x : PID\nINITIALISATION x := a\n\
+             OPERATIONS\n  op(p) = PRE p : PID THEN x := p END\nEND\n"
+        )
+    };
+    let base = "a : PID & b : PID & c : PID & d1 : DOOR & d2 : DOOR & d3 : DOOR";
+    for (extra, valuations, states) in [
+        // Three pairwise distinct constants need three elements.
+        ("a /= b & b /= c & a /= c", 6 * 8, 6 * 8 * 3),
+        // card(PID) > 3 asks for four.
+        (
+            "a /= b & b /= c & a /= c & card(PID) > 3",
+            24 * 8,
+            24 * 8 * 4,
+        ),
+        // DOOR = {d1, d2, d3}: exactly three doors, a permutation of them.
+        ("DOOR = {d1, d2, d3} & a = b & b = c", 2 * 6, 2 * 6 * 2),
+        // Nothing asks for more: the default 2.
+        ("a /= b", 2 * 2 * 8, 2 * 2 * 8 * 2),
+    ] {
+        let text = machine(&format!("{base} & {extra}"));
+        let (code, out, err) = check(&text, &["--json"]);
+        assert_eq!(code, Some(0), "{extra}: {out}{err}");
+        let r = json(&out);
+        assert_eq!(r["constant_valuations"], valuations, "{extra}");
+        assert_eq!(r["states"], states, "{extra}");
+    }
+}
+
+/// Names a definition stands for in a declaration list, a bound variable
+/// that shadows a definition of the same name, and `h(i)(j) :=`.
+#[test]
+fn definitions_in_declarations_are_expanded_and_bound_names_shadow_them() {
+    let text = "MACHINE D
+DEFINITIONS scope_Unused == 3; n == 2; VARS == x, h
+VARIABLES VARS
+INVARIANT x : 0..n & !n.(n : 1..2 => n > 0) & h : 1..2 --> (1..2 --> 0..1)
+  & {n | n : 1..3 & n > 1} = 2..3 & SIGMA(n).(n : 1..2 | n) = 3
+INITIALISATION x := 0 || h := %i.(i : 1..2 | %j.(j : 1..2 | 0))
+OPERATIONS
+  op = PRE x < n THEN x := x + 1 END;
+  set(i, n) = PRE i : 1..2 & n : 1..2 THEN h(i)(n) := 1 END;
+  look = ANY n WHERE n : 0..1 & n = h(1)(1) THEN x := n END
+END
+";
+    let (code, out, err) = check(text, &["--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r = json(&out);
+    // x in 0..2 (look can also set it back to h(1)(1)), 16 values of h.
+    assert_eq!(r["states"], 3 * 16, "{r}");
+}

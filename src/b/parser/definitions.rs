@@ -263,6 +263,13 @@ impl Parser<'_> {
         let Err(subst_error) = as_subst else {
             return Ok(());
         };
+        // A list of names, for a declaration clause (`VARIABLES Vars`).
+        if self
+            .parse_definition_body(def, |p| p.ident_list().map(drop))
+            .is_ok()
+        {
+            return Ok(());
+        }
         // Report the attempt that got further.
         Err(if subst_error.span.start > expr_error.span.start {
             subst_error
@@ -297,10 +304,12 @@ impl Parser<'_> {
         let saved_pos = std::mem::replace(&mut self.pos, 0);
         let saved_pending = std::mem::take(&mut self.pending);
         let saved_depth = std::mem::replace(&mut self.depth, 0);
+        let saved_shadowed = std::mem::take(&mut self.shadowed);
         let result = parse(self).and_then(|value| {
             self.expect_eof()?;
             Ok(value)
         });
+        self.shadowed = saved_shadowed;
         self.tokens = saved_tokens;
         self.pos = saved_pos;
         self.pending = saved_pending;

@@ -134,6 +134,7 @@ impl Parser<'_> {
     /// parentheses (expression position). Returns whether it expanded.
     pub(super) fn expand_definition(&mut self, parenthesise: bool) -> Result<bool, Diagnostic> {
         let def = match self.peek_kind() {
+            TokenKind::Ident(name) if self.shadowed.contains(name) => return Ok(false),
             TokenKind::Ident(name) => match self.defs.by_name.get(name) {
                 Some(&def) => def,
                 None => return Ok(false),

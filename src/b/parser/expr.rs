@@ -350,10 +350,12 @@ impl Parser<'_> {
                     Quantifier::Exists
                 };
                 let vars = self.binder_list()?;
+                let mark = self.shadow(&vars);
                 self.expect_sym(Sym::Dot)?;
                 self.expect_sym(Sym::LParen)?;
                 let body = self.expr()?;
                 self.expect_sym(Sym::RParen)?;
+                self.unshadow(mark);
                 Ok(node(
                     ExprKind::Quantifier(q, vars, Box::new(body)),
                     self.span_from(start),
@@ -371,11 +373,13 @@ impl Parser<'_> {
             TokenKind::Keyword(Keyword::Let) => {
                 self.bump();
                 let vars = self.ident_list()?;
+                let mark = self.shadow(&vars);
                 self.expect_kw(Keyword::Be)?;
                 let pred = self.expr()?;
                 self.expect_kw(Keyword::In)?;
                 let body = self.expr()?;
                 self.expect_kw(Keyword::End)?;
+                self.unshadow(mark);
                 Ok(node(
                     ExprKind::Let(vars, Box::new(pred), Box::new(body)),
                     self.span_from(start),
@@ -388,12 +392,14 @@ impl Parser<'_> {
     /// `x.(P | E)` or `(x, y).(P | E)` after `%`, `SIGMA` and the like.
     fn binder_pred_expr(&mut self) -> Result<(Vec<Ident>, Expr, Expr), Diagnostic> {
         let vars = self.binder_list()?;
+        let mark = self.shadow(&vars);
         self.expect_sym(Sym::Dot)?;
         self.expect_sym(Sym::LParen)?;
         let pred = self.expr()?;
         self.expect_sym(Sym::Bar)?;
         let value = self.expr()?;
         self.expect_sym(Sym::RParen)?;
+        self.unshadow(mark);
         Ok((vars, pred, value))
     }
 
@@ -497,9 +503,11 @@ impl Parser<'_> {
         }
         if self.at_comprehension() {
             let vars = self.binder_list()?;
+            let mark = self.shadow(&vars);
             self.expect_sym(Sym::Bar)?;
             let pred = self.expr()?;
             self.expect_sym(Sym::RBrace)?;
+            self.unshadow(mark);
             return Ok(node(
                 ExprKind::Comprehension(vars, Box::new(pred)),
                 self.span_from(start),

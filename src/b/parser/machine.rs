@@ -112,14 +112,14 @@ impl Parser<'_> {
             Constraints => m.constraints = Some(self.expr()?),
             Sets => m.sets = self.set_declarations()?,
             Constants | ConcreteConstants | AbstractConstants | VisibleConstants => {
-                m.constants.extend(self.ident_list()?);
+                m.constants.extend(self.declared_names()?);
             }
             Properties => m.properties = Some(self.expr()?),
             Variables | AbstractVariables | VisibleVariables => {
-                m.variables.extend(self.ident_list()?);
+                m.variables.extend(self.declared_names()?);
             }
             ConcreteVariables => {
-                let names = self.ident_list()?;
+                let names = self.declared_names()?;
                 m.concrete_variables
                     .extend(names.iter().map(|n| n.name.clone()));
                 m.variables.extend(names);
@@ -254,7 +254,11 @@ impl Parser<'_> {
         if !self.eat_sym(Sym::Eq) {
             return Err(self.expected("`=`"));
         }
-        let body = self.subst()?;
+        let mark = self.shadow(&params);
+        self.shadow(&outputs);
+        let body = self.subst();
+        self.unshadow(mark);
+        let body = body?;
         Ok(Operation {
             name,
             outputs,

@@ -107,6 +107,9 @@ pub(crate) struct Parser<'f> {
     links: u32,
     /// Span of the last consumed token, to end node spans.
     last_span: Span,
+    /// Names bound by the binders being parsed: a definition of the same
+    /// name is not expanded in their scope (the bound name shadows it).
+    shadowed: Vec<String>,
 }
 
 impl<'f> Parser<'f> {
@@ -120,6 +123,32 @@ impl<'f> Parser<'f> {
             depth: 0,
             links: 0,
             last_span: Span::default(),
+            shadowed: Vec::new(),
+        }
+    }
+
+    /// Starts the scope of bound names; returns the mark to end it with.
+    fn shadow(&mut self, names: &[Ident]) -> usize {
+        let mark = self.shadowed.len();
+        self.shadowed.extend(names.iter().map(|n| n.name.clone()));
+        mark
+    }
+
+    /// Ends the scope started at `mark`.
+    fn unshadow(&mut self, mark: usize) {
+        self.shadowed.truncate(mark);
+    }
+
+    /// `x, y` in a clause declaring names (`VARIABLES`, `CONSTANTS`, ...),
+    /// where a definition may stand for some of them (`VARIABLES Vars`).
+    fn declared_names(&mut self) -> Result<Vec<Ident>, Diagnostic> {
+        let mut ids = Vec::new();
+        loop {
+            while self.expand_definition(false)? {}
+            ids.push(self.ident()?);
+            if !self.eat_sym(Sym::Comma) {
+                return Ok(ids);
+            }
         }
     }
 

@@ -14,7 +14,7 @@
 //! parentheses put around expressions (`Inc == x := x + 1`).
 
 use super::Parser;
-use crate::b::ast::{AssignTarget, Expr, Ident, Subst, SubstKind, While};
+use crate::b::ast::{AssignTarget, BinaryOp, Expr, ExprKind, Ident, Subst, SubstKind, While};
 use crate::b::lexer::{Keyword, Sym, TokenKind};
 use crate::diag::{Diagnostic, Span};
 
@@ -151,29 +151,35 @@ impl Parser<'_> {
             TokenKind::Keyword(Keyword::Any) => {
                 self.bump();
                 let vars = self.ident_list()?;
+                let mark = self.shadow(&vars);
                 self.expect_kw(Keyword::Where)?;
                 let pred = self.expr()?;
                 self.expect_kw(Keyword::Then)?;
                 let body = self.subst()?;
                 self.expect_kw(Keyword::End)?;
+                self.unshadow(mark);
                 SubstKind::Any(vars, pred, Box::new(body))
             }
             TokenKind::Keyword(Keyword::Let) => {
                 self.bump();
                 let vars = self.ident_list()?;
+                let mark = self.shadow(&vars);
                 self.expect_kw(Keyword::Be)?;
                 let pred = self.expr()?;
                 self.expect_kw(Keyword::In)?;
                 let body = self.subst()?;
                 self.expect_kw(Keyword::End)?;
+                self.unshadow(mark);
                 SubstKind::Let(vars, pred, Box::new(body))
             }
             TokenKind::Keyword(Keyword::Var) => {
                 self.bump();
                 let vars = self.ident_list()?;
+                let mark = self.shadow(&vars);
                 self.expect_kw(Keyword::In)?;
                 let body = self.subst()?;
                 self.expect_kw(Keyword::End)?;
+                self.unshadow(mark);
                 SubstKind::Var(vars, Box::new(body))
             }
             TokenKind::Keyword(Keyword::While) => {
@@ -270,14 +276,21 @@ impl Parser<'_> {
     /// `x, y :: S`, `x, y : (P)` and operation calls `r <-- op(a)`, `op(a)`.
     fn assignment(&mut self) -> Result<SubstKind, Diagnostic> {
         let mut targets = Vec::new();
+        // `f(a)(b) := e`: the argument lists after the first, per target.
+        let mut curried: Vec<Vec<Vec<Expr>>> = Vec::new();
         loop {
             let name = self.ident()?;
+            let mut more = Vec::new();
             if self.eat_sym(Sym::LParen) {
                 let args = self.expr_list(Sym::RParen)?;
+                while self.eat_sym(Sym::LParen) {
+                    more.push(self.expr_list(Sym::RParen)?);
+                }
                 targets.push(AssignTarget::FunctionPoint(name, args));
             } else {
                 targets.push(AssignTarget::Var(name));
             }
+            curried.push(more);
             if !self.eat_sym(Sym::Comma) {
                 break;
             }
@@ -288,6 +301,14 @@ impl Parser<'_> {
                 let mut values = vec![self.expr()?];
                 while self.eat_sym(Sym::Comma) {
                     values.push(self.expr()?);
+                }
+                // `f(a)(b) := e` is `f(a) := f(a) <+ {b |-> e}` (and so on).
+                for ((target, more), value) in targets.iter().zip(&curried).zip(values.iter_mut()) {
+                    if let AssignTarget::FunctionPoint(f, args) = target
+                        && !more.is_empty()
+                    {
+                        *value = curried_update(f, args, more, value.clone());
+                    }
                 }
                 if values.len() != targets.len() {
                     return Err(self.error_at(
@@ -349,6 +370,46 @@ impl Parser<'_> {
             format!("only variables can be assigned with `{op}`, not function points"),
         )
     }
+}
+
+/// The new value of `f(args)` for `f(args)(more[0])(more[1])... := value`:
+/// `f(args) <+ {more[0] |-> (f(args)(more[0]) <+ {more[1] |-> value})}`.
+fn curried_update(f: &Ident, args: &[Expr], more: &[Vec<Expr>], value: Expr) -> Expr {
+    let span = value.span;
+    let node = |kind| Expr { kind, span };
+    let pair = |items: &[Expr]| {
+        items
+            .iter()
+            .cloned()
+            .reduce(|a, b| node(ExprKind::Binary(BinaryOp::Maplet, Box::new(a), Box::new(b))))
+            .expect("argument lists are not empty")
+    };
+    // The function being updated at each level: f(args), f(args)(more[0]), ...
+    let mut applied = vec![node(ExprKind::Apply(
+        Box::new(Expr {
+            kind: ExprKind::Ident(f.name.clone()),
+            span: f.span,
+        }),
+        args.to_vec(),
+    ))];
+    for level in &more[..more.len() - 1] {
+        let inner = applied.last().expect("one level").clone();
+        applied.push(node(ExprKind::Apply(Box::new(inner), level.clone())));
+    }
+    let mut value = value;
+    for (level, function) in more.iter().zip(applied).rev() {
+        let point = node(ExprKind::Binary(
+            BinaryOp::Maplet,
+            Box::new(pair(level)),
+            Box::new(value),
+        ));
+        value = node(ExprKind::Binary(
+            BinaryOp::Override,
+            Box::new(function),
+            Box::new(node(ExprKind::SetEnum(vec![point]))),
+        ));
+    }
+    value
 }
 
 /// Combines the operands of a run of `op` (`;` or `||`) into one node.

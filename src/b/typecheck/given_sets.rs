@@ -9,7 +9,9 @@
 //! 1. a command-line override `--set X=n` ([`CheckOptions::set_sizes`]);
 //! 2. a definition `scope_X == 1..n` or `scope_X == n`;
 //! 3. a top-level conjunct `card(X) = n` (or `n = card(X)`) of `PROPERTIES`;
-//! 4. [`CheckOptions::default_set_size`] (ProB's `DEFAULT_SETSIZE`, 2).
+//! 4. [`CheckOptions::default_set_size`] (ProB's `DEFAULT_SETSIZE`, 2), or
+//!    the least size `PROPERTIES` allows if that is larger
+//!    (`card(X) >= n`, `X = {a, b, c}`, distinct constants in `X`).
 //!
 //! Its elements are named `X1, X2, ...` as ProB prints them. A `--set`
 //! override replaces a `scope_X` definition (a scope only proposes a size),
@@ -94,7 +96,12 @@ pub(crate) fn number_given_sets(
     for (k, set) in out.sets.iter_mut().enumerate() {
         let size = size_of(set, out.spans[k], machine, options, &card_facts, diags);
         if set.deferred {
-            let n = size.unwrap_or(options.default_set_size);
+            let n = size.unwrap_or_else(|| {
+                // No size given: the least size PROPERTIES allows, if it
+                // needs more than the default.
+                let least = least_size(machine, &set.name);
+                options.default_set_size.max(least)
+            });
             if n == 0 || n > MAX_GIVEN_SET_SIZE {
                 diags.push(Diagnostic::error(
                     out.spans[k],
@@ -194,6 +201,93 @@ fn size_of(
         return None;
     }
     Some(first.0 as u32)
+}
+
+/// The least size PROPERTIES allows for deferred set `name`, from its
+/// top-level conjuncts (as ProB infers deferred set sizes): `card(X) >= n`,
+/// `card(X) > n` (and mirrored), `X = {a, b, c}` of distinct names (exactly
+/// that many: the size is then also at most that), and constants that
+/// conjuncts `a : X` and `a /= b` make pairwise distinct elements of `X`
+/// (the largest such group found greedily). 0 when nothing bounds it.
+fn least_size(machine: &Machine, name: &str) -> u32 {
+    let Some(props) = &machine.properties else {
+        return 0;
+    };
+    let is_set = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if n == name);
+    let card_of_set = |e: &Expr| matches!(&e.kind, ExprKind::Unary(UnaryOp::Card, s) if is_set(s));
+    fn ident(e: &Expr) -> Option<&str> {
+        match &e.kind {
+            ExprKind::Ident(n) => Some(n.as_str()),
+            _ => None,
+        }
+    }
+    let mut least: i64 = 0;
+    let mut members: Vec<&str> = Vec::new();
+    let mut distinct: Vec<(&str, &str)> = Vec::new();
+    for c in conjuncts(props) {
+        let ExprKind::Binary(op, a, b) = &c.kind else {
+            continue;
+        };
+        match op {
+            BinaryOp::Ge | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Lt => {
+                // Normalise to `card(X) >= n` / `card(X) > n`.
+                let (card, bound, strict) = match op {
+                    BinaryOp::Ge => (a, b, false),
+                    BinaryOp::Gt => (a, b, true),
+                    BinaryOp::Le => (b, a, false),
+                    _ => (b, a, true),
+                };
+                if card_of_set(card)
+                    && let Some(n) = const_int(bound)
+                {
+                    least = least.max(if strict { n.saturating_add(1) } else { n });
+                }
+            }
+            BinaryOp::Eq => {
+                let enumeration = if is_set(a) {
+                    b
+                } else if is_set(b) {
+                    a
+                } else {
+                    continue;
+                };
+                if let ExprKind::SetEnum(items) = &enumeration.kind {
+                    let names: Vec<&str> = items.iter().filter_map(ident).collect();
+                    let mut unique = names.clone();
+                    unique.sort_unstable();
+                    unique.dedup();
+                    if unique.len() == items.len() {
+                        least = least.max(items.len() as i64);
+                    }
+                }
+            }
+            BinaryOp::Member if is_set(b) => members.extend(ident(a)),
+            BinaryOp::Neq => {
+                if let (Some(x), Some(y)) = (ident(a), ident(b)) {
+                    distinct.push((x, y));
+                }
+            }
+            _ => {}
+        }
+    }
+    // A group of members that are pairwise distinct, grown greedily.
+    let differ = |x: &str, y: &str| {
+        distinct
+            .iter()
+            .any(|&(a, b)| (a, b) == (x, y) || (a, b) == (y, x))
+    };
+    let mut best = 0usize;
+    for (i, &first) in members.iter().enumerate() {
+        let mut group = vec![first];
+        for &m in &members[i + 1..] {
+            if group.iter().all(|&g| differ(g, m)) {
+                group.push(m);
+            }
+        }
+        best = best.max(group.len());
+    }
+    least = least.max(best as i64);
+    least.clamp(0, i64::from(MAX_GIVEN_SET_SIZE)) as u32
 }
 
 /// Sizes in `--set` overrides and `scope_` definitions for sets that do not exist.
