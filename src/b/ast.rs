@@ -228,6 +228,12 @@ pub enum ExprKind {
     /// `LET x, y BE x = E1 & y = E2 IN E END` as an expression (ProB extension):
     /// names, the defining predicate, the body.
     Let(Vec<Ident>, Box<Expr>, Box<Expr>),
+    /// `rec(a: e1, b: e2)`: a record, fields as written.
+    Record(Vec<(Ident, Expr)>),
+    /// `struct(a: S, b: T)`: the set of records with fields in these sets.
+    Struct(Vec<(Ident, Expr)>),
+    /// `r'a`: a field of a record.
+    Field(Box<Expr>, Ident),
 }
 
 /// Built-in constants.

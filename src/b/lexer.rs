@@ -285,6 +285,7 @@ symbols! {
     Percent => "%",
     Amp => "&",
     SetMinus => "\\",
+    Quote => "'",
 }
 
 /// ProB's Unicode notation and the ASCII it stands for; two-character
@@ -414,12 +415,6 @@ impl Lexer<'_> {
                         self.push(t.kind, start);
                     }
                 }
-            } else if c == '\'' {
-                let span = Span::new(start, start + 1);
-                return Err(Diagnostic::error(
-                    span,
-                    "not supported yet: records (field access with `'`)",
-                ));
             } else {
                 let span = Span::new(start, start + c.len_utf8());
                 let mut d = Diagnostic::error(span, format!("unexpected character `{c}`"));

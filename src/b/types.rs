@@ -61,6 +61,12 @@ pub struct MachineTypes {
     /// that is expanded at different types (so one span, several types) is
     /// left out.
     pub bound: HashMap<(u32, u32), Type>,
+    /// Record field accesses `r'f`, keyed by the `(start, end)` of the
+    /// whole access: the field's index among the record's fields (sorted
+    /// by name) and their number. A record value is its field values in
+    /// that order as right-nested pairs (`a |-> (b |-> c)`; one field `a`
+    /// is `a |-> TRUE`), so `struct(...)` is a cartesian product.
+    pub fields: HashMap<(u32, u32), (u32, u32)>,
     /// The value of `MAXINT` (upper bound of `NAT` and `INT`).
     pub maxint: i64,
     /// The value of `MININT` (lower bound of `INT`).

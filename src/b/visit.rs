@@ -45,6 +45,10 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             walk_expr(fun, f);
             args.iter().for_each(|a| walk_expr(a, f));
         }
+        ExprKind::Record(fields) | ExprKind::Struct(fields) => {
+            fields.iter().for_each(|(_, e)| walk_expr(e, f))
+        }
+        ExprKind::Field(e, _) => walk_expr(e, f),
     }
 }
 

@@ -378,3 +378,15 @@ fn unicode_operators_read_as_their_ascii_forms() {
         assert_eq!(parse(unicode), parse(ascii), "{unicode}");
     }
 }
+
+#[test]
+fn records_parse_with_their_field_names() {
+    assert_eq!(parse("rec(a: 1, id: TRUE)"), "(rec a:1 id:TRUE)");
+    assert_eq!(parse("struct(a: NAT, b: BOOL)"), "(struct a:Nat b:Bool)");
+    assert_eq!(
+        parse("r'a + f(x)'b'c"),
+        "(Add (Field r a) (Field (Field (Apply f x) b) c))"
+    );
+    error("rec(a: 1, a: 2)", 1, 11, "field `a` is given twice");
+    error("rec(a 1)", 1, 7, "expected `:` and the field's value");
+}

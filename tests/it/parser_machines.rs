@@ -349,16 +349,10 @@ fn unsupported_constructs_are_named() {
         "not supported yet: the predicates `btrue` and `bfalse`",
     );
     error(
-        "MACHINE M CONSTANTS c\nPROPERTIES c = rec(a: 1) END",
+        "MACHINE M VARIABLES c\nINITIALISATION c'a := 1 END",
         2,
-        16,
-        "not supported yet: records",
-    );
-    error(
-        "MACHINE M CONSTANTS c\nPROPERTIES c'a = 1 END",
-        2,
-        13,
-        "not supported yet: records",
+        17,
+        "not supported yet: assigning a record field",
     );
     error(
         "MACHINE M CONSTANTS c\nPROPERTIES c : REAL END",

@@ -123,6 +123,10 @@ pub(super) fn replace_in_expr(e: &mut Expr, map: &Replacements) {
             replace_in_expr(f, map);
             args.iter_mut().for_each(|a| replace_in_expr(a, map));
         }
+        ExprKind::Record(fields) | ExprKind::Struct(fields) => {
+            fields.iter_mut().for_each(|(_, e)| replace_in_expr(e, map))
+        }
+        ExprKind::Field(e, _) => replace_in_expr(e, map),
         ExprKind::Comprehension(ids, body) | ExprKind::Quantifier(_, ids, body) => {
             let inner = without(map, ids.iter());
             replace_in_expr(body, &inner);

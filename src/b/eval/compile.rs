@@ -148,6 +148,43 @@ impl<'a> Compiler<'a> {
         )
     }
 
+    /// A record (`op` is `|->`) or a set of records (`op` is `*`): the
+    /// fields sorted by name as right-nested pairs, one field `a` as
+    /// `a |-> TRUE` (see [`MachineTypes::fields`]).
+    fn record(
+        &mut self,
+        fields: &[(crate::b::ast::Ident, Expr)],
+        op: BinaryOp,
+        span: Span,
+    ) -> CResult<EK> {
+        let mut sorted: Vec<&(crate::b::ast::Ident, Expr)> = fields.iter().collect();
+        sorted.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        let mut parts: Vec<CExpr> = sorted
+            .iter()
+            .map(|(_, e)| self.expr(e))
+            .collect::<CResult<_>>()?;
+        if parts.len() == 1 {
+            let truth = Value::Bool(true);
+            let pad = if op == BinaryOp::Mul {
+                Value::set_from_sorted(vec![truth])
+            } else {
+                truth
+            };
+            parts.push(CExpr {
+                kind: EK::Lit(pad),
+                span,
+            });
+        }
+        let mut value = parts.pop().expect("a record has fields");
+        while let Some(field) = parts.pop() {
+            value = CExpr {
+                kind: EK::Binary(op, Box::new(field), Box::new(value)),
+                span,
+            };
+        }
+        Ok(value.kind)
+    }
+
     /// Compiles an expression (a value-producing term).
     pub fn expr(&mut self, e: &Expr) -> CResult<CExpr> {
         let span = e.span;
@@ -255,6 +292,31 @@ impl<'a> Compiler<'a> {
                 let body = self.expr(body)?;
                 self.pop(mark);
                 EK::Let(Box::new(solver), Box::new(body))
+            }
+            ExprKind::Record(fields) => self.record(fields, BinaryOp::Maplet, span)?,
+            ExprKind::Struct(fields) => self.record(fields, BinaryOp::Mul, span)?,
+            ExprKind::Field(r, field) => {
+                let Some(&(index, count)) = self.types.fields.get(&(span.start, span.end)) else {
+                    return Err(Diagnostic::error(
+                        field.span,
+                        format!("cannot tell which field `{}` is here", field.name),
+                    )
+                    .with_note("a definition that accesses record fields at several record types is not supported yet"));
+                };
+                let mut value = self.expr(r)?;
+                for _ in 0..index {
+                    value = CExpr {
+                        kind: EK::Component(false, Box::new(value)),
+                        span,
+                    };
+                }
+                if count == 1 || index + 1 < count {
+                    value = CExpr {
+                        kind: EK::Component(true, Box::new(value)),
+                        span,
+                    };
+                }
+                return Ok(value);
             }
         };
         Ok(CExpr { kind, span })

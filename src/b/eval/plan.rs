@@ -532,6 +532,7 @@ mod tests {
             variables: Vec::new(),
             operations: Vec::new(),
             bound: Default::default(),
+            fields: Default::default(),
             maxint: 3,
             minint: -1,
         }

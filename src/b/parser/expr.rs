@@ -193,7 +193,6 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
 fn unsupported_name(name: &str) -> Option<&'static str> {
     Some(match name {
         "btrue" | "bfalse" => "the predicates `btrue` and `bfalse`",
-        "rec" | "struct" => "records",
         "REAL" | "FLOAT" | "real" | "floor" | "ceiling" => "real numbers",
         _ => return None,
     })
@@ -248,7 +247,11 @@ impl Parser<'_> {
         let mut e = self.primary()?;
         let mut links = 0;
         loop {
-            if self.at_sym(Sym::LParen) || self.at_sym(Sym::LBracket) || self.at_sym(Sym::Tilde) {
+            if self.at_sym(Sym::LParen)
+                || self.at_sym(Sym::LBracket)
+                || self.at_sym(Sym::Tilde)
+                || self.at_sym(Sym::Quote)
+            {
                 // `f(x)(y)...`, `r[s][t]...`, `r~~...` deepen the tree too.
                 self.link()?;
                 links += 1;
@@ -268,6 +271,11 @@ impl Parser<'_> {
                 self.bump();
                 let span = self.span_from(e.span);
                 e = node(ExprKind::Unary(UnaryOp::Inverse, Box::new(e)), span);
+            } else if self.at_sym(Sym::Quote) {
+                self.bump();
+                let field = self.field_name()?;
+                let span = self.span_from(e.span);
+                e = node(ExprKind::Field(Box::new(e), field), span);
             } else {
                 self.unlink(links);
                 return Ok(e);
@@ -403,6 +411,43 @@ impl Parser<'_> {
         Ok((vars, pred, value))
     }
 
+    /// `a: e1, b: e2)` after `rec(` or `struct(`; a field named twice is
+    /// an error.
+    fn record_fields(&mut self) -> Result<Vec<(Ident, Expr)>, Diagnostic> {
+        let mut fields: Vec<(Ident, Expr)> = Vec::new();
+        loop {
+            let name = self.field_name()?;
+            if let Some((first, _)) = fields.iter().find(|(f, _)| f.name == name.name) {
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!("field `{}` is given twice", name.name),
+                )
+                .with_note(format!("first given at {}", self.file.location(first.span))));
+            }
+            if !self.eat_sym(Sym::Colon) {
+                return Err(self.expected("`:` and the field's value (`rec(a: 1, b: TRUE)`)"));
+            }
+            fields.push((name, self.expr()?));
+            if !self.eat_sym(Sym::Comma) {
+                break;
+            }
+        }
+        self.expect_sym(Sym::RParen)?;
+        Ok(fields)
+    }
+
+    /// A record field's name: any identifier, also one that names a
+    /// built-in elsewhere (`rec(id: 1)`).
+    fn field_name(&mut self) -> Result<Ident, Diagnostic> {
+        if let TokenKind::Ident(_) = self.peek_kind() {
+            let t = self.bump();
+            if let TokenKind::Ident(name) = t.kind {
+                return Ok(Ident { name, span: t.span });
+            }
+        }
+        Err(self.expected("a field name"))
+    }
+
     /// Identifiers, built-in constants and built-in functions.
     /// `token` (already consumed) is the identifier `name`.
     fn named(&mut self, name: String, token: &Token) -> Result<Expr, Diagnostic> {
@@ -419,6 +464,16 @@ impl Parser<'_> {
                 let p = self.expr()?;
                 self.expect_sym(Sym::RParen)?;
                 return Ok(node(ExprKind::BoolOf(Box::new(p)), self.span_from(start)));
+            }
+            "rec" | "struct" if self.at_sym(Sym::LParen) => {
+                self.bump();
+                let fields = self.record_fields()?;
+                let kind = if name == "rec" {
+                    ExprKind::Record(fields)
+                } else {
+                    ExprKind::Struct(fields)
+                };
+                return Ok(node(kind, self.span_from(start)));
             }
             _ => {}
         }

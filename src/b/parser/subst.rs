@@ -280,6 +280,13 @@ impl Parser<'_> {
         let mut curried: Vec<Vec<Vec<Expr>>> = Vec::new();
         loop {
             let name = self.ident()?;
+            if self.at_sym(Sym::Quote) {
+                let t = self.peek().clone();
+                return Err(self.unsupported(
+                    &t,
+                    "assigning a record field (`r'f := e`); assign the whole record",
+                ));
+            }
             let mut more = Vec::new();
             if self.eat_sym(Sym::LParen) {
                 let args = self.expr_list(Sym::RParen)?;

@@ -197,6 +197,7 @@ mod tests {
             )))],
             operations: vec![],
             bound: Default::default(),
+            fields: Default::default(),
             maxint: 3,
             minint: -1,
         }

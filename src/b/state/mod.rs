@@ -297,6 +297,7 @@ mod tests {
     fn constants_come_first_and_round_trip() {
         let types = MachineTypes {
             bound: Default::default(),
+            fields: Default::default(),
             given_sets: vec![GivenSet {
                 name: "PID".into(),
                 elements: vec!["PID1".into(), "PID2".into()],
@@ -334,6 +335,7 @@ mod tests {
         )));
         let types = MachineTypes {
             bound: Default::default(),
+            fields: Default::default(),
             given_sets: vec![GivenSet {
                 name: "PID".into(),
                 elements: vec!["PID1".into(), "PID2".into()],

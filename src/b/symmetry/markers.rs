@@ -342,6 +342,7 @@ mod tests {
         };
         let types = MachineTypes {
             bound: Default::default(),
+            fields: Default::default(),
             given_sets: vec![GivenSet {
                 name: "D".into(),
                 elements: (1..=n).map(|i| format!("D{i}")).collect(),

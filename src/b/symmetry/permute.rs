@@ -125,6 +125,7 @@ mod tests {
         let pid = Type::Given(0);
         let types = MachineTypes {
             bound: Default::default(),
+            fields: Default::default(),
             given_sets: vec![GivenSet {
                 name: "P".into(),
                 elements: (1..=3).map(|i| format!("P{i}")).collect(),

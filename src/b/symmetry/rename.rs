@@ -186,6 +186,7 @@ mod tests {
         )));
         let types = MachineTypes {
             bound: Default::default(),
+            fields: Default::default(),
             given_sets: vec![GivenSet {
                 name: "P".into(),
                 elements: (1..=4).map(|i| format!("P{i}")).collect(),

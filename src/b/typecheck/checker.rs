@@ -36,6 +36,9 @@ pub(crate) struct Checker {
     pub(super) pending_minus: Vec<(Span, TermId)>,
     /// Bound variables: binder span, name, type.
     pub(super) bound: Vec<(Span, String, TermId)>,
+    /// Record field accesses `r'f`: the access's span, the record's type,
+    /// the field and the access's type; settled once every type is known.
+    pub(super) fields: Vec<(Span, TermId, Ident, TermId)>,
     /// Unknown names already reported (each is reported once).
     pub(super) reported_unknown: HashSet<String>,
     /// Name of the operation being checked, for messages.
@@ -55,6 +58,7 @@ impl Checker {
             pending_mul: Vec::new(),
             pending_minus: Vec::new(),
             bound: Vec::new(),
+            fields: Vec::new(),
             reported_unknown: HashSet::new(),
             operation: None,
             refines: None,

@@ -367,7 +367,77 @@ impl Checker {
                 self.scope.truncate(mark);
                 t
             }
+            ExprKind::Record(fields) => {
+                let (names, terms) = self.record_terms(fields, false);
+                self.terms.record(names, &terms)
+            }
+            ExprKind::Struct(fields) => {
+                let (names, terms) = self.record_terms(fields, true);
+                let record = self.terms.record(names, &terms);
+                self.terms.set(record)
+            }
+            ExprKind::Field(r, field) => {
+                let record = self.infer(r);
+                let result = self.terms.var();
+                self.fields.push((e.span, record, field.clone(), result));
+                // Known now: type the access now, so later uses see it.
+                if let Some(fields) = self.terms.record_fields(record)
+                    && let Some((_, t)) = fields.iter().find(|(n, _)| *n == field.name)
+                {
+                    self.unify_at(e.span, result, *t);
+                }
+                result
+            }
         }
+    }
+
+    /// Field names (sorted) and the types of their values (or of the
+    /// elements of their sets, for `struct`).
+    fn record_terms(&mut self, fields: &[(Ident, Expr)], sets: bool) -> (Vec<String>, Vec<TermId>) {
+        let mut sorted: Vec<&(Ident, Expr)> = fields.iter().collect();
+        sorted.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        let terms = sorted
+            .iter()
+            .map(|(_, e)| {
+                if sets {
+                    self.elements_of(e)
+                } else {
+                    self.infer(e)
+                }
+            })
+            .collect();
+        (sorted.iter().map(|(n, _)| n.name.clone()).collect(), terms)
+    }
+
+    /// Resolves every field access once all types are known: its index
+    /// among the record's fields and their number, by the access's span
+    /// (see [`crate::b::types::MachineTypes::fields`]).
+    pub(super) fn settle_fields(&mut self) -> std::collections::HashMap<(u32, u32), (u32, u32)> {
+        let mut out = std::collections::HashMap::new();
+        for (span, record, field, result) in std::mem::take(&mut self.fields) {
+            let Some(fields) = self.terms.record_fields(record) else {
+                let found = self.show(record);
+                self.error(
+                    Diagnostic::error(span, format!("`'{}` needs a record, found {found}", field.name))
+                        .with_note("records are built with `rec(a: 1, b: TRUE)` and typed with `struct(a: NAT, b: BOOL)`"),
+                );
+                continue;
+            };
+            let Some(index) = fields.iter().position(|(n, _)| *n == field.name) else {
+                let names: Vec<&str> = fields.iter().map(|(n, _)| n.as_str()).collect();
+                self.error(
+                    Diagnostic::error(
+                        field.span,
+                        format!("the record has no field `{}`", field.name),
+                    )
+                    .with_note(format!("its fields are: {}", names.join(", "))),
+                );
+                continue;
+            };
+            self.unify_at(span, result, fields[index].1);
+            out.insert((span.start, span.end), (index as u32, fields.len() as u32));
+        }
+        out
     }
 
     fn predicate_as_expression(&mut self, e: &Expr) -> TermId {

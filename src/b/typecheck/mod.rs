@@ -136,6 +136,7 @@ pub fn check_machine(
         checker.pred(goal);
     }
     checker.settle_overloads();
+    let fields = checker.settle_fields();
 
     // Everything named must now have a known type.
     let report = checker.diags.is_empty();
@@ -168,6 +169,7 @@ pub fn check_machine(
         variables,
         operations,
         bound,
+        fields,
         maxint,
         minint,
     })

@@ -60,6 +60,11 @@ pub(crate) enum Mismatch {
 #[derive(Debug, Default)]
 pub(crate) struct Terms {
     nodes: Vec<Node>,
+    /// Record types: the outermost pair of a record's fields (right-nested
+    /// pairs in the order of the sorted names, see
+    /// [`crate::b::types::MachineTypes::fields`]) and the field names, kept
+    /// on the representative.
+    records: std::collections::HashMap<TermId, Vec<String>>,
 }
 
 impl Terms {
@@ -101,6 +106,45 @@ impl Terms {
     /// `POW(a)`
     pub(crate) fn set(&mut self, a: TermId) -> TermId {
         self.push(Node::Set(a))
+    }
+
+    /// The record type with fields `names` (sorted, distinct) of types `fields`.
+    pub(crate) fn record(&mut self, names: Vec<String>, fields: &[TermId]) -> TermId {
+        let t = match fields {
+            [only] => {
+                let b = self.bool();
+                self.pair(*only, b)
+            }
+            _ => {
+                let mut t = *fields.last().expect("a record has fields");
+                for &f in fields[..fields.len() - 1].iter().rev() {
+                    t = self.pair(f, t);
+                }
+                t
+            }
+        };
+        self.records.insert(t, names);
+        t
+    }
+
+    /// The fields (name and type, sorted by name) of `t` if it is a record type.
+    pub(crate) fn record_fields(&mut self, t: TermId) -> Option<Vec<(String, TermId)>> {
+        let r = self.find(t);
+        let names = self.records.get(&r)?.clone();
+        let mut out = Vec::with_capacity(names.len());
+        let mut cur = r;
+        for (i, name) in names.iter().enumerate() {
+            if i + 1 == names.len() && names.len() > 1 {
+                out.push((name.clone(), cur));
+                break;
+            }
+            let Shape::Pair(a, b) = self.shape(cur) else {
+                return None;
+            };
+            out.push((name.clone(), a));
+            cur = b;
+        }
+        Some(out)
     }
 
     /// `POW(a*b)`, the type of relations from `a` to `b`.
@@ -201,6 +245,11 @@ impl Terms {
                 self.nodes[rb as usize] = Node::Link(ra);
             }
             (Node::Pair(a1, a2), Node::Pair(b1, b2)) => {
+                if let (Some(x), Some(y)) = (self.records.get(&ra), self.records.get(&rb))
+                    && x != y
+                {
+                    return Err(Mismatch::Clash);
+                }
                 self.unify(a1, b1)?;
                 self.unify(a2, b2)?;
                 self.merge(ra, rb);
@@ -220,6 +269,9 @@ impl Terms {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
             self.nodes[rb as usize] = Node::Link(ra);
+            if let Some(names) = self.records.remove(&rb) {
+                self.records.entry(ra).or_insert(names);
+            }
         }
     }
 
@@ -244,6 +296,19 @@ impl Terms {
     }
 
     fn write(&mut self, t: TermId, set_names: &[String], out: &mut String) {
+        if let Some(fields) = self.record_fields(t) {
+            out.push_str("struct(");
+            for (i, (name, f)) in fields.into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&name);
+                out.push(':');
+                self.write(f, set_names, out);
+            }
+            out.push(')');
+            return;
+        }
         match self.shape(t) {
             Shape::Var => out.push('?'),
             Shape::Int => out.push_str("INTEGER"),

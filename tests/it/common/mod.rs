@@ -30,7 +30,18 @@ pub fn show(e: &Expr) -> String {
         BoolOf(p) => format!("(bool {})", show(p)),
         IfThenElse(c, a, b) => format!("(If {} {} {})", show(c), show(a), show(b)),
         Let(vars, p, body) => format!("(Let [{}] {} {})", ids(vars), show(p), show(body)),
+        Record(fields) => format!("(rec {})", record_fields(fields)),
+        Struct(fields) => format!("(struct {})", record_fields(fields)),
+        Field(r, f) => format!("(Field {} {})", show(r), f.name),
     }
+}
+
+fn record_fields(fields: &[(Ident, Expr)]) -> String {
+    fields
+        .iter()
+        .map(|(n, e)| format!("{}:{}", n.name, show(e)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn list(items: &[Expr]) -> String {
