@@ -234,6 +234,9 @@ pub enum ExprKind {
     Struct(Vec<(Ident, Expr)>),
     /// `r'a`: a field of a record.
     Field(Box<Expr>, Ident),
+    /// A call of an external function of ProB's standard libraries that
+    /// orbit implements, e.g. `STRING_LENGTH(s)` (see [`crate::b::library`]).
+    External(crate::b::library::External, Vec<Expr>),
 }
 
 /// Built-in constants.

@@ -8,6 +8,7 @@ pub mod ast;
 pub mod compose;
 pub mod eval;
 pub mod lexer;
+pub mod library;
 pub mod load;
 pub mod parser;
 pub mod por;

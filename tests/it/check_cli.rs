@@ -141,20 +141,59 @@ fn machines_without_an_initial_state_are_errors() {
     }
 }
 
-/// ProB's external functions have placeholder bodies: using one is refused
-/// by name at its use, never evaluated to a silently wrong value.
+/// ProB's external functions have placeholder bodies: one orbit
+/// implements is computed (whether the machine declares it itself or names
+/// ProB's library file, which orbit supplies when it is not on disk); any
+/// other is refused by name at its use, never evaluated to a silently
+/// wrong value.
 #[test]
-fn external_functions_are_refused_by_name() {
-    let machine = "MACHINE Ext\nDEFINITIONS\n  EXTERNAL_FUNCTION_INT_TO_STRING == (INTEGER --> STRING);\n\
-                   \x20 INT_TO_STRING(i) == \"0\"\nVARIABLES s\nINVARIANT s : STRING\n\
-                   INITIALISATION s := INT_TO_STRING(123)\nEND\n";
-    let (code, _, stderr) = check(machine, &[]);
+fn external_functions_are_computed_or_refused_by_name() {
+    let machine = |init: &str| {
+        format!(
+            "MACHINE Ext\nDEFINITIONS\n  EXTERNAL_FUNCTION_INT_TO_STRING == (INTEGER --> STRING);\n\
+             \x20 INT_TO_STRING(i) == \"0\";\n  EXTERNAL_FUNCTION_SHA_HASH == (STRING --> STRING);\n\
+             \x20 SHA_HASH(s) == s\nVARIABLES s\nINVARIANT s : STRING\nINITIALISATION s := {init}\nEND\n"
+        )
+    };
+    let (code, out, err) = check(&machine("INT_TO_STRING(123)"), &["--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // The placeholder would have given "0".
+    let (code, out, err) = check(&machine("INT_TO_STRING(123)"), &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("s = \"123\""), "{out}");
+    let (code, _, stderr) = check(&machine("SHA_HASH(\"x\")"), &[]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
-        stderr.contains("not supported yet: external function `INT_TO_STRING`"),
+        stderr.contains("not supported yet: external function `SHA_HASH`"),
         "{stderr}"
     );
-    assert!(stderr.contains("m.mch:7:21"), "{stderr}");
+    assert!(stderr.contains("m.mch:9:21"), "{stderr}");
+    let text = "MACHINE Lib
+DEFINITIONS \"LibraryStrings.def\"; \"LibraryIO.def\"; \"Choose.def\"
+CONSTANTS words
+PROPERTIES words = STRING_SPLIT(\"a b cc\", \" \") & INT_TO_STRING(-12) = \"-12\"
+  & STRING_LENGTH(STRING_APPEND(\"ab\", \"cde\")) = 5 & CHOOSE({3, 1, 2}) = 1
+  & STRING_TO_INT(\"42\") = 42 & SUB_STRING(\"abcdef\", 2, 3) = \"bcd\"
+VARIABLES i, acc
+INVARIANT i : 0..3 & acc : STRING & STRING_LENGTH(acc) <= 4
+INITIALISATION i := 0 || acc := \"\"
+OPERATIONS
+  step = PRE i < size(words) THEN
+    i := i + 1 ; acc := STRING_APPEND(acc, words(i)) ; PRINT(acc) ; printf(\"~w~n\", [acc])
+  END;
+  reset = PRE i = size(words) THEN i := 0 || acc := \"\" END
+END
+";
+    let (code, out, err) = check(text, &["--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 4);
+    let (code, _, err) = check("MACHINE L\nDEFINITIONS \"LibraryMath.def\"\nEND\n", &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("cannot find definition file \"LibraryMath.def\""),
+        "{err}"
+    );
+    assert!(err.contains("orbit supplies LibraryStrings.def"), "{err}");
 }
 
 /// Hexadecimal literals are read, and a `scope_X` for a set the machine

@@ -253,11 +253,8 @@ fn structuring_errors_name_the_place_and_the_problem() {
             "M.mch:3:10",
         ),
         (
-            &[(
-                "M.mch",
-                "MACHINE M\nDEFINITIONS \"LibraryStrings.def\"\nEND\n",
-            )],
-            "cannot find definition file \"LibraryStrings.def\"",
+            &[("M.mch", "MACHINE M\nDEFINITIONS \"LibraryXML.def\"\nEND\n")],
+            "cannot find definition file \"LibraryXML.def\"",
             "M.mch:2:13",
         ),
         (

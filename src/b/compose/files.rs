@@ -13,6 +13,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::b::lexer::{Keyword, Sym, Token, TokenKind, lex};
+use crate::b::library::bundled_definition_file;
 use crate::diag::{Diagnostic, SourceFile, Span};
 
 /// Extensions of component files, in the order they are tried.
@@ -79,6 +80,17 @@ impl Files {
         let range = self.file.add(path.display().to_string(), &text);
         self.parts.push((range, path.to_path_buf()));
         Ok(self.parts.len() - 1)
+    }
+
+    /// Adds orbit's own text of a ProB library file; returns its part index.
+    fn add_bundled(&mut self, name: &str, text: &str) -> usize {
+        let path = PathBuf::from(format!("<orbit's {name}>"));
+        if let Some(i) = self.parts.iter().position(|(_, p)| *p == path) {
+            return i;
+        }
+        let range = self.file.add(path.display().to_string(), text);
+        self.parts.push((range, path));
+        self.parts.len() - 1
     }
 
     /// The first of `names` that exists beside the file holding `span`,
@@ -174,17 +186,27 @@ impl Files {
                 ));
             }
             let names = vec![name.clone()];
-            let Some(path) = self.find(&names, t.span) else {
-                let mut d = self.not_found(&format!("definition file \"{name}\""), &names, t.span);
-                if name.starts_with("Library") || name.starts_with("Choose") || name == "SORT.def" {
-                    d = d.with_note(
-                        "ProB's standard library files are not bundled with orbit yet; \
-                         their external functions are not supported either",
-                    );
+            let part = match self.find(&names, t.span) {
+                Some(path) => self.read(&path, t.span)?,
+                // ProB's standard library, in orbit's own version.
+                None if let Some(text) = bundled_definition_file(name) => {
+                    self.add_bundled(name, text)
                 }
-                return Err(d);
+                None => {
+                    let mut d =
+                        self.not_found(&format!("definition file \"{name}\""), &names, t.span);
+                    if name.starts_with("Library")
+                        || name.starts_with("Choose")
+                        || name == "SORT.def"
+                    {
+                        d = d.with_note(
+                            "orbit supplies LibraryStrings.def, LibraryIO.def and Choose.def \
+                             of ProB's standard library; not this one yet",
+                        );
+                    }
+                    return Err(d);
+                }
             };
-            let part = self.read(&path, t.span)?;
             let inner = self.tokens_of(part, depth + 1)?;
             let mut body: &[Token] = &inner;
             if let Some(TokenKind::Eof) = body.last().map(|t| &t.kind) {

@@ -293,6 +293,10 @@ impl<'a> Compiler<'a> {
                 self.pop(mark);
                 EK::Let(Box::new(solver), Box::new(body))
             }
+            ExprKind::External(f, args) => EK::External(
+                *f,
+                args.iter().map(|a| self.expr(a)).collect::<CResult<_>>()?,
+            ),
             ExprKind::Record(fields) => self.record(fields, BinaryOp::Maplet, span)?,
             ExprKind::Struct(fields) => self.record(fields, BinaryOp::Mul, span)?,
             ExprKind::Field(r, field) => {

@@ -67,6 +67,13 @@ impl Interpreter {
                 }
                 Ok(Value::set_from_vec(out))
             }
+            EK::External(f, args) => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a, env)?);
+                }
+                f.apply(&values).map_err(|why| Fail::new(span, why))
+            }
             EK::Component(first, p) => match self.eval(p, env)? {
                 Value::Pair(pair) => Ok(if *first {
                     pair.0.clone()

@@ -91,6 +91,8 @@ pub enum EK {
     IfThenElse(Box<CPred>, Box<CExpr>, Box<CExpr>),
     /// `LET ... BE P IN E END`: the solver binds the names.
     Let(Box<Solver>, Box<CExpr>),
+    /// An external function of ProB's libraries (see [`crate::b::library`]).
+    External(crate::b::library::External, Vec<CExpr>),
 }
 
 /// Comparison operators of atomic predicates.

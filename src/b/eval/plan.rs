@@ -385,7 +385,9 @@ fn visit_exprs(e: &CExpr, f: &mut dyn FnMut(&CExpr)) {
             visit_exprs(a, f);
             visit_exprs(b, f);
         }
-        EK::SetEnum(xs) | EK::SeqEnum(xs) => xs.iter().for_each(|x| visit_exprs(x, f)),
+        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
+            xs.iter().for_each(|x| visit_exprs(x, f))
+        }
         _ => {}
     }
 }
@@ -502,7 +504,9 @@ pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
             expr_slots(a, out);
             expr_slots(b, out);
         }
-        EK::SetEnum(xs) | EK::SeqEnum(xs) => xs.iter().for_each(|x| expr_slots(x, out)),
+        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
+            xs.iter().for_each(|x| expr_slots(x, out))
+        }
         EK::Comprehension(s) => solver_slots(s, out),
         EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
             solver_slots(s, out);

@@ -19,7 +19,8 @@ use std::collections::HashMap;
 
 use super::Parser;
 use crate::b::ast::Ident;
-use crate::b::lexer::{Sym, Token, TokenKind};
+use crate::b::lexer::{Keyword, Sym, Token, TokenKind};
+use crate::b::library::{External, is_printing_substitution};
 use crate::diag::{Diagnostic, SourceFile, Span};
 
 /// Upper bound on the number of tokens produced by definition expansion.
@@ -141,8 +142,34 @@ impl Parser<'_> {
             },
             _ => return Ok(false),
         };
+        // ProB's external functions that orbit implements are read as calls
+        // of the built-in (see `named`), and its printing substitutions as
+        // `skip`, instead of expanding their placeholder bodies.
+        if let TokenKind::Ident(used) = self.peek_kind() {
+            let marked = |prefix: &str| self.defs.by_name.contains_key(&format!("{prefix}{used}"));
+            if External::from_name(used).is_some()
+                && (marked("EXTERNAL_FUNCTION_") || marked("EXTERNAL_PREDICATE_"))
+            {
+                return Ok(false);
+            }
+            if is_printing_substitution(used) && marked("EXTERNAL_SUBSTITUTION_") {
+                let name = used.clone();
+                let arity = self.defs.defs.get(def).map_or(0, |d| d.params.len());
+                let name_token = self.bump();
+                if arity > 0 {
+                    self.definition_arguments(&name_token, &name, arity)?;
+                }
+                self.pending.push_front(Token {
+                    kind: TokenKind::Keyword(Keyword::Skip),
+                    span: self.span_from(name_token.span),
+                    origin: name_token.origin,
+                    synthetic: true,
+                });
+                return Ok(true);
+            }
+        }
         let name_token = self.bump();
-        // ProB's external functions (`EXTERNAL_FUNCTION_X`, ...) give `X` a
+        // Other external functions (`EXTERNAL_FUNCTION_X`, ...) give `X` a
         // placeholder body; evaluating it would silently give a wrong value.
         if let TokenKind::Ident(used) = &name_token.kind
             && [

@@ -34,6 +34,7 @@ use crate::b::ast::{
     UnaryOp,
 };
 use crate::b::lexer::{Keyword, Sym, Token, TokenKind};
+use crate::b::library::External;
 use crate::diag::{Diagnostic, Span};
 
 /// Operand priority of `not`: tighter than `<=>`, looser than `=`.
@@ -456,6 +457,31 @@ impl Parser<'_> {
             return Err(self.unsupported(token, what));
         }
         let simple = |kind| Ok(node(kind, start));
+        // An external function of ProB's libraries, declared by its marker.
+        if let Some(f) = External::from_name(&name)
+            && (self
+                .defs
+                .by_name
+                .contains_key(&format!("EXTERNAL_FUNCTION_{name}"))
+                || self
+                    .defs
+                    .by_name
+                    .contains_key(&format!("EXTERNAL_PREDICATE_{name}")))
+        {
+            self.expect_sym(Sym::LParen)?;
+            let args = self.expr_list(Sym::RParen)?;
+            if args.len() != f.arity() {
+                return Err(Diagnostic::error(
+                    self.span_from(start),
+                    format!(
+                        "`{name}` takes {} argument(s), found {}",
+                        f.arity(),
+                        args.len()
+                    ),
+                ));
+            }
+            return Ok(node(ExprKind::External(f, args), self.span_from(start)));
+        }
         match name.as_str() {
             "TRUE" => return simple(ExprKind::True),
             "FALSE" => return simple(ExprKind::False),

@@ -12,6 +12,7 @@ use super::Checker;
 use super::scope::{Binding, What};
 use super::unify::{Shape, TermId};
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Ident, QuantifiedExprKind, Quantifier, UnaryOp};
+use crate::b::library::External;
 use crate::diag::{Diagnostic, Span};
 
 /// The operands of a chain of one associative operator (`P & Q & R`), left to right.
@@ -376,6 +377,7 @@ impl Checker {
                 let record = self.terms.record(names, &terms);
                 self.terms.set(record)
             }
+            ExprKind::External(f, args) => self.external(*f, args),
             ExprKind::Field(r, field) => {
                 let record = self.infer(r);
                 let result = self.terms.var();
@@ -389,6 +391,37 @@ impl Checker {
                 result
             }
         }
+    }
+
+    /// The type of a call of an external function, checking its arguments.
+    fn external(&mut self, f: External, args: &[Expr]) -> TermId {
+        use External::*;
+        let string = self.terms.string();
+        let int = self.terms.int();
+        let strings = self.terms.seq(string);
+        let ints = self.terms.seq(int);
+        let (params, result): (Vec<TermId>, TermId) = match f {
+            StringAppend => (vec![string, string], string),
+            StringLength | StringToInt => (vec![string], int),
+            StringConc => (vec![strings], string),
+            StringJoin => (vec![strings, string], string),
+            StringSplit => (vec![string, string], strings),
+            StringChars => (vec![string], strings),
+            StringCodes => (vec![string], ints),
+            CodesToString => (vec![ints], string),
+            StringToUpper | StringToLower => (vec![string], string),
+            IntToString => (vec![int], string),
+            SubString => (vec![string, int, int], string),
+            Choose => {
+                let elem = self.terms.var();
+                let set = self.terms.set(elem);
+                (vec![set], elem)
+            }
+        };
+        for (a, p) in args.iter().zip(params) {
+            self.expect(a, p);
+        }
+        result
     }
 
     /// Field names (sorted) and the types of their values (or of the

@@ -1,0 +1,312 @@
+//! ProB's standard libraries: the pure external functions orbit computes
+//! itself, and the library definition files it supplies when a model names
+//! one that is not on disk.
+//!
+//! ProB declares an external function `X` with two definitions, a marker
+//! `EXTERNAL_FUNCTION_X == T1 --> T2` and `X(a) == placeholder`; the
+//! placeholder must never be evaluated. When the marker is present and `X`
+//! is one of the [`External`] functions below, the parser reads `X(args)`
+//! as a call of the built-in instead of expanding the placeholder; any
+//! other external function is refused by name. The printing substitutions
+//! of `LibraryIO.def` (`PRINT`, `PRINTF`, `printf`) have no effect on the
+//! state and run as `skip`. The library files orbit supplies
+//! ([`bundled_definition_file`]) are written for orbit and only declare
+//! what it implements.
+
+use std::sync::Arc;
+
+use crate::b::value::{Value, sequences};
+
+/// An external function orbit implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum External {
+    /// `STRING_APPEND(a, b)`: `a` followed by `b`.
+    StringAppend,
+    /// `STRING_LENGTH(s)`: the number of characters.
+    StringLength,
+    /// `STRING_CONC(ss)`: the strings of a sequence, joined.
+    StringConc,
+    /// `STRING_JOIN(ss, sep)`: the strings of a sequence with `sep` between them.
+    StringJoin,
+    /// `STRING_SPLIT(s, sep)`: the parts of `s` between occurrences of `sep`.
+    StringSplit,
+    /// `STRING_CHARS(s)`: the sequence of one-character strings.
+    StringChars,
+    /// `STRING_CODES(s)`: the sequence of character codes.
+    StringCodes,
+    /// `CODES_TO_STRING(cs)`: the string of a sequence of character codes.
+    CodesToString,
+    /// `STRING_TO_UPPER(s)`
+    StringToUpper,
+    /// `STRING_TO_LOWER(s)`
+    StringToLower,
+    /// `STRING_TO_INT(s)`: the integer a decimal string denotes.
+    StringToInt,
+    /// `INT_TO_STRING(i)`: the decimal string of an integer.
+    IntToString,
+    /// `SUB_STRING(s, from, len)`: `len` characters from position `from` (1-based).
+    SubString,
+    /// `CHOOSE(S)`: one element of a non-empty set, always the same one
+    /// (the least in orbit's order of values).
+    Choose,
+}
+
+impl External {
+    /// The function ProB's libraries call `name`, if orbit implements it.
+    pub fn from_name(name: &str) -> Option<External> {
+        use External::*;
+        Some(match name {
+            "STRING_APPEND" => StringAppend,
+            "STRING_LENGTH" => StringLength,
+            "STRING_CONC" => StringConc,
+            "STRING_JOIN" => StringJoin,
+            "STRING_SPLIT" => StringSplit,
+            "STRING_CHARS" => StringChars,
+            "STRING_CODES" => StringCodes,
+            "CODES_TO_STRING" => CodesToString,
+            "STRING_TO_UPPER" => StringToUpper,
+            "STRING_TO_LOWER" => StringToLower,
+            "STRING_TO_INT" => StringToInt,
+            "INT_TO_STRING" => IntToString,
+            "SUB_STRING" => SubString,
+            "CHOOSE" => Choose,
+            _ => return None,
+        })
+    }
+
+    /// Its name in ProB's libraries.
+    pub fn name(self) -> &'static str {
+        use External::*;
+        match self {
+            StringAppend => "STRING_APPEND",
+            StringLength => "STRING_LENGTH",
+            StringConc => "STRING_CONC",
+            StringJoin => "STRING_JOIN",
+            StringSplit => "STRING_SPLIT",
+            StringChars => "STRING_CHARS",
+            StringCodes => "STRING_CODES",
+            CodesToString => "CODES_TO_STRING",
+            StringToUpper => "STRING_TO_UPPER",
+            StringToLower => "STRING_TO_LOWER",
+            StringToInt => "STRING_TO_INT",
+            IntToString => "INT_TO_STRING",
+            SubString => "SUB_STRING",
+            Choose => "CHOOSE",
+        }
+    }
+
+    /// How many arguments it takes.
+    pub fn arity(self) -> usize {
+        use External::*;
+        match self {
+            StringAppend | StringJoin | StringSplit => 2,
+            SubString => 3,
+            _ => 1,
+        }
+    }
+
+    /// Applies the function; `Err` holds the reason it is undefined.
+    pub fn apply(self, args: &[Value]) -> Result<Value, String> {
+        use External::*;
+        let string = |i: usize| match args.get(i) {
+            Some(Value::Str(s)) => Ok(s.clone()),
+            other => Err(format!(
+                "{}: expected a string, found {other:?}",
+                self.name()
+            )),
+        };
+        let int = |i: usize| {
+            args.get(i)
+                .and_then(Value::as_int)
+                .ok_or_else(|| format!("{}: expected an integer", self.name()))
+        };
+        let seq = |i: usize| -> Result<Vec<Value>, String> {
+            args.get(i)
+                .and_then(Value::as_set)
+                .and_then(sequences::elements)
+                .map(|xs| xs.into_iter().cloned().collect())
+                .ok_or_else(|| format!("{}: expected a sequence", self.name()))
+        };
+        let strings = |xs: Vec<Value>| -> Result<Vec<Arc<str>>, String> {
+            xs.into_iter()
+                .map(|x| match x {
+                    Value::Str(s) => Ok(s),
+                    _ => Err(format!("{}: expected a sequence of strings", self.name())),
+                })
+                .collect()
+        };
+        let text = |s: String| Value::str(&s);
+        Ok(match self {
+            StringAppend => text(format!("{}{}", string(0)?, string(1)?)),
+            StringLength => Value::Int(string(0)?.chars().count() as i64),
+            StringConc => text(strings(seq(0)?)?.concat()),
+            StringJoin => text(strings(seq(0)?)?.join(&*string(1)?)),
+            StringSplit => {
+                let (s, sep) = (string(0)?, string(1)?);
+                if sep.is_empty() {
+                    return Err("STRING_SPLIT: the separator is empty".into());
+                }
+                sequences::from_owned(s.split(&*sep).map(Value::str))
+            }
+            StringChars => sequences::from_owned(
+                string(0)?
+                    .chars()
+                    .map(|c| Value::str(c.encode_utf8(&mut [0; 4]))),
+            ),
+            StringCodes => sequences::from_owned(string(0)?.chars().map(|c| Value::Int(c as i64))),
+            CodesToString => {
+                let mut out = String::new();
+                for code in seq(0)? {
+                    let c = code
+                        .as_int()
+                        .and_then(|i| u32::try_from(i).ok())
+                        .and_then(char::from_u32)
+                        .ok_or("CODES_TO_STRING: not a character code")?;
+                    out.push(c);
+                }
+                text(out)
+            }
+            StringToUpper => text(string(0)?.to_uppercase()),
+            StringToLower => text(string(0)?.to_lowercase()),
+            StringToInt => {
+                let s = string(0)?;
+                Value::Int(
+                    s.trim()
+                        .parse::<i64>()
+                        .map_err(|_| format!("STRING_TO_INT: \"{s}\" is not an integer"))?,
+                )
+            }
+            IntToString => text(int(0)?.to_string()),
+            SubString => {
+                let (s, from, len) = (string(0)?, int(1)?, int(2)?);
+                if from < 1 || len < 0 {
+                    return Err(format!("SUB_STRING: position {from} and length {len}"));
+                }
+                text(
+                    s.chars()
+                        .skip((from - 1) as usize)
+                        .take(len as usize)
+                        .collect(),
+                )
+            }
+            Choose => match args.first().and_then(Value::as_set) {
+                Some([first, ..]) => first.clone(),
+                Some([]) => return Err("CHOOSE of the empty set".into()),
+                None => return Err("CHOOSE: expected a set".into()),
+            },
+        })
+    }
+}
+
+/// The printing substitutions of ProB's `LibraryIO.def`: they print
+/// during ProB's animation and change nothing, so orbit runs them as `skip`.
+pub fn is_printing_substitution(name: &str) -> bool {
+    matches!(name, "PRINT" | "PRINTF" | "printf" | "fprintf")
+}
+
+/// orbit's own text for a ProB standard library file that a model names
+/// but that is not on disk, declaring the external functions orbit
+/// implements (their placeholder bodies are never used).
+pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "LibraryStrings.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_STRING_APPEND == STRING * STRING --> STRING;
+  STRING_APPEND(a, b) == a;
+  EXTERNAL_FUNCTION_STRING_LENGTH == STRING --> INTEGER;
+  STRING_LENGTH(s) == 0;
+  EXTERNAL_FUNCTION_STRING_CONC == seq(STRING) --> STRING;
+  STRING_CONC(ss) == \"\";
+  EXTERNAL_FUNCTION_STRING_JOIN == seq(STRING) * STRING --> STRING;
+  STRING_JOIN(ss, sep) == sep;
+  EXTERNAL_FUNCTION_STRING_SPLIT == STRING * STRING --> seq(STRING);
+  STRING_SPLIT(s, sep) == [s];
+  EXTERNAL_FUNCTION_STRING_CHARS == STRING --> seq(STRING);
+  STRING_CHARS(s) == [s];
+  EXTERNAL_FUNCTION_STRING_CODES == STRING --> seq(INTEGER);
+  STRING_CODES(s) == [0];
+  EXTERNAL_FUNCTION_CODES_TO_STRING == seq(INTEGER) --> STRING;
+  CODES_TO_STRING(cs) == \"\";
+  EXTERNAL_FUNCTION_STRING_TO_UPPER == STRING --> STRING;
+  STRING_TO_UPPER(s) == s;
+  EXTERNAL_FUNCTION_STRING_TO_LOWER == STRING --> STRING;
+  STRING_TO_LOWER(s) == s;
+  EXTERNAL_FUNCTION_STRING_TO_INT == STRING --> INTEGER;
+  STRING_TO_INT(s) == 0;
+  EXTERNAL_FUNCTION_INT_TO_STRING == INTEGER --> STRING;
+  INT_TO_STRING(i) == \"\";
+  EXTERNAL_FUNCTION_SUB_STRING == STRING * INTEGER * INTEGER --> STRING;
+  SUB_STRING(s, from, len) == s
+"
+        }
+        "LibraryIO.def" => {
+            "DEFINITIONS
+  EXTERNAL_SUBSTITUTION_PRINT(T) == T;
+  PRINT(x) == skip;
+  EXTERNAL_SUBSTITUTION_PRINTF(T) == STRING * seq(T);
+  PRINTF(format, args) == skip;
+  EXTERNAL_SUBSTITUTION_printf(T) == STRING * seq(T);
+  printf(format, args) == skip
+"
+        }
+        "CHOOSE.def" | "Choose.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_CHOOSE(T) == POW(T) --> T;
+  CHOOSE(s) == s
+"
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: &str) -> Value {
+        Value::str(x)
+    }
+
+    #[test]
+    fn string_functions_compute_what_their_names_say() {
+        use External::*;
+        assert_eq!(StringAppend.apply(&[s("ab"), s("cd")]), Ok(s("abcd")));
+        assert_eq!(StringLength.apply(&[s("héllo")]), Ok(Value::Int(5)));
+        assert_eq!(IntToString.apply(&[Value::Int(-123)]), Ok(s("-123")));
+        assert_eq!(StringToInt.apply(&[s("42")]), Ok(Value::Int(42)));
+        assert!(StringToInt.apply(&[s("4x")]).is_err());
+        let parts = StringSplit.apply(&[s("a,b,,c"), s(",")]).unwrap();
+        assert_eq!(
+            parts,
+            sequences::from_owned([s("a"), s("b"), s(""), s("c")])
+        );
+        assert_eq!(StringJoin.apply(&[parts.clone(), s("-")]), Ok(s("a-b--c")));
+        assert_eq!(StringConc.apply(&[parts]), Ok(s("abc")));
+        assert_eq!(
+            SubString.apply(&[s("abcdef"), Value::Int(2), Value::Int(3)]),
+            Ok(s("bcd"))
+        );
+        let codes = StringCodes.apply(&[s("AB")]).unwrap();
+        assert_eq!(CodesToString.apply(&[codes]), Ok(s("AB")));
+        assert_eq!(StringToUpper.apply(&[s("aB")]), Ok(s("AB")));
+        let set = Value::set_from_vec(vec![Value::Int(3), Value::Int(1)]);
+        assert_eq!(Choose.apply(&[set]), Ok(Value::Int(1)));
+        assert!(Choose.apply(&[Value::empty_set()]).is_err());
+    }
+
+    #[test]
+    fn every_bundled_function_is_implemented() {
+        for file in ["LibraryStrings.def", "Choose.def"] {
+            let text = bundled_definition_file(file).unwrap();
+            for line in text.lines() {
+                if let Some(rest) = line.trim().strip_prefix("EXTERNAL_FUNCTION_") {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    assert!(External::from_name(&name).is_some(), "{name}");
+                }
+            }
+        }
+    }
+}
