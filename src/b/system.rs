@@ -445,6 +445,9 @@ impl Model for BSystem {
                 "PROPERTIES has no solution: no valuation of the constants satisfies it ({})",
                 self.file.name
             )
+        } else if self.valuations.is_empty() {
+            // No constants: the properties are a closed predicate, and false.
+            format!("PROPERTIES is false ({})", self.file.name)
         } else {
             format!(
                 "INITIALISATION has no outcome{} ({})",

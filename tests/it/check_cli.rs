@@ -387,3 +387,29 @@ END
         "{err}"
     );
 }
+
+/// `floor`, `ceiling` and `real` are ProB's functions on reals only where
+/// applied; older machines use them as names. A machine with no constants
+/// whose PROPERTIES are false says so.
+#[test]
+fn real_function_names_are_plain_names_unless_applied() {
+    let (code, out, err) = check(
+        "MACHINE S\nCONCRETE_VARIABLES floor\nINVARIANT floor > 0\nINITIALISATION floor := 4\n\
+         OPERATIONS down = PRE floor > 1 THEN floor := floor - 1 END\nEND\n",
+        &["--json", "--no-deadlock"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 4);
+    let (code, _, err) = check(
+        "MACHINE F\nCONSTANTS c\nPROPERTIES c = floor(2)\nEND\n",
+        &[],
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not supported yet: real numbers"), "{err}");
+    let (code, out, _) = check(
+        "MACHINE P\nPROPERTIES \"s\" : STRING \\ {\"s\"}\nEND\n",
+        &[],
+    );
+    assert_eq!(code, Some(1));
+    assert!(out.contains("PROPERTIES is false"), "{out}");
+}

@@ -346,3 +346,30 @@ fn while_loops_check_their_invariant_and_variant() {
         );
     }
 }
+
+#[test]
+fn inquiry_operations_of_seen_machines_can_be_called() {
+    let dir = project(&[
+        (
+            "Price.mch",
+            "MACHINE Price\nVARIABLES p\nINVARIANT p : 1..3\nINITIALISATION p := 2\nOPERATIONS\n  \
+             r <-- quote(n) = PRE n : 1..2 THEN r := p * n END;\n  raise = p := 3\nEND\n",
+        ),
+        (
+            "Shop.mch",
+            "MACHINE Shop\nSEES Price\nVARIABLES paid\nINVARIANT paid : 0..8\nINITIALISATION paid := 0\n\
+             OPERATIONS\n  buy(n) = PRE n : 1..2 & paid <= 4 THEN VAR c IN c <-- quote(n) ; paid := paid + c END END\nEND\n",
+        ),
+        (
+            "Bad.mch",
+            "MACHINE Bad\nSEES Price\nOPERATIONS\n  up = raise\nEND\n",
+        ),
+    ]);
+    // paid: 0, 2, 4, then 6 or 8.
+    let r = report(&dir.path().join("Shop.mch"), &["--no-deadlock"], 0);
+    assert_eq!(r["states"], 5, "{r}");
+    let (code, _, err) = check_path(&dir.path().join("Bad.mch"), &[]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown operation `raise`"), "{err}");
+    assert!(err.contains("can be called here are: quote"), "{err}");
+}

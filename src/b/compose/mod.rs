@@ -18,6 +18,8 @@
 //! - the initialisation runs the seen machines', then the included
 //!   machines', then the component's own (in that order, in sequence);
 //! - a call `r <-- op(a)` is replaced by the callee's body ([`calls`]);
+//!   a machine may call the operations of the machines it includes, and
+//!   the inquiry operations (which change no variable) of those it sees;
 //! - a seen machine is merged once however many components see it;
 //! - a refinement keeps its abstraction's sets, constants, properties and
 //!   concrete variables; the abstraction's other variables are gone, and
@@ -79,6 +81,7 @@ pub fn compose(path: &Path, options: &ComposeOptions) -> Result<Composed, String
         stack: Vec::new(),
         seen_names: HashSet::new(),
         seen: Vec::new(),
+        seen_ops: HashMap::new(),
         warnings: Vec::new(),
         fresh: 0,
     };
@@ -107,6 +110,8 @@ struct Composer {
     seen_names: HashSet<String>,
     /// Seen machines, in an order where a machine comes after those it sees.
     seen: Vec<Machine>,
+    /// The inquiry operations (changing no variable) of each seen machine.
+    seen_ops: HashMap<String, Vec<Operation>>,
     warnings: Vec<String>,
     /// Counter for the fresh names of inlined calls.
     fresh: u32,
@@ -291,6 +296,7 @@ impl Composer {
         }
 
         // Seen machines, merged once for the whole model.
+        let seen_here: Vec<String> = m.sees.iter().map(|r| r.name.name.clone()).collect();
         for r in std::mem::take(&mut m.sees) {
             self.refuse_arguments(&r, "SEES")?;
             if r.prefix.is_some() {
@@ -311,8 +317,24 @@ impl Composer {
                         ),
                     ));
                 }
-                // Seen machines offer no operations.
-                seen.operations.clear();
+                // Seen machines offer their inquiry operations to be
+                // called, and none to the outside.
+                let ops = std::mem::take(&mut seen.operations);
+                for op in &ops {
+                    let mut written = Vec::new();
+                    crate::b::typecheck::possibly_assigned(&op.body, &mut written);
+                    if written
+                        .iter()
+                        .any(|w| seen.variables.iter().any(|v| v.name == w.name))
+                    {
+                        // Not an inquiry: it cannot be called from here.
+                        continue;
+                    }
+                    self.seen_ops
+                        .entry(r.name.name.clone())
+                        .or_default()
+                        .push(op.clone());
+                }
                 if let Some(c) = seen.constraints.take() {
                     seen.properties = conjunction([c].into_iter().chain(seen.properties.take()));
                 }
@@ -320,8 +342,14 @@ impl Composer {
             }
         }
 
-        // Included instances.
+        // Included instances; the inquiry operations of seen machines can
+        // be called too.
         let mut callable: Callable = HashMap::new();
+        for name in &seen_here {
+            for op in self.seen_ops.get(name).into_iter().flatten() {
+                callable.insert(op.name.name.clone(), op.clone());
+            }
+        }
         let mut promoted: Vec<Operation> = Vec::new();
         let includes = std::mem::take(&mut m.includes);
         let extends = std::mem::take(&mut m.extends);

@@ -186,7 +186,13 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
         || binary_builtin(name).is_some()
         || quantified_expr(name).is_some()
         || matches!(name, "TRUE" | "FALSE" | "bool")
-        || unsupported_name(name).is_some()
+        || (unsupported_name(name).is_some() && !is_real_function(name))
+}
+
+/// ProB's functions on reals: names that are built-ins only when applied
+/// (`floor(x)`), so older machines can still use them as plain names.
+fn is_real_function(name: &str) -> bool {
+    matches!(name, "real" | "floor" | "ceiling")
 }
 
 /// Reserved names of ProB's B that orbit does not support yet, with what
@@ -453,7 +459,9 @@ impl Parser<'_> {
     /// `token` (already consumed) is the identifier `name`.
     fn named(&mut self, name: String, token: &Token) -> Result<Expr, Diagnostic> {
         let start = token.span;
-        if let Some(what) = unsupported_name(&name) {
+        if let Some(what) = unsupported_name(&name)
+            && (!is_real_function(&name) || self.at_sym(Sym::LParen))
+        {
             return Err(self.unsupported(token, what));
         }
         let simple = |kind| Ok(node(kind, start));

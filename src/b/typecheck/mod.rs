@@ -52,6 +52,7 @@ use checker::Checker;
 pub(crate) use checker::PendingMul;
 use scope::Clause;
 use std::collections::HashSet;
+pub(crate) use subst::possibly_assigned;
 
 /// How deferred sets get their size and how `NAT`/`INT` are bounded.
 #[derive(Clone, Debug)]
