@@ -413,3 +413,28 @@ fn real_function_names_are_plain_names_unless_applied() {
     assert_eq!(code, Some(1));
     assert!(out.contains("PROPERTIES is false"), "{out}");
 }
+
+/// `s : seq(S)` bounded by `size(s) <= n` elsewhere is enumerated over the
+/// sequences up to that length (ProB solves these too).
+#[test]
+fn sequences_bounded_by_their_size_are_enumerated() {
+    let text = "MACHINE SQ
+CONSTANTS words, n
+PROPERTIES n : NATURAL & n > 0 & n <= 2 & words = {w | w : seq(BOOL) & size(w) <= n}
+  & card(words) = 1 + 2 + 4 * (n - 1)
+VARIABLES q
+INVARIANT q : seq1(0..1) & size(q) <= 3
+INITIALISATION q :: {s | s : seq1(0..1) & size(s) < 2}
+OPERATIONS
+  push(x) = PRE x : 0..1 & size(q) < 3 THEN q := q <- x END;
+  pop = PRE size(q) > 1 THEN q := tail(q) END
+END
+";
+    let (code, out, err) = check(text, &["--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r = json(&out);
+    assert_eq!(r["constant_valuations"], 2);
+    // Non-empty sequences over 0..1 of length at most 3, per valuation.
+    assert_eq!(r["states"], 2 * (2 + 4 + 8));
+    assert_eq!(r["initial_states"], 4);
+}

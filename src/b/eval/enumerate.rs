@@ -320,6 +320,39 @@ impl Interpreter {
                         }
                         Ok(true)
                     }
+                    Gen::SeqUpTo {
+                        elements,
+                        max_len,
+                        nonempty,
+                    } => {
+                        let elements = self.elements(elements, env)?;
+                        let max = self.eval(max_len, env)?.as_int().unwrap_or(-1);
+                        let mut indices: Vec<usize> = Vec::new();
+                        for len in usize::from(*nonempty)..=usize::try_from(max).unwrap_or(0) {
+                            if max < 0 || (len > 0 && elements.is_empty()) {
+                                break;
+                            }
+                            // Every word of length `len` over the elements, as an odometer.
+                            indices.clear();
+                            indices.resize(len, 0);
+                            loop {
+                                within_budget(solver.span)?;
+                                env.frame[slot] =
+                                    seqs::from_owned(indices.iter().map(|&k| elements[k].clone()));
+                                if !self.run_steps(solver, i + 1, env, f)? {
+                                    return Ok(false);
+                                }
+                                let Some(pos) =
+                                    indices.iter().rposition(|&k| k + 1 < elements.len())
+                                else {
+                                    break;
+                                };
+                                indices[pos] += 1;
+                                indices[pos + 1..].iter_mut().for_each(|k| *k = 0);
+                            }
+                        }
+                        Ok(true)
+                    }
                     Gen::Unbounded(name) => Err(Fail::new(
                         solver.span,
                         format!(

@@ -161,6 +161,16 @@ pub enum Gen {
     /// No generating conjunct and no finite type: enumerating is an error
     /// (reported when the binder is evaluated). Holds the variable's name.
     Unbounded(String),
+    /// `x : seq(S)` (or `seq1(S)`, then `nonempty`) with `size(x) <= n`
+    /// elsewhere: every sequence over `S` of length at most `n`, shortest first.
+    SeqUpTo {
+        /// The set `S` of the elements.
+        elements: CExpr,
+        /// The greatest length `n`.
+        max_len: CExpr,
+        /// Whether the empty sequence is left out.
+        nonempty: bool,
+    },
 }
 
 /// One step of a solver plan.

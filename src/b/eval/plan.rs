@@ -87,6 +87,23 @@ pub fn plan(
                         prio = 3;
                     }
                 }
+                // `x : seq(S)` with `size(x) <= n` elsewhere: the sequences
+                // up to that length.
+                if let SolveStep::Bind(_, Gen::In(set)) = &cand.step
+                    && let EK::Unary(kind @ (UnaryOp::Seq | UnaryOp::Seq1), elements) = &set.kind
+                    && let Some(max_len) = size_bound(v, &conjuncts, &done, vars, &bound)
+                {
+                    cand.step = SolveStep::Bind(
+                        v,
+                        Gen::SeqUpTo {
+                            elements: (**elements).clone(),
+                            max_len,
+                            nonempty: *kind == UnaryOp::Seq1,
+                        },
+                    );
+                    cand.exact = false;
+                    prio = 5;
+                }
                 if best.as_ref().is_none_or(|b| prio < b.0) {
                     best = Some((prio, i, cand));
                 }
@@ -223,6 +240,64 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
         }
         _ => None,
     }
+}
+
+/// The greatest length `size(v) <= e`, `size(v) < e` or `size(v) = e`
+/// (either way round, with ready `e`) allows, as an expression.
+fn size_bound(
+    v: u32,
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<CExpr> {
+    let ready = |e: &CExpr| {
+        let mut used = Vec::new();
+        expr_slots(e, &mut used);
+        used.iter().all(|s| !vars.contains(s) || bound.contains(s))
+    };
+    let is_size = |e: &CExpr| {
+        matches!(&e.kind, EK::Unary(UnaryOp::Size, x)
+            if matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v))
+    };
+    for (i, c) in conjuncts.iter().enumerate() {
+        if done[i] {
+            continue;
+        }
+        let PK::Cmp(op, a, b) = &c.kind else { continue };
+        let (op, e) = if is_size(a) && ready(b) {
+            (*op, b)
+        } else if is_size(b) && ready(a) {
+            let flipped = match op {
+                Cmp::Lt => Cmp::Gt,
+                Cmp::Le => Cmp::Ge,
+                Cmp::Gt => Cmp::Lt,
+                Cmp::Ge => Cmp::Le,
+                other => *other,
+            };
+            (flipped, a)
+        } else {
+            continue;
+        };
+        match op {
+            Cmp::Le | Cmp::Eq => return Some(e.clone()),
+            Cmp::Lt => {
+                return Some(CExpr {
+                    kind: EK::Binary(
+                        BinaryOp::Minus,
+                        Box::new(e.clone()),
+                        Box::new(CExpr {
+                            kind: EK::Lit(crate::b::value::Value::Int(1)),
+                            span: e.span,
+                        }),
+                    ),
+                    span: e.span,
+                });
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The interval `max({lows})..min({highs})` that the pending comparisons
@@ -466,6 +541,15 @@ fn solver_slots(s: &Solver, out: &mut Vec<u32>) {
             SolveStep::Bind(_, Gen::Eq(e) | Gen::In(e)) | SolveStep::BindPattern(_, e) => {
                 expr_slots(e, out)
             }
+            SolveStep::Bind(
+                _,
+                Gen::SeqUpTo {
+                    elements, max_len, ..
+                },
+            ) => {
+                expr_slots(elements, out);
+                expr_slots(max_len, out);
+            }
             SolveStep::Bind(..) => {}
             SolveStep::Check(p) => pred_slots(p, out),
             SolveStep::Scan(scan) => {
@@ -568,6 +652,7 @@ mod tests {
                         Gen::In(_) => "In",
                         Gen::Type(_) => "Type",
                         Gen::Unbounded(_) => "Unbounded",
+                        Gen::SeqUpTo { .. } => "SeqUpTo",
                     }
                 ),
                 SolveStep::BindPattern(..) => "pattern".to_string(),
