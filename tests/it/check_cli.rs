@@ -438,3 +438,28 @@ END
     assert_eq!(r["states"], 2 * (2 + 4 + 8));
     assert_eq!(r["initial_states"], 4);
 }
+
+/// Linear comparisons bound a variable too: `c + d <= 4`, `1 <= c - 2`,
+/// `10 >= 3 + c`.
+#[test]
+fn linear_comparisons_bound_integers() {
+    let machine = |props: &str| {
+        format!(
+            "MACHINE B\nCONSTANTS c, d\nPROPERTIES {props}\nVARIABLES x\nINVARIANT x : BOOL\n\
+             INITIALISATION x := TRUE\nOPERATIONS op = x := bool(x = FALSE)\nEND\n"
+        )
+    };
+    for (props, valuations) in [
+        ("c : NATURAL & c + 1 <= 3 & d = 0", 3),
+        (
+            "c : NATURAL & d : NATURAL & d > 0 & d < 3 & c + d <= 4",
+            4 + 3,
+        ),
+        ("c : INTEGER & 1 <= c - 2 & c - 2 < 3 & d = 0", 2),
+        ("c : NATURAL & 10 >= 3 + c & d = 0", 8),
+    ] {
+        let (code, out, err) = check(&machine(props), &["--json"]);
+        assert_eq!(code, Some(0), "{props}: {out}{err}");
+        assert_eq!(json(&out)["constant_valuations"], valuations, "{props}");
+    }
+}

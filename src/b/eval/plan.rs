@@ -339,10 +339,43 @@ fn interval_for(
             continue;
         }
         let PK::Cmp(op, a, b) = &c.kind else { continue };
-        // Normalise to `v op e`.
-        let (op, e) = if is_v(a) && ready(b) {
-            (*op, b)
-        } else if is_v(b) && ready(a) {
+        // Normalise to `v op e`, also from `v + d op e`, `d + v op e` and
+        // `v - d op e` with ready `d` (moved to the other side).
+        let linear = |side: &CExpr, other: &CExpr| -> Option<CExpr> {
+            if !ready(other) {
+                return None;
+            }
+            if is_v(side) {
+                return Some(other.clone());
+            }
+            let EK::Binary(op @ (BinaryOp::Add | BinaryOp::Minus), x, d) = &side.kind else {
+                return None;
+            };
+            let (offset, undo) = if is_v(x) && ready(d) {
+                (
+                    d,
+                    if *op == BinaryOp::Add {
+                        BinaryOp::Minus
+                    } else {
+                        BinaryOp::Add
+                    },
+                )
+            } else if *op == BinaryOp::Add && is_v(d) && ready(x) {
+                (x, BinaryOp::Minus)
+            } else {
+                return None;
+            };
+            Some(CExpr {
+                kind: EK::Binary(undo, Box::new(other.clone()), offset.clone()),
+                span: other.span,
+            })
+        };
+        let moved;
+        let (op, e) = if let Some(e) = linear(a, b) {
+            moved = e;
+            (*op, &moved)
+        } else if let Some(e) = linear(b, a) {
+            moved = e;
             let flipped = match op {
                 Cmp::Lt => Cmp::Gt,
                 Cmp::Le => Cmp::Ge,
@@ -350,7 +383,7 @@ fn interval_for(
                 Cmp::Ge => Cmp::Le,
                 other => *other,
             };
-            (flipped, a)
+            (flipped, &moved)
         } else {
             continue;
         };
