@@ -66,7 +66,21 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
             .map(|(n, v)| (n.clone(), i64::from(*v)))
             .collect(),
     };
-    let composed = compose(path, &compose_options).map_err(LoadError::Input)?;
+    let mut composed = compose(path, &compose_options).map_err(LoadError::Input)?;
+    // ProB checks `ASSERT_LTL` formulas; orbit does not yet, and says so.
+    let ltl: Vec<&str> = composed
+        .machine
+        .definitions
+        .iter()
+        .map(|d| d.name.name.as_str())
+        .filter(|n| n.starts_with("ASSERT_LTL") || n.starts_with("ASSERT_CTL"))
+        .collect();
+    if !ltl.is_empty() {
+        composed.warnings.push(format!(
+            "not supported yet: temporal properties ({}); they are not checked",
+            ltl.join(", ")
+        ));
+    }
     let file = Arc::new(composed.file);
     let machine = composed.machine;
     let check_options = CheckOptions {

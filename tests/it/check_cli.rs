@@ -463,3 +463,20 @@ fn linear_comparisons_bound_integers() {
         assert_eq!(json(&out)["constant_valuations"], valuations, "{props}");
     }
 }
+
+/// LTL assertions in DEFINITIONS are not checked yet, and the run says so.
+#[test]
+fn temporal_assertions_are_reported_as_not_checked() {
+    let (code, out, err) = check(
+        "MACHINE L\nDEFINITIONS ASSERT_LTL == \"G {x < 2}\"\nVARIABLES x\nINVARIANT x : 0..3\n\
+         INITIALISATION x := 0\nOPERATIONS inc = PRE x < 3 THEN x := x + 1 END\nEND\n",
+        &["--no-deadlock"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        err.contains(
+            "warning: not supported yet: temporal properties (ASSERT_LTL); they are not checked"
+        ),
+        "{err}"
+    );
+}
