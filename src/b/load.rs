@@ -151,6 +151,7 @@ pub fn load_machine_with_ast(
         None => LoadError::Model(format!("error: {e}\n")),
     })?;
     system.warnings = warnings;
+    system.shapes = types.shapes.clone();
     system.interchangeable =
         crate::b::symmetry::interchangeable_elements(&machine, &types.given_sets);
     system.groups = crate::b::por::independence::group_infos(&machine, system.layout());

@@ -32,6 +32,9 @@ pub struct BSystem {
     /// The given-set elements symmetry reduction may permute (set by the
     /// loader; none for a system built directly).
     pub interchangeable: crate::model::Permutable,
+    /// Record shapes of the slots (constants, then variables), for
+    /// printing; empty when no record is involved.
+    pub shapes: Vec<crate::b::types::ValueShape>,
     /// What loading the model found worth telling the user (e.g. gluing
     /// invariants of a refinement that are not checked).
     pub warnings: Vec<String>,
@@ -73,6 +76,15 @@ pub struct BScratch {
 }
 
 impl BSystem {
+    /// The value of slot `k` (constants, then variables) printed as ProB
+    /// prints it, records with their field names.
+    fn format_slot(&self, k: usize, v: &Value) -> String {
+        match self.shapes.get(k) {
+            Some(shape) => self.interpreter.format_shaped(v, shape),
+            None => self.interpreter.format_value(v),
+        }
+    }
+
     /// Builds the system from an interpreter and a layout; computes the
     /// constant valuations (a model error if PROPERTIES is ill-defined).
     pub fn new(
@@ -102,6 +114,7 @@ impl BSystem {
             constant_valuations,
             interchangeable: crate::model::Permutable::none(),
             warnings: Vec::new(),
+            shapes: Vec::new(),
             check_invariant: true,
             constant_rules: crate::b::symmetry::ConstantRules::none(),
             groups,
@@ -212,7 +225,8 @@ impl BSystem {
             let shown: Vec<String> = names
                 .iter()
                 .zip(constants)
-                .map(|(s, v)| format!("{}={}", s.name, self.interpreter.format_value(v)))
+                .enumerate()
+                .map(|(k, (s, v))| format!("{}={}", s.name, self.format_slot(k, v)))
                 .collect();
             format!("SETUP_CONSTANTS({}); INITIALISATION", shown.join(", "))
         }
@@ -465,11 +479,11 @@ impl Model for BSystem {
         self.layout
             .slots()
             .iter()
-            .map(|slot| {
+            .enumerate()
+            .map(|(k, slot)| {
                 (
                     slot.name.clone(),
-                    self.interpreter
-                        .format_value(&self.layout.decode_slot(slot, state)),
+                    self.format_slot(k, &self.layout.decode_slot(slot, state)),
                 )
             })
             .collect()

@@ -30,6 +30,22 @@ pub enum Type {
     Set(Box<Type>),
 }
 
+/// Where a type holds records, with their field names: values are stored
+/// without names (a record is the right-nested pair of its fields, see
+/// [`MachineTypes::fields`]), so printing them as `rec(a:1,b:TRUE)` needs this.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ValueShape {
+    /// No record inside.
+    #[default]
+    Plain,
+    /// A record: its fields, sorted by name, with their shapes.
+    Record(Vec<(String, ValueShape)>),
+    /// A pair with a record inside.
+    Pair(Box<ValueShape>, Box<ValueShape>),
+    /// A set with records inside its elements.
+    Set(Box<ValueShape>),
+}
+
 /// A deferred or enumerated set (or machine set parameter), with its size fixed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GivenSet {
@@ -67,6 +83,12 @@ pub struct MachineTypes {
     /// that order as right-nested pairs (`a |-> (b |-> c)`; one field `a`
     /// is `a |-> TRUE`), so `struct(...)` is a cartesian product.
     pub fields: HashMap<(u32, u32), (u32, u32)>,
+    /// The record shapes of the constants' and then the variables' types
+    /// (empty when no record is involved).
+    pub shapes: Vec<ValueShape>,
+    /// The record shapes of each operation's parameters, then outputs
+    /// (empty when no record is involved).
+    pub operation_shapes: Vec<Vec<ValueShape>>,
     /// The value of `MAXINT` (upper bound of `NAT` and `INT`).
     pub maxint: i64,
     /// The value of `MININT` (lower bound of `INT`).

@@ -480,3 +480,27 @@ fn temporal_assertions_are_reported_as_not_checked() {
         "{err}"
     );
 }
+
+/// Traces print records with their field names, in states and in labels.
+#[test]
+fn traces_print_records_with_field_names() {
+    let text = "MACHINE R2
+SETS USER = {ann, bob}
+VARIABLES db, hist
+INVARIANT db <: struct(id: USER, age: 0..2) & hist : seq(struct(n: 0..3, ok: BOOL)) & size(hist) < 1
+INITIALISATION db := {} || hist := []
+OPERATIONS
+  r <-- add(u) = PRE u : struct(id: USER, age: 0..0) & db = {} THEN
+    db := {u} || hist := hist <- rec(ok: TRUE, n: 1) || r := rec(last: u)
+  END
+END
+";
+    let (code, out, _) = check(text, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("add(rec(age:0,id:ann)) --> rec(last:rec(age:0,id:ann))"),
+        "{out}"
+    );
+    assert!(out.contains("db = {rec(age:0,id:ann)}"), "{out}");
+    assert!(out.contains("hist = [rec(n:1,ok:TRUE)]"), "{out}");
+}

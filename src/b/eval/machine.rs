@@ -39,6 +39,9 @@ struct Operation {
 #[derive(Debug)]
 pub struct Interpreter {
     pub(crate) given_sets: Vec<GivenSet>,
+    /// Record shapes of each operation's parameters then outputs (empty
+    /// when no record is involved), for labels.
+    operation_shapes: Vec<Vec<crate::b::types::ValueShape>>,
     pub(crate) maxint: i64,
     pub(crate) minint: i64,
     num_variables: usize,
@@ -218,6 +221,7 @@ impl Interpreter {
 
         Ok(Interpreter {
             given_sets: types.given_sets.clone(),
+            operation_shapes: types.operation_shapes.clone(),
             maxint: types.maxint,
             minint: types.minint,
             num_variables: nv,
@@ -461,6 +465,12 @@ impl Interpreter {
         &self.operations[op].name
     }
 
+    /// A value printed as ProB prints it, the records `shape` locates with
+    /// their field names.
+    pub fn format_shaped(&self, v: &Value, shape: &crate::b::types::ValueShape) -> String {
+        v.display_shaped(&self.given_sets, shape).to_string()
+    }
+
     /// A value printed as ProB prints it: `{PID1,PID2}`, `(a|->b)`, `[a,b]`.
     pub fn format_value(&self, v: &Value) -> String {
         format_with(&self.given_sets, v)
@@ -473,8 +483,19 @@ impl Interpreter {
             .operations
             .get(step.op)
             .map_or_else(|| format!("op{}", step.op), |o| o.name.clone());
+        let shapes = self.operation_shapes.get(step.op);
+        let show = |k: usize, v: &Value| match shapes.and_then(|s| s.get(k)) {
+            Some(shape) => self.format_shaped(v, shape),
+            None => self.format_value(v),
+        };
+        let n = step.params.len();
         if !step.params.is_empty() {
-            let params: Vec<String> = step.params.iter().map(|v| self.format_value(v)).collect();
+            let params: Vec<String> = step
+                .params
+                .iter()
+                .enumerate()
+                .map(|(k, v)| show(k, v))
+                .collect();
             out.push('(');
             out.push_str(&params.join(","));
             out.push(')');
@@ -483,10 +504,11 @@ impl Interpreter {
             [] => {}
             [v] => {
                 out.push_str(" --> ");
-                out.push_str(&self.format_value(v));
+                out.push_str(&show(n, v));
             }
             vs => {
-                let outs: Vec<String> = vs.iter().map(|v| self.format_value(v)).collect();
+                let outs: Vec<String> =
+                    vs.iter().enumerate().map(|(k, v)| show(n + k, v)).collect();
                 out.push_str(" --> (");
                 out.push_str(&outs.join(","));
                 out.push(')');

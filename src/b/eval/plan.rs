@@ -654,6 +654,8 @@ mod tests {
             operations: Vec::new(),
             bound: Default::default(),
             fields: Default::default(),
+            shapes: Vec::new(),
+            operation_shapes: Vec::new(),
             maxint: 3,
             minint: -1,
         }

@@ -198,6 +198,8 @@ mod tests {
             operations: vec![],
             bound: Default::default(),
             fields: Default::default(),
+            shapes: Vec::new(),
+            operation_shapes: Vec::new(),
             maxint: 3,
             minint: -1,
         }

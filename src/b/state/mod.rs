@@ -298,6 +298,8 @@ mod tests {
         let types = MachineTypes {
             bound: Default::default(),
             fields: Default::default(),
+            shapes: Vec::new(),
+            operation_shapes: Vec::new(),
             given_sets: vec![GivenSet {
                 name: "PID".into(),
                 elements: vec!["PID1".into(), "PID2".into()],
@@ -336,6 +338,8 @@ mod tests {
         let types = MachineTypes {
             bound: Default::default(),
             fields: Default::default(),
+            shapes: Vec::new(),
+            operation_shapes: Vec::new(),
             given_sets: vec![GivenSet {
                 name: "PID".into(),
                 elements: vec!["PID1".into(), "PID2".into()],

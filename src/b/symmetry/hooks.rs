@@ -186,6 +186,8 @@ mod tests {
         let types = MachineTypes {
             bound: Default::default(),
             fields: Default::default(),
+            shapes: Vec::new(),
+            operation_shapes: Vec::new(),
             given_sets: vec![GivenSet {
                 name: "D".into(),
                 elements: (1..=n).map(|i| format!("D{i}")).collect(),

@@ -187,6 +187,8 @@ mod tests {
         let types = MachineTypes {
             bound: Default::default(),
             fields: Default::default(),
+            shapes: Vec::new(),
+            operation_shapes: Vec::new(),
             given_sets: vec![GivenSet {
                 name: "P".into(),
                 elements: (1..=4).map(|i| format!("P{i}")).collect(),

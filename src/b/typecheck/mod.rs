@@ -139,6 +139,34 @@ pub fn check_machine(
     checker.settle_overloads();
     let fields = checker.settle_fields();
 
+    let mut shapes: Vec<crate::b::types::ValueShape> = constants
+        .iter()
+        .chain(&variables)
+        .map(|&t| checker.terms.value_shape(t))
+        .collect();
+    if shapes
+        .iter()
+        .all(|s| *s == crate::b::types::ValueShape::Plain)
+    {
+        shapes.clear();
+    }
+    let mut operation_shapes: Vec<Vec<crate::b::types::ValueShape>> = op_terms
+        .iter()
+        .map(|(params, outputs)| {
+            params
+                .iter()
+                .chain(outputs)
+                .map(|&t| checker.terms.value_shape(t))
+                .collect()
+        })
+        .collect();
+    if operation_shapes
+        .iter()
+        .flatten()
+        .all(|s| *s == crate::b::types::ValueShape::Plain)
+    {
+        operation_shapes.clear();
+    }
     // Everything named must now have a known type.
     let report = checker.diags.is_empty();
     let constants = checker.resolve_all(&machine.constants, &constants, report, |c| {
@@ -171,6 +199,8 @@ pub fn check_machine(
         operations,
         bound,
         fields,
+        shapes,
+        operation_shapes,
         maxint,
         minint,
     })

@@ -127,6 +127,34 @@ impl Terms {
         t
     }
 
+    /// Where `t` holds records, with their field names.
+    pub(crate) fn value_shape(&mut self, t: TermId) -> crate::b::types::ValueShape {
+        use crate::b::types::ValueShape;
+        if let Some(fields) = self.record_fields(t) {
+            return ValueShape::Record(
+                fields
+                    .into_iter()
+                    .map(|(name, f)| (name, self.value_shape(f)))
+                    .collect(),
+            );
+        }
+        match self.shape(t) {
+            Shape::Pair(a, b) => {
+                let (a, b) = (self.value_shape(a), self.value_shape(b));
+                if a == ValueShape::Plain && b == ValueShape::Plain {
+                    ValueShape::Plain
+                } else {
+                    ValueShape::Pair(Box::new(a), Box::new(b))
+                }
+            }
+            Shape::Set(a) => match self.value_shape(a) {
+                ValueShape::Plain => ValueShape::Plain,
+                inner => ValueShape::Set(Box::new(inner)),
+            },
+            _ => ValueShape::Plain,
+        }
+    }
+
     /// The fields (name and type, sorted by name) of `t` if it is a record type.
     pub(crate) fn record_fields(&mut self, t: TermId) -> Option<Vec<(String, TermId)>> {
         let r = self.find(t);
