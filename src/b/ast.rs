@@ -234,6 +234,8 @@ pub enum ExprKind {
     Struct(Vec<(Ident, Expr)>),
     /// `r'a`: a field of a record.
     Field(Box<Expr>, Ident),
+    /// The record `r` with field `a` replaced by `e` (what `r'a := e` assigns).
+    RecordWith(Box<Expr>, Ident, Box<Expr>),
     /// A call of an external function of ProB's standard libraries that
     /// orbit implements, e.g. `STRING_LENGTH(s)` (see [`crate::b::library`]).
     External(crate::b::library::External, Vec<Expr>),

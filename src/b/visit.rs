@@ -49,6 +49,10 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             fields.iter().for_each(|(_, e)| walk_expr(e, f))
         }
         ExprKind::Field(e, _) => walk_expr(e, f),
+        ExprKind::RecordWith(r, _, e) => {
+            walk_expr(r, f);
+            walk_expr(e, f);
+        }
         ExprKind::External(_, args) => args.iter().for_each(|a| walk_expr(a, f)),
     }
 }

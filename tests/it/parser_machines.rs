@@ -349,12 +349,6 @@ fn unsupported_constructs_are_named() {
         "not supported yet: the predicates `btrue` and `bfalse`",
     );
     error(
-        "MACHINE M VARIABLES c\nINITIALISATION c'a := 1 END",
-        2,
-        17,
-        "not supported yet: assigning a record field",
-    );
-    error(
         "MACHINE M CONSTANTS c\nPROPERTIES c : REAL END",
         2,
         16,

@@ -127,6 +127,10 @@ pub(super) fn replace_in_expr(e: &mut Expr, map: &Replacements) {
             fields.iter_mut().for_each(|(_, e)| replace_in_expr(e, map))
         }
         ExprKind::Field(e, _) => replace_in_expr(e, map),
+        ExprKind::RecordWith(r, _, e) => {
+            replace_in_expr(r, map);
+            replace_in_expr(e, map);
+        }
         ExprKind::External(_, args) => args.iter_mut().for_each(|a| replace_in_expr(a, map)),
         ExprKind::Comprehension(ids, body) | ExprKind::Quantifier(_, ids, body) => {
             let inner = without(map, ids.iter());

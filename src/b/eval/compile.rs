@@ -299,6 +299,52 @@ impl<'a> Compiler<'a> {
             ),
             ExprKind::Record(fields) => self.record(fields, BinaryOp::Maplet, span)?,
             ExprKind::Struct(fields) => self.record(fields, BinaryOp::Mul, span)?,
+            ExprKind::RecordWith(r, field, value) => {
+                let Some(&(index, count)) = self.types.fields.get(&(span.start, span.end)) else {
+                    return Err(Diagnostic::error(
+                        field.span,
+                        format!("cannot tell which field `{}` is here", field.name),
+                    ));
+                };
+                let record = self.expr(r)?;
+                let value = self.expr(value)?;
+                // The record's fields, with the one assigned replaced.
+                let mut parts: Vec<CExpr> = Vec::with_capacity(count as usize + 1);
+                for k in 0..count {
+                    if k == index {
+                        parts.push(value.clone());
+                        continue;
+                    }
+                    let mut part = record.clone();
+                    for _ in 0..k {
+                        part = CExpr {
+                            kind: EK::Component(false, Box::new(part)),
+                            span,
+                        };
+                    }
+                    if k + 1 < count {
+                        part = CExpr {
+                            kind: EK::Component(true, Box::new(part)),
+                            span,
+                        };
+                    }
+                    parts.push(part);
+                }
+                if count == 1 {
+                    parts.push(CExpr {
+                        kind: EK::Lit(Value::Bool(true)),
+                        span,
+                    });
+                }
+                let mut value = parts.pop().expect("a record has fields");
+                while let Some(part) = parts.pop() {
+                    value = CExpr {
+                        kind: EK::Binary(BinaryOp::Maplet, Box::new(part), Box::new(value)),
+                        span,
+                    };
+                }
+                return Ok(value);
+            }
             ExprKind::Field(r, field) => {
                 let Some(&(index, count)) = self.types.fields.get(&(span.start, span.end)) else {
                     return Err(Diagnostic::error(

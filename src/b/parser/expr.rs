@@ -445,7 +445,7 @@ impl Parser<'_> {
 
     /// A record field's name: any identifier, also one that names a
     /// built-in elsewhere (`rec(id: 1)`).
-    fn field_name(&mut self) -> Result<Ident, Diagnostic> {
+    pub(super) fn field_name(&mut self) -> Result<Ident, Diagnostic> {
         if let TokenKind::Ident(_) = self.peek_kind() {
             let t = self.bump();
             if let TokenKind::Ident(name) = t.kind {

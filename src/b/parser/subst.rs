@@ -278,15 +278,25 @@ impl Parser<'_> {
         let mut targets = Vec::new();
         // `f(a)(b) := e`: the argument lists after the first, per target.
         let mut curried: Vec<Vec<Vec<Expr>>> = Vec::new();
+        // `r'a := e`: the field path, per target.
+        let mut fields: Vec<Vec<Ident>> = Vec::new();
         loop {
             let name = self.ident()?;
-            if self.at_sym(Sym::Quote) {
-                let t = self.peek().clone();
-                return Err(self.unsupported(
-                    &t,
-                    "assigning a record field (`r'f := e`); assign the whole record",
-                ));
+            // `r'a'b := e`: the field path, turned into `r := r with a := ...`.
+            let mut path = Vec::new();
+            while self.eat_sym(Sym::Quote) {
+                path.push(self.field_name()?);
             }
+            if !path.is_empty() {
+                targets.push(AssignTarget::Var(name));
+                curried.push(Vec::new());
+                fields.push(path);
+                if !self.eat_sym(Sym::Comma) {
+                    break;
+                }
+                continue;
+            }
+            fields.push(Vec::new());
             let mut more = Vec::new();
             if self.eat_sym(Sym::LParen) {
                 let args = self.expr_list(Sym::RParen)?;
@@ -308,6 +318,14 @@ impl Parser<'_> {
                 let mut values = vec![self.expr()?];
                 while self.eat_sym(Sym::Comma) {
                     values.push(self.expr()?);
+                }
+                // `r'a'b := e` is `r := r with a := (r'a with b := e)`.
+                for ((target, path), value) in targets.iter().zip(&fields).zip(values.iter_mut()) {
+                    if let AssignTarget::Var(r) = target
+                        && !path.is_empty()
+                    {
+                        *value = field_update(r, path, value.clone());
+                    }
                 }
                 // `f(a)(b) := e` is `f(a) := f(a) <+ {b |-> e}` (and so on).
                 for ((target, more), value) in targets.iter().zip(&curried).zip(values.iter_mut()) {
@@ -377,6 +395,32 @@ impl Parser<'_> {
             format!("only variables can be assigned with `{op}`, not function points"),
         )
     }
+}
+
+/// The new value of `r` for `r'path[0]'path[1]... := value`.
+fn field_update(r: &Ident, path: &[Ident], value: Expr) -> Expr {
+    // The records being updated at each level: r, r'path[0], ... Each node
+    // gets its own span: the compiler finds a field's position by span.
+    let mut records = vec![Expr {
+        kind: ExprKind::Ident(r.name.clone()),
+        span: r.span,
+    }];
+    for field in &path[..path.len() - 1] {
+        let inner = records.last().expect("one level").clone();
+        records.push(Expr {
+            kind: ExprKind::Field(Box::new(inner), field.clone()),
+            span: r.span.to(field.span),
+        });
+    }
+    let mut value = value;
+    for (field, record) in path.iter().zip(records).rev() {
+        let span = field.span.to(value.span);
+        value = Expr {
+            kind: ExprKind::RecordWith(Box::new(record), field.clone(), Box::new(value)),
+            span,
+        };
+    }
+    value
 }
 
 /// The new value of `f(args)` for `f(args)(more[0])(more[1])... := value`:

@@ -378,6 +378,12 @@ impl Checker {
                 self.terms.set(record)
             }
             ExprKind::External(f, args) => self.external(*f, args),
+            ExprKind::RecordWith(r, field, value) => {
+                let record = self.infer(r);
+                let value = self.infer(value);
+                self.fields.push((e.span, record, field.clone(), value));
+                record
+            }
             ExprKind::Field(r, field) => {
                 let record = self.infer(r);
                 let result = self.terms.var();

@@ -33,6 +33,7 @@ pub fn show(e: &Expr) -> String {
         Record(fields) => format!("(rec {})", record_fields(fields)),
         Struct(fields) => format!("(struct {})", record_fields(fields)),
         Field(r, f) => format!("(Field {} {})", show(r), f.name),
+        RecordWith(r, f, e) => format!("(With {} {} {})", show(r), f.name, show(e)),
         External(f, args) => format!("({} {})", f.name(), list(args)),
     }
 }
