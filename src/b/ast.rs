@@ -77,6 +77,10 @@ pub struct Machine {
     pub initialisation: Option<Subst>,
     /// `OPERATIONS`, in order.
     pub operations: Vec<Operation>,
+    /// `LOCAL_OPERATIONS` of an implementation: the specifications of
+    /// operations that only its own operations call (their implementations
+    /// are in `OPERATIONS`).
+    pub local_operations: Vec<Operation>,
     /// Every definition of the `DEFINITIONS` clause (already expanded where
     /// used; kept for tools that list them).
     pub definitions: Vec<Definition>,
@@ -110,6 +114,7 @@ impl Machine {
             assertions: Vec::new(),
             initialisation: None,
             operations: Vec::new(),
+            local_operations: Vec::new(),
             definitions: Vec::new(),
             goal: None,
             scopes: Vec::new(),

@@ -151,6 +151,9 @@ fn refinements_keep_the_abstractions_sets_constants_and_concrete_variables() {
     }
 }
 
+/// `Bank_i` implements `deposit` with a local operation, which is not an
+/// operation of the machine: 7 transitions are 1 initialisation and 6
+/// `deposit`/`total` steps.
 #[test]
 fn implementations_import_machines_and_run_while_loops() {
     for threads in ["1", "2"] {

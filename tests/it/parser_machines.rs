@@ -242,12 +242,9 @@ fn clause_errors() {
     assert_eq!(m.includes[1].prefix, None);
     assert_eq!(m.extends[0].name.name, "E");
     assert_eq!(m.promotes[0].name, "a.op");
-    error(
-        "MACHINE M\n  LOCAL_OPERATIONS N\nEND",
-        2,
-        3,
-        "not supported yet: LOCAL_OPERATIONS clause",
-    );
+    let m =
+        parse("IMPLEMENTATION M_i REFINES M\nLOCAL_OPERATIONS l = skip\nOPERATIONS l = skip\nEND");
+    assert_eq!(m.local_operations[0].name.name, "l");
     error(
         "MACHINE M\nVARIABLES x\nVARIABLES y\nEND",
         3,

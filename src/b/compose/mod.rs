@@ -412,12 +412,23 @@ impl Composer {
             m.invariant =
                 keep_conjuncts(inv, &dropped, warnings.map(|w| (m.name.name.as_str(), w)));
         }
+        let mut ops = std::mem::take(&mut m.operations);
+        // Local operations: callable by this component's operations only.
+        // Their implementation (in OPERATIONS) is used where given, else
+        // their specification; a local operation may call those before it.
+        for spec in std::mem::take(&mut m.local_operations) {
+            let mut local = match ops.iter().position(|o| o.name.name == spec.name.name) {
+                Some(k) => ops.remove(k),
+                None => spec,
+            };
+            inline_calls(&mut local.body, &callable, &mut self.fresh)?;
+            callable.insert(local.name.name.clone(), local);
+        }
         let mut own_init = m.initialisation.take();
         if let Some(init) = &mut own_init {
             inline_calls(init, &callable, &mut self.fresh)?;
         }
         inits.extend(own_init);
-        let mut ops = std::mem::take(&mut m.operations);
         for op in &mut ops {
             inline_calls(&mut op.body, &callable, &mut self.fresh)?;
         }
@@ -508,6 +519,7 @@ fn has_structure(m: &Machine) -> bool {
         || !m.extends.is_empty()
         || !m.promotes.is_empty()
         || !m.values.is_empty()
+        || !m.local_operations.is_empty()
 }
 
 /// B's rule: a parameter written in upper case only is a set parameter.

@@ -133,6 +133,7 @@ impl Parser<'_> {
             }
             Initialisation => m.initialisation = Some(self.subst()?),
             Operations => m.operations = self.operations()?,
+            LocalOperations => m.local_operations = self.operations()?,
             Sees | Uses => m.sees.extend(self.machine_refs(false)?),
             Includes | Imports => m.includes.extend(self.machine_refs(true)?),
             Extends => m.extends = self.machine_refs(true)?,
