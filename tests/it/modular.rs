@@ -376,3 +376,24 @@ fn inquiry_operations_of_seen_machines_can_be_called() {
     assert!(err.contains("unknown operation `raise`"), "{err}");
     assert!(err.contains("can be called here are: quote"), "{err}");
 }
+
+/// A refined operation keeps its abstraction's precondition (minus the
+/// conjuncts on replaced variables), so it may leave out the typing of its
+/// parameters, as refinements usually do.
+#[test]
+fn refined_operations_keep_the_abstract_precondition() {
+    let abstraction = std::fs::read_to_string(model("Bank.mch")).unwrap();
+    let refinement = std::fs::read_to_string(model("Bank_r.ref"))
+        .unwrap()
+        .replace(
+            "deposit(u) = PRE u : USER & ops < 2 THEN",
+            "deposit(v) = BEGIN",
+        )
+        .replace("hist <- u", "hist <- v");
+    assert!(refinement.contains("deposit(v) = BEGIN"));
+    let dir = project(&[("Bank.mch", &abstraction), ("Bank_r.ref", &refinement)]);
+    // `v : USER` and `ops < 2` come from Bank's `deposit(u)`; `bal(u) < limit`
+    // mentions the replaced `bal` and is left out.
+    let r = report(&dir.path().join("Bank_r.ref"), &[], 0);
+    assert_eq!(counts(&r), (7, 13));
+}

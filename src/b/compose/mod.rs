@@ -247,6 +247,7 @@ impl Composer {
         out.scopes = std::mem::take(&mut m.scopes);
         out.definitions = std::mem::take(&mut m.definitions);
         let mut dropped: Vec<String> = Vec::new();
+        let mut abstract_ops: Vec<Operation> = Vec::new();
         let mut inits: Vec<Subst> = Vec::new();
 
         // The abstraction: its sets, constants, properties and concrete
@@ -292,7 +293,9 @@ impl Composer {
                 .into_iter()
                 .filter(|e| !mentions_any(e, &dropped))
                 .collect();
-            // The abstraction's own operations are replaced by the refinement's.
+            // The abstraction's operations are replaced by the refinement's,
+            // which keep their preconditions (below).
+            abstract_ops = std::mem::take(&mut a.operations);
         }
 
         // Seen machines, merged once for the whole model.
@@ -413,6 +416,18 @@ impl Composer {
                 keep_conjuncts(inv, &dropped, warnings.map(|w| (m.name.name.as_str(), w)));
         }
         let mut ops = std::mem::take(&mut m.operations);
+        // A refined operation runs only where its abstraction's
+        // precondition holds (and takes its parameters' types from it, as
+        // refinements usually do not repeat them): the conjuncts that
+        // mention no replaced variable are added to its precondition.
+        for op in &mut ops {
+            if let Some(abs) = abstract_ops
+                .iter()
+                .find(|a| a.name.name == op.name.name && a.params.len() == op.params.len())
+            {
+                add_abstract_precondition(op, abs, &dropped);
+            }
+        }
         // Local operations: callable by this component's operations only.
         // Their implementation (in OPERATIONS) is used where given, else
         // their specification; a local operation may call those before it.
@@ -573,6 +588,58 @@ fn merge_declarations(
     into.operations.extend(from.operations);
     into.scopes.extend(from.scopes);
     Ok(())
+}
+
+/// Conjoins to `op`'s precondition the conjuncts of `abs`'s (with its
+/// parameters renamed to `op`'s) that mention none of `dropped`.
+fn add_abstract_precondition(op: &mut Operation, abs: &Operation, dropped: &[String]) {
+    let mut body = &abs.body;
+    while let SubstKind::Block(inner) = &body.kind {
+        body = inner;
+    }
+    let SubstKind::Precondition(pre, _) = &body.kind else {
+        return;
+    };
+    let mut map = Replacements::new();
+    for (a, c) in abs.params.iter().zip(&op.params) {
+        if a.name != c.name {
+            map.insert(a.name.clone(), renaming(&c.name, c));
+        }
+    }
+    let mut pre = pre.clone();
+    rename::replace_in_expr(&mut pre, &map);
+    let mut parts = Vec::new();
+    split_conjuncts(pre, &mut parts);
+    let Some(kept) = conjunction(parts.into_iter().filter(|c| !mentions_any(c, dropped))) else {
+        return;
+    };
+    let span = op.body.span;
+    let mut own = std::mem::replace(
+        &mut op.body,
+        Subst {
+            kind: SubstKind::Skip,
+            span,
+        },
+    );
+    while let SubstKind::Block(inner) = own.kind {
+        own = *inner;
+    }
+    op.body = match own.kind {
+        SubstKind::Precondition(p, inner) => Subst {
+            kind: SubstKind::Precondition(binary(BinaryOp::And, kept, p), inner),
+            span,
+        },
+        kind => Subst {
+            kind: SubstKind::Precondition(
+                kept,
+                Box::new(Subst {
+                    kind,
+                    span: own.span,
+                }),
+            ),
+            span,
+        },
+    };
 }
 
 /// No two operations with one name.
