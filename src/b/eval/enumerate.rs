@@ -356,7 +356,7 @@ impl Interpreter {
                     Gen::Unbounded(name) => Err(Fail::new(
                         solver.span,
                         format!(
-                            "cannot enumerate `{name}`: no finite domain (add a typing predicate such as `{name} : 1..10`)"
+                            "cannot enumerate `{name}`: no finite domain (bound it on both sides, e.g. `{name} : 1..10` or `{name} >= 1 & {name} <= 10`)"
                         ),
                     )),
                 }

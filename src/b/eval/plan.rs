@@ -85,6 +85,13 @@ pub fn plan(
                         cand.step = SolveStep::Bind(v, Gen::In(interval));
                         cand.exact = false;
                         prio = 3;
+                    } else {
+                        // Enumerating it is an error: name the variable.
+                        let k = vars.iter().position(|&x| x == v).unwrap_or(0);
+                        let name = names
+                            .get(k)
+                            .map_or_else(|| "?".to_string(), |n| n.name.clone());
+                        cand.step = SolveStep::Bind(v, Gen::Unbounded(name));
                     }
                 }
                 // `x : seq(S)` with `size(x) <= n` elsewhere: the sequences
