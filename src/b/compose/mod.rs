@@ -32,20 +32,23 @@
 
 mod calls;
 mod files;
+mod merge;
+mod refine;
 mod rename;
+mod syntax;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::b::ast::{
-    BinaryOp, Expr, ExprKind, Ident, Machine, MachineRef, Operation, Subst, SubstKind,
-};
+use crate::b::ast::{BinaryOp, Expr, ExprKind, Ident, Machine, MachineRef, Operation, Subst};
 use crate::b::parser::parse_machine_tokens;
-use crate::b::visit::walk_expr;
-use crate::diag::{Diagnostic, SourceFile, Span};
+use crate::diag::{Diagnostic, SourceFile};
 use calls::{Callable, inline_calls};
 use files::Files;
+use merge::{check_unique_operations, merge_declarations};
+use refine::{add_abstract_precondition, keep_conjuncts};
 use rename::{Replacements, renaming, replace_in_machine};
+use syntax::{binary, conjunction, ident_expr, mentions_any, sequence};
 
 /// How components are found and parameters fixed.
 #[derive(Clone, Debug, Default)]
@@ -96,12 +99,6 @@ pub fn compose(path: &Path, options: &ComposeOptions) -> Result<Composed, String
     }
 }
 
-/// One component merged with everything it names (except seen machines,
-/// which are merged once, at the end).
-struct Flat {
-    machine: Machine,
-}
-
 struct Composer {
     files: Files,
     /// Components being merged, for cycles.
@@ -126,15 +123,14 @@ impl Composer {
             return self.parameters_as_constants(machine, options);
         }
         self.stack.push(machine.name.name.clone());
-        let flat = self.flatten(machine)?;
-        let mut m = flat.machine;
+        let mut m = self.flatten(machine)?;
         // The seen machines go first: their sets and constants are used by all.
         let seen = std::mem::take(&mut self.seen);
         let mut merged = Machine::empty(m.kind, m.name.clone());
         let mut inits = Vec::new();
         for s in seen {
             inits.extend(s.initialisation.clone());
-            merge_declarations(&mut merged, s, &mut self.warnings)?;
+            merge_declarations(&mut merged, s)?;
         }
         let own_init = m.initialisation.take();
         let own_params = std::mem::take(&mut m.params);
@@ -145,7 +141,7 @@ impl Composer {
             std::mem::take(&mut m.definitions),
             m.constraints.take(),
         );
-        merge_declarations(&mut merged, m, &mut self.warnings)?;
+        merge_declarations(&mut merged, m)?;
         inits.extend(own_init);
         merged.initialisation = sequence(inits);
         merged.kind = kind;
@@ -230,7 +226,7 @@ impl Composer {
     }
 
     /// Reads and merges component `name`.
-    fn flatten_named(&mut self, name: &Ident) -> Result<Flat, Diagnostic> {
+    fn flatten_named(&mut self, name: &Ident) -> Result<Machine, Diagnostic> {
         let m = self.component(name)?;
         self.stack.push(name.name.clone());
         let flat = self.flatten(m);
@@ -238,8 +234,9 @@ impl Composer {
         flat
     }
 
-    /// Merges everything `m` names into it.
-    fn flatten(&mut self, mut m: Machine) -> Result<Flat, Diagnostic> {
+    /// Merges everything `m` names into it (except seen machines, which
+    /// are merged once, at the end).
+    fn flatten(&mut self, mut m: Machine) -> Result<Machine, Diagnostic> {
         let mut out = Machine::empty(m.kind, m.name.clone());
         out.params = std::mem::take(&mut m.params);
         out.constraints = m.constraints.take();
@@ -253,8 +250,7 @@ impl Composer {
         // The abstraction: its sets, constants, properties and concrete
         // variables carry over.
         if let Some(abstraction) = m.refines.take() {
-            let flat = self.flatten_named(&abstraction)?;
-            let mut a = flat.machine;
+            let mut a = self.flatten_named(&abstraction)?;
             if out.params.is_empty() {
                 out.params = std::mem::take(&mut a.params);
                 if out.constraints.is_none() {
@@ -309,8 +305,7 @@ impl Composer {
                 ));
             }
             if self.seen_names.insert(r.name.name.clone()) {
-                let flat = self.flatten_named(&r.name)?;
-                let mut seen = flat.machine;
+                let mut seen = self.flatten_named(&r.name)?;
                 if !seen.params.is_empty() {
                     return Err(Diagnostic::error(
                         r.span,
@@ -371,7 +366,7 @@ impl Composer {
             }
             let mut inst = inst;
             inst.operations.clear();
-            merge_declarations(&mut out, inst, &mut self.warnings)?;
+            merge_declarations(&mut out, inst)?;
         }
         for name in std::mem::take(&mut m.promotes) {
             let Some(op) = callable.get(&name.name) else {
@@ -447,7 +442,7 @@ impl Composer {
         for op in &mut ops {
             inline_calls(&mut op.body, &callable, &mut self.fresh)?;
         }
-        merge_declarations(&mut out, m, &mut self.warnings)?;
+        merge_declarations(&mut out, m)?;
         for op in promoted {
             if out.operations.iter().any(|o| o.name.name == op.name.name) {
                 return Err(Diagnostic::error(
@@ -463,7 +458,7 @@ impl Composer {
         out.operations.extend(ops);
         check_unique_operations(&out.operations)?;
         out.initialisation = sequence(inits);
-        Ok(Flat { machine: out })
+        Ok(out)
     }
 
     fn refuse_arguments(&self, r: &MachineRef, clause: &str) -> Result<(), Diagnostic> {
@@ -480,7 +475,7 @@ impl Composer {
     /// The instance `r` names: the machine with its parameters replaced
     /// by the arguments and its variables and operations renamed.
     fn instance(&mut self, r: &MachineRef) -> Result<Machine, Diagnostic> {
-        let mut m = self.flatten_named(&r.name)?.machine;
+        let mut m = self.flatten_named(&r.name)?;
         if m.params.len() != r.args.len() {
             return Err(Diagnostic::error(
                 r.span,
@@ -540,204 +535,4 @@ fn has_structure(m: &Machine) -> bool {
 /// B's rule: a parameter written in upper case only is a set parameter.
 fn is_set_parameter(name: &str) -> bool {
     !name.chars().any(|c| c.is_lowercase())
-}
-
-/// Adds the declarations and predicates of `from` to `into` (not its
-/// initialisation, parameters or definitions). A name declared twice is an
-/// error.
-fn merge_declarations(
-    into: &mut Machine,
-    from: Machine,
-    _warnings: &mut Vec<String>,
-) -> Result<(), Diagnostic> {
-    let declared = |m: &Machine| -> HashMap<String, Span> {
-        let mut names = HashMap::new();
-        for s in &m.sets {
-            names.insert(s.name().name.clone(), s.name().span);
-            if let crate::b::ast::SetDecl::Enumerated(_, elements) = s {
-                for e in elements {
-                    names.insert(e.name.clone(), e.span);
-                }
-            }
-        }
-        for c in m.constants.iter().chain(&m.variables) {
-            names.insert(c.name.clone(), c.span);
-        }
-        names
-    };
-    let existing = declared(into);
-    for (name, span) in declared(&from) {
-        if existing.contains_key(&name) {
-            return Err(Diagnostic::error(
-                span,
-                format!(
-                    "`{name}` is declared twice in the model (in `{}` and in a machine it names)",
-                    into.name.name
-                ),
-            )
-            .with_note("rename an included instance (`INCLUDES r.M`) or see the machine instead"));
-        }
-    }
-    into.sets.extend(from.sets);
-    into.constants.extend(from.constants);
-    into.variables.extend(from.variables);
-    into.concrete_variables.extend(from.concrete_variables);
-    into.properties = conjunction(into.properties.take().into_iter().chain(from.properties));
-    into.invariant = conjunction(into.invariant.take().into_iter().chain(from.invariant));
-    into.assertions.extend(from.assertions);
-    into.operations.extend(from.operations);
-    into.scopes.extend(from.scopes);
-    Ok(())
-}
-
-/// Conjoins to `op`'s precondition the conjuncts of `abs`'s (with its
-/// parameters renamed to `op`'s) that mention none of `dropped`.
-fn add_abstract_precondition(op: &mut Operation, abs: &Operation, dropped: &[String]) {
-    let mut body = &abs.body;
-    while let SubstKind::Block(inner) = &body.kind {
-        body = inner;
-    }
-    let SubstKind::Precondition(pre, _) = &body.kind else {
-        return;
-    };
-    let mut map = Replacements::new();
-    for (a, c) in abs.params.iter().zip(&op.params) {
-        if a.name != c.name {
-            map.insert(a.name.clone(), renaming(&c.name, c));
-        }
-    }
-    let mut pre = pre.clone();
-    rename::replace_in_expr(&mut pre, &map);
-    let mut parts = Vec::new();
-    split_conjuncts(pre, &mut parts);
-    let Some(kept) = conjunction(parts.into_iter().filter(|c| !mentions_any(c, dropped))) else {
-        return;
-    };
-    let span = op.body.span;
-    let mut own = std::mem::replace(
-        &mut op.body,
-        Subst {
-            kind: SubstKind::Skip,
-            span,
-        },
-    );
-    while let SubstKind::Block(inner) = own.kind {
-        own = *inner;
-    }
-    op.body = match own.kind {
-        SubstKind::Precondition(p, inner) => Subst {
-            kind: SubstKind::Precondition(binary(BinaryOp::And, kept, p), inner),
-            span,
-        },
-        kind => Subst {
-            kind: SubstKind::Precondition(
-                kept,
-                Box::new(Subst {
-                    kind,
-                    span: own.span,
-                }),
-            ),
-            span,
-        },
-    };
-}
-
-/// No two operations with one name.
-fn check_unique_operations(ops: &[Operation]) -> Result<(), Diagnostic> {
-    let mut seen: HashMap<&str, Span> = HashMap::new();
-    for op in ops {
-        if let Some(first) = seen.insert(op.name.name.as_str(), op.name.span) {
-            let _ = first;
-            return Err(Diagnostic::error(
-                op.name.span,
-                format!("operation `{}` is defined twice", op.name.name),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The conjuncts of `inv` that mention none of `dropped`; the others are
-/// reported in the warnings, if given, as the component's gluing invariant.
-fn keep_conjuncts(
-    inv: Expr,
-    dropped: &[String],
-    warn: Option<(&str, &mut Vec<String>)>,
-) -> Option<Expr> {
-    if dropped.is_empty() {
-        return Some(inv);
-    }
-    let mut parts = Vec::new();
-    split_conjuncts(inv, &mut parts);
-    let (kept, gone): (Vec<Expr>, Vec<Expr>) =
-        parts.into_iter().partition(|c| !mentions_any(c, dropped));
-    if let Some((component, warnings)) = warn
-        && !gone.is_empty()
-    {
-        warnings.push(format!(
-            "{} invariant conjunct(s) of `{component}` mention the abstraction's variables ({}), \
-             which the refinement replaces: orbit checks the refinement's own states, so this \
-             gluing invariant is not checked",
-            gone.len(),
-            dropped.join(", "),
-        ));
-    }
-    conjunction(kept)
-}
-
-fn split_conjuncts(e: Expr, out: &mut Vec<Expr>) {
-    match e.kind {
-        ExprKind::Binary(BinaryOp::And, a, b) => {
-            split_conjuncts(*a, out);
-            split_conjuncts(*b, out);
-        }
-        kind => out.push(Expr { kind, span: e.span }),
-    }
-}
-
-/// Whether `e` mentions a name in `names`.
-fn mentions_any(e: &Expr, names: &[String]) -> bool {
-    let mut found = false;
-    walk_expr(e, &mut |x| {
-        if let ExprKind::Ident(n) = &x.kind {
-            let n = n.strip_suffix("$0").unwrap_or(n);
-            found |= names.iter().any(|d| d == n);
-        }
-    });
-    found
-}
-
-fn ident_expr(name: &str, span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Ident(name.to_string()),
-        span,
-    }
-}
-
-fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
-    let span = a.span.to(b.span);
-    Expr {
-        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
-        span,
-    }
-}
-
-/// `a & b & ...`, or nothing for no conjunct.
-fn conjunction(parts: impl IntoIterator<Item = Expr>) -> Option<Expr> {
-    parts.into_iter().reduce(|a, b| binary(BinaryOp::And, a, b))
-}
-
-/// `S1 ; S2 ; ...`, or nothing.
-fn sequence(mut parts: Vec<Subst>) -> Option<Subst> {
-    match parts.len() {
-        0 => None,
-        1 => parts.pop(),
-        _ => {
-            let span = parts[0].span.to(parts[parts.len() - 1].span);
-            Some(Subst {
-                kind: SubstKind::Sequence(parts),
-                span,
-            })
-        }
-    }
 }

@@ -1,0 +1,67 @@
+//! Adding one component's declarations to another's, and the checks that
+//! come with it (no name declared twice, no operation defined twice).
+
+use std::collections::HashMap;
+
+use super::syntax::conjunction;
+use crate::b::ast::{Machine, Operation, SetDecl};
+use crate::diag::{Diagnostic, Span};
+
+/// Adds the declarations and predicates of `from` to `into` (not its
+/// initialisation, parameters or definitions). A name declared twice is an
+/// error.
+pub(super) fn merge_declarations(into: &mut Machine, from: Machine) -> Result<(), Diagnostic> {
+    let declared = |m: &Machine| -> HashMap<String, Span> {
+        let mut names = HashMap::new();
+        for s in &m.sets {
+            names.insert(s.name().name.clone(), s.name().span);
+            if let SetDecl::Enumerated(_, elements) = s {
+                for e in elements {
+                    names.insert(e.name.clone(), e.span);
+                }
+            }
+        }
+        for c in m.constants.iter().chain(&m.variables) {
+            names.insert(c.name.clone(), c.span);
+        }
+        names
+    };
+    let existing = declared(into);
+    for (name, span) in declared(&from) {
+        if existing.contains_key(&name) {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "`{name}` is declared twice in the model (in `{}` and in a machine it names)",
+                    into.name.name
+                ),
+            )
+            .with_note("rename an included instance (`INCLUDES r.M`) or see the machine instead"));
+        }
+    }
+    into.sets.extend(from.sets);
+    into.constants.extend(from.constants);
+    into.variables.extend(from.variables);
+    into.concrete_variables.extend(from.concrete_variables);
+    into.properties = conjunction(into.properties.take().into_iter().chain(from.properties));
+    into.invariant = conjunction(into.invariant.take().into_iter().chain(from.invariant));
+    into.assertions.extend(from.assertions);
+    into.operations.extend(from.operations);
+    into.scopes.extend(from.scopes);
+    Ok(())
+}
+
+/// No two operations with one name.
+pub(super) fn check_unique_operations(ops: &[Operation]) -> Result<(), Diagnostic> {
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for op in ops {
+        if let Some(first) = seen.insert(op.name.name.as_str(), op.name.span) {
+            let _ = first;
+            return Err(Diagnostic::error(
+                op.name.span,
+                format!("operation `{}` is defined twice", op.name.name),
+            ));
+        }
+    }
+    Ok(())
+}

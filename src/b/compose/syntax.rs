@@ -1,0 +1,63 @@
+//! Building and taking apart predicates and substitutions of the merged
+//! machine.
+
+use crate::b::ast::{BinaryOp, Expr, ExprKind, Subst, SubstKind};
+use crate::b::visit::walk_expr;
+use crate::diag::Span;
+
+pub(super) fn split_conjuncts(e: Expr, out: &mut Vec<Expr>) {
+    match e.kind {
+        ExprKind::Binary(BinaryOp::And, a, b) => {
+            split_conjuncts(*a, out);
+            split_conjuncts(*b, out);
+        }
+        kind => out.push(Expr { kind, span: e.span }),
+    }
+}
+
+/// Whether `e` mentions a name in `names`.
+pub(super) fn mentions_any(e: &Expr, names: &[String]) -> bool {
+    let mut found = false;
+    walk_expr(e, &mut |x| {
+        if let ExprKind::Ident(n) = &x.kind {
+            let n = n.strip_suffix("$0").unwrap_or(n);
+            found |= names.iter().any(|d| d == n);
+        }
+    });
+    found
+}
+
+pub(super) fn ident_expr(name: &str, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Ident(name.to_string()),
+        span,
+    }
+}
+
+pub(super) fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    let span = a.span.to(b.span);
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        span,
+    }
+}
+
+/// `a & b & ...`, or nothing for no conjunct.
+pub(super) fn conjunction(parts: impl IntoIterator<Item = Expr>) -> Option<Expr> {
+    parts.into_iter().reduce(|a, b| binary(BinaryOp::And, a, b))
+}
+
+/// `S1 ; S2 ; ...`, or nothing.
+pub(super) fn sequence(mut parts: Vec<Subst>) -> Option<Subst> {
+    match parts.len() {
+        0 => None,
+        1 => parts.pop(),
+        _ => {
+            let span = parts[0].span.to(parts[parts.len() - 1].span);
+            Some(Subst {
+                kind: SubstKind::Sequence(parts),
+                span,
+            })
+        }
+    }
+}
