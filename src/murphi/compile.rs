@@ -450,16 +450,7 @@ impl Compiler<'_> {
             types.push(self.type_expr(t, None)?);
         }
         let result = match &p.result {
-            Some(t) => {
-                let ty = self.type_expr(t, None)?;
-                if !ty.is_scalar() {
-                    return err(
-                        p.span,
-                        "not supported yet: functions returning arrays or records",
-                    );
-                }
-                Some(ty)
-            }
+            Some(t) => Some(self.type_expr(t, None)?),
             None => None,
         };
         let mut params = Vec::new();
@@ -786,6 +777,16 @@ impl Compiler<'_> {
                     }
                     CStmt::Assign(place, v, s.span)
                 } else {
+                    if let Some(call) = self.compound_call(e) {
+                        let (id, args, ty) = call?;
+                        if ty != place.ty {
+                            return err(
+                                e.span,
+                                format!("this call does not return the type of `{}`", place.text),
+                            );
+                        }
+                        return Ok(CStmt::CopyCall(place, id, args, e.span));
+                    }
                     let src = match &e.kind {
                         ExprKind::Designator(..) => self.place(e)?,
                         _ => {
@@ -920,6 +921,28 @@ impl Compiler<'_> {
                 CStmt::Block(out)
             }
             StmtKind::Return(e) => match (&self.result, e) {
+                (Some(Some(ty)), Some(e)) if !ty.is_scalar() => {
+                    let ty = ty.clone();
+                    if let Some(call) = self.compound_call(e) {
+                        let (id, args, result) = call?;
+                        if result != ty {
+                            return err(
+                                e.span,
+                                "this call does not return the function's result type",
+                            );
+                        }
+                        CStmt::ReturnCall(id, args, e.span)
+                    } else {
+                        let p = self.place(e)?;
+                        if p.ty != ty {
+                            return err(
+                                e.span,
+                                format!("`{}` does not have the function's result type", p.text),
+                            );
+                        }
+                        CStmt::ReturnPlace(p)
+                    }
+                }
                 (Some(Some(ty)), Some(e)) => {
                     let ty = ty.clone();
                     let (v, k) = self.expr(e)?;
@@ -1075,6 +1098,24 @@ impl Compiler<'_> {
         }
     }
 
+    /// If `e` calls a function returning an array or record (`f(a)`, or
+    /// `f` without arguments), the compiled call and the result's type.
+    fn compound_call(&mut self, e: &Expr) -> Option<R<(usize, Vec<Arg>, Ty)>> {
+        let (name, args): (&str, &[Expr]) = match &e.kind {
+            ExprKind::Call(name, args) => (name, args),
+            ExprKind::Designator(name, sels) if sels.is_empty() => (name, &[]),
+            _ => return None,
+        };
+        let Some(Sym::Proc(id)) = self.lookup(name) else {
+            return None;
+        };
+        let ty = self.procs[*id].result.clone().filter(|t| !t.is_scalar())?;
+        Some(
+            self.call(name, args, e.span)
+                .map(|(id, args)| (id, args, ty)),
+        )
+    }
+
     fn call(&mut self, name: &str, args: &[Expr], span: Span) -> R<(usize, Vec<Arg>)> {
         let id = match self.lookup(name) {
             Some(Sym::Proc(id)) => *id,
@@ -1151,6 +1192,12 @@ impl Compiler<'_> {
                     );
                 }
                 out.push(Arg::Value(v));
+            } else if let Some(call) = self.compound_call(a) {
+                let (id, args, result) = call?;
+                if result != *ty {
+                    return err(a.span, "this call does not return the parameter's type");
+                }
+                out.push(Arg::Result(id, args, a.span));
             } else {
                 let p = self.place(a)?;
                 if p.ty != *ty {
@@ -1318,8 +1365,19 @@ impl Compiler<'_> {
             }
             ExprKind::Call(name, args) => {
                 let (id, args) = self.call(name, args, e.span)?;
-                match self.procs[id].result.as_ref().and_then(Ty::kind) {
-                    Some(k) => (CExpr::Call(id, args, e.span), k),
+                match self.procs[id].result.as_ref() {
+                    Some(ty) => match ty.kind() {
+                        Some(k) => (CExpr::Call(id, args, e.span), k),
+                        None => {
+                            return err(
+                                e.span,
+                                format!(
+                                    "`{name}` returns an array or record: assign it to a \
+                                     variable, pass it or return it"
+                                ),
+                            );
+                        }
+                    },
                     None => {
                         return err(e.span, format!("`{name}` is a procedure: it has no value"));
                     }

@@ -14,6 +14,8 @@ pub enum Fail {
     Error(String, Span),
     /// A function returned (internal control flow).
     Return(Option<i64>),
+    /// A function returned an array or record: its words.
+    ReturnWords(Vec<u64>),
     /// An `assume` statement was false: the rule is abandoned and its
     /// successor discarded.
     Discard,
@@ -345,6 +347,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                     ArgVal::Words(self.mem[at..at + pl.ty.width()].to_vec())
                 }
                 Arg::Ref(pl) => ArgVal::Addr(self.addr(pl)?),
+                Arg::Result(id, args, span) => ArgVal::Words(self.call_words(*id, args, *span)?),
                 Arg::Undefined => ArgVal::Undefined,
                 Arg::Scalar(pl) => {
                     let at = self.addr(pl)?;
@@ -382,6 +385,22 @@ impl<'p, 'm> Machine<'p, 'm> {
         match result {
             Ok(()) => Ok(None),
             Err(Fail::Return(v)) => Ok(v),
+            Err(Fail::ReturnWords(w)) => Err(Fail::ReturnWords(w)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Calls a function returning an array or record; its value's words.
+    fn call_words(&mut self, id: usize, args: &[Arg], span: Span) -> R<Vec<u64>> {
+        match self.call(id, args, span) {
+            Err(Fail::ReturnWords(w)) => Ok(w),
+            Ok(_) => Err(Fail::Error(
+                format!(
+                    "`{}` ended without returning a value",
+                    self.prog.procs[id].name
+                ),
+                span,
+            )),
             Err(e) => Err(e),
         }
     }
@@ -428,6 +447,18 @@ impl<'p, 'm> Machine<'p, 'm> {
                 let (d, s) = (self.addr(dst)?, self.addr(src)?);
                 let w = dst.ty.width();
                 self.mem.copy_within(s..s + w, d);
+            }
+            CStmt::CopyCall(dst, id, args, span) => {
+                let words = self.call_words(*id, args, *span)?;
+                let d = self.addr(dst)?;
+                self.mem[d..d + words.len()].copy_from_slice(&words);
+            }
+            CStmt::ReturnPlace(src) => {
+                let s = self.addr(src)?;
+                return Err(Fail::ReturnWords(self.mem[s..s + src.ty.width()].to_vec()));
+            }
+            CStmt::ReturnCall(id, args, span) => {
+                return Err(Fail::ReturnWords(self.call_words(*id, args, *span)?));
             }
             CStmt::If(arms, otherwise) => {
                 for (c, body) in arms {
@@ -622,7 +653,7 @@ fn clear(ty: &Ty, words: &mut [u64]) {
 pub fn message(file: &SourceFile, f: &Fail) -> String {
     match f {
         Fail::Error(m, span) => format!("{m} ({})", file.location(*span)),
-        Fail::Return(_) => "`return` outside a function".to_string(),
+        Fail::Return(_) | Fail::ReturnWords(_) => "`return` outside a function".to_string(),
         Fail::Discard => "an `assume` outside a rule is false".to_string(),
     }
 }

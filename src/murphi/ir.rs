@@ -109,6 +109,8 @@ pub enum Arg {
     Ref(Place),
     /// `undefined`, passed by value.
     Undefined,
+    /// The array or record a function call returns, copied.
+    Result(usize, Vec<Arg>, Span),
 }
 
 /// What a quantifier ranges over.
@@ -130,6 +132,12 @@ pub enum CStmt {
     AssignVar(Place, Place, Span),
     /// A compound copy (same type).
     Copy(Place, Place),
+    /// `place := f(args)` for a function returning an array or record.
+    CopyCall(Place, usize, Vec<Arg>, Span),
+    /// `return place` in a function returning an array or record.
+    ReturnPlace(Place),
+    /// `return f(args)` in a function returning an array or record.
+    ReturnCall(usize, Vec<Arg>, Span),
     /// `if`.
     If(Vec<(CExpr, Vec<CStmt>)>, Vec<CStmt>),
     /// `switch`.

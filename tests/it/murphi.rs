@@ -746,3 +746,47 @@ fn external_rumur_agrees_on_every_bundled_model() {
         );
     }
 }
+
+/// Functions returning records and arrays: assigned, passed as arguments,
+/// returned through another function, used in a guard; a result is a copy.
+#[test]
+fn functions_return_records_and_arrays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = |name: &str, text: &str, flags: &[&str]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        CheckRun::run_path(&path.display().to_string(), &[], flags, DEFAULT_TIMEOUT)
+    };
+    let text = "type pt: record x: 0..3; y: boolean; end;\n\
+                arr: array [0..1] of 0..3;\n\
+                var p: pt; a: arr;\n\
+                function shifted(q: pt): pt var r: pt; begin r := q; r.x := (q.x + 1) % 4; return r; end;\n\
+                function twice(q: pt): pt begin return shifted(shifted(q)); end;\n\
+                function pair(q: pt): arr var b: arr; begin b[0] := q.x; b[1] := 3 - q.x; return b; end;\n\
+                function ok(q: pt): boolean begin return q.x != 3; end;\n\
+                startstate begin p.x := 0; p.y := false; a := pair(p); end;\n\
+                rule ok(twice(p)) ==> begin p := twice(p); a := pair(p); end;\n\
+                rule true ==> begin p.y := !p.y; end;\n\
+                invariant a[0] + a[1] = 3 & a[0] = p.x;\n";
+    // x goes 0 -> 2 (twice(0) = 2 is ok) -> 0 (twice(2) = 0): 2 values of x, 2 of y.
+    let r = run("ret.m", text, &["--no-deadlock"]);
+    assert_eq!((r.result(), r.count("states")), ("ok", 4), "{}", r.json);
+    let bad = "type pt: record x: 0..3; end;\nvar p: pt; n: 0..3;\n\
+               function f(): pt begin return p; end;\n\
+               startstate begin p.x := 0; n := f(); end;\n";
+    let path = dir.path().join("bad.m");
+    std::fs::write(&path, bad).expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_orbit"))
+        .arg("check")
+        .arg(&path)
+        .output()
+        .expect("orbit runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "`f` returns an array or record: assign it to a variable, pass it or return it"
+        ) && err.contains("bad.m:4:33"),
+        "{err}"
+    );
+}

@@ -34,6 +34,10 @@ const DIFFERENCES: &[(&str, &str)] = &[
     ),
     ("uint64-model.m", "values beyond 64-bit signed integers"),
     (
+        "read-slice.m",
+        "Rumur runs a model without startstate (no state, no error); orbit refuses it: a run that explores nothing vouches for nothing",
+    ),
+    (
         "rule-no-begin.m",
         "a rule body without `begin` that orbit reads differently",
     ),
@@ -136,5 +140,5 @@ fn orbit_agrees_with_rumurs_test_models() {
     eprintln!("Rumur's test models: {tally:?}");
     assert!(failures.is_empty(), "{failures:#?}");
     let agree = tally.get("both reject").unwrap_or(&0) + tally.get("same verdict").unwrap_or(&0);
-    assert!(agree >= 243, "only {agree} models agree: {tally:?}");
+    assert!(agree >= 246, "only {agree} models agree: {tally:?}");
 }
