@@ -273,6 +273,14 @@ fn structuring_errors_name_the_place_and_the_problem() {
         ),
         (
             &[
+                ("M.mch", "MACHINE M\nSEES Nn\nEND\n"),
+                ("nn.mch", "MACHINE nn\nEND\n"),
+            ],
+            "there is `nn.mch`: names are case sensitive",
+            "M.mch:2:6",
+        ),
+        (
+            &[
                 ("M.mch", "MACHINE M\nSEES N\nEND\n"),
                 ("N.mch", "MACHINE Other\nEND\n"),
             ],

@@ -127,13 +127,31 @@ impl Files {
                 }
             })
             .collect();
-        Diagnostic::error(span, format!("cannot find {what}"))
-            .with_note(format!(
-                "looked for {} in {}",
-                names.join(", "),
-                dirs.join(", ")
-            ))
-            .with_note("add directories to search with `--search-path DIR`")
+        let mut d = Diagnostic::error(span, format!("cannot find {what}")).with_note(format!(
+            "looked for {} in {}",
+            names.join(", "),
+            dirs.join(", ")
+        ));
+        // A file whose name differs only in case (B names are case sensitive).
+        let near = self.directories(span).into_iter().find_map(|dir| {
+            let listing = std::fs::read_dir(if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                &dir
+            })
+            .ok()?;
+            listing.filter_map(|e| e.ok()).find_map(|e| {
+                let file = e.file_name().to_string_lossy().into_owned();
+                names
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(&file) && *n != file)
+                    .then_some(file)
+            })
+        });
+        if let Some(file) = near {
+            d = d.with_note(format!("there is `{file}`: names are case sensitive"));
+        }
+        d.with_note("add directories to search with `--search-path DIR`")
     }
 
     /// Lexes part `part` (spans shifted into the source map) and splices
