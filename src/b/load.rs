@@ -53,6 +53,8 @@ pub struct LoadedModel {
     pub file: Arc<SourceFile>,
     /// Warnings from merging the components.
     pub warnings: Vec<String>,
+    /// The checked machine's scalar parameters that `--set` did not fix.
+    pub free_parameters: Vec<String>,
 }
 
 /// Reads, parses, merges, type-checks and compiles the machine in `path`
@@ -111,6 +113,7 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
         interpreter,
         file,
         warnings: composed.warnings,
+        free_parameters: composed.scalars_free,
     })
 }
 
@@ -138,6 +141,7 @@ pub fn load_machine_with_ast(
         interpreter,
         file,
         warnings,
+        free_parameters,
     } = load_model(path, options)?;
     let names =
         |ids: &[crate::b::ast::Ident]| ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
@@ -148,7 +152,19 @@ pub fn load_machine_with_ast(
     );
     let mut system = BSystem::new(interpreter, layout, file).map_err(|e| match e.stopped {
         Some(reason) => LoadError::Stopped(reason),
-        None => LoadError::Model(format!("error: {e}\n")),
+        None => {
+            let mut text = format!("error: {e}\n");
+            // An unbounded machine parameter: say how to give it.
+            for p in &free_parameters {
+                if text.contains(&format!("`{p}`")) {
+                    text.push_str(&format!(
+                        "  = note: `{p}` is a parameter of the machine: give its value with \
+                         `--set {p}=N`, or bound it in CONSTRAINTS\n"
+                    ));
+                }
+            }
+            LoadError::Model(text)
+        }
     })?;
     system.warnings = warnings;
     system.shapes = types.shapes.clone();

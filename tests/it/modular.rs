@@ -170,6 +170,21 @@ fn scalar_parameters_are_constants_bounded_by_constraints_or_set() {
     let r = report(&model("Sized.mch"), &["--set", "n=2"], 0);
     assert_eq!(r["states"], 12);
     assert_eq!(r["constant_valuations"], 1);
+    // A parameter that nothing bounds: the error says how to give it.
+    let dir = project(&[(
+        "P.mch",
+        "MACHINE P(n)\nVARIABLES x\nINVARIANT x : 0..n\nINITIALISATION x := 0\n\
+         OPERATIONS inc = PRE x < n THEN x := x + 1 END\nEND\n",
+    )]);
+    let (code, _, err) = check_path(&dir.path().join("P.mch"), &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("give its value with `--set n=N`"), "{err}");
+    let r = report(
+        &dir.path().join("P.mch"),
+        &["--set", "n=3", "--no-deadlock"],
+        0,
+    );
+    assert_eq!(r["states"], 4);
     // The constraint still holds the parameter to its range.
     let r = report(&model("Sized.mch"), &["--set", "n=7"], 1);
     assert!(

@@ -70,6 +70,9 @@ pub struct Composed {
     pub warnings: Vec<String>,
     /// The scalar parameters that `--set` fixed.
     pub scalars_used: Vec<String>,
+    /// The checked machine's scalar parameters that `--set` did not fix
+    /// (their values come from `CONSTRAINTS`).
+    pub scalars_free: Vec<String>,
 }
 
 /// How deeply components may name each other.
@@ -89,15 +92,19 @@ pub fn compose(path: &Path, options: &ComposeOptions) -> Result<Composed, String
         fresh: 0,
     };
     match composer.main(options) {
-        Ok((machine, scalars_used)) => Ok(Composed {
+        Ok((machine, (scalars_used, scalars_free))) => Ok(Composed {
             machine,
             file: composer.files.file,
             warnings: composer.warnings,
             scalars_used,
+            scalars_free,
         }),
         Err(d) => Err(d.render(&composer.files.file)),
     }
 }
+
+/// The checked machine's scalar parameters that `--set` fixed, and the others.
+type Scalars = (Vec<String>, Vec<String>);
 
 struct Composer {
     files: Files,
@@ -115,7 +122,7 @@ struct Composer {
 }
 
 impl Composer {
-    fn main(&mut self, options: &ComposeOptions) -> Result<(Machine, Vec<String>), Diagnostic> {
+    fn main(&mut self, options: &ComposeOptions) -> Result<(Machine, Scalars), Diagnostic> {
         let tokens = self.files.main_tokens()?;
         let machine = parse_machine_tokens(&self.files.file, tokens)?;
         if !has_structure(&machine) {
@@ -160,13 +167,13 @@ impl Composer {
         &mut self,
         mut m: Machine,
         options: &ComposeOptions,
-    ) -> Result<(Machine, Vec<String>), Diagnostic> {
+    ) -> Result<(Machine, Scalars), Diagnostic> {
         let (sets, scalars): (Vec<Ident>, Vec<Ident>) =
             m.params.drain(..).partition(|p| is_set_parameter(&p.name));
         m.params = sets;
         let mut used = Vec::new();
         if scalars.is_empty() {
-            return Ok((m, used));
+            return Ok((m, (used, Vec::new())));
         }
         let mut props = Vec::new();
         if let Some(c) = m.constraints.take() {
@@ -185,12 +192,17 @@ impl Composer {
                 ));
             }
         }
+        let all_scalars: Vec<String> = scalars.iter().map(|p| p.name.clone()).collect();
         let mut constants = scalars;
         constants.append(&mut m.constants);
         m.constants = constants;
         props.extend(m.properties.take());
         m.properties = conjunction(props);
-        Ok((m, used))
+        let free = all_scalars
+            .into_iter()
+            .filter(|p| !used.contains(p))
+            .collect();
+        Ok((m, (used, free)))
     }
 
     /// Parses component `name`, named at `span`.
