@@ -420,3 +420,27 @@ fn refined_operations_keep_the_abstract_precondition() {
     let r = report(&dir.path().join("Bank_r.ref"), &[], 0);
     assert_eq!(counts(&r), (7, 13));
 }
+
+/// `SEES r.M` reads the instance `r.M` that another component includes.
+#[test]
+fn a_renamed_seen_machine_is_the_instance_included_elsewhere() {
+    let dir = project(&[
+        (
+            "Cell.mch",
+            "MACHINE Cell\nVARIABLES v\nINVARIANT v : 0..2\nINITIALISATION v := 0\n\
+             OPERATIONS inc = PRE v < 2 THEN v := v + 1 END\nEND\n",
+        ),
+        (
+            "Watch.mch",
+            "MACHINE Watch\nSEES a.Cell\nVARIABLES seen\nINVARIANT seen : 0..2 & seen <= a.v\n\
+             INITIALISATION seen := 0\nOPERATIONS look = seen := a.v\nEND\n",
+        ),
+        (
+            "Top.mch",
+            "MACHINE Top\nINCLUDES a.Cell, Watch\nPROMOTES a.inc, look\nEND\n",
+        ),
+    ]);
+    // `seen` is at most `a.v`: 1 + 2 + 3 states.
+    let r = report(&dir.path().join("Top.mch"), &["--no-deadlock"], 0);
+    assert_eq!(r["states"], 6);
+}

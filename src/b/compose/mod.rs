@@ -311,10 +311,10 @@ impl Composer {
         for r in std::mem::take(&mut m.sees) {
             self.refuse_arguments(&r, "SEES")?;
             if r.prefix.is_some() {
-                return Err(Diagnostic::error(
-                    r.span,
-                    "not supported yet: a renamed seen machine (`SEES r.M`)",
-                ));
+                // `SEES r.M` reads the instance `r.M` that another component
+                // of the model includes: its renamed variables are merged
+                // there, so there is nothing to add here.
+                continue;
             }
             if self.seen_names.insert(r.name.name.clone()) {
                 let mut seen = self.flatten_named(&r.name)?;
