@@ -471,6 +471,9 @@ fn linear_comparisons_bound_integers() {
         ),
         ("c : INTEGER & 1 <= c - 2 & c - 2 < 3 & d = 0", 2),
         ("c : NATURAL & 10 >= 3 + c & d = 0", 8),
+        // `d - c` turns the comparison round: c <= 7.
+        ("c : NATURAL & 10 - c >= 3 & d = 0", 8),
+        ("c : INTEGER & d : 0..1 & 5 - c < 3 + d & c < 6", 3 + 4),
     ] {
         let (code, out, err) = check(&machine(props), &["--json"]);
         assert_eq!(code, Some(0), "{props}: {out}{err}");

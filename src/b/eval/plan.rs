@@ -348,49 +348,57 @@ fn interval_for(
         let PK::Cmp(op, a, b) = &c.kind else { continue };
         // Normalise to `v op e`, also from `v + d op e`, `d + v op e` and
         // `v - d op e` with ready `d` (moved to the other side).
-        let linear = |side: &CExpr, other: &CExpr| -> Option<CExpr> {
+        // `side op other` solved for v as `v op' e`: the new expression and
+        // whether the comparison turns round (`d - v op e` is `v op~ d - e`).
+        let linear = |side: &CExpr, other: &CExpr| -> Option<(CExpr, bool)> {
             if !ready(other) {
                 return None;
             }
             if is_v(side) {
-                return Some(other.clone());
+                return Some((other.clone(), false));
             }
             let EK::Binary(op @ (BinaryOp::Add | BinaryOp::Minus), x, d) = &side.kind else {
                 return None;
             };
-            let (offset, undo) = if is_v(x) && ready(d) {
-                (
-                    d,
-                    if *op == BinaryOp::Add {
+            let build = |op: BinaryOp, l: &CExpr, r: &CExpr| CExpr {
+                kind: EK::Binary(op, Box::new(l.clone()), Box::new(r.clone())),
+                span: other.span,
+            };
+            match op {
+                // v + d op e, v - d op e
+                _ if is_v(x) && ready(d) => {
+                    let undo = if *op == BinaryOp::Add {
                         BinaryOp::Minus
                     } else {
                         BinaryOp::Add
-                    },
-                )
-            } else if *op == BinaryOp::Add && is_v(d) && ready(x) {
-                (x, BinaryOp::Minus)
-            } else {
-                return None;
-            };
-            Some(CExpr {
-                kind: EK::Binary(undo, Box::new(other.clone()), offset.clone()),
-                span: other.span,
-            })
+                    };
+                    Some((build(undo, other, d), false))
+                }
+                // d + v op e
+                BinaryOp::Add if is_v(d) && ready(x) => {
+                    Some((build(BinaryOp::Minus, other, x), false))
+                }
+                // d - v op e
+                BinaryOp::Minus if is_v(d) && ready(x) => {
+                    Some((build(BinaryOp::Minus, x, other), true))
+                }
+                _ => None,
+            }
+        };
+        let flip = |op: Cmp| match op {
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
+            other => other,
         };
         let moved;
-        let (op, e) = if let Some(e) = linear(a, b) {
+        let (op, e) = if let Some((e, turned)) = linear(a, b) {
             moved = e;
-            (*op, &moved)
-        } else if let Some(e) = linear(b, a) {
+            (if turned { flip(*op) } else { *op }, &moved)
+        } else if let Some((e, turned)) = linear(b, a) {
             moved = e;
-            let flipped = match op {
-                Cmp::Lt => Cmp::Gt,
-                Cmp::Le => Cmp::Ge,
-                Cmp::Gt => Cmp::Lt,
-                Cmp::Ge => Cmp::Le,
-                other => *other,
-            };
-            (flipped, &moved)
+            (if turned { *op } else { flip(*op) }, &moved)
         } else {
             continue;
         };
