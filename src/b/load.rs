@@ -24,6 +24,9 @@ pub struct LoadOptions {
     /// `--search-path`: directories searched for the machines and
     /// definition files a model names, after the naming file's own.
     pub search_path: Vec<PathBuf>,
+    /// `--find-abort`: a called operation's failing precondition is a model
+    /// error (ProB's `TRY_FIND_ABORT`), not a guard.
+    pub find_abort: bool,
 }
 
 /// Why a machine could not be loaded.
@@ -62,6 +65,7 @@ pub struct LoadedModel {
 pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, LoadError> {
     let compose_options = ComposeOptions {
         search_path: options.search_path.clone(),
+        find_abort: options.find_abort,
         scalars: options
             .set_sizes
             .iter()

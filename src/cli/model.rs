@@ -30,6 +30,11 @@ pub struct ModelArgs {
     /// file naming them (repeatable).
     #[arg(long = "search-path", value_name = "DIR")]
     pub search_path: Vec<PathBuf>,
+    /// Report a called operation whose precondition fails as a model error
+    /// (ProB's TRY_FIND_ABORT); by default the precondition is a guard, as
+    /// in ProB.
+    #[arg(long)]
+    pub find_abort: bool,
 }
 
 impl ModelArgs {
@@ -48,6 +53,7 @@ impl ModelArgs {
         Ok(LoadOptions {
             set_sizes: self.set_sizes.clone(),
             search_path: self.search_path.clone(),
+            find_abort: self.find_abort,
             maxint: self.maxint,
             minint: self.minint,
         })

@@ -78,7 +78,7 @@ fn merged_components_explore_the_hand_flattened_state_space() {
 
 #[test]
 fn included_machines_variables_are_renamed_and_initialised_first() {
-    let (code, out, _) = check_path(&model("PairBroken.mch"), &[]);
+    let (code, out, _) = check_path(&model("PairBroken.mch"), &["--find-abort"]);
     assert_eq!(code, Some(1), "{out}");
     // Seen and included machines are initialised before the component.
     let setup = out
@@ -100,9 +100,32 @@ fn included_machines_variables_are_renamed_and_initialised_first() {
     );
 }
 
+/// By default, as in ProB, a called operation's precondition is a guard:
+/// `push` is simply not enabled once `k` is full. The oracle is PairFlat
+/// with the third counter written in by hand.
+#[test]
+fn a_called_operations_precondition_is_a_guard_by_default() {
+    let flat = std::fs::read_to_string(model("PairFlat.mch"))
+        .unwrap()
+        .replace("VARIABLES lc, rc,", "VARIABLES kc, lc, rc,")
+        .replace("INVARIANT lc : 0..cap", "INVARIANT kc : 0..1 & lc : 0..cap")
+        .replace("INITIALISATION lc := 0", "INITIALISATION kc := 0 ; lc := 0")
+        .replace(
+            "  peek = shown := lc",
+            "  peek = shown := lc;\n  push = SELECT turn = right & kc < 1 THEN kc := kc + 1 END",
+        );
+    assert!(flat.contains("push = SELECT"));
+    let dir = project(&[("PairBrokenFlat.mch", &flat)]);
+    let oracle = counts(&report(&dir.path().join("PairBrokenFlat.mch"), &[], 0));
+    let r = report(&model("PairBroken.mch"), &[], 0);
+    assert_eq!(counts(&r), oracle);
+    assert_eq!(oracle.0, 45);
+}
+
+/// With `--find-abort` (ProB's TRY_FIND_ABORT) the same call is an error.
 #[test]
 fn a_call_that_breaks_the_callees_precondition_is_a_model_error_with_a_trace() {
-    let r = report(&model("PairBroken.mch"), &[], 1);
+    let r = report(&model("PairBroken.mch"), &["--find-abort"], 1);
     assert_eq!(r["result"], "model_error");
     let message = r["message"].as_str().unwrap();
     assert!(
@@ -120,7 +143,7 @@ fn a_call_that_breaks_the_callees_precondition_is_a_model_error_with_a_trace() {
     // EXTENDS offers every operation of Pair, and Pair's PROMOTES `l.reset`.
     let (_, out, _) = check_path(
         &model("PairBroken.mch"),
-        &["--order", "dfs", "--threads", "1"],
+        &["--order", "dfs", "--threads", "1", "--find-abort"],
     );
     assert!(
         out.contains("precondition of called operation `k.inc`"),

@@ -13,8 +13,10 @@
 //! where `body'` is the callee's body with its parameters and outputs
 //! renamed to fresh names (so arguments mentioning the caller's names
 //! cannot be captured). The callee's precondition (`PRE P THEN ...` at the
-//! top of its body) becomes [`SubstKind::CalledPre`]: a caller that breaks
-//! it is a model error, not a disabled operation.
+//! top of its body) stays a guard, as in ProB: the call, and so the calling
+//! operation, is not enabled where it fails. With ProB's `TRY_FIND_ABORT`
+//! (`--find-abort`) it becomes [`SubstKind::CalledPre`] instead: a caller
+//! that breaks it is a model error.
 
 use std::collections::HashMap;
 
@@ -25,11 +27,21 @@ use crate::diag::{Diagnostic, Span};
 /// The operations a component may call, by (renamed) name.
 pub(super) type Callable = HashMap<String, Operation>;
 
+/// What inlining needs across the model.
+#[derive(Debug, Default)]
+pub(super) struct CallContext {
+    /// Counter for the fresh names of inlined parameters and outputs.
+    pub fresh: u32,
+    /// Whether a called operation's failing precondition is a model error
+    /// (ProB's `TRY_FIND_ABORT`) rather than a guard (ProB's default).
+    pub precondition_is_error: bool,
+}
+
 /// Replaces every operation call in `s` by the callee's body.
 pub(super) fn inline_calls(
     s: &mut Subst,
     callable: &Callable,
-    fresh: &mut u32,
+    ctx: &mut CallContext,
 ) -> Result<(), Diagnostic> {
     match &mut s.kind {
         SubstKind::OpCall(outputs, op, args) => {
@@ -59,7 +71,7 @@ pub(super) fn inline_calls(
                     ),
                 ));
             }
-            *s = call(callee, outputs, args, s.span, fresh);
+            *s = call(callee, outputs, args, s.span, ctx);
             Ok(())
         }
         SubstKind::Skip
@@ -68,33 +80,33 @@ pub(super) fn inline_calls(
         | SubstKind::BecomesSuchThat(..) => Ok(()),
         SubstKind::Parallel(ss) | SubstKind::Sequence(ss) | SubstKind::Choice(ss) => ss
             .iter_mut()
-            .try_for_each(|s| inline_calls(s, callable, fresh)),
+            .try_for_each(|s| inline_calls(s, callable, ctx)),
         SubstKind::Block(b)
         | SubstKind::Precondition(_, b)
         | SubstKind::Assert(_, b)
         | SubstKind::CalledPre(_, _, b)
         | SubstKind::Any(_, _, b)
         | SubstKind::Let(_, _, b)
-        | SubstKind::Var(_, b) => inline_calls(b, callable, fresh),
+        | SubstKind::Var(_, b) => inline_calls(b, callable, ctx),
         SubstKind::Select(branches, otherwise) | SubstKind::If(branches, otherwise) => {
             for (_, b) in branches {
-                inline_calls(b, callable, fresh)?;
+                inline_calls(b, callable, ctx)?;
             }
             match otherwise {
-                Some(b) => inline_calls(b, callable, fresh),
+                Some(b) => inline_calls(b, callable, ctx),
                 None => Ok(()),
             }
         }
         SubstKind::Case(_, branches, otherwise) => {
             for (_, b) in branches {
-                inline_calls(b, callable, fresh)?;
+                inline_calls(b, callable, ctx)?;
             }
             match otherwise {
-                Some(b) => inline_calls(b, callable, fresh),
+                Some(b) => inline_calls(b, callable, ctx),
                 None => Ok(()),
             }
         }
-        SubstKind::While(w) => inline_calls(&mut w.body, callable, fresh),
+        SubstKind::While(w) => inline_calls(&mut w.body, callable, ctx),
     }
 }
 
@@ -104,10 +116,10 @@ fn call(
     outputs: &[Ident],
     args: &[Expr],
     span: Span,
-    fresh: &mut u32,
+    ctx: &mut CallContext,
 ) -> Subst {
-    *fresh += 1;
-    let n = *fresh;
+    ctx.fresh += 1;
+    let n = ctx.fresh;
     let fresh_name = |id: &Ident| Ident {
         name: format!("{}@{n}", id.name),
         span: id.span,
@@ -125,7 +137,11 @@ fn call(
     }
     let mut body = callee.body.clone();
     replace_in_subst(&mut body, &map);
-    let mut body = precondition_checked(body, &callee.name);
+    let mut body = if ctx.precondition_is_error {
+        precondition_checked(body, &callee.name)
+    } else {
+        body
+    };
     let node = |kind| Subst { kind, span };
     if !params.is_empty() {
         let bindings = params

@@ -17,7 +17,9 @@
 //!   constants keep their names);
 //! - the initialisation runs the seen machines', then the included
 //!   machines', then the component's own (in that order, in sequence);
-//! - a call `r <-- op(a)` is replaced by the callee's body ([`calls`]);
+//! - a call `r <-- op(a)` is replaced by the callee's body ([`calls`]),
+//!   whose precondition is a guard as in ProB (a model error with
+//!   `--find-abort`, ProB's `TRY_FIND_ABORT`);
 //!   a machine may call the operations of the machines it includes, and
 //!   the inquiry operations (which change no variable) of those it sees;
 //! - a seen machine is merged once however many components see it;
@@ -43,7 +45,7 @@ use std::path::{Path, PathBuf};
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Ident, Machine, MachineRef, Operation, Subst};
 use crate::b::parser::parse_machine_tokens;
 use crate::diag::{Diagnostic, SourceFile};
-use calls::{Callable, inline_calls};
+use calls::{CallContext, Callable, inline_calls};
 use files::Files;
 use merge::{check_unique_operations, merge_declarations};
 use refine::{add_abstract_precondition, keep_conjuncts};
@@ -58,6 +60,9 @@ pub struct ComposeOptions {
     pub search_path: Vec<PathBuf>,
     /// Values for the checked machine's scalar parameters (`--set n=3`).
     pub scalars: Vec<(String, i64)>,
+    /// Whether a called operation's failing precondition is a model error
+    /// (ProB's `TRY_FIND_ABORT`) rather than a guard.
+    pub find_abort: bool,
 }
 
 /// A model's components merged into one machine.
@@ -89,7 +94,10 @@ pub fn compose(path: &Path, options: &ComposeOptions) -> Result<Composed, String
         seen: Vec::new(),
         seen_ops: HashMap::new(),
         warnings: Vec::new(),
-        fresh: 0,
+        calls: CallContext {
+            fresh: 0,
+            precondition_is_error: options.find_abort,
+        },
     };
     match composer.main(options) {
         Ok((machine, (scalars_used, scalars_free))) => Ok(Composed {
@@ -117,8 +125,8 @@ struct Composer {
     /// The inquiry operations (changing no variable) of each seen machine.
     seen_ops: HashMap<String, Vec<Operation>>,
     warnings: Vec<String>,
-    /// Counter for the fresh names of inlined calls.
-    fresh: u32,
+    /// Fresh names and options for inlining calls.
+    calls: CallContext,
 }
 
 impl Composer {
@@ -443,16 +451,16 @@ impl Composer {
                 Some(k) => ops.remove(k),
                 None => spec,
             };
-            inline_calls(&mut local.body, &callable, &mut self.fresh)?;
+            inline_calls(&mut local.body, &callable, &mut self.calls)?;
             callable.insert(local.name.name.clone(), local);
         }
         let mut own_init = m.initialisation.take();
         if let Some(init) = &mut own_init {
-            inline_calls(init, &callable, &mut self.fresh)?;
+            inline_calls(init, &callable, &mut self.calls)?;
         }
         inits.extend(own_init);
         for op in &mut ops {
-            inline_calls(&mut op.body, &callable, &mut self.fresh)?;
+            inline_calls(&mut op.body, &callable, &mut self.calls)?;
         }
         merge_declarations(&mut out, m)?;
         for op in promoted {
