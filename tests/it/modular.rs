@@ -338,7 +338,7 @@ fn structuring_errors_name_the_place_and_the_problem() {
                 ("M.mch", "MACHINE M\nDEFINITIONS \"d.def\"\nEND\n"),
                 ("d.def", "DEFINITIONS \"d.def\"\n"),
             ],
-            "included 32 files deep",
+            "definition file \"d.def\" includes itself",
             "d.def:1:13",
         ),
     ];

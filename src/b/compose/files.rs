@@ -30,8 +30,10 @@ pub(super) struct Files {
     search_path: Vec<PathBuf>,
     /// Where each file read lies in `file`, and its path.
     parts: Vec<(Range<usize>, PathBuf)>,
-    /// Components read, by name: their tokens' range and path.
+    /// Components read, by name: their part index.
     components: HashMap<String, usize>,
+    /// The definition files being spliced, innermost last (for cycles).
+    including: Vec<usize>,
 }
 
 impl Files {
@@ -45,6 +47,7 @@ impl Files {
             search_path: search_path.to_vec(),
             parts: vec![(range, path.to_path_buf())],
             components: HashMap::new(),
+            including: Vec::new(),
         })
     }
 
@@ -76,7 +79,10 @@ impl Files {
         if let Some(i) = self.parts.iter().position(|(_, p)| p == path) {
             return Ok(i);
         }
-        let text = read_source(path).map_err(|e| Diagnostic::error(span, e.trim().to_string()))?;
+        let text = read_source(path).map_err(|e| {
+            let e = e.trim();
+            Diagnostic::error(span, e.strip_prefix("error: ").unwrap_or(e).to_string())
+        })?;
         let range = self.file.add(path.display().to_string(), &text);
         self.parts.push((range, path.to_path_buf()));
         Ok(self.parts.len() - 1)
@@ -157,6 +163,12 @@ impl Files {
     /// Lexes part `part` (spans shifted into the source map) and splices
     /// in the definition files it names.
     fn tokens_of(&mut self, part: usize, depth: usize) -> Result<Vec<Token>, Diagnostic> {
+        let tokens = self.lex_part(part)?;
+        self.splice_definition_files(tokens, depth)
+    }
+
+    /// The tokens of part `part`, with spans into the source map.
+    fn lex_part(&self, part: usize) -> Result<Vec<Token>, Diagnostic> {
         let range = self.parts[part].0.clone();
         let base = range.start as u32;
         let shift = |mut span: Span| {
@@ -171,7 +183,7 @@ impl Files {
         for t in &mut tokens {
             t.span = shift(t.span);
         }
-        self.splice_definition_files(tokens, depth)
+        Ok(tokens)
     }
 
     /// Replaces each `"file.def"` of a `DEFINITIONS` clause by the
@@ -225,20 +237,32 @@ impl Files {
                     return Err(d);
                 }
             };
-            let inner = self.tokens_of(part, depth + 1)?;
+            let raw = self.lex_part(part)?;
+            match raw.first().map(|t| &t.kind) {
+                Some(TokenKind::Keyword(Keyword::Definitions) | TokenKind::Eof) | None => {}
+                Some(_) => {
+                    return Err(Diagnostic::error(
+                        raw[0].span,
+                        format!("definition file \"{name}\" must start with `DEFINITIONS`"),
+                    ));
+                }
+            }
+            if self.including.contains(&part) {
+                return Err(Diagnostic::error(
+                    t.span,
+                    format!("definition file \"{name}\" includes itself"),
+                ));
+            }
+            self.including.push(part);
+            let inner = self.splice_definition_files(raw, depth + 1);
+            self.including.pop();
+            let inner = inner?;
             let mut body: &[Token] = &inner;
             if let Some(TokenKind::Eof) = body.last().map(|t| &t.kind) {
                 body = &body[..body.len() - 1];
             }
-            match body.first().map(|t| &t.kind) {
-                Some(TokenKind::Keyword(Keyword::Definitions)) => body = &body[1..],
-                None => {}
-                Some(_) => {
-                    return Err(Diagnostic::error(
-                        body[0].span,
-                        format!("definition file \"{name}\" must start with `DEFINITIONS`"),
-                    ));
-                }
+            if let Some(TokenKind::Keyword(Keyword::Definitions)) = body.first().map(|t| &t.kind) {
+                body = &body[1..];
             }
             while let Some(TokenKind::Sym(Sym::Semicolon)) = body.last().map(|t| &t.kind) {
                 body = &body[..body.len() - 1];
