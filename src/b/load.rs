@@ -27,6 +27,9 @@ pub struct LoadOptions {
     /// `--find-abort`: a called operation's failing precondition is a model
     /// error (ProB's `TRY_FIND_ABORT`), not a guard.
     pub find_abort: bool,
+    /// `--bound-integers`: enumerate integers that nothing bounds within
+    /// `MININT..MAXINT`, as ProB does, instead of refusing them.
+    pub bound_integers: bool,
 }
 
 /// Why a machine could not be loaded.
@@ -108,7 +111,15 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
     let check_options = machine_preferences(&machine, &file)
         .map_err(render_all)?
         .apply(check_options, false);
-    let types = check_machine(&machine, &check_options).map_err(render_all)?;
+    let mut types = check_machine(&machine, &check_options).map_err(render_all)?;
+    types.bound_integers = options.bound_integers;
+    if options.bound_integers {
+        composed.warnings.push(format!(
+            "--bound-integers: integers that nothing bounds are enumerated only within \
+             MININT..MAXINT ({}..{}); behaviour that needs larger values is not explored",
+            types.minint, types.maxint
+        ));
+    }
     let interpreter =
         Interpreter::new(&machine, &types, &file).map_err(|d| LoadError::Input(d.render(&file)))?;
     Ok(LoadedModel {

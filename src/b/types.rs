@@ -93,6 +93,17 @@ pub struct MachineTypes {
     pub maxint: i64,
     /// The value of `MININT` (lower bound of `INT`).
     pub minint: i64,
+    /// `--bound-integers`: an integer variable of a binder that nothing
+    /// bounds is enumerated within `MININT..MAXINT` (as ProB does) instead
+    /// of being an error.
+    pub bound_integers: bool,
+}
+
+impl MachineTypes {
+    /// The range unbounded integers are enumerated in, if they are.
+    pub fn int_range(&self) -> Option<(i64, i64)> {
+        self.bound_integers.then_some((self.minint, self.maxint))
+    }
 }
 
 impl MachineTypes {

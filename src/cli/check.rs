@@ -152,6 +152,16 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         signals: &signals,
     };
     if super::murphi::is_murphi(&args.input.model) {
+        for (set, flag) in [
+            (args.input.find_abort, "--find-abort"),
+            (args.input.bound_integers, "--bound-integers"),
+            (!args.input.search_path.is_empty(), "--search-path"),
+        ] {
+            if set {
+                eprintln!("error: `{flag}` applies to B machines only");
+                return ExitCode::from(2);
+            }
+        }
         return super::murphi::run(&env, &load_options);
     }
     let (mut system, ast) = match load_machine_with_ast(&args.input.model, &load_options) {
@@ -304,6 +314,12 @@ impl RunEnv<'_> {
         }
         if let Some(info) = por {
             summary.set_por(info);
+        }
+        if args.input.bound_integers {
+            summary.set_bounded(
+                "--bound-integers: integers that nothing bounds were enumerated only within \
+                 MININT..MAXINT",
+            );
         }
         if args.json {
             super::output::print_line(&summary.to_json());

@@ -35,6 +35,11 @@ pub struct ModelArgs {
     /// in ProB.
     #[arg(long)]
     pub find_abort: bool,
+    /// Enumerate an integer that nothing bounds (`x : NATURAL` with no upper
+    /// bound) within MININT..MAXINT, as ProB does, instead of refusing it;
+    /// the run warns that larger values are not explored.
+    #[arg(long)]
+    pub bound_integers: bool,
 }
 
 impl ModelArgs {
@@ -54,6 +59,7 @@ impl ModelArgs {
             set_sizes: self.set_sizes.clone(),
             search_path: self.search_path.clone(),
             find_abort: self.find_abort,
+            bound_integers: self.bound_integers,
             maxint: self.maxint,
             minint: self.minint,
         })

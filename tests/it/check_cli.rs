@@ -521,3 +521,62 @@ END
     assert!(out.contains("db = {rec(age:0,id:ann)}"), "{out}");
     assert!(out.contains("hist = [rec(n:1,ok:TRUE)]"), "{out}");
 }
+
+/// `--bound-integers` enumerates an integer that nothing bounds within
+/// MININT..MAXINT, as ProB does, and says that the result covers only
+/// those values; without it the variable is refused by name.
+#[test]
+fn bound_integers_enumerates_within_maxint_and_says_so() {
+    let text = "MACHINE Simple
+VARIABLES got
+INVARIANT got : INTEGER
+INITIALISATION got := 0
+OPERATIONS
+  read(xx) = PRE xx : NATURAL THEN got := xx END
+END
+";
+    let (code, out, _) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        json(&out)["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot enumerate `xx`")
+    );
+    let (code, out, err) = check(
+        text,
+        &[
+            "--json",
+            "--no-deadlock",
+            "--bound-integers",
+            "--maxint",
+            "5",
+        ],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r = json(&out);
+    // got = 0..5.
+    assert_eq!(r["states"], 6);
+    assert!(
+        r["bounded"].as_str().unwrap().contains("--bound-integers"),
+        "{r}"
+    );
+    assert!(
+        err.contains("enumerated only within MININT..MAXINT (-1..5)"),
+        "{err}"
+    );
+    let (_, out, _) = check(text, &["--no-deadlock", "--bound-integers"]);
+    assert!(
+        out.contains("no error found in the states explored (--bound-integers"),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.m");
+    std::fs::write(&m, "var x: boolean;\nstartstate begin x := true; end;\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
+        .args(["check", m.to_str().unwrap(), "--bound-integers"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("applies to B machines only"));
+}

@@ -438,7 +438,15 @@ impl<'a> Compiler<'a> {
                             Some(p) => self.solver(names, &vars, None, p, span, false)?,
                             None => {
                                 let types = self.binder_types(names);
-                                plan::plan(names, &vars, Some(&types), Vec::new(), span, false)
+                                plan::plan(
+                                    names,
+                                    &vars,
+                                    Some(&types),
+                                    Vec::new(),
+                                    span,
+                                    false,
+                                    self.types.int_range(),
+                                )
                             }
                         };
                         PK::ForAll(Box::new(solver), Box::new(self.pred(goal)?))
@@ -468,6 +476,7 @@ impl<'a> Compiler<'a> {
                     parts,
                     span,
                     false,
+                    self.types.int_range(),
                 )))
             }
             _ => return Err(expected_predicate(span)),
@@ -499,7 +508,15 @@ impl<'a> Compiler<'a> {
                 &binder_types
             }
         };
-        Ok(plan::plan(names, vars, Some(types), parts, span, lenient))
+        Ok(plan::plan(
+            names,
+            vars,
+            Some(types),
+            parts,
+            span,
+            lenient,
+            self.types.int_range(),
+        ))
     }
 
     /// The type checker's types of bound variables, as a fallback domain;

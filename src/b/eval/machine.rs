@@ -108,6 +108,7 @@ impl Interpreter {
             parts,
             span,
             false,
+            types.int_range(),
         );
         let properties_frame = c.frame_size() as usize;
 
@@ -205,6 +206,7 @@ impl Interpreter {
                     Vec::new(),
                     op.span,
                     true,
+                    types.int_range(),
                 ),
             };
             let body = c.subst(rest)?;

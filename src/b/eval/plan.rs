@@ -25,7 +25,12 @@ use crate::b::ast::{BinaryOp, Ident, UnaryOp};
 use crate::b::types::Type;
 use crate::diag::Span;
 
-/// Builds the plan for binding `vars` (named `names`) subject to `conjuncts`.
+/// Builds the plan for binding `vars` (named `names`) subject to
+/// `conjuncts`. With `int_range = Some((MININT, MAXINT))` an integer
+/// variable that the conjuncts leave unbounded on a side is enumerated up
+/// to that bound instead of being an error (`--bound-integers`, as ProB
+/// enumerates `NATURAL` within `MAXINT`).
+#[allow(clippy::too_many_arguments)]
 pub fn plan(
     names: &[Ident],
     vars: &[u32],
@@ -33,7 +38,9 @@ pub fn plan(
     conjuncts: Vec<CPred>,
     span: Span,
     lenient: bool,
+    int_range: Option<(i64, i64)>,
 ) -> Solver {
+    let fallback = int_range.map(|(lo, hi)| (lo, hi, span));
     let deps: Vec<Vec<u32>> = conjuncts
         .iter()
         .map(|c| {
@@ -80,7 +87,7 @@ pub fn plan(
                         _ => None,
                     };
                     if let Some(interval) =
-                        interval_for(v, implied, &conjuncts, &done, vars, &bound, i)
+                        interval_for(v, implied, &conjuncts, &done, vars, &bound, i, fallback)
                     {
                         cand.step = SolveStep::Bind(v, Gen::In(interval));
                         cand.exact = false;
@@ -140,8 +147,18 @@ pub fn plan(
                     .enumerate()
                     .find(|(_, v)| !bound.contains(v))
                     .expect("an unbound variable");
-                let interval =
-                    || interval_for(v, None, &conjuncts, &done, vars, &bound, usize::MAX);
+                let interval = || {
+                    interval_for(
+                        v,
+                        None,
+                        &conjuncts,
+                        &done,
+                        vars,
+                        &bound,
+                        usize::MAX,
+                        fallback,
+                    )
+                };
                 let fallback = match types.and_then(|t| t.get(k)) {
                     Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
                     Some(Type::Int) if let Some(interval) = interval() => Gen::In(interval),
@@ -311,6 +328,7 @@ fn size_bound(
 /// `v < e`, `v <= e`, `e < v`, ... (with ready `e`) and an implied lower
 /// bound allow for `v`, if they bound it on both sides. Conjunct `skip` is
 /// the generator being replaced.
+#[allow(clippy::too_many_arguments)]
 fn interval_for(
     v: u32,
     implied_low: Option<i64>,
@@ -319,6 +337,7 @@ fn interval_for(
     vars: &[u32],
     bound: &[u32],
     skip: usize,
+    fallback: Option<(i64, i64, Span)>,
 ) -> Option<CExpr> {
     let ready = |e: &CExpr| {
         let mut used = Vec::new();
@@ -411,9 +430,18 @@ fn interval_for(
         }
         span = Some(c.span);
     }
-    let span = span?;
+    let span = span.or(fallback.map(|f| f.2))?;
     if let Some(n) = implied_low {
         lows.push(lit(n, span));
+    }
+    // `--bound-integers`: MININT and MAXINT stand in for a missing bound.
+    if let Some((lo, hi, _)) = fallback {
+        if lows.is_empty() {
+            lows.push(lit(lo, span));
+        }
+        if highs.is_empty() {
+            highs.push(lit(hi, span));
+        }
     }
     let combine = |mut es: Vec<CExpr>, op: UnaryOp| -> Option<CExpr> {
         match es.len() {
@@ -671,6 +699,7 @@ mod tests {
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),
+            bound_integers: false,
             maxint: 3,
             minint: -1,
         }

@@ -300,6 +300,7 @@ mod tests {
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),
+            bound_integers: false,
             given_sets: vec![GivenSet {
                 name: "PID".into(),
                 elements: vec!["PID1".into(), "PID2".into()],
@@ -340,6 +341,7 @@ mod tests {
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),
+            bound_integers: false,
             given_sets: vec![GivenSet {
                 name: "PID".into(),
                 elements: vec!["PID1".into(), "PID2".into()],

@@ -345,6 +345,7 @@ mod tests {
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),
+            bound_integers: false,
             given_sets: vec![GivenSet {
                 name: "D".into(),
                 elements: (1..=n).map(|i| format!("D{i}")).collect(),

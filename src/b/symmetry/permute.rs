@@ -128,6 +128,7 @@ mod tests {
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),
+            bound_integers: false,
             given_sets: vec![GivenSet {
                 name: "P".into(),
                 elements: (1..=3).map(|i| format!("P{i}")).collect(),

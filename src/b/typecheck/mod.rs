@@ -203,6 +203,7 @@ pub fn check_machine(
         operation_shapes,
         maxint,
         minint,
+        bound_integers: false,
     })
 }
 

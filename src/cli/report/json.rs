@@ -56,6 +56,10 @@ pub struct CheckReport {
     /// Why no counterexample could be rebuilt, if so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_error: Option<String>,
+    /// The bound the user put on the exploration (`--bound-integers`), if
+    /// any: a result `ok` covers the states within it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounded: Option<String>,
 }
 
 impl CheckReport {
@@ -76,6 +80,7 @@ impl CheckReport {
             por: None,
             trace: Vec::new(),
             trace_error: None,
+            bounded: None,
         }
     }
 }

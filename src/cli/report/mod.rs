@@ -117,6 +117,7 @@ impl RunSummary {
                 por: None,
                 trace,
                 trace_error: report.trace_error.clone(),
+                bounded: None,
             },
             headline,
             exit_code,
@@ -128,6 +129,15 @@ impl RunSummary {
     pub fn set_symmetry(&mut self, info: super::symmetry::SymmetryInfo) {
         self.report.constant_valuations = info.constant_orbits;
         self.report.symmetry = Some(info.to_report());
+    }
+
+    /// Says, in the headline of a run without an error, that the states
+    /// explored are those within a bound the user chose (`because`).
+    pub fn set_bounded(&mut self, because: &str) {
+        if self.exit_code == 0 {
+            self.headline = format!("no error found in the states explored ({because})");
+        }
+        self.report.bounded = Some(because.to_string());
     }
 
     /// Marks the run as reduced by partial order reduction.
