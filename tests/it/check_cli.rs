@@ -565,6 +565,16 @@ END
         err.contains("enumerated only within MININT..MAXINT (-1..5)"),
         "{err}"
     );
+    // `x :: NATURAL` too; membership in NATURAL is not bounded (x reaches 10).
+    let grow = "MACHINE B\nVARIABLES x\nINVARIANT x : NATURAL\nINITIALISATION x :: NATURAL\n\
+                OPERATIONS inc = PRE x < 10 THEN x := x + 1 END\nEND\n";
+    let (code, out, err) = check(grow, &["--json", "--no-deadlock", "--bound-integers"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r = json(&out);
+    assert_eq!(
+        (r["initial_states"].as_u64(), r["states"].as_u64()),
+        (Some(4), Some(11))
+    );
     let (_, out, _) = check(text, &["--no-deadlock", "--bound-integers"]);
     assert!(
         out.contains("no error found in the states explored (--bound-integers"),

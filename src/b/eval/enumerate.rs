@@ -34,7 +34,11 @@ impl Interpreter {
         use BinaryOp::*;
         match &s.kind {
             EK::Ints(kind) => {
-                let (lo, hi) = self.int_bounds(*kind);
+                let (mut lo, mut hi) = self.int_bounds(*kind);
+                if self.bound_integers {
+                    lo = lo.or(Some(self.minint));
+                    hi = hi.or(Some(self.maxint));
+                }
                 let (Some(lo), Some(hi)) = (lo, hi) else {
                     return Err(Fail::new(
                         s.span,

@@ -42,6 +42,9 @@ pub struct Interpreter {
     /// Record shapes of each operation's parameters then outputs (empty
     /// when no record is involved), for labels.
     operation_shapes: Vec<Vec<crate::b::types::ValueShape>>,
+    /// `--bound-integers`: enumerating `NATURAL`, `NATURAL1` or `INTEGER`
+    /// stops at `MININT`/`MAXINT` (membership is unchanged).
+    pub(crate) bound_integers: bool,
     pub(crate) maxint: i64,
     pub(crate) minint: i64,
     num_variables: usize,
@@ -224,6 +227,7 @@ impl Interpreter {
         Ok(Interpreter {
             given_sets: types.given_sets.clone(),
             operation_shapes: types.operation_shapes.clone(),
+            bound_integers: types.bound_integers,
             maxint: types.maxint,
             minint: types.minint,
             num_variables: nv,
