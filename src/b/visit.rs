@@ -57,6 +57,19 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     }
 }
 
+/// Whether `e` mentions one of `names` anywhere (also as a bound name);
+/// `x$0` counts as `x`.
+pub fn mentions_any(e: &Expr, names: &[String]) -> bool {
+    let mut found = false;
+    walk_expr(e, &mut |x| {
+        if let ExprKind::Ident(n) = &x.kind {
+            let n = n.strip_suffix("$0").unwrap_or(n);
+            found |= names.iter().any(|l| l == n);
+        }
+    });
+    found
+}
+
 /// Calls `f` on every expression in `subst` (guards, right-hand sides,
 /// function-point arguments, ...), in source order.
 pub fn walk_subst_exprs<'a>(subst: &'a Subst, f: &mut dyn FnMut(&'a Expr)) {

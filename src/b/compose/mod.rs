@@ -44,13 +44,14 @@ use std::path::{Path, PathBuf};
 
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Ident, Machine, MachineRef, Operation, Subst};
 use crate::b::parser::parse_machine_tokens;
+use crate::b::visit::mentions_any;
 use crate::diag::{Diagnostic, SourceFile};
 use calls::{CallContext, Callable, inline_calls};
 use files::Files;
 use merge::{check_unique_operations, merge_declarations};
 use refine::{add_abstract_precondition, keep_conjuncts};
 use rename::{Replacements, renaming, replace_in_machine};
-use syntax::{binary, conjunction, ident_expr, mentions_any, sequence};
+use syntax::{binary, conjunction, ident_expr, sequence};
 
 /// How components are found and parameters fixed.
 #[derive(Clone, Debug, Default)]

@@ -3,8 +3,9 @@
 //! it refines.
 
 use super::rename::{self, Replacements, renaming};
-use super::syntax::{binary, conjunction, mentions_any, split_conjuncts};
+use super::syntax::{binary, conjunction, split_conjuncts};
 use crate::b::ast::{BinaryOp, Expr, Operation, Subst, SubstKind};
+use crate::b::visit::mentions_any;
 
 /// Conjoins to `op`'s precondition the conjuncts of `abs`'s (with its
 /// parameters renamed to `op`'s) that mention none of `dropped`.

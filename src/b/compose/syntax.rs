@@ -2,7 +2,6 @@
 //! machine.
 
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Subst, SubstKind};
-use crate::b::visit::walk_expr;
 use crate::diag::Span;
 
 pub(super) fn split_conjuncts(e: Expr, out: &mut Vec<Expr>) {
@@ -13,18 +12,6 @@ pub(super) fn split_conjuncts(e: Expr, out: &mut Vec<Expr>) {
         }
         kind => out.push(Expr { kind, span: e.span }),
     }
-}
-
-/// Whether `e` mentions a name in `names`.
-pub(super) fn mentions_any(e: &Expr, names: &[String]) -> bool {
-    let mut found = false;
-    walk_expr(e, &mut |x| {
-        if let ExprKind::Ident(n) = &x.kind {
-            let n = n.strip_suffix("$0").unwrap_or(n);
-            found |= names.iter().any(|d| d == n);
-        }
-    });
-    found
 }
 
 pub(super) fn ident_expr(name: &str, span: Span) -> Expr {

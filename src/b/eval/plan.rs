@@ -202,11 +202,7 @@ struct Candidate {
 /// Can conjunct `c` generate variable `v` given the `bound` ones? Returns
 /// a priority (lower is cheaper) and the step.
 fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Candidate)> {
-    let ready = |e: &CExpr| {
-        let mut used = Vec::new();
-        expr_slots(e, &mut used);
-        used.iter().all(|s| !vars.contains(s) || bound.contains(s))
-    };
+    let ready = |e: &CExpr| is_ready(e, vars, bound);
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     match &c.kind {
         PK::Cmp(Cmp::Eq, a, b) => {
@@ -266,6 +262,24 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
     }
 }
 
+/// Whether every solver variable `e` reads is already bound.
+fn is_ready(e: &CExpr, vars: &[u32], bound: &[u32]) -> bool {
+    let mut used = Vec::new();
+    expr_slots(e, &mut used);
+    used.iter().all(|s| !vars.contains(s) || bound.contains(s))
+}
+
+/// The comparison with its operands swapped: `a < b` is `b > a`.
+fn mirrored(op: Cmp) -> Cmp {
+    match op {
+        Cmp::Lt => Cmp::Gt,
+        Cmp::Le => Cmp::Ge,
+        Cmp::Gt => Cmp::Lt,
+        Cmp::Ge => Cmp::Le,
+        other => other,
+    }
+}
+
 /// The greatest length `size(v) <= e`, `size(v) < e` or `size(v) = e`
 /// (either way round, with ready `e`) allows, as an expression.
 fn size_bound(
@@ -275,11 +289,7 @@ fn size_bound(
     vars: &[u32],
     bound: &[u32],
 ) -> Option<CExpr> {
-    let ready = |e: &CExpr| {
-        let mut used = Vec::new();
-        expr_slots(e, &mut used);
-        used.iter().all(|s| !vars.contains(s) || bound.contains(s))
-    };
+    let ready = |e: &CExpr| is_ready(e, vars, bound);
     let is_size = |e: &CExpr| {
         matches!(&e.kind, EK::Unary(UnaryOp::Size, x)
             if matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v))
@@ -292,14 +302,7 @@ fn size_bound(
         let (op, e) = if is_size(a) && ready(b) {
             (*op, b)
         } else if is_size(b) && ready(a) {
-            let flipped = match op {
-                Cmp::Lt => Cmp::Gt,
-                Cmp::Le => Cmp::Ge,
-                Cmp::Gt => Cmp::Lt,
-                Cmp::Ge => Cmp::Le,
-                other => *other,
-            };
-            (flipped, a)
+            (mirrored(*op), a)
         } else {
             continue;
         };
@@ -339,11 +342,7 @@ fn interval_for(
     skip: usize,
     fallback: Option<(i64, i64, Span)>,
 ) -> Option<CExpr> {
-    let ready = |e: &CExpr| {
-        let mut used = Vec::new();
-        expr_slots(e, &mut used);
-        used.iter().all(|s| !vars.contains(s) || bound.contains(s))
-    };
+    let ready = |e: &CExpr| is_ready(e, vars, bound);
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     let lit = |n: i64, span: Span| CExpr {
         kind: EK::Lit(crate::b::value::Value::Int(n)),
@@ -404,20 +403,13 @@ fn interval_for(
                 _ => None,
             }
         };
-        let flip = |op: Cmp| match op {
-            Cmp::Lt => Cmp::Gt,
-            Cmp::Le => Cmp::Ge,
-            Cmp::Gt => Cmp::Lt,
-            Cmp::Ge => Cmp::Le,
-            other => other,
-        };
         let moved;
         let (op, e) = if let Some((e, turned)) = linear(a, b) {
             moved = e;
-            (if turned { flip(*op) } else { *op }, &moved)
+            (if turned { mirrored(*op) } else { *op }, &moved)
         } else if let Some((e, turned)) = linear(b, a) {
             moved = e;
-            (if turned { *op } else { flip(*op) }, &moved)
+            (if turned { *op } else { mirrored(*op) }, &moved)
         } else {
             continue;
         };
@@ -492,16 +484,13 @@ fn applied_domain(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<Gen>
         if found.is_none()
             && let EK::Apply(f, arg) = &e.kind
             && matches!(arg.kind, EK::Read(Slot::Frame(s)) if s == v)
+            && is_ready(f, vars, bound)
         {
-            let mut used = Vec::new();
-            expr_slots(f, &mut used);
-            if used.iter().all(|s| !vars.contains(s) || bound.contains(s)) {
-                let dom = CExpr {
-                    kind: EK::Unary(UnaryOp::Dom, f.clone()),
-                    span: f.span,
-                };
-                found = Some(Gen::In(dom));
-            }
+            let dom = CExpr {
+                kind: EK::Unary(UnaryOp::Dom, f.clone()),
+                span: f.span,
+            };
+            found = Some(Gen::In(dom));
         }
     });
     found

@@ -36,7 +36,7 @@ use crate::b::eval::{Interpreter, conjuncts};
 use crate::b::por::access::{AccessSets, expr_reads};
 use crate::b::por::states::{Candidates, Scan};
 use crate::b::types::MachineTypes;
-use crate::b::visit::walk_expr;
+use crate::b::visit::mentions_any;
 use crate::diag::{SourceFile, Span};
 
 /// Two guard conjuncts (source spans) that no candidate state satisfies
@@ -232,7 +232,7 @@ fn compile(machine: &Machine, types: &MachineTypes, exprs: &[Expr]) -> Option<In
 fn necessary<'a>(s: &'a Subst, locals: &mut Vec<String>, out: &mut Vec<&'a Expr>) {
     let take = |p: &'a Expr, locals: &[String], out: &mut Vec<&'a Expr>| {
         for c in conjuncts(p) {
-            if !mentions(c, locals) {
+            if !mentions_any(c, locals) {
                 out.push(c);
             }
         }
@@ -266,18 +266,6 @@ fn necessary<'a>(s: &'a Subst, locals: &mut Vec<String>, out: &mut Vec<&'a Expr>
         }
         _ => {}
     }
-}
-
-/// Whether `e` mentions one of `names` anywhere (also as a bound name).
-fn mentions(e: &Expr, names: &[String]) -> bool {
-    let mut found = false;
-    walk_expr(e, &mut |x| {
-        if let ExprKind::Ident(n) = &x.kind {
-            let n = n.strip_suffix("$0").unwrap_or(n);
-            found |= names.iter().any(|l| l == n);
-        }
-    });
-    found
 }
 
 /// `e` with every source position cleared, for comparing syntax trees.
