@@ -5,7 +5,6 @@
 //! counts are worked out in `models/EXPECTED.md`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn model(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -13,19 +12,13 @@ fn model(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Runs `orbit check` on `path`; (exit code, stdout, stderr).
+/// Runs `orbit check` on `path` (through the shared runner, with its
+/// timeout); (exit code, stdout, stderr).
 fn check_path(path: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
-        .arg("check")
-        .arg(path)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut all = vec!["check".to_string(), path.display().to_string()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    let out = crate::cli_support::run_orbit(&all, crate::cli_support::DEFAULT_TIMEOUT);
+    (out.code, out.stdout, out.stderr)
 }
 
 /// The JSON report of a run that must succeed or fail with `code`.
