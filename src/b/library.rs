@@ -51,48 +51,36 @@ pub enum External {
     Choose,
 }
 
+/// Every external function orbit implements, with its name in ProB's libraries.
+const NAMES: [(External, &str); 14] = [
+    (External::StringAppend, "STRING_APPEND"),
+    (External::StringLength, "STRING_LENGTH"),
+    (External::StringConc, "STRING_CONC"),
+    (External::StringJoin, "STRING_JOIN"),
+    (External::StringSplit, "STRING_SPLIT"),
+    (External::StringChars, "STRING_CHARS"),
+    (External::StringCodes, "STRING_CODES"),
+    (External::CodesToString, "CODES_TO_STRING"),
+    (External::StringToUpper, "STRING_TO_UPPER"),
+    (External::StringToLower, "STRING_TO_LOWER"),
+    (External::StringToInt, "STRING_TO_INT"),
+    (External::IntToString, "INT_TO_STRING"),
+    (External::SubString, "SUB_STRING"),
+    (External::Choose, "CHOOSE"),
+];
+
 impl External {
     /// The function ProB's libraries call `name`, if orbit implements it.
     pub fn from_name(name: &str) -> Option<External> {
-        use External::*;
-        Some(match name {
-            "STRING_APPEND" => StringAppend,
-            "STRING_LENGTH" => StringLength,
-            "STRING_CONC" => StringConc,
-            "STRING_JOIN" => StringJoin,
-            "STRING_SPLIT" => StringSplit,
-            "STRING_CHARS" => StringChars,
-            "STRING_CODES" => StringCodes,
-            "CODES_TO_STRING" => CodesToString,
-            "STRING_TO_UPPER" => StringToUpper,
-            "STRING_TO_LOWER" => StringToLower,
-            "STRING_TO_INT" => StringToInt,
-            "INT_TO_STRING" => IntToString,
-            "SUB_STRING" => SubString,
-            "CHOOSE" => Choose,
-            _ => return None,
-        })
+        NAMES.iter().find(|(_, n)| *n == name).map(|(f, _)| *f)
     }
 
     /// Its name in ProB's libraries.
     pub fn name(self) -> &'static str {
-        use External::*;
-        match self {
-            StringAppend => "STRING_APPEND",
-            StringLength => "STRING_LENGTH",
-            StringConc => "STRING_CONC",
-            StringJoin => "STRING_JOIN",
-            StringSplit => "STRING_SPLIT",
-            StringChars => "STRING_CHARS",
-            StringCodes => "STRING_CODES",
-            CodesToString => "CODES_TO_STRING",
-            StringToUpper => "STRING_TO_UPPER",
-            StringToLower => "STRING_TO_LOWER",
-            StringToInt => "STRING_TO_INT",
-            IntToString => "INT_TO_STRING",
-            SubString => "SUB_STRING",
-            Choose => "CHOOSE",
-        }
+        NAMES
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or("?", |(_, n)| n)
     }
 
     /// How many arguments it takes.
@@ -292,6 +280,14 @@ mod tests {
         let set = Value::set_from_vec(vec![Value::Int(3), Value::Int(1)]);
         assert_eq!(Choose.apply(&[set]), Ok(Value::Int(1)));
         assert!(Choose.apply(&[Value::empty_set()]).is_err());
+    }
+
+    #[test]
+    fn names_and_functions_correspond() {
+        for (f, name) in NAMES {
+            assert_eq!(External::from_name(name), Some(f));
+            assert_eq!(f.name(), name);
+        }
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! it refines.
 
 use super::rename::{self, Replacements, renaming};
-use super::syntax::{binary, conjunction, split_conjuncts};
+use super::syntax::{binary, conjunction};
 use crate::b::ast::{BinaryOp, Expr, Operation, Subst, SubstKind};
+use crate::b::eval::conjuncts;
 use crate::b::visit::mentions_any;
 
 /// Conjoins to `op`'s precondition the conjuncts of `abs`'s (with its
@@ -25,9 +26,11 @@ pub(super) fn add_abstract_precondition(op: &mut Operation, abs: &Operation, dro
     }
     let mut pre = pre.clone();
     rename::replace_in_expr(&mut pre, &map);
-    let mut parts = Vec::new();
-    split_conjuncts(pre, &mut parts);
-    let Some(kept) = conjunction(parts.into_iter().filter(|c| !mentions_any(c, dropped))) else {
+    let kept = conjuncts(&pre)
+        .into_iter()
+        .filter(|c| !mentions_any(c, dropped))
+        .cloned();
+    let Some(kept) = conjunction(kept) else {
         return;
     };
     let span = op.body.span;
@@ -69,10 +72,9 @@ pub(super) fn keep_conjuncts(
     if dropped.is_empty() {
         return Some(inv);
     }
-    let mut parts = Vec::new();
-    split_conjuncts(inv, &mut parts);
-    let (kept, gone): (Vec<Expr>, Vec<Expr>) =
-        parts.into_iter().partition(|c| !mentions_any(c, dropped));
+    let (kept, gone): (Vec<&Expr>, Vec<&Expr>) = conjuncts(&inv)
+        .into_iter()
+        .partition(|c| !mentions_any(c, dropped));
     if let Some((component, warnings)) = warn
         && !gone.is_empty()
     {
@@ -84,5 +86,5 @@ pub(super) fn keep_conjuncts(
             dropped.join(", "),
         ));
     }
-    conjunction(kept)
+    conjunction(kept.into_iter().cloned())
 }

@@ -4,16 +4,6 @@
 use crate::b::ast::{BinaryOp, Expr, ExprKind, Subst, SubstKind};
 use crate::diag::Span;
 
-pub(super) fn split_conjuncts(e: Expr, out: &mut Vec<Expr>) {
-    match e.kind {
-        ExprKind::Binary(BinaryOp::And, a, b) => {
-            split_conjuncts(*a, out);
-            split_conjuncts(*b, out);
-        }
-        kind => out.push(Expr { kind, span: e.span }),
-    }
-}
-
 pub(super) fn ident_expr(name: &str, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Ident(name.to_string()),
