@@ -64,6 +64,10 @@ pub struct BScratch {
     /// are not decoded again).
     variable_key: Option<Vec<u64>>,
     out: Vec<u64>,
+    /// The engine's state unpacked (see [`crate::b::state`]).
+    words: Vec<u64>,
+    /// A successor packed for the engine.
+    packed: Vec<u64>,
     /// The last state checked on this thread in which the whole invariant
     /// held (see [`BSystem::check_invariant_incrementally`]).
     invariant_held: Option<Vec<u64>>,
@@ -162,7 +166,16 @@ impl BSystem {
         )
     }
 
-    /// Decodes `state` into the scratch buffers.
+    /// Unpacks the engine's `state` into the scratch's buffer, which is
+    /// taken out for the caller to read while it uses the scratch; the
+    /// caller puts it back (`scratch.words = words`).
+    fn unpack(&self, scratch: &mut BScratch, state: &[u64]) -> Vec<u64> {
+        let mut words = std::mem::take(&mut scratch.words);
+        self.layout.unpack(state, &mut words);
+        words
+    }
+
+    /// Decodes the unpacked `state` into the scratch buffers.
     fn decode(&self, scratch: &mut BScratch, state: &[u64]) {
         let cw = self.layout.constant_words();
         if scratch.constant_key.as_deref() != Some(&state[..cw]) {
@@ -190,7 +203,7 @@ impl BSystem {
         keep: &dyn Fn(usize) -> bool,
         emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
     ) -> Result<(), ModelError> {
-        let mut out = Vec::new();
+        let (mut out, mut packed) = (Vec::new(), Vec::new());
         let mut failed = false;
         for (index, constants) in self.valuations.iter().enumerate() {
             if !keep(index) {
@@ -206,7 +219,8 @@ impl BSystem {
                     if self.layout.encode(constants, variables, &mut out).is_err() {
                         failed = true;
                     } else {
-                        emit(&step, &out);
+                        self.layout.pack(&out, &mut packed);
+                        emit(&step, &packed);
                     }
                 })
                 .map_err(|e| self.error(&e))?;
@@ -232,8 +246,9 @@ impl BSystem {
         }
     }
 
-    /// Every successor of `state` with the interpreter's step (operation,
-    /// parameters, outputs), in the order of [`Model::successors`].
+    /// Every successor of the unpacked `state` with the interpreter's step
+    /// (operation, parameters, outputs), unpacked, in the order of
+    /// [`Model::successors`].
     pub(crate) fn for_each_successor(
         &self,
         scratch: &mut BScratch,
@@ -270,7 +285,7 @@ impl BSystem {
         }
     }
 
-    /// The first false invariant conjunct of the decoded `state`.
+    /// The first false invariant conjunct of the decoded (unpacked) `state`.
     ///
     /// The invariant is a function of the state, so against the last state
     /// this thread found it to hold in (with the same constants), only the
@@ -350,6 +365,8 @@ impl Model for BSystem {
             constant_key: None,
             variable_key: None,
             out: Vec::new(),
+            words: Vec::new(),
+            packed: Vec::new(),
             invariant_held: None,
             changed: Vec::new(),
             tables: self.layout.element_tables(),
@@ -362,17 +379,29 @@ impl Model for BSystem {
     }
 
     fn state_width(&self) -> usize {
-        self.layout.width()
+        self.layout.packer().width()
     }
 
+    /// States are packed to bits: bytes past the last slot's are zero.
+    fn state_bytes(&self) -> usize {
+        self.layout.packer().significant_bytes()
+    }
+
+    /// The packed words each slot's bits fall in.
     fn slots(&self) -> Vec<SlotInfo> {
         self.layout
             .slots()
             .iter()
-            .map(|slot| SlotInfo {
-                name: slot.name.clone(),
-                offset: slot.offset,
-                words: slot.codec.width(),
+            .map(|slot| {
+                let (offset, words) = self
+                    .layout
+                    .packer()
+                    .words_of(slot.offset, slot.codec.width());
+                SlotInfo {
+                    name: slot.name.clone(),
+                    offset,
+                    words,
+                }
             })
             .collect()
     }
@@ -406,15 +435,20 @@ impl Model for BSystem {
         emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
     ) -> Result<(), ModelError> {
         let instances = scratch.instances.take();
-        let result = self.for_each_successor(scratch, state, &mut |step, s| {
+        let words = self.unpack(scratch, state);
+        let mut packed = std::mem::take(&mut scratch.packed);
+        let result = self.for_each_successor(scratch, &words, &mut |step, s| {
             let step = OperationStep {
                 system: self,
                 instances: instances.as_deref(),
                 step,
             };
-            emit(&step, s)
+            self.layout.pack(s, &mut packed);
+            emit(&step, &packed)
         });
         scratch.instances = instances;
+        scratch.words = words;
+        scratch.packed = packed;
         result
     }
 
@@ -423,12 +457,15 @@ impl Model for BSystem {
         scratch: &mut BScratch,
         state: &[u64],
     ) -> Result<Option<Violation>, ModelError> {
-        self.decode(scratch, state);
-        if self.check_invariant
-            && let Some(f) = self
-                .check_invariant_incrementally(scratch, state)
-                .map_err(|e| self.error(&e))?
-        {
+        let words = self.unpack(scratch, state);
+        self.decode(scratch, &words);
+        let invariant = if self.check_invariant {
+            self.check_invariant_incrementally(scratch, &words)
+        } else {
+            Ok(None)
+        };
+        scratch.words = words;
+        if let Some(f) = invariant.map_err(|e| self.error(&e))? {
             return Ok(Some(self.violation(ViolationKind::Invariant, &f)));
         }
         let (c, v) = (&scratch.constants, &scratch.variables);
@@ -447,7 +484,9 @@ impl Model for BSystem {
     }
 
     fn is_goal(&self, scratch: &mut BScratch, state: &[u64]) -> Result<bool, ModelError> {
-        self.decode(scratch, state);
+        let words = self.unpack(scratch, state);
+        self.decode(scratch, &words);
+        scratch.words = words;
         self.interpreter
             .goal(&scratch.constants, &scratch.variables)
             .map_err(|e| self.error(&e))
@@ -476,6 +515,9 @@ impl Model for BSystem {
     }
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        let mut words = Vec::new();
+        self.layout.unpack(state, &mut words);
+        let state = &words;
         self.layout
             .slots()
             .iter()

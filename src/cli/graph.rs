@@ -109,8 +109,11 @@ pub fn run(args: &GraphArgs) -> ExitCode {
         &states[args.state as usize..=args.state as usize]
     };
     let mut builder = GraphBuilder::new(0);
+    let mut words = Vec::new();
     for state in wanted {
-        graphs.build_full(layout, state, &mut builder);
+        // The engine's states are packed; the graph is read from the words.
+        layout.unpack(state, &mut words);
+        graphs.build_full(layout, &words, &mut builder);
         let g = subdivided(&builder.build());
         match args.format {
             Format::Dreadnaut => super::output::print_line(&write_dreadnaut(&g)),
@@ -322,8 +325,10 @@ mod tests {
             let states = first_states(&system, 12).expect("states");
             let mut builder = GraphBuilder::new(0);
             let mut distinct = HashSet::new();
+            let mut words = Vec::new();
             for state in &states {
-                graphs.build_full(layout, state, &mut builder);
+                layout.unpack(state, &mut words);
+                graphs.build_full(layout, &words, &mut builder);
                 let g = subdivided(&builder.build());
                 let h = hash(&g);
                 distinct.insert(h);

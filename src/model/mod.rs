@@ -40,10 +40,12 @@
 //!   permutations.
 
 mod independence;
+mod pack;
 mod permutation;
 mod symmetry;
 
 pub use independence::{GroupSet, Independence, Instances, Relations};
+pub use pack::{Packer, bits_for};
 pub use symmetry::{
     NoSymmetry, Permutable, Permutation, StateGraph, StateSymmetry, all_permutations,
 };

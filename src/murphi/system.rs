@@ -188,7 +188,7 @@ impl MurphiSystem {
                 writes: r.writes.clone(),
             })
             .collect();
-        let packer = Packer::new(prog.globals.iter().map(|g| &g.ty));
+        let packer = super::pack::packer(prog.globals.iter().map(|g| &g.ty));
         let mut multisets = Vec::new();
         for g in &prog.globals {
             super::types::multisets_in(&g.ty, g.offset, &mut multisets);

@@ -590,3 +590,29 @@ END
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("applies to B machines only"));
 }
+
+#[test]
+fn b_states_are_stored_packed_to_the_bits_their_types_need() {
+    // r: 9 bits (one per pair of P * S), who: 2 bits (an index below 3),
+    // flag: 1 bit, s: a 32-bit interned id, n: a whole word: 108 bits.
+    let text = "MACHINE Packed
+SETS P = {p1, p2, p3}; S = {a, b, c}
+VARIABLES r, who, flag, s, n
+INVARIANT r : P <-> S & who : P & flag : BOOL & s : seq(P) & n : NAT
+INITIALISATION r := {}; who := p1; flag := FALSE; s := []; n := 0
+OPERATIONS
+  step = PRE n < 3 THEN
+    n := n + 1 || flag := bool(flag = FALSE) || who := p3 ||
+    r := r \\/ {who |-> c} || s := s <- who
+  END
+END
+";
+    let (code, out, err) = check(text, &["--no-deadlock", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let report = json(&out);
+    assert_eq!(report["states"], 4);
+    assert_eq!(report["state_bytes"], 14);
+    // The text report says how big a state is.
+    let (_, out, _) = check(text, &["--no-deadlock"]);
+    assert!(out.contains("state size:           14 bytes"), "{out}");
+}

@@ -241,7 +241,7 @@ fn canon_counts_are_brute_force_orbit_counts() {
             perms
                 .iter()
                 .map(|p| {
-                    p.apply_state(layout, s, image).expect("renaming");
+                    p.apply_packed(layout, s, image).expect("renaming");
                     image.clone()
                 })
                 .min()
@@ -269,7 +269,7 @@ fn canon_counts_are_brute_force_orbit_counts() {
             let r = reduced.symmetry().expect("layer").representative(s);
             assert_eq!(orbit_min(&r, &mut image), orbit_min(s, &mut image));
             for p in &perms {
-                p.apply_state(layout, s, &mut image).expect("renaming");
+                p.apply_packed(layout, s, &mut image).expect("renaming");
                 assert_eq!(
                     reduced.symmetry().expect("layer").representative(&image),
                     r,

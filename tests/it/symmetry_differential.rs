@@ -186,7 +186,7 @@ fn reduced_counts_agree_with_brute_force_orbits() {
             perms
                 .iter()
                 .map(|p| {
-                    p.apply_state(layout, s, &mut image).expect("renaming");
+                    p.apply_packed(layout, s, &mut image).expect("renaming");
                     image.clone()
                 })
                 .min()

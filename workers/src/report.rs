@@ -110,6 +110,9 @@ pub struct Stats {
     /// store still near this size holds too few states for
     /// [`Stats::bytes_per_state`] to say anything about the cost per state.
     pub store_initial_bytes: u64,
+    /// Bytes of one stored state ([`crate::TransitionSystem::state_bytes`]:
+    /// the state's significant bytes, before the store's own costs).
+    pub state_bytes: u64,
     /// Largest number of states waiting in the frontier at once
     /// (approximate for parallel searches, which count per batch).
     pub queue_peak: u64,

@@ -20,6 +20,10 @@ use crate::b::types::Type;
 use crate::b::value::{Elem, Value};
 use std::sync::Arc;
 
+/// Bits of an interned value's id in a packed state: a run may intern up
+/// to 2^32 distinct values (a value past that is an encoding error).
+pub const INTERNED_ID_BITS: u32 = 32;
+
 /// Largest carrier stored as a bitset (larger sets are interned).
 pub const MAX_BITSET_ELEMENTS: u64 = 1024;
 
@@ -254,6 +258,23 @@ impl Codec {
         }
     }
 
+    /// The bits each of this codec's words needs in a packed state: an
+    /// index below the carrier's size, a bit per carrier element, an id
+    /// below 2^32, or a whole word for an integer.
+    pub fn leaf_bits(&self) -> Vec<u32> {
+        match self {
+            Codec::Int => vec![64],
+            Codec::Scalar(f) => vec![crate::model::bits_for(f.card().saturating_sub(1))],
+            Codec::BitSet { element, words } => {
+                let card = element.card();
+                (0..*words as u64)
+                    .map(|k| card.saturating_sub(64 * k).min(64) as u32)
+                    .collect()
+            }
+            Codec::Interned => vec![INTERNED_ID_BITS],
+        }
+    }
+
     /// Writes `value` into `out` (exactly [`Codec::width`] words).
     pub fn encode(
         &self,
@@ -287,7 +308,13 @@ impl Codec {
                     out[(i / 64) as usize] |= 1 << (i % 64);
                 }
             }
-            (Codec::Interned, v) => out[0] = interner.intern(v),
+            (Codec::Interned, v) => {
+                let id = interner.intern(v);
+                if id >> INTERNED_ID_BITS != 0 {
+                    return Err(EncodeError);
+                }
+                out[0] = id;
+            }
             _ => return Err(EncodeError),
         }
         Ok(())

@@ -1,20 +1,26 @@
 //! The flat state encoding of B machines.
 //!
 //! A state is the values of all constants followed by all variables, each
-//! stored by the [`Codec`] its type calls for, packed into one fixed-width
-//! `[u64]`. Constants are part of the state (each constant valuation starts
-//! its own part of the search, and symmetry reduction permutes constants with
-//! the variables). The engine sees only the words; the front end decodes
-//! them into [`Value`]s where an operation needs them.
+//! stored by the [`Codec`] its type calls for in one fixed-width `[u64]`
+//! (the *unpacked* state, one or more words per slot). Constants are part
+//! of the state (each constant valuation starts its own part of the
+//! search, and symmetry reduction permutes constants with the variables).
+//!
+//! The engine sees the state *packed* to bits ([`StateLayout::packer`]):
+//! each word takes the bits its codec needs ([`Codec::leaf_bits`]: a
+//! process of 12 takes 4 bits, a relation between 12 processes and 3
+//! states 36), laid end to end. The front end unpacks a state where it
+//! decodes it into [`Value`]s, and packs what it emits.
 
 mod codec;
 mod interner;
 
-pub use codec::{Codec, EncodeError, Finite, MAX_BITSET_ELEMENTS};
+pub use codec::{Codec, EncodeError, Finite, INTERNED_ID_BITS, MAX_BITSET_ELEMENTS};
 pub use interner::Interner;
 
 use crate::b::types::{MachineTypes, Type};
 use crate::b::value::Value;
+use crate::model::Packer;
 
 /// One constant or variable and where it lives in the state.
 #[derive(Clone, Debug)]
@@ -45,6 +51,7 @@ pub struct StateLayout {
     constants: usize,
     width: usize,
     interner: Interner,
+    packer: Packer,
 }
 
 impl StateLayout {
@@ -73,15 +80,36 @@ impl StateLayout {
             });
             offset += width;
         }
+        let packer = Packer::new(slots.iter().flat_map(|s| s.codec.leaf_bits()));
         StateLayout {
             slots,
             constants: constant_names.len(),
             width: offset,
             interner: Interner::new(),
+            packer,
         }
     }
 
-    /// Number of words per state.
+    /// How unpacked states are packed to bits for the engine.
+    pub fn packer(&self) -> &Packer {
+        &self.packer
+    }
+
+    /// Packs the unpacked state `words` into `out` (resized to the packed width).
+    #[inline]
+    pub fn pack(&self, words: &[u64], out: &mut Vec<u64>) {
+        out.resize(self.packer.width(), 0);
+        self.packer.pack(words, out);
+    }
+
+    /// Unpacks the packed state `packed` into `out` (resized to the width).
+    #[inline]
+    pub fn unpack(&self, packed: &[u64], out: &mut Vec<u64>) {
+        out.resize(self.width, 0);
+        self.packer.unpack(packed, out);
+    }
+
+    /// Number of words per unpacked state.
     pub fn width(&self) -> usize {
         self.width
     }
@@ -323,6 +351,15 @@ mod tests {
         let mut words = Vec::new();
         layout.encode(&c, &v, &mut words).unwrap();
         assert_eq!(words, vec![1, 1, 4]);
+        // Packed: 1 bit for `c`, 2 for `active`, a whole word for `n`.
+        assert_eq!(layout.packer().bits(), 1 + 2 + 64);
+        assert_eq!(layout.packer().significant_bytes(), 9);
+        let mut packed = Vec::new();
+        layout.pack(&words, &mut packed);
+        assert_eq!(packed, vec![1 | 1 << 1 | 4 << 3, 0]);
+        let mut unpacked = Vec::new();
+        layout.unpack(&packed, &mut unpacked);
+        assert_eq!(unpacked, words);
         let (mut c2, mut v2) = (Vec::new(), Vec::new());
         layout.decode_constants(&words, &mut c2);
         layout.decode_variables(&words, &mut v2);

@@ -1,5 +1,7 @@
 //! The B front end's [`StateSymmetry`]: graphs from [`StateGraphs`],
-//! permutations by the [`Renamer`], markers from [`Markers`].
+//! permutations by the [`Renamer`], markers from [`Markers`]. States come
+//! and go packed, as the engine stores them; the work is done on the
+//! unpacked words (see [`crate::b::state`]).
 
 use super::graph::{GraphScratch, StateGraphs};
 use super::markers::{MarkerScratch, Markers};
@@ -37,6 +39,10 @@ pub struct BSymScratch {
     graph: GraphScratch,
     renamer: Renamer,
     markers: MarkerScratch,
+    /// The state unpacked.
+    words: Vec<u64>,
+    /// A permuted state, unpacked.
+    image: Vec<u64>,
 }
 
 impl<'a> BSymmetry<'a> {
@@ -107,9 +113,10 @@ impl StateSymmetry for BSymmetry<'_> {
     #[inline]
     fn describe(&self, state: &[u64], scratch: &mut BSymScratch, graph: &mut StateGraph) -> bool {
         std::mem::swap(&mut scratch.graph.graph, graph);
+        self.layout.unpack(state, &mut scratch.words);
         let touched = self
             .graphs
-            .collect_into(self.layout, state, &mut scratch.graph);
+            .collect_into(self.layout, &scratch.words, &mut scratch.graph);
         std::mem::swap(&mut scratch.graph.graph, graph);
         touched
     }
@@ -122,10 +129,18 @@ impl StateSymmetry for BSymmetry<'_> {
         scratch: &mut BSymScratch,
         out: &mut Vec<u64>,
     ) -> bool {
-        scratch
-            .renamer
-            .apply_to(perm, self.layout, self.slot_limit, state, out)
-            .is_ok()
+        let BSymScratch {
+            renamer,
+            words,
+            image,
+            ..
+        } = scratch;
+        self.layout.unpack(state, words);
+        let renamed = renamer
+            .apply_to(perm, self.layout, self.slot_limit, words, image)
+            .is_ok();
+        self.layout.pack(image, out);
+        renamed
     }
 
     fn skips_initial_class(&self, class: usize) -> bool {
@@ -141,9 +156,9 @@ impl StateSymmetry for BSymmetry<'_> {
     fn marker_representative(&self, state: &[u64], scratch: &mut BSymScratch, out: &mut Vec<u64>) {
         match &self.markers {
             Some(m) => {
-                m.representative(self.layout, state, &mut scratch.markers);
-                out.clear();
-                out.extend_from_slice(&scratch.markers.out);
+                self.layout.unpack(state, &mut scratch.words);
+                m.representative(self.layout, &scratch.words, &mut scratch.markers);
+                self.layout.pack(&scratch.markers.out, out);
             }
             None => {
                 out.clear();
@@ -155,7 +170,9 @@ impl StateSymmetry for BSymmetry<'_> {
     fn marker_permutation(&self, state: &[u64], scratch: &mut BSymScratch) -> Permutation {
         match &self.markers {
             Some(m) => {
-                m.sorting_permutation(self.layout, state, &self.domains, &mut scratch.markers)
+                self.layout.unpack(state, &mut scratch.words);
+                let words = &scratch.words;
+                m.sorting_permutation(self.layout, words, &self.domains, &mut scratch.markers)
             }
             None => Permutation::identity(&self.domains.set_sizes),
         }
@@ -213,6 +230,7 @@ mod tests {
         let d = |i: u32| Value::Elem(Elem { set: 0, index: i });
         let mut words = Vec::new();
         let mut image = Vec::new();
+        let mut packed = Vec::new();
         let mut orbits = HashSet::new();
         let mut reps = HashSet::new();
         for c in 0..n {
@@ -223,13 +241,15 @@ mod tests {
                     .collect();
                 let vars = [d(c), Value::set_from_vec(pairs)];
                 layout.encode(&[], &vars, &mut words).unwrap();
-                canon.canonicalise(&sym, &words, &mut hooks, &mut scratch);
+                layout.pack(&words, &mut packed);
+                canon.canonicalise(&sym, &packed, &mut hooks, &mut scratch);
                 let rep = scratch.out.clone();
                 let mut orbit = Vec::new();
                 for p in &perms {
                     p.apply_state(&layout, &words, &mut image).unwrap();
-                    orbit.push(image.clone());
-                    canon.canonicalise(&sym, &image, &mut hooks, &mut scratch);
+                    layout.pack(&image, &mut packed);
+                    orbit.push(packed.clone());
+                    canon.canonicalise(&sym, &packed, &mut hooks, &mut scratch);
                     assert_eq!(scratch.out, rep, "{vars:?} under {p:?}");
                 }
                 assert!(

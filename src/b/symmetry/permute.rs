@@ -23,6 +23,21 @@ pub trait PermuteB {
 
     /// The index of the renamed value of finite type `f` with index `index`.
     fn apply_index(&self, f: &Finite, index: u64) -> u64;
+
+    /// [`PermuteB::apply_state`] on a packed state, as the engine stores
+    /// it (see [`crate::b::state`]): `out` is the renamed packed state.
+    fn apply_packed(
+        &self,
+        layout: &StateLayout,
+        packed: &[u64],
+        out: &mut Vec<u64>,
+    ) -> Result<(), EncodeError> {
+        let (mut words, mut image) = (Vec::new(), Vec::new());
+        layout.unpack(packed, &mut words);
+        self.apply_state(layout, &words, &mut image)?;
+        layout.pack(&image, out);
+        Ok(())
+    }
 }
 
 impl PermuteB for Permutation {

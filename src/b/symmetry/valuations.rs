@@ -31,7 +31,7 @@ pub fn one_valuation_per_orbit(
     let mut hooks = sym.new_scratch();
     let mut orbits: HashSet<Box<[u64]>> = HashSet::new();
     let mut covered: HashSet<Box<[u64]>> = HashSet::new();
-    let mut words = Vec::new();
+    let (mut words, mut packed) = (Vec::new(), Vec::new());
     let chosen = system
         .valuations()
         .iter()
@@ -39,8 +39,11 @@ pub fn one_valuation_per_orbit(
             if layout.encode(valuation, &[], &mut words).is_err() {
                 return true;
             }
-            canon.canonicalise(&sym, &words, &mut hooks, &mut scratch);
-            let key: Box<[u64]> = scratch.out[..layout.constant_words()].into();
+            // The symmetry works on packed states, as the engine stores
+            // them; the variables' bits are all zero here.
+            layout.pack(&words, &mut packed);
+            canon.canonicalise(&sym, &packed, &mut hooks, &mut scratch);
+            let key: Box<[u64]> = scratch.out[..].into();
             orbits.insert(key.clone());
             keep(valuation) && covered.insert(key)
         })

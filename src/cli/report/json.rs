@@ -137,6 +137,9 @@ pub struct SearchFigures {
     pub store_bytes: u64,
     /// Bytes of the empty store (its initial table).
     pub store_initial_bytes: u64,
+    /// Bytes of one state as stored (packed to bits, rounded up to bytes),
+    /// before the store's own costs (table slot, parent link).
+    pub state_bytes: u64,
     /// Store bytes per distinct state; `null` while the store is under
     /// twice its initial size, where the figure would measure the table's
     /// fixed size rather than the states.

@@ -108,6 +108,7 @@ impl RunSummary {
                     states_per_second: s.states_per_second(),
                     store_bytes: s.store_bytes,
                     store_initial_bytes: s.store_initial_bytes,
+                    state_bytes: s.state_bytes,
                     store_bytes_per_state: s.store_past_initial_size().then(|| s.bytes_per_state()),
                     peak_memory_bytes: peak_memory_bytes(),
                     threads: s.threads,
@@ -277,6 +278,13 @@ fn write_search_figures(out: &mut String, states: u64, s: &SearchFigures) {
             );
         }
         None => {}
+    }
+    if states > 0 && s.collision_probability.is_none() {
+        let _ = writeln!(
+            out,
+            "state size:           {} bytes (packed)",
+            s.state_bytes
+        );
     }
     if let Some(p) = s.collision_probability {
         let _ = writeln!(

@@ -249,6 +249,7 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
             .unwrap_or(0),
         store_bytes: shared.set.bytes(),
         store_initial_bytes,
+        state_bytes: system.state_bytes() as u64,
         queue_peak: shared.queue_peak.load(Ordering::Relaxed),
         threads,
         compact: config.compact,

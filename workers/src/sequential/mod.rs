@@ -93,6 +93,7 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             max_depth: self.max_depth,
             store_bytes: self.store.bytes(),
             store_initial_bytes: self.store_initial_bytes,
+            state_bytes: self.system.state_bytes() as u64,
             queue_peak: self.queue_peak,
             threads: 1,
             compact: self.config.compact,

@@ -1,0 +1,166 @@
+//! States packed to bits, for any front end whose interpreter works on
+//! one word per *leaf* (a scalar, one word of a bitset, an id): every leaf
+//! takes the bits its values need, leaves are laid end to end across word
+//! boundaries, and a packed state is the bits rounded up to whole words.
+//! [`Packer::unpack`] and [`Packer::pack`] convert with shifts and masks
+//! only; the engine stores, hashes and compares the packed words.
+
+/// Where each leaf's bits are in a packed state.
+#[derive(Clone, Debug)]
+pub struct Packer {
+    /// Per leaf (in interpreter word order): its first bit and its width.
+    leaves: Vec<(u32, u32)>,
+    /// Words of a packed state.
+    width: usize,
+}
+
+/// The number of bits that hold every value `0..=max`.
+pub fn bits_for(max: u64) -> u32 {
+    64 - max.leading_zeros()
+}
+
+impl Packer {
+    /// The packing of leaves of `bits` bits each (at most 64), in order.
+    pub fn new(bits: impl IntoIterator<Item = u32>) -> Self {
+        let mut at = 0u32;
+        let leaves = bits
+            .into_iter()
+            .map(|b| {
+                debug_assert!(b <= 64);
+                let leaf = (at, b.min(64));
+                at += b.min(64);
+                leaf
+            })
+            .collect();
+        Packer {
+            leaves,
+            width: (at as usize).div_ceil(64).max(1),
+        }
+    }
+
+    /// Words of a packed state.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of leaves (words of an unpacked state).
+    pub fn leaves(&self) -> usize {
+        self.leaves.len()
+    }
+
+    /// Bits of a packed state (before rounding to words).
+    pub fn bits(&self) -> u32 {
+        self.leaves.last().map_or(0, |&(at, b)| at + b)
+    }
+
+    /// Bytes of a packed state that can be non-zero.
+    pub fn significant_bytes(&self) -> usize {
+        (self.bits() as usize).div_ceil(8)
+    }
+
+    /// The packed word holding the first bit of leaf `leaf`.
+    pub fn word_of(&self, leaf: usize) -> usize {
+        self.leaves.get(leaf).map_or(0, |&(at, _)| at as usize / 64)
+    }
+
+    /// The packed words holding leaves `first..first + count` (at least one
+    /// word): `(first word, number of words)`.
+    pub fn words_of(&self, first: usize, count: usize) -> (usize, usize) {
+        let start = self.word_of(first);
+        let end = match count {
+            0 => start,
+            _ => self
+                .leaves
+                .get(first + count - 1)
+                .map_or(start, |&(at, b)| (at + b.max(1) - 1) as usize / 64),
+        };
+        (start, end - start + 1)
+    }
+
+    /// Whether `word` fits leaf `leaf`'s bits.
+    #[inline]
+    pub fn fits(&self, leaf: usize, word: u64) -> bool {
+        self.leaves
+            .get(leaf)
+            .is_some_and(|&(_, bits)| bits == 64 || word >> bits == 0)
+    }
+
+    /// Unpacks `packed` into one word per leaf.
+    #[inline]
+    pub fn unpack(&self, packed: &[u64], out: &mut [u64]) {
+        for (o, &(at, bits)) in out.iter_mut().zip(&self.leaves) {
+            let (w, s) = ((at / 64) as usize, at % 64);
+            let mut v = packed[w] >> s;
+            if s + bits > 64 {
+                v |= packed[w + 1] << (64 - s);
+            }
+            *o = if bits == 64 {
+                v
+            } else {
+                v & ((1u64 << bits) - 1)
+            };
+        }
+    }
+
+    /// Packs one word per leaf into `out` (`width` words). Every word must
+    /// fit its leaf ([`Packer::fits`]); a front end checks what it cannot
+    /// guarantee by construction.
+    #[inline]
+    pub fn pack(&self, words: &[u64], out: &mut [u64]) {
+        out.fill(0);
+        for (&v, &(at, bits)) in words.iter().zip(&self.leaves) {
+            if bits == 0 {
+                continue;
+            }
+            let (w, s) = ((at / 64) as usize, at % 64);
+            out[w] |= v << s;
+            if s + bits > 64 {
+                out[w + 1] |= v >> (64 - s);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaves_take_their_bits_across_word_boundaries() {
+        let bits: Vec<u32> = std::iter::once(2)
+            .chain(std::iter::repeat_n(3, 30))
+            .chain([2, 64, 0, 1])
+            .collect();
+        let p = Packer::new(bits.iter().copied());
+        assert_eq!(p.bits(), 2 + 30 * 3 + 2 + 64 + 1);
+        assert_eq!(p.width(), 3);
+        assert_eq!(p.significant_bytes(), 20);
+        let words: Vec<u64> = bits
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| match b {
+                0 => 0,
+                64 => u64::MAX - i as u64,
+                b => (i as u64 * 7) & ((1 << b) - 1),
+            })
+            .collect();
+        assert!(words.iter().enumerate().all(|(i, &w)| p.fits(i, w)));
+        let mut packed = vec![0; p.width()];
+        p.pack(&words, &mut packed);
+        let mut back = vec![0; words.len()];
+        p.unpack(&packed, &mut back);
+        assert_eq!(back, words);
+        assert!(!p.fits(0, 4));
+        assert_eq!(p.words_of(31, 2), (1, 2));
+        assert_eq!(p.words_of(0, 1), (0, 1));
+    }
+
+    #[test]
+    fn bits_for_counts_the_bits_of_the_largest_value() {
+        assert_eq!(bits_for(0), 0);
+        assert_eq!(bits_for(1), 1);
+        assert_eq!(bits_for(2), 2);
+        assert_eq!(bits_for(255), 8);
+        assert_eq!(bits_for(u64::MAX), 64);
+    }
+}
