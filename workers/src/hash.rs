@@ -42,10 +42,43 @@ pub(crate) fn fingerprint_of(len: usize, words: impl Iterator<Item = u64>) -> u6
     }
 }
 
+/// The home slot of fingerprint `hash` in a table of `capacity` slots, of
+/// any size: the low 32 bits of the fingerprint scaled to the capacity
+/// (Lemire's multiply-shift range reduction), so tables need not be powers
+/// of two and can grow by less than doubling. The stores' tags come from
+/// the top bits, independent of the home.
+#[inline(always)]
+pub(crate) fn home(hash: u64, capacity: usize) -> usize {
+    ((hash.rotate_left(32) as u128 * capacity as u128) >> 64) as usize
+}
+
+/// The capacity a table of `capacity` slots grows to: half as large again
+/// (doubling would leave a fresh table a quarter emptier and make the
+/// moment of growth, when both tables exist, a third larger).
+#[inline]
+pub(crate) fn grown(capacity: usize) -> usize {
+    capacity + capacity.div_ceil(2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn homes_spread_over_tables_of_any_size() {
+        for capacity in [1usize, 3, 1000, 1536, 2304] {
+            let mut hits = vec![0u32; capacity];
+            for i in 0..20 * capacity as u64 {
+                let pos = home(fingerprint(&[i]), capacity);
+                hits[pos] += 1;
+            }
+            // Every slot is some state's home, none is far above the mean.
+            assert!(hits.iter().all(|&h| h > 0 && h < 60), "{capacity}");
+        }
+        assert_eq!(grown(1024), 1536);
+        assert_eq!(grown(3), 5);
+    }
 
     #[test]
     fn distinct_small_states_get_distinct_fingerprints() {

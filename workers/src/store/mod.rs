@@ -56,8 +56,8 @@ const PARENT_BYTES: usize = (REF_BITS / 8) as usize;
 /// How [`NO_PARENT`] is stored (all 48 bits set: no record index reaches
 /// it, see [`VisitedSet::append`]).
 const NO_PARENT_STORED: u64 = REF_MASK;
-/// Largest table fill ratio, as a fraction of 1024, before doubling.
-const MAX_LOAD_PER_1024: usize = 716;
+/// Largest table fill ratio, as a fraction of 1024, before growing.
+const MAX_LOAD_PER_1024: usize = 819;
 
 /// Result of [`VisitedSet::insert`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,7 +140,7 @@ impl VisitedSet {
         let key = KeyCodec::new(width, state_bytes);
         let key_bytes = if compact { 8 } else { key.bytes() };
         let stride = key_bytes + PARENT_BYTES;
-        let table = Table::new(capacity.max(2).next_power_of_two());
+        let table = Table::new(capacity.max(2));
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let set = VisitedSet {
@@ -400,8 +400,8 @@ impl VisitedSet {
         }
     }
 
-    /// Starts migrating `table` into one twice as large, unless another
-    /// thread did already.
+    /// Starts migrating `table` into a larger one, unless another thread
+    /// did already.
     fn start_grow(&self, table: &Table) -> Result<(), Full> {
         if table
             .growing
@@ -411,9 +411,10 @@ impl VisitedSet {
             return Ok(());
         }
         // Reserve before allocating, so a refused table is never allocated.
-        let bytes = Table::bytes_for(table.capacity() * 2);
+        let capacity = crate::hash::grown(table.capacity());
+        let bytes = Table::bytes_for(capacity);
         self.reserve(bytes)?;
-        let Some(next) = Table::try_new(table.capacity() * 2) else {
+        let Some(next) = Table::try_new(capacity) else {
             // The system refused the table: every helper stops (they watch
             // `out_of_memory`), a memory stop rather than an abort.
             self.bytes.fetch_sub(bytes, Ordering::Relaxed);

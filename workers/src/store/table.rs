@@ -1,6 +1,7 @@
 //! The slot array of the concurrent visited set: open addressing with
 //! linear probing over `u64` slots claimed by compare-and-swap, and the
-//! cooperative migration of all slots into a table twice as large.
+//! cooperative migration of all slots into a larger table
+//! ([`crate::hash::grown`]: half as large again).
 //!
 //! A slot is [`EMPTY`], [`MOVED`] (migrated to the next table), or a
 //! non-zero *entry* chosen by the set (a fingerprint, or a tag and an arena
@@ -10,8 +11,8 @@
 //! addressing*, 2005, without deletion).
 //!
 //! # Migration (after Rumur's `set_migrate`)
-//! When a table is full enough, one thread allocates a table of twice the
-//! size and hangs it on `next`. From then on every inserting thread helps:
+//! When a table is full enough, one thread allocates a larger table and
+//! hangs it on `next`. From then on every inserting thread helps:
 //! it claims chunks of [`CHUNK`] old slots with a `fetch_add`, swaps each
 //! slot to [`MOVED`] (a CAS, so an entry racing into the slot either lands
 //! before the swap and is copied, or fails and retries in the new table),
@@ -34,7 +35,6 @@ const CHUNK: usize = 1024;
 /// One generation of the slot array.
 pub(crate) struct Table {
     slots: Box<[AtomicU64]>,
-    mask: usize,
     /// Approximate number of entries (flushed in batches by the handles).
     pub(crate) count: AtomicUsize,
     /// The table being migrated into, once migration has started.
@@ -56,21 +56,20 @@ pub(crate) enum Probe {
 }
 
 impl Table {
-    /// A table of `capacity` slots (a power of two).
+    /// A table of `capacity` slots (at least one).
     pub(crate) fn new(capacity: usize) -> Self {
         Self::try_new(capacity).expect("memory for the table")
     }
 
-    /// A table of `capacity` slots (a power of two), or `None` if the
+    /// A table of `capacity` slots (at least one), or `None` if the
     /// system refuses the memory (an address-space limit, say).
     pub(crate) fn try_new(capacity: usize) -> Option<Self> {
-        debug_assert!(capacity.is_power_of_two());
+        debug_assert!(capacity > 0);
         let mut slots = Vec::new();
         slots.try_reserve_exact(capacity).ok()?;
         slots.extend((0..capacity).map(|_| AtomicU64::new(EMPTY)));
         Some(Table {
             slots: slots.into_boxed_slice(),
-            mask: capacity - 1,
             count: AtomicUsize::new(0),
             next: Atomic::null(),
             growing: AtomicUsize::new(0),
@@ -81,7 +80,7 @@ impl Table {
 
     /// Number of slots.
     pub(crate) fn capacity(&self) -> usize {
-        self.mask + 1
+        self.slots.len()
     }
 
     /// Bytes of the slot array.
@@ -98,13 +97,17 @@ impl Table {
     /// First probe position for `hash`.
     #[inline]
     pub(crate) fn home(&self, hash: u64) -> usize {
-        hash as usize & self.mask
+        crate::hash::home(hash, self.slots.len())
     }
 
     /// The position after `pos`.
     #[inline]
     pub(crate) fn next_pos(&self, pos: usize) -> usize {
-        (pos + 1) & self.mask
+        if pos + 1 == self.slots.len() {
+            0
+        } else {
+            pos + 1
+        }
     }
 
     /// Reads the slot at `pos`.
