@@ -30,6 +30,9 @@ pub struct LoadOptions {
     /// `--bound-integers`: enumerate integers that nothing bounds within
     /// `MININT..MAXINT`, as ProB does, instead of refusing them.
     pub bound_integers: bool,
+    /// `--no-invariant`: the invariant will not be checked, so nothing is
+    /// assumed from it (integer variables are not packed to its ranges).
+    pub unchecked_invariant: bool,
 }
 
 /// Why a machine could not be loaded.
@@ -160,11 +163,14 @@ pub fn load_machine_with_ast(
     } = load_model(path, options)?;
     let names =
         |ids: &[crate::b::ast::Ident]| ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
-    let layout = StateLayout::new(
+    let mut layout = StateLayout::new(
         &names(&machine.constants),
         &names(&machine.variables),
         &types,
     );
+    if !options.unchecked_invariant {
+        layout = layout.with_int_ranges(&crate::b::state::range_of_variables(&machine, &types));
+    }
     let mut system = BSystem::new(interpreter, layout, file).map_err(|e| match e.stopped {
         Some(reason) => LoadError::Stopped(reason),
         None => {

@@ -161,9 +161,13 @@ impl BSystem {
     }
 
     fn encode_error(&self) -> ModelError {
-        ModelError::new(
-            "internal error: a value does not match its inferred type (please report this model)",
-        )
+        match self.layout.pack_failure() {
+            Some(why) => ModelError::new(format!("{why} ({})", self.file.name)),
+            None => ModelError::new(
+                "internal error: a value does not match its inferred type (please report this \
+                 model)",
+            ),
+        }
     }
 
     /// Unpacks the engine's `state` into the scratch's buffer, which is
@@ -216,10 +220,11 @@ impl BSystem {
             };
             self.interpreter
                 .initialise(constants, &mut |variables| {
-                    if self.layout.encode(constants, variables, &mut out).is_err() {
+                    if self.layout.encode(constants, variables, &mut out).is_err()
+                        || self.layout.pack(&out, &mut packed).is_err()
+                    {
                         failed = true;
                     } else {
-                        self.layout.pack(&out, &mut packed);
                         emit(&step, &packed);
                     }
                 })
@@ -437,19 +442,26 @@ impl Model for BSystem {
         let instances = scratch.instances.take();
         let words = self.unpack(scratch, state);
         let mut packed = std::mem::take(&mut scratch.packed);
+        let mut unpackable = false;
         let result = self.for_each_successor(scratch, &words, &mut |step, s| {
             let step = OperationStep {
                 system: self,
                 instances: instances.as_deref(),
                 step,
             };
-            self.layout.pack(s, &mut packed);
-            emit(&step, &packed)
+            if self.layout.pack(s, &mut packed).is_ok() {
+                emit(&step, &packed)
+            } else {
+                unpackable = true;
+            }
         });
         scratch.instances = instances;
         scratch.words = words;
         scratch.packed = packed;
-        result
+        match result {
+            Ok(()) if unpackable => Err(self.encode_error()),
+            result => result,
+        }
     }
 
     fn check_state(

@@ -3,7 +3,7 @@
 use super::model::ModelArgs;
 use super::report::{self, RunSummary};
 use super::units::{parse_bytes, parse_duration};
-use crate::b::load::{LoadError, load_machine_with_ast};
+use crate::b::load::{LoadError, LoadOptions, load_machine_with_ast};
 use crate::b::por::independence::Checked;
 use crate::checker::{Checker, Order as CheckOrder};
 use crate::model::Model;
@@ -110,7 +110,10 @@ const EMERGENCY_RESERVE_BYTES: usize = 16 << 20;
 /// Runs `orbit check`; `verbose` is the number of `-v` flags.
 pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     let load_options = match args.input.load_options() {
-        Ok(options) => options,
+        Ok(options) => LoadOptions {
+            unchecked_invariant: args.no_invariant,
+            ..options
+        },
         Err(message) => {
             eprintln!("error: {message}");
             return ExitCode::from(2);

@@ -62,6 +62,7 @@ impl ModelArgs {
             bound_integers: self.bound_integers,
             maxint: self.maxint,
             minint: self.minint,
+            unchecked_invariant: false,
         })
     }
 }

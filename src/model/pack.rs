@@ -102,21 +102,53 @@ impl Packer {
         }
     }
 
-    /// Packs one word per leaf into `out` (`width` words). Every word must
-    /// fit its leaf ([`Packer::fits`]); a front end checks what it cannot
-    /// guarantee by construction.
+    /// Packs one word per leaf into `out` (`width` words). A word that
+    /// does not fit its leaf ([`Packer::fits`]) loses its high bits; a
+    /// front end checks what it cannot guarantee by construction.
     #[inline]
     pub fn pack(&self, words: &[u64], out: &mut [u64]) {
         out.fill(0);
         for (&v, &(at, bits)) in words.iter().zip(&self.leaves) {
-            if bits == 0 {
-                continue;
-            }
-            let (w, s) = ((at / 64) as usize, at % 64);
-            out[w] |= v << s;
-            if s + bits > 64 {
-                out[w + 1] |= v >> (64 - s);
-            }
+            Self::put(out, at, bits, v);
+        }
+    }
+
+    /// Overwrites leaf `leaf` of the packed state `out` with `value`
+    /// (truncated to the leaf's bits).
+    #[inline]
+    pub fn set(&self, leaf: usize, value: u64, out: &mut [u64]) {
+        let (at, bits) = self.leaves[leaf];
+        if bits == 0 {
+            return;
+        }
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1 << bits) - 1
+        };
+        let (w, s) = ((at / 64) as usize, at % 64);
+        out[w] &= !(mask << s);
+        if s + bits > 64 {
+            out[w + 1] &= !(mask >> (64 - s));
+        }
+        Self::put(out, at, bits, value);
+    }
+
+    /// Ors `value`, truncated to `bits` bits, into the leaf at bit `at`.
+    #[inline(always)]
+    fn put(out: &mut [u64], at: u32, bits: u32, value: u64) {
+        if bits == 0 {
+            return;
+        }
+        let v = if bits == 64 {
+            value
+        } else {
+            value & ((1 << bits) - 1)
+        };
+        let (w, s) = ((at / 64) as usize, at % 64);
+        out[w] |= v << s;
+        if s + bits > 64 {
+            out[w + 1] |= v >> (64 - s);
         }
     }
 }
@@ -151,6 +183,16 @@ mod tests {
         p.unpack(&packed, &mut back);
         assert_eq!(back, words);
         assert!(!p.fits(0, 4));
+        // Setting a leaf leaves its neighbours alone, across a word boundary too.
+        let mut set = packed.clone();
+        p.set(31, 1, &mut set);
+        p.set(32, 7, &mut set);
+        let mut back = vec![0; words.len()];
+        p.unpack(&set, &mut back);
+        let mut expected = words.clone();
+        expected[31] = 1;
+        expected[32] = 7;
+        assert_eq!(back, expected);
         assert_eq!(p.words_of(31, 2), (1, 2));
         assert_eq!(p.words_of(0, 1), (0, 1));
     }

@@ -594,7 +594,8 @@ END
 #[test]
 fn b_states_are_stored_packed_to_the_bits_their_types_need() {
     // r: 9 bits (one per pair of P * S), who: 2 bits (an index below 3),
-    // flag: 1 bit, s: a 32-bit interned id, n: a whole word: 108 bits.
+    // flag: 1 bit, s: a 32-bit interned id, n: 9 bits (NAT is 0..3 by
+    // default, with room for 256 values outside): 53 bits.
     let text = "MACHINE Packed
 SETS P = {p1, p2, p3}; S = {a, b, c}
 VARIABLES r, who, flag, s, n
@@ -611,8 +612,63 @@ END
     assert_eq!(code, Some(0), "{err}");
     let report = json(&out);
     assert_eq!(report["states"], 4);
-    assert_eq!(report["state_bytes"], 14);
+    assert_eq!(report["state_bytes"], 7);
     // The text report says how big a state is.
     let (_, out, _) = check(text, &["--no-deadlock"]);
-    assert!(out.contains("state size:           14 bytes"), "{out}");
+    assert!(out.contains("state size:           7 bytes"), "{out}");
+}
+
+const RANGED: &str = "MACHINE Ranged
+DEFINITIONS SET_PREF_MAXINT == 5
+VARIABLES x, y, z
+INVARIANT x : 0..3 & y : NAT & y <= 2 & z : INTEGER & z >= -1 & 5 > z
+INITIALISATION x, y, z := 0, 0, -1
+OPERATIONS
+  incx = PRE x < 6 THEN x := x + 1 END;
+  incy = PRE y < 2 THEN y := y + 1 END
+END
+";
+
+#[test]
+fn integers_pack_to_their_invariant_range_and_values_outside_it_are_still_reported() {
+    // x: 4 values, y: 3, z: 6, each with room for 256 values outside: 9
+    // bits each, 27 bits in all.
+    let (code, out, _) = check(RANGED, &["--json"]);
+    assert_eq!(code, Some(1), "{out}");
+    let report = json(&out);
+    assert_eq!(report["result"], "invariant_violation");
+    assert_eq!(report["state_bytes"], 4);
+    // The violating state holds x = 4, outside the range, printed as it is.
+    let (code, out, _) = check(RANGED, &[]);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("x = 4"), "{out}");
+    assert!(out.contains("counterexample (5 steps)"), "{out}");
+    // Without the invariant nothing is assumed from it: whole words, and
+    // every value of x is explored.
+    let (code, out, err) = check(RANGED, &["--no-invariant", "--no-deadlock", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let report = json(&out);
+    assert_eq!(report["states"], 7 * 3);
+    assert_eq!(report["state_bytes"], 24);
+}
+
+#[test]
+fn too_many_values_outside_an_invariant_range_are_a_named_model_error() {
+    // One operation leaves x's range 0..0 in 600 ways at once: more
+    // values than the packed code (9 bits) can hold outside the range.
+    let text = "MACHINE Jump
+VARIABLES x
+INVARIANT x : 0..0
+INITIALISATION x := 0
+OPERATIONS jump = ANY v WHERE v : 1..600 THEN x := v END
+END
+";
+    let (code, out, err) = check(text, &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let all = format!("{out}{err}");
+    assert!(
+        all.contains("variable `x` took more than 511 distinct values outside 0..0"),
+        "{all}"
+    );
+    assert!(!all.contains("no error"), "{all}");
 }

@@ -790,3 +790,27 @@ fn functions_return_records_and_arrays() {
         "{err}"
     );
 }
+
+/// `models/PetersonN.mch` is `peterson.m` written in B (N the size of the
+/// deferred set PID): both languages give the same counts, with and
+/// without symmetry, on one and two threads (what lets
+/// `scripts/rumur-compare.sh` time one state space in both).
+#[test]
+fn the_b_twin_of_peterson_gives_the_murphi_counts() {
+    for (n, symmetry) in [(3, "off"), (3, "canon"), (4, "off"), (4, "canon")] {
+        for threads in ["1", "2"] {
+            let flags = ["--symmetry", symmetry, "--threads", threads];
+            let m = CheckRun::run(&murphi("peterson.m"), &[("N", n)], &flags);
+            let b = CheckRun::run("PetersonN.mch", &[("PID", n)], &flags);
+            assert_eq!(b.result(), "ok", "{}", b.command);
+            assert_eq!(m.result(), "ok", "{}", m.command);
+            assert_eq!(
+                (b.count("states"), b.count("transitions")),
+                (m.count("states"), m.count("transitions")),
+                "{} / {}",
+                b.command,
+                m.command
+            );
+        }
+    }
+}

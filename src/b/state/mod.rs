@@ -14,9 +14,11 @@
 
 mod codec;
 mod interner;
+mod ranges;
 
 pub use codec::{Codec, EncodeError, Finite, INTERNED_ID_BITS, MAX_BITSET_ELEMENTS};
 pub use interner::Interner;
+pub use ranges::range_of_variables;
 
 use crate::b::types::{MachineTypes, Type};
 use crate::b::value::Value;
@@ -52,6 +54,10 @@ pub struct StateLayout {
     width: usize,
     interner: Interner,
     packer: Packer,
+    /// Integer words packed as offsets in their INVARIANT range.
+    ranged: Vec<ranges::RangedLeaf>,
+    /// Why the last state could not be packed, if it could not.
+    overflow: std::sync::OnceLock<String>,
 }
 
 impl StateLayout {
@@ -87,7 +93,39 @@ impl StateLayout {
             width: offset,
             interner: Interner::new(),
             packer,
+            ranged: Vec::new(),
+            overflow: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Packs the integer variables that have a range in `ranges` (one per
+    /// variable, see [`range_of_variables`]) as offsets in it. Only sound
+    /// while the invariant that gave the ranges is checked: a state outside
+    /// a range then violates it, and the few such values get escape codes.
+    pub fn with_int_ranges(mut self, ranges: &[Option<(i64, i64)>]) -> Self {
+        let variables = &self.slots[self.constants..];
+        self.ranged = variables
+            .iter()
+            .zip(ranges)
+            .filter(|(slot, _)| slot.codec == Codec::Int)
+            .filter_map(|(slot, r)| Some(ranges::RangedLeaf::new(slot.offset, &slot.name, (*r)?)))
+            .collect();
+        let mut bits: Vec<u32> = self
+            .slots
+            .iter()
+            .flat_map(|s| s.codec.leaf_bits())
+            .collect();
+        for r in &self.ranged {
+            bits[r.leaf] = r.bits();
+        }
+        self.packer = Packer::new(bits);
+        self
+    }
+
+    /// Why a state could not be packed, after [`StateLayout::pack`] failed
+    /// for a reason of the model (an integer too often outside its range).
+    pub fn pack_failure(&self) -> Option<&str> {
+        self.overflow.get().map(String::as_str)
     }
 
     /// How unpacked states are packed to bits for the engine.
@@ -95,11 +133,28 @@ impl StateLayout {
         &self.packer
     }
 
-    /// Packs the unpacked state `words` into `out` (resized to the packed width).
+    /// Packs the unpacked state `words` into `out` (resized to the packed
+    /// width). Fails when an integer is outside its range and no escape
+    /// is left ([`StateLayout::pack_failure`] says which).
     #[inline]
-    pub fn pack(&self, words: &[u64], out: &mut Vec<u64>) {
+    pub fn pack(&self, words: &[u64], out: &mut Vec<u64>) -> Result<(), EncodeError> {
         out.resize(self.packer.width(), 0);
         self.packer.pack(words, out);
+        for r in &self.ranged {
+            let Some(code) = r.code(words[r.leaf] as i64) else {
+                let _ = self.overflow.set(r.overflow_message());
+                return Err(EncodeError);
+            };
+            self.packer.set(r.leaf, code, out);
+        }
+        Ok(())
+    }
+
+    /// Packs the constants of `words` into `out`, every variable's bits
+    /// zero: the key of a constant valuation (whatever its variable words).
+    pub fn pack_constants(&self, words: &[u64], out: &mut Vec<u64>) {
+        out.resize(self.packer.width(), 0);
+        self.packer.pack(&words[..self.constant_words()], out);
     }
 
     /// Unpacks the packed state `packed` into `out` (resized to the width).
@@ -107,6 +162,9 @@ impl StateLayout {
     pub fn unpack(&self, packed: &[u64], out: &mut Vec<u64>) {
         out.resize(self.width, 0);
         self.packer.unpack(packed, out);
+        for r in &self.ranged {
+            out[r.leaf] = r.value(out[r.leaf]) as u64;
+        }
     }
 
     /// Number of words per unpacked state.
@@ -355,7 +413,7 @@ mod tests {
         assert_eq!(layout.packer().bits(), 1 + 2 + 64);
         assert_eq!(layout.packer().significant_bytes(), 9);
         let mut packed = Vec::new();
-        layout.pack(&words, &mut packed);
+        layout.pack(&words, &mut packed).unwrap();
         assert_eq!(packed, vec![1 | 1 << 1 | 4 << 3, 0]);
         let mut unpacked = Vec::new();
         layout.unpack(&packed, &mut unpacked);

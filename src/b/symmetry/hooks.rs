@@ -6,7 +6,7 @@
 use super::graph::{GraphScratch, StateGraphs};
 use super::markers::{MarkerScratch, Markers};
 use super::rename::Renamer;
-use crate::b::state::StateLayout;
+use crate::b::state::{EncodeError, StateLayout};
 use crate::model::{Permutable, Permutation, StateGraph, StateSymmetry};
 use crate::symmetry::SymmetryMode;
 
@@ -93,6 +93,19 @@ impl<'a> BSymmetry<'a> {
         self.layout
     }
 
+    /// Packs the unpacked `words` as [`StateSymmetry`]'s results are: the
+    /// whole state, or the constants only when the symmetry covers only
+    /// them. A permutation renames elements, never integers, so every
+    /// integer of an image was packed before and packing cannot fail.
+    fn pack(&self, words: &[u64], out: &mut Vec<u64>) -> Result<(), EncodeError> {
+        if self.slot_limit < self.layout.slots().len() {
+            self.layout.pack_constants(words, out);
+            Ok(())
+        } else {
+            self.layout.pack(words, out)
+        }
+    }
+
     /// The markers, when kept.
     pub fn markers(&self) -> Option<&Markers> {
         self.markers.as_ref()
@@ -139,8 +152,7 @@ impl StateSymmetry for BSymmetry<'_> {
         let renamed = renamer
             .apply_to(perm, self.layout, self.slot_limit, words, image)
             .is_ok();
-        self.layout.pack(image, out);
-        renamed
+        renamed && self.pack(image, out).is_ok()
     }
 
     fn skips_initial_class(&self, class: usize) -> bool {
@@ -158,7 +170,11 @@ impl StateSymmetry for BSymmetry<'_> {
             Some(m) => {
                 self.layout.unpack(state, &mut scratch.words);
                 m.representative(self.layout, &scratch.words, &mut scratch.markers);
-                self.layout.pack(&scratch.markers.out, out);
+                if self.pack(&scratch.markers.out, out).is_err() {
+                    // Not reached (see `permute`); the state stands for itself.
+                    out.clear();
+                    out.extend_from_slice(state);
+                }
             }
             None => {
                 out.clear();
@@ -241,13 +257,13 @@ mod tests {
                     .collect();
                 let vars = [d(c), Value::set_from_vec(pairs)];
                 layout.encode(&[], &vars, &mut words).unwrap();
-                layout.pack(&words, &mut packed);
+                layout.pack(&words, &mut packed).unwrap();
                 canon.canonicalise(&sym, &packed, &mut hooks, &mut scratch);
                 let rep = scratch.out.clone();
                 let mut orbit = Vec::new();
                 for p in &perms {
                     p.apply_state(&layout, &words, &mut image).unwrap();
-                    layout.pack(&image, &mut packed);
+                    layout.pack(&image, &mut packed).unwrap();
                     orbit.push(packed.clone());
                     canon.canonicalise(&sym, &packed, &mut hooks, &mut scratch);
                     assert_eq!(scratch.out, rep, "{vars:?} under {p:?}");

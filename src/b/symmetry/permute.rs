@@ -35,8 +35,7 @@ pub trait PermuteB {
         let (mut words, mut image) = (Vec::new(), Vec::new());
         layout.unpack(packed, &mut words);
         self.apply_state(layout, &words, &mut image)?;
-        layout.pack(&image, out);
-        Ok(())
+        layout.pack(&image, out)
     }
 }
 

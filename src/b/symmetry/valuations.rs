@@ -41,7 +41,7 @@ pub fn one_valuation_per_orbit(
             }
             // The symmetry works on packed states, as the engine stores
             // them; the variables' bits are all zero here.
-            layout.pack(&words, &mut packed);
+            layout.pack_constants(&words, &mut packed);
             canon.canonicalise(&sym, &packed, &mut hooks, &mut scratch);
             let key: Box<[u64]> = scratch.out[..].into();
             orbits.insert(key.clone());

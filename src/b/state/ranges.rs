@@ -1,0 +1,247 @@
+//! Integer variables packed to the bits of their INVARIANT range.
+//!
+//! A machine's invariant usually types its integer variables with a range
+//! (`pc : 0..4`, `c : NAT` with `MAXINT` 3, `x >= 0 & x <= N`). Every state
+//! the search keeps going from satisfies the invariant, so such a variable
+//! is packed as its offset in the range ([`range_of_variables`] reads the
+//! ranges off the invariant's top-level conjuncts). A successor may still
+//! leave the range — it then violates the invariant, and the search reports
+//! it with its trace — so the packed code has room for *escapes*, as many
+//! as the range has values and at least [`MIN_ESCAPES`]: the first values
+//! met outside the range, kept in a small table ([`RangedLeaf`]). Only when the invariant is not checked
+//! (`--no-invariant`) are no ranges used, as values outside them are then
+//! ordinary.
+
+use crate::b::ast::{BinaryOp, BuiltinConstant, Expr, ExprKind, Machine, UnaryOp};
+use crate::b::eval::conjuncts;
+use crate::b::types::{MachineTypes, Type};
+use parking_lot::Mutex;
+
+/// Fewest escape codes of a ranged integer: distinct values outside its
+/// range that states may hold before packing fails with a model error (a
+/// single operation may step out of a small range in many ways at once).
+pub const MIN_ESCAPES: u64 = 256;
+
+/// The range `lo..=hi` of each variable of `machine` (in declaration order)
+/// that the top-level conjuncts of its invariant give it: memberships in
+/// `a..b`, `NAT`, `NAT1`, `INT`, and comparisons with closed integer
+/// expressions, intersected. `None` for a variable that is not an integer
+/// or has no finite range.
+pub fn range_of_variables(machine: &Machine, types: &MachineTypes) -> Vec<Option<(i64, i64)>> {
+    let mut ranges = vec![(i64::MIN, i64::MAX); machine.variables.len()];
+    let index = |e: &Expr| match &e.kind {
+        ExprKind::Ident(name) => machine.variables.iter().position(|v| v.name == *name),
+        _ => None,
+    };
+    if let Some(invariant) = &machine.invariant {
+        for c in conjuncts(invariant) {
+            let ExprKind::Binary(op, a, b) = &c.kind else {
+                continue;
+            };
+            // `x op e` or `e op x`, as `x op e`.
+            let (k, op, other) = match (index(a), index(b)) {
+                (Some(k), _) => (k, *op, &**b),
+                (None, Some(k)) => match mirrored(*op) {
+                    Some(op) => (k, op, &**a),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let (lo, hi) = match op {
+                BinaryOp::Member => match set_range(other, types) {
+                    Some(r) => r,
+                    None => continue,
+                },
+                BinaryOp::Le | BinaryOp::Lt | BinaryOp::Ge | BinaryOp::Gt | BinaryOp::Eq => {
+                    let Some(v) = closed(other, types) else {
+                        continue;
+                    };
+                    match op {
+                        BinaryOp::Le => (i64::MIN, v),
+                        BinaryOp::Lt => (i64::MIN, v.saturating_sub(1)),
+                        BinaryOp::Ge => (v, i64::MAX),
+                        BinaryOp::Gt => (v.saturating_add(1), i64::MAX),
+                        _ => (v, v),
+                    }
+                }
+                _ => continue,
+            };
+            let r = &mut ranges[k];
+            *r = (r.0.max(lo), r.1.min(hi));
+        }
+    }
+    ranges
+        .into_iter()
+        .zip(&types.variables)
+        .map(|((lo, hi), ty)| {
+            let finite = lo > i64::MIN && hi < i64::MAX && lo <= hi;
+            // Ranges wider than 2^61 values gain nothing over a whole word.
+            (*ty == Type::Int && finite && hi.checked_sub(lo).is_some_and(|d| d < 1 << 61))
+                .then_some((lo, hi))
+        })
+        .collect()
+}
+
+/// `e op x` read as `x op' e`.
+fn mirrored(op: BinaryOp) -> Option<BinaryOp> {
+    Some(match op {
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Ge => BinaryOp::Le,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Eq => BinaryOp::Eq,
+        _ => return None,
+    })
+}
+
+/// The integer range a set expression denotes, if it is an interval with
+/// closed bounds or one of `NAT`, `NAT1`, `INT`.
+fn set_range(e: &Expr, types: &MachineTypes) -> Option<(i64, i64)> {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Interval, a, b) => Some((closed(a, types)?, closed(b, types)?)),
+        ExprKind::Constant(BuiltinConstant::Nat) => Some((0, types.maxint)),
+        ExprKind::Constant(BuiltinConstant::Nat1) => Some((1, types.maxint)),
+        ExprKind::Constant(BuiltinConstant::Int) => Some((types.minint, types.maxint)),
+        _ => None,
+    }
+}
+
+/// The value of a closed integer expression built from literals, `MAXINT`,
+/// `MININT`, `-`, `+` and `*` (anything else, or an overflow: `None`).
+fn closed(e: &Expr, types: &MachineTypes) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(n) => Some(*n),
+        ExprKind::Constant(BuiltinConstant::MaxInt) => Some(types.maxint),
+        ExprKind::Constant(BuiltinConstant::MinInt) => Some(types.minint),
+        ExprKind::Unary(UnaryOp::Minus, a) => closed(a, types)?.checked_neg(),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (closed(a, types)?, closed(b, types)?);
+            match op {
+                BinaryOp::Add => a.checked_add(b),
+                BinaryOp::Minus => a.checked_sub(b),
+                BinaryOp::Mul => a.checked_mul(b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// One integer word of the unpacked state packed as its offset in
+/// `lo..=lo + count - 1`, or as an escape for a value outside.
+#[derive(Debug)]
+pub(super) struct RangedLeaf {
+    /// The unpacked word.
+    pub(super) leaf: usize,
+    /// The variable's name (for the error when escapes run out).
+    pub(super) name: String,
+    /// Lowest value of the range.
+    pub(super) lo: i64,
+    /// Number of values in the range.
+    pub(super) count: u64,
+    /// Escape codes available (`count..count + escapes`).
+    pub(super) escapes: u64,
+    /// The values met outside the range, escape code `count + i` for the
+    /// `i`-th (few: each is an invariant violation).
+    outside: Mutex<Vec<i64>>,
+}
+
+impl RangedLeaf {
+    /// The leaf `leaf` holding variable `name` ranging over `lo..=hi`.
+    pub(super) fn new(leaf: usize, name: &str, (lo, hi): (i64, i64)) -> Self {
+        let count = (hi - lo) as u64 + 1;
+        RangedLeaf {
+            leaf,
+            name: name.to_string(),
+            lo,
+            count,
+            escapes: (1u64 << Self::bits_for_count(count)) - count,
+            outside: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Bits of a leaf with `count` values in range: room for as many
+    /// escapes as values, and at least [`MIN_ESCAPES`].
+    fn bits_for_count(count: u64) -> u32 {
+        crate::model::bits_for(count + count.max(MIN_ESCAPES) - 1)
+    }
+
+    /// Bits of this leaf in a packed state.
+    pub(super) fn bits(&self) -> u32 {
+        Self::bits_for_count(self.count)
+    }
+
+    /// The packed code of `value`, or `None` when it is outside the range
+    /// and every escape is taken.
+    #[inline]
+    pub(super) fn code(&self, value: i64) -> Option<u64> {
+        let offset = value.wrapping_sub(self.lo) as u64;
+        if offset < self.count {
+            return Some(offset);
+        }
+        let mut outside = self.outside.lock();
+        let i = match outside.iter().position(|&v| v == value) {
+            Some(i) => i,
+            None if (outside.len() as u64) < self.escapes => {
+                outside.push(value);
+                outside.len() - 1
+            }
+            None => return None,
+        };
+        Some(self.count + i as u64)
+    }
+
+    /// The value packed as `code`.
+    #[inline]
+    pub(super) fn value(&self, code: u64) -> i64 {
+        if code < self.count {
+            return self.lo.wrapping_add(code as i64);
+        }
+        // An escape code is only ever packed after it was handed out.
+        self.outside
+            .lock()
+            .get((code - self.count) as usize)
+            .copied()
+            .unwrap_or(self.lo)
+    }
+
+    /// Why a value could not be packed (every escape taken).
+    pub(super) fn overflow_message(&self) -> String {
+        format!(
+            "variable `{}` took more than {} distinct values outside {}..{}, the range its \
+             INVARIANT gives it (each such state violates the invariant)",
+            self.name,
+            self.escapes,
+            self.lo,
+            self.lo as i128 + self.count as i128 - 1
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_in_range_pack_as_offsets_and_outside_as_escapes() {
+        let r = RangedLeaf::new(0, "x", (-2, 3));
+        // 6 values and 256 escapes: 9 bits, 506 escapes.
+        assert_eq!(r.bits(), 9);
+        assert_eq!(r.code(-2), Some(0));
+        assert_eq!(r.code(3), Some(5));
+        assert_eq!(r.value(5), 3);
+        // Outside: escapes 6.. in the order the values are met.
+        assert_eq!(r.code(4), Some(6));
+        assert_eq!(r.code(-100), Some(7));
+        assert_eq!(r.code(4), Some(6));
+        assert_eq!(r.value(7), -100);
+        for v in 10..514 {
+            assert!(r.code(v).is_some());
+        }
+        assert_eq!(r.code(999), None);
+        assert!(r.overflow_message().contains("-2..3"));
+        // A large range has as many escapes as values.
+        let r = RangedLeaf::new(0, "y", (0, 999));
+        assert_eq!(r.bits(), 11);
+    }
+}
