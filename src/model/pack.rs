@@ -102,11 +102,27 @@ impl Packer {
         }
     }
 
-    /// Packs one word per leaf into `out` (`width` words). A word that
-    /// does not fit its leaf ([`Packer::fits`]) loses its high bits; a
-    /// front end checks what it cannot guarantee by construction.
+    /// Packs one word per leaf into `out` (`width` words). Hot path (every
+    /// successor): every word must fit its leaf ([`Packer::fits`]), which
+    /// is not checked; a word that may not fit needs
+    /// [`Packer::pack_truncating`].
     #[inline]
     pub fn pack(&self, words: &[u64], out: &mut [u64]) {
+        out.fill(0);
+        for (&v, &(at, bits)) in words.iter().zip(&self.leaves) {
+            debug_assert!(bits == 64 || v >> bits == 0, "{v} does not fit {bits} bits");
+            let (w, s) = ((at / 64) as usize, at % 64);
+            out[w] |= v << s;
+            if s + bits > 64 {
+                out[w + 1] |= v >> (64 - s);
+            }
+        }
+    }
+
+    /// [`Packer::pack`] for words that may not fit their leaves: each
+    /// loses its high bits (to be overwritten with [`Packer::set`]).
+    #[inline]
+    pub fn pack_truncating(&self, words: &[u64], out: &mut [u64]) {
         out.fill(0);
         for (&v, &(at, bits)) in words.iter().zip(&self.leaves) {
             Self::put(out, at, bits, v);
@@ -179,6 +195,9 @@ mod tests {
         assert!(words.iter().enumerate().all(|(i, &w)| p.fits(i, w)));
         let mut packed = vec![0; p.width()];
         p.pack(&words, &mut packed);
+        let mut truncated = vec![0; p.width()];
+        p.pack_truncating(&words, &mut truncated);
+        assert_eq!(truncated, packed);
         let mut back = vec![0; words.len()];
         p.unpack(&packed, &mut back);
         assert_eq!(back, words);

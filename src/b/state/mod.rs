@@ -139,7 +139,13 @@ impl StateLayout {
     #[inline]
     pub fn pack(&self, words: &[u64], out: &mut Vec<u64>) -> Result<(), EncodeError> {
         out.resize(self.packer.width(), 0);
-        self.packer.pack(words, out);
+        if self.ranged.is_empty() {
+            // Every codec's words fit their bits by construction.
+            self.packer.pack(words, out);
+            return Ok(());
+        }
+        // Ranged integers are whole words until coded below.
+        self.packer.pack_truncating(words, out);
         for r in &self.ranged {
             let Some(code) = r.code(words[r.leaf] as i64) else {
                 let _ = self.overflow.set(r.overflow_message());
@@ -154,6 +160,7 @@ impl StateLayout {
     /// zero: the key of a constant valuation (whatever its variable words).
     pub fn pack_constants(&self, words: &[u64], out: &mut Vec<u64>) {
         out.resize(self.packer.width(), 0);
+        // Constants are never ranged: their words fit their bits.
         self.packer.pack(&words[..self.constant_words()], out);
     }
 

@@ -254,7 +254,9 @@ impl SeqStore {
             return Err(StopReason::MaxStates);
         }
         if (self.len + 1) as f64 > MAX_LOAD * self.slots.len() as f64 {
-            self.check_room(8 * crate::hash::grown(self.slots.len()) as u64)?;
+            // The old table is freed before the new one is filled.
+            let len = self.slots.len();
+            self.check_room(8 * (crate::hash::grown(len) - len) as u64)?;
             self.grow_table()?;
             pos = crate::hash::home(fp, self.slots.len());
             while self.slots[pos] != 0 {
@@ -294,22 +296,29 @@ impl SeqStore {
 
     /// Grows the table by half; an allocation the system refuses (an
     /// address-space limit, say) is a memory stop, not an abort.
+    ///
+    /// The new table is built from the key column, not from the old table:
+    /// every slot is a function of its state's key and id, so the old table
+    /// is freed first (the moment of growth never holds both tables) and
+    /// the keys are read in order rather than at random.
     fn grow_table(&mut self) -> Result<(), StopReason> {
         let new_len = crate::hash::grown(self.slots.len());
+        let old = std::mem::take(&mut self.slots);
         let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(new_len)
-            .map_err(|_| StopReason::MemoryLimit)?;
+        if slots.try_reserve_exact(new_len).is_err() {
+            self.slots = old;
+            return Err(StopReason::MemoryLimit);
+        }
+        drop(old);
         slots.resize(new_len, 0u64);
-        for &slot in &self.slots {
-            if slot == 0 {
-                continue;
-            }
-            let fp = if self.compact {
-                slot
+        for id in 0..self.len {
+            let key = self.keys.get(id as usize);
+            let (fp, slot) = if self.compact {
+                let fp = u64::from_le_bytes(key.try_into().expect("8-byte fingerprints"));
+                (fp, fp)
             } else {
-                let id = ((slot & ID_MASK) - 1) as usize;
-                self.key.fingerprint(self.keys.get(id))
+                let fp = self.key.fingerprint(key);
+                (fp, (fp >> ID_BITS) << ID_BITS | (id + 1))
             };
             let mut pos = crate::hash::home(fp, new_len);
             while slots[pos] != 0 {
