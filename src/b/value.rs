@@ -36,6 +36,7 @@ pub enum Value {
 }
 
 pub mod display;
+pub mod fast_hash;
 pub mod relations;
 pub mod sequences;
 pub mod sets;

@@ -10,13 +10,14 @@
 //! are compared within a run). Nothing orders states by id.
 
 use crate::b::value::Value;
+use crate::b::value::fast_hash::FastBuild;
 use dashmap::DashMap;
 use parking_lot::RwLock;
 
 /// Maps values to dense `u64` ids and back. `Send + Sync`.
 #[derive(Default)]
 pub struct Interner {
-    ids: DashMap<Value, u64>,
+    ids: DashMap<Value, u64, FastBuild>,
     values: RwLock<Vec<Value>>,
 }
 

@@ -12,47 +12,17 @@
 use crate::b::state::{Codec, EncodeError, Finite, StateLayout};
 use crate::b::symmetry::PermuteB;
 use crate::b::value::Value;
+use crate::b::value::fast_hash::FastBuild;
 use crate::model::Permutation;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Entries kept before the memo starts over (bounds its memory).
 const MEMO_LIMIT: usize = 1 << 16;
 
-/// A fast hasher for word keys (the keys are short and not adversarial).
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        let mut x = self.0;
-        x = (x ^ (x >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x ^ (x >> 29)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0 ^ x)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(27);
-    }
-
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-}
-
 /// Per-thread renaming buffers and the memo of renamed interned values.
 #[derive(Default)]
 pub struct Renamer {
-    memo: HashMap<Box<[u64]>, u64, BuildHasherDefault<WordHasher>>,
+    memo: HashMap<Box<[u64]>, u64, FastBuild>,
     key: Vec<u64>,
 }
 
