@@ -409,12 +409,11 @@ impl Model for MurphiSystem {
             .globals
             .iter()
             .map(|g| {
-                let first = self.packer.word_of(g.offset);
-                let last = self.packer.word_of(g.offset + g.ty.width().max(1) - 1);
+                let (offset, words) = self.packer.words_of(g.offset, g.ty.width());
                 SlotInfo {
                     name: g.name.clone(),
-                    offset: first,
-                    words: last - first + 1,
+                    offset,
+                    words,
                 }
             })
             .collect()

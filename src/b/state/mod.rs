@@ -47,6 +47,12 @@ pub struct ElementTables {
     tables: Vec<Option<Vec<Value>>>,
 }
 
+/// The bits of every word of `slots` in a packed state, as their codecs
+/// ask (before integer ranges).
+fn leaf_bits(slots: &[Slot]) -> Vec<u32> {
+    slots.iter().flat_map(|s| s.codec.leaf_bits()).collect()
+}
+
 /// The layout of a machine's states: constants first, then variables.
 pub struct StateLayout {
     slots: Vec<Slot>,
@@ -86,7 +92,7 @@ impl StateLayout {
             });
             offset += width;
         }
-        let packer = Packer::new(slots.iter().flat_map(|s| s.codec.leaf_bits()));
+        let packer = Packer::new(leaf_bits(&slots));
         StateLayout {
             slots,
             constants: constant_names.len(),
@@ -110,11 +116,7 @@ impl StateLayout {
             .filter(|(slot, _)| slot.codec == Codec::Int)
             .filter_map(|(slot, r)| Some(ranges::RangedLeaf::new(slot.offset, &slot.name, (*r)?)))
             .collect();
-        let mut bits: Vec<u32> = self
-            .slots
-            .iter()
-            .flat_map(|s| s.codec.leaf_bits())
-            .collect();
+        let mut bits = leaf_bits(&self.slots);
         for r in &self.ranged {
             bits[r.leaf] = r.bits();
         }
