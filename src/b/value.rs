@@ -127,6 +127,28 @@ impl Value {
         }
     }
 
+    /// A copy that shares no allocation with `self` (every set, pair and
+    /// string rebuilt).
+    pub fn deep_clone(&self) -> Value {
+        match self {
+            Value::Int(_) | Value::Bool(_) | Value::Elem(_) => self.clone(),
+            Value::Str(s) => Value::Str(Arc::from(&**s)),
+            Value::Pair(p) => Value::Pair(Arc::new((p.0.deep_clone(), p.1.deep_clone()))),
+            Value::Set(items) => Value::Set(items.iter().map(Value::deep_clone).collect()),
+        }
+    }
+
+    /// The address of the allocation a set, pair or string shares with its
+    /// clones; `None` for a scalar.
+    pub fn shared_address(&self) -> Option<usize> {
+        match self {
+            Value::Int(_) | Value::Bool(_) | Value::Elem(_) => None,
+            Value::Str(s) => Some(Arc::as_ptr(s) as *const u8 as usize),
+            Value::Pair(p) => Some(Arc::as_ptr(p) as *const u8 as usize),
+            Value::Set(items) => Some(Arc::as_ptr(items) as *const u8 as usize),
+        }
+    }
+
     /// A constant-time equality test that may answer `false` for equal
     /// values: scalars compare by value, sets, pairs and strings by pointer
     /// (a value copied from another shares its allocation). Lets the state

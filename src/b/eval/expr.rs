@@ -39,6 +39,41 @@ pub fn seq(v: &Value, span: Span) -> R<Vec<&Value>> {
         .ok_or_else(|| Fail::new(span, "expected a sequence (a function from 1..n)"))
 }
 
+/// Largest number of values a thread keeps copies of (then it starts over).
+const THREAD_COPIES: usize = 1 << 12;
+
+thread_local! {
+    /// Per thread: a copy of each shared value of the program (literal
+    /// sets, given sets) it evaluated, keyed by the original's address,
+    /// with the original kept alive so that no other value can take that
+    /// address while the entry exists.
+    static COPIES: std::cell::RefCell<
+        std::collections::HashMap<usize, (Value, Value), crate::b::value::fast_hash::FastBuild>,
+    > = Default::default();
+}
+
+/// `v`, a value of the compiled program that every thread reads: cloning
+/// it would write its reference count, which sits in the cache line of its
+/// first elements, so threads evaluating the same literal would take that
+/// line from each other on every use. A thread clones its own deep copy.
+#[inline]
+fn thread_copy(v: &Value) -> Value {
+    let Some(address) = v.shared_address() else {
+        return v.clone();
+    };
+    COPIES.with_borrow_mut(|copies| {
+        if let Some((_, copy)) = copies.get(&address) {
+            return copy.clone();
+        }
+        if copies.len() >= THREAD_COPIES {
+            copies.clear();
+        }
+        let copy = v.deep_clone();
+        copies.insert(address, (v.clone(), copy.clone()));
+        copy
+    })
+}
+
 fn overflow(span: Span) -> Fail {
     Fail::new(span, "integer overflow")
 }
@@ -48,7 +83,7 @@ impl Interpreter {
     pub(crate) fn eval(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
         let span = e.span;
         match &e.kind {
-            EK::Lit(v) => Ok(v.clone()),
+            EK::Lit(v) => Ok(thread_copy(v)),
             EK::Read(Slot::Const(i)) => Ok(env.consts[*i as usize].clone()),
             EK::Read(Slot::Frame(i)) => Ok(env.frame[*i as usize].clone()),
             EK::Ints(_) | EK::Strings => self.materialise(e, env),
@@ -669,5 +704,33 @@ pub fn tuple(vars: &[u32], env: &Env<'_>) -> Value {
         Some(first) => it.fold(first, Value::pair),
         // The parser never produces a binder without names.
         None => Value::empty_set(),
+    }
+}
+
+#[cfg(test)]
+mod thread_copy_tests {
+    use super::*;
+
+    #[test]
+    fn each_thread_reads_its_own_copy_of_a_shared_value() {
+        let original = Value::set_from_vec(vec![Value::pair(Value::Int(1), Value::str("a"))]);
+        let mine = thread_copy(&original);
+        assert_eq!(mine, original);
+        assert_ne!(mine.shared_address(), original.shared_address());
+        // The same copy on every use in this thread.
+        assert_eq!(
+            thread_copy(&original).shared_address(),
+            mine.shared_address()
+        );
+        // Another thread gets a copy of its own.
+        let theirs = std::thread::scope(|s| {
+            s.spawn(|| thread_copy(&original).shared_address())
+                .join()
+                .unwrap()
+        });
+        assert_ne!(theirs, mine.shared_address());
+        assert_ne!(theirs, original.shared_address());
+        // Scalars are not copied through the table.
+        assert_eq!(thread_copy(&Value::Int(3)), Value::Int(3));
     }
 }
