@@ -81,9 +81,12 @@ impl KeyCodec {
         if i < self.full {
             u64::from_le_bytes(stored[8 * i..8 * i + 8].try_into().expect("8 bytes"))
         } else if i == self.full && self.rest > 0 {
-            let mut w = [0u8; 8];
-            w[..self.rest].copy_from_slice(&stored[8 * i..8 * i + self.rest]);
-            u64::from_le_bytes(w)
+            // Byte by byte (at most 7): a copy of a variable length would
+            // be a call to memmove on every probe that reaches this word.
+            stored[8 * i..8 * i + self.rest]
+                .iter()
+                .rev()
+                .fold(0u64, |w, &b| (w << 8) | b as u64)
         } else {
             0
         }
