@@ -672,3 +672,31 @@ END
     );
     assert!(!all.contains("no error"), "{all}");
 }
+
+#[test]
+fn integer_ranges_are_read_off_memberships_and_comparisons_and_intersected() {
+    // Each ranged integer takes the bits of its values plus as many again
+    // (at least 256) for values outside: x (NAT1, 7 values), y (-1..3),
+    // z (INT, 16), w (0..1): 9 bits each; u (0..1000) 11 bits; t (0..5000
+    // cut to 0..999 by `t < 1000`) 11 bits, not 14; v (INTEGER, no range)
+    // a whole word: 122 bits, 16 bytes.
+    let text = "MACHINE Ranges
+DEFINITIONS SET_PREF_MAXINT == 7; SET_PREF_MININT == -8
+VARIABLES x, y, z, w, u, t, v
+INVARIANT x : NAT1 & 3 >= y & y > -2 & z : INT & w : 0..2 & w <= 1 &
+  u : 0..1000 & t : 0..5000 & t < 1000 & v : INTEGER
+INITIALISATION x, y, z, w, u, t, v := 1, -1, -8, 0, 1000, 999, 123456789
+OPERATIONS step = PRE x < 3 THEN x := x + 1 || v := v * 2 END
+END
+";
+    let (code, out, err) = check(text, &["--no-deadlock", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let report = json(&out);
+    assert_eq!(report["states"], 3);
+    assert_eq!(report["state_bytes"], 16);
+    // The values come back as they were stored (x = 3 deadlocks).
+    let (_, out, _) = check(text, &[]);
+    assert!(out.contains("v = 493827156"), "{out}");
+    assert!(out.contains("y = -1"), "{out}");
+    assert!(out.contains("t = 999"), "{out}");
+}
