@@ -52,9 +52,10 @@ pub(crate) fn home(hash: u64, capacity: usize) -> usize {
     ((hash.rotate_left(32) as u128 * capacity as u128) >> 64) as usize
 }
 
-/// The capacity a table of `capacity` slots grows to: half as large again
-/// (doubling would leave a fresh table a quarter emptier and make the
-/// moment of growth, when both tables exist, a third larger).
+/// The capacity the sequential table of `capacity` slots grows to: half as
+/// large again (doubling would leave a fresh table a quarter emptier; the
+/// sequential table never holds two generations, so smaller steps cost
+/// only more frequent rebuilds).
 #[inline]
 pub(crate) fn grown(capacity: usize) -> usize {
     capacity + capacity.div_ceil(2)

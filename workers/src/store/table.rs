@@ -1,7 +1,7 @@
 //! The slot array of the concurrent visited set: open addressing with
 //! linear probing over `u64` slots claimed by compare-and-swap, and the
-//! cooperative migration of all slots into a larger table
-//! ([`crate::hash::grown`]: half as large again).
+//! cooperative migration of all slots into a larger table (twice as
+//! large).
 //!
 //! A slot is [`EMPTY`], [`MOVED`] (migrated to the next table), or a
 //! non-zero *entry* chosen by the set (a fingerprint, or a tag and an arena
