@@ -1,5 +1,5 @@
 //! The language-neutral model interface: the contract between a front end
-//! (B today, Murphi next) and everything above it — the reductions
+//! (B, Murphi) and everything above it — the reductions
 //! ([`crate::symmetry`], [`crate::por`]), the layer stack
 //! ([`crate::checker`]) and the engine (`workers`). LTSmin calls this
 //! layer PINS; orbit's design follows it in spirit: fixed-width states,
@@ -18,7 +18,9 @@
 //!   [`Model::state_width`] `u64` words, and two states are the same state
 //!   exactly when their words are equal (a set has one encoding, whatever
 //!   the order its elements were added in; an encoded value means the same
-//!   in every thread).
+//!   in every thread). Both front ends pack their states to bits with a
+//!   [`Packer`] and declare the bytes that can be non-zero
+//!   ([`Model::state_bytes`]), which is all the stores keep.
 //! - **Determinism.** For one state, [`Model::successors`] emits the same
 //!   successors with the same [`Step`]s in the same order on every call and
 //!   every thread; likewise [`Model::initial_states`]. Counterexamples are
