@@ -43,11 +43,6 @@ impl Packer {
         self.width
     }
 
-    /// Number of leaves (words of an unpacked state).
-    pub fn leaves(&self) -> usize {
-        self.leaves.len()
-    }
-
     /// Bits of a packed state (before rounding to words).
     pub fn bits(&self) -> u32 {
         self.leaves.last().map_or(0, |&(at, b)| at + b)
@@ -59,7 +54,7 @@ impl Packer {
     }
 
     /// The packed word holding the first bit of leaf `leaf`.
-    pub fn word_of(&self, leaf: usize) -> usize {
+    fn word_of(&self, leaf: usize) -> usize {
         self.leaves.get(leaf).map_or(0, |&(at, _)| at as usize / 64)
     }
 
@@ -109,8 +104,8 @@ impl Packer {
     #[inline]
     pub fn pack(&self, words: &[u64], out: &mut [u64]) {
         out.fill(0);
-        for (&v, &(at, bits)) in words.iter().zip(&self.leaves) {
-            debug_assert!(bits == 64 || v >> bits == 0, "{v} does not fit {bits} bits");
+        for (i, (&v, &(at, bits))) in words.iter().zip(&self.leaves).enumerate() {
+            debug_assert!(self.fits(i, v), "{v} does not fit {bits} bits");
             let (w, s) = ((at / 64) as usize, at % 64);
             out[w] |= v << s;
             if s + bits > 64 {
