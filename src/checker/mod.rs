@@ -35,7 +35,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-use workers::{Config, ParallelMode, ProgressFn, Report, SearchOrder};
+use workers::{Config, ParallelMode, ProgressFn, Report, SearchOrder, StoreKind};
 
 /// The search order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,9 +160,10 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
         self
     }
 
-    /// Store 64-bit fingerprints instead of states.
-    pub fn compact(mut self, on: bool) -> Self {
-        self.config.compact = on;
+    /// How the visited store keeps states: exact (the default),
+    /// tree-compressed, or as 64-bit fingerprints (compact).
+    pub fn store(mut self, kind: StoreKind) -> Self {
+        self.config.store = kind;
         self
     }
 

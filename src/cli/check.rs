@@ -30,6 +30,29 @@ pub enum Order {
 pub use super::symmetry::Symmetry;
 
 /// What counts as a deadlock (`--deadlock-mode`).
+/// `--store`: how the visited store keeps states.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// Every state's packed bytes: never misses a state.
+    Exact,
+    /// Every state as a tree of shared nodes (LTSmin's tree compression):
+    /// exact, and smaller when states are several words wide.
+    Tree,
+    /// 64-bit fingerprints only: least memory, a tiny chance of missing
+    /// states (printed in the summary).
+    Compact,
+}
+
+impl From<Store> for workers::StoreKind {
+    fn from(store: Store) -> Self {
+        match store {
+            Store::Exact => workers::StoreKind::Exact,
+            Store::Tree => workers::StoreKind::Tree,
+            Store::Compact => workers::StoreKind::Compact,
+        }
+    }
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeadlockMode {
     /// A state without successors.
@@ -80,9 +103,11 @@ pub struct CheckArgs {
     /// ulimits allow, so running out of memory is a clean stop).
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub memory: Option<u64>,
-    /// Store 64-bit fingerprints only (less memory; a tiny chance of missing
-    /// states, printed in the summary).
-    #[arg(long)]
+    /// How the visited store keeps states.
+    #[arg(long, value_enum, default_value_t = Store::Exact)]
+    pub store: Store,
+    /// Same as `--store compact`.
+    #[arg(long, conflicts_with = "store")]
     pub compact: bool,
     /// Print the result as one JSON object on stdout.
     #[arg(long)]
@@ -290,7 +315,11 @@ impl RunEnv<'_> {
             .max_states(args.max_states)
             .time_limit(args.time_limit)
             .memory_limit(self.memory)
-            .compact(args.compact)
+            .store(if args.compact {
+                workers::StoreKind::Compact
+            } else {
+                args.store.into()
+            })
             .cancel(self.signals.cancel.clone())
             .progress(progress.callback())
     }

@@ -49,4 +49,5 @@ mod rumur_corpus;
 mod symmetry;
 mod symmetry_differential;
 mod symmetry_traces;
+mod tree_store;
 mod typecheck_machines;

@@ -85,7 +85,7 @@ impl BuildHasher for BuildWordHasher {
 }
 
 fn run_lock_free(streams: &[Vec<[u64; 4]>]) -> u64 {
-    let (set, handles) = VisitedSet::new(4, 32, false, THREADS, 1 << 10, None);
+    let (set, handles) = VisitedSet::new(4, 32, workers::StoreKind::Exact, THREADS, 1 << 10, None);
     let news: u64 = std::thread::scope(|s| {
         let set = &set;
         let workers: Vec<_> = handles

@@ -1,7 +1,7 @@
 //! Measures the engines' scaling on a synthetic lattice (no front end).
 //!
 //! ```text
-//! cargo run --release -p orbit-workers --example scaling -- DIMS MAX WORK THREADS... [--compact] [--level] [--par]
+//! cargo run --release -p orbit-workers --example scaling -- DIMS MAX WORK THREADS... [--compact|--tree] [--level] [--par]
 //! ```
 //! `--par` runs the parallel engine even for one thread (normally one
 //! thread means the sequential engine).
@@ -27,11 +27,17 @@ fn main() {
         .map(|a| a.parse().unwrap_or_else(|_| panic!("not a number: {a}")))
         .collect();
     let [dims, max, work, threads @ ..] = nums.as_slice() else {
-        eprintln!("usage: scaling DIMS MAX WORK THREADS... [--compact] [--level]");
+        eprintln!("usage: scaling DIMS MAX WORK THREADS... [--compact|--tree] [--level]");
         std::process::exit(2);
     };
     let par = flags.iter().any(|f| *f == "--par");
-    let compact = flags.iter().any(|f| *f == "--compact");
+    let store = if flags.iter().any(|f| *f == "--compact") {
+        workers::StoreKind::Compact
+    } else if flags.iter().any(|f| *f == "--tree") {
+        workers::StoreKind::Tree
+    } else {
+        workers::StoreKind::Exact
+    };
     let mode = if flags.iter().any(|f| *f == "--level") {
         ParallelMode::LevelSynchronous
     } else {
@@ -47,7 +53,7 @@ fn main() {
             order: SearchOrder::Bfs,
             threads: t as usize,
             mode,
-            compact,
+            store,
             check_deadlock: false,
             ..Config::default()
         };

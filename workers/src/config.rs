@@ -73,11 +73,8 @@ pub struct Config {
     /// may use; the search stops ([`crate::StopReason::MemoryLimit`]) rather
     /// than grow past it. The frontier is not counted.
     pub memory_limit: Option<u64>,
-    /// Store 64-bit fingerprints instead of full states: several times less
-    /// memory, at the price of a small probability of missing states when
-    /// two states share a fingerprint (reported in
-    /// [`crate::Stats::collision_probability`]).
-    pub compact: bool,
+    /// How the visited store keeps states (exact by default).
+    pub store: StoreKind,
     /// Set to `true` (e.g. by a Ctrl-C handler) to stop the search cleanly
     /// ([`crate::StopReason::Interrupted`]).
     pub cancel: Option<Arc<AtomicBool>>,
@@ -98,11 +95,35 @@ impl Default for Config {
             max_states: None,
             time_limit: None,
             memory_limit: None,
-            compact: false,
+            store: StoreKind::Exact,
             cancel: None,
             progress: None,
             progress_interval: Duration::from_secs(1),
         }
+    }
+}
+
+/// How the visited store keeps states.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StoreKind {
+    /// Every state's significant bytes: no state is ever missed.
+    #[default]
+    Exact,
+    /// Every state, tree-compressed (Laarman, van de Pol and Weber, SPIN
+    /// 2011): exact, and smaller than `Exact` when states are several
+    /// words wide and share parts; one or two words gain nothing.
+    Tree,
+    /// 64-bit fingerprints instead of states: several times less memory,
+    /// at the price of a small probability of missing states when two
+    /// states share a fingerprint (reported in
+    /// [`crate::Stats::collision_probability`]).
+    Compact,
+}
+
+impl StoreKind {
+    /// Whether only fingerprints are kept (no state can be read back).
+    pub fn is_compact(self) -> bool {
+        self == StoreKind::Compact
     }
 }
 
@@ -129,7 +150,7 @@ impl fmt::Debug for Config {
             .field("max_states", &self.max_states)
             .field("time_limit", &self.time_limit)
             .field("memory_limit", &self.memory_limit)
-            .field("compact", &self.compact)
+            .field("store", &self.store)
             .field("cancel", &self.cancel.is_some())
             .field("progress", &self.progress.is_some())
             .field("progress_interval", &self.progress_interval)

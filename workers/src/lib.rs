@@ -34,7 +34,7 @@ mod sequential;
 mod trace;
 mod watch;
 
-pub use config::{Config, ParallelMode, ProgressFn, SearchOrder};
+pub use config::{Config, ParallelMode, ProgressFn, SearchOrder, StoreKind};
 pub use hash::fingerprint;
 pub use parallel::explore_parallel;
 pub use report::{Outcome, Progress, Report, Stats, StopReason, Trace, TraceStep};

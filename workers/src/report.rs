@@ -64,6 +64,9 @@ pub enum StopReason {
     /// A worker thread could not be started or failed (panicked); the
     /// error is logged. The search is incomplete, never "no error".
     WorkerFailed,
+    /// The store cannot name another state or tree node: a worker's
+    /// records passed 2^40, or the tree store's nodes 2^32.
+    StoreFull,
 }
 
 impl fmt::Display for StopReason {
@@ -74,6 +77,7 @@ impl fmt::Display for StopReason {
             StopReason::MemoryLimit => "memory limit of the visited store reached",
             StopReason::Interrupted => "interrupted",
             StopReason::WorkerFailed => "a worker thread could not be started or failed",
+            StopReason::StoreFull => "the store can name no more states or tree nodes",
         })
     }
 }
@@ -120,6 +124,8 @@ pub struct Stats {
     pub threads: usize,
     /// Whether only fingerprints were stored (`compact`).
     pub compact: bool,
+    /// With a tree-compressed store: the tree nodes stored.
+    pub tree_nodes: Option<u64>,
     /// In compact mode, an estimate of the probability that a state was
     /// missed because its fingerprint collided with another state's: the
     /// birthday bound `n(n-1)/2 / 2^64` over the `n` distinct states (the

@@ -122,6 +122,8 @@ pub enum StopCause {
     Terminated,
     /// A worker thread could not be started or failed.
     WorkerFailure,
+    /// The store could name no more states or tree nodes.
+    StoreFull,
 }
 
 /// Figures of a search that ran.
@@ -148,6 +150,9 @@ pub struct SearchFigures {
     pub peak_memory_bytes: Option<u64>,
     /// Worker threads used.
     pub threads: usize,
+    /// With `--store tree`: the tree nodes stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree_nodes: Option<u64>,
     /// With `--compact`: the probability that a fingerprint collision hid
     /// a state.
     #[serde(skip_serializing_if = "Option::is_none")]

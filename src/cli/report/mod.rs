@@ -112,6 +112,7 @@ impl RunSummary {
                     store_bytes_per_state: s.store_past_initial_size().then(|| s.bytes_per_state()),
                     peak_memory_bytes: peak_memory_bytes(),
                     threads: s.threads,
+                    tree_nodes: s.tree_nodes,
                     collision_probability: s.collision_probability,
                 }),
                 symmetry: None,
@@ -246,6 +247,11 @@ fn stop_cause(reason: StopReason, terminated: bool) -> (StopCause, &'static str)
             StopCause::WorkerFailure,
             "a worker thread could not be started or failed (the error is above)",
         ),
+        StopReason::StoreFull => (
+            StopCause::StoreFull,
+            "the store can name no more states or tree nodes (2^40 states per thread, \
+             2^32 tree nodes)",
+        ),
     }
 }
 
@@ -285,6 +291,9 @@ fn write_search_figures(out: &mut String, states: u64, s: &SearchFigures) {
             "state size:           {} bytes (packed)",
             s.state_bytes
         );
+    }
+    if let Some(nodes) = s.tree_nodes {
+        let _ = writeln!(out, "tree nodes:           {}", group(nodes));
     }
     if let Some(p) = s.collision_probability {
         let _ = writeln!(

@@ -184,7 +184,7 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
     let (mut set, handles) = VisitedSet::new(
         width,
         system.state_bytes(),
-        config.compact,
+        config.store,
         threads,
         INITIAL_CAPACITY,
         config.memory_limit,
@@ -199,7 +199,7 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
         width,
         // Exact mode queues references only (the state is read back from
         // the set when expanded); compact mode must queue the state.
-        stride: batch::HEADER + if config.compact { width } else { 0 },
+        stride: batch::HEADER + if config.store.is_compact() { width } else { 0 },
         check_goal: goal_checked(system, config),
         set,
         stop: AtomicBool::new(false),
@@ -252,7 +252,8 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
         state_bytes: system.state_bytes() as u64,
         queue_peak: shared.queue_peak.load(Ordering::Relaxed),
         threads,
-        compact: config.compact,
+        compact: config.store.is_compact(),
+        tree_nodes: (config.store == crate::StoreKind::Tree).then(|| shared.set.nodes()),
         reduced_states: sum(&shared.counters, |c| &c.reduced_states),
         proviso_expansions: sum(&shared.counters, |c| &c.proviso_expansions),
         ..Stats::default()

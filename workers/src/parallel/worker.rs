@@ -285,5 +285,6 @@ fn stop_reason(full: crate::store::Full) -> crate::report::StopReason {
     match full {
         crate::store::Full::Memory => crate::report::StopReason::MemoryLimit,
         crate::store::Full::States => crate::report::StopReason::MaxStates,
+        crate::store::Full::Nodes => crate::report::StopReason::StoreFull,
     }
 }

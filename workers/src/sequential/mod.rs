@@ -60,7 +60,7 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
         let store = SeqStore::new(
             width,
             system.state_bytes(),
-            config.compact,
+            config.store,
             config.max_states,
             config.memory_limit,
         );
@@ -73,7 +73,10 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             store_initial_bytes: store.bytes(),
             store,
             // Exact mode queues ids only (the store holds the states).
-            frontier: Frontier::new(if config.compact { width } else { 0 }, config.order),
+            frontier: Frontier::new(
+                if config.store.is_compact() { width } else { 0 },
+                config.order,
+            ),
             transitions: 0,
             initial_states: 0,
             max_depth: 0,
@@ -96,7 +99,8 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             state_bytes: self.system.state_bytes() as u64,
             queue_peak: self.queue_peak,
             threads: 1,
-            compact: self.config.compact,
+            compact: self.config.store.is_compact(),
+            tree_nodes: self.store.tree_nodes(),
             reduced_states: self.por.reduced,
             proviso_expansions: self.por.proviso,
             ..Stats::default()
@@ -145,8 +149,15 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             {
                 return Some(End::Found(finding, self.store.chain_to(id)));
             }
-            self.frontier
-                .push(id, depth, if self.config.compact { state } else { &[] });
+            self.frontier.push(
+                id,
+                depth,
+                if self.config.store.is_compact() {
+                    state
+                } else {
+                    &[]
+                },
+            );
         }
         self.queue_peak = self.queue_peak.max(self.frontier.len() as u64);
         None
@@ -175,7 +186,7 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
         let mut state = Vec::with_capacity(self.width);
         let mut expanded = 0u64;
         while let Some((id, depth)) = self.frontier.pop(&mut state) {
-            if !self.config.compact {
+            if !self.config.store.is_compact() {
                 self.store.read_state(id, &mut state);
             }
             expanded += 1;

@@ -1,7 +1,8 @@
 //! The single-threaded visited store: an open-addressing hash table with
 //! linear probing over a flat array of `u64` slots, plus per-state columns
 //! (the state's significant bytes, see [`crate::store::key`], or its
-//! fingerprint; the parent's id).
+//! fingerprint, or with a tree store its root, see [`crate::store::tree`];
+//! the parent's id).
 //!
 //! State ids are insertion indices. In exact mode a slot holds the top
 //! [`TAG_BITS`] bits of the fingerprint above `id + 1`, so most mismatches
@@ -16,9 +17,12 @@
 //! more than 2^40 states stops on its state bound first), and the table
 //! stays between 8/15 and 4/5 full (8 bytes per slot).
 
+use crate::config::StoreKind;
 use crate::hash::fingerprint;
 use crate::report::StopReason;
 use crate::store::key::KeyCodec;
+use crate::store::tree::local::{Cons, LocalNodes};
+use crate::store::tree::{self, Compressor};
 use crate::trace::StepKey;
 
 /// Slot bits holding a fingerprint tag in exact mode.
@@ -178,10 +182,16 @@ pub(crate) enum Insert {
 
 /// A single-threaded visited store. See the module docs.
 pub(crate) struct SeqStore {
+    /// Words of a state.
+    width: usize,
+    /// How a key is kept: the state's significant bytes, or its root.
     key: KeyCodec,
     compact: bool,
-    /// Exact: the state's significant bytes. Compact: its fingerprint (8
-    /// bytes).
+    /// Tree store: the nodes the roots refer to, and the tree of the
+    /// state whose successors are inserted.
+    tree: Option<(LocalNodes, Compressor)>,
+    /// Exact: the state's significant bytes. Tree: its root (8 bytes).
+    /// Compact: its fingerprint (8 bytes).
     keys: Chunked,
     parents: Parents,
     slots: Vec<u64>,
@@ -192,18 +202,26 @@ pub(crate) struct SeqStore {
 
 impl SeqStore {
     /// An empty store for states of `width` words of which only the first
-    /// `state_bytes` bytes can be non-zero.
+    /// `state_bytes` bytes can be non-zero, kept as `kind` says.
     pub(crate) fn new(
         width: usize,
         state_bytes: usize,
-        compact: bool,
+        kind: StoreKind,
         max_states: Option<u64>,
         memory_limit: Option<u64>,
     ) -> Self {
-        let key = KeyCodec::new(width, state_bytes);
+        let compact = kind == StoreKind::Compact;
+        let tree = kind == StoreKind::Tree;
+        let key = if tree {
+            KeyCodec::new(1, 8)
+        } else {
+            KeyCodec::new(width, state_bytes)
+        };
         SeqStore {
+            width,
             key,
             compact,
+            tree: tree.then(|| (LocalNodes::new(), Compressor::new(width))),
             keys: Chunked::new(if compact { 8 } else { key.bytes() }),
             parents: Parents { chunks: Vec::new() },
             slots: vec![0; 1024],
@@ -218,16 +236,50 @@ impl SeqStore {
         self.len
     }
 
+    /// Tree store: the nodes stored.
+    pub(crate) fn tree_nodes(&self) -> Option<u64> {
+        self.tree.as_ref().map(|(nodes, _)| nodes.len())
+    }
+
     /// Bytes currently allocated by the store.
     pub(crate) fn bytes(&self) -> u64 {
-        self.keys.bytes() + self.parents.bytes() + 8 * self.slots.len() as u64
+        self.keys.bytes()
+            + self.parents.bytes()
+            + 8 * self.slots.len() as u64
+            + self.tree.as_ref().map_or(0, |(nodes, _)| nodes.bytes())
+    }
+
+    /// Tree store: the root of `state`, compressed against the tree of
+    /// `parent`, whose successors are usually inserted one after another.
+    fn root(&mut self, state: &[u64], parent: u64) -> Result<u64, StopReason> {
+        let room = self
+            .memory_limit
+            .map(|limit| limit.saturating_sub(self.bytes()));
+        let base = (parent != NO_PARENT).then(|| self.key.word(self.keys.get(parent as usize), 0));
+        let (nodes, compressor) = self.tree.as_mut().expect("tree store");
+        match base {
+            None => compressor.clear_base(),
+            Some(root) if compressor.base() != Some(parent) => {
+                compressor.set_base(nodes, parent, root);
+            }
+            Some(_) => {}
+        }
+        compressor.root(&mut Cons { nodes, room }, state)
     }
 
     /// Stores `state` with parent `parent` unless it is already stored.
     /// Fails, storing nothing, if the state is new and storing it would pass
     /// the state bound or the memory bound.
     pub(crate) fn insert(&mut self, state: &[u64], parent: u64) -> Result<Insert, StopReason> {
-        debug_assert_eq!(state.len(), self.key.width());
+        debug_assert_eq!(state.len(), self.width);
+        // A tree store keeps, hashes and compares the state's root.
+        let root;
+        let state = if self.tree.is_some() {
+            root = [self.root(state, parent)?];
+            &root[..]
+        } else {
+            state
+        };
         let fp = fingerprint(state);
         let mut pos = crate::hash::home(fp, self.slots.len());
         let tag = fp >> ID_BITS;
@@ -335,7 +387,14 @@ impl SeqStore {
     #[inline]
     pub(crate) fn read_state(&self, id: u64, out: &mut Vec<u64>) {
         debug_assert!(!self.compact);
-        self.key.read_into(self.keys.get(id as usize), out);
+        match &self.tree {
+            Some((nodes, _)) => {
+                out.clear();
+                out.resize(self.width, 0);
+                tree::expand(nodes, self.key.word(self.keys.get(id as usize), 0), out);
+            }
+            None => self.key.read_into(self.keys.get(id as usize), out),
+        }
     }
 
     /// The chain of keys from an initial state to state `id`, for
@@ -344,11 +403,13 @@ impl SeqStore {
         let mut chain = Vec::new();
         loop {
             let i = id as usize;
-            let stored = self.keys.get(i);
             chain.push(if self.compact {
+                let stored = self.keys.get(i);
                 StepKey::Fingerprint(u64::from_le_bytes(stored.try_into().expect("8 bytes")))
             } else {
-                StepKey::Words(self.key.read(stored).into())
+                let mut state = Vec::new();
+                self.read_state(id, &mut state);
+                StepKey::Words(state.into())
             });
             id = self.parents.get(i);
             if id == NO_PARENT {
@@ -366,11 +427,19 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::HashSet;
 
+    fn kinds() -> impl Strategy<Value = StoreKind> {
+        prop_oneof![
+            Just(StoreKind::Exact),
+            Just(StoreKind::Tree),
+            Just(StoreKind::Compact)
+        ]
+    }
+
     proptest! {
         #[test]
         fn agrees_with_hashset(keys in proptest::collection::vec((0u64..200, 0u64..3), 0..2000),
-                               compact in any::<bool>(), state_bytes in 9usize..=16) {
-            let mut store = SeqStore::new(2, state_bytes, compact, None, None);
+                               kind in kinds(), state_bytes in 9usize..=16) {
+            let mut store = SeqStore::new(2, state_bytes, kind, None, None);
             let mut model = HashSet::new();
             for (a, b) in keys {
                 let new = model.insert((a, b));
@@ -383,7 +452,7 @@ mod tests {
 
     #[test]
     fn parents_round_trip_through_forty_bits_across_chunks() {
-        let mut store = SeqStore::new(3, 17, false, None, None);
+        let mut store = SeqStore::new(3, 17, StoreKind::Exact, None, None);
         let n = PARENTS_PER_CHUNK as u64 + 10;
         for i in 0..n {
             let parent = if i == 0 { NO_PARENT } else { (i * 7919) % i };
@@ -402,7 +471,7 @@ mod tests {
 
     #[test]
     fn ids_are_insertion_order_and_chains_follow_parents() {
-        let mut store = SeqStore::new(1, 8, false, None, None);
+        let mut store = SeqStore::new(1, 8, StoreKind::Exact, None, None);
         assert_eq!(store.insert(&[7], NO_PARENT), Ok(Insert::New(0)));
         assert_eq!(store.insert(&[8], 0), Ok(Insert::New(1)));
         assert_eq!(store.insert(&[9], 1), Ok(Insert::New(2)));
@@ -420,14 +489,14 @@ mod tests {
 
     #[test]
     fn bounds_refuse_new_states_but_not_duplicates() {
-        let mut store = SeqStore::new(1, 8, false, Some(3), None);
+        let mut store = SeqStore::new(1, 8, StoreKind::Exact, Some(3), None);
         for i in 0..3 {
             assert!(matches!(store.insert(&[i], NO_PARENT), Ok(Insert::New(_))));
         }
         assert_eq!(store.insert(&[1], NO_PARENT), Ok(Insert::Seen));
         assert_eq!(store.insert(&[5], NO_PARENT), Err(StopReason::MaxStates));
 
-        let mut store = SeqStore::new(4, 32, false, None, Some(64 * 1024));
+        let mut store = SeqStore::new(4, 32, StoreKind::Exact, None, Some(64 * 1024));
         let mut stored = 0u64;
         let err = loop {
             match store.insert(&[stored, 1, 2, 3], NO_PARENT) {

@@ -40,12 +40,6 @@ impl KeyCodec {
         8 * self.full + self.rest
     }
 
-    /// Words of a state.
-    #[inline]
-    pub(crate) fn width(&self) -> usize {
-        self.width
-    }
-
     /// Whether `state` is zero past the stored bytes (the front end's
     /// contract; checked in debug builds).
     pub(crate) fn fits(&self, state: &[u64]) -> bool {
@@ -93,6 +87,7 @@ impl KeyCodec {
     }
 
     /// The stored state as words.
+    #[cfg(test)]
     pub(crate) fn read(&self, stored: &[u8]) -> Vec<u64> {
         let mut out = Vec::with_capacity(self.width);
         self.read_into(stored, &mut out);

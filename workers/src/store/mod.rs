@@ -9,6 +9,10 @@
 //!   entry is a 16-bit fingerprint tag above a 48-bit reference to the
 //!   record (8 bits of worker, 40 of index). A tag match is confirmed by
 //!   comparing the stored state, so no state is ever missed.
+//! * **tree** mode: as exact, but a record's key is the 8-byte root of
+//!   the state's tree of hash-consed nodes ([`tree`]), kept in a node
+//!   store beside the set; a state shared in part with others costs its
+//!   root, its record and the few nodes it adds.
 //! * **compact** mode: a record is the 8-byte fingerprint then the parent
 //!   reference (14 bytes); an entry is the 64-bit fingerprint itself, and equal fingerprints are
 //!   taken for equal states (TLC's approach), which misses a state with
@@ -26,18 +30,22 @@ mod arena;
 pub(crate) mod key;
 mod primitive;
 mod table;
+pub(crate) mod tree;
 
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
 
-use crossbeam::epoch::{Guard, Owned};
+use crossbeam::epoch::Guard;
 
+use crate::config::StoreKind;
 use crate::trace::StepKey;
 use arena::Arena;
 use key::KeyCodec;
 use primitive::{AtomicU64, Ordering};
-use table::{Probe, Table};
+use table::{Probe, Tables, Unflushed};
+use tree::Compressor;
+use tree::shared::{Cons, SharedNodes};
 
 /// A reference to a stored record: worker in the high bits, index below.
 pub type Ref = u64;
@@ -76,6 +84,53 @@ pub enum Full {
     Memory,
     /// The set holds its limit of states ([`VisitedSet::limit_states`]).
     States,
+    /// A worker's arena of records or of tree nodes has used every index
+    /// its references can name.
+    Nodes,
+}
+
+/// The bytes a set holds and its bound, shared by its tables and arenas.
+pub(crate) struct Memory {
+    bytes: AtomicU64,
+    limit: Option<u64>,
+    /// Set when an allocation was refused: every later one is refused too.
+    out: AtomicBool,
+}
+
+impl Memory {
+    fn new(limit: Option<u64>) -> Self {
+        Memory {
+            bytes: AtomicU64::new(0),
+            limit,
+            out: AtomicBool::new(false),
+        }
+    }
+
+    /// Reserves `extra` bytes, unless that passes the bound.
+    pub(crate) fn reserve(&self, extra: u64) -> Result<(), Full> {
+        let before = self.bytes.fetch_add(extra, Ordering::Relaxed);
+        if self.limit.is_some_and(|limit| before + extra > limit) {
+            self.bytes.fetch_sub(extra, Ordering::Relaxed);
+            return Err(self.refuse());
+        }
+        Ok(())
+    }
+
+    /// Returns `bytes` reserved earlier.
+    pub(crate) fn release(&self, bytes: u64) {
+        self.bytes.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    /// Records that memory was refused; the error to return.
+    pub(crate) fn refuse(&self) -> Full {
+        self.out.store(true, std::sync::atomic::Ordering::Relaxed);
+        Full::Memory
+    }
+
+    /// Whether memory was refused.
+    pub(crate) fn is_out(&self) -> bool {
+        self.out.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// One worker's right to append to its arena: exactly one per worker,
@@ -84,10 +139,13 @@ pub struct Handle {
     /// The [`VisitedSet::id`] of the set that made this handle.
     set: u64,
     worker: usize,
-    unflushed: usize,
-    unflushed_table: usize,
+    unflushed: Unflushed,
+    /// Inserts into the node table not yet counted there (tree mode).
+    unflushed_nodes: Unflushed,
     /// The record being appended, built here and copied into the arena.
     record: Vec<u8>,
+    /// Tree mode: the tree of the state whose successors are inserted.
+    compressor: Option<Compressor>,
     _not_sync: PhantomData<Cell<()>>,
 }
 
@@ -95,15 +153,19 @@ pub struct Handle {
 pub struct VisitedSet {
     /// Unique among all sets of the process: ties handles to their set.
     id: u64,
+    /// Words of a state.
+    width: usize,
+    /// How a record's key is kept: the state's significant bytes, or (tree
+    /// mode) its one-word root.
     key: KeyCodec,
     /// Bytes of a record's key: the state's ([`KeyCodec::bytes`]) or 8.
     key_bytes: usize,
     compact: bool,
+    /// Tree mode: the nodes the roots refer to.
+    nodes: Option<SharedNodes>,
     arenas: Box<[Arena]>,
-    table: crossbeam::epoch::Atomic<Table>,
-    bytes: AtomicU64,
-    memory_limit: Option<u64>,
-    out_of_memory: AtomicBool,
+    tables: Tables,
+    memory: Memory,
     /// Most states the set may hold ([`VisitedSet::limit_states`]).
     max_states: Option<u64>,
     /// Records appended for states that may be new: a state takes one
@@ -114,9 +176,9 @@ pub struct VisitedSet {
 impl VisitedSet {
     /// A set for states of `width` words, of which only the first
     /// `state_bytes` bytes (little-endian) can be non-zero (see
-    /// [`crate::TransitionSystem::state_bytes`]), shared by `workers`
-    /// workers (at most [`MAX_WORKERS`]), starting with `capacity` slots (rounded up to
-    /// a power of two), and one handle per worker. `memory_limit` bounds
+    /// [`crate::TransitionSystem::state_bytes`]), kept as `kind` says,
+    /// shared by `workers` workers (at most [`MAX_WORKERS`]), starting with
+    /// `capacity` slots, and one handle per worker. `memory_limit` bounds
     /// [`VisitedSet::bytes`].
     ///
     /// # Panics
@@ -128,7 +190,7 @@ impl VisitedSet {
     pub fn new(
         width: usize,
         state_bytes: usize,
-        compact: bool,
+        kind: StoreKind,
         workers: usize,
         capacity: usize,
         memory_limit: Option<u64>,
@@ -137,22 +199,37 @@ impl VisitedSet {
             (1..=MAX_WORKERS).contains(&workers),
             "1 to {MAX_WORKERS} workers"
         );
-        let key = KeyCodec::new(width, state_bytes);
+        let compact = kind == StoreKind::Compact;
+        let tree = kind == StoreKind::Tree;
+        let key = if tree {
+            KeyCodec::new(1, 8)
+        } else {
+            KeyCodec::new(width, state_bytes)
+        };
         let key_bytes = if compact { 8 } else { key.bytes() };
         let stride = key_bytes + PARENT_BYTES;
-        let table = Table::new(capacity.max(2));
+        let tables = Tables::new(capacity);
+        let memory = Memory::new(memory_limit);
+        // The first tables are taken whatever the bound: a search that
+        // cannot hold them stops at its first state.
+        memory.bytes.fetch_add(tables.bytes(), Ordering::Relaxed);
+        let nodes = tree.then(|| {
+            let nodes = SharedNodes::new(workers);
+            memory.bytes.fetch_add(nodes.bytes(), Ordering::Relaxed);
+            nodes
+        });
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let set = VisitedSet {
             id,
+            width,
             key,
             key_bytes,
             compact,
+            nodes,
             arenas: (0..workers).map(|_| Arena::new(stride)).collect(),
-            bytes: AtomicU64::new(table.bytes()),
-            table: crossbeam::epoch::Atomic::new(table),
-            memory_limit,
-            out_of_memory: AtomicBool::new(false),
+            tables,
+            memory,
             max_states: None,
             appended: AtomicU64::new(0),
         };
@@ -160,9 +237,10 @@ impl VisitedSet {
             .map(|worker| Handle {
                 set: id,
                 worker,
-                unflushed: 0,
-                unflushed_table: 0,
+                unflushed: Unflushed::default(),
+                unflushed_nodes: Unflushed::default(),
                 record: vec![0; stride],
+                compressor: tree.then(|| Compressor::new(width)),
                 _not_sync: PhantomData,
             })
             .collect();
@@ -189,23 +267,14 @@ impl VisitedSet {
         self.len() == 0
     }
 
-    /// Bytes allocated: live tables and arena segments.
-    pub fn bytes(&self) -> u64 {
-        self.bytes.load(Ordering::Relaxed)
+    /// Tree mode: the nodes stored (0 otherwise).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.as_ref().map_or(0, SharedNodes::len)
     }
 
-    /// Reserves `extra` bytes, unless that passes the memory bound.
-    fn reserve(&self, extra: u64) -> Result<(), Full> {
-        let before = self.bytes.fetch_add(extra, Ordering::Relaxed);
-        if self
-            .memory_limit
-            .is_some_and(|limit| before + extra > limit)
-        {
-            self.bytes.fetch_sub(extra, Ordering::Relaxed);
-            self.out_of_memory.store(true, Ordering::Relaxed);
-            return Err(Full::Memory);
-        }
-        Ok(())
+    /// Bytes allocated: live tables and arena segments.
+    pub fn bytes(&self) -> u64 {
+        self.memory.bytes.load(Ordering::Relaxed)
     }
 
     /// The record behind `r`.
@@ -228,13 +297,42 @@ impl VisitedSet {
     }
 
     #[inline]
-    fn matches(&self, entry: u64, want: u64, state: &[u64]) -> bool {
+    fn matches(&self, entry: u64, want: u64, key: &[u64]) -> bool {
         if self.compact {
             entry == want
         } else {
             entry >> REF_BITS == want >> REF_BITS
-                && self.key.equals(self.record(entry & REF_MASK), state)
+                && self.key.equals(self.record(entry & REF_MASK), key)
         }
+    }
+
+    /// Tree mode: the root of `state`, compressed against the tree of
+    /// `parent` (whose successors are usually inserted one after another).
+    fn root(
+        &self,
+        nodes: &SharedNodes,
+        handle: &mut Handle,
+        guard: &Guard,
+        state: &[u64],
+        parent: Ref,
+    ) -> Result<u64, Full> {
+        let compressor = handle.compressor.as_mut().expect("tree mode");
+        if parent == NO_PARENT {
+            compressor.clear_base();
+        } else if compressor.base() != Some(parent) {
+            let root = self.key.word(self.record(parent), 0);
+            compressor.set_base(nodes, parent, root);
+        }
+        compressor.root(
+            &mut Cons {
+                nodes,
+                worker: handle.worker,
+                unflushed: &mut handle.unflushed_nodes,
+                guard,
+                memory: &self.memory,
+            },
+            state,
+        )
     }
 
     /// Inserts `state` (whose fingerprint is `fp`, see
@@ -256,53 +354,69 @@ impl VisitedSet {
             handle.set, self.id,
             "a handle is only valid with the set that made it"
         );
-        assert_eq!(state.len(), self.key.width(), "state of the wrong width");
+        assert_eq!(state.len(), self.width, "state of the wrong width");
+        // Tree mode stores and compares the state's root, placed by its
+        // own hash (a table migration rehashes stored keys, which are roots).
+        let root;
+        let (key, fp) = match &self.nodes {
+            Some(nodes) => {
+                root = [self.root(nodes, handle, guard, state, parent)?];
+                (&root[..], crate::hash::fingerprint(&root))
+            }
+            None => (state, fp),
+        };
         // The part of an entry that identifies the state: the whole
-        // fingerprint in compact mode, a tag of it in exact mode.
+        // fingerprint in compact mode, a tag of it otherwise.
         let want = if self.compact {
             fp
         } else {
             (fp >> REF_BITS).max(1) << REF_BITS
         };
+        let entry_hash = |entry: u64| self.entry_hash(entry);
         let mut appended: Option<Ref> = None;
         'tables: loop {
-            let shared = self.table.load(Ordering::Acquire, guard);
-            // SAFETY: the current table is only retired (deferred) after
-            // being replaced, and `guard` keeps it alive while we use it.
-            let table = unsafe { shared.deref() };
+            let table = self.tables.current(guard);
             if table.growing.load(Ordering::Acquire) != 0 {
-                self.help_grow(table, guard)?;
+                self.tables
+                    .help_grow(table, guard, &self.memory, &entry_hash)?;
                 continue;
             }
             let mut pos = table.home(fp);
             for _ in 0..table.capacity() {
                 let entry = match table.probe(pos) {
                     Probe::Moved => {
-                        self.help_grow(table, guard)?;
+                        self.tables
+                            .help_grow(table, guard, &self.memory, &entry_hash)?;
                         continue 'tables;
                     }
                     Probe::Entry(entry) => entry,
                     Probe::Empty => {
                         let r = match appended {
                             Some(r) => r,
-                            None => *appended.insert(self.append(handle, state, fp, parent)?),
+                            None => *appended.insert(self.append(handle, key, fp, parent)?),
                         };
                         let entry = if self.compact { fp } else { want | r };
                         match table.claim(pos, entry) {
                             Ok(()) => {
-                                self.count_insert(handle, table, shared.as_raw() as usize);
+                                self.tables.count_insert(
+                                    &mut handle.unflushed,
+                                    table,
+                                    MAX_LOAD_PER_1024,
+                                    &self.memory,
+                                );
                                 return Ok(Insert::New(r));
                             }
                             // Someone claimed the slot first: examine their entry.
                             Err(table::MOVED) => {
-                                self.help_grow(table, guard)?;
+                                self.tables
+                                    .help_grow(table, guard, &self.memory, &entry_hash)?;
                                 continue 'tables;
                             }
                             Err(entry) => entry,
                         }
                     }
                 };
-                if self.matches(entry, want, state) {
+                if self.matches(entry, want, key) {
                     if appended.is_some() {
                         // SAFETY: our handle is the arena's only writer and
                         // the record was never published (the claim failed).
@@ -314,7 +428,7 @@ impl VisitedSet {
                 pos = table.next_pos(pos);
             }
             // Every slot probed: the table is full. Grow and retry.
-            self.start_grow(table)?;
+            self.tables.start_grow(table, &self.memory)?;
         }
     }
 
@@ -325,14 +439,9 @@ impl VisitedSet {
         }
     }
 
-    /// Appends the record of a (probably) new state to our arena.
-    fn append(
-        &self,
-        handle: &mut Handle,
-        state: &[u64],
-        fp: u64,
-        parent: Ref,
-    ) -> Result<Ref, Full> {
+    /// Appends the record of a (probably) new state, whose stored key is
+    /// `key` (the state, or its root in tree mode), to our arena.
+    fn append(&self, handle: &mut Handle, key: &[u64], fp: u64, parent: Ref) -> Result<Ref, Full> {
         // The shared count is only kept under a state limit (off the hot
         // path otherwise).
         if let Some(max) = self.max_states
@@ -345,11 +454,11 @@ impl VisitedSet {
         if arena.len() >= NO_PARENT_STORED & ((1 << INDEX_BITS) - 1) {
             // The last index would read back as "no parent".
             self.give_back_appended();
-            return Err(Full::States);
+            return Err(Full::Nodes);
         }
         let needed = arena.bytes_needed_for_push();
         if needed > 0
-            && let Err(full) = self.reserve(needed)
+            && let Err(full) = self.memory.reserve(needed)
         {
             self.give_back_appended();
             return Err(full);
@@ -363,7 +472,7 @@ impl VisitedSet {
         if self.compact {
             head.copy_from_slice(&fp.to_le_bytes());
         } else {
-            self.key.write(state, head);
+            self.key.write(key, head);
         }
         tail.copy_from_slice(&stored_parent.to_le_bytes()[..PARENT_BYTES]);
         // SAFETY: `handle` is the unique writer of this arena (one handle
@@ -371,100 +480,11 @@ impl VisitedSet {
         let index = unsafe { arena.push(&handle.record) };
         let Some(index) = index else {
             // The system refused the segment: a memory stop, not an abort.
-            self.bytes.fetch_sub(needed, Ordering::Relaxed);
-            self.out_of_memory.store(true, Ordering::Relaxed);
+            self.memory.release(needed);
             self.give_back_appended();
-            return Err(Full::Memory);
+            return Err(self.memory.refuse());
         };
         Ok(((handle.worker as u64) << INDEX_BITS) | index)
-    }
-
-    /// Counts an insert into `table`, flushing the count in batches and
-    /// starting growth past the load bound.
-    fn count_insert(&self, handle: &mut Handle, table: &Table, table_id: usize) {
-        if handle.unflushed_table != table_id {
-            handle.unflushed_table = table_id;
-            handle.unflushed = 0;
-        }
-        handle.unflushed += 1;
-        let batch = (table.capacity() >> 6).clamp(1, 64);
-        if handle.unflushed >= batch {
-            let count =
-                table.count.fetch_add(handle.unflushed, Ordering::Relaxed) + handle.unflushed;
-            handle.unflushed = 0;
-            if count * 1024 > table.capacity() * MAX_LOAD_PER_1024 {
-                // A failure to grow (memory bound) is reported by the next
-                // insert, which finds `out_of_memory` set.
-                let _ = self.start_grow(table);
-            }
-        }
-    }
-
-    /// Starts migrating `table` into one twice as large, unless another
-    /// thread did already.
-    fn start_grow(&self, table: &Table) -> Result<(), Full> {
-        if table
-            .growing
-            .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire)
-            .is_err()
-        {
-            return Ok(());
-        }
-        // Reserve before allocating, so a refused table is never allocated.
-        // Doubling, not growing by half as the sequential store does: the
-        // old table serves lookups until its migration ends, so each
-        // growth holds both; over state counts from 10^5 to 10^7 both
-        // rules give the same mean peak (33 bytes per state, simulated),
-        // and doubling migrates half as often.
-        let capacity = table.capacity() * 2;
-        let bytes = Table::bytes_for(capacity);
-        self.reserve(bytes)?;
-        let Some(next) = Table::try_new(capacity) else {
-            // The system refused the table: every helper stops (they watch
-            // `out_of_memory`), a memory stop rather than an abort.
-            self.bytes.fetch_sub(bytes, Ordering::Relaxed);
-            self.out_of_memory.store(true, Ordering::Relaxed);
-            return Err(Full::Memory);
-        };
-        table.next.store(Owned::new(next), Ordering::Release);
-        Ok(())
-    }
-
-    /// Helps the migration of `table` and returns once the new table is
-    /// published.
-    fn help_grow(&self, table: &Table, guard: &Guard) -> Result<(), Full> {
-        let backoff = crossbeam::utils::Backoff::new();
-        let next = loop {
-            if self.out_of_memory.load(Ordering::Relaxed) {
-                return Err(Full::Memory);
-            }
-            let next = table.next.load(Ordering::Acquire, guard);
-            if !next.is_null() {
-                break next;
-            }
-            backoff.snooze();
-        };
-        // SAFETY: `next` is only retired after it has itself been replaced,
-        // which needs this migration to finish first; `guard` protects it.
-        let next_table = unsafe { next.deref() };
-        if table.help_migrate(next_table, &|entry| self.entry_hash(entry)) {
-            let old = self.table.swap(next, Ordering::AcqRel, guard);
-            self.bytes.fetch_sub(table.bytes(), Ordering::Relaxed);
-            // SAFETY: `old` is no longer reachable from `self.table`; threads
-            // still probing it hold guards, so destruction waits for them.
-            unsafe { guard.defer_destroy(old) };
-            // Hand the old table to the global queue now: left in this
-            // thread's bag it would wait for 63 more deferred objects, so
-            // every old table (together as large as the current one)
-            // would stay allocated to the end of the search.
-            guard.flush();
-        } else {
-            let backoff = crossbeam::utils::Backoff::new();
-            while std::ptr::eq(self.table.load(Ordering::Acquire, guard).as_raw(), table) {
-                backoff.snooze();
-            }
-        }
-        Ok(())
     }
 
     /// Reads the state of `r` (a reference this set returned) into `out`.
@@ -477,7 +497,14 @@ impl VisitedSet {
             !self.compact,
             "a compact set stores fingerprints, not states"
         );
-        self.key.read_into(self.record(r), out);
+        match &self.nodes {
+            Some(nodes) => {
+                out.clear();
+                out.resize(self.width, 0);
+                tree::expand(nodes, self.key.word(self.record(r), 0), out);
+            }
+            None => self.key.read_into(self.record(r), out),
+        }
     }
 
     /// The parent reference stored at the end of a record.
@@ -499,7 +526,9 @@ impl VisitedSet {
             chain.push(if self.compact {
                 StepKey::Fingerprint(u64::from_le_bytes(head.try_into().expect("8 bytes")))
             } else {
-                StepKey::Words(self.key.read(head).into())
+                let mut state = Vec::new();
+                self.read_state(r, &mut state);
+                StepKey::Words(state.into())
             });
             r = Self::parent_in(tail);
             if r == NO_PARENT {
@@ -508,17 +537,6 @@ impl VisitedSet {
         }
         chain.reverse();
         chain
-    }
-}
-
-impl Drop for VisitedSet {
-    fn drop(&mut self) {
-        // SAFETY: `&mut self`: no other thread can reach the table.
-        unsafe {
-            let guard = crossbeam::epoch::unprotected();
-            let table = self.table.load(Ordering::Relaxed, guard);
-            drop(table.into_owned());
-        }
     }
 }
 

@@ -13,12 +13,20 @@ fn insert(set: &VisitedSet, h: &mut Handle, state: &[u64], parent: Ref) -> Resul
     set.insert(h, &guard, state, fingerprint(state), parent)
 }
 
+fn kinds() -> impl Strategy<Value = StoreKind> {
+    prop_oneof![
+        Just(StoreKind::Exact),
+        Just(StoreKind::Tree),
+        Just(StoreKind::Compact)
+    ]
+}
+
 proptest! {
     #[test]
     fn agrees_with_hashset(keys in proptest::collection::vec((0u64..300, 0u64..2), 0..1500),
-                           compact in any::<bool>(), state_bytes in 9usize..=16) {
+                           kind in kinds(), state_bytes in 9usize..=16) {
         // The second word is 0 or 1: it fits in any number of stored bytes.
-        let (set, mut handles) = VisitedSet::new(2, state_bytes, compact, 1, 2, None);
+        let (set, mut handles) = VisitedSet::new(2, state_bytes, kind, 1, 2, None);
         let mut model = HashSet::new();
         for (a, b) in keys {
             let new = model.insert((a, b));
@@ -35,14 +43,30 @@ proptest! {
 /// Many threads insert overlapping ranges into a table that starts with
 /// two slots, so inserts race with each other and with many migrations.
 /// Each key must be reported new exactly once, and its record must hold
-/// the key and the parent given by the thread that won.
+/// the key and the parent given by the thread that won. A tree store's
+/// node table (growing from 1024 slots) is hammered as well: its parents
+/// are real states, which it reads to compress incrementally.
 #[test]
 fn many_threads_hammering_a_tiny_table() {
     // Scaled down under Miri, which runs code thousands of times slower.
     const THREADS: usize = if cfg!(miri) { 3 } else { 8 };
     const KEYS: u64 = if cfg!(miri) { 300 } else { 20_000 };
-    for compact in [false, true] {
-        let (set, handles) = VisitedSet::new(3, 24, compact, THREADS, 2, None);
+    for kind in [StoreKind::Exact, StoreKind::Compact, StoreKind::Tree] {
+        let compact = kind == StoreKind::Compact;
+        let (set, mut handles) = VisitedSet::new(3, 24, kind, THREADS, 2, None);
+        // Tree mode reads parents: give every state one of a few real ones.
+        let parents: Vec<Ref> = (0..4u64)
+            .map(
+                |p| match insert(&set, &mut handles[0], &[u64::MAX - p, 1, 1], NO_PARENT) {
+                    Ok(Insert::New(r)) => r,
+                    other => panic!("{other:?}"),
+                },
+            )
+            .collect();
+        let parent_of = |k: u64| match kind {
+            StoreKind::Tree => parents[(k % 4) as usize],
+            _ => k + 1000,
+        };
         let won: Vec<Vec<(u64, Ref)>> = std::thread::scope(|s| {
             let set = &set;
             let threads: Vec<_> = handles
@@ -55,7 +79,9 @@ fn many_threads_hammering_a_tiny_table() {
                         for i in 0..KEYS {
                             let k = (i + t as u64 * KEYS / THREADS as u64) % KEYS;
                             let state = [k, k * 7, 0];
-                            if let Insert::New(r) = insert(set, &mut h, &state, k + 1000).unwrap() {
+                            if let Insert::New(r) =
+                                insert(set, &mut h, &state, parent_of(k)).unwrap()
+                            {
                                 won.push((k, r));
                             }
                         }
@@ -72,23 +98,29 @@ fn many_threads_hammering_a_tiny_table() {
             (0..KEYS).collect::<Vec<_>>(),
             "each key new exactly once"
         );
-        assert_eq!(set.len(), KEYS);
+        assert_eq!(set.len(), KEYS + 4);
+        let mut state = Vec::new();
         for &(k, r) in won.iter().flatten() {
             let record = set.record(r);
-            assert_eq!(VisitedSet::parent_in(record), k + 1000);
+            assert_eq!(VisitedSet::parent_in(record), parent_of(k));
             if compact {
                 let fp = u64::from_le_bytes(record[..8].try_into().unwrap());
                 assert_eq!(fp, fingerprint(&[k, k * 7, 0]));
             } else {
-                assert_eq!(set.key.read(&record[..set.key_bytes]), vec![k, k * 7, 0]);
+                set.read_state(r, &mut state);
+                assert_eq!(state, vec![k, k * 7, 0]);
             }
+        }
+        if kind == StoreKind::Tree {
+            // Leaves k, 7k, 0 and the pair under each root, shared where equal.
+            assert!(set.nodes() < 3 * KEYS + 20, "{} nodes", set.nodes());
         }
     }
 }
 
 #[test]
 fn chains_follow_parent_references() {
-    let (set, mut handles) = VisitedSet::new(1, 8, false, 2, 4, None);
+    let (set, mut handles) = VisitedSet::new(1, 8, StoreKind::Exact, 2, 4, None);
     let Ok(Insert::New(a)) = insert(&set, &mut handles[0], &[10], NO_PARENT) else {
         panic!()
     };
@@ -111,16 +143,16 @@ fn chains_follow_parent_references() {
 
 #[test]
 fn memory_bound_is_never_passed() {
-    for compact in [false, true] {
+    for kind in [StoreKind::Exact, StoreKind::Tree, StoreKind::Compact] {
         let limit = 256 * 1024;
-        let (set, mut handles) = VisitedSet::new(4, 32, compact, 1, 16, Some(limit));
+        let (set, mut handles) = VisitedSet::new(4, 32, kind, 1, 16, Some(limit));
         let mut stored = 0u64;
         loop {
             match insert(&set, &mut handles[0], &[stored, 1, 2, 3], NO_PARENT) {
                 Ok(Insert::New(_)) => stored += 1,
                 Ok(Insert::Seen) => unreachable!("keys are distinct"),
                 Err(Full::Memory) => break,
-                Err(Full::States) => unreachable!("no state limit"),
+                Err(full) => unreachable!("{full:?}: no state limit"),
             }
         }
         assert!(set.bytes() <= limit, "{} > {limit}", set.bytes());
@@ -140,7 +172,7 @@ fn memory_bound_is_never_passed() {
 fn state_limit_is_never_passed() {
     const THREADS: usize = 4;
     for max in [0u64, 1, 7, 100] {
-        let (mut set, handles) = VisitedSet::new(2, 16, false, THREADS, 4, None);
+        let (mut set, handles) = VisitedSet::new(2, 16, StoreKind::Exact, THREADS, 4, None);
         set.limit_states(max);
         let set = &set;
         let refused = std::sync::atomic::AtomicU64::new(0);
@@ -156,7 +188,7 @@ fn state_limit_is_never_passed() {
                             Err(Full::States) => {
                                 refused.fetch_add(1, Ordering::Relaxed);
                             }
-                            Err(Full::Memory) => panic!("no memory bound here"),
+                            Err(full) => panic!("{full:?}: no memory bound here"),
                         }
                     }
                 });
@@ -166,7 +198,7 @@ fn state_limit_is_never_passed() {
         assert!(refused.load(Ordering::Relaxed) > 0);
         // One worker: exactly `max` states, and stored states are still
         // found (a stored state is never refused).
-        let (mut set, mut handles) = VisitedSet::new(2, 16, false, 1, 4, None);
+        let (mut set, mut handles) = VisitedSet::new(2, 16, StoreKind::Exact, 1, 4, None);
         set.limit_states(max);
         for k in 0..300u64 {
             let _ = insert(&set, &mut handles[0], &[k, 1], NO_PARENT);

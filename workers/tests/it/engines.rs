@@ -8,9 +8,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use common::{Lattice, Ring, Steps, check_trace_is_path, reference_bfs};
-use workers::{Config, Outcome, ParallelMode, SearchOrder, StopReason, explore};
+use workers::{Config, Outcome, ParallelMode, SearchOrder, StopReason, StoreKind, explore};
 
-/// Every (order, threads, mode, compact) combination worth testing.
+/// Every (order, threads, mode, store) combination worth testing.
 fn configs() -> Vec<Config> {
     let mut out = Vec::new();
     for order in [
@@ -18,10 +18,10 @@ fn configs() -> Vec<Config> {
         SearchOrder::Dfs,
         SearchOrder::Mixed { seed: 7 },
     ] {
-        for compact in [false, true] {
+        for store in [StoreKind::Exact, StoreKind::Tree, StoreKind::Compact] {
             out.push(Config {
                 order,
-                compact,
+                store,
                 ..Config::default()
             });
             for threads in [2, 3] {
@@ -31,7 +31,7 @@ fn configs() -> Vec<Config> {
                     }
                     out.push(Config {
                         order,
-                        compact,
+                        store,
                         threads,
                         mode,
                         ..Config::default()
@@ -74,7 +74,10 @@ fn lattice_counts_are_exact_in_every_configuration() {
             assert_eq!(report.stats.max_depth, 15, "{config:?}");
             assert!(report.trace.is_none());
             assert!(report.stats.store_bytes > 0);
-            assert_eq!(report.stats.collision_probability.is_some(), config.compact);
+            assert_eq!(
+                report.stats.collision_probability.is_some(),
+                config.store.is_compact()
+            );
         }
     }
 }

@@ -7,8 +7,8 @@ use crate::common;
 
 use common::{Lattice, check_trace_is_path};
 use workers::{
-    Config, LabelledState, ModelError, Outcome, ParallelMode, SearchOrder, TransitionSystem,
-    Violation, explore,
+    Config, LabelledState, ModelError, Outcome, ParallelMode, SearchOrder, StoreKind,
+    TransitionSystem, Violation, explore,
 };
 
 /// The lattice with its coordinates permuted by flooding.
@@ -97,11 +97,11 @@ fn binomial(n: u64, k: u64) -> u64 {
 
 fn configs() -> Vec<Config> {
     let mut out = Vec::new();
-    for compact in [false, true] {
+    for store in [StoreKind::Exact, StoreKind::Tree, StoreKind::Compact] {
         for order in [SearchOrder::Bfs, SearchOrder::Dfs] {
             out.push(Config {
                 order,
-                compact,
+                store,
                 ..Config::default()
             });
         }
@@ -110,7 +110,7 @@ fn configs() -> Vec<Config> {
                 out.push(Config {
                     threads,
                     mode,
-                    compact,
+                    store,
                     ..Config::default()
                 });
             }

@@ -6,7 +6,7 @@ use crate::common;
 
 use common::{Graph, check_trace_is_path, reference_bfs};
 use proptest::prelude::*;
-use workers::{Config, Outcome, ParallelMode, SearchOrder, explore};
+use workers::{Config, Outcome, ParallelMode, SearchOrder, StoreKind, explore};
 
 fn graph() -> impl Strategy<Value = Graph> {
     (1usize..120).prop_flat_map(|n| {
@@ -29,16 +29,16 @@ fn configs() -> Vec<Config> {
         },
         Config {
             order: SearchOrder::Mixed { seed: 1 },
-            compact: true,
+            store: StoreKind::Compact,
             ..Config::default()
         },
     ];
     for mode in [ParallelMode::LevelSynchronous, ParallelMode::WorkStealing] {
-        for compact in [false, true] {
+        for store in [StoreKind::Exact, StoreKind::Tree, StoreKind::Compact] {
             out.push(Config {
                 threads: 2,
                 mode,
-                compact,
+                store,
                 ..Config::default()
             });
         }

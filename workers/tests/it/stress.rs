@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{Lattice, Ring};
-use workers::{Config, Outcome, ParallelMode, SearchOrder, StopReason, explore};
+use workers::{Config, Outcome, ParallelMode, SearchOrder, StopReason, StoreKind, explore};
 
 #[test]
 fn many_threads_agree_with_the_sequential_engine() {
@@ -33,7 +33,7 @@ fn many_threads_agree_with_the_sequential_engine() {
                 order,
                 mode,
                 threads: 8,
-                compact: round % 2 == 1,
+                store: [StoreKind::Exact, StoreKind::Compact, StoreKind::Tree][round % 3],
                 check_deadlock: false,
                 ..Config::default()
             };
@@ -85,16 +85,18 @@ fn a_panicking_system_stops_the_search_as_incomplete() {
 #[ignore]
 fn millions_of_states_in_every_engine() {
     let system = Lattice::new(4, 40);
-    for (threads, mode, compact) in [
-        (1, ParallelMode::Auto, false),
-        (2, ParallelMode::WorkStealing, false),
-        (2, ParallelMode::LevelSynchronous, false),
-        (2, ParallelMode::WorkStealing, true),
+    for (threads, mode, store) in [
+        (1, ParallelMode::Auto, StoreKind::Exact),
+        (1, ParallelMode::Auto, StoreKind::Tree),
+        (2, ParallelMode::WorkStealing, StoreKind::Exact),
+        (2, ParallelMode::LevelSynchronous, StoreKind::Exact),
+        (2, ParallelMode::WorkStealing, StoreKind::Tree),
+        (2, ParallelMode::WorkStealing, StoreKind::Compact),
     ] {
         let config = Config {
             threads,
             mode,
-            compact,
+            store,
             check_deadlock: false,
             ..Config::default()
         };
@@ -103,7 +105,7 @@ fn millions_of_states_in_every_engine() {
         assert_eq!(report.stats.states, system.state_count());
         assert_eq!(report.stats.transitions, system.transition_count());
         println!(
-            "{threads} thread(s) {mode:?} compact={compact}: {:.0} states/s, {:.1} bytes/state",
+            "{threads} thread(s) {mode:?} store={store:?}: {:.0} states/s, {:.1} bytes/state",
             report.stats.states_per_second(),
             report.stats.bytes_per_state()
         );
