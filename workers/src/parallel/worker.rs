@@ -208,7 +208,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             let state = if stride > super::batch::HEADER {
                 queued
             } else {
-                shared.set.read_state(r, &mut stored);
+                shared.set.read_to_expand(&mut self.handle, r, &mut stored);
                 &stored[..]
             };
             self.successors.clear();

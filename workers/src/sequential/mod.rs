@@ -187,7 +187,7 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
         let mut expanded = 0u64;
         while let Some((id, depth)) = self.frontier.pop(&mut state) {
             if !self.config.store.is_compact() {
-                self.store.read_state(id, &mut state);
+                self.store.read_to_expand(id, &mut state);
             }
             expanded += 1;
             if expanded.is_multiple_of(POLL_EVERY) {

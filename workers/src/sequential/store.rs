@@ -255,14 +255,12 @@ impl SeqStore {
         let room = self
             .memory_limit
             .map(|limit| limit.saturating_sub(self.bytes()));
-        let base = (parent != NO_PARENT).then(|| self.key.word(self.keys.get(parent as usize), 0));
         let (nodes, compressor) = self.tree.as_mut().expect("tree store");
-        match base {
-            None => compressor.clear_base(),
-            Some(root) if compressor.base() != Some(parent) => {
-                compressor.set_base(nodes, parent, root);
-            }
-            Some(_) => {}
+        if parent == NO_PARENT {
+            compressor.clear_base();
+        } else if compressor.base() != Some(parent) {
+            let root = self.key.word(self.keys.get(parent as usize), 0);
+            compressor.set_base(nodes, parent, root);
         }
         compressor.root(&mut Cons { nodes, room }, state)
     }
@@ -394,6 +392,21 @@ impl SeqStore {
                 tree::expand(nodes, self.key.word(self.keys.get(id as usize), 0), out);
             }
             None => self.key.read_into(self.keys.get(id as usize), out),
+        }
+    }
+
+    /// Reads state `id` into `out` to expand it: with a tree store its tree
+    /// becomes the base its successors are compressed against.
+    #[inline]
+    pub(crate) fn read_to_expand(&mut self, id: u64, out: &mut Vec<u64>) {
+        let root = self.key.word(self.keys.get(id as usize), 0);
+        match self.tree.as_mut() {
+            Some((nodes, compressor)) => {
+                compressor.set_base(nodes, id, root);
+                out.clear();
+                out.extend_from_slice(compressor.base_state());
+            }
+            None => self.read_state(id, out),
         }
     }
 

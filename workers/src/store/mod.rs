@@ -507,6 +507,24 @@ impl VisitedSet {
         }
     }
 
+    /// Reads the state of `r` into `out` to expand it: in tree mode its
+    /// tree becomes the handle's base, against which its successors are
+    /// compressed (`insert` would otherwise expand it again).
+    ///
+    /// # Panics
+    /// In compact mode, which stores no states.
+    #[inline]
+    pub fn read_to_expand(&self, handle: &mut Handle, r: Ref, out: &mut Vec<u64>) {
+        match (&self.nodes, handle.compressor.as_mut()) {
+            (Some(nodes), Some(compressor)) => {
+                compressor.set_base(nodes, r, self.key.word(self.record(r), 0));
+                out.clear();
+                out.extend_from_slice(compressor.base_state());
+            }
+            _ => self.read_state(r, out),
+        }
+    }
+
     /// The parent reference stored at the end of a record.
     fn parent_in(record: &[u8]) -> Ref {
         let mut parent = [0u8; 8];

@@ -148,8 +148,11 @@ pub(crate) struct Compressor {
     base: Option<u64>,
     words: Vec<u64>,
     ids: Vec<u32>,
+    /// Ids of the state being compressed, where they differ from `ids`.
     next: Vec<u32>,
-    changed: Vec<bool>,
+    /// Scratch lists of changed entries of two adjacent levels.
+    dirty: Vec<usize>,
+    dirty_above: Vec<usize>,
 }
 
 impl Compressor {
@@ -163,7 +166,8 @@ impl Compressor {
             words: vec![0; width],
             ids: vec![0; total],
             next: vec![0; total],
-            changed: vec![false; total],
+            dirty: Vec::with_capacity(width),
+            dirty_above: Vec::with_capacity(width),
         }
     }
 
@@ -180,6 +184,12 @@ impl Compressor {
         self.base = Some(name);
     }
 
+    /// The base state's words (meaningful while [`Compressor::base`] is
+    /// some).
+    pub(crate) fn base_state(&self) -> &[u64] {
+        &self.words
+    }
+
     /// Forgets the base: the next states are compressed from scratch.
     pub(crate) fn clear_base(&mut self) {
         self.base = None;
@@ -192,35 +202,64 @@ impl Compressor {
         state: &[u64],
     ) -> Result<u64, N::Error> {
         debug_assert_eq!(state.len(), self.shape.width);
-        let Some(&(top, _)) = self.shape.levels.last() else {
+        let levels = &self.shape.levels;
+        let Some(&(top, _)) = levels.last() else {
             return Ok(state.first().copied().unwrap_or(0));
         };
+        // `dirty`: the entries of the current level (in increasing order)
+        // whose ids differ from the base's; their new ids are in `next`.
+        let mut dirty = std::mem::take(&mut self.dirty);
+        let mut dirty_above = std::mem::take(&mut self.dirty_above);
+        dirty.clear();
         let have_base = self.base.is_some();
-        for (i, &word) in state.iter().enumerate() {
-            let same = have_base && self.words[i] == word;
-            self.changed[i] = !same;
-            self.next[i] = if same { self.ids[i] } else { nodes.cons(word)? };
-        }
-        for level in 1..self.shape.levels.len() {
-            let (below, below_len) = self.shape.levels[level - 1];
-            let (at, len) = self.shape.levels[level];
-            for i in 0..len {
-                let c = below + 2 * i;
-                if 2 * i + 1 < below_len {
-                    let changed = self.changed[c] || self.changed[c + 1];
-                    self.changed[at + i] = changed;
-                    self.next[at + i] = if changed {
-                        nodes.cons(pair(self.next[c], self.next[c + 1]))?
-                    } else {
-                        self.ids[at + i]
-                    };
-                } else {
-                    self.changed[at + i] = self.changed[c];
-                    self.next[at + i] = self.next[c];
-                }
+        for (i, (&word, &was)) in state.iter().zip(&self.words).enumerate() {
+            if !have_base || word != was {
+                self.next[i] = nodes.cons(word)?;
+                dirty.push(i);
             }
         }
-        Ok(pair(self.next[top], self.next[top + 1]))
+        for level in 1..levels.len() {
+            let (below, below_len) = levels[level - 1];
+            let at = levels[level].0;
+            dirty_above.clear();
+            let mut k = 0;
+            while k < dirty.len() {
+                // The first dirty entry of a pair (or a carried entry), and
+                // whether its right sibling is dirty too.
+                let c = dirty[k];
+                let p = c / 2;
+                let l = 2 * p;
+                k += 1;
+                let both = k < dirty.len() && dirty[k] / 2 == p;
+                if both {
+                    k += 1;
+                }
+                self.next[at + p] = if l + 1 == below_len {
+                    self.next[below + l]
+                } else {
+                    let left = if c == l { self.next[below + l] } else { self.ids[below + l] };
+                    let right = if c == l + 1 || both {
+                        self.next[below + l + 1]
+                    } else {
+                        self.ids[below + l + 1]
+                    };
+                    nodes.cons(pair(left, right))?
+                };
+                dirty_above.push(p);
+            }
+            std::mem::swap(&mut dirty, &mut dirty_above);
+        }
+        let id = |i: usize| {
+            if dirty.contains(&i) {
+                self.next[top + i]
+            } else {
+                self.ids[top + i]
+            }
+        };
+        let root = pair(id(0), id(1));
+        self.dirty = dirty;
+        self.dirty_above = dirty_above;
+        Ok(root)
     }
 }
 
