@@ -169,7 +169,10 @@ pub fn load_machine_with_ast(
         &types,
     );
     if !options.unchecked_invariant {
-        layout = layout.with_int_ranges(&crate::b::state::range_of_variables(&machine, &types));
+        layout = layout.with_invariant_ranges(
+            &crate::b::state::range_of_variables(&machine, &types),
+            &crate::b::state::set_carrier_of_variables(&machine, &types),
+        );
     }
     let mut system = BSystem::new(interpreter, layout, file).map_err(|e| match e.stopped {
         Some(reason) => LoadError::Stopped(reason),

@@ -700,3 +700,73 @@ END
     assert!(out.contains("y = -1"), "{out}");
     assert!(out.contains("t = 999"), "{out}");
 }
+
+const RANGED_RELATION: &str = "MACHINE RangedRelation
+SETS P = {p1, p2}
+VARIABLES f, s, t
+INVARIANT f : P --> 0..3 & s <: 1..30 & t : POW(P * (0..1))
+INITIALISATION f := P * {0}; s := {}; t := {}
+OPERATIONS
+  up(p) = PRE p : P & f(p) < 5 THEN f(p) := f(p) + 1 END;
+  add(k) = PRE k : 1..2 THEN s := s \\/ {k} END
+END
+";
+
+#[test]
+fn sets_of_integers_in_an_invariant_range_pack_as_bitsets_and_values_outside_are_reported() {
+    // f: a bitset over P * (0..3) (8 bits), s over 1..30 (30 bits), t over
+    // P * (0..1) (4 bits), each with an escape word (9 bits): 69 bits,
+    // where interned ids took 96.
+    let (code, out, _) = check(RANGED_RELATION, &["--json"]);
+    assert_eq!(code, Some(1), "{out}");
+    let report = json(&out);
+    assert_eq!(report["result"], "invariant_violation");
+    assert_eq!(report["state_bytes"], 9);
+    // f(p1) = 4 leaves 0..3: the violating state is stored with its value
+    // outside the carrier, and printed as it is.
+    let (_, out, _) = check(RANGED_RELATION, &[]);
+    assert!(out.contains("f = {(p1|->4),(p2|->0)}"), "{out}");
+    assert!(out.contains("counterexample (5 steps)"), "{out}");
+    // The same state space as with interned values: without the up
+    // operation's overflow (at most 3), 4^2 * 4 states.
+    let bounded = RANGED_RELATION.replace("f(p) < 5", "f(p) < 3");
+    let (code, out, err) = check(&bounded, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{err}");
+    let report = json(&out);
+    assert_eq!(report["states"], 16 * 4);
+    assert_eq!(report["state_bytes"], 9);
+    let (code, out, err) = check(&bounded, &["--json", "--no-deadlock", "--no-invariant"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(json(&out)["states"], 16 * 4);
+    // PetersonN: `lv : PID --> 0..N-1` and `victim : 1..N-1 +-> PID` with
+    // N == card(PID) are bitsets too: pc 12 bits, lv 9 + 9, victim 6 + 9.
+    let peterson = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/PetersonN.mch");
+    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
+        .arg("check")
+        .arg(&peterson)
+        .args(["--json", "--threads", "1"])
+        .output()
+        .unwrap();
+    let report = json(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(report["states"], 356);
+    assert_eq!(report["state_bytes"], 6);
+}
+
+#[test]
+fn too_many_sets_outside_an_invariant_carrier_are_a_named_model_error() {
+    let text = "MACHINE JumpSet
+VARIABLES f
+INVARIANT f : 1..1 --> 0..0
+INITIALISATION f := {1 |-> 0}
+OPERATIONS jump = ANY v WHERE v : 1..600 THEN f := {1 |-> v} END
+END
+";
+    let (code, out, err) = check(text, &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let all = format!("{out}{err}");
+    assert!(
+        all.contains("variable `f` took more than 511 distinct values outside the carrier"),
+        "{all}"
+    );
+    assert!(!all.contains("no error"), "{all}");
+}

@@ -67,7 +67,12 @@ fn model(name: &str) -> std::path::PathBuf {
 /// Runs `path` with every store on one engine; returns each store's
 /// (states, transitions) and checks that the tree takes less memory per
 /// state than the exact store.
-fn stores_on(path: &std::path::Path, extra: &[&str], threads: &str, order: &str) -> Vec<(u64, u64)> {
+fn stores_on(
+    path: &std::path::Path,
+    extra: &[&str],
+    threads: &str,
+    order: &str,
+) -> Vec<(u64, u64)> {
     let mut exact_per_state = 0.0;
     let mut counts = Vec::new();
     for store in ["exact", "tree", "compact"] {
@@ -85,7 +90,10 @@ fn stores_on(path: &std::path::Path, extra: &[&str], threads: &str, order: &str)
         let run = check_file(path, &args);
         assert_eq!(run.code, Some(0), "{args:?}: {}", run.stdout);
         let r = &run.report;
-        counts.push((r["states"].as_u64().unwrap(), r["transitions"].as_u64().unwrap()));
+        counts.push((
+            r["states"].as_u64().unwrap(),
+            r["transitions"].as_u64().unwrap(),
+        ));
         let per_state = r["store_bytes_per_state"].as_f64().unwrap();
         match store {
             "exact" => exact_per_state = per_state,
@@ -119,9 +127,17 @@ fn tree_store_agrees_with_exact_on_every_engine_and_stores_wide_states_smaller()
             }
             // Eight words (the bundled model; EXPECTED.md) and seven.
             let counts = stores_on(&eight, &[], threads, order);
-            assert_eq!(counts, vec![(65_536, 393_217); 3], "{threads} threads, {order}");
+            assert_eq!(
+                counts,
+                vec![(65_536, 393_217); 3],
+                "{threads} threads, {order}"
+            );
             let counts = stores_on(&seven, &["--no-invariant"], threads, order);
-            assert_eq!(counts, vec![(16_384, 86_016); 3], "{threads} threads, {order}");
+            assert_eq!(
+                counts,
+                vec![(16_384, 86_016); 3],
+                "{threads} threads, {order}"
+            );
         }
     }
 }

@@ -54,6 +54,23 @@ pub fn tripped() -> Option<StopReason> {
     }
 }
 
+/// Whether `buffer` may take `extra` more words: false once the budget is
+/// exhausted, or when the room cannot be allocated (which exhausts it for
+/// memory). A buffer that collects a phase's output (the initial states,
+/// say, of which there may be billions) grows by doubling, and a doubling
+/// refused under an address-space limit would abort the process: this
+/// turns it into a stop, with the partial summary.
+pub fn keep_growing(buffer: &mut Vec<u64>, extra: usize) -> bool {
+    if tripped().is_some() {
+        return false;
+    }
+    if buffer.try_reserve(extra).is_err() {
+        trip(StopReason::MemoryLimit);
+        return false;
+    }
+    true
+}
+
 /// Marks the budget exhausted for `reason` (the first reason stays).
 pub fn trip(reason: StopReason) {
     let _ = TRIPPED.compare_exchange(0, code(reason), Ordering::Relaxed, Ordering::Relaxed);

@@ -8,6 +8,10 @@
 //! - Sets over a finite carrier of at most [`MAX_BITSET_ELEMENTS`] elements
 //!   (sets of given-set elements, relations and functions between small
 //!   sets): a bitset of `ceil(n / 64)` words, bit `i` for carrier element `i`.
+//! - Sets whose elements involve integers, when the INVARIANT bounds those
+//!   integers to ranges (`lv : PID --> 0..3`, `s <: 1..8`): a bitset over
+//!   the carrier with the ranges ([`Finite::Range`]), and one more word for
+//!   a value outside it ([`Codec::RangedSet`]).
 //! - Everything else (sets of integers, sequences, strings, ...): one word,
 //!   the value's id in the [`Interner`].
 //!
@@ -43,6 +47,14 @@ pub enum Finite {
     Pair(Box<Finite>, Box<Finite>),
     /// `POW(T)` of a carrier of at most 63 elements: index = bitmask.
     Set(Box<Finite>),
+    /// The integers `lo..lo + size - 1` (an INVARIANT's range, never a
+    /// type's carrier): index = value - lo.
+    Range {
+        /// Lowest value.
+        lo: i64,
+        /// Number of values.
+        size: u64,
+    },
 }
 
 impl Finite {
@@ -79,6 +91,7 @@ impl Finite {
             Finite::Given { size, .. } => *size,
             Finite::Pair(a, b) => a.card() * b.card(),
             Finite::Set(t) => 1u64 << t.card(),
+            Finite::Range { size, .. } => *size,
         }
     }
 
@@ -86,7 +99,7 @@ impl Finite {
     /// sets occur inside: bitmask order is not lexicographic order).
     pub fn index_order_is_value_order(&self) -> bool {
         match self {
-            Finite::Bool | Finite::Given { .. } => true,
+            Finite::Bool | Finite::Given { .. } | Finite::Range { .. } => true,
             Finite::Pair(a, b) => a.index_order_is_value_order() && b.index_order_is_value_order(),
             Finite::Set(_) => false,
         }
@@ -105,19 +118,21 @@ impl Finite {
                     return Some(i? * bc + j?);
                 }
             }
-            (Finite::Bool | Finite::Given { .. }, v) => return self.scalar_index(v)?,
+            (Finite::Bool | Finite::Given { .. } | Finite::Range { .. }, v) => {
+                return self.scalar_index(v)?;
+            }
             _ => {}
         }
         self.index_general(value)
     }
 
-    /// The cardinality of a scalar carrier (`BOOL`, a given set), without
-    /// recursion; `None` for pairs and sets.
+    /// The cardinality of a scalar carrier (`BOOL`, a given set, a
+    /// range), without recursion; `None` for pairs and sets.
     #[inline]
     fn scalar_card(&self) -> Option<u64> {
         match self {
             Finite::Bool => Some(2),
-            Finite::Given { size, .. } => Some(*size),
+            Finite::Given { size, .. } | Finite::Range { size, .. } => Some(*size),
             _ => None,
         }
     }
@@ -131,7 +146,11 @@ impl Finite {
             (Finite::Given { set, size }, Value::Elem(e)) => {
                 Some((e.set == *set && (e.index as u64) < *size).then_some(e.index as u64))
             }
-            (Finite::Bool | Finite::Given { .. }, _) => Some(None),
+            (Finite::Range { lo, size }, Value::Int(i)) => {
+                let offset = i.wrapping_sub(*lo) as u64;
+                Some((offset < *size).then_some(offset))
+            }
+            (Finite::Bool | Finite::Given { .. } | Finite::Range { .. }, _) => Some(None),
             _ => None,
         }
     }
@@ -148,6 +167,7 @@ impl Finite {
             (Finite::Pair(a, b), Value::Pair(p)) => {
                 Some(a.index(&p.0)? * b.card() + b.index(&p.1)?)
             }
+            (Finite::Range { .. }, v) => self.scalar_index(v)?,
             (Finite::Set(t), Value::Set(items)) => {
                 let mut mask = 0u64;
                 for item in items.iter() {
@@ -181,6 +201,7 @@ impl Finite {
                 set: *set,
                 index: index as u32,
             })),
+            Finite::Range { lo, .. } => Some(Value::Int(lo.wrapping_add(index as i64))),
             _ => None,
         }
     }
@@ -197,6 +218,7 @@ impl Finite {
                 let bc = b.card();
                 Value::Pair(Arc::new((a.value(index / bc), b.value(index % bc))))
             }
+            Finite::Range { lo, .. } => Value::Int(lo.wrapping_add(index as i64)),
             Finite::Set(t) => {
                 let mut items: Vec<Value> = BitIter::new(&[index]).map(|i| t.value(i)).collect();
                 if !t.index_order_is_value_order() {
@@ -224,6 +246,17 @@ pub enum Codec {
     },
     /// One word, an [`Interner`] id.
     Interned,
+    /// A set over a carrier an INVARIANT bounds ([`Finite::Range`] inside):
+    /// `words` words of bits as [`Codec::BitSet`], then an escape word, 0
+    /// while the value fits the carrier; a value outside it (which
+    /// violates the invariant) has zero bits and its [`Interner`] id + 1
+    /// in the escape word.
+    RangedSet {
+        /// The carrier of the set's elements.
+        element: Finite,
+        /// Number of bitset words (the escape word comes after them).
+        words: usize,
+    },
 }
 
 /// A value did not fit the codec chosen from its inferred type: a bug in
@@ -254,24 +287,79 @@ impl Codec {
     pub fn width(&self) -> usize {
         match self {
             Codec::BitSet { words, .. } => *words,
+            Codec::RangedSet { words, .. } => *words + 1,
             _ => 1,
         }
     }
 
+    /// The bitset codec of sets over `element` that an INVARIANT bounds.
+    pub fn ranged_set(element: Finite) -> Codec {
+        let words = element.card().div_ceil(64).max(1) as usize;
+        Codec::RangedSet { element, words }
+    }
+
     /// The bits each of this codec's words needs in a packed state: an
     /// index below the carrier's size, a bit per carrier element, an id
-    /// below 2^32, or a whole word for an integer.
+    /// below 2^32, or a whole word for an integer and for a ranged set's
+    /// escape word (the layout packs those to their ranges).
     pub fn leaf_bits(&self) -> Vec<u32> {
+        let bitset = |element: &Finite, words: usize| {
+            let card = element.card();
+            (0..words as u64).map(move |k| card.saturating_sub(64 * k).min(64) as u32)
+        };
         match self {
             Codec::Int => vec![64],
             Codec::Scalar(f) => vec![crate::model::bits_for(f.card().saturating_sub(1))],
-            Codec::BitSet { element, words } => {
-                let card = element.card();
-                (0..*words as u64)
-                    .map(|k| card.saturating_sub(64 * k).min(64) as u32)
-                    .collect()
-            }
+            Codec::BitSet { element, words } => bitset(element, *words).collect(),
+            Codec::RangedSet { element, words } => bitset(element, *words).chain([64]).collect(),
             Codec::Interned => vec![INTERNED_ID_BITS],
+        }
+    }
+
+    /// Writes the bits of the set `items` over `element` into `out`, or
+    /// fails if an item is not in the carrier.
+    #[inline]
+    fn encode_bits(element: &Finite, items: &[Value], out: &mut [u64]) -> Result<(), EncodeError> {
+        out.fill(0);
+        if let Finite::Pair(a, b) = element
+            && let (Some(a), Some(b)) = (Scalar::of(a), Scalar::of(b))
+        {
+            // Hot path (relations and functions between given sets, BOOL
+            // and ranges, re-encoded on every successor that changes them):
+            // the two carriers are read once, not per pair.
+            for item in items {
+                let Value::Pair(p) = item else {
+                    return Err(EncodeError);
+                };
+                let i = a.index(&p.0).ok_or(EncodeError)? * b.size
+                    + b.index(&p.1).ok_or(EncodeError)?;
+                out[(i / 64) as usize] |= 1 << (i % 64);
+            }
+            return Ok(());
+        }
+        for item in items {
+            let i = element.index(item).ok_or(EncodeError)?;
+            out[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        Ok(())
+    }
+
+    /// The set of the bits in `words` over `element`.
+    fn decode_bits(element: &Finite, words: &[u64]) -> Value {
+        let mut items: Vec<Value> = BitIter::new(words).map(|i| element.value(i)).collect();
+        if !element.index_order_is_value_order() {
+            items.sort();
+        }
+        Value::Set(Arc::from(items))
+    }
+
+    /// The escape word of a ranged set (`None` for other codecs): 0 while
+    /// its value fits the bitset.
+    #[inline]
+    pub fn escape(&self, words: &[u64]) -> Option<u64> {
+        match self {
+            Codec::RangedSet { words: n, .. } => Some(words[*n]),
+            _ => None,
         }
     }
 
@@ -286,26 +374,22 @@ impl Codec {
             (Codec::Int, Value::Int(i)) => out[0] = *i as u64,
             (Codec::Scalar(f), v) => out[0] = f.index(v).ok_or(EncodeError)?,
             (Codec::BitSet { element, .. }, Value::Set(items)) => {
-                out.fill(0);
-                if let Finite::Pair(a, b) = element
-                    && let (Some(a), Some(b)) = (Scalar::of(a), Scalar::of(b))
-                {
-                    // Hot path (relations and functions between given sets
-                    // and BOOL, re-encoded on every successor that changes
-                    // them): the two carriers are read once, not per pair.
-                    for item in items.iter() {
-                        let Value::Pair(p) = item else {
-                            return Err(EncodeError);
-                        };
-                        let i = a.index(&p.0).ok_or(EncodeError)? * b.size
-                            + b.index(&p.1).ok_or(EncodeError)?;
-                        out[(i / 64) as usize] |= 1 << (i % 64);
+                Self::encode_bits(element, items, out)?;
+            }
+            (Codec::RangedSet { element, words }, v) => {
+                let (bits, escape) = out.split_at_mut(*words);
+                let fits = match v {
+                    Value::Set(items) => Self::encode_bits(element, items, bits).is_ok(),
+                    _ => false,
+                };
+                escape[0] = 0;
+                if !fits {
+                    bits.fill(0);
+                    let id = interner.intern(v);
+                    if id >> INTERNED_ID_BITS != 0 {
+                        return Err(EncodeError);
                     }
-                    return Ok(());
-                }
-                for item in items.iter() {
-                    let i = element.index(item).ok_or(EncodeError)?;
-                    out[(i / 64) as usize] |= 1 << (i % 64);
+                    escape[0] = id + 1;
                 }
             }
             (Codec::Interned, v) => {
@@ -325,48 +409,59 @@ impl Codec {
         match self {
             Codec::Int => Value::Int(words[0] as i64),
             Codec::Scalar(f) => f.value(words[0]),
-            Codec::BitSet { element, .. } => {
-                let mut items: Vec<Value> = BitIter::new(words).map(|i| element.value(i)).collect();
-                if !element.index_order_is_value_order() {
-                    items.sort();
-                }
-                Value::Set(Arc::from(items))
-            }
+            Codec::BitSet { element, .. } => Self::decode_bits(element, words),
+            Codec::RangedSet { element, words: n } => match words[*n] {
+                0 => Self::decode_bits(element, &words[..*n]),
+                escape => interner.value(escape - 1),
+            },
             Codec::Interned => interner.value(words[0]),
         }
     }
 }
 
-/// A scalar carrier (`BOOL` or a given set) unpacked for indexing.
+/// A scalar carrier (`BOOL`, a given set or a range) unpacked for
+/// indexing.
 #[derive(Clone, Copy)]
 struct Scalar {
-    /// The given set's number; `None` for `BOOL`.
-    set: Option<u32>,
+    kind: ScalarKind,
     /// Number of values.
     size: u64,
+}
+
+#[derive(Clone, Copy)]
+enum ScalarKind {
+    Bool,
+    Given(u32),
+    /// A range from this lowest value.
+    Range(i64),
 }
 
 impl Scalar {
     /// The scalar view of `f`, if it is `BOOL` or a given set.
     #[inline]
     fn of(f: &Finite) -> Option<Scalar> {
-        match f {
-            Finite::Bool => Some(Scalar { set: None, size: 2 }),
-            Finite::Given { set, size } => Some(Scalar {
-                set: Some(*set),
-                size: *size,
-            }),
-            _ => None,
-        }
+        let (kind, size) = match f {
+            Finite::Bool => (ScalarKind::Bool, 2),
+            Finite::Given { set, size } => (ScalarKind::Given(*set), *size),
+            Finite::Range { lo, size } => (ScalarKind::Range(*lo), *size),
+            _ => return None,
+        };
+        Some(Scalar { kind, size })
     }
 
     /// [`Finite::index`] of `v` in this carrier.
     #[inline]
     fn index(self, v: &Value) -> Option<u64> {
-        match (self.set, v) {
-            (None, Value::Bool(b)) => Some(*b as u64),
-            (Some(set), Value::Elem(e)) if e.set == set && (e.index as u64) < self.size => {
+        match (self.kind, v) {
+            (ScalarKind::Bool, Value::Bool(b)) => Some(*b as u64),
+            (ScalarKind::Given(set), Value::Elem(e))
+                if e.set == set && (e.index as u64) < self.size =>
+            {
                 Some(e.index as u64)
+            }
+            (ScalarKind::Range(lo), Value::Int(i)) => {
+                let offset = i.wrapping_sub(lo) as u64;
+                (offset < self.size).then_some(offset)
             }
             _ => None,
         }

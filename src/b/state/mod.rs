@@ -18,7 +18,7 @@ mod ranges;
 
 pub use codec::{Codec, EncodeError, Finite, INTERNED_ID_BITS, MAX_BITSET_ELEMENTS};
 pub use interner::Interner;
-pub use ranges::range_of_variables;
+pub use ranges::{range_of_variables, set_carrier_of_variables};
 
 use crate::b::types::{MachineTypes, Type};
 use crate::b::value::Value;
@@ -104,17 +104,43 @@ impl StateLayout {
         }
     }
 
-    /// Packs the integer variables that have a range in `ranges` (one per
-    /// variable, see [`range_of_variables`]) as offsets in it. Only sound
-    /// while the invariant that gave the ranges is checked: a state outside
-    /// a range then violates it, and the few such values get escape codes.
-    pub fn with_int_ranges(mut self, ranges: &[Option<(i64, i64)>]) -> Self {
-        let variables = &self.slots[self.constants..];
+    /// Packs the variables that the invariant bounds, given one entry per
+    /// variable: integers with a range in `int_ranges` (see
+    /// [`range_of_variables`]) as offsets in it, and sets with a carrier
+    /// in `set_carriers` (see [`set_carrier_of_variables`]) as bitsets over
+    /// it ([`Codec::RangedSet`]) instead of interned ids. Only sound while
+    /// the invariant that gave them is checked: a state outside a range or
+    /// carrier then violates it, and the few such values get escape codes.
+    pub fn with_invariant_ranges(
+        mut self,
+        int_ranges: &[Option<(i64, i64)>],
+        set_carriers: &[Option<Finite>],
+    ) -> Self {
+        let first = self.constants;
+        let mut offset = self.slots.get(first).map_or(self.width, |s| s.offset);
+        for (k, slot) in self.slots[first..].iter_mut().enumerate() {
+            if slot.codec == Codec::Interned
+                && let Some(Some(carrier)) = set_carriers.get(k)
+            {
+                slot.codec = Codec::ranged_set(carrier.clone());
+            }
+            slot.offset = offset;
+            offset += slot.codec.width();
+        }
+        self.width = offset;
+        let variables = &self.slots[first..];
         self.ranged = variables
             .iter()
-            .zip(ranges)
+            .zip(int_ranges)
             .filter(|(slot, _)| slot.codec == Codec::Int)
             .filter_map(|(slot, r)| Some(ranges::RangedLeaf::new(slot.offset, &slot.name, (*r)?)))
+            .chain(variables.iter().filter_map(|slot| match slot.codec {
+                Codec::RangedSet { words, .. } => Some(ranges::RangedLeaf::escape_word(
+                    slot.offset + words,
+                    &slot.name,
+                )),
+                _ => None,
+            }))
             .collect();
         let mut bits = leaf_bits(&self.slots);
         for r in &self.ranged {
@@ -295,7 +321,7 @@ impl StateLayout {
                 .iter()
                 .map(|slot| match &slot.codec {
                     // Only compound elements (pairs, sets) allocate when decoded.
-                    Codec::BitSet { element, .. }
+                    Codec::BitSet { element, .. } | Codec::RangedSet { element, .. }
                         if matches!(element, Finite::Pair(..) | Finite::Set(_)) =>
                     {
                         Some((0..element.card()).map(|i| element.value(i)).collect())
@@ -327,9 +353,16 @@ impl StateLayout {
             if last.is_some_and(|last| state[words.clone()] == last[words.clone()]) {
                 continue;
             }
-            *value = match (&slot.codec, &tables.tables[first + k]) {
-                (Codec::BitSet { element, .. }, Some(table)) => {
-                    let mut items: Vec<Value> = codec::BitIter::new(&state[words])
+            let bits = match &slot.codec {
+                Codec::BitSet { element, .. } => Some((element, &state[words])),
+                Codec::RangedSet { element, words: n } if state[slot.offset + n] == 0 => {
+                    Some((element, &state[slot.offset..slot.offset + n]))
+                }
+                _ => None,
+            };
+            *value = match (bits, &tables.tables[first + k]) {
+                (Some((element, bits)), Some(table)) => {
+                    let mut items: Vec<Value> = codec::BitIter::new(bits)
                         .map(|i| table[i as usize].clone())
                         .collect();
                     if !element.index_order_is_value_order() {

@@ -12,6 +12,7 @@
 //! (`--no-invariant`) are no ranges used, as values outside them are then
 //! ordinary.
 
+use super::codec::{Finite, MAX_BITSET_ELEMENTS};
 use crate::b::ast::{BinaryOp, BuiltinConstant, Expr, ExprKind, Machine, UnaryOp};
 use crate::b::eval::conjuncts;
 use crate::b::types::{MachineTypes, Type};
@@ -94,6 +95,115 @@ fn mirrored(op: BinaryOp) -> Option<BinaryOp> {
     })
 }
 
+/// The carrier of each set variable of `machine` whose elements involve
+/// integers (`lv : PID --> 0..N-1`, `s <: 1..8`, `q : POW(0..3)`) that the
+/// top-level conjuncts of its invariant bound to ranges: the elements'
+/// type with each integer replaced by its range ([`Finite::Range`]), if
+/// the carrier has at most [`MAX_BITSET_ELEMENTS`] elements. `None` for
+/// every other variable (sets of given-set elements are bitsets already).
+pub fn set_carrier_of_variables(machine: &Machine, types: &MachineTypes) -> Vec<Option<Finite>> {
+    let mut carriers: Vec<Option<Finite>> = vec![None; machine.variables.len()];
+    let Some(invariant) = &machine.invariant else {
+        return carriers;
+    };
+    for c in conjuncts(invariant) {
+        let ExprKind::Binary(op, x, set) = &c.kind else {
+            continue;
+        };
+        let ExprKind::Ident(name) = &x.kind else {
+            continue;
+        };
+        let Some(k) = machine.variables.iter().position(|v| v.name == *name) else {
+            continue;
+        };
+        let Some(Type::Set(element)) = types.variables.get(k) else {
+            continue;
+        };
+        if !mentions_int(element) {
+            continue;
+        }
+        let carrier = match op {
+            // `x <: S`: the elements are in S.
+            BinaryOp::Subset | BinaryOp::StrictSubset => carrier(set, element, types),
+            // `x : S op T` (a relation or function) or `x : POW(S)`.
+            BinaryOp::Member => match &set.kind {
+                ExprKind::Binary(rel, a, b) if is_relation_set(*rel) => match &**element {
+                    Type::Pair(ta, tb) => carrier(a, ta, types)
+                        .zip(carrier(b, tb, types))
+                        .map(|(a, b)| Finite::Pair(Box::new(a), Box::new(b))),
+                    _ => None,
+                },
+                ExprKind::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, s) => {
+                    carrier(s, element, types)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        // The smallest carrier a conjunct gives (the others hold too).
+        if let Some(f) = carrier.filter(|f| f.card() <= MAX_BITSET_ELEMENTS)
+            && carriers[k].as_ref().is_none_or(|old| f.card() < old.card())
+        {
+            carriers[k] = Some(f);
+        }
+    }
+    carriers
+}
+
+/// Whether values of `ty` contain integers.
+fn mentions_int(ty: &Type) -> bool {
+    match ty {
+        Type::Int => true,
+        Type::Pair(a, b) => mentions_int(a) || mentions_int(b),
+        Type::Set(t) => mentions_int(t),
+        Type::Bool | Type::String | Type::Given(_) => false,
+    }
+}
+
+/// Whether `op` builds a set of relations or functions (`<->`, `-->`, ...).
+fn is_relation_set(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Relation
+            | BinaryOp::PartialFunction
+            | BinaryOp::TotalFunction
+            | BinaryOp::PartialInjection
+            | BinaryOp::TotalInjection
+            | BinaryOp::PartialSurjection
+            | BinaryOp::TotalSurjection
+            | BinaryOp::PartialBijection
+            | BinaryOp::TotalBijection
+    )
+}
+
+/// The finite carrier of the values of type `ty` that lie in the set
+/// expression `set`: an integer range for integers, a product of carriers
+/// for a cartesian product, the type's own carrier for other finite types.
+fn carrier(set: &Expr, ty: &Type, types: &MachineTypes) -> Option<Finite> {
+    match ty {
+        Type::Int => {
+            let (lo, hi) = set_range(set, types)?;
+            let size = u64::try_from(hi.checked_sub(lo)?).ok()?.checked_add(1)?;
+            (size <= MAX_BITSET_ELEMENTS).then_some(Finite::Range { lo, size })
+        }
+        Type::Pair(ta, tb) if mentions_int(ty) => match &set.kind {
+            ExprKind::Binary(BinaryOp::Mul, a, b) => Some(Finite::Pair(
+                Box::new(carrier(a, ta, types)?),
+                Box::new(carrier(b, tb, types)?),
+            )),
+            _ => None,
+        },
+        _ => {
+            let sizes: Vec<u64> = types
+                .given_sets
+                .iter()
+                .map(|g| g.elements.len() as u64)
+                .collect();
+            Finite::of(ty, &sizes)
+        }
+    }
+}
+
 /// The integer range a set expression denotes, if it is an interval with
 /// closed bounds or one of `NAT`, `NAT1`, `INT`.
 fn set_range(e: &Expr, types: &MachineTypes) -> Option<(i64, i64)> {
@@ -107,13 +217,23 @@ fn set_range(e: &Expr, types: &MachineTypes) -> Option<(i64, i64)> {
 }
 
 /// The value of a closed integer expression built from literals, `MAXINT`,
-/// `MININT`, `-`, `+` and `*` (anything else, or an overflow: `None`).
+/// `MININT`, `card` of a given set, `-`, `+` and `*` (anything else, or an
+/// overflow: `None`).
 fn closed(e: &Expr, types: &MachineTypes) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(n) => Some(*n),
         ExprKind::Constant(BuiltinConstant::MaxInt) => Some(types.maxint),
         ExprKind::Constant(BuiltinConstant::MinInt) => Some(types.minint),
         ExprKind::Unary(UnaryOp::Minus, a) => closed(a, types)?.checked_neg(),
+        // The size of a given set (`card(PID)`, `N == card(PID)`).
+        ExprKind::Unary(UnaryOp::Card, a) => match &a.kind {
+            ExprKind::Ident(name) => types
+                .given_sets
+                .iter()
+                .find(|g| g.name == *name)
+                .and_then(|g| i64::try_from(g.elements.len()).ok()),
+            _ => None,
+        },
         ExprKind::Binary(op, a, b) => {
             let (a, b) = (closed(a, types)?, closed(b, types)?);
             match op {
@@ -144,6 +264,8 @@ pub(super) struct RangedLeaf {
     /// The values met outside the range, escape code `count + i` for the
     /// `i`-th (few: each is an invariant violation).
     outside: Mutex<Vec<i64>>,
+    /// Whether this is the escape word of a ranged set (for the message).
+    set_escape: bool,
 }
 
 impl RangedLeaf {
@@ -157,6 +279,17 @@ impl RangedLeaf {
             count,
             escapes: (1u64 << Self::bits_for_count(count)) - count,
             outside: Mutex::new(Vec::new()),
+            set_escape: false,
+        }
+    }
+
+    /// The escape word `leaf` of the ranged set variable `name`: 0 while
+    /// the set fits its carrier, else an interned id + 1 (each such value
+    /// violates the invariant), packed to a small escape code.
+    pub(super) fn escape_word(leaf: usize, name: &str) -> Self {
+        RangedLeaf {
+            set_escape: true,
+            ..Self::new(leaf, name, (0, 0))
         }
     }
 
@@ -207,6 +340,13 @@ impl RangedLeaf {
 
     /// Why a value could not be packed (every escape taken).
     pub(super) fn overflow_message(&self) -> String {
+        if self.set_escape {
+            return format!(
+                "variable `{}` took more than {} distinct values outside the carrier its \
+                 INVARIANT gives it (each such state violates the invariant)",
+                self.name, self.escapes
+            );
+        }
         format!(
             "variable `{}` took more than {} distinct values outside {}..{}, the range its \
              INVARIANT gives it (each such state violates the invariant)",

@@ -177,16 +177,15 @@ impl StateGraphs {
                     scratch.graph.add_edge(slot_vertex, v, VALUE);
                 }
                 Codec::BitSet { element, .. } => {
-                    for (w, &word) in words.iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            let i = w as u64 * 64 + u64::from(bits.trailing_zeros());
-                            bits &= bits - 1;
-                            self.member(scratch, element, i, plan.slot, slot_vertex);
-                        }
-                    }
+                    self.members(scratch, element, words, plan.slot, slot_vertex);
                 }
-                Codec::Interned => {
+                // Ranges are scalars (`Scalar::Int`), as in decoded values.
+                Codec::RangedSet { element, words: n } if words[*n] == 0 => {
+                    self.members(scratch, element, &words[..*n], plan.slot, slot_vertex);
+                }
+                // A value outside the carrier: as a decoded value (whether
+                // a value fits is the same for every image of a state).
+                Codec::Interned | Codec::RangedSet { .. } => {
                     let value = layout.decode_slot(&layout.slots()[plan.slot as usize], state);
                     match &value {
                         Value::Set(items) if plan.relation => {
@@ -252,6 +251,9 @@ impl StateGraphs {
         match f {
             Finite::Bool => self.scalar(scratch, Scalar::Bool(index != 0)),
             Finite::Given { set, .. } => self.elem(scratch, *set, index as u32),
+            Finite::Range { lo, .. } => {
+                self.scalar(scratch, Scalar::Int(lo.wrapping_add(index as i64)))
+            }
             Finite::Pair(a, b) => {
                 let bc = b.card();
                 let p = self.vertex(scratch, PAIR + slot);
@@ -271,6 +273,25 @@ impl StateGraphs {
                     scratch.graph.add_edge(s, m, MEMBER);
                 }
                 s
+            }
+        }
+    }
+
+    /// Adds every member of the bitset `words` over `element`.
+    fn members(
+        &self,
+        scratch: &mut GraphScratch,
+        element: &Finite,
+        words: &[u64],
+        slot: u32,
+        slot_vertex: u32,
+    ) {
+        for (w, &word) in words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w as u64 * 64 + u64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                self.member(scratch, element, i, slot, slot_vertex);
             }
         }
     }
@@ -329,7 +350,10 @@ impl StateGraphs {
 
 /// Whether values of `f` become a single shared vertex (atom or scalar).
 fn is_scalar(f: &Finite) -> bool {
-    matches!(f, Finite::Bool | Finite::Given { .. })
+    matches!(
+        f,
+        Finite::Bool | Finite::Given { .. } | Finite::Range { .. }
+    )
 }
 
 /// Whether `ty` is a relation between scalar types.

@@ -13,6 +13,20 @@ pub trait PermuteB {
     /// The renamed value (sets are re-sorted).
     fn apply_value(&self, value: &Value) -> Value;
 
+    /// Sets in `dst` (zeroed) the renamed bits of `src`, a bitset over
+    /// `element`.
+    fn apply_bits(&self, element: &Finite, src: &[u64], dst: &mut [u64]) {
+        for (word_index, &word) in src.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = word_index as u64 * 64 + bits.trailing_zeros() as u64;
+                bits &= bits - 1;
+                let j = self.apply_index(element, i);
+                dst[(j / 64) as usize] |= 1 << (j % 64);
+            }
+        }
+    }
+
     /// Writes the renamed `state` into `out` (same layout).
     fn apply_state(
         &self,
@@ -62,7 +76,7 @@ impl PermuteB for Permutation {
     /// The index of the renamed value of finite type `f` with index `index`.
     fn apply_index(&self, f: &Finite, index: u64) -> u64 {
         match f {
-            Finite::Bool => index,
+            Finite::Bool | Finite::Range { .. } => index,
             Finite::Given { set, .. } => self.image(*set, index as u32) as u64,
             Finite::Pair(a, b) => {
                 let bc = b.card();
@@ -77,6 +91,20 @@ impl PermuteB for Permutation {
                     out |= 1 << self.apply_index(t, i);
                 }
                 out
+            }
+        }
+    }
+
+    /// Sets in `dst` (zeroed) the renamed bits of `src`, a bitset over
+    /// `element`.
+    fn apply_bits(&self, element: &Finite, src: &[u64], dst: &mut [u64]) {
+        for (word_index, &word) in src.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = word_index as u64 * 64 + bits.trailing_zeros() as u64;
+                bits &= bits - 1;
+                let j = self.apply_index(element, i);
+                dst[(j / 64) as usize] |= 1 << (j % 64);
             }
         }
     }
@@ -99,18 +127,12 @@ impl PermuteB for Permutation {
             match &slot.codec {
                 Codec::Int => dst.copy_from_slice(src),
                 Codec::Scalar(f) => dst[0] = self.apply_index(f, src[0]),
-                Codec::BitSet { element, .. } => {
-                    for (word_index, &word) in src.iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            let i = word_index as u64 * 64 + bits.trailing_zeros() as u64;
-                            bits &= bits - 1;
-                            let j = self.apply_index(element, i);
-                            dst[(j / 64) as usize] |= 1 << (j % 64);
-                        }
-                    }
+                Codec::BitSet { element, .. } => self.apply_bits(element, src, dst),
+                // A value outside the carrier is renamed as a value.
+                Codec::RangedSet { element, words } if src[*words] == 0 => {
+                    self.apply_bits(element, &src[..*words], &mut dst[..*words]);
                 }
-                Codec::Interned => {
+                Codec::Interned | Codec::RangedSet { .. } => {
                     let renamed = self.apply_value(&layout.decode_slot(slot, state));
                     layout.encode_slot(slot, &renamed, dst)?;
                 }

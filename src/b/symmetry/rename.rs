@@ -64,16 +64,15 @@ impl Renamer {
             match &slot.codec {
                 Codec::Int => dst.copy_from_slice(src),
                 Codec::Scalar(f) => dst[0] = image(perm, f, src[0]),
-                Codec::BitSet { element, .. } => {
-                    for (word_index, &word) in src.iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            let i = word_index as u64 * 64 + u64::from(bits.trailing_zeros());
-                            bits &= bits - 1;
-                            let j = image(perm, element, i);
-                            dst[(j / 64) as usize] |= 1 << (j % 64);
-                        }
-                    }
+                Codec::BitSet { element, .. } => image_bits(perm, element, src, dst),
+                Codec::RangedSet { element, words } if src[*words] == 0 => {
+                    image_bits(perm, element, &src[..*words], &mut dst[..*words]);
+                }
+                // A value outside its carrier (a state violating the
+                // invariant) is renamed as a value.
+                Codec::RangedSet { .. } => {
+                    let value = layout.decode_slot(slot, state);
+                    layout.encode_slot(slot, &perm.apply_value(&value), dst)?;
                 }
                 Codec::Interned => {
                     let value = layout.decode_slot(slot, state);
@@ -116,10 +115,24 @@ fn elements(v: &Value, f: &mut dyn FnMut(u32, u32)) {
     }
 }
 
+/// Sets in `dst` (zeroed) the renamed bits of `src`, a bitset over
+/// `element`.
+fn image_bits(perm: &Permutation, element: &Finite, src: &[u64], dst: &mut [u64]) {
+    for (word_index, &word) in src.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = word_index as u64 * 64 + u64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            let j = image(perm, element, i);
+            dst[(j / 64) as usize] |= 1 << (j % 64);
+        }
+    }
+}
+
 /// The index of the renamed value of finite type `f` with index `index`.
 fn image(perm: &Permutation, f: &Finite, index: u64) -> u64 {
     match f {
-        Finite::Bool => index,
+        Finite::Bool | Finite::Range { .. } => index,
         Finite::Given { set, .. } => u64::from(perm.image(*set, index as u32)),
         Finite::Pair(a, b) => {
             let bc = b.card();

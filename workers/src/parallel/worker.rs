@@ -143,8 +143,10 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         let mut states = Vec::new();
         let mut count = 0;
         shared.system.initial_states(&mut self.scratch, &mut |s| {
-            states.extend_from_slice(s);
-            count += 1;
+            if crate::budget::keep_growing(&mut states, s.len()) {
+                states.extend_from_slice(s);
+                count += 1;
+            }
         })?;
         let guard = crossbeam::epoch::pin();
         let width = shared.width;

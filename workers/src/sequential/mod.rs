@@ -168,8 +168,10 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
         let mut batch: Vec<u64> = Vec::new();
         let mut count = 0usize;
         let mut collect = |s: &[u64]| {
-            batch.extend_from_slice(s);
-            count += 1;
+            if crate::budget::keep_growing(&mut batch, s.len()) {
+                batch.extend_from_slice(s);
+                count += 1;
+            }
         };
         let init = {
             let _span = tracing::info_span!("initial_states").entered();

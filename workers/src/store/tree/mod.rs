@@ -237,7 +237,11 @@ impl Compressor {
                 self.next[at + p] = if l + 1 == below_len {
                     self.next[below + l]
                 } else {
-                    let left = if c == l { self.next[below + l] } else { self.ids[below + l] };
+                    let left = if c == l {
+                        self.next[below + l]
+                    } else {
+                        self.ids[below + l]
+                    };
                     let right = if c == l + 1 || both {
                         self.next[below + l + 1]
                     } else {
