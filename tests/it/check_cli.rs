@@ -770,3 +770,27 @@ END
     );
     assert!(!all.contains("no error"), "{all}");
 }
+
+#[test]
+fn btrue_and_bfalse_are_the_true_and_false_predicates() {
+    let text = "MACHINE Truth
+VARIABLES x
+INVARIANT x : 0..2 & btrue & not(bfalse)
+INITIALISATION x := 0
+OPERATIONS
+  up = PRE x < 2 & btrue THEN x := x + 1 END;
+  never = PRE bfalse THEN x := 0 END
+END
+";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{err}");
+    let report = json(&out);
+    assert_eq!(report["states"], 3);
+    assert_eq!(report["transitions"], 2);
+    // A predicate, not a value: `x = btrue` is still an error.
+    let (code, _, err) = check(
+        &text.replace("x : 0..2 & btrue", "x : 0..2 & x = btrue"),
+        &[],
+    );
+    assert_eq!(code, Some(2), "{err}");
+}

@@ -340,10 +340,10 @@ fn spelling_variants_and_empty_definitions() {
 #[test]
 fn unsupported_constructs_are_named() {
     error(
-        "MACHINE M CONSTANTS c\nPROPERTIES btrue END",
+        "MACHINE M CONSTANTS c\nPROPERTIES c = succ[{1}] END",
         2,
-        12,
-        "not supported yet: the predicates `btrue` and `bfalse`",
+        16,
+        "not supported yet: `succ` as a relation (apply it: `succ(x)`)",
     );
     error(
         "MACHINE M CONSTANTS c\nPROPERTIES c : REAL END",

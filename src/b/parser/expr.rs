@@ -185,7 +185,7 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
         || unary_builtin(name).is_some()
         || binary_builtin(name).is_some()
         || quantified_expr(name).is_some()
-        || matches!(name, "TRUE" | "FALSE" | "bool")
+        || matches!(name, "TRUE" | "FALSE" | "bool" | "btrue" | "bfalse")
         || (unsupported_name(name).is_some() && !is_real_function(name))
 }
 
@@ -199,7 +199,6 @@ fn is_real_function(name: &str) -> bool {
 /// they are.
 fn unsupported_name(name: &str) -> Option<&'static str> {
     Some(match name {
-        "btrue" | "bfalse" => "the predicates `btrue` and `bfalse`",
         "REAL" | "FLOAT" | "real" | "floor" | "ceiling" => "real numbers",
         _ => return None,
     })
@@ -493,6 +492,10 @@ impl Parser<'_> {
         match name.as_str() {
             "TRUE" => return simple(ExprKind::True),
             "FALSE" => return simple(ExprKind::False),
+            // The predicates true and false (in a predicate's place, the
+            // typechecker and the compiler read `True`/`False` as them).
+            "btrue" => return simple(ExprKind::True),
+            "bfalse" => return simple(ExprKind::False),
             "bool" => {
                 self.expect_sym(Sym::LParen)?;
                 let p = self.expr()?;
@@ -516,8 +519,13 @@ impl Parser<'_> {
         }
         if let Some(op) = unary_builtin(&name) {
             if !self.at_sym(Sym::LParen) && matches!(op, UnaryOp::Succ | UnaryOp::Pred) {
-                // `succ` and `pred` are also functions in their own right.
-                return simple(ExprKind::Ident(name));
+                // `succ` and `pred` are also relations in their own right
+                // (`x |-> y : succ`, `succ[S]`): infinite sets orbit cannot
+                // hold yet, so say so rather than "unknown identifier".
+                return Err(self.unsupported(
+                    token,
+                    &format!("`{name}` as a relation (apply it: `{name}(x)`)"),
+                ));
             }
             self.expect_sym(Sym::LParen)?;
             let arg = self.expr()?;
