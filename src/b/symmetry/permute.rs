@@ -95,20 +95,6 @@ impl PermuteB for Permutation {
         }
     }
 
-    /// Sets in `dst` (zeroed) the renamed bits of `src`, a bitset over
-    /// `element`.
-    fn apply_bits(&self, element: &Finite, src: &[u64], dst: &mut [u64]) {
-        for (word_index, &word) in src.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let i = word_index as u64 * 64 + bits.trailing_zeros() as u64;
-                bits &= bits - 1;
-                let j = self.apply_index(element, i);
-                dst[(j / 64) as usize] |= 1 << (j % 64);
-            }
-        }
-    }
-
     /// Writes the renamed `state` into `out` (same layout).
     fn apply_state(
         &self,

@@ -212,11 +212,7 @@ impl SeqStore {
     ) -> Self {
         let compact = kind == StoreKind::Compact;
         let tree = kind == StoreKind::Tree;
-        let key = if tree {
-            KeyCodec::new(1, 8)
-        } else {
-            KeyCodec::new(width, state_bytes)
-        };
+        let key = KeyCodec::for_store(kind, width, state_bytes);
         SeqStore {
             width,
             key,

@@ -34,6 +34,16 @@ impl KeyCodec {
         }
     }
 
+    /// The layout of a store's keys: the state's significant bytes, or
+    /// with a tree store its one-word root (compact stores keep
+    /// fingerprints and use the layout only to hash).
+    pub(crate) fn for_store(kind: crate::config::StoreKind, width: usize, bytes: usize) -> Self {
+        match kind {
+            crate::config::StoreKind::Tree => Self::new(1, 8),
+            _ => Self::new(width, bytes),
+        }
+    }
+
     /// Bytes of a stored state.
     #[inline]
     pub(crate) fn bytes(&self) -> usize {

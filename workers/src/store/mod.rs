@@ -201,11 +201,7 @@ impl VisitedSet {
         );
         let compact = kind == StoreKind::Compact;
         let tree = kind == StoreKind::Tree;
-        let key = if tree {
-            KeyCodec::new(1, 8)
-        } else {
-            KeyCodec::new(width, state_bytes)
-        };
+        let key = KeyCodec::for_store(kind, width, state_bytes);
         let key_bytes = if compact { 8 } else { key.bytes() };
         let stride = key_bytes + PARENT_BYTES;
         let tables = Tables::new(capacity);
