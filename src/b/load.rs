@@ -172,6 +172,7 @@ pub fn load_machine_with_ast(
         layout = layout.with_invariant_ranges(
             &crate::b::state::range_of_variables(&machine, &types),
             &crate::b::state::set_carrier_of_variables(&machine, &types),
+            &crate::b::state::function_of_variables(&machine, &types),
         );
     }
     let mut system = BSystem::new(interpreter, layout, file).map_err(|e| match e.stopped {

@@ -714,8 +714,9 @@ END
 
 #[test]
 fn sets_of_integers_in_an_invariant_range_pack_as_bitsets_and_values_outside_are_reported() {
-    // f: a bitset over P * (0..3) (8 bits), s over 1..30 (30 bits), t over
-    // P * (0..1) (4 bits), each with an escape word (9 bits): 69 bits,
+    // f: a total function, the index of each image (2 * 2 bits, fewer than
+    // a bitset over P * (0..3), 8); s: a bitset over 1..30 (30 bits); t over
+    // P * (0..1) (4 bits); each with an escape word (9 bits): 65 bits,
     // where interned ids took 96.
     let (code, out, _) = check(RANGED_RELATION, &["--json"]);
     assert_eq!(code, Some(1), "{out}");
@@ -738,8 +739,10 @@ fn sets_of_integers_in_an_invariant_range_pack_as_bitsets_and_values_outside_are
     let (code, out, err) = check(&bounded, &["--json", "--no-deadlock", "--no-invariant"]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(json(&out)["states"], 16 * 4);
-    // PetersonN: `lv : PID --> 0..N-1` and `victim : 1..N-1 +-> PID` with
-    // N == card(PID) are bitsets too: pc 12 bits, lv 9 + 9, victim 6 + 9.
+    // PetersonN: `lv : PID --> 0..N-1` (a function, 3 * 2 bits) and
+    // `victim : 1..N-1 +-> PID` (a bitset) with N == card(PID) are packed
+    // too: pc 12 bits (a bitset, smaller than a function's 6 + 9), lv 6 + 9,
+    // victim 6 + 9.
     let peterson = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/PetersonN.mch");
     let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
         .arg("check")
@@ -793,4 +796,39 @@ END
         &[],
     );
     assert_eq!(code, Some(2), "{err}");
+}
+
+#[test]
+fn total_functions_pack_as_images_and_a_value_that_is_not_one_is_reported() {
+    // b: 16 one-bit images and an escape word (9 bits), 25 bits in 4
+    // bytes, where a bitset over (0..15) * BOOL would take 32 + 9.
+    let text = "MACHINE Functions
+VARIABLES b
+INVARIANT b : 0..15 --> BOOL
+INITIALISATION b := (0..15) * {FALSE}
+OPERATIONS
+  set(i) = PRE i : 0..15 & b(i) = FALSE THEN b(i) := TRUE END;
+  drop = PRE b(0) = TRUE & b(1) = TRUE THEN b := {0 |-> TRUE} END
+END
+";
+    let (code, out, err) = check(text, &["--json"]);
+    assert_eq!(code, Some(1), "{err}");
+    let report = json(&out);
+    assert_eq!(report["result"], "invariant_violation");
+    assert_eq!(report["state_bytes"], 4);
+    // `drop` leaves a function that is not total: stored through the
+    // escape word and printed as it is, after the shortest trace.
+    let (_, out, _) = check(text, &[]);
+    assert!(out.contains("b = {(0|->TRUE)}"), "{out}");
+    assert!(out.contains("counterexample (4 steps)"), "{out}");
+    // Without `drop`, every subset of 0..15 set to TRUE: 2^16 states.
+    let total = text.replace(
+        "  drop = PRE b(0) = TRUE & b(1) = TRUE THEN b := {0 |-> TRUE} END\n",
+        "",
+    );
+    let total = total.replace("b(i) := TRUE END;", "b(i) := TRUE END");
+    let (code, out, err) = check(&total, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(json(&out)["states"], 65_536);
+    assert_eq!(json(&out)["state_bytes"], 4);
 }

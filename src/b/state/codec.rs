@@ -12,6 +12,10 @@
 //!   integers to ranges (`lv : PID --> 0..3`, `s <: 1..8`): a bitset over
 //!   the carrier with the ranges ([`Finite::Range`]), and one more word for
 //!   a value outside it ([`Codec::RangedSet`]).
+//! - Total functions the INVARIANT types (`pc : PID --> STATE`, `lv : PID
+//!   --> 0..3`) over a domain that is a whole carrier, when that is smaller:
+//!   one word per domain element holding its image's index, and an escape
+//!   word ([`Codec::Function`]).
 //! - Everything else (sets of integers, sequences, strings, ...): one word,
 //!   the value's id in the [`Interner`].
 //!
@@ -246,6 +250,17 @@ pub enum Codec {
     },
     /// One word, an [`Interner`] id.
     Interned,
+    /// A total function from every value of the scalar carrier `domain`
+    /// into the scalar carrier `range`, as the INVARIANT types it: word `i`
+    /// holds the index of the image of domain value `i`, then an escape
+    /// word as in [`Codec::RangedSet`] for a value that is not such a
+    /// function (a state violating the invariant).
+    Function {
+        /// The domain (`BOOL`, a given set or a range), all of it.
+        domain: Finite,
+        /// The carrier of the images.
+        range: Finite,
+    },
     /// A set over a carrier an INVARIANT bounds ([`Finite::Range`] inside):
     /// `words` words of bits as [`Codec::BitSet`], then an escape word, 0
     /// while the value fits the carrier; a value outside it (which
@@ -288,6 +303,7 @@ impl Codec {
         match self {
             Codec::BitSet { words, .. } => *words,
             Codec::RangedSet { words, .. } => *words + 1,
+            Codec::Function { domain, .. } => domain.card() as usize + 1,
             _ => 1,
         }
     }
@@ -312,8 +328,41 @@ impl Codec {
             Codec::Scalar(f) => vec![crate::model::bits_for(f.card().saturating_sub(1))],
             Codec::BitSet { element, words } => bitset(element, *words).collect(),
             Codec::RangedSet { element, words } => bitset(element, *words).chain([64]).collect(),
+            Codec::Function { domain, range } => {
+                let image = crate::model::bits_for(range.card().saturating_sub(1));
+                (0..domain.card()).map(|_| image).chain([64]).collect()
+            }
             Codec::Interned => vec![INTERNED_ID_BITS],
         }
+    }
+
+    /// Writes the images of the total function `items` (sorted pairs)
+    /// from `domain` into `range` into `out`, or fails if it is not one.
+    #[inline]
+    fn encode_function(
+        domain: &Finite,
+        range: &Finite,
+        items: &[Value],
+        out: &mut [u64],
+    ) -> Result<(), EncodeError> {
+        if items.len() as u64 != domain.card() {
+            return Err(EncodeError);
+        }
+        let (Some(d), Some(r)) = (Scalar::of(domain), Scalar::of(range)) else {
+            return Err(EncodeError);
+        };
+        // Sorted pairs of a total function: the k-th has the k-th domain
+        // value (index order is value order for scalar carriers).
+        for (k, item) in items.iter().enumerate() {
+            let Value::Pair(p) = item else {
+                return Err(EncodeError);
+            };
+            if d.index(&p.0) != Some(k as u64) {
+                return Err(EncodeError);
+            }
+            out[k] = r.index(&p.1).ok_or(EncodeError)?;
+        }
+        Ok(())
     }
 
     /// Writes the bits of the set `items` over `element` into `out`, or
@@ -353,12 +402,18 @@ impl Codec {
         Value::Set(Arc::from(items))
     }
 
-    /// The escape word of a ranged set (`None` for other codecs): 0 while
-    /// its value fits the bitset.
+    /// Whether the last word is an escape word (see [`Codec::escape`]).
+    pub fn has_escape_word(&self) -> bool {
+        matches!(self, Codec::RangedSet { .. } | Codec::Function { .. })
+    }
+
+    /// The escape word of a ranged set or a function (`None` for other
+    /// codecs): 0 while its value fits the bitset or the images.
     #[inline]
     pub fn escape(&self, words: &[u64]) -> Option<u64> {
         match self {
             Codec::RangedSet { words: n, .. } => Some(words[*n]),
+            Codec::Function { domain, .. } => Some(words[domain.card() as usize]),
             _ => None,
         }
     }
@@ -392,6 +447,24 @@ impl Codec {
                     escape[0] = id + 1;
                 }
             }
+            (Codec::Function { domain, range }, v) => {
+                let (images, escape) = out.split_at_mut(domain.card() as usize);
+                let fits = match v {
+                    Value::Set(items) => {
+                        Self::encode_function(domain, range, items, images).is_ok()
+                    }
+                    _ => false,
+                };
+                escape[0] = 0;
+                if !fits {
+                    images.fill(0);
+                    let id = interner.intern(v);
+                    if id >> INTERNED_ID_BITS != 0 {
+                        return Err(EncodeError);
+                    }
+                    escape[0] = id + 1;
+                }
+            }
             (Codec::Interned, v) => {
                 let id = interner.intern(v);
                 if id >> INTERNED_ID_BITS != 0 {
@@ -414,6 +487,21 @@ impl Codec {
                 0 => Self::decode_bits(element, &words[..*n]),
                 escape => interner.value(escape - 1),
             },
+            Codec::Function { domain, range } => {
+                let n = domain.card() as usize;
+                match words[n] {
+                    0 => Value::Set(Arc::from(
+                        words[..n]
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &r)| {
+                                Value::Pair(Arc::new((domain.value(k as u64), range.value(r))))
+                            })
+                            .collect::<Vec<_>>(),
+                    )),
+                    escape => interner.value(escape - 1),
+                }
+            }
             Codec::Interned => interner.value(words[0]),
         }
     }

@@ -18,7 +18,7 @@ mod ranges;
 
 pub use codec::{Codec, EncodeError, Finite, INTERNED_ID_BITS, MAX_BITSET_ELEMENTS};
 pub use interner::Interner;
-pub use ranges::{range_of_variables, set_carrier_of_variables};
+pub use ranges::{function_of_variables, range_of_variables, set_carrier_of_variables};
 
 use crate::b::types::{MachineTypes, Type};
 use crate::b::value::Value;
@@ -51,6 +51,22 @@ pub struct ElementTables {
 /// ask (before integer ranges).
 fn leaf_bits(slots: &[Slot]) -> Vec<u32> {
     slots.iter().flat_map(|s| s.codec.leaf_bits()).collect()
+}
+
+/// The bits a slot of `codec` takes in a packed state, escape words packed
+/// to their codes.
+fn packed_bits(codec: &Codec) -> u64 {
+    let bits = codec.leaf_bits();
+    match codec {
+        _ if codec.has_escape_word() => {
+            bits[..bits.len() - 1]
+                .iter()
+                .map(|&b| u64::from(b))
+                .sum::<u64>()
+                + u64::from(ranges::RangedLeaf::escape_word(0, "").bits())
+        }
+        _ => bits.iter().map(|&b| u64::from(b)).sum(),
+    }
 }
 
 /// The layout of a machine's states: constants first, then variables.
@@ -108,21 +124,39 @@ impl StateLayout {
     /// variable: integers with a range in `int_ranges` (see
     /// [`range_of_variables`]) as offsets in it, and sets with a carrier
     /// in `set_carriers` (see [`set_carrier_of_variables`]) as bitsets over
-    /// it ([`Codec::RangedSet`]) instead of interned ids. Only sound while
-    /// the invariant that gave them is checked: a state outside a range or
-    /// carrier then violates it, and the few such values get escape codes.
+    /// it ([`Codec::RangedSet`]) instead of interned ids, and total
+    /// functions with a domain and range in `functions` (see
+    /// [`function_of_variables`]) as the index of each image
+    /// ([`Codec::Function`]) where that takes fewer bits than a bitset. Only sound
+    /// while the invariant that gave them is checked: a state outside a
+    /// range or carrier then violates it, and the few such values get
+    /// escape codes.
     pub fn with_invariant_ranges(
         mut self,
         int_ranges: &[Option<(i64, i64)>],
         set_carriers: &[Option<Finite>],
+        functions: &[Option<(Finite, Finite)>],
     ) -> Self {
         let first = self.constants;
         let mut offset = self.slots.get(first).map_or(self.width, |s| s.offset);
         for (k, slot) in self.slots[first..].iter_mut().enumerate() {
+            // Any bitset beats an interned value (no shared map to look it
+            // up in); between a bitset and a function, the fewer bits.
             if slot.codec == Codec::Interned
                 && let Some(Some(carrier)) = set_carriers.get(k)
             {
                 slot.codec = Codec::ranged_set(carrier.clone());
+            }
+            if let Some(Some((domain, range))) = functions.get(k) {
+                let function = Codec::Function {
+                    domain: domain.clone(),
+                    range: range.clone(),
+                };
+                if slot.codec == Codec::Interned
+                    || packed_bits(&function) < packed_bits(&slot.codec)
+                {
+                    slot.codec = function;
+                }
             }
             slot.offset = offset;
             offset += slot.codec.width();
@@ -134,13 +168,17 @@ impl StateLayout {
             .zip(int_ranges)
             .filter(|(slot, _)| slot.codec == Codec::Int)
             .filter_map(|(slot, r)| Some(ranges::RangedLeaf::new(slot.offset, &slot.name, (*r)?)))
-            .chain(variables.iter().filter_map(|slot| match slot.codec {
-                Codec::RangedSet { words, .. } => Some(ranges::RangedLeaf::escape_word(
-                    slot.offset + words,
-                    &slot.name,
-                )),
-                _ => None,
-            }))
+            .chain(
+                variables
+                    .iter()
+                    .filter(|slot| slot.codec.has_escape_word())
+                    .map(|slot| {
+                        ranges::RangedLeaf::escape_word(
+                            slot.offset + slot.codec.width() - 1,
+                            &slot.name,
+                        )
+                    }),
+            )
             .collect();
         let mut bits = leaf_bits(&self.slots);
         for r in &self.ranged {

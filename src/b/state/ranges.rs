@@ -150,6 +150,81 @@ pub fn set_carrier_of_variables(machine: &Machine, types: &MachineTypes) -> Vec<
     carriers
 }
 
+/// The domain and range carriers of each variable of `machine` that the
+/// top-level conjuncts of its invariant type as a total function whose
+/// domain is a whole scalar carrier: `pc : PID --> STATE`, `lv : PID -->
+/// 0..N-1`, `b : 0..7 --> BOOL` (also `>->`, `-->>`, `>->>`). The range
+/// may be a superset of the images (the type's carrier, an integer range).
+/// `None` for every other variable.
+pub fn function_of_variables(
+    machine: &Machine,
+    types: &MachineTypes,
+) -> Vec<Option<(Finite, Finite)>> {
+    let mut functions: Vec<Option<(Finite, Finite)>> = vec![None; machine.variables.len()];
+    let Some(invariant) = &machine.invariant else {
+        return functions;
+    };
+    for c in conjuncts(invariant) {
+        let ExprKind::Binary(BinaryOp::Member, x, set) = &c.kind else {
+            continue;
+        };
+        let (ExprKind::Ident(name), ExprKind::Binary(op, a, b)) = (&x.kind, &set.kind) else {
+            continue;
+        };
+        let total = matches!(
+            op,
+            BinaryOp::TotalFunction
+                | BinaryOp::TotalInjection
+                | BinaryOp::TotalSurjection
+                | BinaryOp::TotalBijection
+        );
+        let Some(k) = machine.variables.iter().position(|v| v.name == *name) else {
+            continue;
+        };
+        let Some(Type::Set(element)) = types.variables.get(k) else {
+            continue;
+        };
+        let Type::Pair(ta, tb) = &**element else {
+            continue;
+        };
+        if !total {
+            continue;
+        }
+        let scalar = |f: &Finite| {
+            matches!(
+                f,
+                Finite::Bool | Finite::Given { .. } | Finite::Range { .. }
+            )
+        };
+        if let (Some(domain), Some(range)) = (whole_carrier(a, ta, types), carrier(b, tb, types))
+            && scalar(&domain)
+            && scalar(&range)
+            && domain.card() <= MAX_BITSET_ELEMENTS
+        {
+            functions[k] = Some((domain, range));
+        }
+    }
+    functions
+}
+
+/// The carrier of type `ty` if the set expression `set` is all of it: the
+/// name of the given set, `BOOL`, or an integer interval (its range).
+fn whole_carrier(set: &Expr, ty: &Type, types: &MachineTypes) -> Option<Finite> {
+    match (ty, &set.kind) {
+        (Type::Given(s), ExprKind::Ident(name))
+            if types
+                .given_sets
+                .get(*s as usize)
+                .is_some_and(|g| g.name == *name) =>
+        {
+            carrier(set, ty, types)
+        }
+        (Type::Bool, ExprKind::Constant(BuiltinConstant::Bool)) => Some(Finite::Bool),
+        (Type::Int, _) => carrier(set, ty, types),
+        _ => None,
+    }
+}
+
 /// Whether values of `ty` contain integers.
 fn mentions_int(ty: &Type) -> bool {
     match ty {

@@ -183,9 +183,18 @@ impl StateGraphs {
                 Codec::RangedSet { element, words: n } if words[*n] == 0 => {
                     self.members(scratch, element, &words[..*n], plan.slot, slot_vertex);
                 }
+                // Each pair of the function as the coloured edge a relation
+                // between scalars gets (`member`).
+                Codec::Function { domain, range } if plan.codec.escape(words) == Some(0) => {
+                    for (k, &image) in words[..words.len() - 1].iter().enumerate() {
+                        let x = self.finite(scratch, domain, k as u64, plan.slot);
+                        let y = self.finite(scratch, range, image, plan.slot);
+                        scratch.graph.add_edge(x, y, REL + plan.slot);
+                    }
+                }
                 // A value outside the carrier: as a decoded value (whether
                 // a value fits is the same for every image of a state).
-                Codec::Interned | Codec::RangedSet { .. } => {
+                Codec::Interned | Codec::RangedSet { .. } | Codec::Function { .. } => {
                     let value = layout.decode_slot(&layout.slots()[plan.slot as usize], state);
                     match &value {
                         Value::Set(items) if plan.relation => {

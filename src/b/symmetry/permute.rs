@@ -118,7 +118,14 @@ impl PermuteB for Permutation {
                 Codec::RangedSet { element, words } if src[*words] == 0 => {
                     self.apply_bits(element, &src[..*words], &mut dst[..*words]);
                 }
-                Codec::Interned | Codec::RangedSet { .. } => {
+                // The image of a renamed element is the renamed image.
+                Codec::Function { domain, range } if slot.codec.escape(src) == Some(0) => {
+                    for (k, &image) in src[..src.len() - 1].iter().enumerate() {
+                        dst[self.apply_index(domain, k as u64) as usize] =
+                            self.apply_index(range, image);
+                    }
+                }
+                Codec::Interned | Codec::RangedSet { .. } | Codec::Function { .. } => {
                     let renamed = self.apply_value(&layout.decode_slot(slot, state));
                     layout.encode_slot(slot, &renamed, dst)?;
                 }

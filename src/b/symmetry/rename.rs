@@ -68,9 +68,14 @@ impl Renamer {
                 Codec::RangedSet { element, words } if src[*words] == 0 => {
                     image_bits(perm, element, &src[..*words], &mut dst[..*words]);
                 }
+                Codec::Function { domain, range } if slot.codec.escape(src) == Some(0) => {
+                    for (k, &to) in src[..w - 1].iter().enumerate() {
+                        dst[image(perm, domain, k as u64) as usize] = image(perm, range, to);
+                    }
+                }
                 // A value outside its carrier (a state violating the
                 // invariant) is renamed as a value.
-                Codec::RangedSet { .. } => {
+                Codec::RangedSet { .. } | Codec::Function { .. } => {
                     let value = layout.decode_slot(slot, state);
                     layout.encode_slot(slot, &perm.apply_value(&value), dst)?;
                 }
