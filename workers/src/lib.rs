@@ -15,6 +15,7 @@
 //!          └─ threads  > 1 ─> parallel ─┬─ work_stealing (throughput)
 //!                                       └─ level_sync    (shortest traces)
 //!                               over store: lock-free table + arenas
+//!                               (states exact, tree-compressed or fingerprints)
 //! ```
 
 #![warn(missing_docs)]

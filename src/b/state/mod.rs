@@ -56,17 +56,12 @@ fn leaf_bits(slots: &[Slot]) -> Vec<u32> {
 /// The bits a slot of `codec` takes in a packed state, escape words packed
 /// to their codes.
 fn packed_bits(codec: &Codec) -> u64 {
-    let bits = codec.leaf_bits();
-    match codec {
-        _ if codec.has_escape_word() => {
-            bits[..bits.len() - 1]
-                .iter()
-                .map(|&b| u64::from(b))
-                .sum::<u64>()
-                + u64::from(ranges::RangedLeaf::escape_word(0, "").bits())
-        }
-        _ => bits.iter().map(|&b| u64::from(b)).sum(),
+    let mut bits = codec.leaf_bits();
+    if codec.has_escape_word() {
+        bits.pop();
+        bits.push(ranges::RangedLeaf::escape_word(0, "").bits());
     }
+    bits.iter().map(|&b| u64::from(b)).sum()
 }
 
 /// The layout of a machine's states: constants first, then variables.
@@ -364,6 +359,12 @@ impl StateLayout {
                     {
                         Some((0..element.card()).map(|i| element.value(i)).collect())
                     }
+                    // Every (domain value, image) pair, at d * |range| + r.
+                    Codec::Function { domain, range } => {
+                        let element =
+                            Finite::Pair(Box::new(domain.clone()), Box::new(range.clone()));
+                        Some((0..element.card()).map(|i| element.value(i)).collect())
+                    }
                     _ => None,
                 })
                 .collect(),
@@ -389,6 +390,21 @@ impl StateLayout {
         for (k, (slot, value)) in slots.iter().zip(out.iter_mut()).enumerate() {
             let words = slot.offset..slot.offset + slot.codec.width();
             if last.is_some_and(|last| state[words.clone()] == last[words.clone()]) {
+                continue;
+            }
+            if let (Codec::Function { range, .. }, Some(table)) =
+                (&slot.codec, &tables.tables[first + k])
+                && slot.codec.escape(&state[words.clone()]) == Some(0)
+            {
+                let images = &state[slot.offset..slot.offset + slot.codec.width() - 1];
+                let per = range.card();
+                *value = Value::Set(
+                    images
+                        .iter()
+                        .enumerate()
+                        .map(|(d, &r)| table[(d as u64 * per + r) as usize].clone())
+                        .collect(),
+                );
                 continue;
             }
             let bits = match &slot.codec {
