@@ -43,9 +43,10 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                     if i >= batches.len() || shared.stopping() {
                         break;
                     }
-                    shared.queue_sub(batches[i].len as u64);
+                    let index = worker.index;
+                    shared.queue_add(index, -(batches[i].len as i64));
                     worker.expand_batch(&batches[i], &mut |b| {
-                        shared.queue_add(b.len as u64);
+                        shared.queue_add(index, b.len as i64);
                         mine.push(b);
                     });
                 }
@@ -53,6 +54,8 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
             next_level.lock().append(&mut mine);
             match barrier.wait() {
                 Some(true) => {
+                    // The queue is at its level's full size here.
+                    shared.sample_queue();
                     let mut batches = level.write();
                     *batches = std::mem::take(&mut *next_level.lock());
                     cursor.store(0, Ordering::Relaxed);

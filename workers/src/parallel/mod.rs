@@ -42,6 +42,9 @@ const MONITOR_POLL: Duration = Duration::from_millis(2);
 /// Per-worker counters, on their own cache lines.
 #[derive(Default)]
 pub(crate) struct Counters {
+    /// States this worker queued minus those it took (negative when it
+    /// took batches others queued); the monitor sums them.
+    queued: std::sync::atomic::AtomicI64,
     transitions: AtomicU64,
     max_depth: AtomicU64,
     reduced_states: AtomicU64,
@@ -99,8 +102,8 @@ pub(crate) struct Shared<'a, T: TransitionSystem> {
     ending: Mutex<Option<Ending>>,
     counters: Box<[CachePadded<Counters>]>,
     initial_states: AtomicU64,
-    /// States in batches waiting to be expanded (approximate).
-    queued: AtomicU64,
+    /// Most states seen waiting at once by the monitor's samples of the
+    /// workers' `queued` counts.
     queue_peak: AtomicU64,
 }
 
@@ -136,15 +139,30 @@ impl<T: TransitionSystem> Shared<'_, T> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    fn queue_add(&self, n: u64) {
-        let now = self.queued.fetch_add(n, Ordering::Relaxed) + n;
-        if now > self.queue_peak.load(Ordering::Relaxed) {
-            self.queue_peak.fetch_max(now, Ordering::Relaxed);
-        }
+    /// Worker `worker` queued `n` states (taken: negative `n`). Each
+    /// worker writes only its own count, in its own cache line, so the
+    /// hot path shares no counter between threads.
+    fn queue_add(&self, worker: usize, n: i64) {
+        let queued = &self.counters[worker].queued;
+        // Only this worker writes its count: no read-modify-write needed.
+        queued.store(queued.load(Ordering::Relaxed) + n, Ordering::Relaxed);
     }
 
-    fn queue_sub(&self, n: u64) {
-        self.queued.fetch_sub(n, Ordering::Relaxed);
+    /// States waiting to be expanded (the sum of the workers' counts: a
+    /// sample, exact once they have stopped).
+    fn queued(&self) -> u64 {
+        let sum: i64 = self
+            .counters
+            .iter()
+            .map(|c| c.queued.load(Ordering::Relaxed))
+            .sum();
+        sum.max(0) as u64
+    }
+
+    /// Samples the queue length into the peak (by the monitor, and at
+    /// the end of every level of the level-synchronous search).
+    fn sample_queue(&self) {
+        self.queue_peak.fetch_max(self.queued(), Ordering::Relaxed);
     }
 
     fn transitions(&self) -> u64 {
@@ -158,7 +176,7 @@ impl<T: TransitionSystem> Shared<'_, T> {
         Progress {
             states: self.set.len(),
             transitions: self.transitions(),
-            queue: self.queued.load(Ordering::Relaxed),
+            queue: self.queued(),
             store_bytes: self.set.bytes(),
             elapsed,
         }
@@ -208,7 +226,6 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
             .map(|_| CachePadded::new(Counters::default()))
             .collect(),
         initial_states: AtomicU64::new(0),
-        queued: AtomicU64::new(0),
         queue_peak: AtomicU64::new(0),
     };
     let mut workers: Vec<worker::Worker<'_, '_, T>> = handles
@@ -223,7 +240,8 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
             *shared.ending.lock() = Some(Ending::InitError(e));
         }
     }
-    shared.queue_add(initial.iter().map(|b| b.len as u64).sum());
+    shared.queue_add(0, initial.iter().map(|b| b.len as i64).sum());
+    shared.sample_queue();
     if !shared.stopping() && shared.ending.lock().is_none() {
         let _span = tracing::info_span!("search").entered();
         match mode {
@@ -387,6 +405,7 @@ fn run_workers<'s, 'a, T, F>(
         let mut watch = crate::watch::Watch::new(shared.config, start);
         while running.load(Ordering::Acquire) > 0 {
             std::thread::park_timeout(MONITOR_POLL);
+            shared.sample_queue();
             if let Some(reason) = watch.stop_reason() {
                 shared.stop_with(reason);
             }

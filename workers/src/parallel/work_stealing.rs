@@ -59,9 +59,10 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
             .expect("one deque per worker");
         let mut victim = worker.index;
         let backoff = Backoff::new();
+        let index = worker.index;
         let mut sink = |b: Batch| {
             pending.fetch_add(1, Ordering::Relaxed);
-            shared.queue_add(b.len as u64);
+            shared.queue_add(index, b.len as i64);
             deque.push(b);
         };
         loop {
@@ -74,7 +75,7 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
             match next {
                 Some(batch) => {
                     backoff.reset();
-                    shared.queue_sub(batch.len as u64);
+                    shared.queue_add(index, -(batch.len as i64));
                     worker.expand_batch(&batch, &mut sink);
                     pending.fetch_sub(1, Ordering::AcqRel);
                 }

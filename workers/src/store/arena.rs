@@ -31,12 +31,6 @@ const BASE: u64 = 1 << BASE_BITS;
 const SEGMENTS: usize = 40;
 
 /// One worker's records. See the module docs.
-///
-/// Aligned to two cache lines (the prefetcher's pair on x86), so that the
-/// count the owner bumps on every push never shares a line with the next
-/// arena's segment pointers, which every thread reads on every record it
-/// compares (false sharing).
-#[repr(align(128))]
 pub(crate) struct Arena {
     /// Bytes per record.
     stride: usize,

@@ -36,10 +36,8 @@ const CHUNK: usize = 1024;
 /// One generation of the slot array.
 pub(crate) struct Table {
     slots: Box<[AtomicU64]>,
-    /// Approximate number of entries (flushed in batches by the handles),
-    /// in a cache line of its own: the slots pointer and `growing` beside
-    /// it are read by every insert of every thread.
-    pub(crate) count: crossbeam::utils::CachePadded<AtomicUsize>,
+    /// Approximate number of entries (flushed in batches by the handles).
+    pub(crate) count: AtomicUsize,
     /// The table being migrated into, once migration has started.
     pub(crate) next: Atomic<Table>,
     /// Migration started (the thread that sets it allocates `next`).
@@ -73,7 +71,7 @@ impl Table {
         slots.extend((0..capacity).map(|_| AtomicU64::new(EMPTY)));
         Some(Table {
             slots: slots.into_boxed_slice(),
-            count: crossbeam::utils::CachePadded::new(AtomicUsize::new(0)),
+            count: AtomicUsize::new(0),
             next: Atomic::null(),
             growing: AtomicUsize::new(0),
             chunks_claimed: AtomicUsize::new(0),
