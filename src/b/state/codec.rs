@@ -431,48 +431,50 @@ impl Codec {
             (Codec::BitSet { element, .. }, Value::Set(items)) => {
                 Self::encode_bits(element, items, out)?;
             }
-            (Codec::RangedSet { element, words }, v) => {
-                let (bits, escape) = out.split_at_mut(*words);
-                let fits = match v {
-                    Value::Set(items) => Self::encode_bits(element, items, bits).is_ok(),
-                    _ => false,
-                };
-                escape[0] = 0;
-                if !fits {
-                    bits.fill(0);
-                    let id = interner.intern(v);
-                    if id >> INTERNED_ID_BITS != 0 {
-                        return Err(EncodeError);
-                    }
-                    escape[0] = id + 1;
-                }
+            (Codec::RangedSet { element, .. }, v) => {
+                Self::encode_or_escape(v, interner, out, |items, bits| {
+                    Self::encode_bits(element, items, bits)
+                })?;
             }
             (Codec::Function { domain, range }, v) => {
-                let (images, escape) = out.split_at_mut(domain.card() as usize);
-                let fits = match v {
-                    Value::Set(items) => {
-                        Self::encode_function(domain, range, items, images).is_ok()
-                    }
-                    _ => false,
-                };
-                escape[0] = 0;
-                if !fits {
-                    images.fill(0);
-                    let id = interner.intern(v);
-                    if id >> INTERNED_ID_BITS != 0 {
-                        return Err(EncodeError);
-                    }
-                    escape[0] = id + 1;
-                }
+                Self::encode_or_escape(v, interner, out, |items, images| {
+                    Self::encode_function(domain, range, items, images)
+                })?;
             }
-            (Codec::Interned, v) => {
-                let id = interner.intern(v);
-                if id >> INTERNED_ID_BITS != 0 {
-                    return Err(EncodeError);
-                }
-                out[0] = id;
-            }
+            (Codec::Interned, v) => out[0] = Self::intern(v, interner)?,
             _ => return Err(EncodeError),
+        }
+        Ok(())
+    }
+
+    /// The interned id of `value` (more than 2^32 distinct values is an
+    /// encoding error, never a truncated id).
+    fn intern(value: &Value, interner: &Interner) -> Result<u64, EncodeError> {
+        let id = interner.intern(value);
+        if id >> INTERNED_ID_BITS != 0 {
+            return Err(EncodeError);
+        }
+        Ok(id)
+    }
+
+    /// Writes a set `value` with `fits` into all of `out` but its last
+    /// word, the escape word, which it zeroes; a value `fits` refuses has
+    /// those words zeroed and its interned id + 1 in the escape word.
+    fn encode_or_escape(
+        value: &Value,
+        interner: &Interner,
+        out: &mut [u64],
+        fits: impl FnOnce(&[Value], &mut [u64]) -> Result<(), EncodeError>,
+    ) -> Result<(), EncodeError> {
+        let (words, escape) = out.split_at_mut(out.len() - 1);
+        let fitted = match value {
+            Value::Set(items) => fits(items, words).is_ok(),
+            _ => false,
+        };
+        escape[0] = 0;
+        if !fitted {
+            words.fill(0);
+            escape[0] = Self::intern(value, interner)? + 1;
         }
         Ok(())
     }
