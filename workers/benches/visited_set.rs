@@ -99,9 +99,8 @@ fn run_lock_free(streams: &[Vec<[u64; 4]>]) -> u64 {
                         if i % 64 == 0 {
                             guard.repin();
                         }
-                        let fp = fingerprint(state);
                         if let Ok(Insert::New(_)) =
-                            set.insert(&mut handle, &guard, state, fp, NO_PARENT)
+                            set.insert(&mut handle, &guard, state, NO_PARENT)
                         {
                             news += 1;
                         }

@@ -7,7 +7,6 @@ use crossbeam::epoch::Guard;
 use super::Shared;
 use super::batch::Batch;
 use crate::check::{Finding, check_new_state};
-use crate::hash::fingerprint;
 use crate::por::PorCounts;
 use crate::store::{Handle, Insert, Ref};
 use crate::system::{Expansion, TransitionSystem};
@@ -56,10 +55,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         sink: &mut dyn FnMut(Batch),
     ) -> bool {
         let shared = self.shared;
-        let r = match shared
-            .set
-            .insert(&mut self.handle, guard, state, fingerprint(state), parent)
-        {
+        let r = match shared.set.insert(&mut self.handle, guard, state, parent) {
             Ok(Insert::Seen) => {
                 self.por.saw_stored = true;
                 return true;
@@ -72,8 +68,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         };
         if shared.system.floods() {
             let (set, handle) = (&shared.set, &mut self.handle);
-            let mut insert = |s: &[u64]| match set.insert(handle, guard, s, fingerprint(s), parent)
-            {
+            let mut insert = |s: &[u64]| match set.insert(handle, guard, s, parent) {
                 Ok(i) => Ok(matches!(i, Insert::New(_))),
                 Err(full) => Err(stop_reason(full)),
             };

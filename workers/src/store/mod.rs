@@ -331,9 +331,9 @@ impl VisitedSet {
         )
     }
 
-    /// Inserts `state` (whose fingerprint is `fp`, see
-    /// [`crate::fingerprint`]) with parent `parent` unless it is stored
-    /// already. Fails if the state is new and storing it would pass the
+    /// Inserts `state` with parent `parent` unless it is stored already
+    /// (placed by its [`crate::fingerprint`], or with a tree store by its
+    /// root's). Fails if the state is new and storing it would pass the
     /// memory bound. `guard` (from `crossbeam::epoch::pin()`) keeps the
     /// tables the call may probe alive; a worker may hold one guard over
     /// many inserts, and should re-pin now and then so that old tables
@@ -343,7 +343,6 @@ impl VisitedSet {
         handle: &mut Handle,
         guard: &Guard,
         state: &[u64],
-        fp: u64,
         parent: Ref,
     ) -> Result<Insert, Full> {
         assert_eq!(
@@ -359,7 +358,7 @@ impl VisitedSet {
                 root = [self.root(nodes, handle, guard, state, parent)?];
                 (&root[..], crate::hash::fingerprint(&root))
             }
-            None => (state, fp),
+            None => (state, crate::hash::fingerprint(state)),
         };
         // The part of an entry that identifies the state: the whole
         // fingerprint in compact mode, a tag of it otherwise.

@@ -10,7 +10,7 @@ use crate::hash::fingerprint;
 
 fn insert(set: &VisitedSet, h: &mut Handle, state: &[u64], parent: Ref) -> Result<Insert, Full> {
     let guard = crossbeam::epoch::pin();
-    set.insert(h, &guard, state, fingerprint(state), parent)
+    set.insert(h, &guard, state, parent)
 }
 
 fn kinds() -> impl Strategy<Value = StoreKind> {
