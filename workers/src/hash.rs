@@ -61,6 +61,29 @@ pub(crate) fn grown(capacity: usize) -> usize {
     capacity + capacity.div_ceil(2)
 }
 
+/// The slot after `pos` in a linear-probing table of `len` slots.
+#[inline(always)]
+pub(crate) fn next_pos(pos: usize, len: usize) -> usize {
+    if pos + 1 == len { 0 } else { pos + 1 }
+}
+
+/// Replaces the single-threaded table `slots` by an empty one of
+/// [`grown`] size, for the caller to refill from its own columns. The old
+/// table is freed before the new one is touched, so the moment of growth
+/// never holds both; `false`, with `slots` untouched, if the system refuses
+/// the memory (an address-space limit, say).
+pub(crate) fn regrow(slots: &mut Vec<u64>) -> bool {
+    let len = grown(slots.len());
+    let mut fresh = Vec::new();
+    if fresh.try_reserve_exact(len).is_err() {
+        return false;
+    }
+    drop(std::mem::take(slots));
+    fresh.resize(len, 0u64);
+    *slots = fresh;
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

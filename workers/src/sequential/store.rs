@@ -18,7 +18,7 @@
 //! stays between 8/15 and 4/5 full (8 bytes per slot).
 
 use crate::config::StoreKind;
-use crate::hash::fingerprint;
+use crate::hash::{fingerprint, next_pos};
 use crate::report::StopReason;
 use crate::store::key::KeyCodec;
 use crate::store::tree::local::{Cons, LocalNodes};
@@ -46,12 +46,6 @@ const MAX_IDS: u64 = NO_PARENT_STORED;
 /// states) and parents per chunk of the parent column.
 const CHUNK_BYTES: usize = 1 << 15;
 const PARENTS_PER_CHUNK: usize = 1 << 12;
-
-/// The slot after `pos` in a table of `len` slots.
-#[inline(always)]
-fn next_pos(pos: usize, len: usize) -> usize {
-    if pos + 1 == len { 0 } else { pos + 1 }
-}
 
 /// A column of fixed-size byte records in chunks that never move: growing
 /// adds a chunk, so nothing is copied and at most one chunk is unused.
@@ -348,15 +342,10 @@ impl SeqStore {
     /// is freed first (the moment of growth never holds both tables) and
     /// the keys are read in order rather than at random.
     fn grow_table(&mut self) -> Result<(), StopReason> {
-        let new_len = crate::hash::grown(self.slots.len());
-        let old = std::mem::take(&mut self.slots);
-        let mut slots = Vec::new();
-        if slots.try_reserve_exact(new_len).is_err() {
-            self.slots = old;
+        if !crate::hash::regrow(&mut self.slots) {
             return Err(StopReason::MemoryLimit);
         }
-        drop(old);
-        slots.resize(new_len, 0u64);
+        let new_len = self.slots.len();
         for id in 0..self.len {
             let key = self.keys.get(id as usize);
             let (fp, slot) = if self.compact {
@@ -367,12 +356,11 @@ impl SeqStore {
                 (fp, (fp >> ID_BITS) << ID_BITS | (id + 1))
             };
             let mut pos = crate::hash::home(fp, new_len);
-            while slots[pos] != 0 {
+            while self.slots[pos] != 0 {
                 pos = next_pos(pos, new_len);
             }
-            slots[pos] = slot;
+            self.slots[pos] = slot;
         }
-        self.slots = slots;
         Ok(())
     }
 

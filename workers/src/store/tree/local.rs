@@ -4,7 +4,7 @@
 //! values, as the sequential store's own table is.
 
 use super::{NodeValues, Nodes};
-use crate::hash::fingerprint;
+use crate::hash::{fingerprint, next_pos};
 use crate::report::StopReason;
 
 /// log2 of the values per chunk (32 KiB chunks).
@@ -66,24 +66,18 @@ impl LocalNodes {
     /// Grows the index by half, rebuilding it from the values (the old
     /// index is freed first).
     fn grow_index(&mut self) -> Result<(), StopReason> {
-        let len = crate::hash::grown(self.slots.len());
-        let old = std::mem::take(&mut self.slots);
-        let mut slots = Vec::new();
-        if slots.try_reserve_exact(len).is_err() {
-            self.slots = old;
+        if !crate::hash::regrow(&mut self.slots) {
             return Err(StopReason::MemoryLimit);
         }
-        drop(old);
-        slots.resize(len, 0u64);
+        let len = self.slots.len();
         for id in 0..self.len as u32 {
             let h = hash(self.read(id));
             let mut pos = crate::hash::home(h, len);
-            while slots[pos] != 0 {
-                pos = if pos + 1 == len { 0 } else { pos + 1 };
+            while self.slots[pos] != 0 {
+                pos = next_pos(pos, len);
             }
-            slots[pos] = tag(h) | u64::from(id);
+            self.slots[pos] = tag(h) | u64::from(id);
         }
-        self.slots = slots;
         Ok(())
     }
 }
@@ -118,11 +112,7 @@ impl Nodes for Cons<'_> {
             if slot & !u64::from(u32::MAX) == want && nodes.read(slot as u32) == value {
                 return Ok(slot as u32);
             }
-            pos = if pos + 1 == nodes.slots.len() {
-                0
-            } else {
-                pos + 1
-            };
+            pos = next_pos(pos, nodes.slots.len());
         }
         if nodes.len > u64::from(u32::MAX) {
             return Err(StopReason::StoreFull);
@@ -143,11 +133,7 @@ impl Nodes for Cons<'_> {
             nodes.grow_index()?;
             pos = crate::hash::home(h, nodes.slots.len());
             while nodes.slots[pos] != 0 {
-                pos = if pos + 1 == nodes.slots.len() {
-                    0
-                } else {
-                    pos + 1
-                };
+                pos = next_pos(pos, nodes.slots.len());
             }
         }
         if new_chunk {
