@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use super::expr::set;
+use super::expr::{set, thread_copy};
 use super::ir::{CExpr, EK, Gen, Pattern, SolveStep, Solver};
 use super::{Env, Fail, Interpreter, R, within_budget};
 use crate::b::ast::{BinaryOp, UnaryOp};
@@ -74,7 +74,6 @@ impl Interpreter {
                 if let (Some(sa), Some(sb)) = (explicit_set(a, env), explicit_set(b, env)) {
                     // Hot path (`p : PROC - proc`): both sets explicit and
                     // sorted, so one merge replaces a search per element.
-                    let (sa, sb) = (sa.clone(), sb.clone());
                     let mut j = 0;
                     for v in sa.iter() {
                         while j < sb.len() && sb[j].fast_cmp(v).is_lt() {
@@ -378,15 +377,22 @@ impl Interpreter {
 }
 
 /// The set a literal or slot holds, if `e` is one and holds a set.
-fn explicit_set<'v>(e: &'v CExpr, env: &'v Env<'_>) -> Option<&'v Arc<[Value]>> {
+fn explicit_set(e: &CExpr, env: &Env<'_>) -> Option<Arc<[Value]>> {
     let v = match &e.kind {
-        EK::Lit(v) => v,
+        // The program's literals are shared by every thread: take this
+        // thread's copy, so that the reference count written is its own.
+        EK::Lit(v) => {
+            return match thread_copy(v) {
+                Value::Set(s) => Some(s),
+                _ => None,
+            };
+        }
         EK::Read(super::ir::Slot::Const(i)) => &env.consts[*i as usize],
         EK::Read(super::ir::Slot::Frame(i)) => &env.frame[*i as usize],
         _ => return None,
     };
     match v {
-        Value::Set(s) => Some(s),
+        Value::Set(s) => Some(s.clone()),
         _ => None,
     }
 }

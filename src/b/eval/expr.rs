@@ -57,7 +57,7 @@ thread_local! {
 /// first elements, so threads evaluating the same literal would take that
 /// line from each other on every use. A thread clones its own deep copy.
 #[inline]
-fn thread_copy(v: &Value) -> Value {
+pub(crate) fn thread_copy(v: &Value) -> Value {
     let Some(address) = v.shared_address() else {
         return v.clone();
     };

@@ -6,7 +6,7 @@
 //! `x`, and `A \/ B`, `A /\ B`, `A - B` and `{a, b}` test the parts. So the
 //! common guards `p : PROC - proc` or `f : A --> B` allocate nothing.
 
-use super::expr::{int, set};
+use super::expr::{int, set, thread_copy};
 use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK};
 use super::{Env, Interpreter, R};
 use crate::b::ast::{BinaryOp, UnaryOp};
@@ -221,7 +221,9 @@ impl Interpreter {
                 super::ir::Slot::Const(i) => &env.consts[*i as usize],
                 super::ir::Slot::Frame(i) => &env.frame[*i as usize],
             },
-            EK::Lit(v) => v,
+            // This thread's copy of the program's literal (see
+            // `thread_copy`): cloning the shared one writes its count.
+            EK::Lit(v) => &thread_copy(v),
             _ => &Value::Int(0),
         };
         let domain = match domain {
