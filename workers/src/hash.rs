@@ -42,6 +42,21 @@ pub(crate) fn fingerprint_of(len: usize, words: impl Iterator<Item = u64>) -> u6
     }
 }
 
+/// Asks the processor to bring the cache line at `at` closer, so that a
+/// later read of it does not wait on memory (a hint: no effect on results,
+/// a no-op where the target has no stable prefetch instruction).
+#[inline(always)]
+pub(crate) fn prefetch<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and reads nothing the program sees,
+    // whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// The home slot of fingerprint `hash` in a table of `capacity` slots, of
 /// any size: the low 32 bits of the fingerprint scaled to the capacity
 /// (Lemire's multiply-shift range reduction), so tables need not be powers

@@ -172,6 +172,9 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
     ) -> bool {
         let width = self.shared.width;
         let successors = std::mem::take(&mut self.successors);
+        for state in successors[..count * width].chunks_exact(width.max(1)) {
+            self.shared.set.prefetch(guard, state);
+        }
         let mut go_on = true;
         for k in 0..count {
             if !self.add_state(

@@ -111,6 +111,9 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
     /// `width` words each) found at `depth` from `parent`.
     fn add_states(&mut self, batch: &[u64], count: usize, parent: u64, depth: u64) -> Option<End> {
         let width = self.width;
+        for state in batch[..count * width].chunks_exact(width.max(1)) {
+            self.store.prefetch(state);
+        }
         for i in 0..count {
             let state = &batch[i * width..(i + 1) * width];
             let id = match self.store.insert(state, parent) {

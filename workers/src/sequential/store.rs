@@ -379,6 +379,16 @@ impl SeqStore {
         }
     }
 
+    /// Prefetches the table slot where `state` would be looked up (see
+    /// [`crate::store::VisitedSet::prefetch`]). Not in tree mode.
+    #[inline]
+    pub(crate) fn prefetch(&self, state: &[u64]) {
+        if self.tree.is_none() {
+            let pos = crate::hash::home(fingerprint(state), self.slots.len());
+            crate::hash::prefetch(&self.slots[pos]);
+        }
+    }
+
     /// Reads state `id` into `out` to expand it: with a tree store its tree
     /// becomes the base its successors are compressed against.
     #[inline]

@@ -502,6 +502,18 @@ impl VisitedSet {
         }
     }
 
+    /// Prefetches the table slot where `state` would be looked up, so that
+    /// a worker that holds several successors can overlap their memory
+    /// accesses before inserting them one by one. Not in tree mode (where
+    /// the slot depends on the root, not known before compression).
+    #[inline]
+    pub fn prefetch(&self, guard: &Guard, state: &[u64]) {
+        if self.nodes.is_none() {
+            let table = self.tables.current(guard);
+            table.prefetch(table.home(crate::hash::fingerprint(state)));
+        }
+    }
+
     /// Reads the state of `r` into `out` to expand it: in tree mode its
     /// tree becomes the handle's base, against which its successors are
     /// compressed (`insert` would otherwise expand it again).

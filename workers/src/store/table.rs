@@ -111,6 +111,12 @@ impl Table {
         }
     }
 
+    /// Prefetches the slot at `pos` (see [`crate::hash::prefetch`]).
+    #[inline]
+    pub(crate) fn prefetch(&self, pos: usize) {
+        crate::hash::prefetch(&self.slots[pos]);
+    }
+
     /// Reads the slot at `pos`.
     #[inline]
     pub(crate) fn probe(&self, pos: usize) -> Probe {
