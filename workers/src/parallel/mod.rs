@@ -18,6 +18,7 @@
 //! from the parent references in the arenas.
 
 mod batch;
+mod idle;
 mod level_sync;
 mod work_stealing;
 mod worker;

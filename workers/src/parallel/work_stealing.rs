@@ -5,7 +5,8 @@
 //! idle worker takes half of the global injector's batches (where the
 //! initial states start), then tries to steal half of another worker's
 //! deque, starting from a different victim each time. Popping, expanding
-//! and pushing never take a lock.
+//! and pushing never take a lock. A worker that finds nothing for a while
+//! sleeps (see [`Idle`]) until a batch is published or the search ends.
 //!
 //! # Termination
 //! `pending` counts batches created and not yet fully expanded. A worker
@@ -21,6 +22,7 @@ use crossbeam::deque::{Injector, Steal, Stealer, Worker as Deque};
 use crossbeam::utils::Backoff;
 
 use super::batch::Batch;
+use super::idle::Idle;
 use super::worker::Worker;
 use super::{Shared, run_workers};
 use crate::config::SearchOrder;
@@ -52,8 +54,15 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
     let stealers: Vec<Stealer<Batch>> = deques.iter().map(Deque::stealer).collect();
     // Pair each worker with its deque (deques are Send, not Sync).
     let deques = parking_lot::Mutex::new(deques.into_iter().map(Some).collect::<Vec<_>>());
-    let (injector, stealers, pending) = (&injector, &stealers, &pending);
-    run_workers(shared, workers, start, &|| {}, |mut worker| {
+    let idle = Idle::default();
+    let (injector, stealers, pending, idle) = (&injector, &stealers, &pending, &idle);
+    let has_work = || {
+        pending.load(Ordering::Acquire) == 0
+            || shared.stopping()
+            || !injector.is_empty()
+            || stealers.iter().any(|s| !s.is_empty())
+    };
+    run_workers(shared, workers, start, &|| idle.wake_all(), |mut worker| {
         let deque = deques.lock()[worker.index]
             .take()
             .expect("one deque per worker");
@@ -64,6 +73,7 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
             pending.fetch_add(1, Ordering::Relaxed);
             shared.queue_add(index, b.len as i64);
             deque.push(b);
+            idle.published();
         };
         loop {
             if shared.stopping() {
@@ -77,14 +87,17 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                     backoff.reset();
                     shared.queue_add(index, -(batch.len as i64));
                     worker.expand_batch(&batch, &mut sink);
-                    pending.fetch_sub(1, Ordering::AcqRel);
+                    if pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+                        // The last batch: the sleepers can leave.
+                        idle.wake_all();
+                    }
                 }
                 None => {
                     if pending.load(Ordering::Acquire) == 0 {
                         break;
                     }
                     if backoff.is_completed() {
-                        std::thread::yield_now();
+                        idle.sleep(has_work);
                     } else {
                         backoff.snooze();
                     }
