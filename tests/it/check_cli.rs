@@ -832,3 +832,36 @@ END
     assert_eq!(json(&out)["states"], 65_536);
     assert_eq!(json(&out)["state_bytes"], 4);
 }
+
+/// A chain of 100 states, a fan-out to 100 branches, then 100 chains of
+/// 300 states: BFS levels of one state (which the level-synchronous
+/// search's leader expands alone) around levels of several batches.
+const THIN_THEN_WIDE: &str = "MACHINE ThinThenWide
+VARIABLES x, y
+INVARIANT x : 0..400 & y : 0..100
+INITIALISATION x, y := 0, 0
+OPERATIONS
+  step = PRE x < 400 & x /= 100 THEN x := x + 1 END;
+  fan(v) = PRE x = 100 & v : 1..100 THEN x, y := 101, v END
+END
+";
+
+#[test]
+fn thin_and_wide_levels_give_the_same_counts_and_shortest_trace_on_any_thread_count() {
+    // 101 states before the fan, 100 * 300 after it; 100 + 100 + 100 * 299
+    // transitions. The first deadlock (x = 400) is 100 + 1 + 299 steps
+    // after the initialisation.
+    for threads in ["1", "2", "3"] {
+        let (code, out, err) = check(
+            THIN_THEN_WIDE,
+            &["--no-deadlock", "--json", "--threads", threads],
+        );
+        assert_eq!(code, Some(0), "{err}");
+        let report = json(&out);
+        assert_eq!(report["states"], 30_101, "{threads} threads");
+        assert_eq!(report["transitions"], 30_100, "{threads} threads");
+        let (code, out, err) = check(THIN_THEN_WIDE, &["--threads", threads]);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(out.contains("counterexample (401 steps)"), "{out}");
+    }
+}

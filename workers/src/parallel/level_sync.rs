@@ -6,13 +6,14 @@
 //! next level privately. At the end of a level each worker hands its
 //! batches over (one short lock per worker and level) and all meet at a
 //! barrier; one of them installs the next level and resets the cursor,
-//! and after a second barrier the next level starts. A state stored while
+//! and after a second barrier the next level starts (a level of a single
+//! batch the leader expands alone, without the barriers). A state stored while
 //! expanding level `d` therefore gets a parent of depth `d`: its parent
 //! chain is a shortest path (Zhang & Hansen's layered BFS, as in most
 //! parallel explicit-state checkers).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex, RwLock};
 
@@ -58,6 +59,20 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                     shared.sample_queue();
                     let mut batches = level.write();
                     *batches = std::mem::take(&mut *next_level.lock());
+                    // A level of one batch would be expanded by one worker
+                    // anyway: the leader expands such levels alone, one
+                    // after another, while the others wait, instead of
+                    // two barriers per level (a long thin state space).
+                    while batches.len() == 1 && !shared.stopping() {
+                        let index = worker.index;
+                        shared.queue_add(index, -(batches[0].len as i64));
+                        worker.expand_batch(&batches[0], &mut |b| {
+                            shared.queue_add(index, b.len as i64);
+                            mine.push(b);
+                        });
+                        *batches = std::mem::take(&mut mine);
+                        shared.sample_queue();
+                    }
                     cursor.store(0, Ordering::Relaxed);
                     if batches.is_empty() || shared.stopping() {
                         done.store(true, Ordering::Relaxed);
@@ -73,29 +88,34 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
     });
 }
 
+/// How long a worker spins at the barrier before it sleeps: levels of a
+/// few states (a long thin state space) end within microseconds, and a
+/// futex sleep and wake-up per level would cost far more than the level.
+const SPIN_LIMIT: Duration = Duration::from_micros(50);
+
 /// A reusable barrier that can be aborted, so that a worker that panics
 /// does not leave the others waiting forever (`std::sync::Barrier` cannot).
+/// Waiters spin for up to [`SPIN_LIMIT`], then sleep on a condition
+/// variable.
 struct LevelBarrier {
     threads: usize,
-    state: Mutex<BarrierState>,
+    /// Threads arrived in the current generation.
+    arrived: AtomicUsize,
+    /// Completed generations; bumped under `lock` by the last to arrive.
+    generation: AtomicU64,
+    aborted: AtomicBool,
+    lock: Mutex<()>,
     all_arrived: Condvar,
-}
-
-struct BarrierState {
-    arrived: usize,
-    generation: u64,
-    aborted: bool,
 }
 
 impl LevelBarrier {
     fn new(threads: usize) -> Self {
         LevelBarrier {
             threads,
-            state: Mutex::new(BarrierState {
-                arrived: 0,
-                generation: 0,
-                aborted: false,
-            }),
+            arrived: AtomicUsize::new(0),
+            generation: AtomicU64::new(0),
+            aborted: AtomicBool::new(false),
+            lock: Mutex::new(()),
             all_arrived: Condvar::new(),
         }
     }
@@ -104,27 +124,93 @@ impl LevelBarrier {
     /// leader), `Some(false)` for the others, `None` if the barrier was
     /// aborted.
     fn wait(&self) -> Option<bool> {
-        let mut state = self.state.lock();
-        if state.aborted {
+        if self.aborted.load(Ordering::Acquire) {
             return None;
         }
-        state.arrived += 1;
-        if state.arrived == self.threads {
-            state.arrived = 0;
-            state.generation += 1;
+        // Read before arriving: the generation cannot end without us.
+        let generation = self.generation.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Ordering::Relaxed);
+            let _guard = self.lock.lock();
+            self.generation.fetch_add(1, Ordering::Release);
             self.all_arrived.notify_all();
             return Some(true);
         }
-        let generation = state.generation;
-        while state.generation == generation && !state.aborted {
-            self.all_arrived.wait(&mut state);
+        let released = || {
+            if self.aborted.load(Ordering::Acquire) {
+                Some(None)
+            } else if self.generation.load(Ordering::Acquire) != generation {
+                Some(Some(false))
+            } else {
+                None
+            }
+        };
+        let start = Instant::now();
+        loop {
+            for _ in 0..64 {
+                if let Some(result) = released() {
+                    return result;
+                }
+                std::hint::spin_loop();
+            }
+            if start.elapsed() > SPIN_LIMIT {
+                break;
+            }
         }
-        if state.aborted { None } else { Some(false) }
+        let mut guard = self.lock.lock();
+        loop {
+            if let Some(result) = released() {
+                return result;
+            }
+            self.all_arrived.wait(&mut guard);
+        }
     }
 
     /// Releases every waiting thread, now and in future waits.
     fn abort(&self) {
-        self.state.lock().aborted = true;
+        let _guard = self.lock.lock();
+        self.aborted.store(true, Ordering::Release);
         self.all_arrived.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_leader_per_generation_and_nobody_runs_ahead() {
+        let threads = 3;
+        let barrier = LevelBarrier::new(threads);
+        let level = AtomicUsize::new(0);
+        let leaders = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    for round in 0..2000 {
+                        // Everyone sees the level the leader set last round.
+                        assert_eq!(level.load(Ordering::Acquire), round);
+                        if barrier.wait() == Some(true) {
+                            leaders.fetch_add(1, Ordering::Relaxed);
+                            level.fetch_add(1, Ordering::Release);
+                        }
+                        assert_eq!(barrier.wait().map(|_| ()), Some(()));
+                    }
+                });
+            }
+        });
+        assert_eq!(leaders.load(Ordering::Relaxed), 2000);
+    }
+
+    #[test]
+    fn abort_releases_a_sleeping_waiter() {
+        let barrier = LevelBarrier::new(2);
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| barrier.wait());
+            std::thread::sleep(Duration::from_millis(20));
+            barrier.abort();
+            assert_eq!(waiter.join().unwrap(), None);
+        });
+        assert_eq!(barrier.wait(), None);
     }
 }
