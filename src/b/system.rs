@@ -163,16 +163,6 @@ impl BSystem {
     fn encode_error(&self) -> ModelError {
         match self.layout.pack_failure() {
             Some(why) => ModelError::new(format!("{why} ({})", self.file.name)),
-            None if self.layout.interned_values() as u64 >> crate::b::state::INTERNED_ID_BITS
-                != 0 =>
-            {
-                ModelError::new(format!(
-                    "more than 2^{} distinct values of the variables stored by id (sequences, \
-                     strings, sets of integers, ...): a state cannot hold their ids ({})",
-                    crate::b::state::INTERNED_ID_BITS,
-                    self.file.name
-                ))
-            }
             None => ModelError::new(
                 "internal error: a value does not match its inferred type (please report this \
                  model)",

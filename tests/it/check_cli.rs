@@ -594,8 +594,8 @@ END
 #[test]
 fn b_states_are_stored_packed_to_the_bits_their_types_need() {
     // r: 9 bits (one per pair of P * S), who: 2 bits (an index below 3),
-    // flag: 1 bit, s: a 32-bit interned id, n: 9 bits (NAT is 0..3 by
-    // default, with room for 256 values outside): 53 bits.
+    // flag: 1 bit, s: a 64-bit content id, n: 9 bits (NAT is 0..3 by
+    // default, with room for 256 values outside): 85 bits.
     let text = "MACHINE Packed
 SETS P = {p1, p2, p3}; S = {a, b, c}
 VARIABLES r, who, flag, s, n
@@ -612,10 +612,10 @@ END
     assert_eq!(code, Some(0), "{err}");
     let report = json(&out);
     assert_eq!(report["states"], 4);
-    assert_eq!(report["state_bytes"], 7);
+    assert_eq!(report["state_bytes"], 11);
     // The text report says how big a state is.
     let (_, out, _) = check(text, &["--no-deadlock"]);
-    assert!(out.contains("state size:           7 bytes"), "{out}");
+    assert!(out.contains("state size:           11 bytes"), "{out}");
 }
 
 const RANGED: &str = "MACHINE Ranged

@@ -28,9 +28,9 @@ use crate::b::types::Type;
 use crate::b::value::{Elem, Value};
 use std::sync::Arc;
 
-/// Bits of an interned value's id in a packed state: a run may intern up
-/// to 2^32 distinct values (a value past that is an encoding error).
-pub const INTERNED_ID_BITS: u32 = 32;
+/// Bits of an interned value's id in a packed state: ids are 64-bit
+/// content hashes (see [`Interner`]).
+pub const INTERNED_ID_BITS: u32 = 64;
 
 /// Largest carrier stored as a bitset (larger sets are interned).
 pub const MAX_BITSET_ELEMENTS: u64 = 1024;
@@ -447,14 +447,10 @@ impl Codec {
         Ok(())
     }
 
-    /// The interned id of `value` (more than 2^32 distinct values is an
-    /// encoding error, never a truncated id).
+    /// The interned id of `value` (a value whose id another value has is
+    /// an encoding error, never a shared word; the interner records it).
     fn intern(value: &Value, interner: &Interner) -> Result<u64, EncodeError> {
-        let id = interner.intern(value);
-        if id >> INTERNED_ID_BITS != 0 {
-            return Err(EncodeError);
-        }
-        Ok(id)
+        interner.intern(value).map_err(|_| EncodeError)
     }
 
     /// Writes a set `value` with `fits` into all of `out` but its last

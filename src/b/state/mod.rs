@@ -183,10 +183,20 @@ impl StateLayout {
         self
     }
 
-    /// Why a state could not be packed, after [`StateLayout::pack`] failed
-    /// for a reason of the model (an integer too often outside its range).
-    pub fn pack_failure(&self) -> Option<&str> {
-        self.overflow.get().map(String::as_str)
+    /// Why a state could not be packed, after [`StateLayout::pack`] or an
+    /// encoding failed for a reason of the model (an integer too often
+    /// outside its range, two values with one content id).
+    pub fn pack_failure(&self) -> Option<String> {
+        if let Some(why) = self.overflow.get() {
+            return Some(why.clone());
+        }
+        self.interner.collision().map(|id| {
+            format!(
+                "two different values of the variables stored by id (sequences, strings, sets \
+                 of integers, ...) have the same 64-bit content id {id:#018x}: their states \
+                 could not be told apart, so the run stops"
+            )
+        })
     }
 
     /// How unpacked states are packed to bits for the engine.

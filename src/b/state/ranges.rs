@@ -337,7 +337,9 @@ pub(super) struct RangedLeaf {
     /// Escape codes available (`count..count + escapes`).
     pub(super) escapes: u64,
     /// The values met outside the range, escape code `count + i` for the
-    /// `i`-th (few: each is an invariant violation).
+    /// `i`-th (few: each is an invariant violation). The only part of a
+    /// packed state numbered in order of appearance rather than by value:
+    /// it exists only in states that violate the invariant.
     outside: Mutex<Vec<i64>>,
     /// Whether this is the escape word of a ranged set (for the message).
     set_escape: bool,
