@@ -63,6 +63,28 @@ pub struct MurphiScratch {
     /// Whether the last expansion discarded, by an `assume` property, a
     /// successor other than the state.
     discarded_move: bool,
+    /// With priorities: what the last state's priority pass learnt of
+    /// each rule instance's guard.
+    guards: Vec<Guard>,
+}
+
+/// What is known of a rule instance's guard in the state being expanded.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    Unknown,
+    Held,
+    Failed,
+}
+
+/// How much of a rule [`MurphiSystem::in_frame`] runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// The aliases and the guard.
+    Guard,
+    /// The aliases, the guard and, if it holds, the body.
+    Fire,
+    /// The aliases and the body: the guard is known to hold.
+    FireEnabled,
 }
 
 struct RuleStep<'a> {
@@ -256,7 +278,7 @@ impl MurphiSystem {
     /// Runs instance `inst` of `rule` on the machine's state words: its
     /// guard (if any), then its body; `Ok(false)` if the guard is false.
     fn run(&self, m: &mut Machine<'_, '_>, rule: &CRule, inst: &Instance) -> Result<bool, Fail> {
-        self.in_frame(m, rule, inst, true)
+        self.in_frame(m, rule, inst, Frame::Fire)
     }
 
     /// Whether instance `inst` of `rule` is enabled (its aliases and guard
@@ -267,17 +289,18 @@ impl MurphiSystem {
         rule: &CRule,
         inst: &Instance,
     ) -> Result<bool, Fail> {
-        self.in_frame(m, rule, inst, false)
+        self.in_frame(m, rule, inst, Frame::Guard)
     }
 
     /// In a frame with `inst`'s parameters bound: the aliases, the guard
-    /// and, if it holds and `body` is set, the body. Whether the guard held.
+    /// (unless `what` says it held) and, if it holds and `what` asks for
+    /// it, the body. Whether the guard held.
     fn in_frame(
         &self,
         m: &mut Machine<'_, '_>,
         rule: &CRule,
         inst: &Instance,
-        body: bool,
+        what: Frame,
     ) -> Result<bool, Fail> {
         let old = m.push_frame(rule.frame);
         for ((at, _, _, ty), v) in rule.params.iter().zip(&inst.values) {
@@ -285,12 +308,13 @@ impl MurphiSystem {
         }
         let result = (|| {
             m.stmts(&rule.prelude)?;
-            if let Some(g) = &rule.guard
+            if what != Frame::FireEnabled
+                && let Some(g) = &rule.guard
                 && m.eval(g)? == 0
             {
                 return Ok(false);
             }
-            if !body {
+            if what == Frame::Guard {
                 return Ok(true);
             }
             match m.stmts(&rule.body) {
@@ -303,13 +327,26 @@ impl MurphiSystem {
     }
 
     /// The least priority number among the rules enabled in the state in
-    /// the machine's words (CMurphi fires only those rules).
-    fn least_enabled_priority(&self, m: &mut Machine<'_, '_>) -> Result<i64, Fail> {
+    /// the machine's words (CMurphi fires only those rules). Records in
+    /// `known` the guards it evaluated (one entry per rule instance), so
+    /// that firing does not evaluate them again.
+    fn least_enabled_priority(
+        &self,
+        m: &mut Machine<'_, '_>,
+        known: &mut Vec<Guard>,
+    ) -> Result<i64, Fail> {
+        known.clear();
+        known.resize(self.rules.len(), Guard::Unknown);
         let mut least = i64::MAX;
-        for inst in &self.rules {
+        for (k, inst) in self.rules.iter().enumerate() {
             let rule = &self.prog.rules[inst.rule];
-            if rule.priority < least && self.enabled(m, rule, inst)? {
-                least = rule.priority;
+            if rule.priority < least {
+                if self.enabled(m, rule, inst)? {
+                    known[k] = Guard::Held;
+                    least = rule.priority;
+                } else {
+                    known[k] = Guard::Failed;
+                }
             }
         }
         Ok(least)
@@ -324,7 +361,18 @@ impl MurphiSystem {
         rule: &CRule,
         inst: &Instance,
     ) -> Result<Option<bool>, Fail> {
-        match self.run(m, rule, inst) {
+        self.fire_as(m, rule, inst, Frame::Fire)
+    }
+
+    /// [`Self::fire`], told whether the guard is known to hold.
+    fn fire_as(
+        &self,
+        m: &mut Machine<'_, '_>,
+        rule: &CRule,
+        inst: &Instance,
+        what: Frame,
+    ) -> Result<Option<bool>, Fail> {
+        match self.in_frame(m, rule, inst, what) {
             Err(Fail::Discard) => Ok(None),
             other => other.map(Some),
         }
@@ -351,6 +399,7 @@ impl Model for MurphiSystem {
             base: vec![0; self.leaves()],
             out: vec![0; self.packer.width()],
             discarded_move: false,
+            guards: Vec::new(),
         }
     }
 
@@ -468,22 +517,35 @@ impl Model for MurphiSystem {
             base,
             out,
             discarded_move,
+            guards,
         } = scratch;
         *discarded_move = false;
         self.packer.unpack(state, base);
         let m = &mut self.machine(mem);
         m.mem[..w].copy_from_slice(base);
         let least = if self.prioritised {
-            self.least_enabled_priority(m).map_err(|f| self.error(&f))?
+            self.least_enabled_priority(m, guards)
+                .map_err(|f| self.error(&f))?
         } else {
             0
         };
-        for inst in &self.rules {
+        for (k, inst) in self.rules.iter().enumerate() {
             let rule = &self.prog.rules[inst.rule];
-            if self.prioritised && rule.priority != least {
-                continue;
-            }
-            let fired = self.fire(m, rule, inst).map_err(|f| self.error(&f))?;
+            let what = if self.prioritised {
+                if rule.priority != least {
+                    continue;
+                }
+                match guards[k] {
+                    Guard::Failed => continue,
+                    Guard::Held => Frame::FireEnabled,
+                    Guard::Unknown => Frame::Fire,
+                }
+            } else {
+                Frame::Fire
+            };
+            let fired = self
+                .fire_as(m, rule, inst, what)
+                .map_err(|f| self.error(&f))?;
             if fired.is_none() {
                 // Abandoned by an `assume`: undo what the body did.
                 m.mem[..w].copy_from_slice(base);
