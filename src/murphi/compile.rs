@@ -169,18 +169,18 @@ fn const_eval(e: &CExpr, span: Span) -> R<i64> {
         CExpr::Const(v) => *v,
         CExpr::Unary(op, a) => {
             let a = const_eval(a, span)?;
-            match *op {
-                "-" => match a.checked_neg() {
+            match op {
+                UnOp::Neg => match a.checked_neg() {
                     Some(v) => v,
                     None => return err(span, "this constant expression overflows"),
                 },
-                "~" => !a,
-                _ => i64::from(a == 0),
+                UnOp::BitNot => !a,
+                UnOp::Not => i64::from(a == 0),
             }
         }
         CExpr::Binary(op, a, b, _) => {
             let (a, b) = (const_eval(a, span)?, const_eval(b, span)?);
-            match super::eval::binary(op, a, b) {
+            match super::eval::binary(*op, a, b) {
                 Some(v) => v,
                 None => {
                     return err(
@@ -605,7 +605,7 @@ impl Compiler<'_> {
             });
             present.ty = Ty::Range(1, 1);
             present.bounds = (1, 1);
-            let guard = CExpr::Unary("!", Box::new(CExpr::IsUndefined(Box::new(present))));
+            let guard = CExpr::Unary(UnOp::Not, Box::new(CExpr::IsUndefined(Box::new(present))));
             self.choose_guards.push((guard, set.root));
             for r in inner {
                 if matches!(
@@ -672,7 +672,7 @@ impl Compiler<'_> {
                 for (present, root) in self.choose_guards.iter().rev() {
                     g = Some(match g {
                         Some(g) => {
-                            CExpr::Binary("&", Box::new(present.clone()), Box::new(g), *span)
+                            CExpr::Binary(BinOp::And, Box::new(present.clone()), Box::new(g), *span)
                         }
                         None => present.clone(),
                     });
@@ -1077,7 +1077,7 @@ impl Compiler<'_> {
             (k, Kind::Union(u)) if member(u, k).is_some() => {
                 let (off, _) = member(u, k).expect("checked");
                 Ok(CExpr::Binary(
-                    "+",
+                    BinOp::Add,
                     Box::new(e),
                     Box::new(CExpr::Const(off)),
                     span,
@@ -1385,11 +1385,20 @@ impl Compiler<'_> {
             }
             ExprKind::Unary(op, a) => {
                 if *op == "~" {
-                    (CExpr::Unary("~", Box::new(self.int_expr(a)?)), Kind::Int)
+                    (
+                        CExpr::Unary(UnOp::BitNot, Box::new(self.int_expr(a)?)),
+                        Kind::Int,
+                    )
                 } else if *op == "!" {
-                    (CExpr::Unary("!", Box::new(self.bool_expr(a)?)), Kind::Bool)
+                    (
+                        CExpr::Unary(UnOp::Not, Box::new(self.bool_expr(a)?)),
+                        Kind::Bool,
+                    )
                 } else {
-                    (CExpr::Unary("-", Box::new(self.int_expr(a)?)), Kind::Int)
+                    (
+                        CExpr::Unary(UnOp::Neg, Box::new(self.int_expr(a)?)),
+                        Kind::Int,
+                    )
                 }
             }
             ExprKind::Binary(op, a, b) => match *op {
@@ -1403,12 +1412,16 @@ impl Compiler<'_> {
                     let (y, ky) = self.expr(b)?;
                     match (kx, ky) {
                         (Kind::Bool, Kind::Bool) => (
-                            CExpr::Binary(op, Box::new(x), Box::new(y), e.span),
+                            CExpr::Binary(BinOp::from_symbol(op), Box::new(x), Box::new(y), e.span),
                             Kind::Bool,
                         ),
                         // Rumur: `&` and `|` on integers are bitwise.
                         (Kind::Int, Kind::Int) if op != "->" => {
-                            let bit = if op == "&" { "band" } else { "bor" };
+                            let bit = if op == "&" {
+                                BinOp::BitAnd
+                            } else {
+                                BinOp::BitOr
+                            };
                             (
                                 CExpr::Binary(bit, Box::new(x), Box::new(y), e.span),
                                 Kind::Int,
@@ -1428,11 +1441,7 @@ impl Compiler<'_> {
                 }
                 "^" | "<<" | ">>" => (
                     CExpr::Binary(
-                        match *op {
-                            "^" => "bxor",
-                            "<<" => "shl",
-                            _ => "shr",
-                        },
+                        BinOp::from_symbol(op),
                         Box::new(self.int_expr(a)?),
                         Box::new(self.int_expr(b)?),
                         e.span,
@@ -1441,7 +1450,7 @@ impl Compiler<'_> {
                 ),
                 "+" | "-" | "*" | "/" | "%" => (
                     CExpr::Binary(
-                        op,
+                        BinOp::from_symbol(op),
                         Box::new(self.int_expr(a)?),
                         Box::new(self.int_expr(b)?),
                         e.span,
@@ -1491,7 +1500,7 @@ impl Compiler<'_> {
                         _ => (x, y),
                     };
                     (
-                        CExpr::Binary(op, Box::new(x), Box::new(y), e.span),
+                        CExpr::Binary(BinOp::from_symbol(op), Box::new(x), Box::new(y), e.span),
                         Kind::Bool,
                     )
                 }
@@ -1509,7 +1518,7 @@ impl Compiler<'_> {
                         );
                     }
                     (
-                        CExpr::Binary(op, Box::new(x), Box::new(y), e.span),
+                        CExpr::Binary(BinOp::from_symbol(op), Box::new(x), Box::new(y), e.span),
                         Kind::Bool,
                     )
                 }
@@ -1584,14 +1593,14 @@ impl Compiler<'_> {
                 };
                 let (lo, hi) = (*off as i64, (*off + t.card()) as i64);
                 let ge = CExpr::Binary(
-                    ">=",
+                    BinOp::Ge,
                     Box::new(v.clone()),
                     Box::new(CExpr::Const(lo)),
                     e.span,
                 );
-                let lt = CExpr::Binary("<", Box::new(v), Box::new(CExpr::Const(hi)), e.span);
+                let lt = CExpr::Binary(BinOp::Lt, Box::new(v), Box::new(CExpr::Const(hi)), e.span);
                 (
-                    CExpr::Binary("&", Box::new(ge), Box::new(lt), e.span),
+                    CExpr::Binary(BinOp::And, Box::new(ge), Box::new(lt), e.span),
                     Kind::Bool,
                 )
             }

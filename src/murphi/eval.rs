@@ -25,20 +25,20 @@ type R<T> = Result<T, Fail>;
 
 /// `a op b` on integers and booleans; `None` on division by zero or
 /// overflow.
-pub fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
+pub fn binary(op: BinOp, a: i64, b: i64) -> Option<i64> {
     Some(match op {
-        "+" => a.checked_add(b)?,
-        "-" => a.checked_sub(b)?,
-        "*" => a.checked_mul(b)?,
-        "/" => a.checked_div(b)?,
-        "%" => a.checked_rem(b)?,
-        "band" => a & b,
-        "bor" => a | b,
-        "bxor" => a ^ b,
+        BinOp::Add => a.checked_add(b)?,
+        BinOp::Sub => a.checked_sub(b)?,
+        BinOp::Mul => a.checked_mul(b)?,
+        BinOp::Div => a.checked_div(b)?,
+        BinOp::Rem => a.checked_rem(b)?,
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
         // A negative shift shifts the other way, a shift by 64 or more
         // leaves only the sign (as in Rumur).
-        "shl" | "shr" => {
-            let left = (op == "shl") == (b >= 0);
+        BinOp::Shl | BinOp::Shr => {
+            let left = (op == BinOp::Shl) == (b >= 0);
             let n = b.unsigned_abs();
             match (left, n >= 64) {
                 (true, true) => 0,
@@ -47,16 +47,15 @@ pub fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
                 (false, false) => a >> n,
             }
         }
-        "&" => i64::from(a != 0 && b != 0),
-        "|" => i64::from(a != 0 || b != 0),
-        "->" => i64::from(a == 0 || b != 0),
-        "=" => i64::from(a == b),
-        "!=" => i64::from(a != b),
-        "<" => i64::from(a < b),
-        "<=" => i64::from(a <= b),
-        ">" => i64::from(a > b),
-        ">=" => i64::from(a >= b),
-        _ => return None,
+        BinOp::And => i64::from(a != 0 && b != 0),
+        BinOp::Or => i64::from(a != 0 || b != 0),
+        BinOp::Implies => i64::from(a == 0 || b != 0),
+        BinOp::Eq => i64::from(a == b),
+        BinOp::Ne => i64::from(a != b),
+        BinOp::Lt => i64::from(a < b),
+        BinOp::Le => i64::from(a <= b),
+        BinOp::Gt => i64::from(a > b),
+        BinOp::Ge => i64::from(a >= b),
     })
 }
 
@@ -198,23 +197,24 @@ impl<'p, 'm> Machine<'p, 'm> {
             },
             CExpr::Unary(op, a) => {
                 let a = self.eval(a)?;
-                if *op == "!" {
-                    i64::from(a == 0)
-                } else {
-                    a.wrapping_neg()
+                match op {
+                    UnOp::Not => i64::from(a == 0),
+                    UnOp::Neg => a.wrapping_neg(),
+                    UnOp::BitNot => !a,
                 }
             }
             CExpr::Binary(op, a, b, span) => {
                 // Short-circuit: `x != 0 & a[x] ...` guards are common.
                 let x = self.eval(a)?;
                 match (*op, x) {
-                    ("&", 0) => return Ok(0),
-                    ("|", x) if x != 0 => return Ok(1),
-                    ("->", 0) => return Ok(1),
+                    (BinOp::And, 0) => return Ok(0),
+                    (BinOp::Or, x) if x != 0 => return Ok(1),
+                    (BinOp::Implies, 0) => return Ok(1),
                     _ => {}
                 }
                 let y = self.eval(b)?;
-                binary(op, x, y).ok_or_else(|| {
+                binary(*op, x, y).ok_or_else(|| {
+                    let op = op.symbol();
                     Fail::Error(
                         format!("`{op}` divides by zero or overflows ({x} {op} {y})"),
                         *span,

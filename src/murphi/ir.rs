@@ -66,10 +66,10 @@ pub enum CExpr {
     Load(Box<Place>),
     /// A function call.
     Call(usize, Vec<Arg>, Span),
-    /// `-e` or `!e`.
-    Unary(&'static str, Box<CExpr>),
+    /// `-e`, `!e` or `~e`.
+    Unary(UnOp, Box<CExpr>),
     /// A binary operator.
-    Binary(&'static str, Box<CExpr>, Box<CExpr>, Span),
+    Binary(BinOp, Box<CExpr>, Box<CExpr>, Span),
     /// `c ? a : b`.
     Cond(Box<CExpr>, Box<CExpr>, Box<CExpr>),
     /// `exists` (true) or `forall` over the values of a range, bound in
@@ -253,5 +253,114 @@ pub fn kind_name(k: Kind) -> &'static str {
         Kind::Enum(_) => "an enumeration value",
         Kind::Scalarset(_) => "a scalarset element",
         Kind::Union(_) => "a union value",
+    }
+}
+
+/// A unary operator of the compiled program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// `!`: logical negation.
+    Not,
+    /// `-`: arithmetic negation.
+    Neg,
+    /// `~`: bitwise complement (Rumur).
+    BitNot,
+}
+
+/// A binary operator of the compiled program (`&` and `|` on integers are
+/// the bitwise [`BinOp::BitAnd`] and [`BinOp::BitOr`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `&` on integers.
+    BitAnd,
+    /// `|` on integers.
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `&` on booleans.
+    And,
+    /// `|` on booleans.
+    Or,
+    /// `->`
+    Implies,
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl BinOp {
+    /// The operator written `symbol` in the source, as the parser gives
+    /// it (`&&`, `||` are `&`, `|`; on integers the compiler picks the
+    /// bitwise operators).
+    ///
+    /// # Panics
+    /// On a symbol the parser never produces.
+    pub fn from_symbol(symbol: &str) -> BinOp {
+        match symbol {
+            "+" => BinOp::Add,
+            "-" => BinOp::Sub,
+            "*" => BinOp::Mul,
+            "/" => BinOp::Div,
+            "%" => BinOp::Rem,
+            "^" => BinOp::BitXor,
+            "<<" => BinOp::Shl,
+            ">>" => BinOp::Shr,
+            "&" | "&&" => BinOp::And,
+            "|" | "||" => BinOp::Or,
+            "->" => BinOp::Implies,
+            "=" => BinOp::Eq,
+            "!=" => BinOp::Ne,
+            "<" => BinOp::Lt,
+            "<=" => BinOp::Le,
+            ">" => BinOp::Gt,
+            ">=" => BinOp::Ge,
+            other => unreachable!("the parser produced operator `{other}`"),
+        }
+    }
+
+    /// How the operator is written (for messages).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::BitAnd | BinOp::And => "&",
+            BinOp::BitOr | BinOp::Or => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Implies => "->",
+            BinOp::Eq => "=",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+        }
     }
 }

@@ -791,6 +791,32 @@ fn functions_return_records_and_arrays() {
     );
 }
 
+#[test]
+fn rumur_operators_compute_at_run_time_as_in_constants() {
+    // Identities of each operator on a variable (evaluated while
+    // checking, not folded when compiling); Rumur checks this model with
+    // no error and 6 states. `~` is the bitwise complement (it was
+    // evaluated as `-`), a shift by a negative amount goes the other way.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("ops.m");
+    let text = "var x: 0..5;\n\
+                startstate begin x := 0; end;\n\
+                rule x < 5 ==> begin x := x + 1; end;\n\
+                invariant \"not\" ~x = -x - 1 & ~~x = x;\n\
+                invariant \"neg\" -x + x = 0;\n\
+                invariant \"bits\" (x & 6) <= 6 & (x | 1) >= x & (x ^ x) = 0;\n\
+                invariant \"shifts\" (x << 2) = 4 * x & (x << -1) = (x >> 1) & (x >> 1) = x / 2;\n\
+                invariant \"logic\" (x = 3 -> x > 2) & !(x < 0) & (x != 0 | x = 0);\n";
+    std::fs::write(&path, text).expect("write");
+    let r = CheckRun::run_path(
+        &path.display().to_string(),
+        &[],
+        &["--no-deadlock"],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!((r.result(), r.count("states")), ("ok", 6), "{}", r.json);
+}
+
 /// `models/PetersonN.mch` is `peterson.m` written in B (N the size of the
 /// deferred set PID): both languages give the same counts, with and
 /// without symmetry, on one and two threads (what lets
