@@ -8,17 +8,31 @@ use crate::diag::{SourceFile, Span};
 
 /// Why a computation stopped.
 #[derive(Clone, Debug)]
+///
+/// Kept to two words (errors and compound results boxed), so that every
+/// evaluation's `Result<i64, Fail>` comes back in registers: the
+/// interpreter returns one from each node it evaluates.
 pub enum Fail {
     /// A model error (undefined value read, out-of-range assignment,
     /// `error`, failed `assert`...): message and place.
-    Error(String, Span),
-    /// A function returned (internal control flow).
-    Return(Option<i64>),
+    Error(Box<(String, Span)>),
+    /// A function returned a value (internal control flow).
+    Return(i64),
+    /// A procedure or function returned without a value.
+    ReturnNothing,
     /// A function returned an array or record: its words.
-    ReturnWords(Vec<u64>),
+    ReturnWords(Box<Vec<u64>>),
     /// An `assume` statement was false: the rule is abandoned and its
     /// successor discarded.
     Discard,
+}
+
+impl Fail {
+    /// The model error `message` at `span`.
+    #[cold]
+    pub fn error(message: String, span: Span) -> Fail {
+        Fail::Error(Box::new((message, span)))
+    }
 }
 
 type R<T> = Result<T, Fail>;
@@ -155,7 +169,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                     let i = self.eval(index)?;
                     let pos = i.wrapping_sub(*lo) as u64;
                     let Some(pos) = (pos < *len).then_some(pos as usize) else {
-                        return Err(Fail::Error(
+                        return Err(Fail::error(
                             format!(
                                 "index {} of `{}` is out of its range",
                                 index_ty.show(i),
@@ -179,14 +193,14 @@ impl<'p, 'm> Machine<'p, 'm> {
                 let a = self.addr(p)?;
                 let w = self.mem[a];
                 if w == 0 {
-                    return Err(Fail::Error(format!("`{}` is undefined", p.text), p.span));
+                    return Err(Fail::error(format!("`{}` is undefined", p.text), p.span));
                 }
                 (w as i64).wrapping_sub(1).wrapping_add(p.bounds.0)
             }
             CExpr::Call(id, args, span) => match self.call(*id, args, *span)? {
                 Some(v) => v,
                 None => {
-                    return Err(Fail::Error(
+                    return Err(Fail::error(
                         format!(
                             "function `{}` ended without `return`",
                             self.prog.procs[*id].name
@@ -215,7 +229,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                 let y = self.eval(b)?;
                 binary(*op, x, y).ok_or_else(|| {
                     let op = op.symbol();
-                    Fail::Error(
+                    Fail::error(
                         format!("`{op}` divides by zero or overflows ({x} {op} {y})"),
                         *span,
                     )
@@ -248,7 +262,7 @@ impl<'p, 'm> Machine<'p, 'm> {
             CExpr::Narrow(e, offset, card, span) => {
                 let v = self.eval(e)? - offset;
                 if !(0..*card).contains(&v) {
-                    return Err(Fail::Error(
+                    return Err(Fail::error(
                         "the union value is not of the expected member type".into(),
                         *span,
                     ));
@@ -286,12 +300,12 @@ impl<'p, 'm> Machine<'p, 'm> {
             }
             Range::Ints(from, to, by, span) => {
                 let (from, to, by) = (self.eval(from)?, self.eval(to)?, self.eval(by)?);
-                let values = int_range(from, to, by).map_err(|m| Fail::Error(m, *span))?;
+                let values = int_range(from, to, by).map_err(|m| Fail::error(m, *span))?;
                 let mut n = 0u64;
                 for v in values {
                     n += 1;
                     if n > MAX_LOOP {
-                        return Err(Fail::Error(
+                        return Err(Fail::error(
                             format!("this loop ran {MAX_LOOP} times: it does not seem to end"),
                             *span,
                         ));
@@ -332,7 +346,7 @@ impl<'p, 'm> Machine<'p, 'm> {
     fn call(&mut self, id: usize, args: &[Arg], span: Span) -> R<Option<i64>> {
         let p = &self.prog.procs[id];
         if self.calls >= MAX_CALLS {
-            return Err(Fail::Error(
+            return Err(Fail::error(
                 format!("calls nested deeper than {MAX_CALLS} (`{}`)", p.name),
                 span,
             ));
@@ -364,7 +378,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                 ArgVal::Scalar(x) => {
                     if !ty.contains(x) {
                         self.pop_frame(old);
-                        return Err(Fail::Error(
+                        return Err(Fail::error(
                             format!("argument {} is out of the parameter's range", ty.show(x)),
                             span,
                         ));
@@ -384,7 +398,8 @@ impl<'p, 'm> Machine<'p, 'm> {
         self.pop_frame(old);
         match result {
             Ok(()) => Ok(None),
-            Err(Fail::Return(v)) => Ok(v),
+            Err(Fail::Return(v)) => Ok(Some(v)),
+            Err(Fail::ReturnNothing) => Ok(None),
             Err(Fail::ReturnWords(w)) => Err(Fail::ReturnWords(w)),
             Err(e) => Err(e),
         }
@@ -393,8 +408,8 @@ impl<'p, 'm> Machine<'p, 'm> {
     /// Calls a function returning an array or record; its value's words.
     fn call_words(&mut self, id: usize, args: &[Arg], span: Span) -> R<Vec<u64>> {
         match self.call(id, args, span) {
-            Err(Fail::ReturnWords(w)) => Ok(w),
-            Ok(_) => Err(Fail::Error(
+            Err(Fail::ReturnWords(w)) => Ok(*w),
+            Ok(_) => Err(Fail::error(
                 format!(
                     "`{}` ended without returning a value",
                     self.prog.procs[id].name
@@ -418,7 +433,7 @@ impl<'p, 'm> Machine<'p, 'm> {
             CStmt::Assign(p, e, span) => {
                 let v = self.eval(e)?;
                 if v < p.bounds.0 || v > p.bounds.1 {
-                    return Err(Fail::Error(
+                    return Err(Fail::error(
                         format!("{} is out of the range of `{}`", p.ty.show(v), p.text),
                         *span,
                     ));
@@ -435,7 +450,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                 } else {
                     let v = (w as i64).wrapping_sub(1).wrapping_add(src.bounds.0);
                     if v < dst.bounds.0 || v > dst.bounds.1 {
-                        return Err(Fail::Error(
+                        return Err(Fail::error(
                             format!("{} is out of the range of `{}`", dst.ty.show(v), dst.text),
                             *span,
                         ));
@@ -455,10 +470,14 @@ impl<'p, 'm> Machine<'p, 'm> {
             }
             CStmt::ReturnPlace(src) => {
                 let s = self.addr(src)?;
-                return Err(Fail::ReturnWords(self.mem[s..s + src.ty.width()].to_vec()));
+                return Err(Fail::ReturnWords(Box::new(
+                    self.mem[s..s + src.ty.width()].to_vec(),
+                )));
             }
             CStmt::ReturnCall(id, args, span) => {
-                return Err(Fail::ReturnWords(self.call_words(*id, args, *span)?));
+                return Err(Fail::ReturnWords(Box::new(
+                    self.call_words(*id, args, *span)?,
+                )));
             }
             CStmt::If(arms, otherwise) => {
                 for (c, body) in arms {
@@ -487,7 +506,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                 while self.eval(c)? != 0 {
                     n += 1;
                     if n > MAX_LOOP {
-                        return Err(Fail::Error(
+                        return Err(Fail::error(
                             format!("this loop ran {MAX_LOOP} times: it does not seem to end"),
                             *span,
                         ));
@@ -506,10 +525,10 @@ impl<'p, 'm> Machine<'p, 'm> {
                 let a = self.addr(p)?;
                 self.mem[a..a + p.ty.width()].fill(0);
             }
-            CStmt::Error(m, span) => return Err(Fail::Error(format!("error: {m}"), *span)),
+            CStmt::Error(m, span) => return Err(Fail::error(format!("error: {m}"), *span)),
             CStmt::Assert(c, m, span) => {
                 if self.eval(c)? == 0 {
-                    return Err(Fail::Error(format!("assertion failed: {m}"), *span));
+                    return Err(Fail::error(format!("assertion failed: {m}"), *span));
                 }
             }
             CStmt::Cover(k, c) => {
@@ -536,7 +555,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                     MultisetValue::Scalar(e, ty) => {
                         let v = self.eval(e)?;
                         if !ty.contains(v) {
-                            return Err(Fail::Error(
+                            return Err(Fail::error(
                                 format!(
                                     "{} is out of the range of `{}`'s elements",
                                     ty.show(v),
@@ -554,7 +573,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                 };
                 let a = self.addr(set)?;
                 let Some(free) = (0..max).find(|j| self.mem[a + j * sw] == 0) else {
-                    return Err(Fail::Error(
+                    return Err(Fail::error(
                         format!("`{}` is full: it holds at most {max} elements", set.text),
                         *span,
                     ));
@@ -567,7 +586,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                 let (max, sw) = slots(&set.ty);
                 let i = self.eval(index)?;
                 if !(0..max as i64).contains(&i) {
-                    return Err(Fail::Error(
+                    return Err(Fail::error(
                         format!("{i} is not a slot of `{}`", set.text),
                         *span,
                     ));
@@ -592,7 +611,7 @@ impl<'p, 'm> Machine<'p, 'm> {
             CStmt::ReturnChecked(e, ty, span) => {
                 let v = self.eval(e)?;
                 if !ty.contains(v) {
-                    return Err(Fail::Error(
+                    return Err(Fail::error(
                         format!(
                             "the function returns {}, outside its result type",
                             ty.show(v)
@@ -600,14 +619,13 @@ impl<'p, 'm> Machine<'p, 'm> {
                         *span,
                     ));
                 }
-                return Err(Fail::Return(Some(v)));
+                return Err(Fail::Return(v));
             }
             CStmt::Return(e) => {
-                let v = match e {
-                    Some(e) => Some(self.eval(e)?),
-                    None => None,
-                };
-                return Err(Fail::Return(v));
+                return Err(match e {
+                    Some(e) => Fail::Return(self.eval(e)?),
+                    None => Fail::ReturnNothing,
+                });
             }
         }
         Ok(())
@@ -652,8 +670,10 @@ fn clear(ty: &Ty, words: &mut [u64]) {
 /// Renders a failure as a model error message.
 pub fn message(file: &SourceFile, f: &Fail) -> String {
     match f {
-        Fail::Error(m, span) => format!("{m} ({})", file.location(*span)),
-        Fail::Return(_) | Fail::ReturnWords(_) => "`return` outside a function".to_string(),
+        Fail::Error(error) => format!("{} ({})", error.0, file.location(error.1)),
+        Fail::Return(_) | Fail::ReturnNothing | Fail::ReturnWords(_) => {
+            "`return` outside a function".to_string()
+        }
         Fail::Discard => "an `assume` outside a rule is false".to_string(),
     }
 }

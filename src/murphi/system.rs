@@ -318,7 +318,7 @@ impl MurphiSystem {
                 return Ok(true);
             }
             match m.stmts(&rule.body) {
-                Ok(()) | Err(Fail::Return(None)) => Ok(true),
+                Ok(()) | Err(Fail::ReturnNothing) => Ok(true),
                 Err(e) => Err(e),
             }
         })();
