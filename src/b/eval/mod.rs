@@ -126,9 +126,15 @@ pub(crate) struct Env<'a> {
 }
 
 /// Internal error: an [`EvalError`] plus whether it is a function applied
-/// outside its domain (which guards treat as false).
+/// outside its domain (which guards treat as false). Boxed, so that the
+/// `R<Value>` every evaluation returns is two words, returned in
+/// registers, instead of the error's seven through memory.
 #[derive(Clone, Debug)]
-pub(crate) struct Fail {
+pub(crate) struct Fail(Box<FailInner>);
+
+/// What a [`Fail`] says.
+#[derive(Clone, Debug)]
+pub(crate) struct FailInner {
     span: Span,
     /// Borrowed for the fixed messages of hot paths (no allocation when a
     /// guard fails outside a function's domain).
@@ -138,35 +144,42 @@ pub(crate) struct Fail {
     stopped: Option<workers::StopReason>,
 }
 
+impl std::ops::Deref for Fail {
+    type Target = FailInner;
+    fn deref(&self) -> &FailInner {
+        &self.0
+    }
+}
+
 impl Fail {
     /// A well-definedness error.
     pub fn new(span: Span, message: impl Into<std::borrow::Cow<'static, str>>) -> Self {
-        Fail {
+        Fail(Box::new(FailInner {
             span,
             message: message.into(),
             outside_domain: false,
             stopped: None,
-        }
+        }))
     }
 
     /// The run's budget ran out while evaluating at `span`.
     pub fn stopped(span: Span, reason: workers::StopReason) -> Self {
-        Fail {
+        Fail(Box::new(FailInner {
             span,
             message: "stopped".into(),
             outside_domain: false,
             stopped: Some(reason),
-        }
+        }))
     }
 
     /// A function applied outside its domain.
     pub fn outside_domain(span: Span, message: &'static str) -> Self {
-        Fail {
+        Fail(Box::new(FailInner {
             span,
             message: message.into(),
             outside_domain: true,
             stopped: None,
-        }
+        }))
     }
 }
 
@@ -183,6 +196,7 @@ pub(crate) fn within_budget(span: Span) -> R<()> {
 
 impl From<Fail> for EvalError {
     fn from(f: Fail) -> Self {
+        let f = *f.0;
         EvalError {
             span: f.span,
             message: f.message.into_owned(),
