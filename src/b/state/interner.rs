@@ -17,10 +17,10 @@
 //! The table is a sharded map from id to value (no global lock): reading a
 //! value takes one shard's read lock and clones the value's reference.
 //! Per-thread deep copies (which would keep even the reference counts
-//! thread-local) were measured and are not used: on a machine whose
-//! queues take 100,000 distinct values (scheduler1 with 8 processes) no
-//! bounded per-thread cache holds the working set, and copying a sequence
-//! on every miss (an allocation per element) made the search 70% slower.
+//! thread-local) were measured and are not used: on scheduler1 with 8
+//! processes, whose queues take more distinct values than a bounded
+//! per-thread cache held, copying a sequence on every miss (an allocation
+//! per element) made the one-thread search 70% slower.
 
 use crate::b::value::Value;
 use dashmap::DashMap;
