@@ -44,12 +44,7 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                     if i >= batches.len() || shared.stopping() {
                         break;
                     }
-                    let index = worker.index;
-                    shared.queue_add(index, -(batches[i].len as i64));
-                    worker.expand_batch(&batches[i], &mut |b| {
-                        shared.queue_add(index, b.len as i64);
-                        mine.push(b);
-                    });
+                    expand(shared, &mut worker, &batches[i], &mut mine);
                 }
             }
             next_level.lock().append(&mut mine);
@@ -64,12 +59,7 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                     // after another, while the others wait, instead of
                     // two barriers per level (a long thin state space).
                     while batches.len() == 1 && !shared.stopping() {
-                        let index = worker.index;
-                        shared.queue_add(index, -(batches[0].len as i64));
-                        worker.expand_batch(&batches[0], &mut |b| {
-                            shared.queue_add(index, b.len as i64);
-                            mine.push(b);
-                        });
+                        expand(shared, &mut worker, &batches[0], &mut mine);
                         *batches = std::mem::take(&mut mine);
                         shared.sample_queue();
                     }
@@ -85,6 +75,22 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                 break;
             }
         }
+    });
+}
+
+/// Expands `batch` (taken off the queue), collecting the next level's
+/// batches in `next` (put on the queue).
+fn expand<'s, 'a, T: TransitionSystem>(
+    shared: &'s Shared<'a, T>,
+    worker: &mut Worker<'s, 'a, T>,
+    batch: &Batch,
+    next: &mut Vec<Batch>,
+) {
+    let index = worker.index;
+    shared.queue_add(index, -(batch.len as i64));
+    worker.expand_batch(batch, &mut |b| {
+        shared.queue_add(index, b.len as i64);
+        next.push(b);
     });
 }
 

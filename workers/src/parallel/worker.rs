@@ -18,6 +18,8 @@ pub(crate) struct Worker<'s, 'a, T: TransitionSystem> {
     handle: Handle,
     scratch: T::Scratch,
     successors: Vec<u64>,
+    /// The fingerprints of `successors`, from their prefetch.
+    fingerprints: Vec<Option<u64>>,
     out: Batch,
     por: PorCounts,
     /// Flood buffer (see [`crate::flood`]).
@@ -35,6 +37,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             handle,
             scratch: shared.system.new_scratch(),
             successors: Vec::new(),
+            fingerprints: Vec::new(),
             out: Batch::with_stride(shared.stride),
             por: PorCounts::new(shared.system),
             images: Vec::new(),
@@ -42,30 +45,36 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         }
     }
 
-    /// Inserts and checks `state`, found at `depth` from `parent`; queues
-    /// it in the outgoing batch if new, handing full batches to `sink`.
-    /// Returns `false` if the search must stop.
+    /// Inserts and checks `state` (its fingerprint `prefetched`, if its
+    /// prefetch computed it), found at `depth` from `parent`; queues it in
+    /// the outgoing batch if new, handing full batches to `sink`. Returns
+    /// `false` if the search must stop.
     #[inline]
     pub(crate) fn add_state(
         &mut self,
         guard: &Guard,
         state: &[u64],
+        prefetched: Option<u64>,
         parent: Ref,
         depth: u64,
         sink: &mut dyn FnMut(Batch),
     ) -> bool {
         let shared = self.shared;
-        let r = match shared.set.insert(&mut self.handle, guard, state, parent) {
-            Ok(Insert::Seen) => {
-                self.por.saw_stored = true;
-                return true;
-            }
-            Ok(Insert::New(r)) => r,
-            Err(full) => {
-                shared.stop_with(stop_reason(full));
-                return false;
-            }
-        };
+        let r =
+            match shared
+                .set
+                .insert_prefetched(&mut self.handle, guard, state, prefetched, parent)
+            {
+                Ok(Insert::Seen) => {
+                    self.por.saw_stored = true;
+                    return true;
+                }
+                Ok(Insert::New(r)) => r,
+                Err(full) => {
+                    shared.stop_with(stop_reason(full));
+                    return false;
+                }
+            };
         if shared.system.floods() {
             let (set, handle) = (&shared.set, &mut self.handle);
             let mut insert = |s: &[u64]| match set.insert(handle, guard, s, parent) {
@@ -149,6 +158,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             if !self.add_state(
                 &guard,
                 &states[i * width..(i + 1) * width],
+                None,
                 crate::store::NO_PARENT,
                 0,
                 sink,
@@ -172,14 +182,21 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
     ) -> bool {
         let width = self.shared.width;
         let successors = std::mem::take(&mut self.successors);
-        for state in successors[..count * width].chunks_exact(width.max(1)) {
-            self.shared.set.prefetch(guard, state);
-        }
+        let mut fingerprints = std::mem::take(&mut self.fingerprints);
+        fingerprints.clear();
+        fingerprints.extend(
+            successors[..count * width]
+                .chunks_exact(width.max(1))
+                .map(|state| self.shared.set.prefetch(guard, state)),
+        );
+        // A zero-width system has no words to chunk: nothing to prefetch.
+        fingerprints.resize(count, None);
         let mut go_on = true;
         for k in 0..count {
             if !self.add_state(
                 guard,
                 &successors[k * width..(k + 1) * width],
+                fingerprints[k],
                 r,
                 depth + 1,
                 sink,
@@ -189,6 +206,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             }
         }
         self.successors = successors;
+        self.fingerprints = fingerprints;
         go_on
     }
 

@@ -52,6 +52,8 @@ struct Search<'a, T: TransitionSystem> {
     /// States stored by flooding only, and the flood buffer.
     flooded: u64,
     images: Vec<u64>,
+    /// The fingerprints of the states being added, from their prefetch.
+    fingerprints: Vec<Option<u64>>,
 }
 
 impl<'a, T: TransitionSystem> Search<'a, T> {
@@ -84,6 +86,7 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             por: PorCounts::new(system),
             flooded: 0,
             images: Vec::new(),
+            fingerprints: Vec::new(),
         }
     }
 
@@ -111,12 +114,33 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
     /// `width` words each) found at `depth` from `parent`.
     fn add_states(&mut self, batch: &[u64], count: usize, parent: u64, depth: u64) -> Option<End> {
         let width = self.width;
-        for state in batch[..count * width].chunks_exact(width.max(1)) {
-            self.store.prefetch(state);
-        }
-        for i in 0..count {
+        // Touch every state's slot first: their cache misses overlap.
+        let mut fingerprints = std::mem::take(&mut self.fingerprints);
+        fingerprints.clear();
+        fingerprints.extend(
+            batch[..count * width]
+                .chunks_exact(width.max(1))
+                .map(|state| self.store.prefetch(state)),
+        );
+        // A zero-width system has no words to chunk: nothing to prefetch.
+        fingerprints.resize(count, None);
+        let end = self.add_prefetched(batch, &fingerprints, parent, depth);
+        self.fingerprints = fingerprints;
+        end
+    }
+
+    /// [`Search::add_states`] once the states' slots are prefetched.
+    fn add_prefetched(
+        &mut self,
+        batch: &[u64],
+        fingerprints: &[Option<u64>],
+        parent: u64,
+        depth: u64,
+    ) -> Option<End> {
+        let width = self.width;
+        for (i, &prefetched) in fingerprints.iter().enumerate() {
             let state = &batch[i * width..(i + 1) * width];
-            let id = match self.store.insert(state, parent) {
+            let id = match self.store.insert_prefetched(state, prefetched, parent) {
                 Ok(Insert::New(id)) => id,
                 Ok(Insert::Seen) => {
                     self.por.saw_stored = true;

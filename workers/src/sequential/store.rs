@@ -259,16 +259,39 @@ impl SeqStore {
     /// Fails, storing nothing, if the state is new and storing it would pass
     /// the state bound or the memory bound.
     pub(crate) fn insert(&mut self, state: &[u64], parent: u64) -> Result<Insert, StopReason> {
+        self.insert_prefetched(state, None, parent)
+    }
+
+    /// Prefetches the table slot where `state` would be looked up (see
+    /// [`crate::store::VisitedSet::prefetch`]) and returns its fingerprint
+    /// for [`SeqStore::insert_prefetched`]; `None` in tree mode.
+    #[inline]
+    pub(crate) fn prefetch(&self, state: &[u64]) -> Option<u64> {
+        if self.tree.is_some() {
+            return None;
+        }
+        let fp = fingerprint(state);
+        crate::hash::prefetch(&self.slots[crate::hash::home(fp, self.slots.len())]);
+        Some(fp)
+    }
+
+    /// [`SeqStore::insert`] of a state whose fingerprint
+    /// [`SeqStore::prefetch`] already computed (`None`: compute it).
+    pub(crate) fn insert_prefetched(
+        &mut self,
+        state: &[u64],
+        prefetched: Option<u64>,
+        parent: u64,
+    ) -> Result<Insert, StopReason> {
         debug_assert_eq!(state.len(), self.width);
         // A tree store keeps, hashes and compares the state's root.
         let root;
-        let state = if self.tree.is_some() {
+        let (state, fp) = if self.tree.is_some() {
             root = [self.root(state, parent)?];
-            &root[..]
+            (&root[..], fingerprint(&root))
         } else {
-            state
+            (state, prefetched.unwrap_or_else(|| fingerprint(state)))
         };
-        let fp = fingerprint(state);
         let mut pos = crate::hash::home(fp, self.slots.len());
         let tag = fp >> ID_BITS;
         // Probe until an empty slot (new state) or a match (seen).
@@ -376,16 +399,6 @@ impl SeqStore {
                 tree::expand(nodes, self.key.word(self.keys.get(id as usize), 0), out);
             }
             None => self.key.read_into(self.keys.get(id as usize), out),
-        }
-    }
-
-    /// Prefetches the table slot where `state` would be looked up (see
-    /// [`crate::store::VisitedSet::prefetch`]). Not in tree mode.
-    #[inline]
-    pub(crate) fn prefetch(&self, state: &[u64]) {
-        if self.tree.is_none() {
-            let pos = crate::hash::home(fingerprint(state), self.slots.len());
-            crate::hash::prefetch(&self.slots[pos]);
         }
     }
 

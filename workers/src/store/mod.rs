@@ -345,6 +345,19 @@ impl VisitedSet {
         state: &[u64],
         parent: Ref,
     ) -> Result<Insert, Full> {
+        self.insert_prefetched(handle, guard, state, None, parent)
+    }
+
+    /// [`VisitedSet::insert`] of a state whose fingerprint
+    /// [`VisitedSet::prefetch`] already computed (`None`: compute it).
+    pub fn insert_prefetched(
+        &self,
+        handle: &mut Handle,
+        guard: &Guard,
+        state: &[u64],
+        prefetched: Option<u64>,
+        parent: Ref,
+    ) -> Result<Insert, Full> {
         assert_eq!(
             handle.set, self.id,
             "a handle is only valid with the set that made it"
@@ -358,7 +371,10 @@ impl VisitedSet {
                 root = [self.root(nodes, handle, guard, state, parent)?];
                 (&root[..], crate::hash::fingerprint(&root))
             }
-            None => (state, crate::hash::fingerprint(state)),
+            None => (
+                state,
+                prefetched.unwrap_or_else(|| crate::hash::fingerprint(state)),
+            ),
         };
         // The part of an entry that identifies the state: the whole
         // fingerprint in compact mode, a tag of it otherwise.
@@ -504,14 +520,19 @@ impl VisitedSet {
 
     /// Prefetches the table slot where `state` would be looked up, so that
     /// a worker that holds several successors can overlap their memory
-    /// accesses before inserting them one by one. Not in tree mode (where
-    /// the slot depends on the root, not known before compression).
+    /// accesses before inserting them one by one, and returns the state's
+    /// fingerprint for [`VisitedSet::insert_prefetched`]. Not in tree mode
+    /// (where the slot depends on the root, not known before compression):
+    /// `None` there.
     #[inline]
-    pub fn prefetch(&self, guard: &Guard, state: &[u64]) {
-        if self.nodes.is_none() {
-            let table = self.tables.current(guard);
-            table.prefetch(table.home(crate::hash::fingerprint(state)));
+    pub fn prefetch(&self, guard: &Guard, state: &[u64]) -> Option<u64> {
+        if self.nodes.is_some() {
+            return None;
         }
+        let fp = crate::hash::fingerprint(state);
+        let table = self.tables.current(guard);
+        table.prefetch(table.home(fp));
+        Some(fp)
     }
 
     /// Reads the state of `r` into `out` to expand it: in tree mode its
