@@ -29,6 +29,7 @@
 mod arena;
 pub(crate) mod key;
 mod primitive;
+mod slots;
 mod table;
 pub(crate) mod tree;
 
@@ -386,7 +387,7 @@ impl VisitedSet {
         let entry_hash = |entry: u64| self.entry_hash(entry);
         let mut appended: Option<Ref> = None;
         'tables: loop {
-            let table = self.tables.current(guard);
+            let table = self.tables.current(fp, guard);
             if table.growing.load(Ordering::Acquire) != 0 {
                 self.tables
                     .help_grow(table, guard, &self.memory, &entry_hash)?;
@@ -530,7 +531,7 @@ impl VisitedSet {
             return None;
         }
         let fp = crate::hash::fingerprint(state);
-        let table = self.tables.current(guard);
+        let table = self.tables.current(fp, guard);
         table.prefetch(table.home(fp));
         Some(fp)
     }

@@ -41,7 +41,8 @@ proptest! {
 }
 
 /// Many threads insert overlapping ranges into a table that starts with
-/// two slots, so inserts race with each other and with many migrations.
+/// two slots, so inserts race with each other and with many migrations,
+/// and into one split into segments that each grow several times.
 /// Each key must be reported new exactly once, and its record must hold
 /// the key and the parent given by the thread that won. A tree store's
 /// node table (growing from 1024 slots) is hammered as well: its parents
@@ -51,9 +52,15 @@ fn many_threads_hammering_a_tiny_table() {
     // Scaled down under Miri, which runs code thousands of times slower.
     const THREADS: usize = if cfg!(miri) { 3 } else { 8 };
     const KEYS: u64 = if cfg!(miri) { 300 } else { 20_000 };
-    for kind in [StoreKind::Exact, StoreKind::Compact, StoreKind::Tree] {
+    let layouts = [(2, 1), (1 << 13, 16)];
+    for (kind, (capacity, segments)) in [StoreKind::Exact, StoreKind::Compact, StoreKind::Tree]
+        .into_iter()
+        .flat_map(|kind| layouts.map(|layout| (kind, layout)))
+    {
         let compact = kind == StoreKind::Compact;
-        let (set, mut handles) = VisitedSet::new(3, 24, kind, THREADS, 2, None);
+        let (set, mut handles) = VisitedSet::new(3, 24, kind, THREADS, capacity, None);
+        assert_eq!(set.tables.segments(), segments);
+        let first_bytes = set.tables.bytes();
         // Tree mode reads parents: give every state one of a few real ones.
         let parents: Vec<Ref> = (0..4u64)
             .map(
@@ -111,6 +118,14 @@ fn many_threads_hammering_a_tiny_table() {
                 assert_eq!(state, vec![k, k * 7, 0]);
             }
         }
+        let first = first_bytes as usize / 8 / segments;
+        let grown = set.tables.capacities();
+        assert!(
+            grown
+                .iter()
+                .all(|&c| c >= crate::hash::grown(crate::hash::grown(first))),
+            "every segment grew at least twice from {first} slots: {grown:?}"
+        );
         if kind == StoreKind::Tree {
             // Leaves k, 7k, 0 and the pair under each root, shared where equal.
             assert!(set.nodes() < 3 * KEYS + 20, "{} nodes", set.nodes());

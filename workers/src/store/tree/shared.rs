@@ -127,7 +127,7 @@ impl Nodes for Cons<'_> {
         let mut appended: Option<u32> = None;
         let hash_of = |entry: u64| hash(nodes.read(entry as u32));
         'tables: loop {
-            let table = nodes.tables.current(self.guard);
+            let table = nodes.tables.current(h, self.guard);
             if table.growing.load(Ordering::Acquire) != 0 {
                 nodes
                     .tables
