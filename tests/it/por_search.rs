@@ -58,13 +58,26 @@ OPERATIONS
 END
 ";
 
-/// Writes `text` to a fresh file in the temporary directory.
-fn temp_model(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orbit-por-search-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.mch"));
+/// A model written to a fresh temporary directory, removed when dropped.
+struct TempModel {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for TempModel {
+    type Target = PathBuf;
+
+    fn deref(&self) -> &PathBuf {
+        &self.path
+    }
+}
+
+/// Writes `text` to `name.mch` in a fresh temporary directory.
+fn temp_model(name: &str, text: &str) -> TempModel {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{name}.mch"));
     std::fs::write(&path, text).unwrap();
-    path
+    TempModel { _dir: dir, path }
 }
 
 /// The thread counts and orders every comparison runs under.
