@@ -382,6 +382,8 @@ fn run_workers<'s, 'a, T, F>(
             let work = move || {
                 let _exit = exit;
                 let _span = tracing::debug_span!("worker", index).entered();
+                let mut w = w;
+                w.rehome();
                 let run = std::panic::AssertUnwindSafe(|| body(w));
                 if let Err(payload) = std::panic::catch_unwind(run) {
                     let what = payload

@@ -45,6 +45,25 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         }
     }
 
+    /// Rebuilds the worker's buffers (its system scratch, its handle's,
+    /// its successor and batch buffers) from the calling thread's allocator
+    /// heap; called first thing on the worker's own thread. Workers are
+    /// made together on the main thread, whose allocator put their small
+    /// buffers side by side: two workers writing theirs then shared cache
+    /// lines.
+    pub(crate) fn rehome(&mut self) {
+        self.scratch = self.shared.system.new_scratch();
+        self.handle.rehome();
+        self.successors = self.successors.clone();
+        self.fingerprints = self.fingerprints.clone();
+        self.out = Batch {
+            words: self.out.words.clone(),
+            len: self.out.len,
+        };
+        self.images = self.images.clone();
+        self.state = self.state.clone();
+    }
+
     /// Inserts and checks `state` (its fingerprint `prefetched`, if its
     /// prefetch computed it), found at `depth` from `parent`; queues it in
     /// the outgoing batch if new, handing full batches to `sink`. Returns

@@ -150,6 +150,20 @@ pub struct Handle {
     _not_sync: PhantomData<Cell<()>>,
 }
 
+impl Handle {
+    /// Reallocates the handle's buffers (the record being built, the tree
+    /// compressor's, the unflushed counts) from the calling thread's
+    /// allocator heap. A worker calls it on its own thread: handles are
+    /// made together on one thread, so their small buffers lie side by
+    /// side, and two workers writing theirs would share cache lines.
+    pub fn rehome(&mut self) {
+        self.record = self.record.clone();
+        self.unflushed = self.unflushed.clone();
+        self.unflushed_nodes = self.unflushed_nodes.clone();
+        self.compressor = self.compressor.clone();
+    }
+}
+
 /// The concurrent visited set. See the module docs.
 pub struct VisitedSet {
     /// Unique among all sets of the process: ties handles to their set.

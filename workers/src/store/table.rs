@@ -220,7 +220,7 @@ pub(crate) struct Tables {
 /// Inserts one handle counted into the current generations of segments
 /// but has not yet added to their shared counts (flushed in batches, so a
 /// count is not a contended line).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Unflushed {
     /// Per segment: (the table the count belongs to, by address; count).
     counts: Vec<(usize, usize)>,

@@ -142,6 +142,7 @@ impl Shape {
 
 /// One worker's tree compressor: the tree of the state whose successors
 /// it is compressing (the *base*), and scratch space. See the module docs.
+#[derive(Clone)]
 pub(crate) struct Compressor {
     shape: Shape,
     /// The caller's name for the base state (a parent reference), if any.
