@@ -5,9 +5,10 @@
 //!
 //! * **exact** mode: a record is the state's significant bytes
 //!   ([`key`]: 9 bytes for a 68-bit state) then the parent's 48-bit
-//!   reference in 6 bytes; an
-//!   entry is a 16-bit fingerprint tag above a 48-bit reference to the
-//!   record (8 bits of worker, 40 of index). A tag match is confirmed by
+//!   reference in 5 bytes; an
+//!   entry is a 24-bit fingerprint tag above a 40-bit reference to the
+//!   record (a worker's bits, as few as the workers need, then the
+//!   index). A tag match is confirmed by
 //!   comparing the stored state, so no state is ever missed.
 //! * **tree** mode: as exact, but a record's key is the 8-byte root of
 //!   the state's tree of hash-consed nodes ([`tree`]), kept in a node
@@ -48,21 +49,25 @@ use table::{Probe, Tables, Unflushed};
 use tree::Compressor;
 use tree::shared::{Cons, SharedNodes};
 
-/// A reference to a stored record: worker in the high bits, index below.
+/// A reference to a stored record: worker in the high bits, index below
+/// (as many worker bits as the set's number of workers needs, the rest
+/// of [`REF_BITS`] for the index).
 pub type Ref = u64;
 /// The parent reference of initial states.
 pub const NO_PARENT: Ref = u64::MAX;
-/// Bits of a [`Ref`] holding the record index.
-const INDEX_BITS: u32 = 40;
-/// Bits of a [`Ref`] holding the worker (so at most 256 workers).
+/// Bits of a [`Ref`]: worker and index together. 40 bits, so that a
+/// stored parent takes 5 bytes and an entry keeps 24 bits of tag; a set
+/// of `w` workers leaves `40 - ceil(log2 w)` bits of index per worker (2^32
+/// records each at the most workers, 2^39 at two).
+const REF_BITS: u32 = 40;
+/// Bits of a [`Ref`] a worker may take at most (so at most 256 workers).
 const WORKER_BITS: u32 = 8;
 /// Largest number of workers (arenas) a set supports.
 pub const MAX_WORKERS: usize = 1 << WORKER_BITS;
-const REF_BITS: u32 = INDEX_BITS + WORKER_BITS;
 const REF_MASK: u64 = (1 << REF_BITS) - 1;
 /// Bytes of a stored parent reference.
 const PARENT_BYTES: usize = (REF_BITS / 8) as usize;
-/// How [`NO_PARENT`] is stored (all 48 bits set: no record index reaches
+/// How [`NO_PARENT`] is stored (all 40 bits set: no record index reaches
 /// it, see [`VisitedSet::append`]).
 const NO_PARENT_STORED: u64 = REF_MASK;
 /// Largest table fill ratio, as a fraction of 1024, before growing.
@@ -179,6 +184,8 @@ pub struct VisitedSet {
     /// Tree mode: the nodes the roots refer to.
     nodes: Option<SharedNodes>,
     arenas: Box<[Arena]>,
+    /// Bits of a [`Ref`] below the worker's: the record index.
+    index_bits: u32,
     tables: Tables,
     memory: Memory,
     /// Most states the set may hold ([`VisitedSet::limit_states`]).
@@ -239,6 +246,7 @@ impl VisitedSet {
             compact,
             nodes,
             arenas: (0..workers).map(|_| Arena::new(stride)).collect(),
+            index_bits: REF_BITS - (usize::BITS - (workers - 1).leading_zeros()),
             tables,
             memory,
             max_states: None,
@@ -291,11 +299,11 @@ impl VisitedSet {
     /// The record behind `r`.
     #[inline]
     fn record(&self, r: Ref) -> &[u8] {
-        let worker = (r >> INDEX_BITS) as usize;
+        let worker = (r >> self.index_bits) as usize;
         // SAFETY: references are only created by `insert` for records it
         // appended, and reach other threads only through the table or
         // records published through it (arena invariant 3).
-        unsafe { self.arenas[worker].record(r & ((1 << INDEX_BITS) - 1)) }
+        unsafe { self.arenas[worker].record(r & ((1 << self.index_bits) - 1)) }
     }
 
     /// The hash an entry was placed by.
@@ -477,8 +485,9 @@ impl VisitedSet {
             return Err(Full::States);
         }
         let arena = &self.arenas[handle.worker];
-        if arena.len() >= NO_PARENT_STORED & ((1 << INDEX_BITS) - 1) {
-            // The last index would read back as "no parent".
+        if arena.len() >= (1 << self.index_bits) - 1 {
+            // The last index of the last worker would read back as "no
+            // parent" (every worker keeps the same limit).
             self.give_back_appended();
             return Err(Full::Nodes);
         }
@@ -510,7 +519,7 @@ impl VisitedSet {
             self.give_back_appended();
             return Err(self.memory.refuse());
         };
-        Ok(((handle.worker as u64) << INDEX_BITS) | index)
+        Ok(((handle.worker as u64) << self.index_bits) | index)
     }
 
     /// Reads the state of `r` (a reference this set returned) into `out`.

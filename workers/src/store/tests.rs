@@ -227,3 +227,28 @@ fn state_limit_is_never_passed() {
         }
     }
 }
+
+/// References carry as many worker bits as the set's workers need and
+/// fit in the 5 stored bytes with any number of workers: records of the
+/// first and last worker read back with their parents.
+#[test]
+fn references_of_every_worker_count_read_back() {
+    for workers in [1, 2, 3, 8, 255, MAX_WORKERS] {
+        let (set, mut handles) = VisitedSet::new(2, 16, StoreKind::Exact, workers, 64, None);
+        let Ok(Insert::New(first)) = insert(&set, &mut handles[0], &[1, 2], NO_PARENT) else {
+            panic!("{workers} workers: first insert")
+        };
+        let last = handles.len() - 1;
+        let Ok(Insert::New(second)) = insert(&set, &mut handles[last], &[3, 4], first) else {
+            panic!("{workers} workers: second insert")
+        };
+        assert!(second <= REF_MASK && second != NO_PARENT_STORED);
+        let mut state = Vec::new();
+        set.read_state(second, &mut state);
+        assert_eq!(state, [3, 4]);
+        assert_eq!(VisitedSet::parent_in(set.record(second)), first);
+        assert_eq!(VisitedSet::parent_in(set.record(first)), NO_PARENT);
+        set.read_state(first, &mut state);
+        assert_eq!(state, [1, 2]);
+    }
+}
