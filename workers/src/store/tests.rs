@@ -158,9 +158,13 @@ fn chains_follow_parent_references() {
 
 #[test]
 fn memory_bound_is_never_passed() {
-    for kind in [StoreKind::Exact, StoreKind::Tree, StoreKind::Compact] {
-        let limit = 256 * 1024;
-        let (set, mut handles) = VisitedSet::new(4, 32, kind, 1, 16, Some(limit));
+    // One table, and one split into 8 segments that grow on their own.
+    let layouts = [(16, 1024 * 1024 / 4), (1 << 12, 1024 * 1024)];
+    for (kind, (capacity, limit)) in [StoreKind::Exact, StoreKind::Tree, StoreKind::Compact]
+        .into_iter()
+        .flat_map(|kind| layouts.map(|layout| (kind, layout)))
+    {
+        let (set, mut handles) = VisitedSet::new(4, 32, kind, 1, capacity, Some(limit));
         let mut stored = 0u64;
         loop {
             match insert(&set, &mut handles[0], &[stored, 1, 2, 3], NO_PARENT) {
