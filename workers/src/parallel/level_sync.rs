@@ -1,8 +1,10 @@
 //! Level-synchronous parallel BFS: shortest counterexamples.
 //!
-//! The batches of the current BFS level sit in a shared vector that the
-//! workers read without locking: each claims the next batch with a
-//! `fetch_add` on a cursor and expands it, collecting the batches of the
+//! The batches of the current BFS level sit in shared vectors, one per
+//! worker that produced them, which the workers read without locking: each
+//! claims the next batch of a vector with a `fetch_add` on its cursor and
+//! expands it, its own vector first (the states it stored itself, likely
+//! still in its cache), then the others', collecting the batches of the
 //! next level privately. At the end of a level each worker hands its
 //! batches over (one short lock per worker and level) and all meet at a
 //! barrier; one of them installs the next level and resets the cursor,
@@ -15,6 +17,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crossbeam::utils::CachePadded;
 use parking_lot::{Condvar, Mutex, RwLock};
 
 use super::batch::Batch;
@@ -29,42 +32,64 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
     initial: Vec<Batch>,
     start: Instant,
 ) {
-    let level = RwLock::new(initial);
-    let next_level: Mutex<Vec<Batch>> = Mutex::new(Vec::new());
-    let cursor = AtomicUsize::new(0);
-    let barrier = LevelBarrier::new(workers.len());
+    let threads = workers.len();
+    // The current level, by the worker that produced each batch (the
+    // initial batches count as worker 0's).
+    let mut first: Vec<Vec<Batch>> = (0..threads).map(|_| Vec::new()).collect();
+    first[0] = initial;
+    let level = RwLock::new(first);
+    let next_level: Vec<Mutex<Vec<Batch>>> = (0..threads).map(|_| Mutex::default()).collect();
+    let cursors: Vec<CachePadded<AtomicUsize>> = (0..threads)
+        .map(|_| CachePadded::new(AtomicUsize::new(0)))
+        .collect();
+    let barrier = LevelBarrier::new(threads);
     let done = AtomicBool::new(false);
     run_workers(shared, workers, start, &|| barrier.abort(), |mut worker| {
         let mut mine = Vec::new();
         loop {
             {
-                let batches = level.read();
-                loop {
-                    let i = cursor.fetch_add(1, Ordering::Relaxed);
-                    if i >= batches.len() || shared.stopping() {
-                        break;
+                let sections = level.read();
+                // Own batches first: their states were stored by this
+                // worker and are likely still in its cache; then help
+                // with the others'.
+                for k in 0..threads {
+                    let s = (worker.index + k) % threads;
+                    loop {
+                        let i = cursors[s].fetch_add(1, Ordering::Relaxed);
+                        if i >= sections[s].len() || shared.stopping() {
+                            break;
+                        }
+                        expand(shared, &mut worker, &sections[s][i], &mut mine);
                     }
-                    expand(shared, &mut worker, &batches[i], &mut mine);
                 }
             }
-            next_level.lock().append(&mut mine);
+            next_level[worker.index].lock().append(&mut mine);
             match barrier.wait() {
                 Some(true) => {
                     // The queue is at its level's full size here.
                     shared.sample_queue();
-                    let mut batches = level.write();
-                    *batches = std::mem::take(&mut *next_level.lock());
+                    let mut sections = level.write();
+                    for (section, next) in sections.iter_mut().zip(&next_level) {
+                        *section = std::mem::take(&mut *next.lock());
+                    }
                     // A level of one batch would be expanded by one worker
                     // anyway: the leader expands such levels alone, one
                     // after another, while the others wait, instead of
                     // two barriers per level (a long thin state space).
-                    while batches.len() == 1 && !shared.stopping() {
-                        expand(shared, &mut worker, &batches[0], &mut mine);
-                        *batches = std::mem::take(&mut mine);
+                    while !shared.stopping() {
+                        let total: usize = sections.iter().map(Vec::len).sum();
+                        if total != 1 {
+                            break;
+                        }
+                        let batch = sections.iter_mut().find_map(Vec::pop).expect("one batch");
+                        expand(shared, &mut worker, &batch, &mut mine);
+                        sections[worker.index] = std::mem::take(&mut mine);
                         shared.sample_queue();
                     }
-                    cursor.store(0, Ordering::Relaxed);
-                    if batches.is_empty() || shared.stopping() {
+                    for cursor in &cursors {
+                        cursor.store(0, Ordering::Relaxed);
+                    }
+                    if sections.iter().all(Vec::is_empty) || shared.stopping() {
                         done.store(true, Ordering::Relaxed);
                     }
                 }
