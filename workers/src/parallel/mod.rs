@@ -36,7 +36,7 @@ use crate::store::{MAX_WORKERS, Ref, VisitedSet};
 use crate::system::TransitionSystem;
 
 /// Initial slots of the visited set's table.
-const INITIAL_CAPACITY: usize = 1 << 15;
+const INITIAL_CAPACITY: usize = 1 << 14;
 /// How often the calling thread polls the stop conditions.
 const MONITOR_POLL: Duration = Duration::from_millis(2);
 

@@ -29,6 +29,8 @@ const BASE_BITS: u32 = 10;
 const BASE: u64 = 1 << BASE_BITS;
 /// Segments in the directory: enough for `BASE * (2^SEGMENTS - 1)` records.
 const SEGMENTS: usize = 40;
+/// The granularity at which an arena's memory is counted as used.
+const ACCOUNT_BYTES: u64 = 64 << 10;
 
 /// One worker's records. See the module docs.
 pub(crate) struct Arena {
@@ -72,14 +74,19 @@ impl Arena {
         self.len.load(Ordering::Relaxed)
     }
 
-    /// Bytes a push would allocate now: the next segment, if the last is full.
+    /// Bytes a push would newly use now: the [`ACCOUNT_BYTES`] chunks of
+    /// its segment that the record is the first to reach. A segment is
+    /// allocated whole but left untouched (see [`Arena::push`]), so its
+    /// pages cost memory only as records fill them; counting chunks as
+    /// they are reached makes the set's byte count (its statistics and
+    /// its memory bound) follow what is resident rather than what is
+    /// reserved, which for doubling segments is up to twice as much.
     pub(crate) fn bytes_needed_for_push(&self) -> u64 {
         let (k, offset) = locate(self.len());
-        if offset == 0 {
-            segment_records(k) * self.stride as u64
-        } else {
-            0
-        }
+        let stride = self.stride as u64;
+        let segment = segment_records(k) * stride;
+        let used = |records: u64| (records * stride).div_ceil(ACCOUNT_BYTES) * ACCOUNT_BYTES;
+        used(offset + 1).min(segment) - used(offset).min(segment)
     }
 
     /// Appends `record` (`stride` bytes) and returns its index.
@@ -155,15 +162,24 @@ impl Arena {
         }
     }
 
-    /// Bytes allocated by the arena's segments (the set keeps its own
-    /// running total; this recount checks it in tests).
+    /// Bytes of the arena counted as used: the [`ACCOUNT_BYTES`] chunks
+    /// its records reach in each segment (the set keeps its own running
+    /// total of [`Arena::bytes_needed_for_push`]; this recount checks it in
+    /// tests).
     #[cfg(test)]
     pub(crate) fn bytes(&self) -> u64 {
+        let len = self.len();
+        let stride = self.stride as u64;
         let mut total = 0;
-        for (k, segment) in self.segments.iter().enumerate() {
-            if !segment.load(Ordering::Relaxed).is_null() {
-                total += segment_records(k) * self.stride as u64;
+        let mut first = 0;
+        for k in 0..SEGMENTS {
+            if first >= len {
+                break;
             }
+            let records = (len - first).min(segment_records(k));
+            let segment = segment_records(k) * stride;
+            total += ((records * stride).div_ceil(ACCOUNT_BYTES) * ACCOUNT_BYTES).min(segment);
+            first += segment_records(k);
         }
         total
     }
@@ -233,6 +249,28 @@ mod tests {
             assert_eq!(unsafe { arena.record(i) }, bytes_of(&[i, i + 1, i * 2]));
         }
         assert!(arena.bytes() >= n * 24);
+    }
+
+    /// The bytes counted push by push are the chunks the records reach:
+    /// never less than the records, never more than a chunk per segment
+    /// beyond them, whatever the stride (records straddle chunk ends).
+    #[test]
+    fn counted_bytes_follow_the_records() {
+        for stride in [1, 14, 15, 24, 100] {
+            let arena = Arena::new(stride);
+            let record = vec![7u8; stride];
+            let mut counted = 0;
+            for i in 0..40_000u64 {
+                counted += arena.bytes_needed_for_push();
+                // SAFETY: single-threaded test: this thread is the only writer.
+                unsafe { arena.push(&record) }.expect("memory");
+                assert_eq!(counted, arena.bytes(), "stride {stride}, record {i}");
+                let used = (i + 1) * stride as u64;
+                let (segments, _) = locate(i);
+                assert!(counted >= used);
+                assert!(counted <= used + (segments as u64 + 1) * ACCOUNT_BYTES);
+            }
+        }
     }
 
     #[test]
