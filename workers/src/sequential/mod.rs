@@ -9,6 +9,7 @@
 //! so the parent chains, and therefore counterexamples, are shortest.
 
 mod frontier;
+mod slots;
 mod store;
 
 use std::time::Instant;

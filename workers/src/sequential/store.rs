@@ -1,13 +1,16 @@
 //! The single-threaded visited store: an open-addressing hash table with
-//! linear probing over a flat array of `u64` slots, plus per-state columns
+//! linear probing over a flat array of packed slots (`slots.rs`), plus
+//! per-state columns
 //! (the state's significant bytes, see [`crate::store::key`], or its
 //! fingerprint, or with a tree store its root, see [`crate::store::tree`];
 //! the parent's id).
 //!
-//! State ids are insertion indices. In exact mode a slot holds the top
-//! [`TAG_BITS`] bits of the fingerprint above `id + 1`, so most mismatches
-//! are rejected without touching the stored words; in compact mode a slot
-//! holds the whole fingerprint and nothing else is compared. The table
+//! State ids are insertion indices. In exact mode a 6-byte slot holds the
+//! top bits of the fingerprint above `id + 1` (as many bits of each as the
+//! table's size allows, see [`Layout`]), so most mismatches are rejected
+//! without touching the stored words; in
+//! compact mode an 8-byte slot holds the whole fingerprint and nothing
+//! else is compared. The table
 //! grows by half ([`crate::hash::grown`]) when it is [`MAX_LOAD`] full. All growth is done by hand so the
 //! memory bound can be checked *before* allocating.
 //!
@@ -15,7 +18,8 @@
 //! chunks (never copied, at most one chunk of slack, so no moment holds an
 //! old and a new copy), a parent id takes 40 bits (5 bytes; a search of
 //! more than 2^40 states stops on its state bound first), and the table
-//! stays between 8/15 and 4/5 full (8 bytes per slot).
+//! stays between 8/15 and 4/5 full (6 bytes per slot in exact mode: 7.5
+//! to 11.3 bytes per state).
 
 use crate::config::StoreKind;
 use crate::hash::{fingerprint, next_pos};
@@ -25,11 +29,43 @@ use crate::store::tree::local::{Cons, LocalNodes};
 use crate::store::tree::{self, Compressor};
 use crate::trace::StepKey;
 
-/// Slot bits holding a fingerprint tag in exact mode.
-const TAG_BITS: u32 = 24;
-/// Slot bits holding `id + 1` in exact mode.
-const ID_BITS: u32 = 64 - TAG_BITS;
-const ID_MASK: u64 = (1 << ID_BITS) - 1;
+use super::slots::PackedSlots;
+
+/// Bytes of an exact (or tree) store's slot: `id + 1` and a tag of the
+/// fingerprint above it (see [`Layout`]).
+const EXACT_SLOT_BYTES: usize = 6;
+
+/// How an exact slot splits into `id + 1` and a tag, for one table size:
+/// the id takes as many bits as the table's capacity needs (a table holds
+/// fewer states than slots), the tag the rest of the slot. The table is
+/// rebuilt from the stored keys whenever it grows, so each generation
+/// chooses its own split: a table of a million slots keeps 28 bits of
+/// tag in 6 bytes, one of 2^40 slots 7.
+#[derive(Clone, Copy)]
+struct Layout {
+    id_bits: u32,
+    id_mask: u64,
+    /// Bits a tag is shifted right from the fingerprint.
+    tag_shift: u32,
+}
+
+impl Layout {
+    fn for_table(capacity: usize, slot_bytes: usize) -> Self {
+        let id_bits = usize::BITS - capacity.leading_zeros();
+        let tag_bits = (8 * slot_bytes as u32).saturating_sub(id_bits).max(1);
+        Layout {
+            id_bits,
+            id_mask: (1 << id_bits) - 1,
+            tag_shift: 64 - tag_bits,
+        }
+    }
+
+    /// The slot of state `id` whose fingerprint is `fp`.
+    #[inline(always)]
+    fn slot(self, fp: u64, id: u64) -> u64 {
+        (fp >> self.tag_shift) << self.id_bits | (id + 1)
+    }
+}
 /// Largest fill ratio of the table before it grows (linear probing with
 /// tags stays short at 4/5: a probe compares 8-byte slots, eight to a
 /// cache line, and touches a stored state only on a tag match).
@@ -188,7 +224,9 @@ pub(crate) struct SeqStore {
     /// Compact: its fingerprint (8 bytes).
     keys: Chunked,
     parents: Parents,
-    slots: Vec<u64>,
+    slots: PackedSlots,
+    /// The split of the current table's exact slots.
+    layout: Layout,
     len: u64,
     max_states: Option<u64>,
     memory_limit: Option<u64>,
@@ -207,6 +245,7 @@ impl SeqStore {
         let compact = kind == StoreKind::Compact;
         let tree = kind == StoreKind::Tree;
         let key = KeyCodec::for_store(kind, width, state_bytes);
+        let slot_bytes = if compact { 8 } else { EXACT_SLOT_BYTES };
         SeqStore {
             width,
             key,
@@ -214,7 +253,8 @@ impl SeqStore {
             tree: tree.then(|| (LocalNodes::new(), Compressor::new(width))),
             keys: Chunked::new(if compact { 8 } else { key.bytes() }),
             parents: Parents { chunks: Vec::new() },
-            slots: vec![0; 1024],
+            slots: PackedSlots::zeroed(1024, slot_bytes).expect("memory for the table"),
+            layout: Layout::for_table(1024, slot_bytes),
             len: 0,
             max_states,
             memory_limit,
@@ -235,7 +275,7 @@ impl SeqStore {
     pub(crate) fn bytes(&self) -> u64 {
         self.keys.bytes()
             + self.parents.bytes()
-            + 8 * self.slots.len() as u64
+            + self.slots.bytes()
             + self.tree.as_ref().map_or(0, |(nodes, _)| nodes.bytes())
     }
 
@@ -271,7 +311,7 @@ impl SeqStore {
             return None;
         }
         let fp = fingerprint(state);
-        crate::hash::prefetch(&self.slots[crate::hash::home(fp, self.slots.len())]);
+        crate::hash::prefetch(self.slots.address(crate::hash::home(fp, self.slots.len())));
         Some(fp)
     }
 
@@ -293,10 +333,11 @@ impl SeqStore {
             (state, prefetched.unwrap_or_else(|| fingerprint(state)))
         };
         let mut pos = crate::hash::home(fp, self.slots.len());
-        let tag = fp >> ID_BITS;
+        let layout = self.layout;
+        let tag = fp >> layout.tag_shift;
         // Probe until an empty slot (new state) or a match (seen).
         loop {
-            let slot = self.slots[pos];
+            let slot = self.slots.get(pos);
             if slot == 0 {
                 break;
             }
@@ -304,8 +345,8 @@ impl SeqStore {
                 if slot == fp {
                     return Ok(Insert::Seen);
                 }
-            } else if slot >> ID_BITS == tag {
-                let id = ((slot & ID_MASK) - 1) as usize;
+            } else if slot >> layout.id_bits == tag {
+                let id = ((slot & layout.id_mask) - 1) as usize;
                 if self.key.equals(self.keys.get(id), state) {
                     return Ok(Insert::Seen);
                 }
@@ -319,10 +360,11 @@ impl SeqStore {
         if (self.len + 1) as f64 > MAX_LOAD * self.slots.len() as f64 {
             // The old table is freed before the new one is filled.
             let len = self.slots.len();
-            self.check_room(8 * (crate::hash::grown(len) - len) as u64)?;
+            let extra = self.slots.bytes_per_slot() * (crate::hash::grown(len) - len);
+            self.check_room(extra as u64)?;
             self.grow_table()?;
             pos = crate::hash::home(fp, self.slots.len());
-            while self.slots[pos] != 0 {
+            while self.slots.get(pos) != 0 {
                 pos = next_pos(pos, self.slots.len());
             }
         }
@@ -339,11 +381,11 @@ impl SeqStore {
             self.keys
                 .get_mut(id as usize)
                 .copy_from_slice(&fp.to_le_bytes());
-            self.slots[pos] = fp;
+            self.slots.set(pos, fp);
         } else {
             let key = self.key;
             key.write(state, self.keys.get_mut(id as usize));
-            self.slots[pos] = (tag << ID_BITS) | (id + 1);
+            self.slots.set(pos, self.layout.slot(fp, id));
         }
         self.parents.set(id as usize, parent);
         self.len += 1;
@@ -365,10 +407,11 @@ impl SeqStore {
     /// is freed first (the moment of growth never holds both tables) and
     /// the keys are read in order rather than at random.
     fn grow_table(&mut self) -> Result<(), StopReason> {
-        if !crate::hash::regrow(&mut self.slots) {
+        if !self.slots.regrow(crate::hash::grown(self.slots.len())) {
             return Err(StopReason::MemoryLimit);
         }
         let new_len = self.slots.len();
+        self.layout = Layout::for_table(new_len, self.slots.bytes_per_slot());
         for id in 0..self.len {
             let key = self.keys.get(id as usize);
             let (fp, slot) = if self.compact {
@@ -376,13 +419,13 @@ impl SeqStore {
                 (fp, fp)
             } else {
                 let fp = self.key.fingerprint(key);
-                (fp, (fp >> ID_BITS) << ID_BITS | (id + 1))
+                (fp, self.layout.slot(fp, id))
             };
             let mut pos = crate::hash::home(fp, new_len);
-            while self.slots[pos] != 0 {
+            while self.slots.get(pos) != 0 {
                 pos = next_pos(pos, new_len);
             }
-            self.slots[pos] = slot;
+            self.slots.set(pos, slot);
         }
         Ok(())
     }
@@ -467,6 +510,39 @@ mod tests {
                 prop_assert_eq!(matches!(got, Insert::New(_)), new);
             }
             prop_assert_eq!(store.len(), model.len() as u64);
+        }
+    }
+
+    /// Through many growths (each rebuilding the table with its own split
+    /// of id and tag bits), every state keeps its id and is found again.
+    #[test]
+    fn states_survive_growths_of_the_packed_table() {
+        for kind in [StoreKind::Exact, StoreKind::Tree, StoreKind::Compact] {
+            let mut store = SeqStore::new(2, 16, kind, None, None);
+            let n = 100_000u64;
+            for i in 0..n {
+                assert_eq!(store.insert(&[i, i * 3], NO_PARENT), Ok(Insert::New(i)));
+            }
+            assert!(store.slots.len() > 100_000);
+            for i in (0..n).step_by(7) {
+                assert_eq!(store.insert(&[i, i * 3], NO_PARENT), Ok(Insert::Seen));
+            }
+            assert_eq!(store.insert(&[n, n * 3], NO_PARENT), Ok(Insert::New(n)));
+        }
+    }
+
+    /// A table's layout leaves room for every id its fill limit allows and
+    /// for a tag of at least 7 bits up to 2^40 slots.
+    #[test]
+    fn layouts_hold_every_id_a_table_can_store() {
+        for capacity in [1024usize, 1536, 1 << 20, 3 << 25, 1 << 40] {
+            let layout = Layout::for_table(capacity, EXACT_SLOT_BYTES);
+            let most = (MAX_LOAD * capacity as f64) as u64 + 1;
+            assert!(most <= layout.id_mask, "{capacity}");
+            assert!(64 - layout.tag_shift >= 7, "{capacity}");
+            let slot = layout.slot(u64::MAX, most - 1);
+            assert!(slot < 1 << (8 * EXACT_SLOT_BYTES), "{capacity}");
+            assert_eq!(slot & layout.id_mask, most);
         }
     }
 
