@@ -256,8 +256,11 @@ impl VisitedSet {
             .map(|worker| Handle {
                 set: id,
                 worker,
-                unflushed: Unflushed::default(),
-                unflushed_nodes: Unflushed::default(),
+                unflushed: set.tables.unflushed(),
+                unflushed_nodes: set
+                    .nodes
+                    .as_ref()
+                    .map_or_else(Unflushed::default, SharedNodes::unflushed),
                 record: vec![0; stride],
                 compressor: tree.then(|| Compressor::new(width)),
                 _not_sync: PhantomData,

@@ -219,7 +219,8 @@ pub(crate) struct Tables {
 
 /// Inserts one handle counted into the current generations of segments
 /// but has not yet added to their shared counts (flushed in batches, so a
-/// count is not a contended line).
+/// count is not a contended line); made by [`Tables::unflushed`] with one
+/// count per segment (`Default`, empty, stands for no table).
 #[derive(Clone, Default)]
 pub(crate) struct Unflushed {
     /// Per segment: (the table the count belongs to, by address; count).
@@ -242,6 +243,14 @@ impl Tables {
                 .map(|k| Atomic::new(Table::try_new(per, k).expect("memory for the table")))
                 .collect(),
             mask: segments - 1,
+        }
+    }
+
+    /// An empty count of unflushed inserts, one per segment, for one
+    /// inserting handle.
+    pub(crate) fn unflushed(&self) -> Unflushed {
+        Unflushed {
+            counts: vec![(0, 0); self.segments.len()],
         }
     }
 
@@ -301,9 +310,7 @@ impl Tables {
         max_load_per_1024: usize,
         memory: &Memory,
     ) {
-        if unflushed.counts.len() != self.segments.len() {
-            unflushed.counts = vec![(0, 0); self.segments.len()];
-        }
+        debug_assert_eq!(unflushed.counts.len(), self.segments.len());
         let id = table as *const Table as usize;
         let (owner, count) = &mut unflushed.counts[table.segment];
         if *owner != id {

@@ -66,6 +66,11 @@ impl SharedNodes {
         self.tables.bytes()
     }
 
+    /// An empty count of a handle's unflushed inserts into the node table.
+    pub(crate) fn unflushed(&self) -> Unflushed {
+        self.tables.unflushed()
+    }
+
     /// Nodes stored.
     pub(crate) fn len(&self) -> u64 {
         self.arenas.iter().map(Arena::len).sum()
