@@ -1,27 +1,32 @@
 //! The concurrent visited set of the parallel engines.
 //!
-//! A lock-free hash set (`table`) of 64-bit entries over per-worker
+//! A lock-free hash set (`table`) of tagged references over per-worker
 //! append-only record arenas (`arena`):
 //!
 //! * **exact** mode: a record is the state's significant bytes
-//!   ([`key`]: 9 bytes for a 68-bit state) then the parent's 48-bit
-//!   reference in 5 bytes; an
-//!   entry is a 24-bit fingerprint tag above a 40-bit reference to the
-//!   record (a worker's bits, as few as the workers need, then the
-//!   index). A tag match is confirmed by
-//!   comparing the stored state, so no state is ever missed.
+//!   ([`key`]: 9 bytes for a 68-bit state) then the parent's 40-bit
+//!   reference in 5 bytes; an entry is a fingerprint tag above a
+//!   reference to the record (the index above the worker's bits, as few
+//!   as the workers need). A tag match is confirmed by comparing the
+//!   stored state, so no state is ever missed.
 //! * **tree** mode: as exact, but a record's key is the 8-byte root of
 //!   the state's tree of hash-consed nodes ([`tree`]), kept in a node
 //!   store beside the set; a state shared in part with others costs its
 //!   root, its record and the few nodes it adds.
 //! * **compact** mode: a record is the 8-byte fingerprint then the parent
-//!   reference (14 bytes); an entry is the 64-bit fingerprint itself, and equal fingerprints are
+//!   reference (13 bytes); an entry is the 64-bit fingerprint itself, and equal fingerprints are
 //!   taken for equal states (TLC's approach), which misses a state with
 //!   the small probability of [`crate::Stats::collision_probability`].
 //!
-//! The table holds 8 bytes per slot and stays small and cache-friendly:
-//! probing compares entries and only touches a stored state on a tag
-//! match. An inserting worker appends its record speculatively when it
+//! The table stays small and cache-friendly: probing compares entries and
+//! only touches a stored state on a tag match. Exact and tree entries take
+//! 4 bytes while references are small (up to 2^26 records: a tag of the
+//! bits the reference leaves, at least 6) and 8 bytes beyond (a 24-bit tag
+//! above a 40-bit reference); German with 4 nodes at two threads, 544,617
+//! states: 24.1 MB peak with 8-byte entries, 20.2 MB with 4-byte ones, the
+//! same 0.87 s (medians of 7, interleaved); with 5 nodes, 10,977,849
+//! states: 335 against 270 MB, 23.7 against 23.2 s (medians of 3).
+//! An inserting worker appends its record speculatively when it
 //! reaches an empty slot, then claims the slot with a CAS; if another
 //! worker inserted the same state first, the record is taken back (it was
 //! never published). Old tables are freed through crossbeam-epoch once no
@@ -49,9 +54,10 @@ use table::{Probe, Tables, Unflushed};
 use tree::Compressor;
 use tree::shared::{Cons, SharedNodes};
 
-/// A reference to a stored record: worker in the high bits, index below
-/// (as many worker bits as the set's number of workers needs, the rest
-/// of [`REF_BITS`] for the index).
+/// A reference to a stored record: the index above the worker (as many
+/// worker bits as the set's number of workers needs, the rest of
+/// [`REF_BITS`] for the index), so that references stay as small as the
+/// records stored, which lets the table keep them in 4-byte slots.
 pub type Ref = u64;
 /// The parent reference of initial states.
 pub const NO_PARENT: Ref = u64::MAX;
@@ -59,7 +65,7 @@ pub const NO_PARENT: Ref = u64::MAX;
 /// stored parent takes 5 bytes and an entry keeps 24 bits of tag; a set
 /// of `w` workers leaves `40 - ceil(log2 w)` bits of index per worker (2^32
 /// records each at the most workers, 2^39 at two).
-const REF_BITS: u32 = 40;
+const REF_BITS: u32 = table::ENTRY_REF_BITS;
 /// Bits of a [`Ref`] a worker may take at most (so at most 256 workers).
 const WORKER_BITS: u32 = 8;
 /// Largest number of workers (arenas) a set supports.
@@ -184,7 +190,9 @@ pub struct VisitedSet {
     /// Tree mode: the nodes the roots refer to.
     nodes: Option<SharedNodes>,
     arenas: Box<[Arena]>,
-    /// Bits of a [`Ref`] below the worker's: the record index.
+    /// Bits of a [`Ref`] below the index: the worker's.
+    worker_bits: u32,
+    /// Bits of a [`Ref`] above the worker's: the record index.
     index_bits: u32,
     tables: Tables,
     memory: Memory,
@@ -226,7 +234,7 @@ impl VisitedSet {
         let key = KeyCodec::for_store(kind, width, state_bytes);
         let key_bytes = if compact { 8 } else { key.bytes() };
         let stride = key_bytes + PARENT_BYTES;
-        let tables = Tables::new(capacity);
+        let tables = Tables::new(capacity, !compact);
         let memory = Memory::new(memory_limit);
         // The first tables are taken whatever the bound: a search that
         // cannot hold them stops at its first state.
@@ -246,6 +254,7 @@ impl VisitedSet {
             compact,
             nodes,
             arenas: (0..workers).map(|_| Arena::new(stride)).collect(),
+            worker_bits: usize::BITS - (workers - 1).leading_zeros(),
             index_bits: REF_BITS - (usize::BITS - (workers - 1).leading_zeros()),
             tables,
             memory,
@@ -302,11 +311,11 @@ impl VisitedSet {
     /// The record behind `r`.
     #[inline]
     fn record(&self, r: Ref) -> &[u8] {
-        let worker = (r >> self.index_bits) as usize;
+        let worker = (r & ((1 << self.worker_bits) - 1)) as usize;
         // SAFETY: references are only created by `insert` for records it
         // appended, and reach other threads only through the table or
         // records published through it (arena invariant 3).
-        unsafe { self.arenas[worker].record(r & ((1 << self.index_bits) - 1)) }
+        unsafe { self.arenas[worker].record(r >> self.worker_bits) }
     }
 
     /// The hash an entry was placed by.
@@ -402,13 +411,6 @@ impl VisitedSet {
                 prefetched.unwrap_or_else(|| crate::hash::fingerprint(state)),
             ),
         };
-        // The part of an entry that identifies the state: the whole
-        // fingerprint in compact mode, a tag of it otherwise.
-        let want = if self.compact {
-            fp
-        } else {
-            (fp >> REF_BITS).max(1) << REF_BITS
-        };
         let entry_hash = |entry: u64| self.entry_hash(entry);
         let mut appended: Option<Ref> = None;
         'tables: loop {
@@ -418,6 +420,10 @@ impl VisitedSet {
                     .help_grow(table, guard, &self.memory, &entry_hash)?;
                 continue;
             }
+            // The part of an entry that identifies the state: the whole
+            // fingerprint in compact mode, a tag of it otherwise (as many
+            // of its bits as the table's slots keep).
+            let want = if self.compact { fp } else { table.tag(fp) };
             let mut pos = table.home(fp);
             for _ in 0..table.capacity() {
                 let entry = match table.probe(pos) {
@@ -432,6 +438,14 @@ impl VisitedSet {
                             Some(r) => r,
                             None => *appended.insert(self.append(handle, key, fp, parent)?),
                         };
+                        if !self.compact && !table.fits(r) {
+                            // The table's slots are too narrow for the
+                            // reference: move to wider ones and retry.
+                            self.tables.start_widening(table, r, &self.memory)?;
+                            self.tables
+                                .help_grow(table, guard, &self.memory, &entry_hash)?;
+                            continue 'tables;
+                        }
                         let entry = if self.compact { fp } else { want | r };
                         match table.claim(pos, entry) {
                             Ok(()) => {
@@ -522,7 +536,12 @@ impl VisitedSet {
             self.give_back_appended();
             return Err(self.memory.refuse());
         };
-        Ok(((handle.worker as u64) << self.index_bits) | index)
+        let r = (index << self.worker_bits) | handle.worker as u64;
+        if index & index.wrapping_sub(1) == 0 {
+            // A power of two (or 0): the references' bit length may grow.
+            self.tables.note_ref(r);
+        }
+        Ok(r)
     }
 
     /// Reads the state of `r` (a reference this set returned) into `out`.

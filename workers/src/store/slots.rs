@@ -1,5 +1,5 @@
-//! The memory of a table's slots: zeroed `u64` atomics, taken from the
-//! system directly when large.
+//! The memory of a table's slots: zeroed `u64` or `u32` atomics, taken
+//! from the system directly when large.
 //!
 //! A large slot array is its own anonymous memory mapping (`mmap` on Unix):
 //! the kernel hands out zeroed pages, so an empty table costs no writes
@@ -11,35 +11,54 @@
 //! half, at 23.5 MB with the same segments mapped. Small
 //! arrays, other targets and `--cfg loom` builds use a boxed slice.
 
-use super::primitive::AtomicU64;
+use super::primitive::{AtomicU32, AtomicU64};
+
+/// An atomic a slot array can hold: zero is all-zero bytes, so the
+/// kernel's zeroed pages are a valid array.
+pub(crate) trait SlotWord: Sized {
+    /// The atomic holding 0.
+    fn zero() -> Self;
+}
+
+impl SlotWord for AtomicU64 {
+    fn zero() -> Self {
+        AtomicU64::new(0)
+    }
+}
+
+impl SlotWord for AtomicU32 {
+    fn zero() -> Self {
+        AtomicU32::new(0)
+    }
+}
 
 /// Bytes from which a slot array is mapped rather than allocated.
 #[cfg(all(unix, not(loom)))]
 const MAP_FROM_BYTES: usize = 4 << 10;
 
-/// A fixed array of zeroed slots. Dereferences to `[AtomicU64]` (one
+/// A fixed array of zeroed slots. Dereferences to `[W]` (one
 /// representation for both kinds of memory, so that a slot access on the
 /// hot path is a plain indexed load).
-pub(crate) struct Slots {
-    ptr: std::ptr::NonNull<AtomicU64>,
+pub(crate) struct Slots<W> {
+    ptr: std::ptr::NonNull<W>,
     len: usize,
     /// Whether `ptr` is a mapping of its own (else a leaked boxed slice).
     mapped: bool,
 }
 
-impl Slots {
+impl<W: SlotWord> Slots<W> {
     /// `len` zeroed slots, or `None` if the system refuses the memory.
     pub(crate) fn zeroed(len: usize) -> Option<Self> {
         #[cfg(all(unix, not(loom)))]
-        if len.checked_mul(std::mem::size_of::<AtomicU64>())? >= MAP_FROM_BYTES {
+        if len.checked_mul(std::mem::size_of::<W>())? >= MAP_FROM_BYTES {
             return Self::mapped(len);
         }
         let mut slots = Vec::new();
         slots.try_reserve_exact(len).ok()?;
-        slots.extend((0..len).map(|_| AtomicU64::new(0)));
-        let boxed: *mut [AtomicU64] = Box::into_raw(slots.into_boxed_slice());
+        slots.extend((0..len).map(|_| W::zero()));
+        let boxed: *mut [W] = Box::into_raw(slots.into_boxed_slice());
         Some(Slots {
-            ptr: std::ptr::NonNull::new(boxed.cast::<AtomicU64>())?,
+            ptr: std::ptr::NonNull::new(boxed.cast::<W>())?,
             len,
             mapped: false,
         })
@@ -48,7 +67,7 @@ impl Slots {
     /// `len` slots in their own anonymous mapping.
     #[cfg(all(unix, not(loom)))]
     fn mapped(len: usize) -> Option<Self> {
-        let bytes = len * std::mem::size_of::<AtomicU64>();
+        let bytes = len * std::mem::size_of::<W>();
         // SAFETY: an anonymous private mapping of `bytes` (non-zero) bytes
         // at an address of the kernel's choosing; it aliases nothing and is
         // unmapped once, in `drop`.
@@ -65,28 +84,28 @@ impl Slots {
         if ptr == libc::MAP_FAILED {
             return None;
         }
-        // Zeroed pages are slots holding 0 (`EMPTY`): `AtomicU64` has the
-        // layout of `u64`, and mappings are page-aligned.
+        // Zeroed pages are slots holding 0 (`EMPTY`): the atomics have the
+        // layout of their integers, and mappings are page-aligned.
         Some(Slots {
-            ptr: std::ptr::NonNull::new(ptr.cast::<AtomicU64>())?,
+            ptr: std::ptr::NonNull::new(ptr.cast::<W>())?,
             len,
             mapped: true,
         })
     }
 }
 
-impl std::ops::Deref for Slots {
-    type Target = [AtomicU64];
+impl<W> std::ops::Deref for Slots<W> {
+    type Target = [W];
 
     #[inline(always)]
-    fn deref(&self) -> &[AtomicU64] {
+    fn deref(&self) -> &[W] {
         // SAFETY: `ptr` holds `len` initialised slots (written by `zeroed`
         // or zeroed by the kernel) for as long as `self` lives.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
 
-impl Drop for Slots {
+impl<W> Drop for Slots<W> {
     fn drop(&mut self) {
         if self.mapped {
             #[cfg(all(unix, not(loom)))]
@@ -95,7 +114,7 @@ impl Drop for Slots {
             unsafe {
                 libc::munmap(
                     self.ptr.as_ptr().cast(),
-                    self.len * std::mem::size_of::<AtomicU64>(),
+                    self.len * std::mem::size_of::<W>(),
                 );
             }
         } else {
@@ -111,11 +130,11 @@ impl Drop for Slots {
     }
 }
 
-// SAFETY: the slots are atomics, shared as `&[AtomicU64]`; the mapping is
-// owned like a `Box`.
-unsafe impl Send for Slots {}
+// SAFETY: the slots are atomics, shared as `&[W]`; the mapping is owned
+// like a `Box`.
+unsafe impl<W: Send> Send for Slots<W> {}
 // SAFETY: as above.
-unsafe impl Sync for Slots {}
+unsafe impl<W: Sync> Sync for Slots<W> {}
 
 #[cfg(test)]
 mod tests {
@@ -125,7 +144,7 @@ mod tests {
     #[test]
     fn small_and_mapped_arrays_start_empty_and_keep_their_writes() {
         for len in [1, 7, 8191, 8192, 100_000] {
-            let slots = Slots::zeroed(len).expect("memory");
+            let slots = Slots::<AtomicU64>::zeroed(len).expect("memory");
             assert_eq!(slots.len(), len);
             assert!(slots.iter().all(|s| s.load(Ordering::Relaxed) == 0));
             for (i, s) in slots.iter().enumerate() {
@@ -133,6 +152,17 @@ mod tests {
             }
             for (i, s) in slots.iter().enumerate() {
                 assert_eq!(s.load(Ordering::Relaxed), i as u64 * 3 + 1);
+            }
+        }
+        for len in [1, 1023, 1024, 100_000] {
+            let slots = Slots::<AtomicU32>::zeroed(len).expect("memory");
+            assert_eq!(slots.len(), len);
+            assert!(slots.iter().all(|s| s.load(Ordering::Relaxed) == 0));
+            for (i, s) in slots.iter().enumerate() {
+                s.store(u32::MAX - i as u32, Ordering::Relaxed);
+            }
+            for (i, s) in slots.iter().enumerate() {
+                assert_eq!(s.load(Ordering::Relaxed), u32::MAX - i as u32);
             }
         }
     }

@@ -1,7 +1,18 @@
 //! The slot array of the concurrent visited set: open addressing with
-//! linear probing over `u64` slots claimed by compare-and-swap, split
-//! into independent *segments* chosen by hash bits, and the cooperative
-//! migration of a segment's slots into one twice as large.
+//! linear probing over `u64` or `u32` slots claimed by compare-and-swap,
+//! split into independent *segments* chosen by hash bits, and the
+//! cooperative migration of a segment's slots into one twice as large.
+//!
+//! # Narrow slots
+//! A set whose entries are a tag above a reference to a record (see
+//! [`ENTRY_REF_BITS`]) has 4-byte slots while its references are small:
+//! the reference in the low bits, as many as the records so far need with
+//! room for four times as many, and the top bits of the key's hash above
+//! (at least [`MIN_NARROW_TAG_BITS`]). Each new generation of a segment
+//! chooses its layout again, and a reference too large for a table's
+//! slots migrates that segment into one as large with wider slots; 8-byte
+//! slots hold any entry. A migration re-tags every entry from its key's
+//! hash, so no tag bit is lost for good.
 //!
 //! # Segments
 //! A set's slots are split into up to [`MAX_SEGMENTS`] tables, each
@@ -39,7 +50,7 @@
 //! costs each of `p` threads about `1/p` of the table, in parallel with
 //! the others.
 
-use super::primitive::{AtomicUsize, Ordering};
+use super::primitive::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use super::slots::Slots;
 use super::{Full, Memory};
 use crossbeam::epoch::{Atomic, Guard, Owned};
@@ -48,6 +59,8 @@ use crossbeam::epoch::{Atomic, Guard, Owned};
 pub(crate) const EMPTY: u64 = 0;
 /// A slot whose entry (or emptiness) was moved to the next table.
 pub(crate) const MOVED: u64 = u64::MAX;
+/// A narrow slot's [`MOVED`].
+const MOVED_NARROW: u32 = u32::MAX;
 /// Slots per migration chunk.
 const CHUNK: usize = 1024;
 /// Most segments a set of tables has (a power of two; see the module
@@ -56,10 +69,47 @@ pub(crate) const MAX_SEGMENTS: usize = 16;
 /// Fewest slots a segment starts with: a first capacity is split into at
 /// most `capacity / MIN_SEGMENT_SLOTS` segments.
 const MIN_SEGMENT_SLOTS: usize = 512;
+/// Bits of a tagged entry below its tag: a tagged entry, as tables take
+/// and give it, is `tag << ENTRY_REF_BITS | reference`.
+pub(crate) const ENTRY_REF_BITS: u32 = 40;
+const ENTRY_REF_MASK: u64 = (1 << ENTRY_REF_BITS) - 1;
+/// Fewest tag bits a narrow slot keeps (a tag match that is not the state
+/// costs a look at its record: 1 in 64 entries probed at worst).
+const MIN_NARROW_TAG_BITS: u32 = 6;
+/// Most reference bits a narrow slot holds.
+const MAX_NARROW_REF_BITS: u32 = 32 - MIN_NARROW_TAG_BITS;
+/// Reference bits a new narrow table keeps beyond those of the largest
+/// reference noted: room for four times as many records before a
+/// reference outgrows the table.
+const REF_BITS_MARGIN: u32 = 2;
+
+/// Bits a narrow slot needs for reference `r` (which must stay below the
+/// all-ones reference, see [`Table::fits`]).
+fn ref_bits_of(r: u64) -> u32 {
+    u64::BITS - (r + 1).leading_zeros()
+}
+
+/// The slot array of one generation: 8-byte slots, or 4-byte ones holding
+/// a tagged entry whose reference is small enough.
+enum Words {
+    Wide(Slots<AtomicU64>),
+    Narrow(Slots<AtomicU32>),
+}
 
 /// One generation of the slot array.
 pub(crate) struct Table {
-    slots: Slots,
+    words: Words,
+    /// Whether entries are tagged references (see [`ENTRY_REF_BITS`]),
+    /// which a migration re-tags for the next table, rather than opaque
+    /// words copied as they are.
+    tagged: bool,
+    /// Narrow slots: bits of a slot below its tag (the reference's).
+    ref_bits: u32,
+    /// References this table can hold: below `ref_limit` (a narrow slot's
+    /// all-ones reference could make the whole slot [`MOVED_NARROW`]).
+    ref_limit: u64,
+    /// The right shift of a hash that gives this table's tag.
+    tag_shift: u32,
     /// The segment this table is a generation of.
     segment: usize,
     /// Approximate number of entries (flushed in batches by the handles).
@@ -82,20 +132,68 @@ pub(crate) enum Probe {
     Moved,
 }
 
+/// How a table's slots hold entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// 8-byte slots holding any entry but [`EMPTY`] and [`MOVED`], copied
+    /// as they are when migrated.
+    Opaque,
+    /// Tagged entries (see [`ENTRY_REF_BITS`]) in 8-byte slots.
+    Wide,
+    /// Tagged entries in 4-byte slots: `ref_bits` bits of reference under
+    /// the top bits of the tag.
+    Narrow {
+        /// Bits of the reference.
+        ref_bits: u32,
+    },
+}
+
+impl Layout {
+    /// Bytes of a slot.
+    fn slot_bytes(self) -> u64 {
+        match self {
+            Layout::Narrow { .. } => 4,
+            _ => 8,
+        }
+    }
+}
+
 impl Table {
-    /// A table of `capacity` slots (at least one), for segment 0.
+    /// An opaque table of `capacity` slots (at least one), for segment 0.
     #[cfg(all(test, loom))]
     pub(crate) fn new(capacity: usize) -> Self {
-        Self::try_new(capacity, 0).expect("memory for the table")
+        Self::try_new(capacity, 0, Layout::Opaque).expect("memory for the table")
     }
 
-    /// A table of `capacity` slots (at least one) for `segment`, or `None`
-    /// if the system refuses the memory (an address-space limit, say).
-    pub(crate) fn try_new(capacity: usize, segment: usize) -> Option<Self> {
+    /// A table of `capacity` slots (at least one) for `segment`, laid out
+    /// as `layout` says, or `None` if the system refuses the memory (an
+    /// address-space limit, say).
+    pub(crate) fn try_new(capacity: usize, segment: usize, layout: Layout) -> Option<Self> {
         debug_assert!(capacity > 0);
         const { assert!(EMPTY == 0, "zeroed slots are empty") };
+        let (words, ref_bits, ref_limit, tag_shift) = match layout {
+            Layout::Opaque | Layout::Wide => (
+                Words::Wide(Slots::zeroed(capacity)?),
+                ENTRY_REF_BITS,
+                1 << ENTRY_REF_BITS,
+                ENTRY_REF_BITS,
+            ),
+            Layout::Narrow { ref_bits } => {
+                debug_assert!(ref_bits <= MAX_NARROW_REF_BITS);
+                (
+                    Words::Narrow(Slots::zeroed(capacity)?),
+                    ref_bits,
+                    (1 << ref_bits) - 1,
+                    32 + ref_bits,
+                )
+            }
+        };
         Some(Table {
-            slots: Slots::zeroed(capacity)?,
+            words,
+            tagged: layout != Layout::Opaque,
+            ref_bits,
+            ref_limit,
+            tag_shift,
             segment,
             count: AtomicUsize::new(0),
             next: Atomic::null(),
@@ -105,32 +203,47 @@ impl Table {
         })
     }
 
+    /// The layout of this table.
+    pub(crate) fn layout(&self) -> Layout {
+        match (&self.words, self.tagged) {
+            (Words::Narrow(_), _) => Layout::Narrow {
+                ref_bits: self.ref_bits,
+            },
+            (Words::Wide(_), true) => Layout::Wide,
+            (Words::Wide(_), false) => Layout::Opaque,
+        }
+    }
+
     /// Number of slots.
+    #[inline]
     pub(crate) fn capacity(&self) -> usize {
-        self.slots.len()
+        match &self.words {
+            Words::Wide(slots) => slots.len(),
+            Words::Narrow(slots) => slots.len(),
+        }
     }
 
     /// Bytes of the slot array.
     pub(crate) fn bytes(&self) -> u64 {
-        Self::bytes_for(self.capacity())
+        Self::bytes_for(self.capacity(), self.layout())
     }
 
-    /// Bytes of the slot array of a table of `capacity` slots (to reserve
-    /// them before allocating).
-    pub(crate) fn bytes_for(capacity: usize) -> u64 {
-        8 * capacity as u64
+    /// Bytes of the slot array of a table of `capacity` slots laid out as
+    /// `layout` (to reserve them before allocating).
+    pub(crate) fn bytes_for(capacity: usize, layout: Layout) -> u64 {
+        layout.slot_bytes() * capacity as u64
     }
 
     /// First probe position for `hash`.
     #[inline]
     pub(crate) fn home(&self, hash: u64) -> usize {
-        crate::hash::home(hash, self.slots.len())
+        crate::hash::home(hash, self.capacity())
     }
 
     /// The position after `pos`.
     #[inline]
     pub(crate) fn next_pos(&self, pos: usize) -> usize {
-        if pos + 1 == self.slots.len() {
+        if pos + 1 == self.capacity() {
             0
         } else {
             pos + 1
@@ -140,26 +253,91 @@ impl Table {
     /// Prefetches the slot at `pos` (see [`crate::hash::prefetch`]).
     #[inline]
     pub(crate) fn prefetch(&self, pos: usize) {
-        crate::hash::prefetch(&self.slots[pos]);
+        match &self.words {
+            Words::Wide(slots) => crate::hash::prefetch(&slots[pos]),
+            Words::Narrow(slots) => crate::hash::prefetch(&slots[pos]),
+        }
+    }
+
+    /// The tag part of a tagged entry for a key of hash `hash` in this
+    /// table: its top bits, as many as a slot keeps, never 0.
+    #[inline]
+    pub(crate) fn tag(&self, hash: u64) -> u64 {
+        (hash >> self.tag_shift).max(1) << ENTRY_REF_BITS
+    }
+
+    /// Whether a tagged entry of reference `r` fits in this table's slots.
+    #[inline]
+    pub(crate) fn fits(&self, r: u64) -> bool {
+        r < self.ref_limit
+    }
+
+    /// A narrow slot's word as a tagged entry.
+    #[inline(always)]
+    fn widen(&self, word: u32) -> u64 {
+        (u64::from(word >> self.ref_bits) << ENTRY_REF_BITS)
+            | u64::from(word & ((1 << self.ref_bits) - 1))
+    }
+
+    /// A tagged entry (of a fitting reference) as a narrow slot's word.
+    #[inline(always)]
+    fn narrow(&self, entry: u64) -> u32 {
+        debug_assert!(self.fits(entry & ENTRY_REF_MASK));
+        (((entry >> ENTRY_REF_BITS) << self.ref_bits) | (entry & ENTRY_REF_MASK)) as u32
     }
 
     /// Reads the slot at `pos`.
     #[inline]
     pub(crate) fn probe(&self, pos: usize) -> Probe {
-        match self.slots[pos].load(Ordering::Acquire) {
-            EMPTY => Probe::Empty,
-            MOVED => Probe::Moved,
-            entry => Probe::Entry(entry),
+        match &self.words {
+            Words::Wide(slots) => match slots[pos].load(Ordering::Acquire) {
+                EMPTY => Probe::Empty,
+                MOVED => Probe::Moved,
+                entry => Probe::Entry(entry),
+            },
+            Words::Narrow(slots) => match slots[pos].load(Ordering::Acquire) {
+                0 => Probe::Empty,
+                MOVED_NARROW => Probe::Moved,
+                word => Probe::Entry(self.widen(word)),
+            },
         }
     }
 
-    /// Tries to claim the empty slot at `pos` for `entry`. On failure
-    /// returns the slot's current content.
+    /// Tries to claim the empty slot at `pos` for `entry` (tagged by this
+    /// table's [`Table::tag`], of a reference that [`Table::fits`], if the
+    /// table is tagged). On failure returns the slot's current content
+    /// ([`MOVED`] or an entry).
     #[inline]
     pub(crate) fn claim(&self, pos: usize, entry: u64) -> Result<(), u64> {
-        self.slots[pos]
-            .compare_exchange(EMPTY, entry, Ordering::AcqRel, Ordering::Acquire)
-            .map(|_| ())
+        match &self.words {
+            Words::Wide(slots) => slots[pos]
+                .compare_exchange(EMPTY, entry, Ordering::AcqRel, Ordering::Acquire)
+                .map(|_| ()),
+            Words::Narrow(slots) => slots[pos]
+                .compare_exchange(0, self.narrow(entry), Ordering::AcqRel, Ordering::Acquire)
+                .map(|_| ())
+                .map_err(|word| match word {
+                    MOVED_NARROW => MOVED,
+                    word => self.widen(word),
+                }),
+        }
+    }
+
+    /// Marks the slot at `pos` moved and returns the entry it held, if any.
+    #[inline]
+    fn take_for_migration(&self, pos: usize) -> Option<u64> {
+        match &self.words {
+            Words::Wide(slots) => {
+                let entry = slots[pos].swap(MOVED, Ordering::AcqRel);
+                debug_assert_ne!(entry, MOVED, "slot migrated twice");
+                (entry != EMPTY).then_some(entry)
+            }
+            Words::Narrow(slots) => {
+                let word = slots[pos].swap(MOVED_NARROW, Ordering::AcqRel);
+                debug_assert_ne!(word, MOVED_NARROW, "slot migrated twice");
+                (word != 0).then(|| self.widen(word))
+            }
+        }
     }
 
     /// Inserts an entry known to be absent, during migration (only
@@ -180,8 +358,10 @@ impl Table {
     }
 
     /// Helps migrate this table into `next` until no chunk is left to
-    /// claim; `hash_of` recomputes an entry's hash. Returns `true` if this
-    /// call completed the last chunk (the caller then publishes `next`).
+    /// claim; `hash_of` recomputes an entry's hash (tagged entries are
+    /// tagged again for `next`, whose slots may keep more tag bits).
+    /// Returns `true` if this call completed the last chunk (the caller
+    /// then publishes `next`).
     pub(crate) fn help_migrate(&self, next: &Table, hash_of: &dyn Fn(u64) -> u64) -> bool {
         let chunks = self.chunks();
         let mut completed_last = false;
@@ -193,11 +373,15 @@ impl Table {
             let start = chunk * CHUNK;
             let end = (start + CHUNK).min(self.capacity());
             let mut moved = 0;
-            for slot in &self.slots[start..end] {
-                let entry = slot.swap(MOVED, Ordering::AcqRel);
-                debug_assert_ne!(entry, MOVED, "slot migrated twice");
-                if entry != EMPTY {
-                    next.insert_migrated(hash_of(entry), entry);
+            for pos in start..end {
+                if let Some(entry) = self.take_for_migration(pos) {
+                    let hash = hash_of(entry);
+                    let entry = if self.tagged {
+                        next.tag(hash) | (entry & ENTRY_REF_MASK)
+                    } else {
+                        entry
+                    };
+                    next.insert_migrated(hash, entry);
                     moved += 1;
                 }
             }
@@ -215,6 +399,11 @@ pub(crate) struct Tables {
     segments: Box<[Atomic<Table>]>,
     /// `segments.len() - 1` (a power of two minus one).
     mask: usize,
+    /// Whether entries are tagged references, which narrow tables can hold.
+    tagged: bool,
+    /// Tagged entries: bits of the largest reference noted
+    /// ([`Tables::note_ref`]), from which new tables choose their layout.
+    ref_bits_seen: AtomicU32,
 }
 
 /// Inserts one handle counted into the current generations of segments
@@ -230,20 +419,57 @@ pub(crate) struct Unflushed {
 impl Tables {
     /// First tables of `capacity` slots in all (at least two), split into
     /// as many segments as keeps each at least [`MIN_SEGMENT_SLOTS`] (at
-    /// most [`MAX_SEGMENTS`]).
-    pub(crate) fn new(capacity: usize) -> Self {
+    /// most [`MAX_SEGMENTS`]), for tagged entries (see [`ENTRY_REF_BITS`];
+    /// their tables are narrow while the references are small) or opaque
+    /// ones.
+    pub(crate) fn new(capacity: usize, tagged: bool) -> Self {
         let capacity = capacity.max(2);
         let segments = 1
             << (capacity / MIN_SEGMENT_SLOTS)
                 .clamp(1, MAX_SEGMENTS)
                 .ilog2();
         let per = capacity.div_ceil(segments);
-        Tables {
-            segments: (0..segments)
-                .map(|k| Atomic::new(Table::try_new(per, k).expect("memory for the table")))
-                .collect(),
+        let mut tables = Tables {
+            segments: Box::new([]),
             mask: segments - 1,
+            tagged,
+            ref_bits_seen: AtomicU32::new(0),
+        };
+        tables.segments = (0..segments)
+            .map(|k| {
+                let layout = tables.layout_for(per, 0);
+                Atomic::new(Table::try_new(per, k, layout).expect("memory for the table"))
+            })
+            .collect();
+        tables
+    }
+
+    /// The layout of a new table of `capacity` slots whose references
+    /// need at least `ref_bits` bits: narrow while the references noted so
+    /// far, with room for four times as many, and every record the new
+    /// table's size may be filled with, leave at least
+    /// [`MIN_NARROW_TAG_BITS`] of tag.
+    fn layout_for(&self, capacity: usize, ref_bits: u32) -> Layout {
+        if !self.tagged {
+            return Layout::Opaque;
         }
+        let slots = capacity.saturating_mul(self.mask + 1);
+        let ref_bits = (self.ref_bits_seen.load(Ordering::Relaxed) + REF_BITS_MARGIN)
+            .max(usize::BITS - slots.leading_zeros())
+            .max(ref_bits);
+        if ref_bits <= MAX_NARROW_REF_BITS {
+            Layout::Narrow { ref_bits }
+        } else {
+            Layout::Wide
+        }
+    }
+
+    /// Notes a reference a tagged entry will hold, so that tables made from
+    /// now on choose a layout it fits (a set notes each worker's
+    /// references at powers of two, enough to know their bit length).
+    pub(crate) fn note_ref(&self, r: u64) {
+        self.ref_bits_seen
+            .fetch_max(ref_bits_of(r), Ordering::Relaxed);
     }
 
     /// An empty count of unflushed inserts, one per segment, for one
@@ -335,6 +561,35 @@ impl Tables {
     /// Starts migrating `table` into one twice as large, unless another
     /// thread did already.
     pub(crate) fn start_grow(&self, table: &Table, memory: &Memory) -> Result<(), Full> {
+        // Doubling, not growing by half as the sequential store does (see
+        // the module docs).
+        self.start_migration(table, table.capacity() * 2, 0, memory)
+    }
+
+    /// Starts migrating narrow `table`, too narrow for reference `r`, into
+    /// a table as large whose slots hold it, unless another thread started
+    /// a migration already (the caller retries in the next table, which
+    /// may be too narrow still: then it starts another).
+    pub(crate) fn start_widening(
+        &self,
+        table: &Table,
+        r: u64,
+        memory: &Memory,
+    ) -> Result<(), Full> {
+        self.note_ref(r);
+        self.start_migration(table, table.capacity(), ref_bits_of(r), memory)
+    }
+
+    /// Starts migrating `table` into a table of `capacity` slots whose
+    /// references take at least `ref_bits` bits, unless another thread
+    /// started a migration already.
+    fn start_migration(
+        &self,
+        table: &Table,
+        capacity: usize,
+        ref_bits: u32,
+        memory: &Memory,
+    ) -> Result<(), Full> {
         if table
             .growing
             .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire)
@@ -342,13 +597,18 @@ impl Tables {
         {
             return Ok(());
         }
+        // References never get fewer bits: every entry of `table` must fit
+        // in the next.
+        let ref_bits = match table.layout() {
+            Layout::Narrow { ref_bits: old } => ref_bits.max(old),
+            Layout::Wide => ENTRY_REF_BITS,
+            Layout::Opaque => ref_bits,
+        };
+        let layout = self.layout_for(capacity, ref_bits);
         // Reserve before allocating, so a refused table is never allocated.
-        // Doubling, not growing by half as the sequential store does (see
-        // the module docs).
-        let capacity = table.capacity() * 2;
-        let bytes = Table::bytes_for(capacity);
+        let bytes = Table::bytes_for(capacity, layout);
         memory.reserve(bytes)?;
-        let Some(next) = Table::try_new(capacity, table.segment) else {
+        let Some(next) = Table::try_new(capacity, table.segment, layout) else {
             // The system refused the table: every helper stops (they watch
             // the memory stop), a memory stop rather than an abort.
             memory.release(bytes);
@@ -413,6 +673,99 @@ impl Drop for Tables {
                 drop(table.into_owned());
             }
         }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    /// A tagged table starts narrow, and migrations keep every entry with
+    /// the tag bits the next table's slots hold: doubling (still narrow),
+    /// widening for a reference that needs more bits (narrow with more
+    /// reference bits), and widening past what 4 bytes hold (8-byte slots
+    /// with the full 24-bit tag).
+    #[test]
+    fn narrow_tables_widen_and_keep_their_entries() {
+        let tables = Tables::new(64, true);
+        let memory = Memory::new(None);
+        let guard = crossbeam::epoch::pin();
+        // References 0..n with arbitrary 64-bit hashes.
+        let hashes: Vec<u64> = (0..40u64)
+            .map(|r| crate::hash::fingerprint(&[r, 7]))
+            .collect();
+        let hash_of = |entry: u64| hashes[(entry & ENTRY_REF_MASK) as usize];
+        let insert = |table: &Table, r: u64| {
+            let hash = hashes[r as usize];
+            let mut pos = table.home(hash);
+            while table.claim(pos, table.tag(hash) | r).is_err() {
+                pos = table.next_pos(pos);
+            }
+        };
+        let segment = |hash: u64| tables.current(hash, &guard);
+        // Use one segment's keys only.
+        let keys: Vec<u64> = (0..40u64)
+            .filter(|&r| std::ptr::eq(segment(hashes[r as usize]), segment(hashes[0])))
+            .collect();
+        assert!(keys.len() >= 2, "{keys:?}");
+        let table = segment(hashes[0]);
+        assert!(matches!(table.layout(), Layout::Narrow { .. }));
+        for &r in &keys {
+            insert(table, r);
+        }
+        let check = |table: &Table, tag_bits: u32| {
+            for &r in &keys {
+                let hash = hashes[r as usize];
+                let want = (hash >> (64 - tag_bits)).max(1) << ENTRY_REF_BITS | r;
+                let mut pos = table.home(hash);
+                loop {
+                    match table.probe(pos) {
+                        Probe::Entry(e) if e == want => break,
+                        Probe::Entry(_) => pos = table.next_pos(pos),
+                        _ => panic!("{r} lost in a {:?} table", table.layout()),
+                    }
+                }
+            }
+        };
+        // Doubling.
+        tables.start_grow(table, &memory).unwrap();
+        tables.help_grow(table, &guard, &memory, &hash_of).unwrap();
+        let doubled = segment(hashes[0]);
+        assert_eq!(doubled.capacity(), 2 * table.capacity());
+        let Layout::Narrow { ref_bits } = doubled.layout() else {
+            panic!("{:?}", doubled.layout())
+        };
+        check(doubled, 32 - ref_bits);
+        // A reference that outgrows the slots.
+        let big = (1 << ref_bits) - 1;
+        assert!(!doubled.fits(big));
+        tables.start_widening(doubled, big, &memory).unwrap();
+        tables
+            .help_grow(doubled, &guard, &memory, &hash_of)
+            .unwrap();
+        let wider = segment(hashes[0]);
+        assert_eq!(wider.capacity(), doubled.capacity());
+        assert!(wider.fits(big));
+        let Layout::Narrow { ref_bits } = wider.layout() else {
+            panic!("{:?}", wider.layout())
+        };
+        check(wider, 32 - ref_bits);
+        // A reference no 4-byte slot holds.
+        let huge = 1 << MAX_NARROW_REF_BITS;
+        tables.start_widening(wider, huge, &memory).unwrap();
+        tables.help_grow(wider, &guard, &memory, &hash_of).unwrap();
+        let wide = segment(hashes[0]);
+        assert_eq!(wide.layout(), Layout::Wide);
+        assert!(wide.fits(huge) && wide.fits(ENTRY_REF_MASK - 1));
+        check(wide, 64 - ENTRY_REF_BITS);
+        // And it stays wide as it grows.
+        tables.start_grow(wide, &memory).unwrap();
+        tables.help_grow(wide, &guard, &memory, &hash_of).unwrap();
+        assert_eq!(segment(hashes[0]).layout(), Layout::Wide);
+        check(segment(hashes[0]), 64 - ENTRY_REF_BITS);
+        // Opaque tables are always 8-byte slots.
+        let opaque = Tables::new(64, false);
+        assert_eq!(opaque.current(0, &guard).layout(), Layout::Opaque);
     }
 }
 

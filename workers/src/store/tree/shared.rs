@@ -55,7 +55,7 @@ impl SharedNodes {
         let worker_bits = usize::BITS - (workers.max(1) - 1).leading_zeros();
         SharedNodes {
             arenas: (0..workers).map(|_| Arena::new(8)).collect(),
-            tables: Tables::new(1024),
+            tables: Tables::new(1024, false),
             worker_bits,
         }
     }
