@@ -778,11 +778,11 @@ mod loom_tests {
     use loom::thread;
 
     fn entries(table: &Table) -> Vec<u64> {
-        table
-            .slots
-            .iter()
-            .map(|s| s.load(Ordering::SeqCst))
-            .filter(|&e| e != EMPTY && e != MOVED)
+        (0..table.capacity())
+            .filter_map(|pos| match table.probe(pos) {
+                Probe::Entry(e) => Some(e),
+                _ => None,
+            })
             .collect()
     }
 
@@ -832,6 +832,42 @@ mod loom_tests {
             }
             assert_eq!(entries(&old), Vec::<u64>::new());
             assert_eq!(entries(&next), vec![5]);
+        });
+    }
+
+    /// As above with narrow (4-byte) slots holding a tagged entry, migrated
+    /// into a larger narrow table: the entry is re-tagged from its hash
+    /// and lands there exactly once.
+    #[test]
+    fn loom_racing_narrow_inserts_and_migration_keep_one_copy() {
+        const HASH: u64 = 0xdead_beef_0000_0005;
+        loom::model(|| {
+            let narrow = Layout::Narrow { ref_bits: 8 };
+            let old = Arc::new(Table::try_new(2, 0, narrow).unwrap());
+            let next = Arc::new(Table::try_new(4, 0, narrow).unwrap());
+            let entry = old.tag(HASH) | 5;
+            let threads: Vec<_> = (0..2)
+                .map(|_| {
+                    let old = old.clone();
+                    thread::spawn(move || insert_or_moved(&old, entry))
+                })
+                .collect();
+            old.help_migrate(&next, &|e| {
+                assert_eq!(e & ENTRY_REF_MASK, 5);
+                HASH
+            });
+            let entry = next.tag(HASH) | 5;
+            for t in threads {
+                if !t.join().unwrap() && !entries(&next).contains(&entry) {
+                    let pos = next.home(HASH);
+                    assert!(
+                        next.claim(pos, entry).is_ok()
+                            || next.claim(next.next_pos(pos), entry).is_ok()
+                    );
+                }
+            }
+            assert_eq!(entries(&old), Vec::<u64>::new());
+            assert_eq!(entries(&next), vec![entry]);
         });
     }
 
