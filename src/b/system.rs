@@ -156,6 +156,22 @@ impl BSystem {
         &self.valuations
     }
 
+    /// Keeps only the constant valuations in ProB's normal form
+    /// ([`Self::constant_rules`]): ProB's static symmetry reduction of
+    /// constants, sound without reducing states because every valuation
+    /// outside the normal form is a renaming of one inside it by a
+    /// permutation of deferred-set elements, which the machine cannot tell
+    /// apart (the states reachable from it are the renamed states, with the
+    /// same verdicts).
+    pub fn keep_normal_form_valuations(&mut self) {
+        if self.layout.constant_count() == 0 || self.constant_rules.is_trivial() {
+            return;
+        }
+        let rules = &self.constant_rules;
+        self.valuations.retain(|v| rules.keeps(v));
+        self.constant_valuations = self.valuations.len();
+    }
+
     fn error(&self, e: &EvalError) -> ModelError {
         render_eval_error(&self.file, e)
     }

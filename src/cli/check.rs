@@ -116,6 +116,12 @@ pub struct CheckArgs {
     /// of interchangeable given-set elements.
     #[arg(long, value_enum, default_value_t = Symmetry::Off)]
     pub symmetry: Symmetry,
+    /// Set up only the constant valuations in ProB's normal form (ProB's
+    /// static symmetry reduction of constants of deferred sets, which its
+    /// model checker applies by default) without reducing states: the same
+    /// verdicts, ProB's state counts. Symmetry modes apply it already.
+    #[arg(long)]
+    pub constant_symmetry: bool,
     /// Partial order reduction: expand each state through an ample set of
     /// independent operations (Dobrikov and Leuschel). With -v, prints how
     /// each pair of operations was decided.
@@ -184,6 +190,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
             (args.input.find_abort, "--find-abort"),
             (args.input.bound_integers, "--bound-integers"),
             (!args.input.search_path.is_empty(), "--search-path"),
+            (args.constant_symmetry, "--constant-symmetry"),
         ] {
             if set {
                 eprintln!("error: `{flag}` applies to B machines only");
@@ -220,6 +227,9 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         eprintln!("warning: {warning}");
     }
     system.check_invariant = !args.no_invariant;
+    if args.constant_symmetry {
+        system.keep_normal_form_valuations();
+    }
     if args.deadlock_mode == Some(DeadlockMode::Stuttering) {
         eprintln!(
             "error: `--deadlock-mode stuttering` is for Murphi programs; a B machine deadlocks \

@@ -591,6 +591,43 @@ END
     assert!(String::from_utf8_lossy(&out.stderr).contains("applies to B machines only"));
 }
 
+/// `--constant-symmetry` sets up ProB's normal form of the constant
+/// valuations (as ProB's model checker does by default) and leaves states
+/// unreduced: a Hanoi-like machine whose two distinct constants range over
+/// a deferred set of 3 keeps 1 of its 6 valuations and a sixth of its
+/// states, with the same verdicts; Murphi programs refuse the flag.
+#[test]
+fn constant_symmetry_sets_up_prob_normal_form_only() {
+    let text = "MACHINE Pegs\nSETS S\nCONSTANTS orig, dest\n\
+                PROPERTIES orig : S & dest : S & orig /= dest & card(S) = 3\n\
+                VARIABLES at\nINVARIANT at : S\nINITIALISATION at := orig\n\
+                OPERATIONS move(s) = PRE s : S & s /= at THEN at := s END END\n";
+    let counts = |flags: &[&str]| {
+        let (code, out, err) = check(text, &[&["--json", "--no-deadlock"], flags].concat());
+        assert_eq!(code, Some(0), "{err}");
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (r["constant_valuations"].as_u64(), r["states"].as_u64())
+    };
+    assert_eq!(counts(&[]), (Some(6), Some(18)));
+    assert_eq!(counts(&["--constant-symmetry"]), (Some(1), Some(3)));
+    let broken = text.replace("INVARIANT at : S", "INVARIANT at : S & at /= dest");
+    for flags in [&[][..], &["--constant-symmetry"]] {
+        let (code, out, _) = check(&broken, &[&["--json"], flags].concat());
+        assert_eq!(code, Some(1), "{flags:?}");
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(r["result"], "invariant_violation", "{flags:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.m");
+    std::fs::write(&m, "var x: boolean;\nstartstate begin x := true; end;\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
+        .args(["check", m.to_str().unwrap(), "--constant-symmetry"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("applies to B machines only"));
+}
+
 #[test]
 fn b_states_are_stored_packed_to_the_bits_their_types_need() {
     // r: 9 bits (one per pair of P * S), who: 2 bits (an index below 3),

@@ -395,6 +395,10 @@ cases! {
     prob_wiki_m_from_properties: Case { model: "prob_wiki_m.mch", flags: &["--no-deadlock"], has_constants: true, constant_valuations: Some(1080), ..BASE };
     prob_wiki_partition: Case { model: "prob_wiki_partition.mch", sets: &[("D", 6)], flags: &["--no-deadlock"], has_constants: true, constant_valuations: Some(20), states: Some(20), ..BASE };
     prob_wiki_m_deadlock: Case { model: "prob_wiki_m.mch", verdict: Verdict::Deadlock, has_constants: true, ..BASE };
+    // `--constant-symmetry`: ProB's default, the wiki's setups without reducing states.
+    prob_wiki_m_constant_symmetry: Case { model: "prob_wiki_m.mch", sets: &[("D", 6)], flags: &["--no-deadlock", "--constant-symmetry"], has_constants: true, constant_valuations: Some(10), states: Some(10), ..BASE };
+    prob_wiki_partition_constant_symmetry: Case { model: "prob_wiki_partition.mch", sets: &[("D", 6)], flags: &["--no-deadlock", "--constant-symmetry"], has_constants: true, constant_valuations: Some(1), states: Some(1), ..BASE };
+    prob_wiki_m_constant_symmetry_deadlock: Case { model: "prob_wiki_m.mch", flags: &["--constant-symmetry"], verdict: Verdict::Deadlock, has_constants: true, ..BASE };
 }
 
 // ---------------------------------------------------------------------------
