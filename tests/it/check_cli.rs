@@ -628,6 +628,25 @@ fn constant_symmetry_sets_up_prob_normal_form_only() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("applies to B machines only"));
 }
 
+/// A sequence bounded by `size(z) : 0..n` is enumerated up to length `n`
+/// (it was "sequences are unbounded"; `size(z) <= n` already worked).
+#[test]
+fn sequences_bounded_by_a_size_interval_are_enumerated() {
+    let text = "MACHINE SeqSize\nSETS A = {a, b}\nCONSTANTS maxsz, All\n\
+                PROPERTIES maxsz = 2 & All = {z | z : seq(A) & size(z) : 1..maxsz}\n\
+                VARIABLES s\nINVARIANT s : All\nINITIALISATION s :: All\n\
+                OPERATIONS grow(x) = PRE x : A & size(s) < maxsz THEN s := s <- x END END\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // [a], [b] and the four sequences of length 2; the empty one is below
+    // the interval.
+    assert_eq!(
+        (r["constant_valuations"].as_u64(), r["states"].as_u64()),
+        (Some(1), Some(6))
+    );
+}
+
 #[test]
 fn b_states_are_stored_packed_to_the_bits_their_types_need() {
     // r: 9 bits (one per pair of P * S), who: 2 bits (an index below 3),

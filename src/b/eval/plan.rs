@@ -280,8 +280,9 @@ fn mirrored(op: Cmp) -> Cmp {
     }
 }
 
-/// The greatest length `size(v) <= e`, `size(v) < e` or `size(v) = e`
-/// (either way round, with ready `e`) allows, as an expression.
+/// The greatest length `size(v) <= e`, `size(v) < e`, `size(v) = e`
+/// (either way round, with ready `e`) or `size(v) : a..e` (with ready
+/// `a` and `e`) allows, as an expression.
 fn size_bound(
     v: u32,
     conjuncts: &[CPred],
@@ -297,6 +298,14 @@ fn size_bound(
     for (i, c) in conjuncts.iter().enumerate() {
         if done[i] {
             continue;
+        }
+        if let PK::Member(a, set, false) = &c.kind
+            && is_size(a)
+            && let EK::Binary(BinaryOp::Interval, low, high) = &set.kind
+            && ready(low)
+            && ready(high)
+        {
+            return Some((**high).clone());
         }
         let PK::Cmp(op, a, b) = &c.kind else { continue };
         let (op, e) = if is_size(a) && ready(b) {
