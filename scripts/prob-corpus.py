@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Agreement of orbit with ProB on ProB's public example machines.
+
+ProB's examples and the results of ProB's own runs on them are public in the
+hhu-stups "specifications" repository (a checkout is not bundled: its
+machines carry no licence): `prob-examples/` holds the machines,
+`meta-information/prob-examples/` one EDN file per machine with ProB's
+number of states and transitions, whether a deadlock state exists, whether
+the invariant is violated, and the machine file's SHA-256.
+
+For every classical-B machine whose record gives ProB's state count (and
+whose file still has the recorded hash), this runs `orbit check` three
+times with a time limit each: all reachable states without checks (the
+count: orbit's distinct states plus its constant valuations, ProB's nodes
+without the root; ProB has one setup node when a machine has PROPERTIES
+but no constants), then invariants only and deadlocks only (the verdicts,
+compared with ProB's flags). ProB stops at its first error, so where it
+found one its count is of the states it explored and only the verdicts
+compare. Every run has ProB's defaults: an integer that nothing bounds is
+enumerated within MININT..MAXINT (`--bound-integers`), and only the
+constant valuations in ProB's normal form are set up
+(`--constant-symmetry`). It prints how many machines agree, how many
+differ, how many orbit refuses and what refuses them (the first "not
+supported yet" or error line, grouped), and how many time out; with
+`--csv FILE` one row per machine.
+
+Usage: scripts/prob-corpus.py SPECS_DIR [--orbit PATH] [--timeout SECONDS]
+                              [--filter REGEX] [--list FILE] [--csv FILE] [--jobs N]
+  (--list: only the machines whose paths FILE lists, one per line)
+  (git clone https://github.com/hhu-stups/specifications SPECS_DIR; build
+  orbit first: cargo build --release)
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import csv
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def edn_field(text, name):
+    """The value of top-level keyword `name` in a metadata record, as text."""
+    m = re.search(r"(?m)^[ {]?:%s\s+(\"[^\"]*\"|[^\s,}]+)" % re.escape(name), text)
+    return m.group(1).strip('"') if m else None
+
+
+def records(specs):
+    """ProB's records of classical-B machines with a known state count."""
+    root = os.path.join(specs, "meta-information")
+    for dirpath, _, files in os.walk(root):
+        for name in sorted(files):
+            if not re.search(r"\.(mch|ref|imp|sys)\.edn$", name):
+                continue
+            text = open(os.path.join(dirpath, name), encoding="utf-8").read()
+            if edn_field(text, "formalism") != ":b":
+                continue
+            states = edn_field(text, "number-of-states")
+            if states is None or not states.isdigit():
+                continue
+            sha = re.search(r':sha256\s+"([0-9a-f]+)"', text)
+            yield {
+                "file": os.path.normpath(os.path.join(specs, edn_field(text, "file"))),
+                "states": int(states),
+                "deadlock": edn_field(text, "deadlock") == "true",
+                "invariant": edn_field(text, "invariant-violated") == "true",
+                "sha256": sha.group(1) if sha else None,
+                # ProB sets up constants (one node per valuation) whenever
+                # the machine has constants or properties.
+                "setup": any((edn_field(text, k) or "0") not in ("0", ":unknown")
+                             for k in ("constants", "properties")),
+            }
+
+
+def run(orbit, path, flags, timeout):
+    """Runs `orbit check` with `--json`; (JSON or None, first error line)."""
+    cmd = [orbit, "check", path, "--json", "--threads", "1", "--bound-integers",
+           "--constant-symmetry",
+           "--time-limit", "%ds" % timeout] + flags
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True,
+                             timeout=timeout + 30, cwd=os.path.dirname(path))
+    except subprocess.TimeoutExpired:
+        return None, "timeout (killed)"
+    try:
+        return json.loads(out.stdout), ""
+    except ValueError:
+        lines = [l for l in out.stderr.splitlines() if l.strip()]
+        first = next((l for l in lines if "not supported yet" in l),
+                     lines[0] if lines else "exit %d" % out.returncode)
+        return None, first
+
+
+def blocker(message):
+    """An error line without its position and names, to group refusals."""
+    m = re.search(r"not supported yet: ([^(`'\"]*)", message)
+    if m:
+        return "not supported yet: " + m.group(1).strip()
+    message = re.sub(r"^[^:]*:\d+:\d+:\s*", "", message)
+    message = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"", "_", message)
+    return re.sub(r"\d+", "N", message)[:90]
+
+
+def check(orbit, rec, timeout):
+    """Compares orbit with one ProB record; returns a result row."""
+    row = {"file": rec["file"], "prob_states": rec["states"],
+           "prob_deadlock": rec["deadlock"], "prob_invariant": rec["invariant"]}
+    try:
+        data = open(rec["file"], "rb").read()
+    except OSError:
+        row["outcome"] = "missing"
+        return row
+    if rec["sha256"] and hashlib.sha256(data).hexdigest() != rec["sha256"]:
+        row["outcome"] = "changed"
+        return row
+    report, error = run(orbit, rec["file"], ["--no-deadlock", "--no-invariant"], timeout)
+    if report is None:
+        row["outcome"] = "timeout" if error.startswith("timeout") else "refused"
+        row["detail"] = error
+        return row
+    if report["result"] == "stopped":
+        row["outcome"] = "timeout"
+        return row
+    if report["result"] != "ok":
+        row["detail"] = report.get("message", "")
+        # No constant valuation, or no initial state: ProB has no node
+        # beyond the setup nodes either.
+        empty = ("PROPERTIES has no solution" in row["detail"] and rec["states"] == 0) or (
+            "INITIALISATION has no outcome" in row["detail"]
+            and rec["states"] == (1 if rec["setup"] else 0))
+        row["outcome"] = "agrees" if empty else "stopped by " + report["result"]
+        return row
+    valuations = report.get("constant_valuations", 0)
+    if valuations == 0 and rec["setup"]:
+        valuations = 1  # PROPERTIES without constants: one setup node
+    states = report["states"] + valuations
+    row["orbit_states"] = states
+    verdicts = []
+    for flags, key, result in (
+        (["--no-deadlock"], "prob_invariant", "invariant_violation"),
+        (["--no-invariant"], "prob_deadlock", "deadlock"),
+    ):
+        verdict, _ = run(orbit, rec["file"], flags, timeout)
+        if verdict is None or verdict["result"] in ("stopped", "model_error"):
+            verdicts.append(None)
+        else:
+            verdicts.append((verdict["result"] == result) == row[key])
+    row["verdicts_agree"] = verdicts
+    # ProB stops at its first error, so its count is the whole state space
+    # only where it found none; elsewhere only the verdicts compare.
+    counts = states == rec["states"] or rec["deadlock"] or rec["invariant"]
+    if counts and all(v is not False for v in verdicts):
+        row["outcome"] = "agrees"
+    else:
+        row["outcome"] = "differs"
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("specs")
+    ap.add_argument("--orbit", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "orbit"))
+    ap.add_argument("--timeout", type=int, default=10)
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--list")
+    ap.add_argument("--csv")
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args()
+    orbit = os.path.abspath(args.orbit)
+    recs = [r for r in records(os.path.abspath(args.specs)) if re.search(args.filter, r["file"])]
+    if args.list:
+        wanted = {os.path.abspath(l.strip()) for l in open(args.list) if l.strip()}
+        recs = [r for r in recs if r["file"] in wanted]
+    print("%d machines with ProB's state count" % len(recs), file=sys.stderr)
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        rows = list(pool.map(lambda r: check(orbit, r, args.timeout), recs))
+    outcomes = collections.Counter(r["outcome"] for r in rows)
+    ran = len(rows) - outcomes["missing"] - outcomes["changed"]
+    print("machines: %d (ProB's count known, file as recorded)" % ran)
+    for outcome, n in outcomes.most_common():
+        print("  %-28s %5d  %5.1f%%" % (outcome, n, 100.0 * n / max(ran, 1)))
+    blockers = collections.Counter(blocker(r.get("detail", "")) for r in rows
+                                   if r["outcome"] == "refused")
+    print("refused, by first error (grouped):")
+    for what, n in blockers.most_common(40):
+        print("  %5d  %s" % (n, what))
+    differs = [r for r in rows if r["outcome"] == "differs"]
+    print("differing (first 40):")
+    for r in differs[:40]:
+        print("  %s: ProB %d states, orbit %s; verdicts agree %s" % (
+            os.path.relpath(r["file"], args.specs), r["prob_states"],
+            r.get("orbit_states"), r.get("verdicts_agree")))
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            keys = ["file", "outcome", "prob_states", "orbit_states", "prob_deadlock",
+                    "prob_invariant", "verdicts_agree", "detail"]
+            w = csv.DictWriter(f, keys, extrasaction="ignore")
+            w.writeheader()
+            w.writerows(rows)
+
+
+if __name__ == "__main__":
+    main()
