@@ -20,6 +20,19 @@ fn check(text: &str, args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// A Murphi program refuses `flag`, which applies to B machines only.
+fn assert_murphi_refuses(flag: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.m");
+    std::fs::write(&m, "var x: boolean;\nstartstate begin x := true; end;\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
+        .args(["check", m.to_str().unwrap(), flag])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{flag}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("applies to B machines only"));
+}
+
 /// The `--json` report on stdout, validated against its schema.
 fn json(stdout: &str) -> serde_json::Value {
     let report = serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
@@ -580,15 +593,7 @@ END
         out.contains("no error found in the states explored (--bound-integers"),
         "{out}"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path().join("m.m");
-    std::fs::write(&m, "var x: boolean;\nstartstate begin x := true; end;\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
-        .args(["check", m.to_str().unwrap(), "--bound-integers"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("applies to B machines only"));
+    assert_murphi_refuses("--bound-integers");
 }
 
 /// `--constant-symmetry` sets up ProB's normal form of the constant
@@ -617,15 +622,7 @@ fn constant_symmetry_sets_up_prob_normal_form_only() {
         let r: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(r["result"], "invariant_violation", "{flags:?}");
     }
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path().join("m.m");
-    std::fs::write(&m, "var x: boolean;\nstartstate begin x := true; end;\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_orbit"))
-        .args(["check", m.to_str().unwrap(), "--constant-symmetry"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("applies to B machines only"));
+    assert_murphi_refuses("--constant-symmetry");
 }
 
 /// A sequence bounded by `size(z) : 0..n` is enumerated up to length `n`
