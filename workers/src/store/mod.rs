@@ -20,8 +20,9 @@
 //!
 //! The table stays small and cache-friendly: probing compares entries and
 //! only touches a stored state on a tag match. Exact and tree entries take
-//! 4 bytes while references are small (up to 2^26 records: a tag of the
-//! bits the reference leaves, at least 6) and 8 bytes beyond (a 24-bit tag
+//! 4 bytes while references are small (26 bits of reference with room for
+//! four times the records, so up to about 2^24 records; a tag of the bits
+//! the reference leaves, at least 6) and 8 bytes beyond (a 24-bit tag
 //! above a 40-bit reference); German with 4 nodes at two threads, 544,617
 //! states: 24.1 MB peak with 8-byte entries, 20.2 MB with 4-byte ones, the
 //! same 0.87 s (medians of 7, interleaved); with 5 nodes, 10,977,849
