@@ -644,6 +644,28 @@ fn sequences_bounded_by_a_size_interval_are_enumerated() {
     );
 }
 
+/// `{x1, c, x2, y1, y2} = {1, 2, 3, 4, 5}` bounds each of the constants
+/// (typed `NATURAL`) by the set: ProB's `Sum9` puzzle has its 8 solutions
+/// (c = 3; x1 + x2 = y1 + y2 = 6 from {1, 5} and {2, 4}). Before, the
+/// constants were "unbounded", and with `--bound-integers` bounded by
+/// MAXINT = 3, leaving no solution.
+#[test]
+fn a_set_extension_equal_to_a_set_bounds_its_elements() {
+    let text = "MACHINE Sum9\nCONSTANTS x1, c, x2, y1, y2\nPROPERTIES\n\
+                x1 : NATURAL & x2 : NATURAL & c : NATURAL & y1 : NATURAL & y2 : NATURAL &\n\
+                {x1, c, x2, y1, y2} = {1, 2, 3, 4, 5} & x1 + c + x2 = 9 & y1 + c + y2 = 9\n\
+                END\n";
+    for flags in [&[][..], &["--bound-integers"]] {
+        let (_, out, err) = check(text, &[&["--json", "--no-deadlock"], flags].concat());
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+        assert_eq!(
+            r["constant_valuations"].as_u64(),
+            Some(8),
+            "{flags:?}: {out}"
+        );
+    }
+}
+
 #[test]
 fn b_states_are_stored_packed_to_the_bits_their_types_need() {
     // r: 9 bits (one per pair of P * S), who: 2 bits (an index below 3),

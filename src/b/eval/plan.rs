@@ -211,7 +211,24 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
             } else if is_v(b) && ready(a) {
                 a
             } else {
-                return None;
+                // `{.., v, ..} = e`: `v` is an element of `e` (the
+                // equality stays a check).
+                let in_enum =
+                    |x: &CExpr| matches!(&x.kind, EK::SetEnum(items) if items.iter().any(is_v));
+                let e = if in_enum(a) && ready(b) {
+                    b
+                } else if in_enum(b) && ready(a) {
+                    a
+                } else {
+                    return None;
+                };
+                return Some((
+                    set_cost(e) + 1,
+                    Candidate {
+                        step: SolveStep::Bind(v, Gen::In(e.clone())),
+                        exact: false,
+                    },
+                ));
             };
             Some((
                 0,
