@@ -389,8 +389,11 @@ fn while_loops_check_their_invariant_and_variant() {
     }
 }
 
+/// A seen machine that no component includes is the environment's: its
+/// operations run (as ProB runs them), and the seeing machine may call its
+/// inquiry operations.
 #[test]
-fn inquiry_operations_of_seen_machines_can_be_called() {
+fn seen_machines_operations_run_and_their_inquiries_can_be_called() {
     let dir = project(&[
         (
             "Price.mch",
@@ -399,7 +402,7 @@ fn inquiry_operations_of_seen_machines_can_be_called() {
         ),
         (
             "Shop.mch",
-            "MACHINE Shop\nSEES Price\nVARIABLES paid\nINVARIANT paid : 0..8\nINITIALISATION paid := 0\n\
+            "MACHINE Shop\nSEES Price\nVARIABLES paid\nINVARIANT paid : 0..10\nINITIALISATION paid := 0\n\
              OPERATIONS\n  buy(n) = PRE n : 1..2 & paid <= 4 THEN VAR c IN c <-- quote(n) ; paid := paid + c END END\nEND\n",
         ),
         (
@@ -407,13 +410,84 @@ fn inquiry_operations_of_seen_machines_can_be_called() {
             "MACHINE Bad\nSEES Price\nOPERATIONS\n  up = raise\nEND\n",
         ),
     ]);
-    // paid: 0, 2, 4, then 6 or 8.
+    // p = 2: paid 0, 2, 4, then 6 or 8 (5 states); `raise` may come at any
+    // of them, and with p = 3 purchases of 3 or 6 follow while paid <= 4:
+    // paid in {0, 2, 3, 4, 5, 6, 7, 8, 9, 10} (10 states).
     let r = report(&dir.path().join("Shop.mch"), &["--no-deadlock"], 0);
-    assert_eq!(r["states"], 5, "{r}");
+    assert_eq!(r["states"], 15, "{r}");
+    // Price's invariant is the model's too.
+    let strict = project(&[
+        (
+            "Price.mch",
+            "MACHINE Price\nVARIABLES p\nINVARIANT p : 1..2\nINITIALISATION p := 2\n\
+             OPERATIONS raise = p := 3\nEND\n",
+        ),
+        (
+            "Shop.mch",
+            "MACHINE Shop\nSEES Price\nVARIABLES paid\nINVARIANT paid : 0..1\nINITIALISATION paid := 0\nEND\n",
+        ),
+    ]);
+    let r = report(&strict.path().join("Shop.mch"), &[], 1);
+    assert_eq!(r["result"], "invariant_violation", "{r}");
+    assert_eq!(r["trace"][1]["label"], "raise", "{r}");
     let (code, _, err) = check_path(&dir.path().join("Bad.mch"), &[]);
     assert_eq!(code, Some(2));
     assert!(err.contains("unknown operation `raise`"), "{err}");
     assert!(err.contains("can be called here are: quote"), "{err}");
+}
+
+/// A machine that one component sees and another includes is the included
+/// machine (merged once, its operations not doubled); instances of one
+/// machine share its sets and constants; a component's `scope_X` is ignored
+/// with a warning, as ProB reads scopes of the checked machine only.
+#[test]
+fn machines_reached_twice_are_merged_once() {
+    let dir = project(&[
+        (
+            "Life.mch",
+            "MACHINE Life\nDEFINITIONS scope_PERSON == 5\nSETS PERSON\nVARIABLES alive\n\
+             INVARIANT alive <: PERSON\nINITIALISATION alive := {}\n\
+             OPERATIONS born(p) = PRE p : PERSON - alive THEN alive := alive \\/ {p} END\nEND\n",
+        ),
+        (
+            "Wed.mch",
+            "MACHINE Wed\nUSES Life\nVARIABLES wed\nINVARIANT wed <: alive\nINITIALISATION wed := {}\n\
+             OPERATIONS marry(p) = PRE p : alive - wed THEN wed := wed \\/ {p} END\nEND\n",
+        ),
+        (
+            "Town.mch",
+            "MACHINE Town\nEXTENDS Wed\nINCLUDES Life\nPROMOTES born\nEND\n",
+        ),
+        (
+            "Cell.mch",
+            "MACHINE Cell\nSETS TONE = {lo, hi}\nCONSTANTS top\nPROPERTIES top = hi\n\
+             VARIABLES t\nINVARIANT t : TONE\nINITIALISATION t := lo\nOPERATIONS up = t := top\nEND\n",
+        ),
+        (
+            "Two.mch",
+            "MACHINE Two\nINCLUDES a.Cell, b.Cell\nPROMOTES a.up, b.up\nEND\n",
+        ),
+    ]);
+    // PERSON has ProB's default 2 elements (Life's scope is not Town's):
+    // each person unborn, alive or alive and wed: 3 * 3 states.
+    let (code, out, err) = check_path(&dir.path().join("Town.mch"), &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["states"], 9, "{r}");
+    assert!(
+        err.contains("ignoring scope_PERSON of `Life`: scope definitions are read from the checked machine only"),
+        "{err}"
+    );
+    // Checked on its own, Life has its 5 persons; Wed runs Life's `born`.
+    let alone =
+        |name: &str| report(&dir.path().join(name), &["--no-deadlock"], 0)["states"].clone();
+    assert_eq!(alone("Life.mch"), 32);
+    assert_eq!(alone("Wed.mch"), 9);
+    // Two cells with one TONE: 2 * 2 states.
+    assert_eq!(
+        report(&dir.path().join("Two.mch"), &["--no-deadlock"], 0)["states"],
+        4
+    );
 }
 
 /// A refined operation keeps its abstraction's precondition (minus the

@@ -9,24 +9,13 @@ use crate::diag::{Diagnostic, Span};
 
 /// Adds the declarations and predicates of `from` to `into` (not its
 /// initialisation, parameters or definitions). A name declared twice is an
-/// error.
-pub(super) fn merge_declarations(into: &mut Machine, from: Machine) -> Result<(), Diagnostic> {
-    let declared = |m: &Machine| -> HashMap<String, Span> {
-        let mut names = HashMap::new();
-        for s in &m.sets {
-            names.insert(s.name().name.clone(), s.name().span);
-            if let SetDecl::Enumerated(_, elements) = s {
-                for e in elements {
-                    names.insert(e.name.clone(), e.span);
-                }
-            }
-        }
-        for c in m.constants.iter().chain(&m.variables) {
-            names.insert(c.name.clone(), c.span);
-        }
-        names
-    };
+/// error, except a set or constant that both declare at the same place:
+/// two instances of one machine share its sets and constants.
+pub(super) fn merge_declarations(into: &mut Machine, mut from: Machine) -> Result<(), Diagnostic> {
     let existing = declared(into);
+    let shared = |name: &str, span: Span| existing.get(name) == Some(&span);
+    from.sets.retain(|s| !shared(&s.name().name, s.name().span));
+    from.constants.retain(|c| !shared(&c.name, c.span));
     for (name, span) in declared(&from) {
         if existing.contains_key(&name) {
             return Err(Diagnostic::error(
@@ -47,8 +36,25 @@ pub(super) fn merge_declarations(into: &mut Machine, from: Machine) -> Result<()
     into.invariant = conjunction(into.invariant.take().into_iter().chain(from.invariant));
     into.assertions.extend(from.assertions);
     into.operations.extend(from.operations);
-    into.scopes.extend(from.scopes);
     Ok(())
+}
+
+/// Every set, enumerated element, constant and variable `m` declares, with
+/// where.
+fn declared(m: &Machine) -> HashMap<String, Span> {
+    let mut names = HashMap::new();
+    for s in &m.sets {
+        names.insert(s.name().name.clone(), s.name().span);
+        if let SetDecl::Enumerated(_, elements) = s {
+            for e in elements {
+                names.insert(e.name.clone(), e.span);
+            }
+        }
+    }
+    for c in m.constants.iter().chain(&m.variables) {
+        names.insert(c.name.clone(), c.span);
+    }
+    names
 }
 
 /// No two operations with one name.

@@ -22,12 +22,19 @@
 //!   `--find-abort`, ProB's `TRY_FIND_ABORT`);
 //!   a machine may call the operations of the machines it includes, and
 //!   the inquiry operations (which change no variable) of those it sees;
-//! - a seen machine is merged once however many components see it;
+//! - a seen machine is merged once however many components see it; one
+//!   that no component includes belongs to the environment, and its
+//!   operations are operations of the model (changes the checked
+//!   component cannot prevent), as ProB runs them; one that a component
+//!   includes is that included machine;
+//! - instances of one machine (`INCLUDES a.M, b.M`) share its sets and
+//!   constants, which are not renamed;
 //! - a refinement keeps its abstraction's sets, constants, properties and
 //!   concrete variables; the abstraction's other variables are gone, and
 //!   the invariant conjuncts that mention them (the gluing invariant) are
 //!   dropped with a warning, since they cannot be evaluated on the
 //!   refinement's states;
+//! - `scope_X` definitions count in the checked component only;
 //! - the checked component's scalar parameters are constants constrained
 //!   by `CONSTRAINTS` (or fixed with `--set n=v`), its set parameters
 //!   deferred sets.
@@ -94,6 +101,7 @@ pub fn compose(path: &Path, options: &ComposeOptions) -> Result<Composed, String
         seen_names: HashSet::new(),
         seen: Vec::new(),
         seen_ops: HashMap::new(),
+        included: HashSet::new(),
         warnings: Vec::new(),
         calls: CallContext {
             fresh: 0,
@@ -125,6 +133,9 @@ struct Composer {
     seen: Vec<Machine>,
     /// The inquiry operations (changing no variable) of each seen machine.
     seen_ops: HashMap<String, Vec<Operation>>,
+    /// Machines some component includes, imports or extends without a
+    /// prefix.
+    included: HashSet<String>,
     warnings: Vec<String>,
     /// Fresh names and options for inlining calls.
     calls: CallContext,
@@ -145,6 +156,10 @@ impl Composer {
         let mut merged = Machine::empty(m.kind, m.name.clone());
         let mut inits = Vec::new();
         for s in seen {
+            if self.included.contains(&s.name.name) {
+                // The machine included elsewhere is the one seen here.
+                continue;
+            }
             inits.extend(s.initialisation.clone());
             merge_declarations(&mut merged, s)?;
         }
@@ -262,7 +277,24 @@ impl Composer {
         out.params = std::mem::take(&mut m.params);
         out.constraints = m.constraints.take();
         out.goal = m.goal.take();
-        out.scopes = std::mem::take(&mut m.scopes);
+        let scopes = std::mem::take(&mut m.scopes);
+        if self.stack.len() <= 1 {
+            out.scopes = scopes;
+        } else if !scopes.is_empty() {
+            // As ProB: a set's default size comes from the checked machine.
+            let names: Vec<String> = scopes
+                .iter()
+                .map(|(i, _)| format!("scope_{}", i.name))
+                .collect();
+            let warning = format!(
+                "ignoring {} of `{}`: scope definitions are read from the checked machine only",
+                names.join(", "),
+                m.name.name
+            );
+            if !self.warnings.contains(&warning) {
+                self.warnings.push(warning);
+            }
+        }
         out.definitions = std::mem::take(&mut m.definitions);
         let mut dropped: Vec<String> = Vec::new();
         let mut abstract_ops: Vec<Operation> = Vec::new();
@@ -337,9 +369,9 @@ impl Composer {
                     ));
                 }
                 // Seen machines offer their inquiry operations to be
-                // called, and none to the outside.
-                let ops = std::mem::take(&mut seen.operations);
-                for op in &ops {
+                // called; all their operations run as the environment's
+                // unless a component includes the machine (in `main`).
+                for op in &seen.operations {
                     let mut written = Vec::new();
                     crate::b::typecheck::possibly_assigned(&op.body, &mut written);
                     if written
@@ -377,6 +409,9 @@ impl Composer {
             .map(|r| (r, false))
             .chain(extends.into_iter().map(|r| (r, true)))
         {
+            if r.prefix.is_none() {
+                self.included.insert(r.name.name.clone());
+            }
             let inst = self.instance(&r)?;
             inits.extend(inst.initialisation.clone());
             for op in &inst.operations {
