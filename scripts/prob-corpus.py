@@ -16,7 +16,8 @@ without the root; ProB has one setup node when a machine has PROPERTIES
 but no constants), then invariants only and deadlocks only (the verdicts,
 compared with ProB's flags). ProB stops at its first error, so where it
 found one its count is of the states it explored and only the verdicts
-compare. Every run has ProB's defaults: an integer that nothing bounds is
+compare, and only where ProB did not stop at the other kind of error first.
+Every run has ProB's defaults: an integer that nothing bounds is
 enumerated within MININT..MAXINT (`--bound-integers`), and only the
 constant valuations in ProB's normal form are set up
 (`--constant-symmetry`). It prints how many machines agree, how many
@@ -144,6 +145,12 @@ def check(orbit, rec, timeout):
         (["--no-deadlock"], "prob_invariant", "invariant_violation"),
         (["--no-invariant"], "prob_deadlock", "deadlock"),
     ):
+        other = "prob_deadlock" if key == "prob_invariant" else "prob_invariant"
+        if row[other] and not row[key]:
+            # ProB stopped at its other error: not finding this one there
+            # says nothing.
+            verdicts.append(None)
+            continue
         verdict, _ = run(orbit, rec["file"], flags, timeout)
         if verdict is None or verdict["result"] in ("stopped", "model_error"):
             verdicts.append(None)

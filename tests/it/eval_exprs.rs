@@ -34,7 +34,19 @@ fn value(expr: &str) -> String {
 
 /// Whether the predicate holds.
 fn holds(pred: &str) -> bool {
-    let (interp, _) = compile(&format!("MACHINE T\n{SETS}PROPERTIES {pred}\nEND\n"));
+    holds_with(pred, false)
+}
+
+/// Whether the predicate holds, with `--bound-integers` or without.
+fn holds_with(pred: &str, bound_integers: bool) -> bool {
+    let text = format!("MACHINE T\n{SETS}PROPERTIES {pred}\nEND\n");
+    let file = SourceFile::new("t.mch", &text);
+    let machine = parse_machine(&file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
+    let mut types = check_machine(&machine, &CheckOptions::default())
+        .unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
+    types.bound_integers = bound_integers;
+    let interp =
+        Interpreter::new(&machine, &types, &file).unwrap_or_else(|d| panic!("{}", d.render(&file)));
     let vals = interp
         .constant_valuations()
         .unwrap_or_else(|e| panic!("{pred}: {}", e.message));
@@ -280,4 +292,36 @@ fn function_spaces_over_explicit_domains() {
     assert!(holds("{red |-> 1, green |-> 2} : {red, green} --> NAT"));
     assert!(!holds("{1 |-> red, 3 |-> blue} : {1, 2} +-> COLOUR"));
     assert!(holds("{} : {1, 2} +-> COLOUR"));
+}
+
+/// The infinite integer sets are compared by their bounds, and `A - S`,
+/// `A /\ S` test each member of a finite A; none is cut to
+/// MININT..MAXINT, with `--bound-integers` or without (which once made
+/// `NAT <<: NATURAL` false).
+#[test]
+fn infinite_integer_sets_are_not_cut_to_maxint() {
+    for bound in [false, true] {
+        for law in [
+            "NAT <<: NATURAL",
+            "NAT1 <<: NATURAL1 & NATURAL1 <<: NATURAL & NATURAL <<: INTEGER",
+            "NATURAL <: NATURAL & not(NATURAL <<: NATURAL)",
+            "INT /<<: NAT & NATURAL /<: NAT & NATURAL /<: INT",
+            "0..MAXINT <: NAT & 1..MAXINT <<: NAT & 0..MAXINT /<<: NAT & MININT..1 <<: INT",
+            "2..1 <<: 1..2 & 2..1 <: 3..2 & 2..1 /<<: 3..2",
+            "(-100..100) - NATURAL1 = -100..0 & (-100..100) - INTEGER = {}",
+            "100..1000 /\\ NATURAL1 = 100..1000 & NATURAL /\\ {1, -1} = {1}",
+            "{-1, 5, 1000} <<: NATURAL1 <=> FALSE = TRUE",
+            "{5, 1000} <<: NATURAL1",
+        ] {
+            assert!(holds_with(law, bound), "{law} (bound integers: {bound})");
+        }
+    }
+    let (e, text) = error("NATURAL");
+    assert!(
+        e.message
+            .contains("not supported yet: an infinite set of integers as a value"),
+        "{}",
+        e.message
+    );
+    assert_eq!(text, "NATURAL");
 }

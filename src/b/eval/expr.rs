@@ -86,7 +86,22 @@ impl Interpreter {
             EK::Lit(v) => Ok(thread_copy(v)),
             EK::Read(Slot::Const(i)) => Ok(env.consts[*i as usize].clone()),
             EK::Read(Slot::Frame(i)) => Ok(env.frame[*i as usize].clone()),
-            EK::Ints(_) | EK::Strings => self.materialise(e, env),
+            EK::Ints(kind) => {
+                if let (Some(_), Some(_)) = self.int_bounds(*kind) {
+                    self.materialise(e, env)
+                } else {
+                    // Enumerating `x : NATURAL` within MININT..MAXINT is
+                    // `--bound-integers`' rule; the set as a value is not
+                    // that set.
+                    Err(Fail::new(
+                        span,
+                        "not supported yet: an infinite set of integers as a value (orbit \
+                         decides `x : S`, `A <: S`, `A - S` and `A /\\ S` on it, but does not \
+                         build it)",
+                    ))
+                }
+            }
+            EK::Strings => self.materialise(e, env),
             EK::Unary(op, a) => self.unary(*op, a, e, env),
             EK::Binary(op, a, b) => self.binary(*op, a, b, e, env),
             EK::Projection(first, a, b) => {
@@ -498,6 +513,21 @@ impl Interpreter {
                 r[run].into()
             }));
         }
+        if matches!(op, Minus | Inter) && self.is_infinite_ints(b) && !self.is_infinite_ints(a) {
+            // `A - NATURAL`, `A /\ NATURAL`: the members of A kept by a test
+            // on each.
+            return self.materialise(whole, env);
+        }
+        if op == Inter && self.is_infinite_ints(a) && !self.is_infinite_ints(b) {
+            let mut out = Vec::new();
+            self.enum_set(b, env, &mut |v, env| {
+                if self.member(&v, a, env)? {
+                    out.push(v);
+                }
+                Ok(true)
+            })?;
+            return Ok(Value::set_from_vec(out));
+        }
         let va = self.eval(a, env)?;
         let vb = self.eval(b, env)?;
         let (sa, sb) = (a.span, b.span);
@@ -629,6 +659,11 @@ impl Interpreter {
     }
 
     /// Builds a symbolic set as an explicit value, by enumerating it.
+    /// Is `e` `NATURAL`, `NATURAL1` or `INTEGER`?
+    fn is_infinite_ints(&self, e: &CExpr) -> bool {
+        matches!(&e.kind, EK::Ints(kind) if !matches!(self.int_bounds(*kind), (Some(_), Some(_))))
+    }
+
     pub(crate) fn materialise(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
         let mut out = Vec::new();
         self.enum_set(e, env, &mut |v, _| {

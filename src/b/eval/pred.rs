@@ -51,6 +51,11 @@ impl Interpreter {
                 Ok(self.member(&v, s, env)? != *negated)
             }
             PK::Subset(a, b, strict, negated) => {
+                // Integer sets and intervals compare by their bounds (the
+                // infinite ones cannot be built).
+                if let (Some(ia), Some(ib)) = (self.int_range(a, env)?, self.int_range(b, env)?) {
+                    return Ok(ia.subset(&ib, *strict) != *negated);
+                }
                 let va = self.eval(a, env)?;
                 let elems = set(&va, a.span)?;
                 let mut sub = true;
@@ -60,8 +65,10 @@ impl Interpreter {
                         break;
                     }
                 }
-                if sub && *strict {
-                    // A proper subset has fewer elements than the superset.
+                if sub && *strict && !matches!(self.int_range(b, env)?, Some(r) if r.is_infinite())
+                {
+                    // A proper subset has fewer elements than the superset
+                    // (which an infinite superset has).
                     let vb = self.eval(b, env)?;
                     sub = elems.len() < set(&vb, b.span)?.len();
                 }
@@ -303,6 +310,22 @@ impl Interpreter {
     }
 
     /// Lower and upper bounds of a built-in integer set (`None`: unbounded).
+    /// The integers `e` denotes when it is an integer set (`NATURAL`,
+    /// `INT`, ...) or an interval `a..b`.
+    fn int_range(&self, e: &CExpr, env: &mut Env<'_>) -> R<Option<IntRange>> {
+        Ok(match &e.kind {
+            EK::Ints(kind) => {
+                let (lo, hi) = self.int_bounds(*kind);
+                Some(IntRange { lo, hi })
+            }
+            EK::Binary(BinaryOp::Interval, a, b) => Some(IntRange {
+                lo: Some(int(&self.eval(a, env)?, a.span)?),
+                hi: Some(int(&self.eval(b, env)?, b.span)?),
+            }),
+            _ => None,
+        })
+    }
+
     pub(crate) fn int_bounds(&self, kind: IntSet) -> (Option<i64>, Option<i64>) {
         let (min, max) = (self.minint, self.maxint);
         match kind {
@@ -313,6 +336,41 @@ impl Interpreter {
             IntSet::Natural1 => (Some(1), None),
             IntSet::Integer => (None, None),
         }
+    }
+}
+
+/// The integers from `lo` to `hi` (unbounded where `None`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct IntRange {
+    lo: Option<i64>,
+    hi: Option<i64>,
+}
+
+impl IntRange {
+    fn is_empty(&self) -> bool {
+        matches!((self.lo, self.hi), (Some(lo), Some(hi)) if lo > hi)
+    }
+
+    fn is_infinite(&self) -> bool {
+        self.lo.is_none() || self.hi.is_none()
+    }
+
+    /// `self <: other`, or `self <<: other` if `strict`.
+    fn subset(&self, other: &IntRange, strict: bool) -> bool {
+        if self.is_empty() {
+            return !strict || !other.is_empty();
+        }
+        let above = match (self.lo, other.lo) {
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(a), Some(b)) => a >= b,
+        };
+        let below = match (self.hi, other.hi) {
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(a), Some(b)) => a <= b,
+        };
+        above && below && (!strict || self != other)
     }
 }
 
