@@ -231,6 +231,12 @@ fn well_definedness_errors_point_at_the_expression() {
         (e.message.as_str(), text.as_str()),
         ("division by zero", "1 / 0")
     );
+    // An operand's parentheses are part of the text shown.
+    let (e, text) = error("(2 - 1) / (1 - 1)");
+    assert_eq!(
+        (e.message.as_str(), text.as_str()),
+        ("division by zero", "(2 - 1) / (1 - 1)")
+    );
     let (e, text) = error("{1 |-> 2}(3)");
     assert!(e.message.contains("outside its domain"), "{}", e.message);
     assert_eq!(text, "{1 |-> 2}(3)");

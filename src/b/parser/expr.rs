@@ -581,11 +581,14 @@ impl Parser<'_> {
                 self.expected("`)`")
             });
         }
-        self.bump();
-        if open.synthetic {
+        let close = self.bump();
+        e.span = if open.synthetic {
             // An expanded definition: the node stands for its use site.
-            e.span = open.span;
-        }
+            open.span
+        } else {
+            // So that an operator's operands show their parentheses.
+            open.span.to(close.span)
+        };
         Ok(e)
     }
 
