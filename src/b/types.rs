@@ -77,12 +77,14 @@ pub struct MachineTypes {
     /// that is expanded at different types (so one span, several types) is
     /// left out.
     pub bound: HashMap<(u32, u32), Type>,
-    /// Record field accesses `r'f`, keyed by the `(start, end)` of the
-    /// whole access: the field's index among the record's fields (sorted
-    /// by name) and their number. A record value is its field values in
-    /// that order as right-nested pairs (`a |-> (b |-> c)`; one field `a`
-    /// is `a |-> TRUE`), so `struct(...)` is a cartesian product.
-    pub fields: HashMap<(u32, u32), (u32, u32)>,
+    /// Record field accesses `r'f`, keyed by [`field_key`] (where the
+    /// whole access and the field's name are): the field's index among the
+    /// record's fields (sorted by name) and their number. A record value is
+    /// its field values in that order as right-nested pairs (`a |-> (b |->
+    /// c)`; one field `a` is `a |-> TRUE`), so `struct(...)` is a cartesian
+    /// product. An access that one definition expands at two record types
+    /// with one key is left out (compiling it is an error, not a guess).
+    pub fields: HashMap<FieldKey, (u32, u32)>,
     /// The record shapes of the constants' and then the variables' types
     /// (empty when no record is involved).
     pub shapes: Vec<ValueShape>,
@@ -97,6 +99,18 @@ pub struct MachineTypes {
     /// bounds is enumerated within `MININT..MAXINT` (as ProB does) instead
     /// of being an error.
     pub bound_integers: bool,
+}
+
+/// Identifies a field access `r'f`: the span of the whole access and of
+/// the field's name. Both are needed: an access inside a definition whose
+/// argument is written after the definition spans only the argument, so
+/// `x'a` and `x'b` from one expansion share the first.
+pub type FieldKey = (u32, u32, u32, u32);
+
+/// The [`FieldKey`] of an access spanning `whole` whose field name spans
+/// `field`.
+pub fn field_key(whole: crate::diag::Span, field: crate::diag::Span) -> FieldKey {
+    (whole.start, whole.end, field.start, field.end)
 }
 
 impl MachineTypes {

@@ -331,3 +331,19 @@ fn infinite_integer_sets_are_not_cut_to_maxint() {
     );
     assert_eq!(text, "NATURAL");
 }
+
+/// Field accesses in a definition whose argument is written after it
+/// share the argument's span; each still reads its own field (once both
+/// read the last one resolved, and ProB's PartialSets lost its invariant
+/// violation).
+#[test]
+fn fields_read_through_a_definition_are_told_apart() {
+    let (interp, _) = compile(
+        "MACHINE T\nSETS E\nDEFINITIONS\n  PS == struct(def: POW(E), maybe: POW(E));\n  \
+         disjoint(z) == (z'def /\\ z'maybe = {});\n  same(z) == (z'def = z'maybe)\n\
+         CONSTANTS x, y\nPROPERTIES x : PS & disjoint(x) & y : PS & same(y)\nEND\n",
+    );
+    let vals = interp.constant_valuations().unwrap();
+    // 3^2 disjoint pairs of subsets of a 2-element E, times 4 equal pairs.
+    assert_eq!(vals.len(), 9 * 4);
+}

@@ -14,7 +14,7 @@ use super::plan;
 use crate::b::ast::{
     BinaryOp, Builtin, BuiltinConstant, Expr, ExprKind, Ident, Quantifier, UnaryOp,
 };
-use crate::b::types::{MachineTypes, Type};
+use crate::b::types::{MachineTypes, Type, field_key};
 use crate::b::value::{Elem, Value};
 use crate::diag::{Diagnostic, Span};
 
@@ -300,7 +300,8 @@ impl<'a> Compiler<'a> {
             ExprKind::Record(fields) => self.record(fields, BinaryOp::Maplet, span)?,
             ExprKind::Struct(fields) => self.record(fields, BinaryOp::Mul, span)?,
             ExprKind::RecordWith(r, field, value) => {
-                let Some(&(index, count)) = self.types.fields.get(&(span.start, span.end)) else {
+                let Some(&(index, count)) = self.types.fields.get(&field_key(span, field.span))
+                else {
                     return Err(Diagnostic::error(
                         field.span,
                         format!("cannot tell which field `{}` is here", field.name),
@@ -346,7 +347,8 @@ impl<'a> Compiler<'a> {
                 return Ok(value);
             }
             ExprKind::Field(r, field) => {
-                let Some(&(index, count)) = self.types.fields.get(&(span.start, span.end)) else {
+                let Some(&(index, count)) = self.types.fields.get(&field_key(span, field.span))
+                else {
                     return Err(Diagnostic::error(
                         field.span,
                         format!("cannot tell which field `{}` is here", field.name),

@@ -451,8 +451,11 @@ impl Checker {
     /// Resolves every field access once all types are known: its index
     /// among the record's fields and their number, by the access's span
     /// (see [`crate::b::types::MachineTypes::fields`]).
-    pub(super) fn settle_fields(&mut self) -> std::collections::HashMap<(u32, u32), (u32, u32)> {
+    pub(super) fn settle_fields(
+        &mut self,
+    ) -> std::collections::HashMap<crate::b::types::FieldKey, (u32, u32)> {
         let mut out = std::collections::HashMap::new();
+        let mut ambiguous = std::collections::HashSet::new();
         for (span, record, field, result) in std::mem::take(&mut self.fields) {
             let Some(fields) = self.terms.record_fields(record) else {
                 let found = self.show(record);
@@ -474,7 +477,18 @@ impl Checker {
                 continue;
             };
             self.unify_at(span, result, fields[index].1);
-            out.insert((span.start, span.end), (index as u32, fields.len() as u32));
+            let key = crate::b::types::field_key(span, field.span);
+            let resolved = (index as u32, fields.len() as u32);
+            if ambiguous.contains(&key) {
+                continue;
+            }
+            if out.get(&key).is_some_and(|old| *old != resolved) {
+                // One access expanded at record types that order it apart.
+                out.remove(&key);
+                ambiguous.insert(key);
+            } else {
+                out.insert(key, resolved);
+            }
         }
         out
     }
