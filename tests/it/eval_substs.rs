@@ -307,3 +307,34 @@ fn guards_selecting_by_a_function_value_scan_the_function() {
         vec!["op(a)"]
     );
 }
+
+/// A `VAR` local or an output holds no value until assigned: reading it
+/// is a model error naming it (it once read 0, or whatever an earlier
+/// operation had left in its slot), and so is an operation that ends
+/// without assigning an output.
+#[test]
+fn locals_and_outputs_are_read_only_once_assigned() {
+    let machine = |ops: &str| {
+        compile(&format!(
+            "MACHINE T\nVARIABLES y\nINVARIANT y : 0..9\nINITIALISATION y := 1\n\
+             OPERATIONS {ops} END\n"
+        ))
+    };
+    let err = steps_or_error(&machine("op = VAR x IN x := x + 1 ; y := x END")).unwrap_err();
+    assert_eq!(err, "`x` is read before it is assigned a value");
+    // An earlier operation's local is not a value for a later one.
+    let ops = "set = VAR x IN x := 5 ; y := x END; get = VAR x IN y := x END";
+    let err = steps_or_error(&machine(ops)).unwrap_err();
+    assert_eq!(err, "`x` is read before it is assigned a value");
+    let err = steps_or_error(&machine("o <-- out = IF y > 5 THEN o := 2 END")).unwrap_err();
+    assert_eq!(err, "operation `out` ends without assigning its output `o`");
+    let err = steps_or_error(&machine("o <-- inc = o := o + 1")).unwrap_err();
+    assert_eq!(err, "`o` is read before it is assigned a value");
+    // Assigned on every path, they are ordinary values.
+    let ops = "o <-- out = BEGIN IF y > 5 THEN o := 2 ELSE o := 3 END ; o := o + 1 END; \
+               op = VAR x IN x := 4 ; y := x + y END";
+    assert_eq!(
+        steps_or_error(&machine(ops)).unwrap(),
+        vec!["out --> 4", "op"]
+    );
+}

@@ -534,3 +534,28 @@ fn a_renamed_seen_machine_is_the_instance_included_elsewhere() {
     let r = report(&dir.path().join("Top.mch"), &["--no-deadlock"], 0);
     assert_eq!(r["states"], 6);
 }
+
+/// A called operation that reads its output before assigning it is a
+/// model error naming the output as the callee writes it.
+#[test]
+fn a_callee_reading_its_output_early_is_a_model_error() {
+    let dir = project(&[
+        (
+            "Copy.mch",
+            "MACHINE Copy\nOPERATIONS\n  xx <-- Inc(vv) = PRE vv : 0..3 THEN xx := xx + vv END\nEND\n",
+        ),
+        (
+            "Use.mch",
+            "MACHINE Use\nINCLUDES Copy\nVARIABLES zz\nINVARIANT zz : 0..10\nINITIALISATION zz := 0\n\
+             OPERATIONS bump = zz <-- Inc(1)\nEND\n",
+        ),
+    ]);
+    let r = report(&dir.path().join("Use.mch"), &[], 1);
+    assert_eq!(r["result"], "model_error", "{r}");
+    let message = r["message"].as_str().unwrap();
+    assert!(
+        message.contains("`xx` is read before it is assigned a value"),
+        "{message}"
+    );
+    assert!(message.contains("Copy.mch:3:"), "{message}");
+}

@@ -27,8 +27,9 @@ pub struct Compiler<'a> {
     pub types: &'a MachineTypes,
     /// Given set names and enumerated element names, as values.
     globals: HashMap<String, Value>,
-    /// Names in scope, innermost last.
-    scope: Vec<(String, Slot)>,
+    /// Names in scope, innermost last, and whether each may be read
+    /// before it holds a value (`VAR` locals, outputs).
+    scope: Vec<(String, Slot, bool)>,
     /// Next free frame slot.
     next: u32,
     /// Largest frame size seen since the last [`Compiler::reset_frame`].
@@ -83,7 +84,26 @@ impl<'a> Compiler<'a> {
 
     /// Makes `name` refer to `slot` until the matching [`Compiler::pop`].
     pub fn push_name(&mut self, name: &str, slot: Slot) {
-        self.scope.push((name.to_string(), slot));
+        self.scope.push((name.to_string(), slot, false));
+    }
+
+    /// Makes `name` refer to frame slot `slot`, a `VAR` local or an output
+    /// that holds no value until assigned: reading it is checked.
+    pub fn push_local(&mut self, name: &str, slot: u32) {
+        self.scope.push((name.to_string(), Slot::Frame(slot), true));
+    }
+
+    /// Allocates fresh frame slots for the `VAR` locals `names` and puts
+    /// them in scope.
+    pub fn bind_locals(&mut self, names: &[Ident]) -> Vec<u32> {
+        names
+            .iter()
+            .map(|n| {
+                let s = self.alloc();
+                self.push_local(&n.name, s);
+                s
+            })
+            .collect()
     }
 
     /// Allocates fresh frame slots for `names` and puts them in scope.
@@ -122,8 +142,8 @@ impl<'a> Compiler<'a> {
         self.scope
             .iter()
             .rev()
-            .find(|(_, s)| *s == Slot::Frame(slot))
-            .map_or_else(|| format!("#{slot}"), |(n, _)| n.clone())
+            .find(|(_, s, _)| *s == Slot::Frame(slot))
+            .map_or_else(|| format!("#{slot}"), |(n, _, _)| n.clone())
     }
 
     /// The slot a name resolves to, if it is in scope.
@@ -131,13 +151,20 @@ impl<'a> Compiler<'a> {
         self.scope
             .iter()
             .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| *s)
+            .find(|(n, _, _)| n == name)
+            .map(|(_, s, _)| *s)
     }
 
     fn lookup(&self, name: &str, span: Span) -> CResult<EK> {
-        if let Some((_, slot)) = self.scope.iter().rev().find(|(n, _)| n == name) {
-            return Ok(EK::Read(*slot));
+        if let Some((_, slot, checked)) = self.scope.iter().rev().find(|(n, _, _)| n == name) {
+            return Ok(match slot {
+                // (An inlined call's outputs are renamed `o@1`: the
+                // message names `o`.)
+                Slot::Frame(s) if *checked => {
+                    EK::Local(*s, name.split('@').next().unwrap_or(name).into())
+                }
+                _ => EK::Read(*slot),
+            });
         }
         if let Some(v) = self.globals.get(name) {
             return Ok(EK::Lit(v.clone()));

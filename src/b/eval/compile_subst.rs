@@ -202,7 +202,7 @@ impl Compiler<'_> {
             }
             SubstKind::Var(names, body) => {
                 let mark = self.mark();
-                let vars = self.bind(names);
+                let vars = self.bind_locals(names);
                 let body = self.subst(body)?;
                 self.pop(mark);
                 CSubst::Var(vars, Box::new(body))

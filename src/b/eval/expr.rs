@@ -86,6 +86,16 @@ impl Interpreter {
             EK::Lit(v) => Ok(thread_copy(v)),
             EK::Read(Slot::Const(i)) => Ok(env.consts[*i as usize].clone()),
             EK::Read(Slot::Frame(i)) => Ok(env.frame[*i as usize].clone()),
+            EK::Local(i, name) => {
+                let v = &env.frame[*i as usize];
+                if super::is_undefined(v) {
+                    return Err(Fail::new(
+                        span,
+                        format!("`{name}` is read before it is assigned a value"),
+                    ));
+                }
+                Ok(v.clone())
+            }
             EK::Ints(kind) => {
                 if let (Some(_), Some(_)) = self.int_bounds(*kind) {
                     self.materialise(e, env)

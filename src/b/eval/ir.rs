@@ -56,6 +56,10 @@ pub enum EK {
     Lit(Value),
     /// Read a constant or frame slot.
     Read(Slot),
+    /// Read the frame slot of a `VAR` local or an operation's output,
+    /// named: a model error while it holds no value yet (see
+    /// [`super::undefined`]).
+    Local(u32, std::sync::Arc<str>),
     /// A built-in integer set.
     Ints(IntSet),
     /// `STRING`

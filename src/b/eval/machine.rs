@@ -25,6 +25,10 @@ struct Operation {
     params: Range<usize>,
     /// Frame slots of the outputs.
     outputs: Range<usize>,
+    /// The outputs' names.
+    output_names: Vec<String>,
+    /// Where the operation is declared.
+    span: Span,
     /// Enumerates the parameters subject to the top-level guard (also
     /// used, with no variables, for parameterless operations' guards).
     guard: Solver,
@@ -181,7 +185,7 @@ impl Interpreter {
                     .push(op_types.and_then(|t| t.params.get(j).cloned()));
             }
             for (j, o) in op.outputs.iter().enumerate() {
-                c.push_name(&o.name, Slot::Frame((nv + np + j) as u32));
+                c.push_local(&o.name, (nv + np + j) as u32);
                 c.slot_types
                     .push(op_types.and_then(|t| t.outputs.get(j).cloned()));
             }
@@ -217,6 +221,8 @@ impl Interpreter {
                 name: op.name.name.clone(),
                 params: nv..nv + np,
                 outputs: nv + np..nv + np + no,
+                output_names: op.outputs.iter().map(|o| o.name.clone()).collect(),
+                span: op.name.span,
                 guard,
                 body,
                 frame: c.frame_size() as usize,
@@ -335,8 +341,23 @@ impl Interpreter {
     ) -> Result<(), EvalError> {
         let nv = self.num_variables;
         let o = &self.operations[op];
+        for slot in o.outputs.clone() {
+            env.frame[slot] = super::undefined();
+        }
         let run: R<bool> = self.solve(&o.guard, env, &mut |env| {
             self.exec(&o.body, env, &mut |env| {
+                if let Some(k) = env.frame[o.outputs.clone()]
+                    .iter()
+                    .position(super::is_undefined)
+                {
+                    return Err(super::Fail::new(
+                        o.span,
+                        format!(
+                            "operation `{}` ends without assigning its output `{}`",
+                            o.name, o.output_names[k]
+                        ),
+                    ));
+                }
                 emit(&Step {
                     op,
                     params: &env.frame[o.params.clone()],

@@ -213,6 +213,22 @@ pub(crate) fn unset() -> Value {
     Value::Int(0)
 }
 
+/// The one allocation [`undefined`] values share.
+static UNDEFINED: std::sync::LazyLock<std::sync::Arc<str>> =
+    std::sync::LazyLock::new(|| std::sync::Arc::from("(no value yet)"));
+
+/// The value of a `VAR` local or an output before it is assigned: a
+/// string no model can build (only this one allocation is it), so that
+/// reading it is told apart from reading a value.
+pub(crate) fn undefined() -> Value {
+    Value::Str(UNDEFINED.clone())
+}
+
+/// Whether `v` is [`undefined`].
+pub(crate) fn is_undefined(v: &Value) -> bool {
+    matches!(v, Value::Str(a) if std::sync::Arc::ptr_eq(a, &UNDEFINED))
+}
+
 /// Prints values the ProB way with the machine's given sets.
 pub(crate) fn format_with(sets: &[GivenSet], v: &Value) -> String {
     v.display(sets).to_string()

@@ -669,7 +669,7 @@ fn bound_pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
 pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
     match &e.kind {
         EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::Read(Slot::Const(_)) => {}
-        EK::Read(Slot::Frame(s)) => out.push(*s),
+        EK::Read(Slot::Frame(s)) | EK::Local(s, _) => out.push(*s),
         EK::Unary(_, a) | EK::Component(_, a) => expr_slots(a, out),
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)

@@ -161,7 +161,12 @@ impl Interpreter {
                     Ok(true)
                 })
                 .map(|_| ()),
-            CSubst::Var(_, body) => self.exec(body, env, k),
+            CSubst::Var(locals, body) => {
+                for &l in locals {
+                    env.frame[l as usize] = super::undefined();
+                }
+                self.exec(body, env, k)
+            }
         }
     }
 
