@@ -593,6 +593,16 @@ END
         out.contains("no error found in the states explored (--bound-integers"),
         "{out}"
     );
+    // A deadlock may be one only within the bound: the headline says so.
+    let stuck = "MACHINE S\nVARIABLES d\nINVARIANT d : BOOL\nINITIALISATION d := FALSE\n\
+                 OPERATIONS go(n) = PRE n : NATURAL & n > 100 & d = FALSE THEN d := TRUE END\nEND\n";
+    let (code, out, _) = check(stuck, &["--bound-integers"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("deadlock: a state has no enabled operation")
+            && out.contains("an operation enabled only by values outside them was not seen"),
+        "{out}"
+    );
     assert_murphi_refuses("--bound-integers");
 }
 

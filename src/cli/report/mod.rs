@@ -138,6 +138,12 @@ impl RunSummary {
     pub fn set_bounded(&mut self, because: &str) {
         if self.exit_code == 0 {
             self.headline = format!("no error found in the states explored ({because})");
+        } else if self.report.result == Verdict::Deadlock {
+            // An operation may be enabled only by values outside the bound.
+            self.headline = format!(
+                "{} ({because}: an operation enabled only by values outside them was not seen)",
+                self.headline
+            );
         }
         self.report.bounded = Some(because.to_string());
     }
