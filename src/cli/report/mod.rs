@@ -133,8 +133,8 @@ impl RunSummary {
         self.report.symmetry = Some(info.to_report());
     }
 
-    /// Says, in the headline of a run without an error, that the states
-    /// explored are those within a bound the user chose (`because`).
+    /// Says, in the headline, that the states explored are those within a
+    /// bound the user chose (`because`), and what that means for an error.
     pub fn set_bounded(&mut self, because: &str) {
         if self.exit_code == 0 {
             self.headline = format!("no error found in the states explored ({because})");
@@ -144,6 +144,9 @@ impl RunSummary {
                 "{} ({because}: an operation enabled only by values outside them was not seen)",
                 self.headline
             );
+        } else if self.report.result != Verdict::Stopped {
+            // A set such as NATURAL built as a value was cut to the bound too.
+            self.headline = format!("{} (found with {because})", self.headline);
         }
         self.report.bounded = Some(because.to_string());
     }
