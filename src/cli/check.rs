@@ -280,12 +280,15 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     let symmetry = symmetry.map(|info| info.after(&result));
     let por = por_info.map(|info| info.after(&result));
     progress.finish();
+    // Bounded only if the bound cut something (a plan or an enumeration).
+    let bounded = args.input.bound_integers && system.interpreter().used_integer_bound();
     env.print(
         &system,
         system.constant_valuations as u64,
         &result,
         symmetry,
         por,
+        bounded,
     )
 }
 
@@ -334,7 +337,8 @@ impl RunEnv<'_> {
             .progress(progress.callback())
     }
 
-    /// Prints the summary of a run and returns its exit code.
+    /// Prints the summary of a run and returns its exit code;
+    /// `integers_bounded` says that `--bound-integers` cut an enumeration.
     pub fn print<M: Model>(
         &self,
         system: &M,
@@ -342,6 +346,7 @@ impl RunEnv<'_> {
         result: &Report,
         symmetry: Option<super::symmetry::SymmetryInfo>,
         por: Option<super::por::PorInfo>,
+        integers_bounded: bool,
     ) -> ExitCode {
         let args = self.args;
         let mut summary = RunSummary::new(
@@ -357,7 +362,7 @@ impl RunEnv<'_> {
         if let Some(info) = por {
             summary.set_por(info);
         }
-        if args.input.bound_integers {
+        if integers_bounded {
             summary.set_bounded(
                 "--bound-integers: integers that nothing bounds were enumerated only within \
                  MININT..MAXINT",

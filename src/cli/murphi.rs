@@ -83,5 +83,5 @@ pub fn run(env: &RunEnv<'_>, load: &LoadOptions) -> ExitCode {
     progress.finish();
     let por_info = por_info.map(|info| info.after(&result));
     let symmetry = symmetry.map(|info| info.after(&result));
-    env.print(&system, 0, &result, symmetry, por_info)
+    env.print(&system, 0, &result, symmetry, por_info, false)
 }

@@ -593,6 +593,22 @@ END
         out.contains("no error found in the states explored (--bound-integers"),
         "{out}"
     );
+    // Where nothing needed the bound, the run is complete and says so.
+    let bounded_anyway = "MACHINE C\nVARIABLES c\nINVARIANT c : NATURAL\nINITIALISATION c := 0\n\
+                          OPERATIONS up(n) = PRE n : NATURAL & n <= 2 & c < 4 THEN c := c + n END\nEND\n";
+    let (code, out, err) = check(
+        bounded_anyway,
+        &["--json", "--no-deadlock", "--bound-integers"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r = json(&out);
+    assert_eq!(r["states"], 6, "{r}");
+    assert!(r.get("bounded").is_none_or(|b| b.is_null()), "{r}");
+    let (_, out, _) = check(bounded_anyway, &["--no-deadlock", "--bound-integers"]);
+    assert!(
+        out.contains("no error found: all reachable states explored"),
+        "{out}"
+    );
     // A deadlock may be one only within the bound: the headline says so.
     let stuck = "MACHINE S\nVARIABLES d\nINVARIANT d : BOOL\nINITIALISATION d := FALSE\n\
                  OPERATIONS go(n) = PRE n : NATURAL & n > 100 & d = FALSE THEN d := TRUE END\nEND\n";

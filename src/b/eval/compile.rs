@@ -37,6 +37,9 @@ pub struct Compiler<'a> {
     /// Types of the unit's fixed frame slots (variables, parameters,
     /// outputs) where known: the fallback domain of `x : (P)`.
     pub slot_types: Vec<Option<Type>>,
+    /// Set when a plan enumerates an integer within `--bound-integers`'
+    /// bounds.
+    bound_used: std::cell::Cell<bool>,
 }
 
 impl<'a> Compiler<'a> {
@@ -66,7 +69,23 @@ impl<'a> Compiler<'a> {
             next: 0,
             max: 0,
             slot_types: Vec::new(),
+            bound_used: std::cell::Cell::new(false),
         }
+    }
+
+    /// `--bound-integers`' bounds for a plan, if the flag is given.
+    pub fn int_bound(&self) -> Option<plan::IntBound<'_>> {
+        self.types.int_range().map(|(lo, hi)| plan::IntBound {
+            lo,
+            hi,
+            used: &self.bound_used,
+        })
+    }
+
+    /// Whether some plan compiled so far enumerates an integer within
+    /// `--bound-integers`' bounds.
+    pub fn bound_used(&self) -> bool {
+        self.bound_used.get()
     }
 
     /// Starts a new compilation unit whose frame begins with `base` slots.
@@ -474,7 +493,7 @@ impl<'a> Compiler<'a> {
                                     Vec::new(),
                                     span,
                                     false,
-                                    self.types.int_range(),
+                                    self.int_bound(),
                                 )
                             }
                         };
@@ -505,7 +524,7 @@ impl<'a> Compiler<'a> {
                     parts,
                     span,
                     false,
-                    self.types.int_range(),
+                    self.int_bound(),
                 )))
             }
             _ => return Err(expected_predicate(span)),
@@ -544,7 +563,7 @@ impl<'a> Compiler<'a> {
             parts,
             span,
             lenient,
-            self.types.int_range(),
+            self.int_bound(),
         ))
     }
 

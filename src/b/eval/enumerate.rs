@@ -35,9 +35,15 @@ impl Interpreter {
         match &s.kind {
             EK::Ints(kind) => {
                 let (mut lo, mut hi) = self.int_bounds(*kind);
-                if self.bound_integers {
+                if self.bound_integers && (lo.is_none() || hi.is_none()) {
                     lo = lo.or(Some(self.minint));
                     hi = hi.or(Some(self.maxint));
+                    // Read first: a store on every enumeration would make
+                    // the threads fight over the line.
+                    let cut = &self.bound_at_run_time;
+                    if !cut.load(std::sync::atomic::Ordering::Relaxed) {
+                        cut.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
                 }
                 let (Some(lo), Some(hi)) = (lo, hi) else {
                     return Err(Fail::new(

@@ -49,6 +49,12 @@ pub struct Interpreter {
     /// `--bound-integers`: enumerating `NATURAL`, `NATURAL1` or `INTEGER`
     /// stops at `MININT`/`MAXINT` (membership is unchanged).
     pub(crate) bound_integers: bool,
+    /// Whether a compiled plan enumerates an integer within
+    /// `--bound-integers`' bounds.
+    bound_in_plans: bool,
+    /// Set when an enumeration of `NATURAL`, `NATURAL1` or `INTEGER` ran
+    /// within `--bound-integers`' bounds.
+    pub(crate) bound_at_run_time: std::sync::atomic::AtomicBool,
     pub(crate) maxint: i64,
     pub(crate) minint: i64,
     num_variables: usize,
@@ -115,7 +121,7 @@ impl Interpreter {
             parts,
             span,
             false,
-            types.int_range(),
+            c.int_bound(),
         );
         let properties_frame = c.frame_size() as usize;
 
@@ -213,7 +219,7 @@ impl Interpreter {
                     Vec::new(),
                     op.span,
                     true,
-                    types.int_range(),
+                    c.int_bound(),
                 ),
             };
             let body = c.subst(rest)?;
@@ -234,6 +240,8 @@ impl Interpreter {
             given_sets: types.given_sets.clone(),
             operation_shapes: types.operation_shapes.clone(),
             bound_integers: types.bound_integers,
+            bound_in_plans: c.bound_used(),
+            bound_at_run_time: std::sync::atomic::AtomicBool::new(false),
             maxint: types.maxint,
             minint: types.minint,
             num_variables: nv,
@@ -370,6 +378,16 @@ impl Interpreter {
         });
         run?;
         Ok(())
+    }
+
+    /// Whether `--bound-integers` cut anything: a plan that enumerates an
+    /// integer nothing bounds within MININT..MAXINT, or an infinite
+    /// integer set enumerated or built so far.
+    pub fn used_integer_bound(&self) -> bool {
+        self.bound_in_plans
+            || self
+                .bound_at_run_time
+                .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Number of top-level conjuncts of the invariant, split as

@@ -25,11 +25,23 @@ use crate::b::ast::{BinaryOp, Ident, UnaryOp};
 use crate::b::types::Type;
 use crate::diag::Span;
 
+/// `--bound-integers`: the bounds that stand in for a missing one, and
+/// where to record that one did.
+#[derive(Clone, Copy)]
+pub struct IntBound<'a> {
+    /// MININT.
+    pub lo: i64,
+    /// MAXINT.
+    pub hi: i64,
+    /// Set when a plan enumerates an integer within the bound.
+    pub used: &'a std::cell::Cell<bool>,
+}
+
 /// Builds the plan for binding `vars` (named `names`) subject to
-/// `conjuncts`. With `int_range = Some((MININT, MAXINT))` an integer
-/// variable that the conjuncts leave unbounded on a side is enumerated up
-/// to that bound instead of being an error (`--bound-integers`, as ProB
-/// enumerates `NATURAL` within `MAXINT`).
+/// `conjuncts`. With `int_bound` an integer variable that the conjuncts
+/// leave unbounded on a side is enumerated up to MININT or MAXINT instead
+/// of being an error (`--bound-integers`, as ProB enumerates `NATURAL`
+/// within `MAXINT`), and the plan records that it did.
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     names: &[Ident],
@@ -38,9 +50,9 @@ pub fn plan(
     conjuncts: Vec<CPred>,
     span: Span,
     lenient: bool,
-    int_range: Option<(i64, i64)>,
+    int_bound: Option<IntBound<'_>>,
 ) -> Solver {
-    let fallback = int_range.map(|(lo, hi)| (lo, hi, span));
+    let fallback = int_bound.map(|b| (b.lo, b.hi, span, b.used));
     let deps: Vec<Vec<u32>> = conjuncts
         .iter()
         .map(|c| {
@@ -65,7 +77,8 @@ pub fn plan(
     };
     emit_checks(&bound, &mut done, &mut steps);
     while bound.len() < vars.len() {
-        let mut best: Option<(u32, usize, Candidate)> = None;
+        // (priority, conjunct, step, whether it uses the integer bound)
+        let mut best: Option<(u32, usize, Candidate, bool)> = None;
         for &v in vars.iter().filter(|v| !bound.contains(v)) {
             for (i, c) in conjuncts.iter().enumerate() {
                 if done[i] {
@@ -74,6 +87,8 @@ pub fn plan(
                 let Some((mut prio, mut cand)) = generator(c, v, vars, &bound) else {
                     continue;
                 };
+                let cand_bounded = std::cell::Cell::new(false);
+                let cand_fallback = fallback.map(|(lo, hi, span, _)| (lo, hi, span, &cand_bounded));
                 // `x : NATURAL` (or INTEGER) with `x < e` elsewhere: enumerate
                 // the interval the comparisons allow, keeping every conjunct
                 // as a check.
@@ -86,9 +101,16 @@ pub fn plan(
                         IntSet::Natural1 => Some(1),
                         _ => None,
                     };
-                    if let Some(interval) =
-                        interval_for(v, implied, &conjuncts, &done, vars, &bound, i, fallback)
-                    {
+                    if let Some(interval) = interval_for(
+                        v,
+                        implied,
+                        &conjuncts,
+                        &done,
+                        vars,
+                        &bound,
+                        i,
+                        cand_fallback,
+                    ) {
                         cand.step = SolveStep::Bind(v, Gen::In(interval));
                         cand.exact = false;
                         prio = 3;
@@ -119,12 +141,15 @@ pub fn plan(
                     prio = 5;
                 }
                 if best.as_ref().is_none_or(|b| prio < b.0) {
-                    best = Some((prio, i, cand));
+                    best = Some((prio, i, cand, cand_bounded.get()));
                 }
             }
         }
         match best {
-            Some((_, i, cand)) => {
+            Some((_, i, cand, bounded)) => {
+                if let (true, Some((_, _, _, used))) = (bounded, fallback) {
+                    used.set(true);
+                }
                 done[i] = cand.exact;
                 match cand.step {
                     SolveStep::BindPattern(ref pat, _) => pattern_slots(pat, &mut bound),
@@ -366,7 +391,7 @@ fn interval_for(
     vars: &[u32],
     bound: &[u32],
     skip: usize,
-    fallback: Option<(i64, i64, Span)>,
+    fallback: Option<(i64, i64, Span, &std::cell::Cell<bool>)>,
 ) -> Option<CExpr> {
     let ready = |e: &CExpr| is_ready(e, vars, bound);
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
@@ -453,12 +478,14 @@ fn interval_for(
         lows.push(lit(n, span));
     }
     // `--bound-integers`: MININT and MAXINT stand in for a missing bound.
-    if let Some((lo, hi, _)) = fallback {
+    if let Some((lo, hi, _, used)) = fallback {
         if lows.is_empty() {
             lows.push(lit(lo, span));
+            used.set(true);
         }
         if highs.is_empty() {
             highs.push(lit(hi, span));
+            used.set(true);
         }
     }
     let combine = |mut es: Vec<CExpr>, op: UnaryOp| -> Option<CExpr> {
