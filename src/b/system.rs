@@ -252,6 +252,46 @@ impl BSystem {
         Ok(())
     }
 
+    /// The first constant valuation from which INITIALISATION has no
+    /// outcome (when the machine has constants): its `SETUP_CONSTANTS(..)`
+    /// label and the constants' printed values. ProB's model checker
+    /// reports such a setup node as a deadlock. An error while initialising
+    /// gives `None`: the search reports it.
+    pub fn valuation_without_initialisation(&self) -> Option<(String, Vec<(String, String)>)> {
+        if self.layout.constant_count() == 0 {
+            return None;
+        }
+        for constants in &self.valuations {
+            let mut any = false;
+            if self
+                .interpreter
+                .initialise(constants, &mut |_| any = true)
+                .is_err()
+            {
+                return None;
+            }
+            if !any {
+                let names = &self.layout.slots()[..constants.len()];
+                let shown: Vec<(String, String)> = names
+                    .iter()
+                    .zip(constants)
+                    .enumerate()
+                    .map(|(k, (s, v))| (s.name.clone(), self.format_slot(k, v)))
+                    .collect();
+                let label = format!(
+                    "SETUP_CONSTANTS({})",
+                    shown
+                        .iter()
+                        .map(|(n, v)| format!("{n}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                return Some((label, shown));
+            }
+        }
+        None
+    }
+
     fn initial_label(&self, constants: &[Value]) -> String {
         if constants.is_empty() {
             "INITIALISATION".to_string()

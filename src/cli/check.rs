@@ -246,6 +246,26 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     }
     tracing::debug!(elapsed = ?load_start.elapsed(), width = system.state_width(), "model loaded");
 
+    // As in ProB, constants that INITIALISATION cannot start from are a
+    // deadlock, found before any state.
+    if !args.no_deadlock
+        && let Some(setup) = system.valuation_without_initialisation()
+    {
+        let result = Report {
+            outcome: workers::Outcome::Deadlock,
+            stats: workers::Stats {
+                threads: env.threads,
+                ..Default::default()
+            },
+            trace: None,
+            trace_error: None,
+        };
+        let notes = RunNotes {
+            setup_deadlock: Some(setup),
+            ..Default::default()
+        };
+        return env.print(&system, system.constant_valuations as u64, &result, notes);
+    }
     let progress = super::report::ProgressLine::new();
     let por = args.por.then(|| {
         let checked = Checked {
@@ -281,14 +301,17 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     let por = por_info.map(|info| info.after(&result));
     progress.finish();
     // Bounded only if the bound cut something (a plan or an enumeration).
-    let bounded = args.input.bound_integers && system.interpreter().used_integer_bound();
+    let integers_bounded = args.input.bound_integers && system.interpreter().used_integer_bound();
     env.print(
         &system,
         system.constant_valuations as u64,
         &result,
-        symmetry,
-        por,
-        bounded,
+        RunNotes {
+            symmetry,
+            por,
+            integers_bounded,
+            setup_deadlock: None,
+        },
     )
 }
 
@@ -337,16 +360,14 @@ impl RunEnv<'_> {
             .progress(progress.callback())
     }
 
-    /// Prints the summary of a run and returns its exit code;
-    /// `integers_bounded` says that `--bound-integers` cut an enumeration.
+    /// Prints the summary of a run, with what the run's layers and front
+    /// end add to it, and returns its exit code.
     pub fn print<M: Model>(
         &self,
         system: &M,
         constant_valuations: u64,
         result: &Report,
-        symmetry: Option<super::symmetry::SymmetryInfo>,
-        por: Option<super::por::PorInfo>,
-        integers_bounded: bool,
+        notes: RunNotes,
     ) -> ExitCode {
         let args = self.args;
         let mut summary = RunSummary::new(
@@ -356,13 +377,16 @@ impl RunEnv<'_> {
             result,
             self.signals.terminated.load(Ordering::SeqCst),
         );
-        if let Some(info) = symmetry {
+        if let Some(info) = notes.symmetry {
             summary.set_symmetry(info);
         }
-        if let Some(info) = por {
+        if let Some(info) = notes.por {
             summary.set_por(info);
         }
-        if integers_bounded {
+        if let Some((label, constants)) = notes.setup_deadlock {
+            summary.set_setup_deadlock(label, constants);
+        }
+        if notes.integers_bounded {
             summary.set_bounded(
                 "--bound-integers: integers that nothing bounds were enumerated only within \
                  MININT..MAXINT",
@@ -375,6 +399,21 @@ impl RunEnv<'_> {
         }
         ExitCode::from(summary.exit_code())
     }
+}
+
+/// What a run's layers and front end add to its summary.
+#[derive(Default)]
+pub struct RunNotes {
+    /// Symmetry reduction's figures, if it ran.
+    pub symmetry: Option<super::symmetry::SymmetryInfo>,
+    /// Partial order reduction's figures, if it ran.
+    pub por: Option<super::por::PorInfo>,
+    /// `--bound-integers` cut an enumeration.
+    pub integers_bounded: bool,
+    /// B: a constant valuation that INITIALISATION cannot start from (its
+    /// SETUP_CONSTANTS label and the constants' values), found before the
+    /// search with deadlocks checked: the run's result, as in ProB.
+    pub setup_deadlock: Option<(String, Vec<(String, String)>)>,
 }
 
 /// The thread count: as asked, or one per core for the parallel orders.

@@ -83,5 +83,10 @@ pub fn run(env: &RunEnv<'_>, load: &LoadOptions) -> ExitCode {
     progress.finish();
     let por_info = por_info.map(|info| info.after(&result));
     let symmetry = symmetry.map(|info| info.after(&result));
-    env.print(&system, 0, &result, symmetry, por_info, false)
+    let notes = super::check::RunNotes {
+        symmetry,
+        por: por_info,
+        ..Default::default()
+    };
+    env.print(&system, 0, &result, notes)
 }

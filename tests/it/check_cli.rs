@@ -122,7 +122,8 @@ fn bad_flags_exit_with_2() {
 }
 
 /// A machine that cannot start is a model error, never "no error found"
-/// after exploring nothing (ProB reports both as errors).
+/// after exploring nothing (ProB reports both as errors); so is a valuation
+/// of the constants without an initial state, as a deadlock.
 #[test]
 fn machines_without_an_initial_state_are_errors() {
     let no_solution = "MACHINE NoSol\nCONSTANTS c\nPROPERTIES c : 1..3 & c > 5\n\
@@ -152,6 +153,29 @@ fn machines_without_an_initial_state_are_errors() {
             "{report}"
         );
     }
+    // Constants that INITIALISATION cannot start from: a deadlock at their
+    // setup, as ProB reports it, with the valuation as the trace; without
+    // deadlock checking the other valuations are explored.
+    let empty_choice = "MACHINE Pick\nSETS R = {r1, r2}\nCONSTANTS P\nPROPERTIES P <: R\n\
+                        VARIABLES p\nINVARIANT p : P\nINITIALISATION p :: P\nEND\n";
+    let (code, stdout, _) = check(empty_choice, &["--json"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["result"], "deadlock", "{report}");
+    assert_eq!(
+        report["trace"][0]["label"], "SETUP_CONSTANTS(P={})",
+        "{report}"
+    );
+    assert_eq!(report["trace"][0]["changes"]["P"], "{}", "{report}");
+    let (_, text, _) = check(empty_choice, &[]);
+    assert!(
+        text.contains("deadlock: a valuation of the constants admits no INITIALISATION"),
+        "{text}"
+    );
+    let (code, stdout, _) = check(empty_choice, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    // p in {r1}, {r2} or {r1, r2}: 1 + 1 + 2 states.
+    assert_eq!(json(&stdout)["states"], 4);
 }
 
 /// ProB's external functions have placeholder bodies: one orbit

@@ -151,6 +151,25 @@ impl RunSummary {
         self.report.bounded = Some(because.to_string());
     }
 
+    /// Makes the result a deadlock at the setup of the constants `label`
+    /// (their printed values `constants`) that INITIALISATION cannot start
+    /// from, as ProB's model checker reports it.
+    pub fn set_setup_deadlock(&mut self, label: String, constants: Vec<(String, String)>) {
+        self.report.result = Verdict::Deadlock;
+        self.report.stopped = None;
+        self.report.message = Some(format!(
+            "INITIALISATION has no outcome from the constants {label}"
+        ));
+        self.report.trace = vec![TraceStep {
+            label,
+            changes: Changes(constants),
+        }];
+        self.report.trace_error = None;
+        self.headline =
+            "deadlock: a valuation of the constants admits no INITIALISATION".to_string();
+        self.exit_code = 1;
+    }
+
     /// Marks the run as reduced by partial order reduction.
     pub fn set_por(&mut self, info: super::por::PorInfo) {
         self.report.por = Some(info.to_report());
