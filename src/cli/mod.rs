@@ -105,23 +105,32 @@ fn run_command() -> ExitCode {
 }
 
 fn init_tracing(verbose: u8) {
-    use tracing_subscriber::EnvFilter;
-    let default = match verbose {
-        0 => "warn",
-        1 => "debug",
-        _ => "trace",
-    };
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
     use std::io::IsTerminal;
+    use tracing_subscriber::filter::LevelFilter;
+    let level = match verbose {
+        0 => LevelFilter::WARN,
+        1 => LevelFilter::DEBUG,
+        _ => LevelFilter::TRACE,
+    };
     let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+        .with_max_level(level)
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
+    // RUST_LOG's directives need tracing's EnvFilter, which compiles
+    // regular expressions at start: only then (a plain level filter keeps
+    // that code out of every other run's resident memory).
+    let filter = std::env::var_os("RUST_LOG")
+        .and_then(|_| tracing_subscriber::EnvFilter::try_from_default_env().ok());
     // Without -v only warnings show: print them plainly, as the other
     // messages of the command line are (no time stamp, no module path).
-    let _ = if verbose == 0 {
-        builder.without_time().with_target(false).try_init()
-    } else {
-        builder.try_init()
+    let _ = match (filter, verbose) {
+        (Some(filter), 0) => builder
+            .with_env_filter(filter)
+            .without_time()
+            .with_target(false)
+            .try_init(),
+        (Some(filter), _) => builder.with_env_filter(filter).try_init(),
+        (None, 0) => builder.without_time().with_target(false).try_init(),
+        (None, _) => builder.try_init(),
     };
 }
