@@ -338,3 +338,35 @@ fn locals_and_outputs_are_read_only_once_assigned() {
         vec!["out --> 4", "op"]
     );
 }
+
+/// Machine variables hold no value until INITIALISATION assigns them:
+/// reading one earlier is a model error naming it (it was an internal
+/// error: the slot's placeholder did not fit the variable's type), and so
+/// is an INITIALISATION that leaves one unassigned on some path.
+#[test]
+fn initialisation_reads_only_assigned_variables() {
+    let init_error = |init: &str| {
+        let interp = compile(&format!(
+            "MACHINE T\nSETS ID = {{aa, bb}}\nVARIABLES xx, yy\nINVARIANT xx : ID & yy : ID\n\
+             INITIALISATION {init}\nEND\n"
+        ));
+        let consts = interp.constant_valuations().unwrap().remove(0);
+        interp
+            .initialise(&consts, &mut |_| {})
+            .map(|()| "no error".to_string())
+            .unwrap_or_else(|e| e.message)
+    };
+    assert_eq!(
+        init_error("xx := yy ; yy := aa"),
+        "`yy` is read before it is assigned a value"
+    );
+    assert_eq!(
+        init_error("xx := aa || yy := xx"),
+        "`xx` is read before it is assigned a value"
+    );
+    assert_eq!(
+        init_error("xx := aa ; IF xx = bb THEN yy := aa ELSE skip END"),
+        "INITIALISATION ends without assigning `yy`"
+    );
+    assert_eq!(init_error("xx := aa ; yy := xx"), "no error");
+}

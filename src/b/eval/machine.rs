@@ -70,6 +70,10 @@ pub struct Interpreter {
     /// Frame size for invariant, assertions and goal.
     state_frame: usize,
     initialisation: Option<CSubst>,
+    /// Where INITIALISATION is written.
+    initialisation_span: Span,
+    /// The variables' names, for messages.
+    variable_names: Vec<String>,
     init_frame: usize,
     operations: Vec<Operation>,
     /// Largest frame of any operation.
@@ -166,6 +170,11 @@ impl Interpreter {
         let state_frame = c.frame_size() as usize;
 
         state_scope(&mut c, nv as u32);
+        // Before INITIALISATION assigns them, variables hold no value:
+        // reading one is checked.
+        for (i, v) in machine.variables.iter().enumerate() {
+            c.push_local(&v.name, i as u32);
+        }
         let initialisation = machine
             .initialisation
             .as_ref()
@@ -254,6 +263,11 @@ impl Interpreter {
             goal,
             state_frame,
             initialisation,
+            initialisation_span: machine
+                .initialisation
+                .as_ref()
+                .map_or(machine.name.span, |s| s.span),
+            variable_names: machine.variables.iter().map(|v| v.name.clone()).collect(),
             init_frame,
             operations,
             op_frame,
@@ -287,8 +301,20 @@ impl Interpreter {
             frame: vec![unset(); self.init_frame],
         };
         let nv = self.num_variables;
+        for slot in &mut env.frame[..nv] {
+            *slot = super::undefined();
+        }
         match &self.initialisation {
             Some(init) => self.exec(init, &mut env, &mut |env| {
+                if let Some(k) = env.frame[..nv].iter().position(super::is_undefined) {
+                    return Err(super::Fail::new(
+                        self.initialisation_span,
+                        format!(
+                            "INITIALISATION ends without assigning `{}`",
+                            self.variable_names[k]
+                        ),
+                    ));
+                }
                 emit(&env.frame[..nv]);
                 Ok(())
             })?,
