@@ -25,10 +25,6 @@ struct Operation {
     params: Range<usize>,
     /// Frame slots of the outputs.
     outputs: Range<usize>,
-    /// The outputs' names.
-    output_names: Vec<String>,
-    /// Where the operation is declared.
-    span: Span,
     /// Enumerates the parameters subject to the top-level guard (also
     /// used, with no variables, for parameterless operations' guards).
     guard: Solver,
@@ -199,8 +195,10 @@ impl Interpreter {
                 c.slot_types
                     .push(op_types.and_then(|t| t.params.get(j).cloned()));
             }
+            // ProB reads typing of the outputs in PRE (`PRE r : NAT`): the
+            // guard reads them unchecked, the body only once assigned.
             for (j, o) in op.outputs.iter().enumerate() {
-                c.push_local(&o.name, (nv + np + j) as u32);
+                c.push_name(&o.name, Slot::Frame((nv + np + j) as u32));
                 c.slot_types
                     .push(op_types.and_then(|t| t.outputs.get(j).cloned()));
             }
@@ -231,13 +229,14 @@ impl Interpreter {
                     c.int_bound(),
                 ),
             };
+            for (j, o) in op.outputs.iter().enumerate() {
+                c.push_local(&o.name, (nv + np + j) as u32);
+            }
             let body = c.subst(rest)?;
             operations.push(Operation {
                 name: op.name.name.clone(),
                 params: nv..nv + np,
                 outputs: nv + np..nv + np + no,
-                output_names: op.outputs.iter().map(|o| o.name.clone()).collect(),
-                span: op.name.span,
                 guard,
                 body,
                 frame: c.frame_size() as usize,
@@ -380,18 +379,6 @@ impl Interpreter {
         }
         let run: R<bool> = self.solve(&o.guard, env, &mut |env| {
             self.exec(&o.body, env, &mut |env| {
-                if let Some(k) = env.frame[o.outputs.clone()]
-                    .iter()
-                    .position(super::is_undefined)
-                {
-                    return Err(super::Fail::new(
-                        o.span,
-                        format!(
-                            "operation `{}` ends without assigning its output `{}`",
-                            o.name, o.output_names[k]
-                        ),
-                    ));
-                }
                 emit(&Step {
                     op,
                     params: &env.frame[o.params.clone()],
@@ -556,6 +543,9 @@ impl Interpreter {
             .map_or_else(|| format!("op{}", step.op), |o| o.name.clone());
         let shapes = self.operation_shapes.get(step.op);
         let show = |k: usize, v: &Value| match shapes.and_then(|s| s.get(k)) {
+            // An output the operation left unassigned (B allows it: any
+            // value of its type).
+            _ if super::is_undefined(v) => "?".to_string(),
             Some(shape) => self.format_shaped(v, shape),
             None => self.format_value(v),
         };
