@@ -1,5 +1,8 @@
 //! SIGINT (Ctrl-C) and SIGTERM: both stop a search cleanly, with the
-//! partial summary and exit code 3; the summary says which one it was.
+//! partial summary and exit code 3; the summary says which one it was. A
+//! second one, while a phase that does not poll the flag still runs (a
+//! huge INITIALISATION, say), ends the process at once with exit code 3
+//! and no summary.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -19,6 +22,17 @@ impl StopSignals {
         use signal_hook::consts::{SIGINT, SIGTERM};
         let cancel = Arc::new(AtomicBool::new(false));
         let terminated = Arc::new(AtomicBool::new(false));
+        for signal in [SIGINT, SIGTERM] {
+            // Registered first, so it sees the flag as the previous signal
+            // left it: set means this is the second.
+            if let Err(e) = signal_hook::flag::register_conditional_shutdown(
+                signal,
+                i32::from(super::report::EXIT_INCOMPLETE),
+                Arc::clone(&cancel),
+            ) {
+                tracing::warn!("cannot handle a second signal {signal}: {e}");
+            }
+        }
         for (signal, flag) in [
             (SIGINT, &cancel),
             (SIGTERM, &terminated),

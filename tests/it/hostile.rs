@@ -347,3 +347,48 @@ fn running_out_of_address_space_is_a_clean_stop() {
     let cause = report["stopped"].as_str().unwrap_or("");
     assert!(cause == "memory" || cause == "worker-failure", "{report}");
 }
+
+/// A second SIGINT or SIGTERM ends the process at once (exit code 3), even
+/// in a phase that does not poll the stop flag: here the initialisation of
+/// 10^12 initial states, which once ignored SIGTERM for an hour.
+#[test]
+fn a_second_signal_ends_a_run_that_does_not_stop() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("Huge.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Huge\nVARIABLES x, y, z\nINVARIANT x : 1..10000 & y : 1..10000 & z : 1..10000\n\
+         INITIALISATION x :: 1..10000 || y :: 1..10000 || z :: 1..10000\nEND\n",
+    )
+    .unwrap();
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_orbit"))
+            .args(["check", &path.to_string_lossy(), "--threads", "1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start orbit");
+        let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+        for _ in 0..2 {
+            std::thread::sleep(Duration::from_millis(700));
+            // SAFETY: kill(2) on our own child, not yet waited for (its pid
+            // cannot have been reused); signalling one that has ended is
+            // harmless.
+            unsafe { libc::kill(pid, signal) };
+        }
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("orbit runs") {
+                break status;
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("signal {signal} twice: orbit still runs after 20 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(status.code(), Some(3), "{signal}");
+    }
+}

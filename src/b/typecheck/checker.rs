@@ -187,16 +187,7 @@ impl Checker {
                 Some(ty) => {
                     // A binder inside a definition expanded at several types has
                     // one span but several types: leave it out rather than lie.
-                    let key = (span.start, span.end);
-                    if ambiguous.contains(&key) {
-                        continue;
-                    }
-                    if bound.get(&key).is_some_and(|old| *old != ty) {
-                        bound.remove(&key);
-                        ambiguous.insert(key);
-                    } else {
-                        bound.insert(key, ty);
-                    }
+                    insert_unambiguous(&mut bound, &mut ambiguous, (span.start, span.end), ty);
                 }
                 None if report => {
                     let known = self.show(term);
@@ -329,5 +320,28 @@ impl Checker {
                 self.check_minus_type(span, t);
             }
         }
+    }
+}
+
+/// Records `value` for `key` in `map`, unless `key` was given another value
+/// before: then it is left out for good (in `ambiguous`), since one source
+/// place expanded in several ways has no single answer.
+pub(super) fn insert_unambiguous<K, V>(
+    map: &mut HashMap<K, V>,
+    ambiguous: &mut HashSet<K>,
+    key: K,
+    value: V,
+) where
+    K: std::hash::Hash + Eq + Copy,
+    V: PartialEq,
+{
+    if ambiguous.contains(&key) {
+        return;
+    }
+    if map.get(&key).is_some_and(|old| *old != value) {
+        map.remove(&key);
+        ambiguous.insert(key);
+    } else {
+        map.insert(key, value);
     }
 }

@@ -477,18 +477,14 @@ impl Checker {
                 continue;
             };
             self.unify_at(span, result, fields[index].1);
-            let key = crate::b::types::field_key(span, field.span);
-            let resolved = (index as u32, fields.len() as u32);
-            if ambiguous.contains(&key) {
-                continue;
-            }
-            if out.get(&key).is_some_and(|old| *old != resolved) {
-                // One access expanded at record types that order it apart.
-                out.remove(&key);
-                ambiguous.insert(key);
-            } else {
-                out.insert(key, resolved);
-            }
+            // One access expanded at record types that order it apart is
+            // left out.
+            super::checker::insert_unambiguous(
+                &mut out,
+                &mut ambiguous,
+                crate::b::types::field_key(span, field.span),
+                (index as u32, fields.len() as u32),
+            );
         }
         out
     }
