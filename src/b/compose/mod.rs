@@ -102,6 +102,7 @@ pub fn compose(path: &Path, options: &ComposeOptions) -> Result<Composed, String
         seen: Vec::new(),
         seen_ops: HashMap::new(),
         included: HashSet::new(),
+        sees_of: HashMap::new(),
         warnings: Vec::new(),
         calls: CallContext {
             fresh: 0,
@@ -136,6 +137,8 @@ struct Composer {
     /// Machines some component includes, imports or extends without a
     /// prefix.
     included: HashSet<String>,
+    /// The machines each component sees or uses, by its name.
+    sees_of: HashMap<String, Vec<String>>,
     warnings: Vec<String>,
     /// Fresh names and options for inlining calls.
     calls: CallContext,
@@ -349,6 +352,7 @@ impl Composer {
 
         // Seen machines, merged once for the whole model.
         let seen_here: Vec<String> = m.sees.iter().map(|r| r.name.name.clone()).collect();
+        self.sees_of.insert(m.name.name.clone(), seen_here.clone());
         for r in std::mem::take(&mut m.sees) {
             self.refuse_arguments(&r, "SEES")?;
             if r.prefix.is_some() {
@@ -404,6 +408,7 @@ impl Composer {
         let mut promoted: Vec<Operation> = Vec::new();
         let includes = std::mem::take(&mut m.includes);
         let extends = std::mem::take(&mut m.extends);
+        let mut instances = Vec::new();
         for (r, all_promoted) in includes
             .into_iter()
             .map(|r| (r, false))
@@ -413,7 +418,14 @@ impl Composer {
                 self.included.insert(r.name.name.clone());
             }
             let inst = self.instance(&r)?;
-            inits.extend(inst.initialisation.clone());
+            instances.push((r, all_promoted, inst));
+        }
+        // An included machine that sees another one included here is
+        // initialised after it (it may read its variables).
+        for k in self.initialisation_order(&instances) {
+            inits.extend(instances[k].2.initialisation.clone());
+        }
+        for (_, all_promoted, inst) in instances {
             for op in &inst.operations {
                 callable.insert(op.name.name.clone(), op.clone());
                 if all_promoted {
@@ -515,6 +527,33 @@ impl Composer {
         check_unique_operations(&out.operations)?;
         out.initialisation = sequence(inits);
         Ok(out)
+    }
+
+    /// The order in which included `instances` are initialised: as listed,
+    /// except that one comes after the unrenamed instances of the machines
+    /// it sees or uses (cycles keep the listed order).
+    fn initialisation_order(&self, instances: &[(MachineRef, bool, Machine)]) -> Vec<usize> {
+        let plain = |k: usize| {
+            let r = &instances[k].0;
+            r.prefix.is_none().then_some(r.name.name.as_str())
+        };
+        let mut placed: Vec<usize> = Vec::new();
+        while placed.len() < instances.len() {
+            let waiting = |k: usize| !placed.contains(&k);
+            let ready = (0..instances.len()).filter(|&k| waiting(k)).find(|&k| {
+                let sees = self.sees_of.get(&instances[k].0.name.name);
+                !(0..instances.len())
+                    .filter(|&j| j != k && waiting(j))
+                    .any(|j| {
+                        plain(j).is_some_and(|n| sees.is_some_and(|s| s.iter().any(|x| x == n)))
+                    })
+            });
+            match ready.or_else(|| (0..instances.len()).find(|&k| waiting(k))) {
+                Some(k) => placed.push(k),
+                None => break,
+            }
+        }
+        placed
     }
 
     fn refuse_arguments(&self, r: &MachineRef, clause: &str) -> Result<(), Diagnostic> {
