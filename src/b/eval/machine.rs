@@ -374,16 +374,10 @@ impl Interpreter {
     ) -> Result<(), EvalError> {
         let nv = self.num_variables;
         let o = &self.operations[op];
-        // The guard may type the outputs (`PRE r : NAT`, as ProB's examples
-        // do): it reads them as the placeholder every frame slot starts
-        // with; the body gets them without a value.
         for slot in o.outputs.clone() {
-            env.frame[slot] = unset();
+            env.frame[slot] = super::undefined();
         }
         let run: R<bool> = self.solve(&o.guard, env, &mut |env| {
-            for slot in o.outputs.clone() {
-                env.frame[slot] = super::undefined();
-            }
             self.exec(&o.body, env, &mut |env| {
                 emit(&Step {
                     op,
