@@ -33,6 +33,49 @@ pub enum Value {
     Pair(Arc<(Value, Value)>),
     /// A finite set: elements sorted ascending, no duplicates.
     Set(Arc<[Value]>),
+    /// A set kept as its definition, as ProB keeps the constants a
+    /// machine defines by an infinite or recursive lambda or set
+    /// (`f = %x.(x : NATURAL | x * x)`): it can be applied and tested for
+    /// membership, never listed (see [`Symbolic`]).
+    Symbolic(Arc<Symbolic>),
+}
+
+/// A constant's defining expression, kept unevaluated: the interpreter's
+/// definition number (equal numbers are equal values: the definition is
+/// evaluated with the constants of the state it is read in) and its
+/// source text, for printing.
+#[derive(Clone, Debug)]
+pub struct Symbolic {
+    /// Index of the definition in the interpreter's table.
+    pub def: u32,
+    /// The definition as written.
+    pub text: Arc<str>,
+}
+
+impl PartialEq for Symbolic {
+    fn eq(&self, other: &Self) -> bool {
+        self.def == other.def
+    }
+}
+
+impl Eq for Symbolic {}
+
+impl PartialOrd for Symbolic {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Symbolic {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.def.cmp(&other.def)
+    }
+}
+
+impl std::hash::Hash for Symbolic {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.def.hash(state);
+    }
 }
 
 pub mod display;
@@ -135,6 +178,7 @@ impl Value {
             Value::Str(s) => Value::Str(Arc::from(&**s)),
             Value::Pair(p) => Value::Pair(Arc::new((p.0.deep_clone(), p.1.deep_clone()))),
             Value::Set(items) => Value::Set(items.iter().map(Value::deep_clone).collect()),
+            Value::Symbolic(s) => Value::Symbolic(Arc::new((**s).clone())),
         }
     }
 
@@ -146,6 +190,7 @@ impl Value {
             Value::Str(s) => Some(Arc::as_ptr(s) as *const u8 as usize),
             Value::Pair(p) => Some(Arc::as_ptr(p) as *const u8 as usize),
             Value::Set(items) => Some(Arc::as_ptr(items) as *const u8 as usize),
+            Value::Symbolic(s) => Some(Arc::as_ptr(s) as *const u8 as usize),
         }
     }
 
@@ -162,6 +207,7 @@ impl Value {
             (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b),
             (Value::Pair(a), Value::Pair(b)) => Arc::ptr_eq(a, b),
             (Value::Set(a), Value::Set(b)) => Arc::ptr_eq(a, b),
+            (Value::Symbolic(a), Value::Symbolic(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }

@@ -46,6 +46,7 @@ mod por_models;
 mod por_search;
 mod procs_differential;
 mod rumur_corpus;
+mod symbolic;
 mod symmetry;
 mod symmetry_differential;
 mod symmetry_traces;

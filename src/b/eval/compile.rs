@@ -40,6 +40,10 @@ pub struct Compiler<'a> {
     /// Set when a plan enumerates an integer within `--bound-integers`'
     /// bounds.
     bound_used: std::cell::Cell<bool>,
+    /// Set while compiling a constant's definition: its domains are not
+    /// cut to `--bound-integers`' bounds (an infinite one keeps it
+    /// symbolic, as in ProB).
+    unbounded: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -70,11 +74,60 @@ impl<'a> Compiler<'a> {
             max: 0,
             slot_types: Vec::new(),
             bound_used: std::cell::Cell::new(false),
+            unbounded: false,
         }
+    }
+
+    /// The conjunct `c = e` of PROPERTIES that defines constant number `k`
+    /// (frame slot `k`) as a set, compiled so that `e` stays symbolic
+    /// where it cannot be built (see [`super::symbolic`]); `defs` gets
+    /// the definition, named `name` and written `text`.
+    pub fn definition(
+        &mut self,
+        k: u32,
+        name: &Ident,
+        e: &Expr,
+        defs: &mut Vec<super::symbolic::Definition>,
+        text: &str,
+    ) -> CResult<CPred> {
+        let saved = std::mem::replace(&mut self.unbounded, true);
+        let expr = self.expr(e);
+        self.unbounded = saved;
+        let expr = expr?;
+        let mut slots = Vec::new();
+        plan::expr_slots(&expr, &mut slots);
+        let def = defs.len() as u32;
+        defs.push(super::symbolic::Definition {
+            expr: expr.clone(),
+            name: name.name.clone(),
+            text: text.into(),
+        });
+        let symbolic = super::symbolic::SymbolicDef {
+            def,
+            expr,
+            self_slot: slots.contains(&k).then_some(k),
+        };
+        Ok(CPred {
+            kind: PK::Cmp(
+                Cmp::Eq,
+                CExpr {
+                    kind: EK::Read(Slot::Frame(k)),
+                    span: name.span,
+                },
+                CExpr {
+                    kind: EK::Symbolic(Box::new(symbolic)),
+                    span: e.span,
+                },
+            ),
+            span: name.span.to(e.span),
+        })
     }
 
     /// `--bound-integers`' bounds for a plan, if the flag is given.
     pub fn int_bound(&self) -> Option<plan::IntBound<'_>> {
+        if self.unbounded {
+            return None;
+        }
         self.types.int_range().map(|(lo, hi)| plan::IntBound {
             lo,
             hi,
@@ -548,6 +601,10 @@ impl<'a> Compiler<'a> {
         for c in conjuncts(p) {
             parts.push(self.pred(c)?);
         }
+        let condition = CPred {
+            kind: PK::And(parts.clone()),
+            span: p.span,
+        };
         let binder_types;
         let types = match types {
             Some(t) => t,
@@ -556,7 +613,7 @@ impl<'a> Compiler<'a> {
                 &binder_types
             }
         };
-        Ok(plan::plan(
+        let mut solver = plan::plan(
             names,
             vars,
             Some(types),
@@ -564,7 +621,9 @@ impl<'a> Compiler<'a> {
             span,
             lenient,
             self.int_bound(),
-        ))
+        );
+        solver.condition = Some(Box::new(condition));
+        Ok(solver)
     }
 
     /// The type checker's types of bound variables, as a fallback domain;

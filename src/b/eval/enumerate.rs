@@ -46,7 +46,7 @@ impl Interpreter {
                     }
                 }
                 let (Some(lo), Some(hi)) = (lo, hi) else {
-                    return Err(Fail::new(
+                    return Err(Fail::infinite(
                         s.span,
                         "cannot enumerate an infinite set of integers: bound the variable on \
                          both sides (`x : a..b`, or `x >= a & x <= b` next to `x : NATURAL`)",
@@ -60,7 +60,7 @@ impl Interpreter {
                 }
                 Ok(true)
             }
-            EK::Strings => Err(Fail::new(
+            EK::Strings => Err(Fail::infinite(
                 s.span,
                 "cannot enumerate the infinite set STRING",
             )),
@@ -119,7 +119,7 @@ impl Interpreter {
                 });
                 result
             }
-            EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => Err(Fail::new(
+            EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => Err(Fail::infinite(
                 s.span,
                 "cannot enumerate seq(S): sequences are unbounded (use iseq(S) or bound the size)",
             )),
@@ -256,7 +256,7 @@ impl Interpreter {
                 });
                 result
             }
-            Type::Int | Type::String => Err(Fail::new(
+            Type::Int | Type::String => Err(Fail::infinite(
                 crate::diag::Span::default(),
                 "cannot enumerate an infinite type",
             )),
@@ -362,7 +362,7 @@ impl Interpreter {
                         }
                         Ok(true)
                     }
-                    Gen::Unbounded(name) => Err(Fail::new(
+                    Gen::Unbounded(name) => Err(Fail::infinite(
                         solver.span,
                         format!(
                             "cannot enumerate `{name}`: no finite domain (bound it on both sides, e.g. `{name} : 1..10` or `{name} >= 1 & {name} <= 10`)"

@@ -22,13 +22,18 @@ pub fn int(v: &Value, span: Span) -> R<i64> {
 
 /// The elements of the set `v`, or a type error at `span`.
 pub fn set(v: &Value, span: Span) -> R<&[Value]> {
-    v.as_set().ok_or_else(|| Fail::new(span, "expected a set"))
+    match v {
+        Value::Set(s) => Ok(s),
+        Value::Symbolic(s) => Err(super::symbolic::cannot_list(s, span)),
+        _ => Err(Fail::new(span, "expected a set")),
+    }
 }
 
 /// The shared elements of the set `v`, or a type error at `span`.
 fn shared_set(v: &Value, span: Span) -> R<&std::sync::Arc<[Value]>> {
     match v {
         Value::Set(s) => Ok(s),
+        Value::Symbolic(s) => Err(super::symbolic::cannot_list(s, span)),
         _ => Err(Fail::new(span, "expected a set")),
     }
 }
@@ -117,6 +122,7 @@ impl Interpreter {
                 }
                 Ok(Value::set_from_vec(out))
             }
+            EK::Symbolic(def) => self.eval_symbolic(def, env),
             EK::External(f, args) => {
                 let mut values = Vec::with_capacity(args.len());
                 for a in args {
@@ -158,14 +164,20 @@ impl Interpreter {
                     return Ok(y.clone());
                 }
                 let arg = self.eval(x, env)?;
-                match f.kind {
-                    EK::Read(Slot::Const(i)) => apply(&env.consts[i as usize], &arg, f.span, span),
-                    EK::Read(Slot::Frame(i)) => apply(&env.frame[i as usize], &arg, f.span, span),
+                let owned;
+                let fv = match f.kind {
+                    EK::Read(Slot::Const(i)) => &env.consts[i as usize],
+                    EK::Read(Slot::Frame(i)) => &env.frame[i as usize],
                     _ => {
-                        let fv = self.eval(f, env)?;
-                        apply(&fv, &arg, f.span, span)
+                        owned = self.eval(f, env)?;
+                        &owned
                     }
+                };
+                if let Value::Symbolic(s) = fv {
+                    let s = s.clone();
+                    return self.apply_symbolic(&s, &arg, span, env);
                 }
+                apply(fv, &arg, f.span, span)
             }
             EK::Image(r, s) => {
                 if let EK::Unary(UnaryOp::Inverse, inner) = &r.kind {
@@ -196,6 +208,9 @@ impl Interpreter {
                 }
                 let rv = self.eval(r, env)?;
                 let sv = self.eval(s, env)?;
+                if let Value::Symbolic(sym) = &rv {
+                    return self.image_symbolic(sym, set(&sv, s.span)?, span, env);
+                }
                 Ok(Value::set_from_sorted(rel::image(
                     set(&rv, r.span)?,
                     set(&sv, s.span)?,
@@ -285,6 +300,9 @@ impl Interpreter {
                 let (Some(fv), Some(xv)) = (self.eval_ref(f, env)?, self.eval_ref(x, env)?) else {
                     return Ok(None);
                 };
+                if matches!(fv, Value::Symbolic(_)) {
+                    return Ok(None);
+                }
                 apply_ref(fv, xv, f.span, e.span).map(Some)
             }
             _ => Ok(None),
@@ -586,7 +604,7 @@ impl Interpreter {
             Interval => {
                 let (lo, hi) = (int(&va, sa)?, int(&vb, sb)?);
                 if hi >= lo && hi - lo >= super::MAX_MATERIALISED as i64 {
-                    return Err(Fail::new(
+                    return Err(Fail::infinite(
                         span,
                         format!("the interval {lo}..{hi} is too large to build"),
                     ));
@@ -668,7 +686,7 @@ impl Interpreter {
         let mut out = Vec::new();
         self.enum_set(e, env, &mut |v, _| {
             if out.len() >= super::MAX_MATERIALISED {
-                return Err(Fail::new(
+                return Err(Fail::infinite(
                     e.span,
                     "this set is too large to build explicitly",
                 ));

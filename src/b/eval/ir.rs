@@ -97,6 +97,10 @@ pub enum EK {
     Let(Box<Solver>, Box<CExpr>),
     /// An external function of ProB's libraries (see [`crate::b::library`]).
     External(crate::b::library::External, Vec<CExpr>),
+    /// The defining expression of a constant (`c = E` in PROPERTIES): its
+    /// value, or the definition kept symbolic when it is recursive or
+    /// cannot be built (see [`super::symbolic`]).
+    Symbolic(Box<super::symbolic::SymbolicDef>),
 }
 
 /// Comparison operators of atomic predicates.
@@ -215,6 +219,10 @@ pub struct Solver {
     pub lenient: bool,
     /// Where the binder was written.
     pub span: Span,
+    /// The binder's whole predicate, for testing given values of the
+    /// variables without enumerating (membership in a comprehension or a
+    /// lambda kept symbolic); set for the binders of expressions.
+    pub condition: Option<Box<CPred>>,
 }
 
 /// A compiled substitution.

@@ -56,8 +56,11 @@ pub struct Interpreter {
     num_variables: usize,
     /// Solves for the constants (frame slots `0..nc`).
     properties: Solver,
-    properties_frame: usize,
-    num_constants: usize,
+    /// The constants' definitions in PROPERTIES, which values kept
+    /// symbolic name (see [`super::symbolic`]).
+    pub(super) definitions: Vec<super::symbolic::Definition>,
+    pub(super) properties_frame: usize,
+    pub(super) num_constants: usize,
     invariant: Vec<(CPred, String)>,
     /// For each invariant conjunct, the variables (indices) it reads.
     invariant_reads: Vec<Vec<usize>>,
@@ -109,9 +112,19 @@ impl Interpreter {
         // CONSTRAINTS (on the set parameters) must hold too: they are
         // checked with the properties.
         let mut parts = Vec::new();
+        let mut definitions = Vec::new();
         for source in machine.constraints.iter().chain(&machine.properties) {
             for conj in conjuncts(source) {
-                parts.push(c.pred(conj)?);
+                match defined_constant(conj, machine, &types.constants) {
+                    Some((k, e)) => parts.push(c.definition(
+                        k as u32,
+                        &machine.constants[k],
+                        e,
+                        &mut definitions,
+                        &text(e.span),
+                    )?),
+                    None => parts.push(c.pred(conj)?),
+                }
             }
         }
         let properties = plan::plan(
@@ -254,6 +267,7 @@ impl Interpreter {
             minint: types.minint,
             num_variables: nv,
             properties,
+            definitions,
             properties_frame,
             num_constants: nc,
             invariant,
@@ -576,5 +590,31 @@ impl Interpreter {
             }
         }
         out
+    }
+}
+
+/// The constant a top-level conjunct `c = e` (or `e = c`) of PROPERTIES
+/// defines, when it is set-valued: its index and `e`.
+fn defined_constant<'m>(
+    conj: &'m crate::b::ast::Expr,
+    machine: &Machine,
+    types: &[Type],
+) -> Option<(usize, &'m crate::b::ast::Expr)> {
+    use crate::b::ast::{BinaryOp, ExprKind};
+    let ExprKind::Binary(BinaryOp::Eq, a, b) = &conj.kind else {
+        return None;
+    };
+    let constant = |x: &crate::b::ast::Expr| match &x.kind {
+        ExprKind::Ident(name) => machine
+            .constants
+            .iter()
+            .position(|c| &c.name == name)
+            .filter(|&k| matches!(types.get(k), Some(Type::Set(_)))),
+        _ => None,
+    };
+    if let Some(k) = constant(a) {
+        Some((k, &**b))
+    } else {
+        constant(b).map(|k| (k, &**a))
     }
 }

@@ -63,6 +63,7 @@ mod plan;
 mod pred;
 mod scan;
 mod subst;
+mod symbolic;
 
 use crate::b::types::GivenSet;
 use crate::b::value::Value;
@@ -140,6 +141,9 @@ pub(crate) struct FailInner {
     /// guard fails outside a function's domain).
     message: std::borrow::Cow<'static, str>,
     outside_domain: bool,
+    /// A set that cannot be built explicitly (infinite or too large): a
+    /// constant's definition that fails so is kept symbolic instead.
+    infinite: bool,
     /// The run's budget ran out (not an error of the model).
     stopped: Option<workers::StopReason>,
 }
@@ -158,6 +162,18 @@ impl Fail {
             span,
             message: message.into(),
             outside_domain: false,
+            infinite: false,
+            stopped: None,
+        }))
+    }
+
+    /// A set that cannot be built or enumerated explicitly.
+    pub fn infinite(span: Span, message: impl Into<std::borrow::Cow<'static, str>>) -> Self {
+        Fail(Box::new(FailInner {
+            span,
+            message: message.into(),
+            outside_domain: false,
+            infinite: true,
             stopped: None,
         }))
     }
@@ -168,6 +184,7 @@ impl Fail {
             span,
             message: "stopped".into(),
             outside_domain: false,
+            infinite: false,
             stopped: Some(reason),
         }))
     }
@@ -178,6 +195,7 @@ impl Fail {
             span,
             message: message.into(),
             outside_domain: true,
+            infinite: false,
             stopped: None,
         }))
     }

@@ -204,6 +204,7 @@ pub fn plan(
         steps,
         lenient,
         span,
+        condition: None,
     };
     super::scan::fuse(&mut solver);
     solver
@@ -719,6 +720,21 @@ pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
             pred_slots(c, out);
             expr_slots(a, out);
             expr_slots(b, out);
+        }
+        // A recursive definition reads its own constant only when applied.
+        EK::Symbolic(d) => {
+            let start = out.len();
+            expr_slots(&d.expr, out);
+            if let Some(own) = d.self_slot {
+                let mut i = start;
+                while i < out.len() {
+                    if out[i] == own {
+                        out.swap_remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
         }
     }
 }

@@ -100,13 +100,30 @@ impl Interpreter {
     /// Is `v` an element of the set denoted by `s`?
     pub(crate) fn member(&self, v: &Value, s: &CExpr, env: &mut Env<'_>) -> R<bool> {
         use BinaryOp::*;
+        if let Value::Symbolic(sym) = v {
+            return self.symbolic_in(sym, s);
+        }
         match &s.kind {
             EK::Read(slot) => {
                 let sv = match slot {
                     super::ir::Slot::Const(i) => &env.consts[*i as usize],
                     super::ir::Slot::Frame(i) => &env.frame[*i as usize],
                 };
+                if let Value::Symbolic(sym) = sv {
+                    let sym = sym.clone();
+                    return self.member_symbolic(v, &sym, env);
+                }
                 Ok(sets::contains(set(sv, s.span)?, v))
+            }
+            // Tested without building the set (which may be infinite).
+            EK::Comprehension(solver) if solver.condition.is_some() => {
+                self.binds(solver, v, s.span, env)
+            }
+            EK::Lambda(solver, body) if solver.condition.is_some() => {
+                let Some((x, y)) = v.as_pair() else {
+                    return Ok(false);
+                };
+                Ok(self.binds(solver, x, s.span, env)? && self.eval(body, env)?.fast_eq(y))
             }
             EK::Lit(sv) => Ok(sets::contains(set(sv, s.span)?, v)),
             EK::Ints(kind) => {
@@ -201,6 +218,9 @@ impl Interpreter {
             }
             _ => {
                 let sv = self.eval(s, env)?;
+                if let Value::Symbolic(sym) = &sv {
+                    return self.member_symbolic(v, sym, env);
+                }
                 Ok(sets::contains(set(&sv, s.span)?, v))
             }
         }
@@ -386,8 +406,18 @@ fn is_empty_set(e: &CExpr) -> bool {
 /// `va op vb`.
 fn compare(op: Cmp, va: &Value, vb: &Value, a: &CExpr, b: &CExpr) -> R<bool> {
     Ok(match op {
-        Cmp::Eq => va.fast_eq(vb),
-        Cmp::Neq => !va.fast_eq(vb),
+        Cmp::Eq | Cmp::Neq => {
+            let equal = va.fast_eq(vb);
+            if !equal {
+                // Different definitions may still denote one set.
+                for (v, e) in [(va, a), (vb, b)] {
+                    if matches!(v, Value::Symbolic(_)) {
+                        return Err(super::symbolic::cannot_compare(v, e.span));
+                    }
+                }
+            }
+            equal == (op == Cmp::Eq)
+        }
         _ => {
             let (x, y) = (int(va, a.span)?, int(vb, b.span)?);
             match op {

@@ -337,6 +337,9 @@ impl StateGraphs {
             Value::Int(i) => self.scalar(scratch, Scalar::Int(*i)),
             Value::Bool(b) => self.scalar(scratch, Scalar::Bool(*b)),
             Value::Str(s) => self.scalar(scratch, Scalar::Str(s.clone())),
+            // A definition reads only constants, which the permutations
+            // keep: it is fixed by every one of them, like a scalar.
+            Value::Symbolic(s) => self.scalar(scratch, Scalar::Str(s.text.clone())),
             Value::Pair(p) => {
                 let v = self.vertex(scratch, PAIR + slot);
                 let x = self.value(scratch, &p.0, slot);

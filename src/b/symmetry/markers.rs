@@ -130,7 +130,7 @@ impl Markers {
                     self.collect(item, p, paths);
                 }
             }
-            Value::Int(_) | Value::Bool(_) | Value::Str(_) => {}
+            Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => {}
         }
     }
 
@@ -164,7 +164,7 @@ impl Markers {
                     self.collect_in_context(item, p, member, first, out);
                 }
             }
-            Value::Int(_) | Value::Bool(_) | Value::Str(_) => {}
+            Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => {}
         }
     }
 
@@ -179,6 +179,7 @@ impl Markers {
                 None => mix((u64::from(e.set) << 32 | u64::from(e.index)) ^ 0x3c),
             },
             Value::Int(i) => mix(*i as u64 ^ 0x11),
+            Value::Symbolic(s) => mix(u64::from(s.def) ^ 0x55),
             Value::Bool(b) => mix(*b as u64 ^ 0x22),
             Value::Str(s) => s
                 .bytes()

@@ -69,7 +69,7 @@ impl PermuteB for Permutation {
                 v.sort();
                 Value::Set(Arc::from(v))
             }
-            Value::Int(_) | Value::Bool(_) | Value::Str(_) => value.clone(),
+            Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => value.clone(),
         }
     }
 

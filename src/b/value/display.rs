@@ -69,6 +69,7 @@ fn write_value(
         Value::Bool(true) => f.write_str("TRUE"),
         Value::Bool(false) => f.write_str("FALSE"),
         Value::Str(s) => write!(f, "\"{s}\""),
+        Value::Symbolic(s) => f.write_str(&s.text),
         Value::Elem(e) => match sets
             .get(e.set as usize)
             .and_then(|g| g.elements.get(e.index as usize))
