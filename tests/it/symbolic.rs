@@ -73,6 +73,8 @@ fn assertions_over_symbolic_constants_are_checked() {
             "sq[{-2, 1, 2, 3}] = {1, 9}",
         ),
         ("parity[1..4] = {0, 1}", "parity[1..4] = {1}"),
+        ("([1, 2] ; parity) = [1, 0]", "([1, 2] ; parity) = [1, 1]"),
+        ("-1 /: dom(parity)", "-1 : dom(parity)"),
         ("[] /: WORD", "[] : WORD"),
         ("(3 |-> 8) /: sq", "(3 |-> 8) : sq"),
     ] {

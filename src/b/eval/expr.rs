@@ -630,7 +630,12 @@ impl Interpreter {
             DirectProduct => {
                 Value::set_from_sorted(rel::direct_product(set(&va, sa)?, set(&vb, sb)?))
             }
-            Composition => Value::set_from_sorted(rel::compose(set(&va, sa)?, set(&vb, sb)?)),
+            Composition => {
+                if let Value::Symbolic(r) = &vb {
+                    return self.compose_symbolic(set(&va, sa)?, r, span, env);
+                }
+                Value::set_from_sorted(rel::compose(set(&va, sa)?, set(&vb, sb)?))
+            }
             ParallelProduct => {
                 Value::set_from_sorted(rel::parallel_product(set(&va, sa)?, set(&vb, sb)?))
             }

@@ -149,6 +149,9 @@ impl Interpreter {
             EK::Unary(UnaryOp::Dom, r) => {
                 // `x : dom(r)`: a binary search for the run of pairs from x.
                 let rv = self.eval(r, env)?;
+                if let Value::Symbolic(sym) = &rv {
+                    return self.in_domain_symbolic(sym, v, env);
+                }
                 Ok(!rel::pairs_from(set(&rv, r.span)?, v).is_empty())
             }
             EK::Unary(UnaryOp::Ran, r) => {

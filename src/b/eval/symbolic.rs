@@ -23,7 +23,10 @@
 //!   applies the side whose domain holds the argument, an override the
 //!   right side first;
 //! * membership in a symbolic set tests the definition's predicate
-//!   (lambdas, comprehensions, `seq(S)`, unions, ...) without building it;
+//!   (lambdas, comprehensions, `seq(S)`, unions, ...) without building it,
+//!   and so does membership in its domain; its image of an explicit set
+//!   and its composition after an explicit relation apply it to each
+//!   element;
 //! * a symbolic value is in a set only where that is decided by types
 //!   alone (`f : INTEGER <-> INTEGER`; `f : INTEGER +-> INTEGER` for a
 //!   lambda); equality with another set, listing it, `card`, `dom` and the
@@ -155,6 +158,49 @@ impl Interpreter {
             self.images_symbolic(r, x, span, env, &mut images)?;
         }
         Ok(Value::set_from_vec(images))
+    }
+
+    /// `p ; r` for an explicit relation `p` and a symbolic `r`.
+    pub(super) fn compose_symbolic(
+        &self,
+        p: &[Value],
+        r: &Symbolic,
+        span: Span,
+        env: &Env<'_>,
+    ) -> R<Value> {
+        let mut out = Vec::new();
+        let mut images = Vec::new();
+        for pair in p {
+            let Some((x, y)) = pair.as_pair() else {
+                return Err(Fail::new(span, "expected a relation"));
+            };
+            images.clear();
+            self.images_symbolic(r, y, span, env, &mut images)?;
+            out.extend(images.drain(..).map(|z| Value::pair(x.clone(), z)));
+        }
+        Ok(Value::set_from_vec(out))
+    }
+
+    /// Is `x` in the domain of the symbolic `r`? (Its lambdas' predicates
+    /// are tested, their bodies not evaluated.)
+    pub(super) fn in_domain_symbolic(&self, r: &Symbolic, x: &Value, env: &Env<'_>) -> R<bool> {
+        super::within_budget(Span::default())?;
+        let _depth = Depth::enter(Span::default())?;
+        let mut denv = self.definition_env(env);
+        self.in_domain(&self.definitions[r.def as usize].expr, x, &mut denv)
+    }
+
+    fn in_domain(&self, e: &CExpr, x: &Value, env: &mut Env<'_>) -> R<bool> {
+        match &e.kind {
+            EK::Lambda(solver, _) => self.binds(solver, x, e.span, env),
+            EK::Binary(BinaryOp::Union | BinaryOp::Override, a, b) => {
+                Ok(self.in_domain(a, x, env)? || self.in_domain(b, x, env)?)
+            }
+            _ => match self.eval(e, env)? {
+                Value::Symbolic(s) => self.in_domain_symbolic(&s, x, env),
+                f => Ok(!rel::pairs_from(set(&f, e.span)?, x).is_empty()),
+            },
+        }
     }
 
     /// Pushes onto `out` every `y` with `x |-> y` in the symbolic `r`.
