@@ -262,14 +262,9 @@ impl BSystem {
             return None;
         }
         for constants in &self.valuations {
-            let mut any = false;
-            if self
-                .interpreter
-                .initialise(constants, &mut |_| any = true)
-                .is_err()
-            {
+            let Ok(any) = self.interpreter.has_initial_state(constants) else {
                 return None;
-            }
+            };
             if !any {
                 let names = &self.layout.slots()[..constants.len()];
                 let shown: Vec<(String, String)> = names

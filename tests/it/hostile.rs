@@ -348,6 +348,50 @@ fn running_out_of_address_space_is_a_clean_stop() {
     assert!(cause == "memory" || cause == "worker-failure", "{report}");
 }
 
+/// One SIGINT stops the generation of 10^12 initial states (the product
+/// of three parallel choices, which once polled nothing) with the partial
+/// summary and exit code 3, within a second.
+#[test]
+fn one_signal_stops_a_huge_initialisation_with_its_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("Huge.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Huge\nCONSTANTS n\nPROPERTIES n : 1..3\nVARIABLES x, y, z\n\
+         INVARIANT x : 1..10000 & y : 1..10000 & z : 1..10000\n\
+         INITIALISATION x :: 1..10000 || y :: 1..10000 || z :: 1..10000\nEND\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orbit"))
+        .args(["check", &path.to_string_lossy(), "--threads", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start orbit");
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    std::thread::sleep(Duration::from_millis(700));
+    // SAFETY: kill(2) on our own child, not yet waited for.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("orbit runs") {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("one SIGINT: orbit still runs after 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().expect("piped"), &mut stdout)
+        .expect("stdout");
+    assert_eq!(status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("incomplete: interrupted"), "{stdout}");
+}
+
 /// A second SIGINT or SIGTERM ends the process at once (exit code 3), even
 /// in a phase that does not poll the stop flag: here the initialisation of
 /// 10^12 initial states, which once ignored SIGTERM for an hour.

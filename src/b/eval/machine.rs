@@ -309,6 +309,30 @@ impl Interpreter {
         constants: &[Value],
         emit: &mut dyn FnMut(&[Value]),
     ) -> Result<(), EvalError> {
+        self.initialise_while(constants, &mut |variables| {
+            emit(variables);
+            true
+        })
+    }
+
+    /// Whether INITIALISATION has an outcome from `constants` (found
+    /// without listing the others, of which there may be billions).
+    pub fn has_initial_state(&self, constants: &[Value]) -> Result<bool, EvalError> {
+        let mut found = false;
+        self.initialise_while(constants, &mut |_| {
+            found = true;
+            false
+        })?;
+        Ok(found)
+    }
+
+    /// [`Interpreter::initialise`], stopping once `emit` returns false.
+    fn initialise_while(
+        &self,
+        constants: &[Value],
+        emit: &mut dyn FnMut(&[Value]) -> bool,
+    ) -> Result<(), EvalError> {
+        let mut done = false;
         let mut env = Env {
             consts: constants,
             frame: vec![unset(); self.init_frame],
@@ -328,11 +352,22 @@ impl Interpreter {
                         ),
                     ));
                 }
-                emit(&env.frame[..nv]);
+                if !emit(&env.frame[..nv]) {
+                    // Unwinds the enumeration; not an error (see below).
+                    done = true;
+                    return Err(super::Fail::stopped(
+                        self.initialisation_span,
+                        workers::StopReason::MaxStates,
+                    ));
+                }
                 Ok(())
-            })?,
-            None => emit(&[]),
+            }),
+            None => {
+                emit(&[]);
+                Ok(())
+            }
         }
+        .or_else(|e| if done { Ok(()) } else { Err(e) })?;
         Ok(())
     }
 

@@ -221,6 +221,9 @@ impl Interpreter {
         }
         let slots = &branches[i].1;
         for values in &outcomes[i] {
+            // The product of the branches' outcomes can be huge (three
+            // `x :: 1..10000` in parallel): poll the budget here too.
+            super::within_budget(crate::diag::Span::default())?;
             with_assigned(env, slots, values.clone(), &mut |env| {
                 self.combine(branches, outcomes, i + 1, env, k)
             })?;
