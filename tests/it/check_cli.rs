@@ -323,6 +323,8 @@ fn deferred_set_sizes_are_inferred_from_properties() {
     for (extra, valuations, states) in [
         // Three pairwise distinct constants need three elements.
         ("a /= b & b /= c & a /= c", 6 * 8, 6 * 8 * 3),
+        // `not(a = b)` is `a /= b` (ProB's DeferredSetMinCard writes it).
+        ("a /= b & b /= c & not(a = c)", 6 * 8, 6 * 8 * 3),
         // card(PID) > 3 asks for four.
         (
             "a /= b & b /= c & a /= c & card(PID) > 3",

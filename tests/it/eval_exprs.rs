@@ -350,3 +350,31 @@ fn fields_read_through_a_definition_are_told_apart() {
     // 3^2 disjoint pairs of subsets of a 2-element E, times 4 equal pairs.
     assert_eq!(vals.len(), 9 * 4);
 }
+
+/// `(a |-> b) = (c |-> d)` generates each side, and a variable set in every
+/// disjunct of a disjunction is generated from them: neither is an
+/// unbounded enumeration (ProB's predicate_analysis/basic and
+/// DisjunctionInProperties).
+#[test]
+fn pair_equalities_and_disjunctions_generate_their_variables() {
+    assert!(holds("#(y, z).((y |-> z) = (10 |-> 4) & y + z = 14)"));
+    assert!(!holds("#(y, z).((y |-> z) = (10 |-> 4) & y + z = 15)"));
+    assert!(holds(
+        "#(x, y, z).(((x |-> y) |-> z) = ((1 |-> 20) |-> 300) & x + y + z = 321)"
+    ));
+    assert_eq!(
+        value("{z, m | (z = 100 & m = 1) or (z = 200 & m = 2) or (m = 3 & z = 100)}"),
+        "{(100|->1),(100|->3),(200|->2)}"
+    );
+    // `&` and `or` bind equally tightly, from the left, as in ProB.
+    assert_eq!(
+        value("{z, m | z = 100 & m = 1 or z = 200 & m = 2 or m = 3 & z = 100}"),
+        "{(100|->3)}"
+    );
+    assert!(holds(
+        "#(z, m).(((z = 100 & m = 1) or (z = 200 & m = 2)) & z + m = 202)"
+    ));
+    // A disjunct that does not fix the variable leaves it unbounded.
+    let (e, _) = error("card({z | z = 1 or z > 5})");
+    assert!(e.message.contains("cannot enumerate `z`"), "{}", e.message);
+}

@@ -53,6 +53,7 @@ pub fn plan(
     int_bound: Option<IntBound<'_>>,
 ) -> Solver {
     let fallback = int_bound.map(|b| (b.lo, b.hi, span, b.used));
+    let conjuncts = split_pair_equalities(conjuncts);
     let deps: Vec<Vec<u32>> = conjuncts
         .iter()
         .map(|c| {
@@ -288,6 +289,27 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
                 },
             ))
         }
+        // `v = e1 & .. or v = e2 & ..`: v is one of e1, e2 (the disjunction
+        // stays a check).
+        PK::Or(..) => {
+            let mut candidates = Vec::new();
+            if !disjunct_candidates(c, v, &ready, &mut candidates) {
+                return None;
+            }
+            Some((
+                2,
+                Candidate {
+                    step: SolveStep::Bind(
+                        v,
+                        Gen::In(CExpr {
+                            kind: EK::SetEnum(candidates),
+                            span: c.span,
+                        }),
+                    ),
+                    exact: false,
+                },
+            ))
+        }
         PK::Subset(a, s, strict, false) if is_v(a) && ready(s) => {
             let pow = CExpr {
                 kind: EK::Unary(UnaryOp::Pow, Box::new(s.clone())),
@@ -303,6 +325,66 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
         }
         _ => None,
     }
+}
+
+/// Collects into `out` a value for `v` from each disjunct of `p` (`v = e`,
+/// possibly within a conjunction); false if some disjunct gives none.
+fn disjunct_candidates(
+    p: &CPred,
+    v: u32,
+    ready: &dyn Fn(&CExpr) -> bool,
+    out: &mut Vec<CExpr>,
+) -> bool {
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    match &p.kind {
+        PK::Or(a, b) => {
+            disjunct_candidates(a, v, ready, out) && disjunct_candidates(b, v, ready, out)
+        }
+        PK::And(ps) => ps.iter().any(|q| disjunct_candidates(q, v, ready, out)),
+        PK::Cmp(Cmp::Eq, a, b) if is_v(a) && ready(b) => {
+            out.push(b.clone());
+            true
+        }
+        PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
+            out.push(a.clone());
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `(a |-> b) = (c |-> d)` as `a = c & b = d`, so that each side can
+/// generate a variable.
+fn split_pair_equalities(conjuncts: Vec<CPred>) -> Vec<CPred> {
+    let mut out = Vec::with_capacity(conjuncts.len());
+    let mut work: Vec<CPred> = conjuncts.into_iter().rev().collect();
+    while let Some(c) = work.pop() {
+        match c.kind {
+            PK::Cmp(Cmp::Eq, a, b)
+                if matches!(
+                    (&a.kind, &b.kind),
+                    (
+                        EK::Binary(BinaryOp::Maplet, ..),
+                        EK::Binary(BinaryOp::Maplet, ..)
+                    )
+                ) =>
+            {
+                let (EK::Binary(_, a1, a2), EK::Binary(_, b1, b2)) = (a.kind, b.kind) else {
+                    unreachable!("matched maplets")
+                };
+                work.push(CPred {
+                    kind: PK::Cmp(Cmp::Eq, *a2, *b2),
+                    span: c.span,
+                });
+                work.push(CPred {
+                    kind: PK::Cmp(Cmp::Eq, *a1, *b1),
+                    span: c.span,
+                });
+            }
+            kind => out.push(CPred { kind, span: c.span }),
+        }
+    }
+    out
 }
 
 /// Whether every solver variable `e` reads is already bound.

@@ -207,7 +207,7 @@ fn size_of(
 /// top-level conjuncts (as ProB infers deferred set sizes): `card(X) >= n`,
 /// `card(X) > n` (and mirrored), `X = {a, b, c}` of distinct names (exactly
 /// that many: the size is then also at most that), and constants that
-/// conjuncts `a : X` and `a /= b` make pairwise distinct elements of `X`
+/// conjuncts `a : X` and `a /= b` (or `not(a = b)`) make pairwise distinct elements of `X`
 /// (the largest such group found greedily). 0 when nothing bounds it.
 fn least_size(machine: &Machine, name: &str) -> u32 {
     let Some(props) = &machine.properties else {
@@ -225,6 +225,15 @@ fn least_size(machine: &Machine, name: &str) -> u32 {
     let mut members: Vec<&str> = Vec::new();
     let mut distinct: Vec<(&str, &str)> = Vec::new();
     for c in conjuncts(props) {
+        // `not(a = b)` is `a /= b`.
+        if let ExprKind::Unary(UnaryOp::Not, inner) = &c.kind
+            && let ExprKind::Binary(BinaryOp::Eq, a, b) = &inner.kind
+        {
+            if let (Some(x), Some(y)) = (ident(a), ident(b)) {
+                distinct.push((x, y));
+            }
+            continue;
+        }
         let ExprKind::Binary(op, a, b) = &c.kind else {
             continue;
         };
