@@ -374,6 +374,11 @@ fn pair_equalities_and_disjunctions_generate_their_variables() {
     assert!(holds(
         "#(z, m).(((z = 100 & m = 1) or (z = 200 & m = 2)) & z + m = 202)"
     ));
+    // `{x, y} <: S` generates x and y from S.
+    assert_eq!(
+        value("{x, y | {x, y} <: 1..3 & x < y & x + y : {4, 5}}"),
+        "[3,3]"
+    );
     // A disjunct that does not fix the variable leaves it unbounded.
     let (e, _) = error("card({z | z = 1 or z > 5})");
     assert!(e.message.contains("cannot enumerate `z`"), "{}", e.message);

@@ -219,3 +219,32 @@ fn unsupported_recursion_is_named_not_overflowed() {
         "{out}"
     );
 }
+
+#[test]
+fn only_lambdas_and_comprehensions_define_a_constant_recursively() {
+    // `r = r~` constrains r (the symmetric relations on two elements,
+    // 2^3 of them); it defines nothing.
+    let (_dir, path) = machine(
+        "M.mch",
+        "MACHINE M\nSETS P = {a, b}\nCONSTANTS r\nPROPERTIES r : P <-> P & r = r~\n\
+         VARIABLES k\nINVARIANT k : 0..1\nINITIALISATION k := 0\n\
+         OPERATIONS op = PRE k = 0 THEN k := 1 END\nEND\n",
+    );
+    let r = report(&path, &["--no-deadlock"], 0);
+    assert_eq!(r["constant_valuations"].as_u64(), Some(8));
+    // The binders nested in a definition keep `--bound-integers`: only the
+    // definition's own domain (NATURAL) is left unbounded.
+    let (_dir, path) = machine(
+        "M.mch",
+        "MACHINE M\nABSTRACT_CONSTANTS sqrt\n\
+         PROPERTIES sqrt = %x.(x : NATURAL | max({y | y : INTEGER & y * y <= x}))\n\
+         ASSERTIONS sqrt(3) = 1 & sqrt(0) = 0\n\
+         VARIABLES k\nINVARIANT k : 0..1\nINITIALISATION k := sqrt(2)\n\
+         OPERATIONS op = skip\nEND\n",
+    );
+    let r = report(&path, &["--bound-integers"], 0);
+    assert_eq!(r["states"].as_u64(), Some(1));
+    let (code, out, err) = check(&path, &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("cannot enumerate `y`"), "{out}{err}");
+}

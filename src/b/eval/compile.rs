@@ -40,10 +40,11 @@ pub struct Compiler<'a> {
     /// Set when a plan enumerates an integer within `--bound-integers`'
     /// bounds.
     bound_used: std::cell::Cell<bool>,
-    /// Set while compiling a constant's definition: its domains are not
-    /// cut to `--bound-integers`' bounds (an infinite one keeps it
-    /// symbolic, as in ProB).
-    unbounded: bool,
+    /// Set for the next binder's plan: the top-level lambda or
+    /// comprehension of a constant's definition, whose domain is not cut
+    /// to `--bound-integers`' bounds (an infinite one keeps it symbolic,
+    /// as in ProB); the binders nested in it keep the bound.
+    unbounded_next: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -74,14 +75,17 @@ impl<'a> Compiler<'a> {
             max: 0,
             slot_types: Vec::new(),
             bound_used: std::cell::Cell::new(false),
-            unbounded: false,
+            unbounded_next: false,
         }
     }
 
     /// The conjunct `c = e` of PROPERTIES that defines constant number `k`
     /// (frame slot `k`) as a set, compiled so that `e` stays symbolic
     /// where it cannot be built (see [`super::symbolic`]); `defs` gets
-    /// the definition, named `name` and written `text`.
+    /// the definition, named `name` and written `text`. An `e` that reads
+    /// `c` is a recursive definition only if it is a lambda or a set
+    /// comprehension (or a union or override with one); otherwise the
+    /// conjunct is an ordinary constraint (`r = r~`), compiled as such.
     pub fn definition(
         &mut self,
         k: u32,
@@ -90,12 +94,19 @@ impl<'a> Compiler<'a> {
         defs: &mut Vec<super::symbolic::Definition>,
         text: &str,
     ) -> CResult<CPred> {
-        let saved = std::mem::replace(&mut self.unbounded, true);
-        let expr = self.expr(e);
-        self.unbounded = saved;
-        let expr = expr?;
+        let expr = self.definition_expr(e)?;
         let mut slots = Vec::new();
         plan::expr_slots(&expr, &mut slots);
+        if slots.contains(&k) && !super::symbolic::is_function_definition(&expr) {
+            let name_expr = CExpr {
+                kind: EK::Read(Slot::Frame(k)),
+                span: name.span,
+            };
+            return Ok(CPred {
+                kind: PK::Cmp(Cmp::Eq, name_expr, expr),
+                span: name.span.to(e.span),
+            });
+        }
         let def = defs.len() as u32;
         defs.push(super::symbolic::Definition {
             expr: expr.clone(),
@@ -123,11 +134,31 @@ impl<'a> Compiler<'a> {
         })
     }
 
+    /// A definition's expression: its top-level lambdas and comprehensions
+    /// (also within unions and overrides) planned without the integer
+    /// bound.
+    fn definition_expr(&mut self, e: &Expr) -> CResult<CExpr> {
+        match &e.kind {
+            ExprKind::Binary(op @ (BinaryOp::Union | BinaryOp::Override), a, b) => Ok(CExpr {
+                kind: EK::Binary(
+                    *op,
+                    Box::new(self.definition_expr(a)?),
+                    Box::new(self.definition_expr(b)?),
+                ),
+                span: e.span,
+            }),
+            ExprKind::Lambda(..) | ExprKind::Comprehension(..) => {
+                self.unbounded_next = true;
+                let compiled = self.expr(e);
+                self.unbounded_next = false;
+                compiled
+            }
+            _ => self.expr(e),
+        }
+    }
+
     /// `--bound-integers`' bounds for a plan, if the flag is given.
     pub fn int_bound(&self) -> Option<plan::IntBound<'_>> {
-        if self.unbounded {
-            return None;
-        }
         self.types.int_range().map(|(lo, hi)| plan::IntBound {
             lo,
             hi,
@@ -597,6 +628,7 @@ impl<'a> Compiler<'a> {
         span: Span,
         lenient: bool,
     ) -> CResult<Solver> {
+        let unbounded = std::mem::take(&mut self.unbounded_next);
         let mut parts = Vec::new();
         for c in conjuncts(p) {
             parts.push(self.pred(c)?);
@@ -620,7 +652,7 @@ impl<'a> Compiler<'a> {
             parts,
             span,
             lenient,
-            self.int_bound(),
+            if unbounded { None } else { self.int_bound() },
         );
         solver.condition = Some(Box::new(condition));
         Ok(solver)

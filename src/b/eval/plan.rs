@@ -141,6 +141,13 @@ pub fn plan(
                     cand.exact = false;
                     prio = 5;
                 }
+                // A domain cut by `--bound-integers` comes last: a variable
+                // bound otherwise first may give this one an exact
+                // generator (`c = d + d` once `d` is bound, rather than
+                // `c > 3` cut to 4..MAXINT).
+                if cand_bounded.get() {
+                    prio += 8;
+                }
                 if best.as_ref().is_none_or(|b| prio < b.0) {
                     best = Some((prio, i, cand, cand_bounded.get()));
                 }
@@ -306,6 +313,19 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
                             span: c.span,
                         }),
                     ),
+                    exact: false,
+                },
+            ))
+        }
+        // `{.., v, ..} <: S`: v is an element of S (the inclusion stays a
+        // check).
+        PK::Subset(a, s, _, false)
+            if ready(s) && matches!(&a.kind, EK::SetEnum(items) if items.iter().any(is_v)) =>
+        {
+            Some((
+                set_cost(s) + 1,
+                Candidate {
+                    step: SolveStep::Bind(v, Gen::In(s.clone())),
                     exact: false,
                 },
             ))

@@ -384,6 +384,18 @@ impl Drop for Depth {
     }
 }
 
+/// Can `e` define a function recursively: is it a lambda or a set
+/// comprehension, or a union or override with one?
+pub(crate) fn is_function_definition(e: &CExpr) -> bool {
+    match &e.kind {
+        EK::Lambda(..) | EK::Comprehension(..) => true,
+        EK::Binary(BinaryOp::Union | BinaryOp::Override, a, b) => {
+            is_function_definition(a) || is_function_definition(b)
+        }
+        _ => false,
+    }
+}
+
 /// Is `e` a lambda, or a union or override of lambdas?
 fn is_lambda(e: &CExpr) -> bool {
     match &e.kind {
