@@ -54,6 +54,12 @@ pub fn plan(
 ) -> Solver {
     let fallback = int_bound.map(|b| (b.lo, b.hi, span, b.used));
     let conjuncts = split_pair_equalities(conjuncts);
+    let statics = static_bounds(&conjuncts, vars);
+    let static_of = |v: u32| {
+        vars.iter()
+            .position(|&x| x == v)
+            .map_or((None, None), |k| statics[k])
+    };
     let deps: Vec<Vec<u32>> = conjuncts
         .iter()
         .map(|c| {
@@ -97,11 +103,13 @@ pub fn plan(
                     && let EK::Ints(kind @ (IntSet::Natural | IntSet::Natural1 | IntSet::Integer)) =
                         set.kind
                 {
-                    let implied = match kind {
+                    let natural = match kind {
                         IntSet::Natural => Some(0),
                         IntSet::Natural1 => Some(1),
                         _ => None,
                     };
+                    let (lo, hi) = static_of(v);
+                    let implied = (lo.max(natural), hi);
                     if let Some(interval) = interval_for(
                         v,
                         implied,
@@ -183,7 +191,7 @@ pub fn plan(
                 let interval = || {
                     interval_for(
                         v,
-                        None,
+                        static_of(v),
                         &conjuncts,
                         &done,
                         vars,
@@ -488,7 +496,7 @@ fn size_bound(
 #[allow(clippy::too_many_arguments)]
 fn interval_for(
     v: u32,
-    implied_low: Option<i64>,
+    implied: (Option<i64>, Option<i64>),
     conjuncts: &[CPred],
     done: &[bool],
     vars: &[u32],
@@ -576,9 +584,17 @@ fn interval_for(
         }
         span = Some(c.span);
     }
-    let span = span.or(fallback.map(|f| f.2))?;
-    if let Some(n) = implied_low {
+    // Bounds the conjuncts imply by propagation count when they bound
+    // both sides (see `static_bounds`).
+    let both_implied = implied.0.is_some() && implied.1.is_some();
+    let span = span.or(fallback.map(|f| f.2)).or_else(|| {
+        both_implied.then(|| conjuncts.first().map_or_else(Span::default, |c| c.span))
+    })?;
+    if let Some(n) = implied.0 {
         lows.push(lit(n, span));
+    }
+    if let Some(n) = implied.1 {
+        highs.push(lit(n, span));
     }
     // `--bound-integers`: MININT and MAXINT stand in for a missing bound.
     if let Some((lo, hi, _, used)) = fallback {
@@ -613,6 +629,118 @@ fn interval_for(
         kind: EK::Binary(BinaryOp::Interval, Box::new(low), Box::new(high)),
         span,
     })
+}
+
+/// Integer bounds of the variables (by position in `vars`) that the
+/// top-level conjuncts imply: `x : a..b` and `x : NATURAL` with literal
+/// bounds, comparisons between a variable and a literal, and, propagated
+/// to a fixpoint, between two variables (`1 < x & x <= y & y < 100`
+/// bounds `x` to 2..99). Sound because every conjunct must hold; the
+/// comparisons stay checks.
+fn static_bounds(conjuncts: &[CPred], vars: &[u32]) -> Vec<(Option<i64>, Option<i64>)> {
+    enum Term {
+        Var(usize),
+        Int(i64),
+    }
+    let term = |e: &CExpr| match &e.kind {
+        EK::Read(Slot::Frame(s)) => vars.iter().position(|v| v == s).map(Term::Var),
+        EK::Lit(crate::b::value::Value::Int(n)) => Some(Term::Int(*n)),
+        _ => None,
+    };
+    let mut bounds: Vec<(Option<i64>, Option<i64>)> = vec![(None, None); vars.len()];
+    // `x <= y + k` between variables, as (x, y, k).
+    let mut edges: Vec<(usize, usize, i64)> = Vec::new();
+    let tighten = |b: &mut (Option<i64>, Option<i64>), lo: Option<i64>, hi: Option<i64>| {
+        let mut changed = false;
+        if let Some(lo) = lo
+            && b.0.is_none_or(|old| lo > old)
+        {
+            b.0 = Some(lo);
+            changed = true;
+        }
+        if let Some(hi) = hi
+            && b.1.is_none_or(|old| hi < old)
+        {
+            b.1 = Some(hi);
+            changed = true;
+        }
+        changed
+    };
+    for c in conjuncts {
+        match &c.kind {
+            PK::Member(x, s, false) => {
+                let Some(Term::Var(k)) = term(x) else {
+                    continue;
+                };
+                match &s.kind {
+                    EK::Binary(BinaryOp::Interval, a, b) => {
+                        let lo = match term(a) {
+                            Some(Term::Int(n)) => Some(n),
+                            _ => None,
+                        };
+                        let hi = match term(b) {
+                            Some(Term::Int(n)) => Some(n),
+                            _ => None,
+                        };
+                        tighten(&mut bounds[k], lo, hi);
+                    }
+                    EK::Ints(IntSet::Natural) => {
+                        tighten(&mut bounds[k], Some(0), None);
+                    }
+                    EK::Ints(IntSet::Natural1) => {
+                        tighten(&mut bounds[k], Some(1), None);
+                    }
+                    _ => {}
+                }
+            }
+            PK::Cmp(op, a, b) => {
+                // As `l <= r + k` (and `=` as both ways).
+                let (l, r, k, both) = match op {
+                    Cmp::Le => (a, b, 0, false),
+                    Cmp::Lt => (a, b, -1, false),
+                    Cmp::Ge => (b, a, 0, false),
+                    Cmp::Gt => (b, a, -1, false),
+                    Cmp::Eq => (a, b, 0, true),
+                    Cmp::Neq => continue,
+                };
+                match (term(l), term(r)) {
+                    (Some(Term::Var(x)), Some(Term::Int(n))) => {
+                        let hi = n.checked_add(k);
+                        let lo = if both { Some(n) } else { None };
+                        tighten(&mut bounds[x], lo, hi);
+                    }
+                    (Some(Term::Int(n)), Some(Term::Var(y))) => {
+                        let lo = n.checked_sub(k);
+                        let hi = if both { Some(n) } else { None };
+                        tighten(&mut bounds[y], lo, hi);
+                    }
+                    (Some(Term::Var(x)), Some(Term::Var(y))) => {
+                        edges.push((x, y, k));
+                        if both {
+                            edges.push((y, x, 0));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    // x <= y + k: hi(x) <= hi(y) + k and lo(y) >= lo(x) - k. Each round
+    // settles at least one more step of every chain.
+    for _ in 0..=vars.len() {
+        let mut changed = false;
+        for &(x, y, k) in &edges {
+            let hi = bounds[y].1.and_then(|h| h.checked_add(k));
+            let lo = bounds[x].0.and_then(|l| l.checked_sub(k));
+            changed |= tighten(&mut bounds[x], None, hi);
+            changed |= tighten(&mut bounds[y], lo, None);
+        }
+        if !changed {
+            break;
+        }
+    }
+    bounds
 }
 
 /// The first unbound variable that some pending conjunct applies a ready
@@ -927,6 +1055,48 @@ mod tests {
         assert_eq!(
             plan_of(&["x"], "{1 |-> 2}(x) > 1"),
             "x:In [{1 |-> 2}(x) > 1]"
+        );
+    }
+
+    /// The bounds `static_bounds` finds for `{names | pred}`.
+    fn bounds_of(names: &[&str], pred: &str) -> Vec<(Option<i64>, Option<i64>)> {
+        let file = SourceFile::new("p", format!("{{{} | {pred}}}", names.join(", ")));
+        let e = crate::b::parse_expression(&file).expect("parses");
+        let ExprKind::Comprehension(ids, p) = &e.kind else {
+            panic!("not a comprehension")
+        };
+        let t = types();
+        let mut c = Compiler::new(&t);
+        c.reset_frame(0);
+        let vars = c.bind(ids);
+        let parts: Vec<CPred> = super::super::conjuncts(p)
+            .into_iter()
+            .map(|q| c.pred(q).expect("compiles"))
+            .collect();
+        static_bounds(&parts, &vars)
+    }
+
+    #[test]
+    fn bounds_propagate_along_comparisons_between_variables() {
+        // x < y, y <= 100 - 1, 1 < x: x in 2..98, y in 3..99.
+        assert_eq!(
+            bounds_of(&["x", "y"], "1 < x & x < y & y < 100"),
+            [(Some(2), Some(98)), (Some(3), Some(99))]
+        );
+        // Through a chain and an equality, from NATURAL and an interval.
+        assert_eq!(
+            bounds_of(&["a", "b", "c"], "a : NATURAL & a <= b & b = c & c : 0..5"),
+            [(Some(0), Some(5)), (Some(0), Some(5)), (Some(0), Some(5))]
+        );
+        // Nothing bounds y from above.
+        assert_eq!(
+            bounds_of(&["x", "y"], "x : 1..3 & x <= y"),
+            [(Some(1), Some(3)), (Some(1), None)]
+        );
+        // The plan uses them: no unbounded variable left.
+        assert_eq!(
+            plan_of(&["x", "y"], "1 < x & x <= y & y < 100"),
+            "x:In [1 < x] y:In [x <= y] [y < 100]"
         );
     }
 }
