@@ -193,18 +193,30 @@ fn what_a_symbolic_constant_cannot_do_is_named() {
 
 #[test]
 fn unsupported_recursion_is_named_not_overflowed() {
-    // Deeper than the limit: a model error, not a stack overflow.
+    // Deeper than the thread's stack allows: a model error, not a stack
+    // overflow; 5,000 levels fit.
     let out = model_error(
         "MACHINE M\nABSTRACT_CONSTANTS inc\n\
          PROPERTIES inc = %x.(x : NATURAL | IF x = 0 THEN 0 ELSE 1 + inc(x - 1) END)\n\
-         VARIABLES n\nINVARIANT n : NATURAL\nINITIALISATION n := inc(5000)\n\
-         OPERATIONS op = skip\nEND\n",
+         VARIABLES n\nINVARIANT n : NATURAL\nINITIALISATION n := inc(1000000)\n\
+         OPERATIONS op = PRE n < 1000000 THEN n := inc(5000) END\nEND\n",
         &[],
     );
     assert!(
-        out.contains("a recursive definition nests deeper than 1000 applications"),
+        out.contains("a recursive definition nests too deeply"),
         "{out}"
     );
+    let (_dir, path) = machine(
+        "M.mch",
+        "MACHINE M\nABSTRACT_CONSTANTS inc\n\
+         PROPERTIES inc = %x.(x : NATURAL | IF x = 0 THEN 0 ELSE 1 + inc(x - 1) END)\n\
+         VARIABLES n\nINVARIANT n : NATURAL\nINITIALISATION n := inc(5000)\n\
+         OPERATIONS op = PRE n = 5000 THEN n := inc(4999) END\nEND\n",
+    );
+    for threads in ["1", "2"] {
+        let r = report(&path, &["--threads", threads, "--no-deadlock"], 0);
+        assert_eq!(r["states"].as_u64(), Some(2), "{threads}");
+    }
     // A recursive set comprehension needs a constraint solver.
     let out = model_error(
         "MACHINE M\nABSTRACT_CONSTANTS fib\n\

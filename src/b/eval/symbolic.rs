@@ -35,7 +35,7 @@
 use std::sync::Arc;
 
 use super::expr::set;
-use super::ir::{CExpr, EK};
+use super::ir::{CExpr, EK, PK, Slot};
 use super::{Env, Fail, R, unset};
 use crate::b::ast::BinaryOp;
 use crate::b::value::relations as rel;
@@ -305,12 +305,37 @@ impl Interpreter {
     pub(super) fn symbolic_in(&self, v: &Symbolic, s: &CExpr) -> R<bool> {
         use BinaryOp::*;
         let whole = |e: &CExpr| self.is_whole_type(e);
+        // The domain `x : A` of a one-variable lambda definition.
+        let lambda_domain = match &self.definitions[v.def as usize].expr.kind {
+            EK::Lambda(solver, _) => match (solver.vars.as_slice(), solver.condition.as_deref()) {
+                ([x], Some(c)) => match &c.kind {
+                    PK::And(parts) => match parts.as_slice() {
+                        [p] => match &p.kind {
+                            PK::Member(e, a, false) if matches!(e.kind, EK::Read(Slot::Frame(s)) if s == *x) => {
+                                Some(a)
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let is_lambda = matches!(self.definitions[v.def as usize].expr.kind, EK::Lambda(..));
         let decided = match &s.kind {
             EK::Binary(Relation, a, b) => whole(a) && whole(b),
+            // A lambda is a function; its domain is `A` when it is
+            // written `%x.(x : A | ..)`, inside any whole type.
             EK::Binary(PartialFunction, a, b) => {
-                whole(a)
+                is_lambda
                     && whole(b)
-                    && matches!(self.definitions[v.def as usize].expr.kind, EK::Lambda(..))
+                    && (whole(a) || lambda_domain.is_some_and(|d| self.same_set(d, a)))
+            }
+            EK::Binary(TotalFunction, a, b) => {
+                whole(b) && lambda_domain.is_some_and(|d| self.same_set(d, a))
             }
             _ => whole(s),
         };
@@ -322,9 +347,31 @@ impl Interpreter {
             s.span,
             format!(
                 "not supported yet: testing whether `{name}`, which is kept symbolic, is in \
-                 this set (orbit decides it only for types, e.g. `{name} : INTEGER <-> INTEGER`)"
+                 this set (orbit decides it only from types and a lambda's written domain, \
+                 e.g. `{name} : INTEGER <-> INTEGER`, or `{name} : A --> INTEGER` for \
+                 `{name} = %x.(x : A | ..)`)"
             ),
         ))
+    }
+
+    /// Do `a` and `b` denote the same set by how they are written
+    /// (built-in sets, literals, intervals of literals, the same constant)?
+    fn same_set(&self, a: &CExpr, b: &CExpr) -> bool {
+        let constant = |e: &CExpr| match e.kind {
+            // Constants are the first frame slots in PROPERTIES.
+            EK::Read(Slot::Frame(i)) if (i as usize) < self.num_constants => Some(i),
+            EK::Read(Slot::Const(i)) => Some(i),
+            _ => None,
+        };
+        match (&a.kind, &b.kind) {
+            (EK::Ints(x), EK::Ints(y)) => x == y,
+            (EK::Strings, EK::Strings) => true,
+            (EK::Lit(x), EK::Lit(y)) => x == y,
+            (EK::Binary(BinaryOp::Interval, a1, a2), EK::Binary(BinaryOp::Interval, b1, b2)) => {
+                self.same_set(a1, b1) && self.same_set(a2, b2)
+            }
+            _ => constant(a).is_some() && constant(a) == constant(b),
+        }
     }
 
     /// Does `e` denote every value of its type (`INTEGER`, `BOOL`, a whole
@@ -352,25 +399,70 @@ impl Interpreter {
 }
 
 /// Most symbolic applications in progress on a thread at once: a
-/// recursive definition deeper than this is a model error, not a stack
-/// overflow (each level takes a few kilobytes of the worker's stack, which
-/// is at least 8 MiB).
-const MAX_DEPTH: u32 = 1_000;
+/// recursive definition deeper than this is a model error.
+const MAX_DEPTH: u32 = 100_000;
+
+/// Stack that must stay free below a symbolic application: room for one
+/// more level (a few kilobytes) and whatever evaluation it does.
+const STACK_RESERVE: usize = 1 << 20;
 
 thread_local! {
     static DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// The lowest address this thread's stack may reach before a
+    /// symbolic application is refused (0: unknown yet).
+    static STACK_FLOOR: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// One symbolic application in progress on this thread (see [`MAX_DEPTH`]).
+/// The lowest address of the current thread's stack plus
+/// [`STACK_RESERVE`], or `None` if the system does not say.
+fn stack_floor() -> Option<usize> {
+    let cached = STACK_FLOOR.with(|f| f.get());
+    if cached != 0 {
+        return Some(cached);
+    }
+    // SAFETY: pthread_getattr_np fills `attr` for the calling thread, which
+    // is destroyed after reading the stack's bounds from it.
+    let (low, size) = unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
+            return None;
+        }
+        let mut addr: *mut libc::c_void = std::ptr::null_mut();
+        let mut size: libc::size_t = 0;
+        let got = libc::pthread_attr_getstack(&attr, &mut addr, &mut size);
+        libc::pthread_attr_destroy(&mut attr);
+        if got != 0 {
+            return None;
+        }
+        (addr as usize, size)
+    };
+    let floor = low.saturating_add(STACK_RESERVE.min(size / 2));
+    STACK_FLOOR.with(|f| f.set(floor));
+    Some(floor)
+}
+
+/// One symbolic application in progress on this thread: refused, as a
+/// model error rather than a stack overflow, past [`MAX_DEPTH`] levels or
+/// when the thread's stack is nearly used up.
 struct Depth;
 
 impl Depth {
     fn enter(span: Span) -> R<Depth> {
         let depth = DEPTH.with(|d| d.get());
-        if depth >= MAX_DEPTH {
+        let marker = 0u8;
+        let here = std::ptr::addr_of!(marker) as usize;
+        let exhausted = match stack_floor() {
+            Some(floor) => here < floor,
+            // Unknown stack: the depth the smallest worker stack allows.
+            None => depth >= 1_000,
+        };
+        if depth >= MAX_DEPTH || exhausted {
             return Err(Fail::new(
                 span,
-                format!("a recursive definition nests deeper than {MAX_DEPTH} applications"),
+                format!(
+                    "a recursive definition nests too deeply ({depth} applications fill \
+                     the thread's stack)"
+                ),
             ));
         }
         DEPTH.with(|d| d.set(depth + 1));
