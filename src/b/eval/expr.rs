@@ -21,11 +21,21 @@ pub fn int(v: &Value, span: Span) -> R<i64> {
 }
 
 /// The elements of the set `v`, or a type error at `span`.
+#[inline]
 pub fn set(v: &Value, span: Span) -> R<&[Value]> {
     match v {
         Value::Set(s) => Ok(s),
-        Value::Symbolic(s) => Err(super::symbolic::cannot_list(s, span)),
-        _ => Err(Fail::new(span, "expected a set")),
+        _ => Err(not_a_set(v, span)),
+    }
+}
+
+/// The error for a value [`set`] cannot list.
+#[cold]
+#[inline(never)]
+fn not_a_set(v: &Value, span: Span) -> Fail {
+    match v {
+        Value::Symbolic(s) => super::symbolic::cannot_list(s, span),
+        _ => Fail::new(span, "expected a set"),
     }
 }
 
@@ -33,8 +43,7 @@ pub fn set(v: &Value, span: Span) -> R<&[Value]> {
 fn shared_set(v: &Value, span: Span) -> R<&std::sync::Arc<[Value]>> {
     match v {
         Value::Set(s) => Ok(s),
-        Value::Symbolic(s) => Err(super::symbolic::cannot_list(s, span)),
-        _ => Err(Fail::new(span, "expected a set")),
+        _ => Err(not_a_set(v, span)),
     }
 }
 
@@ -741,6 +750,7 @@ pub fn apply(f: &Value, x: &Value, fspan: Span, span: Span) -> R<Value> {
 }
 
 /// [`apply`] returning a reference into `f`.
+#[inline]
 pub fn apply_ref<'v>(f: &'v Value, x: &Value, fspan: Span, span: Span) -> R<&'v Value> {
     match rel::apply(set(f, fspan)?, x) {
         Applied::Value(y) => Ok(y),

@@ -406,18 +406,26 @@ fn is_empty_set(e: &CExpr) -> bool {
     }
 }
 
-/// `va op vb`.
+/// The error for comparing unequal values of which one is symbolic.
+#[cold]
+#[inline(never)]
+fn symbolic_unequal(va: &Value, vb: &Value, a: &CExpr, b: &CExpr) -> super::Fail {
+    if matches!(va, Value::Symbolic(_)) {
+        super::symbolic::cannot_compare(va, a.span)
+    } else {
+        super::symbolic::cannot_compare(vb, b.span)
+    }
+}
+
+/// `va op vb` (inlined: it is every guard's comparison).
+#[inline(always)]
 fn compare(op: Cmp, va: &Value, vb: &Value, a: &CExpr, b: &CExpr) -> R<bool> {
     Ok(match op {
         Cmp::Eq | Cmp::Neq => {
             let equal = va.fast_eq(vb);
-            if !equal {
-                // Different definitions may still denote one set.
-                for (v, e) in [(va, a), (vb, b)] {
-                    if matches!(v, Value::Symbolic(_)) {
-                        return Err(super::symbolic::cannot_compare(v, e.span));
-                    }
-                }
+            // Different definitions may still denote one set.
+            if !equal && (matches!(va, Value::Symbolic(_)) || matches!(vb, Value::Symbolic(_))) {
+                return Err(symbolic_unequal(va, vb, a, b));
             }
             equal == (op == Cmp::Eq)
         }
