@@ -993,8 +993,14 @@ mod tests {
         }
     }
 
-    /// The plan for `{names | pred}` as a short string: `x:In [check] y:Eq`.
-    fn plan_of(names: &[&str], pred: &str) -> String {
+    /// Calls `f` with a compiler in which the variables `names` of
+    /// `{names | pred}` are bound (their idents, slots, the predicate and
+    /// the binder's span); also returns the source.
+    fn with_binder<T>(
+        names: &[&str],
+        pred: &str,
+        f: impl FnOnce(&mut Compiler<'_>, &[Ident], &[u32], &crate::b::ast::Expr, Span) -> T,
+    ) -> (T, SourceFile) {
         let file = SourceFile::new("p", format!("{{{} | {pred}}}", names.join(", ")));
         let e = crate::b::parse_expression(&file).expect("parses");
         let ExprKind::Comprehension(ids, p) = &e.kind else {
@@ -1004,9 +1010,14 @@ mod tests {
         let mut c = Compiler::new(&t);
         c.reset_frame(0);
         let vars = c.bind(ids);
-        let solver = c
-            .solver(ids, &vars, None, p, e.span, false)
-            .expect("compiles");
+        (f(&mut c, ids, &vars, p, e.span), file)
+    }
+
+    /// The plan for `{names | pred}` as a short string: `x:In [check] y:Eq`.
+    fn plan_of(names: &[&str], pred: &str) -> String {
+        let (solver, file) = with_binder(names, pred, |c, ids, vars, p, span| {
+            c.solver(ids, vars, None, p, span, false).expect("compiles")
+        });
         solver
             .steps
             .iter()
@@ -1060,20 +1071,14 @@ mod tests {
 
     /// The bounds `static_bounds` finds for `{names | pred}`.
     fn bounds_of(names: &[&str], pred: &str) -> Vec<(Option<i64>, Option<i64>)> {
-        let file = SourceFile::new("p", format!("{{{} | {pred}}}", names.join(", ")));
-        let e = crate::b::parse_expression(&file).expect("parses");
-        let ExprKind::Comprehension(ids, p) = &e.kind else {
-            panic!("not a comprehension")
-        };
-        let t = types();
-        let mut c = Compiler::new(&t);
-        c.reset_frame(0);
-        let vars = c.bind(ids);
-        let parts: Vec<CPred> = super::super::conjuncts(p)
-            .into_iter()
-            .map(|q| c.pred(q).expect("compiles"))
-            .collect();
-        static_bounds(&parts, &vars)
+        with_binder(names, pred, |c, _, vars, p, _| {
+            let parts: Vec<CPred> = super::super::conjuncts(p)
+                .into_iter()
+                .map(|q| c.pred(q).expect("compiles"))
+                .collect();
+            static_bounds(&parts, vars)
+        })
+        .0
     }
 
     #[test]

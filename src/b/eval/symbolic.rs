@@ -133,7 +133,7 @@ impl Interpreter {
         images.sort_unstable();
         images.dedup();
         match images.len() {
-            1 => Ok(images.pop().expect("one image")),
+            1 => Ok(images.swap_remove(0)),
             0 => Err(Fail::outside_domain(
                 span,
                 "function applied outside its domain",
