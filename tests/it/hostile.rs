@@ -432,3 +432,40 @@ fn a_second_signal_ends_a_run_that_does_not_stop() {
         assert_eq!(status.code(), Some(3), "{signal}");
     }
 }
+
+/// A time limit reached while INITIALISATION is still computing (here a
+/// closure of 12.5 million pairs, which polls nothing) is no verdict: the
+/// initial states refused after it were once taken for none, and the run
+/// said "INITIALISATION has no outcome" with exit code 1.
+#[test]
+fn a_time_limit_reached_during_initialisation_is_no_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("Slow.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Slow\nVARIABLES x\nINVARIANT x : NATURAL\n\
+         INITIALISATION x := card(closure1(%i.(i : 1..5000 | i + 1)))\n\
+         OPERATIONS op = skip\nEND\n",
+    )
+    .unwrap();
+    for threads in ["1", "2"] {
+        let out = crate::cli_support::run_orbit(
+            &[
+                "check".to_string(),
+                path.display().to_string(),
+                "--threads".to_string(),
+                threads.to_string(),
+                "--time-limit".to_string(),
+                "1s".to_string(),
+            ],
+            crate::cli_support::DEFAULT_TIMEOUT,
+        );
+        assert_eq!(out.code, Some(3), "{threads}: {}{}", out.stdout, out.stderr);
+        assert!(
+            out.stdout
+                .contains("incomplete: the --time-limit was reached"),
+            "{threads}: {}",
+            out.stdout
+        );
+    }
+}

@@ -71,6 +71,16 @@ pub fn keep_growing(buffer: &mut Vec<u64>, extra: usize) -> bool {
     true
 }
 
+/// `Err` (a stop, not an error of the model) if the budget is exhausted:
+/// a phase whose output [`keep_growing`] may have cut calls this when it
+/// ends, so that a partial result is never taken for the whole.
+pub fn ensure_within() -> Result<(), crate::ModelError> {
+    match tripped() {
+        Some(reason) => Err(crate::ModelError::stopped(reason)),
+        None => Ok(()),
+    }
+}
+
 /// Marks the budget exhausted for `reason` (the first reason stays).
 pub fn trip(reason: StopReason) {
     let _ = TRIPPED.compare_exchange(0, code(reason), Ordering::Relaxed, Ordering::Relaxed);

@@ -71,23 +71,42 @@ pub fn plan(
             used
         })
         .collect();
+    // The conjuncts that read each variable (by position in `vars`), in
+    // order: only they can generate it. With thousands of constants
+    // (ProB's generated machines) trying every conjunct for every
+    // variable at every step took minutes.
+    let position = |slot: u32| vars.iter().position(|&x| x == slot);
+    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); vars.len()];
+    for (i, d) in deps.iter().enumerate() {
+        for &slot in d {
+            if let Some(k) = position(slot) {
+                readers[k].push(i);
+            }
+        }
+    }
+    // Whether each frame slot is bound (slots of other binders never are).
+    let mut is_bound = vec![false; vars.iter().map(|&v| v as usize + 1).max().unwrap_or(0)];
     let mut bound: Vec<u32> = Vec::new();
     let mut done = vec![false; conjuncts.len()];
     let mut steps = Vec::new();
-    let emit_checks = |bound: &[u32], done: &mut Vec<bool>, steps: &mut Vec<SolveStep>| {
+    let emit_checks = |is_bound: &[bool], done: &mut Vec<bool>, steps: &mut Vec<SolveStep>| {
         for (i, c) in conjuncts.iter().enumerate() {
-            if !done[i] && deps[i].iter().all(|d| bound.contains(d)) {
+            if !done[i] && deps[i].iter().all(|&d| is_bound[d as usize]) {
                 done[i] = true;
                 steps.push(SolveStep::Check(c.clone()));
             }
         }
     };
-    emit_checks(&bound, &mut done, &mut steps);
+    emit_checks(&is_bound, &mut done, &mut steps);
     while bound.len() < vars.len() {
         // (priority, conjunct, step, whether it uses the integer bound)
         let mut best: Option<(u32, usize, Candidate, bool)> = None;
-        for &v in vars.iter().filter(|v| !bound.contains(v)) {
-            for (i, c) in conjuncts.iter().enumerate() {
+        for (k, &v) in vars.iter().enumerate() {
+            if is_bound[v as usize] {
+                continue;
+            }
+            for &i in &readers[k] {
+                let c = &conjuncts[i];
                 if done[i] {
                     continue;
                 }
@@ -186,7 +205,7 @@ pub fn plan(
                 let (k, &v) = vars
                     .iter()
                     .enumerate()
-                    .find(|(_, v)| !bound.contains(v))
+                    .find(|(_, v)| !is_bound[**v as usize])
                     .expect("an unbound variable");
                 let interval = || {
                     interval_for(
@@ -213,7 +232,12 @@ pub fn plan(
                 steps.push(SolveStep::Bind(v, fallback));
             }
         }
-        emit_checks(&bound, &mut done, &mut steps);
+        for &s in &bound {
+            if let Some(b) = is_bound.get_mut(s as usize) {
+                *b = true;
+            }
+        }
+        emit_checks(&is_bound, &mut done, &mut steps);
     }
     let mut solver = Solver {
         vars: vars.to_vec(),

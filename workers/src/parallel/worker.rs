@@ -171,6 +171,8 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
                 count += 1;
             }
         })?;
+        // States refused once the budget ran out: the set is partial.
+        crate::budget::ensure_within()?;
         let guard = crossbeam::epoch::pin();
         let width = shared.width;
         for i in 0..count {

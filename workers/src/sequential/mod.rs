@@ -205,7 +205,8 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             let _span = tracing::info_span!("initial_states").entered();
             system.initial_states(&mut self.scratch, &mut collect)
         };
-        if let Err(e) = init {
+        // States refused once the budget ran out: the set is partial.
+        if let Err(e) = init.and_then(|()| crate::budget::ensure_within()) {
             return End::InitError(e);
         }
         if let Some(end) = self.add_states(&batch, count, NO_PARENT, 0) {
