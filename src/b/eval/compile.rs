@@ -108,6 +108,7 @@ impl<'a> Compiler<'a> {
             });
         }
         let def = defs.len() as u32;
+        let expr = std::sync::Arc::new(expr);
         defs.push(super::symbolic::Definition {
             expr: expr.clone(),
             name: name.name.clone(),

@@ -50,8 +50,8 @@ pub struct SymbolicDef {
     /// Index into the interpreter's definitions.
     pub def: u32,
     /// The defining expression (constants are the PROPERTIES frame's
-    /// first slots).
-    pub expr: CExpr,
+    /// first slots), shared with the interpreter's [`Definition`].
+    pub expr: Arc<CExpr>,
     /// The constant's own frame slot, when the definition refers to it.
     pub self_slot: Option<u32>,
 }
@@ -61,7 +61,7 @@ pub struct SymbolicDef {
 #[derive(Clone, Debug)]
 pub struct Definition {
     /// The defining expression.
-    pub expr: CExpr,
+    pub expr: Arc<CExpr>,
     /// The constant it defines.
     pub name: String,
     /// The definition as written.
