@@ -20,8 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
 shift || true
-cargo build --release --quiet
-orbit=$PWD/target/release/orbit
+[ -n "${ORBIT:-}" ] || cargo build --release --quiet
+orbit=${ORBIT:-$PWD/target/$(rustc -vV | sed -n "s/^host: //p")/release/orbit}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

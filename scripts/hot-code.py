@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Regenerates scripts/hot-code.ld: the linker script that places the code a
+run executes together at the start of the release binary's text.
+
+Why: the kernel maps a program's code in 64 KiB windows around each page it
+touches (fault-around), so a run's resident memory counts every window that
+holds one executed function. Left in the linker's default order, the few
+hundred kilobytes a check executes are spread over almost all of the 4.5 MB
+text: a small run had 3.3 MB of resident code. Grouped, a Murphi run maps
+about 1.6 MB and a small run's peak falls by as much (README, performance).
+
+How: runs the release binary under callgrind on representative checks (both
+front ends, one and two threads, every reduction), collects the functions
+each run executes, and writes one input-section pattern per function:
+functions every run executes first, then those both front ends execute,
+then Murphi's, then B's (a run maps few windows beyond its own front end).
+Rust functions are matched with their hash replaced by `*` when only one
+function has that path, so the script survives rebuilds and dependency
+updates; C functions of the static C library are placed by archive member.
+A stale script only costs memory, never correctness: a pattern that matches
+nothing is ignored and unmatched code keeps the default order.
+
+Usage: scripts/hot-code.py [--check]   (needs valgrind and python3)
+  --check  only report how many of the current patterns match the binary
+           and how many 64 KiB code windows a small run maps.
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT = os.path.join(ROOT, "scripts", "hot-code.ld")
+MODELS = os.path.join(ROOT, "models")
+
+# (front end, arguments after `orbit`): what users run, small enough for callgrind.
+RUNS = [
+    ("murphi", ["check", f"{MODELS}/murphi/peterson.m", "--set", "N=4", "--threads", "1"]),
+    ("murphi", ["check", f"{MODELS}/murphi/peterson.m", "--set", "N=4", "--threads", "2", "--symmetry", "canon"]),
+    ("murphi", ["check", f"{MODELS}/murphi/german.m", "--set", "NODES=2", "--threads", "2"]),
+    ("murphi", ["check", f"{MODELS}/murphi/msg_net.m", "--threads", "2", "--symmetry", "flood"]),
+    ("murphi", ["check", f"{MODELS}/murphi/mutex_bug.m", "--threads", "1"]),
+    ("b", ["check", f"{MODELS}/scheduler0.mch", "--set", "PROC=3", "--threads", "1"]),
+    ("b", ["check", f"{MODELS}/scheduler0.mch", "--set", "PROC=3", "--threads", "2", "--symmetry", "canon", "--json"]),
+    ("b", ["check", f"{MODELS}/PetersonN.mch", "--set", "PID=3", "--threads", "2", "--por"]),
+    ("b", ["check", f"{MODELS}/Dining.mch", "--threads", "2", "--symmetry", "markers"]),
+    ("b", ["check", f"{MODELS}/TokenRing.mch", "--threads", "1", "--order", "dfs"]),
+    ("b", ["check", f"{MODELS}/CountersInv.mch", "--threads", "2"]),
+]
+
+HASH = re.compile(r"17h[0-9a-f]{16}E$")
+WINDOW = 1 << 16
+
+
+def binary():
+    out = subprocess.run(
+        ["cargo", "build", "--release", "--locked", "--message-format=json"],
+        cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        if '"executable"' in line and '"orbit"' in line:
+            m = re.search(r'"executable":"([^"]+)"', line)
+            if m:
+                return m.group(1)
+    sys.exit("no orbit executable in cargo's output")
+
+
+def symbols(exe):
+    """name -> (address, size) of the binary's functions."""
+    out = subprocess.run(["nm", "-S", exe], check=True, capture_output=True, text=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        p = line.split()
+        if len(p) == 4 and p[2] in "tTwWiI":
+            syms[p[3]] = (int(p[0], 16), int(p[1], 16))
+    return syms
+
+
+def executed(exe, args, tmp):
+    """The functions one run executes (callgrind's function names, mangled)."""
+    out = os.path.join(tmp, "callgrind.out")
+    subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}", exe, *args],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    names, seen = {}, []
+    for line in open(out):
+        m = re.match(r"^c?fn=\((\d+)\)(?: (.*))?", line)
+        if m:
+            name = m.group(2) or names.get(m.group(1))
+            if m.group(2):
+                names[m.group(1)] = m.group(2)
+            seen.append(re.sub(r"'\d+$", "", name))
+    return list(dict.fromkeys(seen))
+
+
+def archive_members():
+    """C function name -> (archive, member) in the static C library."""
+    libdir = subprocess.run(["cc", "-print-file-name=libc.a"], capture_output=True, text=True).stdout.strip()
+    members = {}
+    for archive in ["libc.a", "libm.a", "libpthread.a"]:
+        path = os.path.join(os.path.dirname(libdir), archive)
+        if not os.path.exists(path):
+            continue
+        out = subprocess.run(["nm", "-A", "--defined-only", path], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"^[^:]*:([^:]+):\s*[0-9a-f]*\s+[TtWiI]\s+(\S+)$", line)
+            if m:
+                members.setdefault(m.group(2), m.group(1))
+    return members
+
+
+def windows(exe, names):
+    syms = symbols(exe)
+    wins = set()
+    for n in names:
+        if n in syms:
+            a, s = syms[n]
+            wins.update(range(a // WINDOW, (a + max(s, 1) - 1) // WINDOW + 1))
+    return len(wins)
+
+
+def generate(exe):
+    syms = symbols(exe)
+    paths = collections.Counter(HASH.sub("17h*E", n) for n in syms)
+    members = archive_members()
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = []
+        for front, args in RUNS:
+            runs.append((front, executed(exe, args, tmp)))
+            print(f"{len(runs[-1][1]):5} functions: orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
+    first = {}
+    for _, names in runs:
+        for n in names:
+            first.setdefault(n, len(first))
+    sets = [(front, set(names)) for front, names in runs]
+
+    def rank(n):
+        fronts = {front for front, s in sets if n in s}
+        count = sum(1 for _, s in sets if n in s)
+        group = 0 if count == len(sets) else 1 if len(fronts) == 2 else 2 if fronts == {"murphi"} else 3
+        return (group, -count, first[n])
+
+    patterns = []
+    for n in sorted(first, key=rank):
+        if n.startswith(("_ZN", "_R")):
+            if not re.fullmatch(r"[A-Za-z0-9_.$]+", n):
+                continue
+            key = HASH.sub("17h*E", n)
+            name = key if paths[key] <= 1 else n
+            patterns.append(f"*(.text.{name} .text.unlikely.{name})")
+        elif n in members:
+            patterns.append(f"*lib*.a:{members[n]}(.text .text.*)")
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", n) and n in syms:
+            # C code compiled with function sections (mimalloc).
+            patterns.append(f"*(.text.{n})")
+    patterns = list(dict.fromkeys(patterns))
+    with open(SCRIPT, "w") as f:
+        f.write("/* Generated by scripts/hot-code.py: the code representative runs execute,\n"
+                "   placed first so that a run maps few 64 KiB code windows. Read by build.rs\n"
+                "   for the release binary. Regenerate after large changes. */\n")
+        f.write("SECTIONS {\n  .text.executed : {\n")
+        for p in patterns:
+            f.write(f"    {p}\n")
+        f.write("  }\n} INSERT BEFORE .text;\n")
+    print(f"{len(patterns)} patterns written to {os.path.relpath(SCRIPT, ROOT)}; rebuild to apply", file=sys.stderr)
+
+
+def check(exe):
+    text = open(SCRIPT).read()
+    pats = re.findall(r"\*\(\.text\.(\S+) ", text)
+    syms = symbols(exe)
+    keys = set(syms) | {HASH.sub("17h*E", n) for n in syms}
+    matched = sum(1 for p in pats if p in keys)
+    print(f"{matched} of {len(pats)} Rust patterns match a function of {exe}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for front, args in RUNS[:1] + RUNS[5:6]:
+            names = executed(exe, args, tmp)
+            print(f"{windows(exe, names):4} code windows of 64 KiB: orbit {' '.join(args).replace(ROOT + '/', '')}")
+
+
+if __name__ == "__main__":
+    exe = binary()
+    if sys.argv[1:] == ["--check"]:
+        check(exe)
+    elif sys.argv[1:]:
+        sys.exit(__doc__)
+    else:
+        generate(exe)
