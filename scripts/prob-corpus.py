@@ -170,8 +170,10 @@ def check(orbit, rec, timeout):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("specs")
+    host = subprocess.run(["rustc", "-vV"], capture_output=True, text=True).stdout
+    host = next((l.split()[1] for l in host.splitlines() if l.startswith("host:")), "")
     ap.add_argument("--orbit", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "orbit"))
+        os.path.dirname(os.path.abspath(__file__)), "..", "target", host, "release", "orbit"))
     ap.add_argument("--timeout", type=int, default=10)
     ap.add_argument("--filter", default="")
     ap.add_argument("--list")
