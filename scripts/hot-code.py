@@ -6,8 +6,9 @@ Why: the kernel maps a program's code in 64 KiB windows around each page it
 touches (fault-around), so a run's resident memory counts every window that
 holds one executed function. Left in the linker's default order, the few
 hundred kilobytes a check executes are spread over almost all of the 4.5 MB
-text: a small run had 3.3 MB of resident code. Grouped, a Murphi run maps
-about 1.6 MB and a small run's peak falls by as much (README, performance).
+text: a small run had 3.3 MB of resident code. Grouped and linked
+statically, a Murphi run maps 1.4 MB of code, C library included (README,
+performance).
 
 How: runs the release binary under callgrind on representative checks (both
 front ends, one and two threads, every reduction), collects the functions
