@@ -26,6 +26,7 @@ Usage: scripts/hot-code.py [--check]   (needs valgrind and python3)
            and how many 64 KiB code windows a small run maps.
 """
 import collections
+import json
 import os
 import re
 import subprocess
@@ -60,10 +61,9 @@ def binary():
         ["cargo", "build", "--release", "--locked", "--message-format=json"],
         cwd=ROOT, check=True, capture_output=True, text=True).stdout
     for line in out.splitlines():
-        if '"executable"' in line and '"orbit"' in line:
-            m = re.search(r'"executable":"([^"]+)"', line)
-            if m:
-                return m.group(1)
+        message = json.loads(line)
+        if message.get("executable") and message.get("target", {}).get("name") == "orbit":
+            return message["executable"]
     sys.exit("no orbit executable in cargo's output")
 
 

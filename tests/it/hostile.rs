@@ -370,17 +370,14 @@ fn exit_within_20_s(child: &mut std::process::Child, what: &str) -> std::process
 /// summary and exit code 3, within a second.
 #[test]
 fn one_signal_stops_a_huge_initialisation_with_its_summary() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("Huge.mch");
-    std::fs::write(
-        &path,
+    let (_dir, path) = machine(
+        "Huge",
         "MACHINE Huge\nCONSTANTS n\nPROPERTIES n : 1..3\nVARIABLES x, y, z\n\
          INVARIANT x : 1..10000 & y : 1..10000 & z : 1..10000\n\
          INITIALISATION x :: 1..10000 || y :: 1..10000 || z :: 1..10000\nEND\n",
-    )
-    .unwrap();
+    );
     let mut child = Command::new(env!("CARGO_BIN_EXE_orbit"))
-        .args(["check", &path.to_string_lossy(), "--threads", "1"])
+        .args(["check", &path, "--threads", "1"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -439,27 +436,14 @@ fn a_second_signal_ends_a_run_that_does_not_stop() {
 /// said "INITIALISATION has no outcome" with exit code 1.
 #[test]
 fn a_time_limit_reached_during_initialisation_is_no_verdict() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("Slow.mch");
-    std::fs::write(
-        &path,
+    let (_dir, path) = machine(
+        "Slow",
         "MACHINE Slow\nVARIABLES x\nINVARIANT x : NATURAL\n\
          INITIALISATION x := card(closure1(%i.(i : 1..5000 | i + 1)))\n\
          OPERATIONS op = skip\nEND\n",
-    )
-    .unwrap();
+    );
     for threads in ["1", "2"] {
-        let out = crate::cli_support::run_orbit(
-            &[
-                "check".to_string(),
-                path.display().to_string(),
-                "--threads".to_string(),
-                threads.to_string(),
-                "--time-limit".to_string(),
-                "1s".to_string(),
-            ],
-            crate::cli_support::DEFAULT_TIMEOUT,
-        );
+        let out = orbit(&["check", &path, "--threads", threads, "--time-limit", "1s"]);
         assert_eq!(out.code, Some(3), "{threads}: {}{}", out.stdout, out.stderr);
         assert!(
             out.stdout
