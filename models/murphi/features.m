@@ -81,3 +81,8 @@ begin
 end;
 
 invariant "totals stay in range" total() >= -6 & total() <= 9;
+invariant total() <= 9 "named after its condition, as Rumur allows";
+invariant total() >= -6;
+
+/* Block comments, which CMurphi's examples open with, are read too;
+   they end at the first star-slash. */

@@ -387,6 +387,17 @@ impl Parser {
         })
     }
 
+    /// A property's name written after its condition (`invariant x > 0 "positive"`),
+    /// consumed if there is one.
+    fn trailing_name(&mut self) -> Option<String> {
+        let Tok::Str(s) = self.peek() else {
+            return None;
+        };
+        let s = s.clone();
+        self.bump();
+        Some(s)
+    }
+
     fn rule_name(&mut self, kind: &'static str) -> String {
         let count = self.rule_count.entry(kind).or_default();
         *count += 1;
@@ -450,8 +461,7 @@ impl Parser {
             let named = matches!(self.peek(), Tok::Str(_));
             let mut name = self.rule_name("invariant");
             let cond = self.expr()?;
-            if !named && let Tok::Str(s) = self.peek().clone() {
-                self.bump();
+            if !named && let Some(s) = self.trailing_name() {
                 name = s;
             }
             Rule::Invariant { name, cond, span }
@@ -459,8 +469,7 @@ impl Parser {
             let named = matches!(self.peek(), Tok::Str(_));
             let mut name = self.rule_name("assume");
             let cond = self.expr()?;
-            if !named && let Tok::Str(s) = self.peek().clone() {
-                self.bump();
+            if !named && let Some(s) = self.trailing_name() {
                 name = s;
             }
             Rule::Assume { name, cond, span }
@@ -468,8 +477,7 @@ impl Parser {
             let named = matches!(self.peek(), Tok::Str(_));
             let mut name = self.rule_name("cover");
             let cond = self.expr()?;
-            if !named && let Tok::Str(s) = self.peek().clone() {
-                self.bump();
+            if !named && let Some(s) = self.trailing_name() {
                 name = s;
             }
             Rule::Cover { name, cond, span }
