@@ -360,13 +360,23 @@ fn unicode_operator(rest: &str) -> Option<(usize, &'static str)> {
 }
 
 /// Splits `text` into tokens, ending with one [`TokenKind::Eof`] token.
+/// A byte-order mark and a first line starting with `#!` (a machine run as
+/// a script, as ProB allows) are skipped.
 ///
 /// Errors: an unexpected character, an unterminated comment or string, or
 /// an integer literal that does not fit in an `i64`.
 pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
+    let mut pos = if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    if text[pos..].starts_with("#!") {
+        pos = text[pos..].find('\n').map_or(text.len(), |end| pos + end);
+    }
     let mut lexer = Lexer {
         text,
-        pos: 0,
+        pos,
         tokens: Vec::with_capacity(text.len() / 3),
         last_comment_end: None,
     };
@@ -690,6 +700,21 @@ mod tests {
                 TokenKind::Eof,
             ]
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_a_shebang_line_are_skipped() {
+        let first = |text: &str| {
+            let token = lex(text).unwrap().swap_remove(0);
+            (token.kind, token.span)
+        };
+        let ident = |at| (TokenKind::Ident("MACHINE_".into()), Span::new(at, at + 8));
+        assert_eq!(first("\u{feff}MACHINE_"), ident(3));
+        assert_eq!(first("#! /usr/bin/probcli\nMACHINE_"), ident(20));
+        assert_eq!(first("\u{feff}#!x\nMACHINE_"), ident(7));
+        assert_eq!(kinds("#!x"), vec![TokenKind::Eof]);
+        // Elsewhere `#` is the existential quantifier.
+        assert_eq!(kinds("x\n#!"), kinds("x #!"));
     }
 
     #[test]

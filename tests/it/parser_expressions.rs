@@ -116,6 +116,15 @@ fn parentheses_pairs_composition_and_parallel_product() {
     assert_eq!(parse("(r ; s ; t)"), "(Composition (Composition r s) t)");
     assert_eq!(parse("(r || s)"), "(ParallelProduct r s)");
     assert_eq!(parse("(1 + 2) * 3"), "(Mul (Add 1 2) 3)");
+    // Inside a call's brackets `;` cannot end a substitution: ProB reads
+    // it (and `||`) there too, as in `dom(ff ; (gg~))` or `conc(c ; d)`.
+    assert_eq!(parse("dom(r ; s~)"), "(Dom (Composition r (Inverse s)))");
+    assert_eq!(parse("f(r ; s, t)"), "(Apply f (Composition r s) t)");
+    assert_eq!(parse("conc(r || s)"), "(Conc (ParallelProduct r s))");
+    assert_eq!(
+        parse("UNION(i).(i : I | r(i)~ ; s)"),
+        "(Union [i] (Member i I) (Composition (Inverse (Apply r i)) s))"
+    );
 }
 
 #[test]

@@ -76,6 +76,25 @@ fn operations_with_outputs_and_sequences() {
 }
 
 #[test]
+fn a_call_with_outputs_after_a_semicolon_continues_the_sequence() {
+    // `; r <-- get` is a call (no `=` follows it); `; r <-- get2 =` and
+    // `; r, s <-- pair(i) =` start the next operation.
+    let m = parse(
+        "MACHINE M VARIABLES x OPERATIONS
+           r <-- a = x := 1 ; r <-- get ; r, x <-- pair(1) ; r <-- m.get;
+           r <-- get2 = r := x;
+           r, s <-- pair(i) = r, s := i, x
+         END",
+    );
+    let names: Vec<_> = m.operations.iter().map(|o| o.name.name.as_str()).collect();
+    assert_eq!(names, ["a", "get2", "pair"]);
+    assert_eq!(
+        show_subst(&m.operations[0].body),
+        "(Sequence (Assign [x] 1) (Call [r] get ) (Call [r x] pair 1) (Call [r] m.get ))"
+    );
+}
+
+#[test]
 fn definitions_expand_with_parenthesised_bodies_and_arguments() {
     let m = parse(
         "MACHINE M

@@ -291,9 +291,9 @@ impl Parser<'_> {
 
     /// `e1, e2, ... CLOSE` (at least one expression); consumes `CLOSE`.
     pub(super) fn expr_list(&mut self, close: Sym) -> Result<Vec<Expr>, Diagnostic> {
-        let mut items = vec![self.expr()?];
+        let mut items = vec![self.bracketed_expr()?];
         while self.eat_sym(Sym::Comma) {
-            items.push(self.expr()?);
+            items.push(self.bracketed_expr()?);
         }
         if !self.eat_sym(close) {
             return Err(self.expected(&format!("`,` or `{}`", close.text())));
@@ -411,10 +411,28 @@ impl Parser<'_> {
         self.expect_sym(Sym::LParen)?;
         let pred = self.expr()?;
         self.expect_sym(Sym::Bar)?;
-        let value = self.expr()?;
+        let value = self.bracketed_expr()?;
         self.expect_sym(Sym::RParen)?;
         self.unshadow(mark);
         Ok((vars, pred, value))
+    }
+
+    /// An expression inside brackets, where `;` cannot end a substitution
+    /// and so is relational composition, and `||` parallel product (both
+    /// of the lowest priority, left-associative): `dom(f ; g)`,
+    /// `UNION(i).(i : I | r(i) ; s)`.
+    fn bracketed_expr(&mut self) -> Result<Expr, Diagnostic> {
+        let mut e = self.expr()?;
+        loop {
+            let op = match self.peek_kind() {
+                TokenKind::Sym(Sym::Semicolon) => BinaryOp::Composition,
+                TokenKind::Sym(Sym::Parallel) => BinaryOp::ParallelProduct,
+                _ => return Ok(e),
+            };
+            self.bump();
+            let rhs = self.expr()?;
+            e = binary(op, e, rhs);
+        }
     }
 
     /// `a: e1, b: e2)` after `rec(` or `struct(`; a field named twice is
@@ -528,7 +546,7 @@ impl Parser<'_> {
                 ));
             }
             self.expect_sym(Sym::LParen)?;
-            let arg = self.expr()?;
+            let arg = self.bracketed_expr()?;
             self.expect_sym(Sym::RParen)?;
             return Ok(node(
                 ExprKind::Unary(op, Box::new(arg)),

@@ -59,13 +59,31 @@ impl Parser<'_> {
     }
 
     /// Whether the tokens from `k` on look like an operation header:
-    /// `name =`, `name(...) =`, `r <-- ...` or `r1, r2 <-- ...`.
+    /// `name =`, `name(...) =`, `r <-- name =`, `r <-- name(...) =` or
+    /// `r1, r2 <-- ...` (an operation call `r <-- name(...)` in a sequence
+    /// is not a header: no `=` follows it).
     pub(super) fn at_operation_header(&self, k: usize) -> bool {
         if !matches!(self.peek_at(k).kind, TokenKind::Ident(_)) {
             return false;
         }
+        let mut j = k + 1;
+        while self.sym_at(j, Sym::Comma) && matches!(self.peek_at(j + 1).kind, TokenKind::Ident(_))
+        {
+            j += 2;
+        }
+        if self.sym_at(j, Sym::OutputArrow) {
+            return self.at_name_then_eq(j + 1);
+        }
+        j == k + 1 && self.at_name_then_eq(k)
+    }
+
+    /// Whether the tokens from `k` on are `name =` or `name(...) =`.
+    fn at_name_then_eq(&self, k: usize) -> bool {
+        if !matches!(self.peek_at(k).kind, TokenKind::Ident(_)) {
+            return false;
+        }
         match &self.peek_at(k + 1).kind {
-            TokenKind::Sym(Sym::Eq | Sym::OutputArrow) => true,
+            TokenKind::Sym(Sym::Eq) => true,
             TokenKind::Sym(Sym::LParen) => {
                 let mut depth = 0usize;
                 let mut j = k + 1;
@@ -83,15 +101,6 @@ impl Parser<'_> {
                     }
                     j += 1;
                 }
-            }
-            TokenKind::Sym(Sym::Comma) => {
-                let mut j = k + 1;
-                while self.sym_at(j, Sym::Comma)
-                    && matches!(self.peek_at(j + 1).kind, TokenKind::Ident(_))
-                {
-                    j += 2;
-                }
-                self.sym_at(j, Sym::OutputArrow)
             }
             _ => false,
         }
