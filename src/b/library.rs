@@ -49,10 +49,23 @@ pub enum External {
     /// `CHOOSE(S)`: one element of a non-empty set, always the same one
     /// (the least in orbit's order of values).
     Choose,
+    /// `STRING_IS_INT(s)` (a predicate): `s` is a decimal integer, with an
+    /// optional `-`.
+    StringIsInt,
+    /// `ASSERT_TRUE(b, msg)` (a predicate of `LibraryProB`): true when `b`
+    /// is `TRUE`; otherwise evaluating it is an error with `msg`.
+    AssertTrue,
+    /// `ASSERT_EXPR(b, msg, v)`: `v` when `b` is `TRUE`; otherwise an error
+    /// with `msg`.
+    AssertExpr,
+    /// `LESS(x, y)` (a predicate of `LibraryProB`, for symmetry breaking):
+    /// `x` comes before `y` in the order of values (integers by value,
+    /// elements of a set by their declaration).
+    Less,
 }
 
 /// Every external function orbit implements, with its name in ProB's libraries.
-const NAMES: [(External, &str); 14] = [
+const NAMES: [(External, &str); 18] = [
     (External::StringAppend, "STRING_APPEND"),
     (External::StringLength, "STRING_LENGTH"),
     (External::StringConc, "STRING_CONC"),
@@ -67,6 +80,10 @@ const NAMES: [(External, &str); 14] = [
     (External::IntToString, "INT_TO_STRING"),
     (External::SubString, "SUB_STRING"),
     (External::Choose, "CHOOSE"),
+    (External::StringIsInt, "STRING_IS_INT"),
+    (External::AssertTrue, "ASSERT_TRUE"),
+    (External::AssertExpr, "ASSERT_EXPR"),
+    (External::Less, "LESS"),
 ];
 
 impl External {
@@ -87,10 +104,19 @@ impl External {
     pub fn arity(self) -> usize {
         use External::*;
         match self {
-            StringAppend | StringJoin | StringSplit => 2,
-            SubString => 3,
+            StringAppend | StringJoin | StringSplit | AssertTrue | Less => 2,
+            SubString | AssertExpr => 3,
             _ => 1,
         }
+    }
+
+    /// Whether it is a predicate (`EXTERNAL_PREDICATE_X`): [`External::apply`]
+    /// gives `TRUE` or `FALSE`, and the parser reads a call as `X(..) = TRUE`.
+    pub fn is_predicate(self) -> bool {
+        matches!(
+            self,
+            External::StringIsInt | External::AssertTrue | External::Less
+        )
     }
 
     /// Applies the function; `Err` holds the reason it is undefined.
@@ -182,6 +208,20 @@ impl External {
                 Some([]) => return Err("CHOOSE of the empty set".into()),
                 None => return Err("CHOOSE: expected a set".into()),
             },
+            StringIsInt => {
+                let s = string(0)?;
+                let digits = s.strip_prefix('-').unwrap_or(&s);
+                Value::Bool(!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            }
+            AssertTrue | AssertExpr => match args.first() {
+                Some(Value::Bool(true)) if self == AssertTrue => Value::Bool(true),
+                Some(Value::Bool(true)) => args[2].clone(),
+                Some(Value::Bool(false)) => {
+                    return Err(format!("{} failed: {}", self.name(), string(1)?));
+                }
+                _ => return Err(format!("{}: expected a boolean", self.name())),
+            },
+            Less => Value::Bool(args[0] < args[1]),
         })
     }
 }
@@ -280,6 +320,34 @@ mod tests {
         let set = Value::set_from_vec(vec![Value::Int(3), Value::Int(1)]);
         assert_eq!(Choose.apply(&[set]), Ok(Value::Int(1)));
         assert!(Choose.apply(&[Value::empty_set()]).is_err());
+    }
+
+    #[test]
+    fn predicates_and_assertions() {
+        use External::*;
+        let yes = Ok(Value::Bool(true));
+        let no = Ok(Value::Bool(false));
+        assert_eq!(StringIsInt.apply(&[s("-42")]), yes);
+        assert_eq!(StringIsInt.apply(&[s("42x")]), no);
+        assert_eq!(StringIsInt.apply(&[s("-")]), no);
+        assert_eq!(StringIsInt.apply(&[s("")]), no);
+        assert_eq!(AssertTrue.apply(&[Value::Bool(true), s("m")]), yes);
+        assert_eq!(
+            AssertTrue.apply(&[Value::Bool(false), s("xx has reached 10")]),
+            Err("ASSERT_TRUE failed: xx has reached 10".into())
+        );
+        assert_eq!(
+            AssertExpr.apply(&[Value::Bool(true), s("m"), Value::Int(7)]),
+            Ok(Value::Int(7))
+        );
+        assert!(
+            AssertExpr
+                .apply(&[Value::Bool(false), s("m"), Value::Int(7)])
+                .is_err()
+        );
+        assert_eq!(Less.apply(&[Value::Int(-1), Value::Int(2)]), yes);
+        assert_eq!(Less.apply(&[Value::Int(2), Value::Int(2)]), no);
+        assert!(StringIsInt.is_predicate() && !AssertExpr.is_predicate());
     }
 
     #[test]

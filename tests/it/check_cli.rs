@@ -233,6 +233,50 @@ END
     assert!(err.contains("orbit supplies LibraryStrings.def"), "{err}");
 }
 
+/// The predicates and assertions of ProB's libraries (`STRING_IS_INT`,
+/// `LESS`, `ASSERT_TRUE`, `ASSERT_EXPR`, `CLOSURE1`) are computed; a
+/// failed assertion is a model error with its message.
+#[test]
+fn library_predicates_and_assertions_are_computed() {
+    let machine = |inc_guard: &str, inc: &str| {
+        format!(
+            "MACHINE Pred
+DEFINITIONS
+  EXTERNAL_PREDICATE_STRING_IS_INT == STRING; STRING_IS_INT(s) == 1=1;
+  EXTERNAL_PREDICATE_LESS(T) == T*T; LESS(a,b) == 1=1;
+  EXTERNAL_PREDICATE_ASSERT_TRUE == BOOL*STRING; ASSERT_TRUE(p,m) == 1=1;
+  EXTERNAL_FUNCTION_ASSERT_EXPR(T) == BOOL*STRING*T --> T; ASSERT_EXPR(p,m,v) == v;
+  EXTERNAL_FUNCTION_CLOSURE1(T) == (T<->T) --> (T<->T); CLOSURE1(r) == r
+SETS P = {{p1, p2, p3}}
+CONSTANTS nums
+PROPERTIES nums = {{s | s : {{\"12\", \"-3\", \"x1\", \"-\", \"\"}} & STRING_IS_INT(s)}}
+  & CLOSURE1({{1|->2, 2|->3}}) = {{1|->2, 2|->3, 1|->3}}
+VARIABLES a, b, x
+INVARIANT a : P & b : P & x : 0..5 & ASSERT_TRUE(bool(x < 5), \"x reached 5\")
+INITIALISATION a, b, x := p1, p1, 0
+OPERATIONS
+  pick(u, v) = PRE u : P & v : P & LESS(u, v) & card(nums) = 2 THEN a, b := u, v END;
+  inc = PRE {inc_guard} THEN x := {inc} END
+END
+"
+        )
+    };
+    // (a, b) is (p1, p1) or one of the three ordered pairs; x is 0..3.
+    let fine = machine("x < 3", "ASSERT_EXPR(bool(x < 4), \"x too large\", x) + 1");
+    let (code, out, err) = check(&fine, &["--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 16);
+    let (code, out, err) = check(
+        &machine("x < 5", "ASSERT_EXPR(bool(x < 4), \"x too large\", x) + 1"),
+        &[],
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("ASSERT_EXPR failed: x too large"), "{out}");
+    let (code, out, err) = check(&machine("x < 5", "x + 1"), &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("ASSERT_TRUE failed: x reached 5"), "{out}");
+}
+
 /// Hexadecimal literals are read, and a `scope_X` for a set the machine
 /// does not declare is ignored with a warning, as ProB does.
 #[test]

@@ -505,7 +505,26 @@ impl Parser<'_> {
                     ),
                 ));
             }
-            return Ok(node(ExprKind::External(f, args), self.span_from(start)));
+            let span = self.span_from(start);
+            let call = node(ExprKind::External(f, args), span);
+            if f.is_predicate() {
+                // `X(..)` of an EXTERNAL_PREDICATE stands where a predicate does.
+                return Ok(binary(BinaryOp::Eq, call, node(ExprKind::True, span)));
+            }
+            return Ok(call);
+        }
+        // LibraryProB's CLOSURE1 is `closure1`.
+        if name == "CLOSURE1"
+            && self.defs.by_name.contains_key("EXTERNAL_FUNCTION_CLOSURE1")
+            && self.at_sym(Sym::LParen)
+        {
+            self.bump();
+            let arg = self.bracketed_expr()?;
+            self.expect_sym(Sym::RParen)?;
+            return Ok(node(
+                ExprKind::Unary(UnaryOp::Closure1, Box::new(arg)),
+                self.span_from(start),
+            ));
         }
         match name.as_str() {
             "TRUE" => return simple(ExprKind::True),

@@ -423,6 +423,16 @@ impl Checker {
                 let set = self.terms.set(elem);
                 (vec![set], elem)
             }
+            StringIsInt => (vec![string], self.terms.bool()),
+            AssertTrue => (vec![self.terms.bool(), string], self.terms.bool()),
+            AssertExpr => {
+                let value = self.terms.var();
+                (vec![self.terms.bool(), string, value], value)
+            }
+            Less => {
+                let value = self.terms.var();
+                (vec![value, value], self.terms.bool())
+            }
         };
         for (a, p) in args.iter().zip(params) {
             self.expect(a, p);
