@@ -289,6 +289,32 @@ fn hexadecimal_literals_and_foreign_scopes() {
     assert!(stderr.contains("ignoring `scope_FOO`"), "{stderr}");
 }
 
+/// `prj1(S, T)(p)` takes the component without building `S * T`, which
+/// is infinite here; a pair outside `S * T` is outside the function's domain.
+#[test]
+fn projections_apply_without_building_their_product() {
+    let machine = |arg: &str| {
+        format!(
+            "MACHINE P\nCONSTANTS c\nPROPERTIES c = prj1(INTEGER, INTEGER)((1, 4)) + \
+             prj2(NATURAL, INTEGER)({arg})\nVARIABLES x\nINVARIANT x : INTEGER\n\
+             INITIALISATION x := c\nEND\n"
+        )
+    };
+    for bound in [&[][..], &["--bound-integers"][..]] {
+        let args = [&["--json", "--no-deadlock"][..], bound].concat();
+        let (code, stdout, stderr) = check(&machine("2 |-> -7"), &args);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(json(&stdout)["states"], 1);
+        let (code, stdout, stderr) = check(&machine("-2 |-> 7"), bound);
+        assert_eq!(code, Some(1), "{stdout}{stderr}");
+        assert!(
+            stderr.contains("function applied outside its domain (")
+                && stderr.contains("m.mch:3:49)"),
+            "{stderr}"
+        );
+    }
+}
+
 /// ProB's one-argument projections `prj1(p)`, `prj2(p)` of a pair.
 #[test]
 fn one_argument_projections_of_a_pair() {

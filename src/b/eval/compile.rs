@@ -375,6 +375,20 @@ impl<'a> Compiler<'a> {
                 }
             }
             ExprKind::Apply(f, args) => {
+                if let ExprKind::Call(b @ (Builtin::Prj1 | Builtin::Prj2), sets) = &f.kind
+                    && let [left, right] = sets.as_slice()
+                {
+                    return Ok(CExpr {
+                        kind: self.projection_applied(
+                            *b == Builtin::Prj1,
+                            left,
+                            right,
+                            args,
+                            span,
+                        )?,
+                        span,
+                    });
+                }
                 let f = self.expr(f)?;
                 let arg = self.tuple(args, span)?;
                 EK::Apply(Box::new(f), Box::new(arg))
@@ -524,6 +538,51 @@ impl<'a> Compiler<'a> {
             };
         }
         Ok(acc)
+    }
+
+    /// `prj1(S, T)(p)` (or `prj2`) as ProB computes it, without building
+    /// `S * T`, which is often infinite (`prj1(INTEGER, INTEGER)(1, 4)`): the
+    /// component of `p` when `p : S * T`, and otherwise the error of a
+    /// function applied outside its domain (the application of `{}`).
+    fn projection_applied(
+        &mut self,
+        first: bool,
+        left: &Expr,
+        right: &Expr,
+        args: &[Expr],
+        span: Span,
+    ) -> CResult<EK> {
+        let pair = self.tuple(args, span)?;
+        let component = |first| CExpr {
+            kind: EK::Component(first, Box::new(pair.clone())),
+            span,
+        };
+        let member = |x, set| CPred {
+            kind: PK::Member(x, set, false),
+            span,
+        };
+        let inside = CPred {
+            kind: PK::And(vec![
+                member(component(true), self.expr(left)?),
+                member(component(false), self.expr(right)?),
+            ]),
+            span,
+        };
+        let outside = CExpr {
+            kind: EK::Apply(
+                Box::new(CExpr {
+                    kind: EK::Lit(Value::empty_set()),
+                    span,
+                }),
+                Box::new(pair.clone()),
+            ),
+            span,
+        };
+        Ok(EK::IfThenElse(
+            Box::new(inside),
+            Box::new(component(first)),
+            Box::new(outside),
+        ))
     }
 
     /// Compiles a predicate.
