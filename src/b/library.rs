@@ -264,7 +264,21 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   EXTERNAL_FUNCTION_INT_TO_STRING == INTEGER --> STRING;
   INT_TO_STRING(i) == \"\";
   EXTERNAL_FUNCTION_SUB_STRING == STRING * INTEGER * INTEGER --> STRING;
-  SUB_STRING(s, from, len) == s
+  SUB_STRING(s, from, len) == s;
+  EXTERNAL_PREDICATE_STRING_IS_INT == STRING;
+  STRING_IS_INT(s) == 1 = 1
+"
+        }
+        "LibraryProB.def" => {
+            "DEFINITIONS
+  EXTERNAL_PREDICATE_LESS(T) == T * T;
+  LESS(x, y) == 1 = 1;
+  EXTERNAL_PREDICATE_ASSERT_TRUE == BOOL * STRING;
+  ASSERT_TRUE(p, msg) == 1 = 1;
+  EXTERNAL_FUNCTION_ASSERT_EXPR(T) == BOOL * STRING * T --> T;
+  ASSERT_EXPR(p, msg, v) == v;
+  EXTERNAL_FUNCTION_CLOSURE1(T) == (T <-> T) --> (T <-> T);
+  CLOSURE1(r) == r
 "
         }
         "LibraryIO.def" => {

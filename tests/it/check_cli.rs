@@ -231,6 +231,15 @@ END
         "{err}"
     );
     assert!(err.contains("orbit supplies LibraryStrings.def"), "{err}");
+    // The predicates of LibraryStrings.def and LibraryProB.def, from orbit's copies.
+    let text = "MACHINE Lib2\nDEFINITIONS \"LibraryStrings.def\"; \"LibraryProB.def\"\n\
+                CONSTANTS n\nPROPERTIES n = card({s | s : {\"1\", \"x\"} & STRING_IS_INT(s)}) \
+                & LESS(1, 2) & ASSERT_TRUE(TRUE, \"m\") & ASSERT_EXPR(TRUE, \"m\", 3) = 3 \
+                & CLOSURE1({1|->2, 2|->3}) = {1|->2, 2|->3, 1|->3}\n\
+                VARIABLES x\nINVARIANT x = n\nINITIALISATION x := n\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 1);
 }
 
 /// The predicates and assertions of ProB's libraries (`STRING_IS_INT`,
