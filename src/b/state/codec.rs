@@ -12,10 +12,11 @@
 //!   integers to ranges (`lv : PID --> 0..3`, `s <: 1..8`): a bitset over
 //!   the carrier with the ranges ([`Finite::Range`]), and one more word for
 //!   a value outside it ([`Codec::RangedSet`]).
-//! - Total functions the INVARIANT types (`pc : PID --> STATE`, `lv : PID
-//!   --> 0..3`) over a domain that is a whole carrier, when that is smaller:
-//!   one word per domain element holding its image's index, and an escape
-//!   word ([`Codec::Function`]).
+//! - Functions the INVARIANT types (`pc : PID --> STATE`, `lv : PID -->
+//!   0..3`, `victim : 1..3 +-> PID`) over a domain that is a whole carrier,
+//!   when that is smaller: one word per domain element holding its image's
+//!   index (+ 1 for a partial function, 0 for no image), and an escape word
+//!   ([`Codec::Function`]).
 //! - Everything else (sets of integers, sequences, strings, ...): one word,
 //!   the value's id in the [`Interner`].
 //!
@@ -250,7 +251,7 @@ pub enum Codec {
     },
     /// One word, an [`Interner`] id.
     Interned,
-    /// A total function from every value of the scalar carrier `domain`
+    /// A total (or partial) function from the scalar carrier `domain`
     /// into the scalar carrier `range`, as the INVARIANT types it: word `i`
     /// holds the index of the image of domain value `i`, then an escape
     /// word as in [`Codec::RangedSet`] for a value that is not such a
@@ -260,6 +261,9 @@ pub enum Codec {
         domain: Finite,
         /// The carrier of the images.
         range: Finite,
+        /// A partial function (`+->`, ...): word `i` holds the index of the
+        /// image + 1, and 0 when domain value `i` has no image.
+        partial: bool,
     },
     /// A set over a carrier an INVARIANT bounds ([`Finite::Range`] inside):
     /// `words` words of bits as [`Codec::BitSet`], then an escape word, 0
@@ -328,8 +332,13 @@ impl Codec {
             Codec::Scalar(f) => vec![crate::model::bits_for(f.card().saturating_sub(1))],
             Codec::BitSet { element, words } => bitset(element, *words).collect(),
             Codec::RangedSet { element, words } => bitset(element, *words).chain([64]).collect(),
-            Codec::Function { domain, range } => {
-                let image = crate::model::bits_for(range.card().saturating_sub(1));
+            Codec::Function {
+                domain,
+                range,
+                partial,
+            } => {
+                let image =
+                    crate::model::bits_for((range.card() + *partial as u64).saturating_sub(1));
                 (0..domain.card()).map(|_| image).chain([64]).collect()
             }
             Codec::Interned => vec![INTERNED_ID_BITS],
@@ -338,19 +347,39 @@ impl Codec {
 
     /// Writes the images of the total function `items` (sorted pairs)
     /// from `domain` into `range` into `out`, or fails if it is not one.
+    /// A partial function writes image index + 1, and 0 where there is none.
     #[inline]
     fn encode_function(
         domain: &Finite,
         range: &Finite,
+        partial: bool,
         items: &[Value],
         out: &mut [u64],
     ) -> Result<(), EncodeError> {
-        if items.len() as u64 != domain.card() {
-            return Err(EncodeError);
-        }
         let (Some(d), Some(r)) = (Scalar::of(domain), Scalar::of(range)) else {
             return Err(EncodeError);
         };
+        if partial {
+            out.fill(0);
+            // Sorted pairs: a domain value twice (not a function) comes
+            // out as an index that does not increase.
+            let mut next = 0;
+            for item in items {
+                let Value::Pair(p) = item else {
+                    return Err(EncodeError);
+                };
+                let k = d.index(&p.0).ok_or(EncodeError)?;
+                if k < next {
+                    return Err(EncodeError);
+                }
+                out[k as usize] = r.index(&p.1).ok_or(EncodeError)? + 1;
+                next = k + 1;
+            }
+            return Ok(());
+        }
+        if items.len() as u64 != domain.card() {
+            return Err(EncodeError);
+        }
         // Sorted pairs of a total function: the k-th has the k-th domain
         // value (index order is value order for scalar carriers).
         for (k, item) in items.iter().enumerate() {
@@ -436,9 +465,16 @@ impl Codec {
                     Self::encode_bits(element, items, bits)
                 })?;
             }
-            (Codec::Function { domain, range }, v) => {
+            (
+                Codec::Function {
+                    domain,
+                    range,
+                    partial,
+                },
+                v,
+            ) => {
                 Self::encode_or_escape(v, interner, out, |items, images| {
-                    Self::encode_function(domain, range, items, images)
+                    Self::encode_function(domain, range, *partial, items, images)
                 })?;
             }
             (Codec::Interned, v) => out[0] = Self::intern(v, interner)?,
@@ -485,15 +521,24 @@ impl Codec {
                 0 => Self::decode_bits(element, &words[..*n]),
                 escape => interner.value(escape - 1),
             },
-            Codec::Function { domain, range } => {
+            Codec::Function {
+                domain,
+                range,
+                partial,
+            } => {
                 let n = domain.card() as usize;
+                let shift = *partial as u64;
                 match words[n] {
                     0 => Value::Set(Arc::from(
                         words[..n]
                             .iter()
                             .enumerate()
+                            .filter(|&(_, &r)| r >= shift)
                             .map(|(k, &r)| {
-                                Value::Pair(Arc::new((domain.value(k as u64), range.value(r))))
+                                Value::Pair(Arc::new((
+                                    domain.value(k as u64),
+                                    range.value(r - shift),
+                                )))
                             })
                             .collect::<Vec<_>>(),
                     )),
@@ -644,6 +689,49 @@ mod tests {
             &Type::Set(Box::new(Type::Int)),
             &set(vec![Value::Int(3), Value::Int(-1)]),
         );
+    }
+
+    #[test]
+    fn partial_functions_store_image_plus_one() {
+        let pid = Finite::Given { set: 0, size: 3 };
+        let codec = Codec::Function {
+            domain: Finite::Range { lo: 1, size: 2 },
+            range: pid,
+            partial: true,
+        };
+        // Images 0..2 + 1 and "none" fit two bits each, then the escape word.
+        assert_eq!(codec.leaf_bits(), vec![2, 2, 64]);
+        let interner = Interner::new();
+        let mut words = vec![0; codec.width()];
+        let cases = [
+            (set(vec![]), vec![0, 0, 0]),
+            (set(vec![pair(Value::Int(2), elem(0, 0))]), vec![0, 1, 0]),
+            (
+                set(vec![
+                    pair(Value::Int(1), elem(0, 2)),
+                    pair(Value::Int(2), elem(0, 1)),
+                ]),
+                vec![3, 2, 0],
+            ),
+        ];
+        for (v, expected) in cases {
+            codec.encode(&v, &interner, &mut words).unwrap();
+            assert_eq!(words, expected);
+            assert_eq!(codec.decode(&words, &interner), v);
+        }
+        // Not a function (1 has two images), or outside the domain: escaped.
+        for v in [
+            set(vec![
+                pair(Value::Int(1), elem(0, 0)),
+                pair(Value::Int(1), elem(0, 1)),
+            ]),
+            set(vec![pair(Value::Int(3), elem(0, 0))]),
+        ] {
+            codec.encode(&v, &interner, &mut words).unwrap();
+            assert_eq!(&words[..2], &[0, 0]);
+            assert_ne!(words[2], 0);
+            assert_eq!(codec.decode(&words, &interner), v);
+        }
     }
 
     #[test]

@@ -130,7 +130,7 @@ impl StateLayout {
         mut self,
         int_ranges: &[Option<(i64, i64)>],
         set_carriers: &[Option<Finite>],
-        functions: &[Option<(Finite, Finite)>],
+        functions: &[Option<(Finite, Finite, bool)>],
     ) -> Self {
         let first = self.constants;
         let mut offset = self.slots.get(first).map_or(self.width, |s| s.offset);
@@ -142,10 +142,11 @@ impl StateLayout {
             {
                 slot.codec = Codec::ranged_set(carrier.clone());
             }
-            if let Some(Some((domain, range))) = functions.get(k) {
+            if let Some(Some((domain, range, partial))) = functions.get(k) {
                 let function = Codec::Function {
                     domain: domain.clone(),
                     range: range.clone(),
+                    partial: *partial,
                 };
                 if slot.codec == Codec::Interned
                     || packed_bits(&function) < packed_bits(&slot.codec)
@@ -370,7 +371,7 @@ impl StateLayout {
                         Some((0..element.card()).map(|i| element.value(i)).collect())
                     }
                     // Every (domain value, image) pair, at d * |range| + r.
-                    Codec::Function { domain, range } => {
+                    Codec::Function { domain, range, .. } => {
                         let element =
                             Finite::Pair(Box::new(domain.clone()), Box::new(range.clone()));
                         Some((0..element.card()).map(|i| element.value(i)).collect())
@@ -402,17 +403,19 @@ impl StateLayout {
             if last.is_some_and(|last| state[words.clone()] == last[words.clone()]) {
                 continue;
             }
-            if let (Codec::Function { range, .. }, Some(table)) =
+            if let (Codec::Function { range, partial, .. }, Some(table)) =
                 (&slot.codec, &tables.tables[first + k])
                 && slot.codec.escape(&state[words.clone()]) == Some(0)
             {
                 let images = &state[slot.offset..slot.offset + slot.codec.width() - 1];
                 let per = range.card();
+                let shift = *partial as u64;
                 *value = Value::Set(
                     images
                         .iter()
                         .enumerate()
-                        .map(|(d, &r)| table[(d as u64 * per + r) as usize].clone())
+                        .filter(|&(_, &r)| r >= shift)
+                        .map(|(d, &r)| table[(d as u64 * per + r - shift) as usize].clone())
                         .collect(),
                 );
                 continue;

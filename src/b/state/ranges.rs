@@ -153,14 +153,15 @@ pub fn set_carrier_of_variables(machine: &Machine, types: &MachineTypes) -> Vec<
 /// The domain and range carriers of each variable of `machine` that the
 /// top-level conjuncts of its invariant type as a total function whose
 /// domain is a whole scalar carrier: `pc : PID --> STATE`, `lv : PID -->
-/// 0..N-1`, `b : 0..7 --> BOOL` (also `>->`, `-->>`, `>->>`). The range
-/// may be a superset of the images (the type's carrier, an integer range).
-/// `None` for every other variable.
+/// 0..N-1`, `b : 0..7 --> BOOL` (also `>->`, `-->>`, `>->>`), or as a
+/// partial one from it (`victim : 1..N-1 +-> PID`, also `>+>`, `+->>`,
+/// `>+>>`; the `bool` is true). The range may be a superset of the images
+/// (the type's carrier, an integer range). `None` for every other variable.
 pub fn function_of_variables(
     machine: &Machine,
     types: &MachineTypes,
-) -> Vec<Option<(Finite, Finite)>> {
-    let mut functions: Vec<Option<(Finite, Finite)>> = vec![None; machine.variables.len()];
+) -> Vec<Option<(Finite, Finite, bool)>> {
+    let mut functions: Vec<Option<(Finite, Finite, bool)>> = vec![None; machine.variables.len()];
     let Some(invariant) = &machine.invariant else {
         return functions;
     };
@@ -178,6 +179,13 @@ pub fn function_of_variables(
                 | BinaryOp::TotalSurjection
                 | BinaryOp::TotalBijection
         );
+        let partial = matches!(
+            op,
+            BinaryOp::PartialFunction
+                | BinaryOp::PartialInjection
+                | BinaryOp::PartialSurjection
+                | BinaryOp::PartialBijection
+        );
         let Some(k) = machine.variables.iter().position(|v| v.name == *name) else {
             continue;
         };
@@ -187,7 +195,7 @@ pub fn function_of_variables(
         let Type::Pair(ta, tb) = &**element else {
             continue;
         };
-        if !total {
+        if !total && !partial {
             continue;
         }
         let scalar = |f: &Finite| {
@@ -201,7 +209,11 @@ pub fn function_of_variables(
             && scalar(&range)
             && domain.card() <= MAX_BITSET_ELEMENTS
         {
-            functions[k] = Some((domain, range));
+            // A total typing wins over a partial one of the same variable.
+            if partial && functions[k].is_some() {
+                continue;
+            }
+            functions[k] = Some((domain, range, partial));
         }
     }
     functions

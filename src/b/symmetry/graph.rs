@@ -185,10 +185,19 @@ impl StateGraphs {
                 }
                 // Each pair of the function as the coloured edge a relation
                 // between scalars gets (`member`).
-                Codec::Function { domain, range } if plan.codec.escape(words) == Some(0) => {
+                Codec::Function {
+                    domain,
+                    range,
+                    partial,
+                } if plan.codec.escape(words) == Some(0) => {
+                    // A partial function's words are image + 1, 0 for none.
+                    let shift = *partial as u64;
                     for (k, &image) in words[..words.len() - 1].iter().enumerate() {
+                        if image < shift {
+                            continue;
+                        }
                         let x = self.finite(scratch, domain, k as u64, plan.slot);
-                        let y = self.finite(scratch, range, image, plan.slot);
+                        let y = self.finite(scratch, range, image - shift, plan.slot);
                         scratch.graph.add_edge(x, y, REL + plan.slot);
                     }
                 }

@@ -119,10 +119,19 @@ impl PermuteB for Permutation {
                     self.apply_bits(element, &src[..*words], &mut dst[..*words]);
                 }
                 // The image of a renamed element is the renamed image.
-                Codec::Function { domain, range } if slot.codec.escape(src) == Some(0) => {
+                Codec::Function {
+                    domain,
+                    range,
+                    partial,
+                } if slot.codec.escape(src) == Some(0) => {
+                    // A partial function's words are image + 1, 0 for none.
+                    let shift = *partial as u64;
                     for (k, &image) in src[..src.len() - 1].iter().enumerate() {
-                        dst[self.apply_index(domain, k as u64) as usize] =
-                            self.apply_index(range, image);
+                        dst[self.apply_index(domain, k as u64) as usize] = if image < shift {
+                            0
+                        } else {
+                            self.apply_index(range, image - shift) + shift
+                        };
                     }
                 }
                 Codec::Interned | Codec::RangedSet { .. } | Codec::Function { .. } => {

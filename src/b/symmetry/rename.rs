@@ -68,9 +68,19 @@ impl Renamer {
                 Codec::RangedSet { element, words } if src[*words] == 0 => {
                     image_bits(perm, element, &src[..*words], &mut dst[..*words]);
                 }
-                Codec::Function { domain, range } if slot.codec.escape(src) == Some(0) => {
+                Codec::Function {
+                    domain,
+                    range,
+                    partial,
+                } if slot.codec.escape(src) == Some(0) => {
+                    // A partial function's words are image + 1, 0 for none.
+                    let shift = *partial as u64;
                     for (k, &to) in src[..w - 1].iter().enumerate() {
-                        dst[image(perm, domain, k as u64) as usize] = image(perm, range, to);
+                        dst[image(perm, domain, k as u64) as usize] = if to < shift {
+                            0
+                        } else {
+                            image(perm, range, to - shift) + shift
+                        };
                     }
                 }
                 // A value outside its carrier (a state violating the
