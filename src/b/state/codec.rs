@@ -318,6 +318,19 @@ impl Codec {
         Codec::RangedSet { element, words }
     }
 
+    /// The image index a [`Codec::Function`]'s word holds (`None`: a
+    /// partial function's "no image", word 0; otherwise image + 1).
+    #[inline]
+    pub fn function_image(partial: bool, word: u64) -> Option<u64> {
+        word.checked_sub(partial as u64)
+    }
+
+    /// The [`Codec::Function`] word for image index `image` (`None`: no image).
+    #[inline]
+    pub fn function_word(partial: bool, image: Option<u64>) -> u64 {
+        image.map_or(0, |i| i + partial as u64)
+    }
+
     /// The bits each of this codec's words needs in a packed state: an
     /// index below the carrier's size, a bit per carrier element, an id
     /// below 2^32, or a whole word for an integer and for a ranged set's

@@ -190,14 +190,12 @@ impl StateGraphs {
                     range,
                     partial,
                 } if plan.codec.escape(words) == Some(0) => {
-                    // A partial function's words are image + 1, 0 for none.
-                    let shift = *partial as u64;
-                    for (k, &image) in words[..words.len() - 1].iter().enumerate() {
-                        if image < shift {
+                    for (k, &word) in words[..words.len() - 1].iter().enumerate() {
+                        let Some(image) = Codec::function_image(*partial, word) else {
                             continue;
-                        }
+                        };
                         let x = self.finite(scratch, domain, k as u64, plan.slot);
-                        let y = self.finite(scratch, range, image - shift, plan.slot);
+                        let y = self.finite(scratch, range, image, plan.slot);
                         scratch.graph.add_edge(x, y, REL + plan.slot);
                     }
                 }

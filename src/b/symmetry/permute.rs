@@ -124,14 +124,11 @@ impl PermuteB for Permutation {
                     range,
                     partial,
                 } if slot.codec.escape(src) == Some(0) => {
-                    // A partial function's words are image + 1, 0 for none.
-                    let shift = *partial as u64;
-                    for (k, &image) in src[..src.len() - 1].iter().enumerate() {
-                        dst[self.apply_index(domain, k as u64) as usize] = if image < shift {
-                            0
-                        } else {
-                            self.apply_index(range, image - shift) + shift
-                        };
+                    for (k, &word) in src[..src.len() - 1].iter().enumerate() {
+                        let image = Codec::function_image(*partial, word)
+                            .map(|i| self.apply_index(range, i));
+                        dst[self.apply_index(domain, k as u64) as usize] =
+                            Codec::function_word(*partial, image);
                     }
                 }
                 Codec::Interned | Codec::RangedSet { .. } | Codec::Function { .. } => {

@@ -73,14 +73,11 @@ impl Renamer {
                     range,
                     partial,
                 } if slot.codec.escape(src) == Some(0) => {
-                    // A partial function's words are image + 1, 0 for none.
-                    let shift = *partial as u64;
-                    for (k, &to) in src[..w - 1].iter().enumerate() {
-                        dst[image(perm, domain, k as u64) as usize] = if to < shift {
-                            0
-                        } else {
-                            image(perm, range, to - shift) + shift
-                        };
+                    for (k, &word) in src[..w - 1].iter().enumerate() {
+                        let to =
+                            Codec::function_image(*partial, word).map(|i| image(perm, range, i));
+                        dst[image(perm, domain, k as u64) as usize] =
+                            Codec::function_word(*partial, to);
                     }
                 }
                 // A value outside its carrier (a state violating the
