@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use crate::b::value::{Value, sequences};
+use crate::b::value::{Value, relations, sequences};
 
 /// An external function orbit implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,10 +62,12 @@ pub enum External {
     /// `x` comes before `y` in the order of values (integers by value,
     /// elements of a set by their declaration).
     Less,
+    /// `CLOSURE1(r)` (of `LibraryProB`): `closure1(r)`, the transitive closure.
+    Closure1,
 }
 
 /// Every external function orbit implements, with its name in ProB's libraries.
-const NAMES: [(External, &str); 18] = [
+const NAMES: [(External, &str); 19] = [
     (External::StringAppend, "STRING_APPEND"),
     (External::StringLength, "STRING_LENGTH"),
     (External::StringConc, "STRING_CONC"),
@@ -84,6 +86,7 @@ const NAMES: [(External, &str); 18] = [
     (External::AssertTrue, "ASSERT_TRUE"),
     (External::AssertExpr, "ASSERT_EXPR"),
     (External::Less, "LESS"),
+    (External::Closure1, "CLOSURE1"),
 ];
 
 impl External {
@@ -222,6 +225,12 @@ impl External {
                 _ => return Err(format!("{}: expected a boolean", self.name())),
             },
             Less => Value::Bool(args[0] < args[1]),
+            Closure1 => match args.first().and_then(Value::as_set) {
+                Some(pairs) if pairs.iter().all(|p| matches!(p, Value::Pair(_))) => {
+                    Value::set_from_sorted(relations::transitive_closure(pairs))
+                }
+                _ => return Err("CLOSURE1: expected a relation".into()),
+            },
         })
     }
 }
@@ -362,6 +371,16 @@ mod tests {
         assert_eq!(Less.apply(&[Value::Int(-1), Value::Int(2)]), yes);
         assert_eq!(Less.apply(&[Value::Int(2), Value::Int(2)]), no);
         assert!(StringIsInt.is_predicate() && !AssertExpr.is_predicate());
+        let pair = |a, b| Value::pair(Value::Int(a), Value::Int(b));
+        assert_eq!(
+            Closure1.apply(&[Value::set_from_vec(vec![pair(1, 2), pair(2, 3)])]),
+            Ok(Value::set_from_vec(vec![
+                pair(1, 2),
+                pair(1, 3),
+                pair(2, 3)
+            ]))
+        );
+        assert!(Closure1.apply(&[Value::Int(1)]).is_err());
     }
 
     #[test]

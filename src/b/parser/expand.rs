@@ -147,7 +147,7 @@ impl Parser<'_> {
         // `skip`, instead of expanding their placeholder bodies.
         if let TokenKind::Ident(used) = self.peek_kind() {
             let marked = |prefix: &str| self.defs.by_name.contains_key(&format!("{prefix}{used}"));
-            if (External::from_name(used).is_some() || used == "CLOSURE1")
+            if External::from_name(used).is_some()
                 && (marked("EXTERNAL_FUNCTION_") || marked("EXTERNAL_PREDICATE_"))
             {
                 return Ok(false);

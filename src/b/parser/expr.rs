@@ -422,9 +422,16 @@ impl Parser<'_> {
     /// of the lowest priority, left-associative): `dom(f ; g)`,
     /// `UNION(i).(i : I | r(i) ; s)`.
     fn bracketed_expr(&mut self) -> Result<Expr, Diagnostic> {
+        self.bracketed_operators(false)
+    }
+
+    /// An expression followed by `; e`, `|| e` and, with `pairs` (inside
+    /// plain parentheses), `, e`: one priority, left-associative.
+    fn bracketed_operators(&mut self, pairs: bool) -> Result<Expr, Diagnostic> {
         let mut e = self.expr()?;
         loop {
             let op = match self.peek_kind() {
+                TokenKind::Sym(Sym::Comma) if pairs => BinaryOp::Maplet,
                 TokenKind::Sym(Sym::Semicolon) => BinaryOp::Composition,
                 TokenKind::Sym(Sym::Parallel) => BinaryOp::ParallelProduct,
                 _ => return Ok(e),
@@ -513,19 +520,7 @@ impl Parser<'_> {
             }
             return Ok(call);
         }
-        // LibraryProB's CLOSURE1 is `closure1`.
-        if name == "CLOSURE1"
-            && self.defs.by_name.contains_key("EXTERNAL_FUNCTION_CLOSURE1")
-            && self.at_sym(Sym::LParen)
-        {
-            self.bump();
-            let arg = self.bracketed_expr()?;
-            self.expect_sym(Sym::RParen)?;
-            return Ok(node(
-                ExprKind::Unary(UnaryOp::Closure1, Box::new(arg)),
-                self.span_from(start),
-            ));
-        }
+
         match name.as_str() {
             "TRUE" => return simple(ExprKind::True),
             "FALSE" => return simple(ExprKind::False),
@@ -599,18 +594,7 @@ impl Parser<'_> {
     /// product `(r || s)`.
     fn parenthesised(&mut self) -> Result<Expr, Diagnostic> {
         let open = self.bump();
-        let mut e = self.expr()?;
-        loop {
-            let op = match self.peek_kind() {
-                TokenKind::Sym(Sym::Comma) => BinaryOp::Maplet,
-                TokenKind::Sym(Sym::Semicolon) => BinaryOp::Composition,
-                TokenKind::Sym(Sym::Parallel) => BinaryOp::ParallelProduct,
-                _ => break,
-            };
-            self.bump();
-            let rhs = self.expr()?;
-            e = binary(op, e, rhs);
-        }
+        let mut e = self.bracketed_operators(true)?;
         if !self.at_sym(Sym::RParen) {
             return Err(if open.synthetic {
                 self.expected("the end of the definition body")

@@ -433,6 +433,11 @@ impl Checker {
                 let value = self.terms.var();
                 (vec![value, value], self.terms.bool())
             }
+            Closure1 => {
+                let elem = self.terms.var();
+                let relation = self.terms.relation(elem, elem);
+                (vec![relation], relation)
+            }
         };
         for (a, p) in args.iter().zip(params) {
             self.expect(a, p);
