@@ -385,7 +385,8 @@ impl Codec {
                 if k < next {
                     return Err(EncodeError);
                 }
-                out[k as usize] = r.index(&p.1).ok_or(EncodeError)? + 1;
+                out[k as usize] =
+                    Self::function_word(true, Some(r.index(&p.1).ok_or(EncodeError)?));
                 next = k + 1;
             }
             return Ok(());
@@ -540,18 +541,17 @@ impl Codec {
                 partial,
             } => {
                 let n = domain.card() as usize;
-                let shift = *partial as u64;
                 match words[n] {
                     0 => Value::Set(Arc::from(
                         words[..n]
                             .iter()
                             .enumerate()
-                            .filter(|&(_, &r)| r >= shift)
-                            .map(|(k, &r)| {
-                                Value::Pair(Arc::new((
+                            .filter_map(|(k, &word)| {
+                                let image = Self::function_image(*partial, word)?;
+                                Some(Value::Pair(Arc::new((
                                     domain.value(k as u64),
-                                    range.value(r - shift),
-                                )))
+                                    range.value(image),
+                                ))))
                             })
                             .collect::<Vec<_>>(),
                     )),

@@ -409,13 +409,14 @@ impl StateLayout {
             {
                 let images = &state[slot.offset..slot.offset + slot.codec.width() - 1];
                 let per = range.card();
-                let shift = *partial as u64;
                 *value = Value::Set(
                     images
                         .iter()
                         .enumerate()
-                        .filter(|&(_, &r)| r >= shift)
-                        .map(|(d, &r)| table[(d as u64 * per + r - shift) as usize].clone())
+                        .filter_map(|(d, &word)| {
+                            let r = Codec::function_image(*partial, word)?;
+                            Some(table[(d as u64 * per + r) as usize].clone())
+                        })
                         .collect(),
                 );
                 continue;
