@@ -175,6 +175,9 @@ pub fn load_machine_with_ast(
             &crate::b::state::function_of_variables(&machine, &types),
         );
     }
+    for slot in layout.slots() {
+        tracing::debug!(slot = %slot.name, codec = ?slot.codec, "state layout");
+    }
     let mut system = BSystem::new(interpreter, layout, file).map_err(|e| match e.stopped {
         Some(reason) => LoadError::Stopped(reason),
         None => {

@@ -962,6 +962,50 @@ fn sets_of_integers_in_an_invariant_range_pack_as_bitsets_and_values_outside_are
     assert_eq!(report["state_bytes"], 5);
 }
 
+const LEVELS: &str = "MACHINE Levels
+SETS P = {p1, p2, p3}
+VARIABLES active, level
+INVARIANT active <: P & level : active --> 0..7
+INITIALISATION active := {} || level := {}
+OPERATIONS
+  join(p) = PRE p : P - active THEN active := active \\/ {p} || level(p) := 0 END;
+  leave(p) = PRE p : active THEN active := active - {p} || level := {p} <<| level END;
+  up(p) = PRE p : active & level(p) < 7 THEN level(p) := level(p) + 1 END
+END
+";
+
+#[test]
+fn a_function_over_part_of_a_carrier_packs_as_one_image_per_element() {
+    // `level : active --> 0..7` is a partial function from all of P: 3
+    // images of 4 bits (0..7 + 1, or none) and the escape word (9 bits),
+    // 21 bits where a bitset over P * (0..7) and its escape word took 33;
+    // with `active`'s 3 bits, 3 bytes. Each process is inactive or at a
+    // level 0..7: 9^3 states, with the invariant checked or not (then no
+    // range is used: `level` is a 64-bit id, 9 bytes in all).
+    let (code, out, err) = check(LEVELS, &["--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let report = json(&out);
+    assert_eq!(report["states"], 729);
+    assert_eq!(report["state_bytes"], 3);
+    let (code, out, err) = check(LEVELS, &["--json", "--no-invariant"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(json(&out)["states"], 729);
+    assert_eq!(json(&out)["state_bytes"], 9);
+    // Symmetry reads the images directly: one state per multiset of
+    // levels (C(9 + 2, 3) = 165), by canonical form and by flooding.
+    for mode in ["canon", "flood"] {
+        let (code, out, err) = check(LEVELS, &["--json", "--symmetry", mode]);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(json(&out)["states"], 165, "{mode}");
+    }
+    // Level 8 leaves the range: the violating state is stored escaped and
+    // printed as it is, after the shortest trace (join, 8 ups).
+    let (code, out, _) = check(&LEVELS.replace("level(p) < 7", "level(p) < 8"), &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("level = {(p1|->8)}"), "{out}");
+    assert!(out.contains("counterexample (10 steps)"), "{out}");
+}
+
 #[test]
 fn too_many_sets_outside_an_invariant_carrier_are_a_named_model_error() {
     let text = "MACHINE JumpSet

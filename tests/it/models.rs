@@ -402,6 +402,43 @@ cases! {
 }
 
 // ---------------------------------------------------------------------------
+// Functions packed as one image per element of a carrier (EXPECTED.md,
+// "Packed functions"): `phase` over part of PROC, `knows` over PROC * PROC,
+// `held` with sets of resources as images. Counts and orbits from
+// scripts/holders-count.py.
+
+const HOLDERS: Case = Case {
+    model: "Holders.mch",
+    ..BASE
+};
+cases! {
+    holders_2_2: Case { sets: &[("PROC", 2), ("RES", 2)], states: Some(116), op_transitions: Some(416), ..HOLDERS };
+    holders_3_2: Case { sets: &[("PROC", 3), ("RES", 2)], states: Some(8064), op_transitions: Some(47616), ..HOLDERS };
+    holders_3_3: Case { sets: &[("PROC", 3), ("RES", 3)], states: Some(21120), op_transitions: Some(143616), ..HOLDERS };
+    holders_3_2_canon: Case { sets: &[("PROC", 3), ("RES", 2)], flags: &["--symmetry", "canon"], states: Some(1036), ..HOLDERS };
+    holders_3_3_canon: Case { sets: &[("PROC", 3), ("RES", 3)], flags: &["--symmetry", "canon"], states: Some(1544), ..HOLDERS };
+    holders_3_3_flood: Case { sets: &[("PROC", 3), ("RES", 3)], flags: &["--symmetry", "flood", "--threads", "2"], states: Some(1544), ..HOLDERS };
+}
+
+#[test]
+fn holders_functions_pack_to_fewer_bits_than_bitsets() {
+    // PROC = 3, RES = 3: held is 3 images of 3 bits and an escape word
+    // (9 bits) where a bitset over PROC * POW(RES) took 24: active 3 +
+    // phase 9 + held 18 + knows 18 (a bitset, as few bits as a function's
+    // 9 + 9) = 48 bits. PROC = 4: knows is 16 + 9 bits rather than 32, held
+    // 12 + 9 rather than 32: 8 bytes rather than 10.
+    for (sets, bytes) in [
+        (&[("PROC", 3), ("RES", 3)], 6),
+        (&[("PROC", 4), ("RES", 3)], 8),
+    ] {
+        let run = CheckRun::run("Holders.mch", sets, &["--max-states", "1000"]);
+        if run.json["state_bytes"] != bytes {
+            run.fail(&format!("expected {bytes} bytes a state"));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Differential checks: the search order (and the number of worker threads)
 // must not change what is explored.
 

@@ -13,10 +13,11 @@
 //!   the carrier with the ranges ([`Finite::Range`]), and one more word for
 //!   a value outside it ([`Codec::RangedSet`]).
 //! - Functions the INVARIANT types (`pc : PID --> STATE`, `lv : PID -->
-//!   0..3`, `victim : 1..3 +-> PID`) over a domain that is a whole carrier,
-//!   when that is smaller: one word per domain element holding its image's
-//!   index (+ 1 for a partial function, 0 for no image), and an escape word
-//!   ([`Codec::Function`]).
+//!   0..3`, `victim : 1..3 +-> PID`, `f : ACTIVE --> STATE`, `g : PID * PID
+//!   --> BOOL`, `h : PID --> POW(RES)`), when that is smaller: one word per
+//!   element of the domain's carrier holding its image's index (+ 1 for a
+//!   partial function or one over part of the carrier, 0 for no image), and
+//!   an escape word ([`Codec::Function`]).
 //! - Everything else (sets of integers, sequences, strings, ...): one word,
 //!   the value's id in the [`Interner`].
 //!
@@ -251,13 +252,14 @@ pub enum Codec {
     },
     /// One word, an [`Interner`] id.
     Interned,
-    /// A total (or partial) function from the scalar carrier `domain`
-    /// into the scalar carrier `range`, as the INVARIANT types it: word `i`
-    /// holds the index of the image of domain value `i`, then an escape
-    /// word as in [`Codec::RangedSet`] for a value that is not such a
-    /// function (a state violating the invariant).
+    /// A total (or partial) function from the carrier `domain` into the
+    /// carrier `range`, as the INVARIANT types it: word `i` holds the index
+    /// of the image of domain value `i`, then an escape word as in
+    /// [`Codec::RangedSet`] for a value that is not such a function (a
+    /// state violating the invariant).
     Function {
-        /// The domain (`BOOL`, a given set or a range), all of it.
+        /// The carrier the domain is part of (`BOOL`, a given set, a
+        /// range, or pairs of them: one whose index order is value order).
         domain: Finite,
         /// The carrier of the images.
         range: Finite,
@@ -369,9 +371,7 @@ impl Codec {
         items: &[Value],
         out: &mut [u64],
     ) -> Result<(), EncodeError> {
-        let (Some(d), Some(r)) = (Scalar::of(domain), Scalar::of(range)) else {
-            return Err(EncodeError);
-        };
+        let (d, r) = (Carrier::of(domain), Carrier::of(range));
         if partial {
             out.fill(0);
             // Sorted pairs: a domain value twice (not a function) comes
@@ -563,6 +563,30 @@ impl Codec {
     }
 }
 
+/// A function's domain or range for indexing: a scalar carrier unpacked
+/// (the common case, without recursion), or any other carrier.
+#[derive(Clone, Copy)]
+enum Carrier<'a> {
+    Scalar(Scalar),
+    Other(&'a Finite),
+}
+
+impl<'a> Carrier<'a> {
+    #[inline]
+    fn of(f: &'a Finite) -> Self {
+        Scalar::of(f).map_or(Carrier::Other(f), Carrier::Scalar)
+    }
+
+    /// [`Finite::index`] of `v`.
+    #[inline]
+    fn index(self, v: &Value) -> Option<u64> {
+        match self {
+            Carrier::Scalar(s) => s.index(v),
+            Carrier::Other(f) => f.index(v),
+        }
+    }
+}
+
 /// A scalar carrier (`BOOL`, a given set or a range) unpacked for
 /// indexing.
 #[derive(Clone, Copy)]
@@ -745,6 +769,59 @@ mod tests {
             assert_ne!(words[2], 0);
             assert_eq!(codec.decode(&words, &interner), v);
         }
+    }
+
+    #[test]
+    fn functions_over_pairs_and_with_sets_as_images_round_trip() {
+        let p = || Finite::Given { set: 0, size: 2 };
+        // knows : P * P --> BOOL: one image per pair, in index order.
+        let knows = Codec::Function {
+            domain: Finite::Pair(Box::new(p()), Box::new(p())),
+            range: Finite::Bool,
+            partial: false,
+        };
+        assert_eq!(knows.leaf_bits(), vec![1, 1, 1, 1, 64]);
+        // held : P --> POW(R) with R of 3: a 3-bit mask per process.
+        let held = Codec::Function {
+            domain: p(),
+            range: Finite::Set(Box::new(Finite::Given { set: 1, size: 3 })),
+            partial: false,
+        };
+        assert_eq!(held.leaf_bits(), vec![3, 3, 64]);
+        let interner = Interner::new();
+        let pp = |a, b| pair(elem(0, a), elem(0, b));
+        let cases = [
+            (
+                &knows,
+                set(vec![
+                    pair(pp(0, 0), Value::Bool(false)),
+                    pair(pp(0, 1), Value::Bool(true)),
+                    pair(pp(1, 0), Value::Bool(false)),
+                    pair(pp(1, 1), Value::Bool(true)),
+                ]),
+                vec![0, 1, 0, 1, 0],
+            ),
+            (
+                &held,
+                set(vec![
+                    pair(elem(0, 0), set(vec![elem(1, 0), elem(1, 2)])),
+                    pair(elem(0, 1), set(vec![])),
+                ]),
+                vec![0b101, 0, 0],
+            ),
+        ];
+        for (codec, v, expected) in cases {
+            let mut words = vec![0; codec.width()];
+            codec.encode(&v, &interner, &mut words).unwrap();
+            assert_eq!(words, expected);
+            assert_eq!(codec.decode(&words, &interner), v);
+        }
+        // Not total (no image for p2): escaped, and decoded as it was.
+        let v = set(vec![pair(elem(0, 0), set(vec![]))]);
+        let mut words = vec![0; held.width()];
+        held.encode(&v, &interner, &mut words).unwrap();
+        assert_ne!(words[2], 0);
+        assert_eq!(held.decode(&words, &interner), v);
     }
 
     #[test]

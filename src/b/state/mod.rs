@@ -37,6 +37,10 @@ pub struct Slot {
     pub offset: usize,
 }
 
+/// Most pairs a function's element table holds ([`ElementTables`]); a
+/// function with more (sets as images) decodes its pairs one by one.
+const MAX_ELEMENT_TABLE: u64 = 1 << 16;
+
 /// Every element of the carrier of each relation-valued slot, decoded
 /// once: decoding a relation then clones a shared pair per element instead
 /// of allocating one (each decoded state used to allocate a pair per
@@ -370,8 +374,14 @@ impl StateLayout {
                     {
                         Some((0..element.card()).map(|i| element.value(i)).collect())
                     }
-                    // Every (domain value, image) pair, at d * |range| + r.
-                    Codec::Function { domain, range, .. } => {
+                    // Every (domain value, image) pair, at d * |range| + r,
+                    // unless there are too many (large sets as images).
+                    Codec::Function { domain, range, .. }
+                        if domain
+                            .card()
+                            .checked_mul(range.card())
+                            .is_some_and(|n| n <= MAX_ELEMENT_TABLE) =>
+                    {
                         let element =
                             Finite::Pair(Box::new(domain.clone()), Box::new(range.clone()));
                         Some((0..element.card()).map(|i| element.value(i)).collect())

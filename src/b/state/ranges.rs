@@ -151,12 +151,16 @@ pub fn set_carrier_of_variables(machine: &Machine, types: &MachineTypes) -> Vec<
 }
 
 /// The domain and range carriers of each variable of `machine` that the
-/// top-level conjuncts of its invariant type as a total function whose
-/// domain is a whole scalar carrier: `pc : PID --> STATE`, `lv : PID -->
-/// 0..N-1`, `b : 0..7 --> BOOL` (also `>->`, `-->>`, `>->>`), or as a
-/// partial one from it (`victim : 1..N-1 +-> PID`, also `>+>`, `+->>`,
-/// `>+>>`; the `bool` is true). The range may be a superset of the images
-/// (the type's carrier, an integer range). `None` for every other variable.
+/// top-level conjuncts of its invariant type as a function: total from a
+/// whole carrier (`pc : PID --> STATE`, `lv : PID --> 0..N-1`, `b : 0..7
+/// --> BOOL`, `g : PID * PID --> BOOL`; also `>->`, `-->>`, `>->>`), or
+/// partial (`victim : 1..N-1 +-> PID`, also `>+>`, `+->>`, `>+>>`, and a
+/// total function from part of a carrier, `f : ACTIVE --> STATE`; the
+/// `bool` is true). The domain's carrier is `BOOL`, a given set, an
+/// integer range or pairs of them (carriers whose index order is value
+/// order); the range's is any finite one, images may be pairs or small
+/// sets (`h : PID --> POW(RES)`), and may be a superset of the images (the
+/// type's carrier, an integer range). `None` for every other variable.
 pub fn function_of_variables(
     machine: &Machine,
     types: &MachineTypes,
@@ -198,42 +202,41 @@ pub fn function_of_variables(
         if !total && !partial {
             continue;
         }
-        let scalar = |f: &Finite| {
-            matches!(
-                f,
-                Finite::Bool | Finite::Given { .. } | Finite::Range { .. }
-            )
+        let (Some(domain), Some(range)) = (carrier(a, ta, types), carrier(b, tb, types)) else {
+            continue;
         };
-        if let (Some(domain), Some(range)) = (whole_carrier(a, ta, types), carrier(b, tb, types))
-            && scalar(&domain)
-            && scalar(&range)
+        // A total function from part of the carrier is a partial one from
+        // all of it.
+        let partial = partial || !is_whole_carrier(a, ta, types);
+        if domain.index_order_is_value_order()
             && domain.card() <= MAX_BITSET_ELEMENTS
+            && range.card() < u64::MAX
+            && functions[k]
+                .as_ref()
+                .is_none_or(|(_, _, was_partial)| *was_partial && !partial)
         {
             // A total typing wins over a partial one of the same variable.
-            if partial && functions[k].is_some() {
-                continue;
-            }
             functions[k] = Some((domain, range, partial));
         }
     }
     functions
 }
 
-/// The carrier of type `ty` if the set expression `set` is all of it: the
-/// name of the given set, `BOOL`, or an integer interval (its range).
-fn whole_carrier(set: &Expr, ty: &Type, types: &MachineTypes) -> Option<Finite> {
+/// Whether the set expression `set` of element type `ty` is all of the
+/// carrier [`carrier`] gives it: the name of the given set, `BOOL`, an
+/// integer interval (the carrier is its range), or a product of those.
+fn is_whole_carrier(set: &Expr, ty: &Type, types: &MachineTypes) -> bool {
     match (ty, &set.kind) {
-        (Type::Given(s), ExprKind::Ident(name))
-            if types
-                .given_sets
-                .get(*s as usize)
-                .is_some_and(|g| g.name == *name) =>
-        {
-            carrier(set, ty, types)
+        (Type::Given(s), ExprKind::Ident(name)) => types
+            .given_sets
+            .get(*s as usize)
+            .is_some_and(|g| g.name == *name),
+        (Type::Bool, ExprKind::Constant(BuiltinConstant::Bool)) => true,
+        (Type::Int, _) => true,
+        (Type::Pair(ta, tb), ExprKind::Binary(BinaryOp::Mul, a, b)) => {
+            is_whole_carrier(a, ta, types) && is_whole_carrier(b, tb, types)
         }
-        (Type::Bool, ExprKind::Constant(BuiltinConstant::Bool)) => Some(Finite::Bool),
-        (Type::Int, _) => carrier(set, ty, types),
-        _ => None,
+        _ => false,
     }
 }
 
