@@ -586,3 +586,21 @@ fn an_included_machine_is_initialised_after_the_machines_it_sees() {
     assert_eq!(r["states"], 2, "{r}");
     assert_eq!(r["initial_states"], 1, "{r}");
 }
+
+#[test]
+fn a_definition_file_included_twice_is_read_once() {
+    // ProB's examples include LibraryIO.def both directly and through a
+    // definition file of their own: its definitions are not given twice.
+    let dir = project(&[
+        (
+            "M.mch",
+            "MACHINE M\nDEFINITIONS \"common.def\"; \"lib.def\"; Two == 2 * One\n\
+             VARIABLES x\nINVARIANT x : 0..Two\nINITIALISATION x := One\n\
+             OPERATIONS up = PRE x < Two THEN x := x + 1 END\nEND\n",
+        ),
+        ("common.def", "DEFINITIONS\n  \"lib.def\";\n  Half == One\n"),
+        ("lib.def", "DEFINITIONS\n  One == 1\n"),
+    ]);
+    let r = report(&dir.path().join("M.mch"), &["--no-deadlock"], 0);
+    assert_eq!(counts(&r), (2, 1));
+}

@@ -34,6 +34,9 @@ pub(super) struct Files {
     components: HashMap<String, usize>,
     /// The definition files being spliced, innermost last (for cycles).
     including: Vec<usize>,
+    /// The definition files spliced into the current component so far: one
+    /// included again (directly, or by another definition file) adds nothing.
+    spliced: Vec<usize>,
 }
 
 impl Files {
@@ -48,6 +51,7 @@ impl Files {
             parts: vec![(range, path.to_path_buf())],
             components: HashMap::new(),
             including: Vec::new(),
+            spliced: Vec::new(),
         })
     }
 
@@ -163,6 +167,9 @@ impl Files {
     /// Lexes part `part` (spans shifted into the source map) and splices
     /// in the definition files it names.
     fn tokens_of(&mut self, part: usize, depth: usize) -> Result<Vec<Token>, Diagnostic> {
+        if depth == 0 {
+            self.spliced.clear();
+        }
         let tokens = self.lex_part(part)?;
         self.splice_definition_files(tokens, depth)
     }
@@ -253,6 +260,19 @@ impl Files {
                     format!("definition file \"{name}\" includes itself"),
                 ));
             }
+            if self.spliced.contains(&part) {
+                // Already spliced into this component: skip the name and
+                // its separator, as ProB reads a file once.
+                i += 1;
+                if matches!(
+                    tokens.get(i).map(|t| &t.kind),
+                    Some(TokenKind::Sym(Sym::Semicolon))
+                ) {
+                    i += 1;
+                }
+                continue;
+            }
+            self.spliced.push(part);
             self.including.push(part);
             let inner = self.splice_definition_files(raw, depth + 1);
             self.including.pop();

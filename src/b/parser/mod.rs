@@ -143,10 +143,21 @@ impl<'f> Parser<'f> {
     /// where a definition may stand for some of them (`VARIABLES Vars`).
     fn declared_names(&mut self) -> Result<Vec<Ident>, Diagnostic> {
         let mut ids = Vec::new();
+        // `Vars == (x, y, z)`: ProB takes parenthesised names too.
+        let mut open = 0usize;
         loop {
             while self.expand_definition(false)? {}
+            while self.eat_sym(Sym::LParen) {
+                open += 1;
+            }
             ids.push(self.ident()?);
+            while open > 0 && self.eat_sym(Sym::RParen) {
+                open -= 1;
+            }
             if !self.eat_sym(Sym::Comma) {
+                if open > 0 {
+                    self.expect_sym(Sym::RParen)?;
+                }
                 return Ok(ids);
             }
         }
@@ -425,6 +436,19 @@ mod tests {
         assert!(p.ident().unwrap_err().message.contains("built-in `card`"));
         p.bump();
         assert!(p.ident().unwrap_err().message.contains("`x$0`"));
+    }
+
+    #[test]
+    fn declared_names_may_come_from_a_definition_in_parentheses() {
+        let text = "MACHINE M\nDEFINITIONS Vars == (x, y); More == z\n\
+                    VARIABLES Vars, (w), More\nINVARIANT x : BOOL\nEND\n";
+        let m = crate::b::parser::parse_machine(&SourceFile::new("m.mch", text)).unwrap();
+        let names: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["x", "y", "w", "z"]);
+        // An unclosed list is an error at its end.
+        let text = "MACHINE M\nVARIABLES (x, y\nINVARIANT x : BOOL\nEND\n";
+        let err = crate::b::parser::parse_machine(&SourceFile::new("m.mch", text)).unwrap_err();
+        assert!(err.message.contains("`)`"), "{}", err.message);
     }
 
     #[test]

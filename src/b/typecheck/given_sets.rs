@@ -363,6 +363,7 @@ pub(crate) fn const_int(expr: &Expr) -> Option<i64> {
                 BinaryOp::Minus => a.checked_sub(b),
                 BinaryOp::Mul => a.checked_mul(b),
                 BinaryOp::Div => a.checked_div(b),
+                BinaryOp::Power => a.checked_pow(u32::try_from(b).ok()?),
                 _ => None,
             }
         }

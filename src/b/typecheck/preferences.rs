@@ -147,6 +147,20 @@ mod tests {
     }
 
     #[test]
+    fn values_may_be_closed_arithmetic_with_powers() {
+        let text = "MACHINE m\nDEFINITIONS SET_PREF_MAXINT == 2**31-1; \
+                    SET_PREF_MININT == -(2**31)\nEND\n";
+        let o = options_for(text, CheckOptions::default()).unwrap();
+        assert_eq!(
+            (o.maxint, o.minint),
+            (Some(2_147_483_647), Some(-2_147_483_648))
+        );
+        // Too large for 64 bits: unreadable, not wrapped.
+        let text = "MACHINE m\nDEFINITIONS SET_PREF_MAXINT == 2**64\nEND\n";
+        assert!(options_for(text, CheckOptions::default()).is_err());
+    }
+
+    #[test]
     fn unreadable_value_is_an_error_at_the_definition() {
         let text = "MACHINE m\nDEFINITIONS SET_PREF_MAXINT == {1}\nEND\n";
         let errs = options_for(text, CheckOptions::default()).unwrap_err();
