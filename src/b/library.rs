@@ -300,6 +300,29 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   printf(format, args) == skip
 "
         }
+        // Facts about ProB's own run (its version, its state space, the
+        // project's files): declared so that a machine may include the file,
+        // and each refused by name where it is used.
+        "LibraryMeta.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_PROB_INFO_STR == STRING --> STRING;
+  PROB_INFO_STR(info) == \"\";
+  EXTERNAL_FUNCTION_PROB_STATISTICS == STRING --> INTEGER;
+  PROB_STATISTICS(info) == 0;
+  EXTERNAL_FUNCTION_PROJECT_STATISTICS == STRING --> INTEGER;
+  PROJECT_STATISTICS(info) == 0;
+  EXTERNAL_FUNCTION_PROJECT_INFO == STRING --> POW(STRING);
+  PROJECT_INFO(info) == {};
+  EXTERNAL_FUNCTION_MACHINE_INFO == STRING * STRING --> STRING;
+  MACHINE_INFO(machine, info) == \"\";
+  EXTERNAL_FUNCTION_CURRENT_STATE_ID == INTEGER;
+  CURRENT_STATE_ID == 0;
+  EXTERNAL_PREDICATE_STATE_SUCC == INTEGER * INTEGER;
+  STATE_SUCC(from, to) == 1 = 1;
+  EXTERNAL_PREDICATE_STATE_TRANS == INTEGER * STRING * INTEGER;
+  STATE_TRANS(from, op, to) == 1 = 1
+"
+        }
         "CHOOSE.def" | "Choose.def" => {
             "DEFINITIONS
   EXTERNAL_FUNCTION_CHOOSE(T) == POW(T) --> T;

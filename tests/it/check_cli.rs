@@ -240,6 +240,26 @@ END
     let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(json(&out)["states"], 1);
+    // LibraryMeta.def may be included; its facts about ProB's own run are
+    // refused where used.
+    let meta = |assertion: &str| {
+        format!(
+            "MACHINE Meta\nDEFINITIONS \"LibraryMeta.def\"\nVARIABLES x\nINVARIANT x : 0..1\n\
+             INITIALISATION x := 0\n{assertion}OPERATIONS up = PRE x = 0 THEN x := 1 END\nEND\n"
+        )
+    };
+    let (code, out, err) = check(&meta(""), &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 2);
+    let (code, _, err) = check(
+        &meta("ASSERTIONS PROJECT_STATISTICS(\"variables\") = 1\n"),
+        &[],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("not supported yet: external function `PROJECT_STATISTICS`"),
+        "{err}"
+    );
 }
 
 /// The predicates and assertions of ProB's libraries (`STRING_IS_INT`,
