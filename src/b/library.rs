@@ -235,10 +235,11 @@ impl External {
     }
 }
 
-/// The printing substitutions of ProB's `LibraryIO.def`: they print
-/// during ProB's animation and change nothing, so orbit runs them as `skip`.
+/// The printing substitutions of ProB's `LibraryIO.def`: they print (or,
+/// `FPRINTF`, write to a file) during ProB's animation and change no
+/// state, so orbit runs them as `skip`.
 pub fn is_printing_substitution(name: &str) -> bool {
-    matches!(name, "PRINT" | "PRINTF" | "printf" | "fprintf")
+    matches!(name, "PRINT" | "PRINTF" | "printf" | "fprintf" | "FPRINTF")
 }
 
 /// orbit's own text for a ProB standard library file that a model names
@@ -297,7 +298,9 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   EXTERNAL_SUBSTITUTION_PRINTF(T) == STRING * seq(T);
   PRINTF(format, args) == skip;
   EXTERNAL_SUBSTITUTION_printf(T) == STRING * seq(T);
-  printf(format, args) == skip
+  printf(format, args) == skip;
+  EXTERNAL_SUBSTITUTION_FPRINTF(T) == STRING * STRING * seq(T);
+  FPRINTF(file, format, args) == skip
 "
         }
         // Facts about ProB's own run (its version, its state space, the

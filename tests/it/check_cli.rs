@@ -216,7 +216,8 @@ INVARIANT i : 0..3 & acc : STRING & STRING_LENGTH(acc) <= 4
 INITIALISATION i := 0 || acc := \"\"
 OPERATIONS
   step = PRE i < size(words) THEN
-    i := i + 1 ; acc := STRING_APPEND(acc, words(i)) ; PRINT(acc) ; printf(\"~w~n\", [acc])
+    i := i + 1 ; acc := STRING_APPEND(acc, words(i)) ; PRINT(acc) ; printf(\"~w~n\", [acc]) ;
+    FPRINTF(\"out.txt\", \"~w~n\", [acc])
   END;
   reset = PRE i = size(words) THEN i := 0 || acc := \"\" END
 END
