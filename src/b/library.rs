@@ -64,10 +64,15 @@ pub enum External {
     Less,
     /// `CLOSURE1(r)` (of `LibraryProB`): `closure1(r)`, the transitive closure.
     Closure1,
+    /// `printf(format, value)` (a predicate of `LibraryIO`): prints during
+    /// ProB's animation and is true; orbit evaluates its arguments only.
+    Printf,
+    /// `fprintf(file, format, value)`: [`External::Printf`] into a file.
+    Fprintf,
 }
 
 /// Every external function orbit implements, with its name in ProB's libraries.
-const NAMES: [(External, &str); 19] = [
+const NAMES: [(External, &str); 21] = [
     (External::StringAppend, "STRING_APPEND"),
     (External::StringLength, "STRING_LENGTH"),
     (External::StringConc, "STRING_CONC"),
@@ -87,6 +92,8 @@ const NAMES: [(External, &str); 19] = [
     (External::AssertExpr, "ASSERT_EXPR"),
     (External::Less, "LESS"),
     (External::Closure1, "CLOSURE1"),
+    (External::Printf, "printf"),
+    (External::Fprintf, "fprintf"),
 ];
 
 impl External {
@@ -107,8 +114,8 @@ impl External {
     pub fn arity(self) -> usize {
         use External::*;
         match self {
-            StringAppend | StringJoin | StringSplit | AssertTrue | Less => 2,
-            SubString | AssertExpr => 3,
+            StringAppend | StringJoin | StringSplit | AssertTrue | Less | Printf => 2,
+            SubString | AssertExpr | Fprintf => 3,
             _ => 1,
         }
     }
@@ -118,7 +125,11 @@ impl External {
     pub fn is_predicate(self) -> bool {
         matches!(
             self,
-            External::StringIsInt | External::AssertTrue | External::Less
+            External::StringIsInt
+                | External::AssertTrue
+                | External::Less
+                | External::Printf
+                | External::Fprintf
         )
     }
 
@@ -225,6 +236,7 @@ impl External {
                 _ => return Err(format!("{}: expected a boolean", self.name())),
             },
             Less => Value::Bool(args[0] < args[1]),
+            Printf | Fprintf => Value::Bool(true),
             Closure1 => match args.first().and_then(Value::as_set) {
                 Some(pairs) if pairs.iter().all(|p| matches!(p, Value::Pair(_))) => {
                     Value::set_from_sorted(relations::transitive_closure(pairs))
@@ -395,6 +407,10 @@ mod tests {
                 .is_err()
         );
         assert_eq!(Less.apply(&[Value::Int(-1), Value::Int(2)]), yes);
+        // printf and fprintf print in ProB and hold.
+        assert!(Printf.is_predicate() && Fprintf.is_predicate());
+        assert_eq!(Printf.apply(&[s("~w~n"), Value::Int(3)]), yes);
+        assert_eq!(Fprintf.apply(&[s("f"), s("~w~n"), Value::Int(3)]), yes);
         assert_eq!(Less.apply(&[Value::Int(2), Value::Int(2)]), no);
         assert!(StringIsInt.is_predicate() && !AssertExpr.is_predicate());
         let pair = |a, b| Value::pair(Value::Int(a), Value::Int(b));

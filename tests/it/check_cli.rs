@@ -241,6 +241,14 @@ END
     let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(json(&out)["states"], 1);
+    // printf as LibraryIO.def declares it, a predicate that holds.
+    let text = "MACHINE P\nDEFINITIONS EXTERNAL_PREDICATE_printf(T) == STRING * T;\n\
+                printf(f, v) == TRUE = TRUE\nVARIABLES x\nINVARIANT x : 0..2\n\
+                INITIALISATION x := 0\nOPERATIONS up = PRE x < 2 & printf(\"x=~w~n\", x) \
+                THEN x := x + 1 END\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 3);
     // LibraryMeta.def may be included; its facts about ProB's own run are
     // refused where used.
     let meta = |assertion: &str| {

@@ -438,6 +438,8 @@ impl Checker {
                 let relation = self.terms.relation(elem, elem);
                 (vec![relation], relation)
             }
+            Printf => (vec![string, self.terms.var()], self.terms.bool()),
+            Fprintf => (vec![string, string, self.terms.var()], self.terms.bool()),
         };
         for (a, p) in args.iter().zip(params) {
             self.expect(a, p);
