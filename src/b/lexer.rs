@@ -94,6 +94,7 @@ macro_rules! keywords {
 keywords! {
     Machine => "MACHINE",
     Model => "MODEL",
+    System => "SYSTEM",
     Refinement => "REFINEMENT",
     Implementation => "IMPLEMENTATION",
     Refines => "REFINES",
@@ -113,6 +114,7 @@ keywords! {
     Initialisation => "INITIALISATION",
     Initialization => "INITIALIZATION",
     Operations => "OPERATIONS",
+    Events => "EVENTS",
     Definitions => "DEFINITIONS",
     Includes => "INCLUDES",
     Sees => "SEES",
@@ -180,6 +182,7 @@ impl Keyword {
                 | Initialisation
                 | Initialization
                 | Operations
+                | Events
                 | Definitions
                 | Includes
                 | Sees

@@ -1173,3 +1173,28 @@ fn the_binary_links_the_c_library_statically() {
         "the binary asks for the dynamic loader: {kinds:?}"
     );
 }
+
+#[test]
+fn a_system_with_events_is_a_machine_with_operations() {
+    // Atelier B's event B: `SYSTEM`, `EVENTS`, `INITIALIZATION`.
+    let text = "SYSTEM Toy
+VARIABLES a, b
+INVARIANT a : 0..3 & b : 0..3 & a = b
+INITIALIZATION a, b := 0, 0
+EVENTS
+  set = ANY v WHERE v : 0..3 THEN a, b := v, v END;
+  clear = SELECT a > 0 THEN a, b := 0, 0 END
+END
+";
+    let (code, out, err) = check(text, &["--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let report = json(&out);
+    assert_eq!(report["states"], 4);
+    assert_eq!(report["transitions"], 4 * 4 + 3);
+    // EVENTS is OPERATIONS: giving both is a duplicate clause.
+    let body = text.strip_suffix("END\n").unwrap();
+    let twice = format!("{body}OPERATIONS nothing = skip\nEND\n");
+    let (code, _, err) = check(&twice, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("duplicate clause"), "{err}");
+}

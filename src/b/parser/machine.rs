@@ -20,7 +20,10 @@ impl Parser<'_> {
     /// Parses the whole component.
     pub(super) fn machine(&mut self) -> Result<Machine, Diagnostic> {
         let kind = match self.peek_kind() {
-            TokenKind::Keyword(Keyword::Machine | Keyword::Model) => ComponentKind::Machine,
+            // `SYSTEM` (Atelier B's event B) is a machine whose operations are events.
+            TokenKind::Keyword(Keyword::Machine | Keyword::Model | Keyword::System) => {
+                ComponentKind::Machine
+            }
             TokenKind::Keyword(Keyword::Refinement) => ComponentKind::Refinement,
             TokenKind::Keyword(Keyword::Implementation) => ComponentKind::Implementation,
             _ => return Err(self.expected("`MACHINE`, `REFINEMENT` or `IMPLEMENTATION`")),
@@ -53,9 +56,12 @@ impl Parser<'_> {
             if !kw.is_clause() {
                 return Err(self.expected("a clause keyword or `END`"));
             }
-            // INITIALIZATION is another spelling of INITIALISATION.
+            // INITIALIZATION is another spelling of INITIALISATION, and
+            // EVENTS (of a SYSTEM) one of OPERATIONS.
             let clause = if kw == Keyword::Initialization {
                 Keyword::Initialisation
+            } else if kw == Keyword::Events {
+                Keyword::Operations
             } else {
                 kw
             };
@@ -102,7 +108,7 @@ impl Parser<'_> {
         }
         self.bump();
         match kw {
-            Machine | Model | Refinement | Implementation => {
+            Machine | Model | System | Refinement | Implementation => {
                 return Err(self.error_at(
                     token,
                     format!("expected a clause keyword or `END`, found `{}`", kw.text()),
@@ -132,7 +138,7 @@ impl Parser<'_> {
                 }
             }
             Initialisation => m.initialisation = Some(self.subst()?),
-            Operations => m.operations = self.operations()?,
+            Operations | Events => m.operations = self.operations()?,
             LocalOperations => m.local_operations = self.operations()?,
             Sees | Uses => m.sees.extend(self.machine_refs(false)?),
             Includes | Imports => m.includes.extend(self.machine_refs(true)?),
