@@ -370,6 +370,12 @@ fn unsupported_constructs_are_named() {
         16,
         "not supported yet: real numbers",
     );
+    error(
+        "MACHINE M\nFREETYPES\n  List = nil, cons(INTEGER * List)\nEND",
+        2,
+        1,
+        "not supported yet: the `FREETYPES` clause (ProB's inductive data types)",
+    );
 }
 
 #[test]

@@ -43,6 +43,19 @@ impl Parser<'_> {
         loop {
             let token = self.peek().clone();
             let TokenKind::Keyword(kw) = token.kind else {
+                // ProB's own clauses, named rather than taken for a typo.
+                if let TokenKind::Ident(name) = &token.kind
+                    && let Some(what) = match name.as_str() {
+                        "FREETYPES" => Some("inductive data types"),
+                        "EXPRESSIONS" | "PREDICATES" => Some("named formulas to evaluate"),
+                        _ => None,
+                    }
+                {
+                    return Err(self.error_at(
+                        &token,
+                        format!("not supported yet: the `{name}` clause (ProB's {what})"),
+                    ));
+                }
                 let mut d = self.expected("a clause keyword or `END`");
                 if !seen.is_empty() && token.kind != TokenKind::Eof {
                     d = d.with_note("the previous clause ends just before this; is an operator such as `&` or `,` missing?");
