@@ -163,6 +163,7 @@ impl Keyword {
             self,
             Machine
                 | Model
+                | System
                 | Refinement
                 | Implementation
                 | Refines

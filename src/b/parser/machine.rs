@@ -151,7 +151,7 @@ impl Parser<'_> {
                 }
             }
             Initialisation => m.initialisation = Some(self.subst()?),
-            Operations | Events => m.operations = self.operations()?,
+            Operations => m.operations = self.operations()?,
             LocalOperations => m.local_operations = self.operations()?,
             Sees | Uses => m.sees.extend(self.machine_refs(false)?),
             Includes | Imports => m.includes.extend(self.machine_refs(true)?),
