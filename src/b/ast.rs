@@ -60,6 +60,8 @@ pub struct Machine {
     pub constraints: Option<Expr>,
     /// `SETS`, in order of declaration.
     pub sets: Vec<SetDecl>,
+    /// `FREETYPES` (ProB's inductive data types), in order of declaration.
+    pub freetypes: Vec<FreeTypeDecl>,
     /// `CONSTANTS`, `CONCRETE_CONSTANTS` and `ABSTRACT_CONSTANTS`, in order.
     pub constants: Vec<Ident>,
     /// `PROPERTIES` (conjunction as written).
@@ -106,6 +108,7 @@ impl Machine {
             values: Vec::new(),
             constraints: None,
             sets: Vec::new(),
+            freetypes: Vec::new(),
             constants: Vec::new(),
             properties: None,
             variables: Vec::new(),
@@ -162,6 +165,25 @@ impl SetDecl {
             SetDecl::Deferred(n) | SetDecl::Enumerated(n, _) => n,
         }
     }
+}
+
+/// A free type of the `FREETYPES` clause: `List = nil, cons(INTEGER * List)`.
+#[derive(Clone, Debug)]
+pub struct FreeTypeDecl {
+    /// The type's name.
+    pub name: Ident,
+    /// Its constructors, in order of declaration.
+    pub constructors: Vec<ConstructorDecl>,
+}
+
+/// A constructor of a free type: a constant (`nil`) or a function of one
+/// argument whose set is a type (`cons(INTEGER * List)`).
+#[derive(Clone, Debug)]
+pub struct ConstructorDecl {
+    /// The constructor's name.
+    pub name: Ident,
+    /// The type of its argument, as written; `None` for a constant.
+    pub arg: Option<Expr>,
 }
 
 /// An operation: `outs <-- name(params) = body`.

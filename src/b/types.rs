@@ -28,6 +28,11 @@ pub enum Type {
     Pair(Box<Type>, Box<Type>),
     /// `POW(T)`
     Set(Box<Type>),
+    /// A free type of the `FREETYPES` clause, by its number in
+    /// [`MachineTypes::free_types`]. A value of it is the pair of its
+    /// constructor's number (an integer) and the constructor's argument
+    /// (`TRUE` for a constant constructor).
+    Free(u32),
 }
 
 /// Where a type holds records, with their field names: values are stored
@@ -44,6 +49,29 @@ pub enum ValueShape {
     Pair(Box<ValueShape>, Box<ValueShape>),
     /// A set with records inside its elements.
     Set(Box<ValueShape>),
+    /// A value of free type number `k`: printed as `cons(1,nil)` with the
+    /// constructors of [`MachineTypes::free_types`].
+    Free(u32),
+}
+
+/// A free type of the `FREETYPES` clause, with its constructors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FreeType {
+    /// The type's name.
+    pub name: String,
+    /// Its constructors; a value holds the index of its constructor here.
+    pub constructors: Vec<Constructor>,
+}
+
+/// A constructor of a free type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constructor {
+    /// Its name.
+    pub name: String,
+    /// The type of its argument; `None` for a constant constructor.
+    pub arg: Option<Type>,
+    /// Where the argument's type holds records or free types.
+    pub shape: ValueShape,
 }
 
 /// A deferred or enumerated set (or machine set parameter), with its size fixed.
@@ -91,6 +119,9 @@ pub struct MachineTypes {
     /// The record shapes of each operation's parameters, then outputs
     /// (empty when no record is involved).
     pub operation_shapes: Vec<Vec<ValueShape>>,
+    /// The free types of the `FREETYPES` clause, numbered as
+    /// [`Type::Free`] numbers them.
+    pub free_types: Vec<FreeType>,
     /// The value of `MAXINT` (upper bound of `NAT` and `INT`).
     pub maxint: i64,
     /// The value of `MININT` (lower bound of `INT`).

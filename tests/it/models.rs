@@ -420,6 +420,23 @@ cases! {
     holders_3_3_flood: Case { sets: &[("PROC", 3), ("RES", 3)], flags: &["--symmetry", "flood", "--threads", "2"], states: Some(1544), ..HOLDERS };
 }
 
+// Free types (FREETYPES): models/FreeStack.mch, a stack and each process's
+// status as free types; counts from scripts/freestack-count.py.
+const FREE_STACK: Case = Case {
+    model: "FreeStack.mch",
+    ..BASE
+};
+cases! {
+    free_stack_3: Case { sets: &[("PROC", 3)], states: Some(46), op_transitions: Some(99), ..FREE_STACK };
+    free_stack_4: Case { sets: &[("PROC", 4)], states: Some(193), op_transitions: Some(440), ..FREE_STACK };
+    free_stack_5_dfs: Case { sets: &[("PROC", 5)], flags: &["--order", "dfs", "--threads", "1"], states: Some(976), op_transitions: Some(2265), ..FREE_STACK };
+    free_stack_5_por: Case { sets: &[("PROC", 5)], flags: &["--por"], states: Some(976), op_transitions: Some(2265), ..FREE_STACK };
+    free_stack_4_canon: Case { sets: &[("PROC", 4)], flags: &["--symmetry", "canon"], states: Some(13), ..FREE_STACK };
+    free_stack_5_canon: Case { sets: &[("PROC", 5)], flags: &["--symmetry", "canon"], states: Some(16), ..FREE_STACK };
+    free_stack_5_flood: Case { sets: &[("PROC", 5)], flags: &["--symmetry", "flood", "--threads", "2"], states: Some(16), ..FREE_STACK };
+    free_stack_5_markers: Case { sets: &[("PROC", 5)], flags: &["--symmetry", "markers"], states: Some(16), ..FREE_STACK };
+}
+
 #[test]
 fn holders_functions_pack_to_fewer_bits_than_bitsets() {
     // PROC = 3, RES = 3: held is 3 images of 3 bits and an escape word

@@ -604,3 +604,35 @@ fn a_definition_file_included_twice_is_read_once() {
     let r = report(&dir.path().join("M.mch"), &["--no-deadlock"], 0);
     assert_eq!(counts(&r), (2, 1));
 }
+
+#[test]
+fn free_types_of_a_seen_included_or_refined_machine_are_in_scope() {
+    let dir = project(&[
+        (
+            "Types.mch",
+            "MACHINE Types\nFREETYPES\n  Cmd = stop, go(BOOL)\nEND\n",
+        ),
+        (
+            "Main.mch",
+            "MACHINE Main\nSEES Types\nVARIABLES c\nINVARIANT c : Cmd\nINITIALISATION c := stop\n\
+             OPERATIONS\n  set(b) = PRE b : BOOL THEN c := go(b) END;\n  halt = c := stop\nEND\n",
+        ),
+        (
+            "Both.mch",
+            "MACHINE Both\nINCLUDES Types\nVARIABLES c\nINVARIANT c : Cmd\nINITIALISATION c := stop\n\
+             OPERATIONS\n  set(b) = PRE b : BOOL & c = stop THEN c := go(b) END\nEND\n",
+        ),
+        (
+            "R1.ref",
+            "REFINEMENT R1\nREFINES Both\nVARIABLES c\nINITIALISATION c := stop\n\
+             OPERATIONS\n  set(b) = PRE b : BOOL & c = stop THEN c := go(bool(b = FALSE)) END\nEND\n",
+        ),
+    ]);
+    // stop, go(FALSE), go(TRUE): every state reaches every one (3 * 3).
+    let r = report(&dir.path().join("Main.mch"), &[], 0);
+    assert_eq!(counts(&r), (3, 9));
+    let r = report(&dir.path().join("Both.mch"), &["--no-deadlock"], 0);
+    assert_eq!(counts(&r), (3, 2));
+    let r = report(&dir.path().join("R1.ref"), &["--no-deadlock"], 0);
+    assert_eq!(counts(&r), (3, 2));
+}

@@ -371,10 +371,63 @@ fn unsupported_constructs_are_named() {
         "not supported yet: real numbers",
     );
     error(
-        "MACHINE M\nFREETYPES\n  List = nil, cons(INTEGER * List)\nEND",
+        "MACHINE M\nFREETYPES\n  List(T) = nil, cons(T * List)\nEND",
+        3,
+        7,
+        "not supported yet: the free type `List` with type parameters",
+    );
+    error(
+        "MACHINE M\nEXPRESSIONS\n  e = 1\nEND",
         2,
         1,
-        "not supported yet: the `FREETYPES` clause (ProB's inductive data types)",
+        "not supported yet: the `EXPRESSIONS` clause (ProB's named formulas to evaluate)",
+    );
+}
+
+/// A free type's name and its constructors' names and arguments, as parsed.
+type FreeTypeShape = (String, Vec<(String, Option<String>)>);
+
+#[test]
+fn free_types_parse_with_their_constructors() {
+    let m = parse(
+        "MACHINE M\nSETS S\nFREETYPES\n  List = nil, cons(INTEGER * List);\n  Colour = red, green\nVARIABLES x\nEND",
+    );
+    let shapes: Vec<FreeTypeShape> = m
+        .freetypes
+        .iter()
+        .map(|f| {
+            let constructors = f
+                .constructors
+                .iter()
+                .map(|c| (c.name.name.clone(), c.arg.as_ref().map(show)))
+                .collect();
+            (f.name.name.clone(), constructors)
+        })
+        .collect();
+    assert_eq!(
+        shapes,
+        vec![
+            (
+                "List".to_string(),
+                vec![
+                    ("nil".to_string(), None),
+                    ("cons".to_string(), Some("(Mul Integer List)".to_string())),
+                ]
+            ),
+            (
+                "Colour".to_string(),
+                vec![("red".to_string(), None), ("green".to_string(), None)]
+            ),
+        ]
+    );
+    assert_eq!(m.sets.len(), 1);
+    assert_eq!(m.variables.len(), 1);
+    // A missing `=` after the type's name.
+    error(
+        "MACHINE M\nFREETYPES\n  List nil\nEND",
+        3,
+        8,
+        "expected `=` and the constructors of the free type",
     );
 }
 

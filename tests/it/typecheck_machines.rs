@@ -468,3 +468,34 @@ fn any_variables_are_read_only() {
         "{e}"
     );
 }
+
+#[test]
+fn free_types_and_their_constructors_are_typed() {
+    let t = check(
+        "MACHINE F\nSETS PID\nFREETYPES\n  List = nil, cons(INTEGER * List);\n  \
+         Tree = leaf(List), node(Tree * Tree)\n\
+         VARIABLES t, p\nINVARIANT t : Tree & p : PID\n\
+         INITIALISATION t := node(leaf(cons(1, nil)), leaf(nil)) || p :: PID\n\
+         OPERATIONS\n  r <-- left = PRE t /: ran(leaf) THEN r := prj1(node~(t)) END\nEND\n",
+    );
+    assert_eq!(t.variables, vec![Type::Free(1), Type::Given(0)]);
+    let list = &t.free_types[0];
+    assert_eq!(list.name, "List");
+    assert_eq!(list.constructors[0].name, "nil");
+    assert_eq!(list.constructors[0].arg, None);
+    assert_eq!(
+        list.constructors[1].arg,
+        Some(Type::Pair(Box::new(Type::Int), Box::new(Type::Free(0))))
+    );
+    assert_eq!(t.free_types[1].constructors[0].arg, Some(Type::Free(0)));
+    assert_eq!(t.operations[0].outputs, vec![Type::Free(1)]);
+    // A constructor applied to the wrong type, and a free type where
+    // another is expected, both named.
+    let e = errors(
+        "MACHINE F\nFREETYPES\n  List = nil, cons(INTEGER * List);\n  Colour = red, green\n\
+         VARIABLES x\nINVARIANT x : List\nINITIALISATION x := cons(TRUE, nil)\n\
+         OPERATIONS op = x := red\nEND\n",
+    );
+    assert!(e.contains("expected INTEGER*List, found BOOL*List"), "{e}");
+    assert!(e.contains("expected List, found Colour"), "{e}");
+}

@@ -15,6 +15,8 @@ pub(super) fn merge_declarations(into: &mut Machine, mut from: Machine) -> Resul
     let existing = declared(into);
     let shared = |name: &str, span: Span| existing.get(name) == Some(&span);
     from.sets.retain(|s| !shared(&s.name().name, s.name().span));
+    from.freetypes
+        .retain(|f| !shared(&f.name.name, f.name.span));
     from.constants.retain(|c| !shared(&c.name, c.span));
     for (name, span) in declared(&from) {
         if existing.contains_key(&name) {
@@ -29,6 +31,7 @@ pub(super) fn merge_declarations(into: &mut Machine, mut from: Machine) -> Resul
         }
     }
     into.sets.extend(from.sets);
+    into.freetypes.extend(from.freetypes);
     into.constants.extend(from.constants);
     into.variables.extend(from.variables);
     into.concrete_variables.extend(from.concrete_variables);
@@ -39,7 +42,8 @@ pub(super) fn merge_declarations(into: &mut Machine, mut from: Machine) -> Resul
     Ok(())
 }
 
-/// Every set, enumerated element, constant and variable `m` declares, with
+/// Every set, enumerated element, free type, constructor, constant and
+/// variable `m` declares, with
 /// where.
 fn declared(m: &Machine) -> HashMap<String, Span> {
     let mut names = HashMap::new();
@@ -49,6 +53,12 @@ fn declared(m: &Machine) -> HashMap<String, Span> {
             for e in elements {
                 names.insert(e.name.clone(), e.span);
             }
+        }
+    }
+    for f in &m.freetypes {
+        names.insert(f.name.name.clone(), f.name.span);
+        for c in &f.constructors {
+            names.insert(c.name.name.clone(), c.name.span);
         }
     }
     for c in m.constants.iter().chain(&m.variables) {

@@ -339,6 +339,7 @@ impl Composer {
             out.variables.extend(kept);
             out.invariant = invariant.flatten();
             out.sets.append(&mut a.sets);
+            out.freetypes.append(&mut a.freetypes);
             out.constants.append(&mut a.constants);
             out.properties = a.properties.take();
             out.assertions = std::mem::take(&mut a.assertions)

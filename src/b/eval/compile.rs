@@ -27,6 +27,11 @@ pub struct Compiler<'a> {
     pub types: &'a MachineTypes,
     /// Given set names and enumerated element names, as values.
     globals: HashMap<String, Value>,
+    /// Free type names, with their numbers.
+    free_types: HashMap<String, u32>,
+    /// Constructor names: the constructor's number and whether it takes
+    /// an argument.
+    constructors: HashMap<String, (u32, bool)>,
     /// Names in scope, innermost last, and whether each may be read
     /// before it holds a value (`VAR` locals, outputs).
     scope: Vec<(String, Slot, bool)>,
@@ -67,9 +72,19 @@ impl<'a> Compiler<'a> {
             }
             globals.insert(g.name.clone(), Value::set_from_sorted(elems));
         }
+        let mut free_types = HashMap::new();
+        let mut constructors = HashMap::new();
+        for (k, free) in types.free_types.iter().enumerate() {
+            free_types.insert(free.name.clone(), k as u32);
+            for (i, c) in free.constructors.iter().enumerate() {
+                constructors.insert(c.name.clone(), (i as u32, c.arg.is_some()));
+            }
+        }
         Compiler {
             types,
             globals,
+            free_types,
+            constructors,
             scope: Vec::new(),
             next: 0,
             max: 0,
@@ -273,6 +288,27 @@ impl<'a> Compiler<'a> {
         if let Some(v) = self.globals.get(name) {
             return Ok(EK::Lit(v.clone()));
         }
+        if let Some(&k) = self.free_types.get(name) {
+            return Ok(EK::FreeType(k));
+        }
+        match self.constructors.get(name) {
+            Some(&(i, false)) => {
+                return Ok(EK::Lit(Value::pair(
+                    Value::Int(i.into()),
+                    Value::Bool(true),
+                )));
+            }
+            Some(&(_, true)) => {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("not supported yet: the constructor `{name}` as a set of pairs"),
+                )
+                .with_note(format!(
+                    "apply it (`{name}(x)`) or its inverse (`{name}~(v)`) to a value"
+                )));
+            }
+            None => {}
+        }
         Err(
             Diagnostic::error(span, format!("unknown identifier `{name}`"))
                 .with_label("not declared in this machine"),
@@ -314,6 +350,39 @@ impl<'a> Compiler<'a> {
             };
         }
         Ok(value.kind)
+    }
+
+    /// `c(x)` and `c~(v)` for a constructor `c` of a free type (not
+    /// hidden by a local name): the value `(i |-> x)` of constructor number
+    /// `i`, and the argument of such a value. `None` for any other `f`.
+    fn construction(&mut self, f: &Expr, args: &[Expr], span: Span) -> CResult<Option<EK>> {
+        let (name, inverse) = match &f.kind {
+            ExprKind::Ident(name) => (name, false),
+            ExprKind::Unary(UnaryOp::Inverse, inner) => match &inner.kind {
+                ExprKind::Ident(name) => (name, true),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        if self.resolve(name).is_some() {
+            return Ok(None);
+        }
+        let Some(&(i, true)) = self.constructors.get(name.as_str()) else {
+            return Ok(None);
+        };
+        let arg = self.tuple(args, span)?;
+        Ok(Some(if inverse {
+            EK::Destruct(i, name.as_str().into(), Box::new(arg))
+        } else {
+            EK::Binary(
+                BinaryOp::Maplet,
+                Box::new(CExpr {
+                    kind: EK::Lit(Value::Int(i.into())),
+                    span: f.span,
+                }),
+                Box::new(arg),
+            )
+        }))
     }
 
     /// Compiles an expression (a value-producing term).
@@ -386,6 +455,12 @@ impl<'a> Compiler<'a> {
                             args,
                             span,
                         )?,
+                        span,
+                    });
+                }
+                if let Some(constructed) = self.construction(f, args, span)? {
+                    return Ok(CExpr {
+                        kind: constructed,
                         span,
                     });
                 }

@@ -60,6 +60,10 @@ impl Interpreter {
                 }
                 Ok(true)
             }
+            EK::FreeType(_) => Err(Fail::infinite(
+                s.span,
+                "not supported yet: enumerating the values of a free type",
+            )),
             EK::Strings => Err(Fail::infinite(
                 s.span,
                 "cannot enumerate the infinite set STRING",
@@ -259,6 +263,10 @@ impl Interpreter {
             Type::Int | Type::String => Err(Fail::infinite(
                 crate::diag::Span::default(),
                 "cannot enumerate an infinite type",
+            )),
+            Type::Free(_) => Err(Fail::infinite(
+                crate::diag::Span::default(),
+                "not supported yet: enumerating the values of a free type",
             )),
         }
     }

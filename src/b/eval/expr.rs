@@ -116,6 +116,20 @@ impl Interpreter {
             // never build it.
             EK::Ints(_) => self.materialise(e, env),
             EK::Strings => self.materialise(e, env),
+            EK::FreeType(k) => Err(Fail::new(
+                span,
+                format!(
+                    "not supported yet: the free type `{}` as a value (only membership in it is)",
+                    self.free_type_name(*k)
+                ),
+            )),
+            EK::Destruct(ctor, name, v) => match self.eval(v, env)? {
+                Value::Pair(pair) if pair.0 == Value::Int((*ctor).into()) => Ok(pair.1.clone()),
+                _ => Err(Fail::new(
+                    span,
+                    format!("`{name}~` applied to a value another constructor built"),
+                )),
+            },
             EK::Unary(op, a) => self.unary(*op, a, e, env),
             EK::Binary(op, a, b) => self.binary(*op, a, b, e, env),
             EK::Projection(first, a, b) => {

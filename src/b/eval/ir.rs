@@ -64,6 +64,12 @@ pub enum EK {
     Ints(IntSet),
     /// `STRING`
     Strings,
+    /// A free type (by number), as the set of all its values.
+    FreeType(u32),
+    /// `c~(v)`: the argument of constructor number `.0` (named `.1`, for
+    /// messages) that built `v`; a model error for a value another
+    /// constructor built.
+    Destruct(u32, std::sync::Arc<str>, Box<CExpr>),
     /// One-argument operators and built-ins.
     Unary(UnaryOp, Box<CExpr>),
     /// Infix operators that yield values.

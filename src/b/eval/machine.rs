@@ -39,6 +39,8 @@ struct Operation {
 #[derive(Debug)]
 pub struct Interpreter {
     pub(crate) given_sets: Vec<GivenSet>,
+    /// The free types, for printing their values and for messages.
+    pub(crate) free_types: Vec<crate::b::types::FreeType>,
     /// Record shapes of each operation's parameters then outputs (empty
     /// when no record is involved), for labels.
     operation_shapes: Vec<Vec<crate::b::types::ValueShape>>,
@@ -259,6 +261,7 @@ impl Interpreter {
 
         Ok(Interpreter {
             given_sets: types.given_sets.clone(),
+            free_types: types.free_types.clone(),
             operation_shapes: types.operation_shapes.clone(),
             bound_integers: types.bound_integers,
             bound_in_plans: c.bound_used(),
@@ -575,7 +578,15 @@ impl Interpreter {
     /// A value printed as ProB prints it, the records `shape` locates with
     /// their field names.
     pub fn format_shaped(&self, v: &Value, shape: &crate::b::types::ValueShape) -> String {
-        v.display_shaped(&self.given_sets, shape).to_string()
+        v.display_shaped(&self.given_sets, shape, &self.free_types)
+            .to_string()
+    }
+
+    /// The name of free type number `k`.
+    pub(crate) fn free_type_name(&self, k: u32) -> &str {
+        self.free_types
+            .get(k as usize)
+            .map_or("?", |f| f.name.as_str())
     }
 
     /// A value printed as ProB prints it: `{PID1,PID2}`, `(a|->b)`, `[a,b]`.

@@ -254,7 +254,7 @@ pub fn plan(
 pub fn type_is_finite(t: &Type) -> bool {
     match t {
         Type::Bool | Type::Given(_) => true,
-        Type::Int | Type::String => false,
+        Type::Int | Type::String | Type::Free(_) => false,
         Type::Pair(a, b) => type_is_finite(a) && type_is_finite(b),
         Type::Set(a) => type_is_finite(a),
     }
@@ -824,7 +824,7 @@ fn visit_pred_exprs(p: &CPred, f: &mut dyn FnMut(&CExpr)) {
 fn visit_exprs(e: &CExpr, f: &mut dyn FnMut(&CExpr)) {
     f(e);
     match &e.kind {
-        EK::Unary(_, a) | EK::Component(_, a) => visit_exprs(a, f),
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => visit_exprs(a, f),
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)
@@ -844,7 +844,9 @@ fn visit_exprs(e: &CExpr, f: &mut dyn FnMut(&CExpr)) {
 fn set_cost(s: &CExpr) -> u32 {
     match &s.kind {
         EK::Lit(_) | EK::Read(_) | EK::SetEnum(_) => 1,
-        EK::Ints(IntSet::Natural | IntSet::Natural1 | IntSet::Integer) | EK::Strings => 9,
+        EK::Ints(IntSet::Natural | IntSet::Natural1 | IntSet::Integer)
+        | EK::Strings
+        | EK::FreeType(_) => 9,
         EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => 9,
         _ => 2,
     }
@@ -950,9 +952,9 @@ fn bound_pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
 /// Every frame slot an expression reads (including inside nested binders).
 pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
     match &e.kind {
-        EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::Read(Slot::Const(_)) => {}
+        EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Read(Slot::Const(_)) => {}
         EK::Read(Slot::Frame(s)) | EK::Local(s, _) => out.push(*s),
-        EK::Unary(_, a) | EK::Component(_, a) => expr_slots(a, out),
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => expr_slots(a, out),
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)
@@ -1011,6 +1013,7 @@ mod tests {
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),
+            free_types: Vec::new(),
             bound_integers: false,
             maxint: 3,
             minint: -1,

@@ -132,6 +132,8 @@ impl Interpreter {
                 Ok(lo.is_none_or(|lo| *i >= lo) && hi.is_none_or(|hi| *i <= hi))
             }
             EK::Strings => Ok(matches!(v, Value::Str(_))),
+            // Every value of the type (the checker typed `v`).
+            EK::FreeType(_) => Ok(true),
             EK::SetEnum(items) => {
                 for x in items {
                     if self.eval(x, env)? == *v {
@@ -327,7 +329,7 @@ impl Interpreter {
                 let (lo, hi) = self.int_bounds(kind);
                 lo.is_none() || hi.is_none()
             }
-            EK::Strings => true,
+            EK::Strings | EK::FreeType(_) => true,
             _ => false,
         }
     }

@@ -366,6 +366,7 @@ impl Interpreter {
         match (&a.kind, &b.kind) {
             (EK::Ints(x), EK::Ints(y)) => x == y,
             (EK::Strings, EK::Strings) => true,
+            (EK::FreeType(x), EK::FreeType(y)) => x == y,
             (EK::Lit(x), EK::Lit(y)) => x == y,
             (EK::Binary(BinaryOp::Interval, a1, a2), EK::Binary(BinaryOp::Interval, b1, b2)) => {
                 self.same_set(a1, b1) && self.same_set(a2, b2)
@@ -380,7 +381,7 @@ impl Interpreter {
         use super::ir::IntSet;
         use crate::b::ast::UnaryOp;
         match &e.kind {
-            EK::Ints(IntSet::Integer) | EK::Strings => true,
+            EK::Ints(IntSet::Integer) | EK::Strings | EK::FreeType(_) => true,
             EK::Lit(Value::Set(items)) => match items.first() {
                 Some(Value::Bool(_)) => items.len() == 2,
                 Some(Value::Elem(el)) => self

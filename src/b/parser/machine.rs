@@ -12,7 +12,10 @@
 use std::collections::HashMap;
 
 use super::Parser;
-use crate::b::ast::{ComponentKind, Expr, Ident, Machine, MachineRef, Operation, SetDecl};
+use crate::b::ast::{
+    ComponentKind, ConstructorDecl, Expr, FreeTypeDecl, Ident, Machine, MachineRef, Operation,
+    SetDecl,
+};
 use crate::b::lexer::{Keyword, Sym, Token, TokenKind};
 use crate::diag::{Diagnostic, Span};
 
@@ -43,10 +46,16 @@ impl Parser<'_> {
         loop {
             let token = self.peek().clone();
             let TokenKind::Keyword(kw) = token.kind else {
+                // ProB's `FREETYPES` (not a keyword of classical B, so
+                // not reserved).
+                if matches!(&token.kind, TokenKind::Ident(name) if name == "FREETYPES") {
+                    self.bump();
+                    m.freetypes.extend(self.free_types()?);
+                    continue;
+                }
                 // ProB's own clauses, named rather than taken for a typo.
                 if let TokenKind::Ident(name) = &token.kind
                     && let Some(what) = match name.as_str() {
-                        "FREETYPES" => Some("inductive data types"),
                         "EXPRESSIONS" | "PREDICATES" => Some("named formulas to evaluate"),
                         _ => None,
                     }
@@ -236,6 +245,47 @@ impl Parser<'_> {
             // A `;` separates declarations; one before the next clause is tolerated.
             if !self.eat_sym(Sym::Semicolon) || !matches!(self.peek_kind(), TokenKind::Ident(_)) {
                 return Ok(sets);
+            }
+        }
+    }
+
+    /// `List = nil, cons(INTEGER * List); Tree = ...` of the `FREETYPES` clause.
+    fn free_types(&mut self) -> Result<Vec<FreeTypeDecl>, Diagnostic> {
+        let mut types = Vec::new();
+        loop {
+            let name = self.ident()?;
+            if self.peek_kind() == &TokenKind::Sym(Sym::LParen) {
+                let token = self.peek().clone();
+                return Err(self.error_at(
+                    &token,
+                    format!(
+                        "not supported yet: the free type `{}` with type parameters",
+                        name.name
+                    ),
+                ));
+            }
+            if !self.eat_sym(Sym::Eq) {
+                return Err(self.expected("`=` and the constructors of the free type"));
+            }
+            let mut constructors = Vec::new();
+            loop {
+                let name = self.ident()?;
+                let arg = if self.eat_sym(Sym::LParen) {
+                    let arg = self.expr()?;
+                    self.expect_sym(Sym::RParen)?;
+                    Some(arg)
+                } else {
+                    None
+                };
+                constructors.push(ConstructorDecl { name, arg });
+                if !self.eat_sym(Sym::Comma) {
+                    break;
+                }
+            }
+            types.push(FreeTypeDecl { name, constructors });
+            // A `;` separates declarations; one before the next clause is tolerated.
+            if !self.eat_sym(Sym::Semicolon) || !matches!(self.peek_kind(), TokenKind::Ident(_)) {
+                return Ok(types);
             }
         }
     }

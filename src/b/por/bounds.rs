@@ -20,7 +20,8 @@ use crate::b::types::Type;
 /// Whether `ty` contains integers anywhere.
 pub fn has_int(ty: &Type) -> bool {
     match ty {
-        Type::Int => true,
+        // A free type's values may hold integers.
+        Type::Int | Type::Free(_) => true,
         Type::Bool | Type::String | Type::Given(_) => false,
         Type::Pair(a, b) => has_int(a) || has_int(b),
         Type::Set(t) => has_int(t),

@@ -200,6 +200,7 @@ mod tests {
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),
+            free_types: Vec::new(),
             bound_integers: false,
             maxint: 3,
             minint: -1,

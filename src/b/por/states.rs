@@ -385,7 +385,7 @@ pub fn domain_size(ty: &Type, types: &MachineTypes) -> Option<usize> {
     match ty {
         Type::Int => usize::try_from(types.maxint.checked_sub(types.minint)?.checked_add(1)?).ok(),
         Type::Bool => Some(2),
-        Type::String => None,
+        Type::String | Type::Free(_) => None,
         Type::Given(s) => Some(types.given_sets.get(*s as usize)?.elements.len()),
         Type::Pair(a, b) => Some(domain_size(a, types)?.saturating_mul(domain_size(b, types)?)),
         Type::Set(t) => {
@@ -407,7 +407,7 @@ pub fn domain(ty: &Type, types: &MachineTypes, limit: usize) -> Option<Vec<Value
             (types.minint..=types.maxint).map(Value::Int).collect()
         }
         Type::Bool => vec![Value::Bool(false), Value::Bool(true)],
-        Type::String => return None,
+        Type::String | Type::Free(_) => return None,
         Type::Given(s) => {
             let n = types.given_sets.get(*s as usize)?.elements.len();
             (0..n as u32)

@@ -85,7 +85,7 @@ impl Finite {
                 }
                 Finite::Set(Box::new(t))
             }
-            Type::Int | Type::String => return None,
+            Type::Int | Type::String | Type::Free(_) => return None,
         };
         Some(f)
     }

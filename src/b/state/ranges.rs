@@ -243,7 +243,8 @@ fn is_whole_carrier(set: &Expr, ty: &Type, types: &MachineTypes) -> bool {
 /// Whether values of `ty` contain integers.
 fn mentions_int(ty: &Type) -> bool {
     match ty {
-        Type::Int => true,
+        // A free type's values may hold integers.
+        Type::Int | Type::Free(_) => true,
         Type::Pair(a, b) => mentions_int(a) || mentions_int(b),
         Type::Set(t) => mentions_int(t),
         Type::Bool | Type::String | Type::Given(_) => false,

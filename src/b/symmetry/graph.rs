@@ -387,6 +387,8 @@ fn mentions_movable(ty: &crate::b::types::Type, sym: &Permutable) -> bool {
     use crate::b::types::Type;
     match ty {
         Type::Int | Type::Bool | Type::String => false,
+        // A free type's values may hold any given set's elements.
+        Type::Free(_) => true,
         Type::Given(s) => sym.movable.get(*s as usize).is_some_and(|m| !m.is_empty()),
         Type::Pair(a, b) => mentions_movable(a, sym) || mentions_movable(b, sym),
         Type::Set(t) => mentions_movable(t, sym),

@@ -304,6 +304,8 @@ impl Markers {
 fn mentions(ty: &Type, sym: &Permutable) -> bool {
     match ty {
         Type::Int | Type::Bool | Type::String => false,
+        // A free type's values may hold any given set's elements.
+        Type::Free(_) => true,
         Type::Given(s) => sym.movable.get(*s as usize).is_some_and(|m| !m.is_empty()),
         Type::Pair(a, b) => mentions(a, sym) || mentions(b, sym),
         Type::Set(t) => mentions(t, sym),
@@ -346,6 +348,7 @@ mod tests {
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),
+            free_types: Vec::new(),
             bound_integers: false,
             given_sets: vec![GivenSet {
                 name: "D".into(),

@@ -163,6 +163,7 @@ mod tests {
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),
+            free_types: Vec::new(),
             bound_integers: false,
             given_sets: vec![GivenSet {
                 name: "P".into(),

@@ -45,6 +45,9 @@ pub(crate) struct Checker {
     pub(super) operation: Option<String>,
     /// The machine this one refines, for messages about names it may declare.
     pub(super) refines: Option<String>,
+    /// The argument type of each constructor of each free type (`None`
+    /// for a constant constructor).
+    pub(super) constructors: Vec<Vec<Option<TermId>>>,
 }
 
 impl Checker {
@@ -62,6 +65,7 @@ impl Checker {
             reported_unknown: HashSet::new(),
             operation: None,
             refines: None,
+            constructors: Vec::new(),
         }
     }
 
@@ -134,6 +138,7 @@ impl Checker {
                 self.declare(name, *span, What::Element(k as u32), term);
             }
         }
+        self.declare_free_types(machine);
         let constants = machine
             .constants
             .iter()
@@ -147,6 +152,106 @@ impl Checker {
             .map(|(i, v)| self.declare_fresh(v, What::Variable(i)))
             .collect();
         (constants, variables)
+    }
+
+    /// Declares the free types and their constructors: a constant
+    /// constructor is a value of its type, any other a function from its
+    /// argument's type into it (so `cons(1, nil)` and `cons~(l)` are
+    /// typed as applications). Every type is declared before any
+    /// argument is read, so free types may refer to each other.
+    fn declare_free_types(&mut self, machine: &Machine) {
+        self.terms.free_names = machine
+            .freetypes
+            .iter()
+            .map(|f| f.name.name.clone())
+            .collect();
+        for (k, free) in machine.freetypes.iter().enumerate() {
+            let t = self.terms.free(k as u32);
+            let term = self.terms.set(t);
+            self.declare(
+                &free.name.name,
+                free.name.span,
+                What::FreeType(k as u32),
+                term,
+            );
+        }
+        for (k, free) in machine.freetypes.iter().enumerate() {
+            let mut args = Vec::new();
+            for (i, c) in free.constructors.iter().enumerate() {
+                let value = self.terms.free(k as u32);
+                let what = What::Constructor(k as u32, i as u32);
+                let Some(arg) = &c.arg else {
+                    self.declare(&c.name.name, c.name.span, what, value);
+                    args.push(None);
+                    continue;
+                };
+                let a = if let Some(part) = self.not_a_type(arg) {
+                    self.error(
+                        Diagnostic::error(
+                            part.span,
+                            format!(
+                                "not supported yet: a constructor argument that is not a type (of `{}`)",
+                                c.name.name
+                            ),
+                        )
+                        .with_note("write a type: INTEGER, BOOL, STRING, a set of the SETS clause, a free type, POW(T) or T*U"),
+                    );
+                    self.terms.var()
+                } else {
+                    self.elements_of(arg)
+                };
+                let function = self.terms.relation(a, value);
+                self.declare(&c.name.name, c.name.span, what, function);
+                args.push(Some(a));
+            }
+            self.constructors.push(args);
+        }
+    }
+
+    /// The first part of `e` that is not a type expression (`INTEGER`,
+    /// `BOOL`, `STRING`, a given set, a free type, `POW(T)`, `T*U`).
+    fn not_a_type<'e>(&self, e: &'e crate::b::ast::Expr) -> Option<&'e crate::b::ast::Expr> {
+        use crate::b::ast::{BinaryOp, BuiltinConstant, ExprKind, UnaryOp};
+        match &e.kind {
+            ExprKind::Constant(
+                BuiltinConstant::Integer | BuiltinConstant::Bool | BuiltinConstant::String,
+            ) => None,
+            ExprKind::Ident(name) => match self.scope.global(name).map(|b| b.what) {
+                Some(What::Set(_) | What::FreeType(_)) => None,
+                _ => Some(e),
+            },
+            ExprKind::Binary(BinaryOp::Mul, a, b) => self.not_a_type(a).or(self.not_a_type(b)),
+            ExprKind::Unary(UnaryOp::Pow, a) => self.not_a_type(a),
+            _ => Some(e),
+        }
+    }
+
+    /// The free types with their constructors' argument types, resolved
+    /// (an unresolved one was reported with the constructor's typing).
+    pub(super) fn free_types(&mut self, machine: &Machine) -> Vec<crate::b::types::FreeType> {
+        use crate::b::types::{Constructor, FreeType, ValueShape};
+        let mut out = Vec::new();
+        for (free, args) in machine
+            .freetypes
+            .iter()
+            .zip(std::mem::take(&mut self.constructors))
+        {
+            let constructors = free
+                .constructors
+                .iter()
+                .zip(args)
+                .map(|(c, arg)| Constructor {
+                    name: c.name.name.clone(),
+                    arg: arg.and_then(|a| self.terms.resolve(a)),
+                    shape: arg.map_or(ValueShape::Plain, |a| self.terms.value_shape(a)),
+                })
+                .collect();
+            out.push(FreeType {
+                name: free.name.name.clone(),
+                constructors,
+            });
+        }
+        out
     }
 
     /// Checks the INITIALISATION, which must assign every variable.

@@ -189,6 +189,7 @@ pub fn check_machine(
         operations.push(OperationTypes { params, outputs });
     }
     let bound = checker.bound_types(report);
+    let free_types = checker.free_types(machine);
     if !checker.diags.is_empty() {
         return Err(checker.diags);
     }
@@ -201,6 +202,7 @@ pub fn check_machine(
         fields,
         shapes,
         operation_shapes,
+        free_types,
         maxint,
         minint,
         bound_integers: false,

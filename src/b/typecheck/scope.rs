@@ -16,6 +16,10 @@ pub(crate) enum What {
     Set(u32),
     /// An element of enumerated set number `k`.
     Element(u32),
+    /// Free type number `k`.
+    FreeType(u32),
+    /// Constructor `i` of free type number `k`.
+    Constructor(u32, u32),
     /// Constant number `i`.
     Constant(usize),
     /// Variable number `i`.
@@ -39,6 +43,8 @@ impl What {
         match self {
             What::Set(_) => "set".into(),
             What::Element(_) => "enumerated set element".into(),
+            What::FreeType(_) => "free type".into(),
+            What::Constructor(..) => "constructor".into(),
             What::Constant(_) => "constant".into(),
             What::Variable(_) => "variable".into(),
             What::Param => "input parameter".into(),

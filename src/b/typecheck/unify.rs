@@ -26,6 +26,7 @@ enum Node {
     Given(u32),
     Pair(TermId, TermId),
     Set(TermId),
+    Free(u32),
 }
 
 /// The outermost constructor of a term, as seen after following links.
@@ -45,6 +46,8 @@ pub(crate) enum Shape {
     Pair(TermId, TermId),
     /// `POW(A)`
     Set(TermId),
+    /// Free type number `k`.
+    Free(u32),
 }
 
 /// Why two terms could not be unified.
@@ -65,6 +68,8 @@ pub(crate) struct Terms {
     /// [`crate::b::types::MachineTypes::fields`]) and the field names, kept
     /// on the representative.
     records: std::collections::HashMap<TermId, Vec<String>>,
+    /// The names of the free types, by number, for messages.
+    pub(crate) free_names: Vec<String>,
 }
 
 impl Terms {
@@ -96,6 +101,11 @@ impl Terms {
     /// Given set number `k`.
     pub(crate) fn given(&mut self, k: u32) -> TermId {
         self.push(Node::Given(k))
+    }
+
+    /// Free type number `k`.
+    pub(crate) fn free(&mut self, k: u32) -> TermId {
+        self.push(Node::Free(k))
     }
 
     /// `a*b`
@@ -151,6 +161,7 @@ impl Terms {
                 ValueShape::Plain => ValueShape::Plain,
                 inner => ValueShape::Set(Box::new(inner)),
             },
+            Shape::Free(k) => ValueShape::Free(k),
             _ => ValueShape::Plain,
         }
     }
@@ -194,6 +205,7 @@ impl Terms {
             Type::Bool => self.bool(),
             Type::String => self.string(),
             Type::Given(k) => self.given(*k),
+            Type::Free(k) => self.free(*k),
             Type::Pair(a, b) => {
                 let (a, b) = (self.of_type(a), self.of_type(b));
                 self.pair(a, b)
@@ -230,6 +242,7 @@ impl Terms {
             Node::Given(k) => Shape::Given(k),
             Node::Pair(a, b) => Shape::Pair(a, b),
             Node::Set(a) => Shape::Set(a),
+            Node::Free(k) => Shape::Free(k),
         }
     }
 
@@ -311,6 +324,7 @@ impl Terms {
             Shape::Bool => Type::Bool,
             Shape::Str => Type::String,
             Shape::Given(k) => Type::Given(k),
+            Shape::Free(k) => Type::Free(k),
             Shape::Pair(a, b) => Type::Pair(Box::new(self.resolve(a)?), Box::new(self.resolve(b)?)),
             Shape::Set(a) => Type::Set(Box::new(self.resolve(a)?)),
         })
@@ -345,6 +359,10 @@ impl Terms {
             Shape::Given(k) => match set_names.get(k as usize) {
                 Some(name) => out.push_str(name),
                 None => out.push_str(&format!("GIVEN{k}")),
+            },
+            Shape::Free(k) => match self.free_names.get(k as usize) {
+                Some(name) => out.push_str(name),
+                None => out.push_str(&format!("FREE{k}")),
             },
             Shape::Pair(a, b) => {
                 // `*` is left-associative: only a pair on the right needs parentheses.

@@ -1,11 +1,12 @@
 //! ProB-style printing of values: `{PID1,PID2}`, `(a|->b)`, `[a,b]` for
 //! non-empty sequences, `TRUE`, `"str"`, `{}`, and `rec(a:1,b:TRUE)`
-//! where the value's type holds records ([`ValueShape`]).
+//! where the value's type holds records and `cons(1,nil)` where it holds
+//! free types ([`ValueShape`]).
 
 use std::fmt;
 
 use super::{Value, sequences};
-use crate::b::types::{GivenSet, ValueShape};
+use crate::b::types::{FreeType, GivenSet, ValueShape};
 
 /// A value together with the given sets that name its elements (and the
 /// field names of the records it holds); its `Display` prints the value as
@@ -15,8 +16,10 @@ pub struct DisplayValue<'a> {
     pub value: &'a Value,
     /// The machine's given sets, numbered as in [`crate::b::types`].
     pub sets: &'a [GivenSet],
-    /// Where the value's type holds records.
+    /// Where the value's type holds records and free types.
     pub shape: &'a ValueShape,
+    /// The machine's free types, numbered as [`ValueShape::Free`] numbers them.
+    pub free: &'a [FreeType],
 }
 
 impl Value {
@@ -27,28 +30,42 @@ impl Value {
             value: self,
             sets,
             shape: &ValueShape::Plain,
+            free: &[],
         }
     }
 
     /// As [`Value::display`], printing the records `shape` locates as
-    /// `rec(a:1,b:TRUE)`.
+    /// `rec(a:1,b:TRUE)` and its values of the free types `free` as
+    /// `cons(1,nil)`.
     pub fn display_shaped<'a>(
         &'a self,
         sets: &'a [GivenSet],
         shape: &'a ValueShape,
+        free: &'a [FreeType],
     ) -> DisplayValue<'a> {
         DisplayValue {
             value: self,
             sets,
             shape,
+            free,
         }
     }
 }
 
 impl fmt::Display for DisplayValue<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_value(f, self.value, self.sets, self.shape)
+        let context = Context {
+            sets: self.sets,
+            free: self.free,
+        };
+        write_value(f, self.value, &context, self.shape)
     }
+}
+
+/// What names the parts of a value: given sets and free types.
+struct Context<'a> {
+    sets: &'a [GivenSet],
+    free: &'a [FreeType],
 }
 
 const PLAIN: ValueShape = ValueShape::Plain;
@@ -56,14 +73,20 @@ const PLAIN: ValueShape = ValueShape::Plain;
 fn write_value(
     f: &mut fmt::Formatter<'_>,
     v: &Value,
-    sets: &[GivenSet],
+    cx: &Context<'_>,
     shape: &ValueShape,
 ) -> fmt::Result {
     if let ValueShape::Record(fields) = shape
-        && write_record(f, v, sets, fields)?
+        && write_record(f, v, cx, fields)?
     {
         return Ok(());
     }
+    if let ValueShape::Free(k) = shape
+        && write_constructed(f, v, cx, *k)?
+    {
+        return Ok(());
+    }
+    let sets = cx.sets;
     match v {
         Value::Int(i) => write!(f, "{i}"),
         Value::Bool(true) => f.write_str("TRUE"),
@@ -83,9 +106,9 @@ fn write_value(
                 _ => (&PLAIN, &PLAIN),
             };
             f.write_str("(")?;
-            write_value(f, &p.0, sets, left)?;
+            write_value(f, &p.0, cx, left)?;
             f.write_str("|->")?;
-            write_value(f, &p.1, sets, right)?;
+            write_value(f, &p.1, cx, right)?;
             f.write_str(")")
         }
         Value::Set(elems) => {
@@ -101,9 +124,9 @@ fn write_value(
                     ValueShape::Pair(_, b) => &**b,
                     _ => &PLAIN,
                 };
-                return write_list(f, "[", "]", seq.into_iter(), sets, item);
+                return write_list(f, "[", "]", seq.into_iter(), cx, item);
             }
-            write_list(f, "{", "}", elems.iter(), sets, element)
+            write_list(f, "{", "}", elems.iter(), cx, element)
         }
     }
 }
@@ -114,7 +137,7 @@ fn write_value(
 fn write_record(
     f: &mut fmt::Formatter<'_>,
     v: &Value,
-    sets: &[GivenSet],
+    cx: &Context<'_>,
     fields: &[(String, ValueShape)],
 ) -> Result<bool, fmt::Error> {
     let mut values: Vec<&Value> = Vec::with_capacity(fields.len());
@@ -136,7 +159,49 @@ fn write_record(
             f.write_str(",")?;
         }
         write!(f, "{name}:")?;
-        write_value(f, value, sets, shape)?;
+        write_value(f, value, cx, shape)?;
+    }
+    f.write_str(")")?;
+    Ok(true)
+}
+
+/// Writes `v` as `c` or `c(x)` if it is a value of free type `k` (the
+/// pair of its constructor's number and argument); an argument that is a
+/// pair is written as the constructor's arguments, `cons(1,nil)`. Returns
+/// whether it did.
+fn write_constructed(
+    f: &mut fmt::Formatter<'_>,
+    v: &Value,
+    cx: &Context<'_>,
+    k: u32,
+) -> Result<bool, fmt::Error> {
+    let Value::Pair(p) = v else {
+        return Ok(false);
+    };
+    let Some(c) = p.0.as_int().and_then(|i| {
+        cx.free
+            .get(k as usize)?
+            .constructors
+            .get(usize::try_from(i).ok()?)
+    }) else {
+        return Ok(false);
+    };
+    f.write_str(&c.name)?;
+    if c.arg.is_none() {
+        return Ok(true);
+    }
+    f.write_str("(")?;
+    match (&p.1, &c.arg) {
+        (Value::Pair(args), Some(crate::b::types::Type::Pair(..))) => {
+            let (a, b) = match &c.shape {
+                ValueShape::Pair(a, b) => (&**a, &**b),
+                _ => (&PLAIN, &PLAIN),
+            };
+            write_value(f, &args.0, cx, a)?;
+            f.write_str(",")?;
+            write_value(f, &args.1, cx, b)?;
+        }
+        (arg, _) => write_value(f, arg, cx, &c.shape)?,
     }
     f.write_str(")")?;
     Ok(true)
@@ -147,7 +212,7 @@ fn write_list<'v>(
     open: &str,
     close: &str,
     items: impl Iterator<Item = &'v Value>,
-    sets: &[GivenSet],
+    cx: &Context<'_>,
     shape: &ValueShape,
 ) -> fmt::Result {
     f.write_str(open)?;
@@ -155,7 +220,7 @@ fn write_list<'v>(
         if i > 0 {
             f.write_str(",")?;
         }
-        write_value(f, x, sets, shape)?;
+        write_value(f, x, cx, shape)?;
     }
     f.write_str(close)
 }
@@ -182,5 +247,45 @@ mod tests {
         let seq = sequences::from_owned([Value::Bool(true), Value::str("a")]);
         assert_eq!(seq.display(&sets).to_string(), "[TRUE,\"a\"]");
         assert_eq!(Value::empty_set().display(&sets).to_string(), "{}");
+    }
+
+    #[test]
+    fn free_type_values_print_with_their_constructors() {
+        use crate::b::types::{Constructor, FreeType, Type};
+        let list = [FreeType {
+            name: "List".into(),
+            constructors: vec![
+                Constructor {
+                    name: "nil".into(),
+                    arg: None,
+                    shape: ValueShape::Plain,
+                },
+                Constructor {
+                    name: "cons".into(),
+                    arg: Some(Type::Pair(Box::new(Type::Int), Box::new(Type::Free(0)))),
+                    shape: ValueShape::Pair(
+                        Box::new(ValueShape::Plain),
+                        Box::new(ValueShape::Free(0)),
+                    ),
+                },
+            ],
+        }];
+        let nil = Value::pair(Value::Int(0), Value::Bool(true));
+        let cons =
+            |x: i64, tail: Value| Value::pair(Value::Int(1), Value::pair(Value::Int(x), tail));
+        let two = cons(2, cons(1, nil.clone()));
+        let shape = ValueShape::Free(0);
+        assert_eq!(
+            two.display_shaped(&[], &shape, &list).to_string(),
+            "cons(2,cons(1,nil))"
+        );
+        let set = Value::set_from_vec(vec![nil.clone(), two.clone()]);
+        let set_shape = ValueShape::Set(Box::new(ValueShape::Free(0)));
+        assert_eq!(
+            set.display_shaped(&[], &set_shape, &list).to_string(),
+            "{nil,cons(2,cons(1,nil))}"
+        );
+        // Without the free types: the pairs they are stored as.
+        assert_eq!(nil.display(&[]).to_string(), "(0|->TRUE)");
     }
 }

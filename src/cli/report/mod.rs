@@ -200,7 +200,9 @@ impl RunSummary {
             let _ = writeln!(out, "  (no counterexample: {e})");
         }
         if !r.trace.is_empty() {
-            let _ = writeln!(out, "\ncounterexample ({} steps):", r.trace.len());
+            let n = r.trace.len();
+            let steps = if n == 1 { "step" } else { "steps" };
+            let _ = writeln!(out, "\ncounterexample ({n} {steps}):");
             for (i, step) in r.trace.iter().enumerate() {
                 let _ = writeln!(out, "{:>4}. {}", i + 1, step.label);
                 for (name, value) in &step.changes.0 {
