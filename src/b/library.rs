@@ -52,6 +52,19 @@ pub enum External {
     /// `STRING_IS_INT(s)` (a predicate): `s` is a decimal integer, with an
     /// optional `-`.
     StringIsInt,
+    /// `STRING_CONTAINS_STRING(s, t)`: `TRUE` when `t` occurs in `s` as
+    /// consecutive characters.
+    StringContainsString,
+    /// `FORMAT_TO_STRING(format, values)`: `format` with each `~w`
+    /// replaced by the next value of the sequence (strings without quotes,
+    /// integers, booleans) and `~n` by a newline.
+    FormatToString,
+    /// `FORCE(x)` (of `LibraryProB`): `x`; ProB evaluates it eagerly, which
+    /// orbit always does.
+    Force,
+    /// `ENUMERATE(x)` (a predicate of `LibraryProB`): true; tells ProB to
+    /// enumerate `x`, which orbit's plans decide for themselves.
+    Enumerate,
     /// `ASSERT_TRUE(b, msg)` (a predicate of `LibraryProB`): true when `b`
     /// is `TRUE`; otherwise evaluating it is an error with `msg`.
     AssertTrue,
@@ -69,10 +82,13 @@ pub enum External {
     Printf,
     /// `fprintf(file, format, value)`: [`External::Printf`] into a file.
     Fprintf,
+    /// `vprintf(format, value)` (of `LibraryIO`): prints during ProB's
+    /// animation and is `value`.
+    Vprintf,
 }
 
 /// Every external function orbit implements, with its name in ProB's libraries.
-const NAMES: [(External, &str); 21] = [
+const NAMES: [(External, &str); 26] = [
     (External::StringAppend, "STRING_APPEND"),
     (External::StringLength, "STRING_LENGTH"),
     (External::StringConc, "STRING_CONC"),
@@ -88,12 +104,17 @@ const NAMES: [(External, &str); 21] = [
     (External::SubString, "SUB_STRING"),
     (External::Choose, "CHOOSE"),
     (External::StringIsInt, "STRING_IS_INT"),
+    (External::StringContainsString, "STRING_CONTAINS_STRING"),
+    (External::FormatToString, "FORMAT_TO_STRING"),
+    (External::Force, "FORCE"),
+    (External::Enumerate, "ENUMERATE"),
     (External::AssertTrue, "ASSERT_TRUE"),
     (External::AssertExpr, "ASSERT_EXPR"),
     (External::Less, "LESS"),
     (External::Closure1, "CLOSURE1"),
     (External::Printf, "printf"),
     (External::Fprintf, "fprintf"),
+    (External::Vprintf, "vprintf"),
 ];
 
 impl External {
@@ -114,7 +135,8 @@ impl External {
     pub fn arity(self) -> usize {
         use External::*;
         match self {
-            StringAppend | StringJoin | StringSplit | AssertTrue | Less | Printf => 2,
+            StringAppend | StringJoin | StringSplit | StringContainsString | FormatToString
+            | AssertTrue | Less | Printf | Vprintf => 2,
             SubString | AssertExpr | Fprintf => 3,
             _ => 1,
         }
@@ -130,6 +152,7 @@ impl External {
                 | External::Less
                 | External::Printf
                 | External::Fprintf
+                | External::Enumerate
         )
     }
 
@@ -235,6 +258,11 @@ impl External {
                 }
                 _ => return Err(format!("{}: expected a boolean", self.name())),
             },
+            StringContainsString => Value::Bool(string(0)?.contains(&*string(1)?)),
+            FormatToString => text(format_to_string(&string(0)?, seq(1)?)?),
+            Force => args[0].clone(),
+            Vprintf => args[1].clone(),
+            Enumerate => Value::Bool(true),
             Less => Value::Bool(args[0] < args[1]),
             Printf | Fprintf => Value::Bool(true),
             Closure1 => match args.first().and_then(Value::as_set) {
@@ -245,6 +273,49 @@ impl External {
             },
         })
     }
+}
+
+/// `FORMAT_TO_STRING`'s result: `format` with `~w` replaced by the values
+/// in turn and `~n` by a newline (`~~` is `~`). Values are strings (without
+/// quotes), integers and booleans; others need names orbit does not have here.
+fn format_to_string(format: &str, values: Vec<Value>) -> Result<String, String> {
+    let mut values = values.into_iter();
+    let mut out = String::new();
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '~' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => match values.next() {
+                Some(Value::Str(s)) => out.push_str(&s),
+                Some(Value::Int(i)) => out.push_str(&i.to_string()),
+                Some(Value::Bool(b)) => out.push_str(if b { "TRUE" } else { "FALSE" }),
+                Some(_) => {
+                    return Err(
+                        "not supported yet: FORMAT_TO_STRING of a value other than a string, an integer or a boolean"
+                            .into(),
+                    );
+                }
+                None => return Err(format!("FORMAT_TO_STRING: too few values for \"{format}\"")),
+            },
+            Some('n') => out.push('\n'),
+            Some('~') => out.push('~'),
+            other => {
+                return Err(format!(
+                    "FORMAT_TO_STRING: unknown directive `~{}` in \"{format}\"",
+                    other.map(String::from).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    if values.next().is_some() {
+        return Err(format!(
+            "FORMAT_TO_STRING: too many values for \"{format}\""
+        ));
+    }
+    Ok(out)
 }
 
 /// The printing substitutions of ProB's `LibraryIO.def`: they print (or,
@@ -288,7 +359,11 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   EXTERNAL_FUNCTION_SUB_STRING == STRING * INTEGER * INTEGER --> STRING;
   SUB_STRING(s, from, len) == s;
   EXTERNAL_PREDICATE_STRING_IS_INT == STRING;
-  STRING_IS_INT(s) == 1 = 1
+  STRING_IS_INT(s) == 1 = 1;
+  EXTERNAL_FUNCTION_STRING_CONTAINS_STRING == STRING * STRING --> BOOL;
+  STRING_CONTAINS_STRING(s, t) == FALSE;
+  EXTERNAL_FUNCTION_FORMAT_TO_STRING(T) == STRING * seq(T) --> STRING;
+  FORMAT_TO_STRING(format, values) == format
 "
         }
         "LibraryProB.def" => {
@@ -300,7 +375,11 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   EXTERNAL_FUNCTION_ASSERT_EXPR(T) == BOOL * STRING * T --> T;
   ASSERT_EXPR(p, msg, v) == v;
   EXTERNAL_FUNCTION_CLOSURE1(T) == (T <-> T) --> (T <-> T);
-  CLOSURE1(r) == r
+  CLOSURE1(r) == r;
+  EXTERNAL_FUNCTION_FORCE(T) == T --> T;
+  FORCE(x) == x;
+  EXTERNAL_PREDICATE_ENUMERATE(T) == T;
+  ENUMERATE(x) == 1 = 1
 "
         }
         "LibraryIO.def" => {
@@ -312,7 +391,9 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   EXTERNAL_SUBSTITUTION_printf(T) == STRING * seq(T);
   printf(format, args) == skip;
   EXTERNAL_SUBSTITUTION_FPRINTF(T) == STRING * STRING * seq(T);
-  FPRINTF(file, format, args) == skip
+  FPRINTF(file, format, args) == skip;
+  EXTERNAL_FUNCTION_vprintf(T) == STRING * T --> T;
+  vprintf(format, value) == value
 "
         }
         // Facts about ProB's own run (its version, its state space, the
@@ -381,6 +462,28 @@ mod tests {
         let set = Value::set_from_vec(vec![Value::Int(3), Value::Int(1)]);
         assert_eq!(Choose.apply(&[set]), Ok(Value::Int(1)));
         assert!(Choose.apply(&[Value::empty_set()]).is_err());
+        let yes = Ok(Value::Bool(true));
+        assert_eq!(StringContainsString.apply(&[s("abc"), s("bc")]), yes);
+        assert_eq!(StringContainsString.apply(&[s("abc"), s("")]), yes);
+        assert_eq!(
+            StringContainsString.apply(&[s("ab_ab"), s("bb")]),
+            Ok(Value::Bool(false))
+        );
+        let values = sequences::from_owned([s("x"), Value::Int(-2), Value::Bool(true)]);
+        assert_eq!(
+            FormatToString.apply(&[s("a=~w, b=~w~nc=~w ~~"), values.clone()]),
+            Ok(s("a=x, b=-2\nc=TRUE ~"))
+        );
+        assert!(FormatToString.apply(&[s("~w"), values.clone()]).is_err());
+        assert!(FormatToString.apply(&[s("~w ~w ~w ~w"), values]).is_err());
+        let pairs = sequences::from_owned([Value::pair(Value::Int(1), Value::Int(2))]);
+        let refused = FormatToString.apply(&[s("~w"), pairs]).unwrap_err();
+        assert!(refused.starts_with("not supported yet"), "{refused}");
+        assert_eq!(Force.apply(&[Value::Int(4)]), Ok(Value::Int(4)));
+        assert_eq!(
+            Vprintf.apply(&[s("~w~n"), Value::Int(5)]),
+            Ok(Value::Int(5))
+        );
     }
 
     #[test]
@@ -435,7 +538,12 @@ mod tests {
 
     #[test]
     fn every_bundled_function_is_implemented() {
-        for file in ["LibraryStrings.def", "Choose.def"] {
+        for file in [
+            "LibraryStrings.def",
+            "LibraryProB.def",
+            "LibraryIO.def",
+            "Choose.def",
+        ] {
             let text = bundled_definition_file(file).unwrap();
             for line in text.lines() {
                 if let Some(rest) = line.trim().strip_prefix("EXTERNAL_FUNCTION_") {

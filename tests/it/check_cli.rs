@@ -241,6 +241,21 @@ END
     let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(json(&out)["states"], 1);
+    // More of ProB's libraries: a wrong value leaves PROPERTIES without a
+    // solution, an error.
+    let text = "MACHINE Lib3\nDEFINITIONS \"LibraryStrings.def\"; \"LibraryProB.def\"; \"LibraryIO.def\"\n\
+                CONSTANTS n, msg\nPROPERTIES n = FORCE(card({s | s : {\"abc\", \"xbcx\", \"b\"} \
+                & STRING_CONTAINS_STRING(s, \"bc\") = TRUE})) & ENUMERATE(n) \
+                & STRING_CONTAINS_STRING(\"abc\", \"\") = TRUE \
+                & msg = FORMAT_TO_STRING(\"n=~w, ~w~n\", [INT_TO_STRING(n), \"ok\"]) \
+                & vprintf(\"~w\", 7) = 7\n\
+                VARIABLES x\nINVARIANT x = msg\nINITIALISATION x := msg\nEND\n";
+    let (code, out, err) = check(text, &["--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("distinct states:      1\n"), "{out}");
+    let (code, out, _) = check(text, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("msg=\"n=2, ok\n\""), "{out}");
     // printf as LibraryIO.def declares it, a predicate that holds.
     let text = "MACHINE P\nDEFINITIONS EXTERNAL_PREDICATE_printf(T) == STRING * T;\n\
                 printf(f, v) == TRUE = TRUE\nVARIABLES x\nINVARIANT x : 0..2\n\

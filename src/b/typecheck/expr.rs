@@ -448,6 +448,21 @@ impl Checker {
             }
             Printf => (vec![string, self.terms.var()], self.terms.bool()),
             Fprintf => (vec![string, string, self.terms.var()], self.terms.bool()),
+            StringContainsString => (vec![string, string], self.terms.bool()),
+            FormatToString => {
+                let value = self.terms.var();
+                let values = self.terms.seq(value);
+                (vec![string, values], string)
+            }
+            Force => {
+                let value = self.terms.var();
+                (vec![value], value)
+            }
+            Enumerate => (vec![self.terms.var()], self.terms.bool()),
+            Vprintf => {
+                let value = self.terms.var();
+                (vec![string, value], value)
+            }
         };
         for (a, p) in args.iter().zip(params) {
             self.expect(a, p);
