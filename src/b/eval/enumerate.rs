@@ -60,10 +60,9 @@ impl Interpreter {
                 }
                 Ok(true)
             }
-            EK::FreeType(_) => Err(Fail::infinite(
-                s.span,
-                "not supported yet: enumerating the values of a free type",
-            )),
+            EK::FreeType(k) => self
+                .enum_type(&Type::Free(*k), &mut |v| f(v, env))
+                .map_err(|e| e.at_default(s.span)),
             EK::Strings => Err(Fail::infinite(
                 s.span,
                 "cannot enumerate the infinite set STRING",
@@ -205,6 +204,33 @@ impl Interpreter {
         }
     }
 
+    /// Whether free type `k` has finitely many values as far as free
+    /// types go: none of its constructors' arguments reaches a free type
+    /// that contains itself (`open`: the free types being looked into).
+    /// Integers and strings inside are refused when enumerated.
+    fn free_type_is_finite(&self, k: u32, open: &mut Vec<u32>) -> bool {
+        fn finite(this: &Interpreter, t: &Type, open: &mut Vec<u32>) -> bool {
+            match t {
+                Type::Free(k) => this.free_type_is_finite(*k, open),
+                Type::Pair(a, b) => finite(this, a, open) && finite(this, b, open),
+                Type::Set(a) => finite(this, a, open),
+                Type::Int | Type::Bool | Type::String | Type::Given(_) => true,
+            }
+        }
+        if open.contains(&k) {
+            return false;
+        }
+        open.push(k);
+        let ok = self.free_types.get(k as usize).is_none_or(|free| {
+            free.constructors
+                .iter()
+                .filter_map(|c| c.arg.as_ref())
+                .all(|arg| finite(self, arg, open))
+        });
+        open.pop();
+        ok
+    }
+
     /// Calls `f` on every value of a finite type.
     pub(crate) fn enum_type(&self, t: &Type, f: &mut dyn FnMut(Value) -> R<bool>) -> R<bool> {
         match t {
@@ -264,10 +290,33 @@ impl Interpreter {
                 crate::diag::Span::default(),
                 "cannot enumerate an infinite type",
             )),
-            Type::Free(_) => Err(Fail::infinite(
-                crate::diag::Span::default(),
-                "not supported yet: enumerating the values of a free type",
-            )),
+            Type::Free(k) => {
+                if !self.free_type_is_finite(*k, &mut Vec::new()) {
+                    return Err(Fail::infinite(
+                        crate::diag::Span::default(),
+                        format!(
+                            "cannot enumerate the free type `{}`: it is recursive, so infinite",
+                            self.free_type_name(*k)
+                        ),
+                    ));
+                }
+                let Some(free) = self.free_types.get(*k as usize) else {
+                    return Ok(true);
+                };
+                for (i, c) in free.constructors.iter().enumerate() {
+                    let tag = Value::Int(i as i64);
+                    let go = match &c.arg {
+                        None => f(Value::pair(tag, Value::Bool(true)))?,
+                        Some(arg) => {
+                            self.enum_type(arg, &mut |v| f(Value::pair(tag.clone(), v)))?
+                        }
+                    };
+                    if !go {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
         }
     }
 

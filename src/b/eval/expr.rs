@@ -116,13 +116,8 @@ impl Interpreter {
             // never build it.
             EK::Ints(_) => self.materialise(e, env),
             EK::Strings => self.materialise(e, env),
-            EK::FreeType(k) => Err(Fail::new(
-                span,
-                format!(
-                    "not supported yet: the free type `{}` as a value (only membership in it is)",
-                    self.free_type_name(*k)
-                ),
-            )),
+            // Built where it is finite (not recursive).
+            EK::FreeType(_) => self.materialise(e, env),
             EK::Destruct(ctor, name, v) => match self.eval(v, env)? {
                 Value::Pair(pair) if pair.0 == Value::Int((*ctor).into()) => Ok(pair.1.clone()),
                 _ => Err(Fail::new(

@@ -189,6 +189,15 @@ impl Fail {
         }))
     }
 
+    /// The same failure, placed at `span` if it has no place of its own
+    /// (an error found while enumerating a type, which has no source).
+    pub fn at_default(mut self, span: Span) -> Self {
+        if self.0.span == Span::default() {
+            self.0.span = span;
+        }
+        self
+    }
+
     /// A function applied outside its domain.
     pub fn outside_domain(span: Span, message: &'static str) -> Self {
         Fail(Box::new(FailInner {
