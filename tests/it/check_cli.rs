@@ -1374,4 +1374,18 @@ fn free_types_used_where_orbit_cannot_are_refused_by_name() {
     assert!(err.contains("m.mch:3:17"), "{err}");
     // One error, not a second one about the argument's type.
     assert_eq!(err.matches("error:").count(), 1, "{err}");
+    // A constant is not a type; an undeclared name is unknown.
+    let (code, _, err) = check(
+        "MACHINE T\nCONSTANTS k\nPROPERTIES k = 1\nFREETYPES\n  L = nil, cons(k)\nEND\n",
+        &[],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("a constructor argument that is not a type"),
+        "{err}"
+    );
+    assert!(err.contains("m.mch:5:17"), "{err}");
+    let (code, _, err) = check("MACHINE T\nFREETYPES\n  L = nil, cons(Foo)\nEND\n", &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("unknown identifier `Foo`"), "{err}");
 }

@@ -138,7 +138,6 @@ impl Checker {
                 self.declare(name, *span, What::Element(k as u32), term);
             }
         }
-        self.declare_free_types(machine);
         let constants = machine
             .constants
             .iter()
@@ -151,6 +150,9 @@ impl Checker {
             .enumerate()
             .map(|(i, v)| self.declare_fresh(v, What::Variable(i)))
             .collect();
+        // After the other names, so that a constant or variable named in a
+        // constructor's argument is refused as not a type, not as unknown.
+        self.declare_free_types(machine);
         (constants, variables)
     }
 
@@ -216,9 +218,10 @@ impl Checker {
             ExprKind::Constant(
                 BuiltinConstant::Integer | BuiltinConstant::Bool | BuiltinConstant::String,
             ) => None,
+            // An unknown name is reported as such when the argument is typed.
             ExprKind::Ident(name) => match self.scope.global(name).map(|b| b.what) {
-                Some(What::Set(_) | What::FreeType(_)) => None,
-                _ => Some(e),
+                Some(What::Set(_) | What::FreeType(_)) | None => None,
+                Some(_) => Some(e),
             },
             ExprKind::Binary(BinaryOp::Mul, a, b) => self.not_a_type(a).or(self.not_a_type(b)),
             ExprKind::Unary(UnaryOp::Pow, a) => self.not_a_type(a),
