@@ -315,8 +315,9 @@ impl<'a> Candidates<'a> {
             }
             let size = match self.typed.get(&i) {
                 Some(d) => d.len(),
-                None => domain_size(&self.types.variables[i], self.types)
-                    .ok_or_else(|| format!("the type of `{}` has too many values to enumerate", v.name))?,
+                None => domain_size(&self.types.variables[i], self.types).ok_or_else(|| {
+                    format!("the type of `{}` has too many values to enumerate", v.name)
+                })?,
             };
             total = match total.checked_mul(size) {
                 Some(t) if t <= self.budget => t,
@@ -350,7 +351,10 @@ impl<'a> Candidates<'a> {
                 Some(d) => d,
                 None => {
                     let Some(d) = domain(ty, self.types, self.budget) else {
-                        return Err(format!("the type of `{}` has too many values to enumerate", v.name));
+                        return Err(format!(
+                            "the type of `{}` has too many values to enumerate",
+                            v.name
+                        ));
                     };
                     let d = Rc::new(d);
                     self.domains.borrow_mut().insert(i, d.clone());
