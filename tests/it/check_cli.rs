@@ -1326,6 +1326,13 @@ fn free_types_that_are_not_recursive_are_enumerated() {
     let (code, out, err) = check(&text, &["--set", "PID=2"]);
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(out.contains("k = 18"), "{out}");
+    // Total functions and surjections on a finite free type: its values
+    // are counted, not taken for infinitely many.
+    let text = "MACHINE Tot\nFREETYPES\n  Light = red, green(BOOL)\nVARIABLES f, h\n\
+                INVARIANT f : Light --> BOOL & h : Light >->> Light\n\
+                INITIALISATION f := Light * {TRUE} || h := id(Light)\nEND\n";
+    let (code, out, err) = check(text, &["--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
 }
 
 #[test]

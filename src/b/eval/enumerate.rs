@@ -208,7 +208,7 @@ impl Interpreter {
     /// types go: none of its constructors' arguments reaches a free type
     /// that contains itself (`open`: the free types being looked into).
     /// Integers and strings inside are refused when enumerated.
-    fn free_type_is_finite(&self, k: u32, open: &mut Vec<u32>) -> bool {
+    pub(super) fn free_type_is_finite(&self, k: u32, open: &mut Vec<u32>) -> bool {
         fn finite(this: &Interpreter, t: &Type, open: &mut Vec<u32>) -> bool {
             match t {
                 Type::Free(k) => this.free_type_is_finite(*k, open),

@@ -322,14 +322,16 @@ impl Interpreter {
         Ok(true)
     }
 
-    /// Is `s` one of the unbounded built-in sets (`NATURAL`, `INTEGER`, `STRING`, ...)?
+    /// Is `s` one of the unbounded built-in sets (`NATURAL`, `INTEGER`,
+    /// `STRING`, a recursive free type, ...)?
     fn is_infinite(&self, s: &CExpr) -> bool {
         match s.kind {
             EK::Ints(kind) => {
                 let (lo, hi) = self.int_bounds(kind);
                 lo.is_none() || hi.is_none()
             }
-            EK::Strings | EK::FreeType(_) => true,
+            EK::Strings => true,
+            EK::FreeType(k) => !self.free_type_is_finite(k, &mut Vec::new()),
             _ => false,
         }
     }
