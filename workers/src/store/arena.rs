@@ -22,6 +22,8 @@
 //!    the read. A record is only ever rewritten (after
 //!    [`Arena::truncate_last`]) if its reference was never published.
 
+use crossbeam::utils::CachePadded;
+
 use super::primitive::{AtomicPtr, AtomicU64, Ordering};
 
 /// Records in segment 0 (a power of two).
@@ -33,12 +35,20 @@ const SEGMENTS: usize = 40;
 const ACCOUNT_BYTES: u64 = 64 << 10;
 
 /// One worker's records. See the module docs.
+///
+/// Arenas sit side by side in the set, and every thread reads every
+/// arena's `stride` and `segments` (to read records) while each owner
+/// writes its `len` at every push: aligned to cache lines, with `len` on
+/// a line of its own, no push invalidates a line another worker reads
+/// (German with 4 nodes, two threads: 1.02 -> 1.01 s, median of 9, and
+/// 2.6% less CPU time).
+#[repr(align(128))]
 pub(crate) struct Arena {
     /// Bytes per record.
     stride: usize,
     segments: [AtomicPtr<u8>; SEGMENTS],
     /// Records appended (written by the owner, read by anyone for counts).
-    len: AtomicU64,
+    len: CachePadded<AtomicU64>,
 }
 
 /// (segment, offset within it) of record `index`.
@@ -65,7 +75,7 @@ impl Arena {
         Arena {
             stride: stride.max(1),
             segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
-            len: AtomicU64::new(0),
+            len: CachePadded::new(AtomicU64::new(0)),
         }
     }
 
