@@ -905,7 +905,8 @@ fn integers_pack_to_their_invariant_range_and_values_outside_it_are_still_report
 #[test]
 fn too_many_values_outside_an_invariant_range_are_a_named_model_error() {
     // One operation leaves x's range 0..0 in 600 ways at once: more
-    // values than the packed code (9 bits) can hold outside the range.
+    // values than the packed code (9 bits) can hold outside the range
+    // (1..64 by value, 384 others as they are met).
     let text = "MACHINE Jump
 VARIABLES x
 INVARIANT x : 0..0
@@ -917,10 +918,59 @@ END
     assert_eq!(code, Some(1), "{out}{err}");
     let all = format!("{out}{err}");
     assert!(
-        all.contains("variable `x` took more than 511 distinct values outside 0..0"),
+        all.contains("variable `x` took more than 384 distinct values more than 63 outside 0..0"),
         "{all}"
     );
     assert!(!all.contains("no error"), "{all}");
+}
+
+#[test]
+fn values_near_and_far_outside_an_invariant_range_are_stored_and_printed() {
+    // 400 ways out of 0..0 at once: 64 packed by value, 336 as they are
+    // met, every one a state the search can store; the violation is
+    // reported with the value as it is, near the range or far from it.
+    let jump = |values: &str| {
+        format!(
+            "MACHINE Jump
+VARIABLES x
+INVARIANT x : 0..0
+INITIALISATION x := 0
+OPERATIONS jump = ANY v WHERE v : {values} THEN x := v END
+END
+"
+        )
+    };
+    for threads in ["1", "2"] {
+        let (code, out, err) = check(&jump("1..400"), &["--threads", threads]);
+        assert_eq!(code, Some(1), "{out}{err}");
+        assert!(out.contains("invariant violation"), "{out}");
+        assert!(out.contains("x = 1"), "{out}");
+        for value in ["-1", "64", "65", "-5000"] {
+            let (code, out, err) = check(&jump(&format!("{{{value}}}")), &["--threads", threads]);
+            assert_eq!(code, Some(1), "{out}{err}");
+            assert!(out.contains(&format!("x = {value}\n")), "{value}: {out}");
+        }
+    }
+}
+
+#[test]
+fn a_store_with_a_few_states_gives_no_bytes_per_state_figure() {
+    let text = "MACHINE Two
+VARIABLES x
+INVARIANT x : 0..1
+INITIALISATION x := 0
+OPERATIONS up = PRE x = 0 THEN x := 1 END
+END
+";
+    for threads in ["1", "2"] {
+        let (code, out, err) = check(text, &["--threads", threads, "--no-deadlock"]);
+        assert_eq!(code, Some(0), "{out}{err}");
+        assert!(
+            out.contains("too few states for a bytes/state figure"),
+            "{threads}: {out}"
+        );
+        assert!(!out.contains("bytes/state)"), "{threads}: {out}");
+    }
 }
 
 #[test]

@@ -110,7 +110,8 @@ pub struct Stats {
     /// Bytes used by the visited store at the end: hash table(s), stored
     /// states or fingerprints, parent links.
     pub store_bytes: u64,
-    /// Bytes of the visited store when it was empty (its initial table): a
+    /// Bytes of the visited store when it was empty (its initial table,
+    /// and the first chunk of each column its first state takes): a
     /// store still near this size holds too few states for
     /// [`Stats::bytes_per_state`] to say anything about the cost per state.
     pub store_initial_bytes: u64,

@@ -7,10 +7,13 @@
 //! ranges off the invariant's top-level conjuncts). A successor may still
 //! leave the range — it then violates the invariant, and the search reports
 //! it with its trace — so the packed code has room for *escapes*, as many
-//! as the range has values and at least [`MIN_ESCAPES`]: the first values
-//! met outside the range, kept in a small table ([`RangedLeaf`]). Only when the invariant is not checked
-//! (`--no-invariant`) are no ranges used, as values outside them are then
-//! ordinary.
+//! as the range has values and at least [`MIN_ESCAPES`] ([`RangedLeaf`]).
+//! A quarter of them are the values nearest the range, by value (`hi + 1`,
+//! `lo - 1`, `hi + 2`, ...: the ways a counter steps out of its bounds),
+//! so that such a state packs to the same words in every run and process;
+//! the rest are values farther out, numbered as they are met.
+//! Only when the invariant is not checked (`--no-invariant`) are no
+//! ranges used, as values outside them are then ordinary.
 
 use super::codec::{Finite, MAX_BITSET_ELEMENTS};
 use crate::b::ast::{BinaryOp, BuiltinConstant, Expr, ExprKind, Machine, UnaryOp};
@@ -350,12 +353,17 @@ pub(super) struct RangedLeaf {
     pub(super) lo: i64,
     /// Number of values in the range.
     pub(super) count: u64,
-    /// Escape codes available (`count..count + escapes`).
-    pub(super) escapes: u64,
-    /// The values met outside the range, escape code `count + i` for the
-    /// `i`-th (few: each is an invariant violation). The only part of a
-    /// packed state numbered in order of appearance rather than by value:
-    /// it exists only in states that violate the invariant.
+    /// Escape codes for the values nearest the range, by value: code
+    /// `count + k` is `hi + 1 + k / 2` for even `k`, `lo - 1 - k / 2` for
+    /// odd `k`.
+    near: u64,
+    /// Escape codes for other values (`count + near..count + near + far`).
+    far: u64,
+    /// The other values met outside the range, code `count + near + i`
+    /// for the `i`-th (few: each is an invariant violation). The only part
+    /// of a packed state numbered in order of appearance rather than by
+    /// value: it exists only in states that violate the invariant, with a
+    /// value more than `near / 2` outside the range.
     outside: Mutex<Vec<i64>>,
     /// Whether this is the escape word of a ranged set (for the message).
     set_escape: bool,
@@ -365,12 +373,14 @@ impl RangedLeaf {
     /// The leaf `leaf` holding variable `name` ranging over `lo..=hi`.
     pub(super) fn new(leaf: usize, name: &str, (lo, hi): (i64, i64)) -> Self {
         let count = (hi - lo) as u64 + 1;
+        let escapes = (1u64 << Self::bits_for_count(count)) - count;
         RangedLeaf {
             leaf,
             name: name.to_string(),
             lo,
             count,
-            escapes: (1u64 << Self::bits_for_count(count)) - count,
+            near: escapes / 4,
+            far: escapes - escapes / 4,
             outside: Mutex::new(Vec::new()),
             set_escape: false,
         }
@@ -378,11 +388,16 @@ impl RangedLeaf {
 
     /// The escape word `leaf` of the ranged set variable `name`: 0 while
     /// the set fits its carrier, else an interned id + 1 (each such value
-    /// violates the invariant), packed to a small escape code.
+    /// violates the invariant), packed to a small escape code. Ids are
+    /// content hashes, with no value near another: every escape is
+    /// numbered as met.
     pub(super) fn escape_word(leaf: usize, name: &str) -> Self {
+        let word = Self::new(leaf, name, (0, 0));
         RangedLeaf {
             set_escape: true,
-            ..Self::new(leaf, name, (0, 0))
+            near: 0,
+            far: word.near + word.far,
+            ..word
         }
     }
 
@@ -397,24 +412,45 @@ impl RangedLeaf {
         Self::bits_for_count(self.count)
     }
 
-    /// The packed code of `value`, or `None` when it is outside the range
-    /// and every escape is taken.
+    /// Highest value of the range.
+    fn hi(&self) -> i128 {
+        self.lo as i128 + self.count as i128 - 1
+    }
+
+    /// The packed code of `value`, or `None` when it is far outside the
+    /// range and every escape for such values is taken.
     #[inline]
     pub(super) fn code(&self, value: i64) -> Option<u64> {
         let offset = value.wrapping_sub(self.lo) as u64;
         if offset < self.count {
             return Some(offset);
         }
+        self.escape_code(value)
+    }
+
+    /// The escape code of `value`, outside the range.
+    #[cold]
+    fn escape_code(&self, value: i64) -> Option<u64> {
+        let v = value as i128;
+        // The zigzag index of the value's distance from the range.
+        let k = if v > self.hi() {
+            2 * (v - self.hi() - 1)
+        } else {
+            2 * (self.lo as i128 - v - 1) + 1
+        };
+        if k < self.near as i128 {
+            return Some(self.count + k as u64);
+        }
         let mut outside = self.outside.lock();
         let i = match outside.iter().position(|&v| v == value) {
             Some(i) => i,
-            None if (outside.len() as u64) < self.escapes => {
+            None if (outside.len() as u64) < self.far => {
                 outside.push(value);
                 outside.len() - 1
             }
             None => return None,
         };
-        Some(self.count + i as u64)
+        Some(self.count + self.near + i as u64)
     }
 
     /// The value packed as `code`.
@@ -423,10 +459,21 @@ impl RangedLeaf {
         if code < self.count {
             return self.lo.wrapping_add(code as i64);
         }
-        // An escape code is only ever packed after it was handed out.
+        let k = code - self.count;
+        if k < self.near {
+            let d = (k / 2 + 1) as i128;
+            let v = if k.is_multiple_of(2) {
+                self.hi() + d
+            } else {
+                self.lo as i128 - d
+            };
+            // A near code is only packed for a value it came from.
+            return v as i64;
+        }
+        // A far code is only ever packed after it was handed out.
         self.outside
             .lock()
-            .get((code - self.count) as usize)
+            .get((k - self.near) as usize)
             .copied()
             .unwrap_or(self.lo)
     }
@@ -437,16 +484,17 @@ impl RangedLeaf {
             return format!(
                 "variable `{}` took more than {} distinct values outside the carrier its \
                  INVARIANT gives it (each such state violates the invariant)",
-                self.name, self.escapes
+                self.name, self.far
             );
         }
         format!(
-            "variable `{}` took more than {} distinct values outside {}..{}, the range its \
-             INVARIANT gives it (each such state violates the invariant)",
+            "variable `{}` took more than {} distinct values more than {} outside {}..{}, \
+             the range its INVARIANT gives it (each such state violates the invariant)",
             self.name,
-            self.escapes,
+            self.far,
+            self.near / 2,
             self.lo,
-            self.lo as i128 + self.count as i128 - 1
+            self.hi()
         )
     }
 }
@@ -463,18 +511,49 @@ mod tests {
         assert_eq!(r.code(-2), Some(0));
         assert_eq!(r.code(3), Some(5));
         assert_eq!(r.value(5), 3);
-        // Outside: escapes 6.. in the order the values are met.
+        // Near the range, by value: 4, -3, 5, -4, ...
         assert_eq!(r.code(4), Some(6));
-        assert_eq!(r.code(-100), Some(7));
-        assert_eq!(r.code(4), Some(6));
-        assert_eq!(r.value(7), -100);
-        for v in 10..514 {
+        assert_eq!(r.code(-3), Some(7));
+        assert_eq!(r.code(5), Some(8));
+        assert_eq!(r.code(-65), Some(6 + 125));
+        assert_eq!(r.code(66), Some(6 + 124));
+        for code in 0..6 + 126 {
+            assert_eq!(r.code(r.value(code)), Some(code), "code {code}");
+        }
+        // Farther out: the other 380 escapes, in the order values are met.
+        assert_eq!(r.code(67), Some(132));
+        assert_eq!(r.code(-1000), Some(133));
+        assert_eq!(r.code(67), Some(132));
+        assert_eq!(r.value(133), -1000);
+        assert_eq!(r.code(i64::MIN), Some(134));
+        assert_eq!(r.value(134), i64::MIN);
+        for v in 10_000..10_377 {
             assert!(r.code(v).is_some());
         }
-        assert_eq!(r.code(999), None);
-        assert!(r.overflow_message().contains("-2..3"));
+        assert_eq!(r.code(999_999), None);
+        // Near values still pack when the far ones are exhausted.
+        assert_eq!(r.code(-4), Some(9));
+        let message = r.overflow_message();
+        assert!(
+            message.contains("380 distinct values more than 63 outside -2..3"),
+            "{message}"
+        );
         // A large range has as many escapes as values.
         let r = RangedLeaf::new(0, "y", (0, 999));
         assert_eq!(r.bits(), 11);
+        assert_eq!(r.code(i64::MAX), Some(1000 + 262));
+    }
+
+    /// A value's code does not depend on what was met before it.
+    #[test]
+    fn near_escapes_are_the_same_in_every_order() {
+        let values: Vec<i64> = (-20..0).chain(8..30).collect();
+        let forward = RangedLeaf::new(0, "x", (0, 7));
+        let backward = RangedLeaf::new(0, "x", (0, 7));
+        let codes: Vec<_> = values.iter().map(|&v| forward.code(v)).collect();
+        let mut reversed: Vec<_> = values.iter().rev().map(|&v| backward.code(v)).collect();
+        reversed.reverse();
+        assert_eq!(codes, reversed);
+        assert!(codes.iter().all(Option::is_some));
     }
 }

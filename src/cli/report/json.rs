@@ -137,7 +137,8 @@ pub struct SearchFigures {
     pub states_per_second: f64,
     /// Bytes of the visited store at the end.
     pub store_bytes: u64,
-    /// Bytes of the empty store (its initial table).
+    /// Bytes of the empty store (its initial table, and the first chunk
+    /// of each column its first state takes).
     pub store_initial_bytes: u64,
     /// Bytes of one state as stored (packed to bits, rounded up to bytes),
     /// before the store's own costs (table slot, parent link).

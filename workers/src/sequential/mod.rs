@@ -73,7 +73,7 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             width,
             check_goal: goal_checked(system, config),
             scratch: system.new_scratch(),
-            store_initial_bytes: store.bytes(),
+            store_initial_bytes: store.first_state_bytes(),
             store,
             // Exact mode queues ids only (the store holds the states).
             frontier: Frontier::new(

@@ -279,6 +279,13 @@ impl SeqStore {
             + self.tree.as_ref().map_or(0, |(nodes, _)| nodes.bytes())
     }
 
+    /// Bytes the store holds with its first state: the initial table and
+    /// the first chunk of each column (a store that has not outgrown about
+    /// this holds too few states for a bytes-per-state figure).
+    pub(crate) fn first_state_bytes(&self) -> u64 {
+        self.bytes() + self.keys.chunk_bytes() + Parents::chunk_bytes()
+    }
+
     /// Tree store: the root of `state`, compressed against the tree of
     /// `parent`, whose successors are usually inserted one after another.
     fn root(&mut self, state: &[u64], parent: u64) -> Result<u64, StopReason> {
