@@ -902,19 +902,26 @@ fn integers_pack_to_their_invariant_range_and_values_outside_it_are_still_report
     assert_eq!(report["state_bytes"], 24);
 }
 
+/// A machine whose one operation takes `x` out of its range 0..0 to any
+/// of `values` at once.
+fn jump(values: &str) -> String {
+    format!(
+        "MACHINE Jump
+VARIABLES x
+INVARIANT x : 0..0
+INITIALISATION x := 0
+OPERATIONS jump = ANY v WHERE v : {values} THEN x := v END
+END
+"
+    )
+}
+
 #[test]
 fn too_many_values_outside_an_invariant_range_are_a_named_model_error() {
     // One operation leaves x's range 0..0 in 600 ways at once: more
     // values than the packed code (9 bits) can hold outside the range
     // (1..64 by value, 384 others as they are met).
-    let text = "MACHINE Jump
-VARIABLES x
-INVARIANT x : 0..0
-INITIALISATION x := 0
-OPERATIONS jump = ANY v WHERE v : 1..600 THEN x := v END
-END
-";
-    let (code, out, err) = check(text, &[]);
+    let (code, out, err) = check(&jump("1..600"), &[]);
     assert_eq!(code, Some(1), "{out}{err}");
     let all = format!("{out}{err}");
     assert!(
@@ -929,17 +936,6 @@ fn values_near_and_far_outside_an_invariant_range_are_stored_and_printed() {
     // 400 ways out of 0..0 at once: 64 packed by value, 336 as they are
     // met, every one a state the search can store; the violation is
     // reported with the value as it is, near the range or far from it.
-    let jump = |values: &str| {
-        format!(
-            "MACHINE Jump
-VARIABLES x
-INVARIANT x : 0..0
-INITIALISATION x := 0
-OPERATIONS jump = ANY v WHERE v : {values} THEN x := v END
-END
-"
-        )
-    };
     for threads in ["1", "2"] {
         let (code, out, err) = check(&jump("1..400"), &["--threads", threads]);
         assert_eq!(code, Some(1), "{out}{err}");
