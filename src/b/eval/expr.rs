@@ -394,6 +394,11 @@ impl Interpreter {
             if let Some(n) = self.inverse_singleton_count(a, env)? {
                 return Ok(Value::Int(n as i64));
             }
+            // A set read in place (a given set, a constant, a variable):
+            // counted without a copy of it.
+            if let Some(Value::Set(items)) = self.eval_ref(a, env)? {
+                return Ok(Value::Int(items.len() as i64));
+            }
         }
         let v = self.eval(a, env)?;
         let sp = a.span;

@@ -168,18 +168,21 @@ impl Interpreter {
             while end < pairs.len() && rel::first(&pairs[end]).fast_cmp(x).is_eq() {
                 end += 1;
             }
-            if self.member(x, &scan.set, env)? {
-                if end - i > 1 {
+            // The image first: most pairs have another, and `x : S` (which
+            // cannot fail for a scannable `S`) costs a search.
+            let single = end - i == 1;
+            if (!single || rel::second(&pairs[i]).fast_eq(&target))
+                && self.member(x, &scan.set, env)?
+            {
+                if !single {
                     return Err(Fail::new(
                         scan.apply_span,
                         "applying a relation that is not a function here",
                     ));
                 }
-                if rel::second(&pairs[i]).fast_eq(&target) {
-                    env.frame[slot] = x.clone();
-                    if !self.run_steps(solver, next, env, k)? {
-                        return Ok(false);
-                    }
+                env.frame[slot] = x.clone();
+                if !self.run_steps(solver, next, env, k)? {
+                    return Ok(false);
                 }
             }
             i = end;

@@ -19,6 +19,17 @@ pub fn run_from(rel: &[Value], x: &Value) -> std::ops::Range<usize> {
     if let Value::Elem(e) = x {
         // Functions from a given set (`pst(p)`): compare one packed key.
         let key = elem_key(e);
+        let at = |i: usize| matches!(first(&rel[i]), Value::Elem(f) if elem_key(f) == key);
+        // A total function over the whole set holds `x`'s pair at `x`'s
+        // index: the run starts there if the pair before it is another's.
+        let i = e.index as usize;
+        if i < rel.len() && at(i) && (i == 0 || !at(i - 1)) {
+            let len = rel[i + 1..]
+                .iter()
+                .take_while(|p| matches!(first(p), Value::Elem(f) if elem_key(f) == key))
+                .count();
+            return i..i + 1 + len;
+        }
         let below = |p: &Value| match first(p) {
             Value::Elem(f) => elem_key(f) < key,
             other => other.fast_cmp(x).is_lt(),
@@ -29,6 +40,20 @@ pub fn run_from(rel: &[Value], x: &Value) -> std::ops::Range<usize> {
             .take_while(|p| matches!(first(p), Value::Elem(f) if elem_key(f) == key))
             .count();
         return start..start + len;
+    }
+    if let (Value::Int(n), Some(Value::Int(lo))) = (x, rel.first().map(first)) {
+        // Functions over an interval (`victim(l)`): `n`'s pair sits at
+        // `n - lo` if the domain has no gap below it.
+        let at = |i: usize| matches!(first(&rel[i]), Value::Int(m) if m == n);
+        if let Ok(i) = usize::try_from(n.wrapping_sub(*lo))
+            && *n >= *lo
+            && i < rel.len()
+            && at(i)
+            && (i == 0 || !at(i - 1))
+        {
+            let len = rel[i + 1..].iter().take_while(|p| first(p) == x).count();
+            return i..i + 1 + len;
+        }
     }
     let start = rel.partition_point(|p| first(p).fast_cmp(x).is_lt());
     let len = rel[start..]
@@ -309,7 +334,60 @@ mod tests {
         assert_eq!(run_from(&f, &e(2)), 1..3);
         assert_eq!(run_from(&f, &e(3)), 3..3);
         assert_eq!(run_from(&f, &e(5)), 3..4);
+        assert_eq!(run_from(&f, &Value::Elem(Elem { set: 1, index: 9 })), 4..4);
         assert_eq!(run_from(&f, &Value::Elem(Elem { set: 0, index: 9 })), 0..0);
+    }
+
+    /// Every relation over small integers, against a scan: the shortcut
+    /// for a pair at its offset from the first must find the whole run.
+    #[test]
+    fn runs_from_an_integer_match_a_scan() {
+        for bits in 0u32..1 << 10 {
+            let pairs: Vec<(i64, i64)> = (0..10)
+                .filter(|k| bits >> k & 1 == 1)
+                .map(|k| (k / 2 - 1, k % 2))
+                .collect();
+            let r = rel(&pairs);
+            for n in [i64::MIN, -3, -2, -1, 0, 1, 2, 3, 4, 5, i64::MAX] {
+                let x = Value::Int(n);
+                let start = r.partition_point(|p| *first(p) < x);
+                let len = r.iter().filter(|p| *first(p) == x).count();
+                assert_eq!(run_from(&r, &x), start..start + len, "{r:?} from {n}");
+            }
+        }
+    }
+
+    /// Every relation over small sets, against a scan: the shortcut for
+    /// a pair at the element's own index must find the whole run.
+    #[test]
+    fn runs_from_an_element_match_a_scan() {
+        let e = |set, index| Value::Elem(Elem { set, index });
+        for bits in 0u32..1 << 10 {
+            // Pairs (a, b) of a 5 x 2 grid over set 1, some of set 0 first.
+            let mut r: Vec<Value> = (0..10)
+                .filter(|k| bits >> k & 1 == 1)
+                .map(|k| Value::pair(e(1, k / 2), e(2, k % 2)))
+                .collect();
+            if bits % 3 == 0 {
+                r.push(Value::pair(e(0, 7), e(2, 0)));
+            }
+            r.sort();
+            for set in [0, 1] {
+                for index in 0..8 {
+                    let x = e(set, index);
+                    let start = r.iter().position(|p| *first(p) == x);
+                    let len = r.iter().filter(|p| *first(p) == x).count();
+                    let want = match start {
+                        Some(s) => s..s + len,
+                        None => {
+                            let s = r.partition_point(|p| *first(p) < x);
+                            s..s
+                        }
+                    };
+                    assert_eq!(run_from(&r, &x), want, "{r:?} from {x:?}");
+                }
+            }
+        }
     }
 
     #[test]
