@@ -194,6 +194,9 @@ pub fn load_machine_with_ast(
             LoadError::Model(text)
         }
     })?;
+    if !options.unchecked_invariant {
+        system.vouch_for(&crate::b::state::function_conjuncts(&machine, &types));
+    }
     system.warnings = warnings;
     system.shapes = types.shapes.clone();
     system.interchangeable =

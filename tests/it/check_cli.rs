@@ -1442,3 +1442,114 @@ fn free_types_used_where_orbit_cannot_are_refused_by_name() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("unknown identifier `Foo`"), "{err}");
 }
+
+/// The state layout vouches for `v : A --> B` and `v : A +-> B` where it
+/// stores `v` as exactly those functions, and those conjuncts are not
+/// evaluated in states where `v` packs without escape; every way out of
+/// them (a missing image, two images, an image or an argument outside,
+/// an injection's or a partial domain's demands, which the layout does
+/// not vouch for) is still a violation of that conjunct.
+#[test]
+fn typing_conjuncts_the_layout_vouches_for_are_still_violated_when_broken() {
+    let machine = |invariant: &str, init: &str, op: &str| {
+        format!(
+            "MACHINE Typed
+SETS P = {{p1, p2, p3}}; Q = {{q1, q2}}
+VARIABLES f, g, h, s
+INVARIANT s <: P & {invariant}
+INITIALISATION s := {{p1}} || {init}
+OPERATIONS op = BEGIN {op} END
+END
+"
+        )
+    };
+    let total = "f : P --> Q & g : 1..3 +-> 0..2 & h : P --> BOOL";
+    let init = "f := P * {q1} || g := {1 |-> 0} || h := P * {FALSE}";
+    let cases = [
+        // (invariant, operation, the conjunct that must fail)
+        (total, "f := {p1 |-> q1, p2 |-> q2}", "f : P --> Q"),
+        (total, "f := P * {q1} \\/ {p1 |-> q2}", "f : P --> Q"),
+        (total, "g := {1 |-> 0, 1 |-> 1}", "g : 1..3 +-> 0..2"),
+        (total, "g := {1 |-> 3}", "g : 1..3 +-> 0..2"),
+        (total, "g := {0 |-> 1}", "g : 1..3 +-> 0..2"),
+        (total, "g := {4 |-> 1}", "g : 1..3 +-> 0..2"),
+        (total, "h := {p1 |-> TRUE}", "h : P --> BOOL"),
+        (
+            "f : P --> Q & g : 1..3 >+> 0..2 & h : P --> BOOL",
+            "g := {1 |-> 0, 2 |-> 0}",
+            "g : 1..3 >+> 0..2",
+        ),
+        (
+            "f : s --> Q & g : 1..3 +-> 0..2 & h : P --> BOOL",
+            "s := {p1, p2}",
+            "f : s --> Q",
+        ),
+    ];
+    for (invariant, op, broken) in cases {
+        let init = if invariant.starts_with("f : s") {
+            init.replace("f := P * {q1}", "f := {p1 |-> q1}")
+        } else {
+            init.to_string()
+        };
+        let text = machine(invariant, &init, op);
+        for threads in ["1", "2"] {
+            let (code, out, err) = check(&text, &["--threads", threads, "--no-deadlock"]);
+            assert_eq!(code, Some(1), "{op}: {out}{err}");
+            assert!(
+                out.contains(&format!("invariant `{broken}` is false")),
+                "{op} ({threads} threads): {out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_layout_vouches_for_whole_carrier_function_typings_only() {
+    use orbit::b::load::{LoadOptions, load_machine};
+    let dir = tempfile::tempdir().unwrap();
+    let load = |invariant: &str| {
+        let path = dir.path().join("m.mch");
+        std::fs::write(
+            &path,
+            format!(
+                "MACHINE V\nSETS P = {{p1, p2, p3}}\nVARIABLES f, g, s\n\
+                 INVARIANT s <: P & {invariant}\n\
+                 INITIALISATION f := P * {{0}} || g := {{}} || s := P\nEND\n"
+            ),
+        )
+        .unwrap();
+        load_machine(&path, &LoadOptions::default()).unwrap()
+    };
+    // Whole carriers, stored as functions: both vouched for.
+    assert_eq!(
+        load("f : P --> 0..3 & g : 1..6 +-> P").vouched_conjuncts(),
+        2
+    );
+    // Stored as a bitset (no more bits than as a function): not vouched
+    // for.
+    assert_eq!(
+        load("f : P --> 0..3 & g : 1..6 +-> BOOL").vouched_conjuncts(),
+        1
+    );
+    // A domain that is a variable, an injection: none.
+    assert_eq!(
+        load("f : s --> 0..3 & g : 1..6 >+> P").vouched_conjuncts(),
+        0
+    );
+    // A range of which the layout stores a part (`NATURAL`): only the
+    // conjunct it stores exactly.
+    assert_eq!(
+        load("f : P --> NATURAL & g : 1..6 +-> P & f : P --> 0..3").vouched_conjuncts(),
+        2
+    );
+    // Not checking the invariant: nothing to vouch for.
+    let path = dir.path().join("m.mch");
+    let options = LoadOptions {
+        unchecked_invariant: true,
+        ..LoadOptions::default()
+    };
+    assert_eq!(
+        load_machine(&path, &options).unwrap().vouched_conjuncts(),
+        0
+    );
+}

@@ -481,23 +481,32 @@ impl Interpreter {
         self.first_false(&self.invariant, constants, variables)
     }
 
-    /// [`Interpreter::check_invariant`] for a state that differs from one
-    /// where the whole invariant held only in the variables `changed`
-    /// marks (by index): the conjuncts that read none of them held there
-    /// and still hold (a conjunct is a function of the variables it reads),
-    /// so only the others are evaluated, in order. Most operations write
-    /// few variables, and most invariant conjuncts read few.
-    pub fn check_invariant_changed(
+    /// [`Interpreter::check_invariant`] with two kinds of conjuncts left
+    /// out. With `changed` (by variable index), the state differs from one
+    /// where the whole invariant held only in the variables it marks: the
+    /// conjuncts that read none of them held there and still hold (a
+    /// conjunct is a function of the variables it reads). And the
+    /// conjuncts that `vouched` marks (by conjunct index; shorter: none
+    /// beyond it) are known to hold in this state from how it is stored.
+    /// The others are evaluated, in order. Most operations write few
+    /// variables, and most invariant conjuncts read few.
+    pub fn check_invariant_except(
         &self,
         constants: &[Value],
         variables: &[Value],
-        changed: &[bool],
+        changed: Option<&[bool]>,
+        vouched: &[bool],
     ) -> Result<Option<PropertyFailure>, EvalError> {
         let mut env = None;
-        for ((p, text), reads) in self.invariant.iter().zip(&self.invariant_reads) {
-            if !reads
-                .iter()
-                .any(|&v| changed.get(v).copied().unwrap_or(true))
+        for (i, ((p, text), reads)) in self.invariant.iter().zip(&self.invariant_reads).enumerate()
+        {
+            if vouched.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            if let Some(changed) = changed
+                && !reads
+                    .iter()
+                    .any(|&v| changed.get(v).copied().unwrap_or(true))
             {
                 continue;
             }
@@ -510,6 +519,12 @@ impl Interpreter {
             }
         }
         Ok(None)
+    }
+
+    /// The spans of the invariant's top-level conjuncts, in the order
+    /// [`Interpreter::check_invariant_except`] numbers them.
+    pub fn invariant_spans(&self) -> impl Iterator<Item = Span> + '_ {
+        self.invariant.iter().map(|(p, _)| p.span)
     }
 
     /// The first false assertion, if any.

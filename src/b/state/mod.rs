@@ -18,7 +18,10 @@ mod ranges;
 
 pub use codec::{Codec, EncodeError, Finite, INTERNED_ID_BITS, MAX_BITSET_ELEMENTS};
 pub use interner::Interner;
-pub use ranges::{function_of_variables, range_of_variables, set_carrier_of_variables};
+pub use ranges::{
+    FunctionConjunct, function_conjuncts, function_of_variables, range_of_variables,
+    set_carrier_of_variables,
+};
 
 use crate::b::types::{MachineTypes, Type};
 use crate::b::value::Value;
@@ -258,6 +261,30 @@ impl StateLayout {
     /// All slots: constants, then variables.
     pub fn slots(&self) -> &[Slot] {
         &self.slots
+    }
+
+    /// The slot of the variable a [`FunctionConjunct`] types, if its codec
+    /// is exactly that conjunct's function codec: then every state in which
+    /// the slot's escape word is 0 satisfies the conjunct (a value packs
+    /// without escape only if it is such a function).
+    pub fn vouched_slot(&self, conjunct: &FunctionConjunct) -> Option<usize> {
+        let k = self.constants + conjunct.variable;
+        let slot = self.slots.get(k)?;
+        let codec = Codec::Function {
+            domain: conjunct.domain.clone(),
+            range: conjunct.range.clone(),
+            partial: conjunct.partial,
+        };
+        (slot.codec == codec).then_some(k)
+    }
+
+    /// Whether the unpacked state `words` holds slot `k`'s value without
+    /// escape (see [`StateLayout::vouched_slot`]).
+    #[inline]
+    pub fn unescaped(&self, k: usize, words: &[u64]) -> bool {
+        let slot = &self.slots[k];
+        let w = slot.codec.width();
+        slot.codec.escape(&words[slot.offset..slot.offset + w]) == Some(0)
     }
 
     /// Number of constant slots (they come first).

@@ -225,6 +225,72 @@ pub fn function_of_variables(
     functions
 }
 
+/// The invariant conjuncts that a state's packed form can vouch for: for
+/// each top-level conjunct `v : A --> B` or `v : A +-> B` in which `A` and
+/// `B` are whole carriers (a given set, `BOOL`, an integer interval, `NAT`,
+/// products of those), its span, the variable `v` (by index) and the
+/// function codec (domain, range, partial) whose values are exactly
+/// those functions. A state whose `v` has that codec and packs without
+/// escape satisfies the conjunct, which need not be evaluated there (see
+/// [`super::StateLayout::vouched_slot`]).
+pub fn function_conjuncts(machine: &Machine, types: &MachineTypes) -> Vec<FunctionConjunct> {
+    let Some(invariant) = &machine.invariant else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in conjuncts(invariant) {
+        let ExprKind::Binary(BinaryOp::Member, x, set) = &c.kind else {
+            continue;
+        };
+        let (ExprKind::Ident(name), ExprKind::Binary(op, a, b)) = (&x.kind, &set.kind) else {
+            continue;
+        };
+        let partial = match op {
+            BinaryOp::TotalFunction => false,
+            BinaryOp::PartialFunction => true,
+            _ => continue,
+        };
+        let Some(variable) = machine.variables.iter().position(|v| v.name == *name) else {
+            continue;
+        };
+        let Some(Type::Set(element)) = types.variables.get(variable) else {
+            continue;
+        };
+        let Type::Pair(ta, tb) = &**element else {
+            continue;
+        };
+        if !is_whole_carrier(a, ta, types) || !is_whole_carrier(b, tb, types) {
+            continue;
+        }
+        let (Some(domain), Some(range)) = (carrier(a, ta, types), carrier(b, tb, types)) else {
+            continue;
+        };
+        out.push(FunctionConjunct {
+            span: c.span,
+            variable,
+            domain,
+            range,
+            partial,
+        });
+    }
+    out
+}
+
+/// One conjunct of [`function_conjuncts`].
+#[derive(Clone, Debug)]
+pub struct FunctionConjunct {
+    /// The conjunct's span (which identifies it among the invariant's).
+    pub span: crate::diag::Span,
+    /// The variable it types, by index.
+    pub variable: usize,
+    /// Carrier of the domain: all of `A`.
+    pub domain: Finite,
+    /// Carrier of the range: all of `B`.
+    pub range: Finite,
+    /// `+->` rather than `-->`.
+    pub partial: bool,
+}
+
 /// Whether the set expression `set` of element type `ty` is all of the
 /// carrier [`carrier`] gives it: the name of the given set, `BOOL`, an
 /// integer interval (the carrier is its range), or a product of those.
