@@ -153,6 +153,48 @@ pub fn set_carrier_of_variables(machine: &Machine, types: &MachineTypes) -> Vec<
     carriers
 }
 
+/// A top-level invariant conjunct `v : A op B` that types a variable
+/// whose elements are pairs with a set of relations (`op` is `-->`, `+->`,
+/// `<->`, ...): the variable's index, `op`, `A` and `B` and their element
+/// types.
+struct RelationTyping<'a> {
+    variable: usize,
+    op: BinaryOp,
+    domain: &'a Expr,
+    range: &'a Expr,
+    domain_type: &'a Type,
+    range_type: &'a Type,
+}
+
+/// The [`RelationTyping`] conjunct `c` is, if it is one.
+fn relation_typing<'a>(
+    c: &'a Expr,
+    machine: &Machine,
+    types: &'a MachineTypes,
+) -> Option<RelationTyping<'a>> {
+    let ExprKind::Binary(BinaryOp::Member, x, set) = &c.kind else {
+        return None;
+    };
+    let (ExprKind::Ident(name), ExprKind::Binary(op, a, b)) = (&x.kind, &set.kind) else {
+        return None;
+    };
+    let variable = machine.variables.iter().position(|v| v.name == *name)?;
+    let Some(Type::Set(element)) = types.variables.get(variable) else {
+        return None;
+    };
+    let Type::Pair(ta, tb) = &**element else {
+        return None;
+    };
+    Some(RelationTyping {
+        variable,
+        op: *op,
+        domain: a,
+        range: b,
+        domain_type: ta,
+        range_type: tb,
+    })
+}
+
 /// The domain and range carriers of each variable of `machine` that the
 /// top-level conjuncts of its invariant type as a function: total from a
 /// whole carrier (`pc : PID --> STATE`, `lv : PID --> 0..N-1`, `b : 0..7
@@ -173,10 +215,15 @@ pub fn function_of_variables(
         return functions;
     };
     for c in conjuncts(invariant) {
-        let ExprKind::Binary(BinaryOp::Member, x, set) = &c.kind else {
-            continue;
-        };
-        let (ExprKind::Ident(name), ExprKind::Binary(op, a, b)) = (&x.kind, &set.kind) else {
+        let Some(RelationTyping {
+            variable: k,
+            op,
+            domain: a,
+            range: b,
+            domain_type: ta,
+            range_type: tb,
+        }) = relation_typing(c, machine, types)
+        else {
             continue;
         };
         let total = matches!(
@@ -193,15 +240,6 @@ pub fn function_of_variables(
                 | BinaryOp::PartialSurjection
                 | BinaryOp::PartialBijection
         );
-        let Some(k) = machine.variables.iter().position(|v| v.name == *name) else {
-            continue;
-        };
-        let Some(Type::Set(element)) = types.variables.get(k) else {
-            continue;
-        };
-        let Type::Pair(ta, tb) = &**element else {
-            continue;
-        };
         if !total && !partial {
             continue;
         }
@@ -239,32 +277,26 @@ pub fn function_conjuncts(machine: &Machine, types: &MachineTypes) -> Vec<Functi
     };
     let mut out = Vec::new();
     for c in conjuncts(invariant) {
-        let ExprKind::Binary(BinaryOp::Member, x, set) = &c.kind else {
+        let Some(t) = relation_typing(c, machine, types) else {
             continue;
         };
-        let (ExprKind::Ident(name), ExprKind::Binary(op, a, b)) = (&x.kind, &set.kind) else {
-            continue;
-        };
-        let partial = match op {
+        let partial = match t.op {
             BinaryOp::TotalFunction => false,
             BinaryOp::PartialFunction => true,
             _ => continue,
         };
-        let Some(variable) = machine.variables.iter().position(|v| v.name == *name) else {
-            continue;
-        };
-        let Some(Type::Set(element)) = types.variables.get(variable) else {
-            continue;
-        };
-        let Type::Pair(ta, tb) = &**element else {
-            continue;
-        };
-        if !is_whole_carrier(a, ta, types) || !is_whole_carrier(b, tb, types) {
+        if !is_whole_carrier(t.domain, t.domain_type, types)
+            || !is_whole_carrier(t.range, t.range_type, types)
+        {
             continue;
         }
-        let (Some(domain), Some(range)) = (carrier(a, ta, types), carrier(b, tb, types)) else {
+        let (Some(domain), Some(range)) = (
+            carrier(t.domain, t.domain_type, types),
+            carrier(t.range, t.range_type, types),
+        ) else {
             continue;
         };
+        let variable = t.variable;
         out.push(FunctionConjunct {
             span: c.span,
             variable,
