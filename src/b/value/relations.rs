@@ -23,44 +23,36 @@ pub fn run_from(rel: &[Value], x: &Value) -> std::ops::Range<usize> {
         // A total function over the whole set holds `x`'s pair at `x`'s
         // index: the run starts there if the pair before it is another's.
         let i = e.index as usize;
-        if i < rel.len() && at(i) && (i == 0 || !at(i - 1)) {
-            let len = rel[i + 1..]
-                .iter()
-                .take_while(|p| matches!(first(p), Value::Elem(f) if elem_key(f) == key))
-                .count();
-            return i..i + 1 + len;
-        }
-        let below = |p: &Value| match first(p) {
-            Value::Elem(f) => elem_key(f) < key,
-            other => other.fast_cmp(x).is_lt(),
+        let start = if i < rel.len() && at(i) && (i == 0 || !at(i - 1)) {
+            i
+        } else {
+            rel.partition_point(|p| match first(p) {
+                Value::Elem(f) => elem_key(f) < key,
+                other => other.fast_cmp(x).is_lt(),
+            })
         };
-        let start = rel.partition_point(below);
-        let len = rel[start..]
-            .iter()
-            .take_while(|p| matches!(first(p), Value::Elem(f) if elem_key(f) == key))
-            .count();
+        let len = (start..rel.len()).take_while(|&j| at(j)).count();
         return start..start + len;
     }
-    if let (Value::Int(n), Some(Value::Int(lo))) = (x, rel.first().map(first)) {
-        // Functions over an interval (`victim(l)`): `n`'s pair sits at
-        // `n - lo` if the domain has no gap below it.
-        let at = |i: usize| matches!(first(&rel[i]), Value::Int(m) if m == n);
-        if let Ok(i) = usize::try_from(n.wrapping_sub(*lo))
-            && *n >= *lo
-            && i < rel.len()
-            && at(i)
-            && (i == 0 || !at(i - 1))
-        {
-            let len = rel[i + 1..].iter().take_while(|p| first(p) == x).count();
-            return i..i + 1 + len;
-        }
-    }
-    let start = rel.partition_point(|p| first(p).fast_cmp(x).is_lt());
+    let start = interval_index(rel, x)
+        .unwrap_or_else(|| rel.partition_point(|p| first(p).fast_cmp(x).is_lt()));
     let len = rel[start..]
         .iter()
         .take_while(|p| first(p).fast_cmp(x).is_eq())
         .count();
     start..start + len
+}
+
+/// Where the run of the integer `x` starts in a function over an interval
+/// (`victim(l)`), found without a search: at `x - lo` if the domain has no
+/// gap below it (`lo` the first argument). `None` otherwise.
+fn interval_index(rel: &[Value], x: &Value) -> Option<usize> {
+    let (Value::Int(n), Some(Value::Int(lo))) = (x, rel.first().map(first)) else {
+        return None;
+    };
+    let at = |i: usize| matches!(first(&rel[i]), Value::Int(m) if m == n);
+    let i = usize::try_from(n.checked_sub(*lo)?).ok()?;
+    (i < rel.len() && at(i) && (i == 0 || !at(i - 1))).then_some(i)
 }
 
 /// An element as one integer ordered like [`Elem`]'s `Ord` (set, then index).
