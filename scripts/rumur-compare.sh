@@ -14,8 +14,9 @@
 #   say), CONST=VALUE written into it (CONST empty: run it as it is),
 #   SYMMETRY off or canon. Without cases, the bundled set below runs.
 #   A case may end in |BFILE|BSET: a B machine with the same state space
-#   (models/PetersonN.mch is peterson.m in B), checked with --set BSET=VALUE,
-#   whose count must agree and whose time and memory fill the B columns.
+#   (models/PetersonN.mch is peterson.m in B, models/German.mch is
+#   german.m), checked with --set BSET=VALUE, whose count must agree and
+#   whose time and memory fill the B columns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -27,8 +28,8 @@ trap 'rm -rf "$work"' EXIT
 
 # model | constant | value | symmetry (off|canon)
 cases=(
-  "german|NODES|4|off"
-  "german|NODES|5|canon"
+  "german|NODES|4|off|models/German.mch|NODE"
+  "german|NODES|5|canon|models/German.mch|NODE"
   "peterson|N|5|off|models/PetersonN.mch|PID"
   "peterson|N|6|canon|models/PetersonN.mch|PID"
 )

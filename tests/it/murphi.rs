@@ -818,25 +818,34 @@ fn rumur_operators_compute_at_run_time_as_in_constants() {
 }
 
 /// `models/PetersonN.mch` is `peterson.m` written in B (N the size of the
-/// deferred set PID): both languages give the same counts, with and
-/// without symmetry, on one and two threads (what lets
-/// `scripts/rumur-compare.sh` time one state space in both).
+/// deferred set PID) and `models/German.mch` is `german.m` (N the size of
+/// NODE): both languages give the same counts, with and without symmetry,
+/// on one and two threads (what lets `scripts/rumur-compare.sh` time one
+/// state space in both).
 #[test]
-fn the_b_twin_of_peterson_gives_the_murphi_counts() {
-    for (n, symmetry) in [(3, "off"), (3, "canon"), (4, "off"), (4, "canon")] {
-        for threads in ["1", "2"] {
-            let flags = ["--symmetry", symmetry, "--threads", threads];
-            let m = CheckRun::run(&murphi("peterson.m"), &[("N", n)], &flags);
-            let b = CheckRun::run("PetersonN.mch", &[("PID", n)], &flags);
-            assert_eq!(b.result(), "ok", "{}", b.command);
-            assert_eq!(m.result(), "ok", "{}", m.command);
-            assert_eq!(
-                (b.count("states"), b.count("transitions")),
-                (m.count("states"), m.count("transitions")),
-                "{} / {}",
-                b.command,
-                m.command
-            );
+fn the_b_twins_of_murphi_models_give_the_murphi_counts() {
+    let twins = [
+        ("peterson.m", "N", "PetersonN.mch", "PID", [3, 4]),
+        ("german.m", "NODES", "German.mch", "NODE", [2, 3]),
+    ];
+    for (murphi_model, murphi_const, b_model, b_set, sizes) in twins {
+        for n in sizes {
+            for symmetry in ["off", "canon"] {
+                for threads in ["1", "2"] {
+                    let flags = ["--symmetry", symmetry, "--threads", threads];
+                    let m = CheckRun::run(&murphi(murphi_model), &[(murphi_const, n)], &flags);
+                    let b = CheckRun::run(b_model, &[(b_set, n)], &flags);
+                    assert_eq!(b.result(), "ok", "{}", b.command);
+                    assert_eq!(m.result(), "ok", "{}", m.command);
+                    assert_eq!(
+                        (b.count("states"), b.count("transitions")),
+                        (m.count("states"), m.count("transitions")),
+                        "{} / {}",
+                        b.command,
+                        m.command
+                    );
+                }
+            }
         }
     }
 }
