@@ -112,8 +112,9 @@ pub(crate) struct Table {
     tag_shift: u32,
     /// The segment this table is a generation of.
     segment: usize,
-    /// Approximate number of entries (flushed in batches by the handles).
-    pub(crate) count: AtomicUsize,
+    /// Approximate number of entries (flushed in batches by the handles),
+    /// on a cache line of its own: every probe reads the fields above.
+    pub(crate) count: crossbeam::utils::CachePadded<AtomicUsize>,
     /// The table being migrated into, once migration has started.
     pub(crate) next: Atomic<Table>,
     /// Migration started (the thread that sets it allocates `next`).
@@ -195,7 +196,7 @@ impl Table {
             ref_limit,
             tag_shift,
             segment,
-            count: AtomicUsize::new(0),
+            count: crossbeam::utils::CachePadded::new(AtomicUsize::new(0)),
             next: Atomic::null(),
             growing: AtomicUsize::new(0),
             chunks_claimed: AtomicUsize::new(0),
@@ -396,7 +397,14 @@ impl Table {
 /// visited set or node table holds one, and every inserting thread helps
 /// the segment it inserts into grow.
 pub(crate) struct Tables {
-    segments: Box<[Atomic<Table>]>,
+    /// Each on cache lines of its own, as is each table's count: every
+    /// probe of every thread reads a segment's pointer and its table's
+    /// header, and a line shared with anything a thread writes (an
+    /// allocation of the main thread beside the array, a count) moves
+    /// between cores on every such write. With both padded, the B twin of
+    /// German with 4 nodes at two threads spends 6% less CPU time, in the
+    /// interpreter as much as in the set (1.65 -> 1.56 s).
+    segments: Box<[crossbeam::utils::CachePadded<Atomic<Table>>]>,
     /// `segments.len() - 1` (a power of two minus one).
     mask: usize,
     /// Whether entries are tagged references, which narrow tables can hold.
@@ -438,7 +446,9 @@ impl Tables {
         tables.segments = (0..segments)
             .map(|k| {
                 let layout = tables.layout_for(per, 0);
-                Atomic::new(Table::try_new(per, k, layout).expect("memory for the table"))
+                crossbeam::utils::CachePadded::new(Atomic::new(
+                    Table::try_new(per, k, layout).expect("memory for the table"),
+                ))
             })
             .collect();
         tables
