@@ -96,7 +96,10 @@ enum Words {
     Narrow(Slots<AtomicU32>),
 }
 
-/// One generation of the slot array.
+/// One generation of the slot array. The fields every probe reads come
+/// first, on a cache line of their own (`repr(C)`, and the padded count
+/// aligns the whole to 128 bytes); the ones threads write follow.
+#[repr(C)]
 pub(crate) struct Table {
     words: Words,
     /// Whether entries are tagged references (see [`ENTRY_REF_BITS`]),
@@ -112,8 +115,7 @@ pub(crate) struct Table {
     tag_shift: u32,
     /// The segment this table is a generation of.
     segment: usize,
-    /// Approximate number of entries (flushed in batches by the handles),
-    /// on a cache line of its own: every probe reads the fields above.
+    /// Approximate number of entries (flushed in batches by the handles).
     pub(crate) count: crossbeam::utils::CachePadded<AtomicUsize>,
     /// The table being migrated into, once migration has started.
     pub(crate) next: Atomic<Table>,
@@ -600,10 +602,14 @@ impl Tables {
         ref_bits: u32,
         memory: &Memory,
     ) -> Result<(), Full> {
-        if table
-            .growing
-            .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire)
-            .is_err()
+        // Read first: every flush past the fill limit calls this while the
+        // migration runs, and a compare-exchange that fails still takes
+        // the line from the other cores.
+        if table.growing.load(Ordering::Acquire) != 0
+            || table
+                .growing
+                .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire)
+                .is_err()
         {
             return Ok(());
         }
