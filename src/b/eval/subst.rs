@@ -192,41 +192,59 @@ impl Interpreter {
         env: &mut Env<'e>,
         k: &mut Outcome<'_, 'e>,
     ) -> R<()> {
-        // General case: the outcomes of each branch, as values of its writes.
-        let mut outcomes: Vec<Vec<Vec<Value>>> = Vec::with_capacity(branches.len());
+        // General case: the outcomes of each branch, as values of its
+        // writes, one after another in one buffer (`counts[b]` outcomes of
+        // branch `b`), then every combination swapped in and out.
+        let mut values: Vec<Value> = Vec::new();
+        let mut counts: Vec<usize> = Vec::with_capacity(branches.len());
         for (b, w) in branches {
-            let mut list = Vec::new();
+            let mut n = 0;
             self.exec(b, env, &mut |env| {
-                list.push(w.iter().map(|&s| env.frame[s as usize].clone()).collect());
+                n += 1;
+                values.extend(w.iter().map(|&s| env.frame[s as usize].clone()));
                 Ok(())
             })?;
-            if list.is_empty() {
+            if n == 0 {
                 return Ok(()); // a blocked branch blocks the whole substitution
             }
-            outcomes.push(list);
+            counts.push(n);
         }
-        self.combine(branches, &outcomes, 0, env, k)
+        self.combine(branches, &counts, &mut values, env, k)
     }
 
+    /// Calls `k` once per combination of one outcome of each branch:
+    /// `values` holds `counts[b]` outcomes of branch `b` (the values of
+    /// its writes), branch after branch. Each outcome is swapped into the
+    /// frame and back, so the buffer is as it was when this returns.
     fn combine<'e>(
         &self,
         branches: &[(CSubst, Vec<u32>)],
-        outcomes: &[Vec<Vec<Value>>],
-        i: usize,
+        counts: &[usize],
+        values: &mut [Value],
         env: &mut Env<'e>,
         k: &mut Outcome<'_, 'e>,
     ) -> R<()> {
-        if i == branches.len() {
+        let (Some(((_, slots), later)), Some((&n, later_counts))) =
+            (branches.split_first(), counts.split_first())
+        else {
             return k(env);
-        }
-        let slots = &branches[i].1;
-        for values in &outcomes[i] {
+        };
+        let (mine, rest) = values.split_at_mut(n * slots.len());
+        for o in 0..n {
             // The product of the branches' outcomes can be huge (three
             // `x :: 1..10000` in parallel): poll the budget here too.
-            super::within_budget(crate::diag::Span::default())?;
-            with_assigned(env, slots, values.clone(), &mut |env| {
-                self.combine(branches, outcomes, i + 1, env, k)
-            })?;
+            if n > 1 {
+                super::within_budget(crate::diag::Span::default())?;
+            }
+            let outcome = &mut mine[o * slots.len()..(o + 1) * slots.len()];
+            for (&s, v) in slots.iter().zip(outcome.iter_mut()) {
+                std::mem::swap(&mut env.frame[s as usize], v);
+            }
+            let result = self.combine(later, later_counts, rest, env, k);
+            for (&s, v) in slots.iter().zip(outcome.iter_mut()).rev() {
+                std::mem::swap(&mut env.frame[s as usize], v);
+            }
+            result?;
         }
         Ok(())
     }
