@@ -552,7 +552,7 @@ impl Model for BSystem {
                 instances: instances.as_deref(),
                 step,
             };
-            if self.layout.pack(s, &mut packed).is_ok() {
+            if self.layout.pack_from(&words, state, s, &mut packed).is_ok() {
                 emit(&step, &packed)
             } else {
                 unpackable = true;

@@ -71,6 +71,9 @@ fn packed_bits(codec: &Codec) -> u64 {
     bits.iter().map(|&b| u64::from(b)).sum()
 }
 
+/// [`StateLayout`]'s mark of a word packed as it is.
+const NOT_RANGED: u32 = u32::MAX;
+
 /// The layout of a machine's states: constants first, then variables.
 pub struct StateLayout {
     slots: Vec<Slot>,
@@ -80,6 +83,9 @@ pub struct StateLayout {
     packer: Packer,
     /// Integer words packed as offsets in their INVARIANT range.
     ranged: Vec<ranges::RangedLeaf>,
+    /// Per word of an unpacked state: the index in `ranged` of its coding,
+    /// or [`NOT_RANGED`] (empty when nothing is ranged).
+    ranged_of_leaf: Vec<u32>,
     /// Why the last state could not be packed, if it could not.
     overflow: std::sync::OnceLock<String>,
 }
@@ -118,6 +124,7 @@ impl StateLayout {
             interner: Interner::new(),
             packer,
             ranged: Vec::new(),
+            ranged_of_leaf: Vec::new(),
             overflow: std::sync::OnceLock::new(),
         }
     }
@@ -184,8 +191,10 @@ impl StateLayout {
             )
             .collect();
         let mut bits = leaf_bits(&self.slots);
-        for r in &self.ranged {
+        self.ranged_of_leaf = vec![NOT_RANGED; bits.len()];
+        for (i, r) in self.ranged.iter().enumerate() {
             bits[r.leaf] = r.bits();
+            self.ranged_of_leaf[r.leaf] = i as u32;
         }
         self.packer = Packer::new(bits);
         self
@@ -231,6 +240,40 @@ impl StateLayout {
                 return Err(EncodeError);
             };
             self.packer.set(r.leaf, code, out);
+        }
+        Ok(())
+    }
+
+    /// [`StateLayout::pack`] of `words` given the unpacked state `base` and
+    /// its packed form `base_packed`: only the words that differ from
+    /// `base`'s are packed again (a successor differs from its parent in
+    /// the few variables its operation wrote).
+    #[inline]
+    pub fn pack_from(
+        &self,
+        base: &[u64],
+        base_packed: &[u64],
+        words: &[u64],
+        out: &mut Vec<u64>,
+    ) -> Result<(), EncodeError> {
+        out.clear();
+        out.extend_from_slice(base_packed);
+        for (leaf, (&w, &b)) in words.iter().zip(base).enumerate() {
+            if w == b {
+                continue;
+            }
+            let code = match self.ranged_of_leaf.get(leaf) {
+                Some(&r) if r != NOT_RANGED => {
+                    let r = &self.ranged[r as usize];
+                    let Some(code) = r.code(w as i64) else {
+                        let _ = self.overflow.set(r.overflow_message());
+                        return Err(EncodeError);
+                    };
+                    code
+                }
+                _ => w,
+            };
+            self.packer.set(leaf, code, out);
         }
         Ok(())
     }
@@ -627,6 +670,103 @@ mod tests {
             assert_eq!(&with, v);
             assert_eq!(&plain, v);
             last = Some(words);
+        }
+    }
+
+    /// Packing a state from another's packed form, re-packing only the
+    /// words that differ, gives the state's own packing: for every pair of
+    /// states, with a function slot (a non-function value takes its escape
+    /// word), a ranged integer (in range, near and far outside) and a set.
+    #[test]
+    fn packing_from_another_state_gives_the_states_own_packing() {
+        let pid = Type::Given(0);
+        let function = Type::Set(Box::new(Type::Pair(
+            Box::new(pid.clone()),
+            Box::new(Type::Int),
+        )));
+        let types = MachineTypes {
+            bound: Default::default(),
+            fields: Default::default(),
+            shapes: Vec::new(),
+            operation_shapes: Vec::new(),
+            free_types: Vec::new(),
+            bound_integers: false,
+            given_sets: vec![GivenSet {
+                name: "PID".into(),
+                elements: vec!["PID1".into(), "PID2".into(), "PID3".into()],
+                deferred: true,
+            }],
+            constants: vec![],
+            variables: vec![function, Type::Int, Type::Set(Box::new(pid))],
+            operations: vec![],
+            maxint: 3,
+            minint: -1,
+        };
+        let names = ["f".into(), "n".into(), "s".into()];
+        let given = Finite::Given { set: 0, size: 3 };
+        let layout = StateLayout::new(&[], &names, &types).with_invariant_ranges(
+            &[None, Some((0, 3)), None],
+            &[None, None, Some(given.clone())],
+            &[
+                Some((given, Finite::Range { lo: 0, size: 4 }, false)),
+                None,
+                None,
+            ],
+        );
+        let e = |index| Value::Elem(Elem { set: 0, index });
+        let f = |images: &[(u32, i64)]| {
+            Value::set_from_vec(
+                images
+                    .iter()
+                    .map(|&(d, r)| Value::pair(e(d), Value::Int(r)))
+                    .collect(),
+            )
+        };
+        let states: Vec<Vec<Value>> = vec![
+            vec![
+                f(&[(0, 0), (1, 0), (2, 0)]),
+                Value::Int(0),
+                Value::empty_set(),
+            ],
+            vec![
+                f(&[(0, 3), (1, 0), (2, 2)]),
+                Value::Int(3),
+                Value::set_from_vec(vec![e(1)]),
+            ],
+            vec![
+                f(&[(0, 3), (1, 0), (2, 2)]),
+                Value::Int(5),
+                Value::set_from_vec(vec![e(0), e(2)]),
+            ],
+            vec![f(&[(0, 1), (1, 1)]), Value::Int(-1), Value::empty_set()],
+            vec![
+                f(&[(0, 1), (0, 2), (1, 1), (2, 0)]),
+                Value::Int(1000),
+                Value::set_from_vec(vec![e(2)]),
+            ],
+            vec![
+                f(&[(0, 0), (1, 0), (2, 0)]),
+                Value::Int(-5000),
+                Value::empty_set(),
+            ],
+        ];
+        let packed_and_words: Vec<(Vec<u64>, Vec<u64>)> = states
+            .iter()
+            .map(|v| {
+                let (mut words, mut packed) = (Vec::new(), Vec::new());
+                layout.encode(&[], v, &mut words).unwrap();
+                layout.pack(&words, &mut packed).unwrap();
+                (words, packed)
+            })
+            .collect();
+        for (base_words, base_packed) in &packed_and_words {
+            for (words, packed) in &packed_and_words {
+                let mut from = Vec::new();
+                layout
+                    .pack_from(base_words, base_packed, words, &mut from)
+                    .unwrap();
+                assert_eq!(&from, packed, "from {base_words:?} to {words:?}");
+            }
         }
     }
 }
