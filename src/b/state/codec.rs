@@ -90,14 +90,24 @@ impl Finite {
         Some(f)
     }
 
-    /// Number of values of this type.
+    /// Number of values of this type. Inlined for the flat carriers (a
+    /// function slot's width asks its domain's on every decode).
+    #[inline]
     pub fn card(&self) -> u64 {
         match self {
             Finite::Bool => 2,
             Finite::Given { size, .. } => *size,
+            Finite::Range { size, .. } => *size,
+            compound => compound.compound_card(),
+        }
+    }
+
+    /// [`Finite::card`] of a product or a power set.
+    fn compound_card(&self) -> u64 {
+        match self {
             Finite::Pair(a, b) => a.card() * b.card(),
             Finite::Set(t) => 1u64 << t.card(),
-            Finite::Range { size, .. } => *size,
+            flat => flat.card(),
         }
     }
 
@@ -305,6 +315,7 @@ impl Codec {
     }
 
     /// Number of words this codec uses.
+    #[inline]
     pub fn width(&self) -> usize {
         match self {
             Codec::BitSet { words, .. } => *words,

@@ -489,16 +489,22 @@ impl StateLayout {
             {
                 let images = &state[slot.offset..slot.offset + slot.codec.width() - 1];
                 let per = range.card();
-                *value = Value::Set(
+                let pair = |d: usize, r: u64| table[(d as u64 * per + r) as usize].clone();
+                *value = Value::Set(if *partial {
                     images
                         .iter()
                         .enumerate()
-                        .filter_map(|(d, &word)| {
-                            let r = Codec::function_image(*partial, word)?;
-                            Some(table[(d as u64 * per + r) as usize].clone())
-                        })
-                        .collect(),
-                );
+                        .filter_map(|(d, &word)| Some(pair(d, Codec::function_image(true, word)?)))
+                        .collect()
+                } else {
+                    // One pair per domain element: an exact-size iterator,
+                    // collected straight into the shared slice.
+                    images
+                        .iter()
+                        .enumerate()
+                        .map(|(d, &word)| pair(d, word))
+                        .collect()
+                });
                 continue;
             }
             let bits = match &slot.codec {
