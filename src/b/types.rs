@@ -163,6 +163,41 @@ impl MachineTypes {
     }
 }
 
+#[cfg(test)]
+impl MachineTypes {
+    /// The types of a test machine: a deferred set `name` of `size`
+    /// elements `name1`, `name2`, ... if `set` is given, the constants and
+    /// variables of the given types, no operations, and `-1..3` as
+    /// MININT..MAXINT.
+    pub(crate) fn for_test(
+        set: Option<(&str, usize)>,
+        constants: Vec<Type>,
+        variables: Vec<Type>,
+    ) -> Self {
+        MachineTypes {
+            given_sets: set
+                .map(|(name, size)| GivenSet {
+                    name: name.into(),
+                    elements: (1..=size).map(|i| format!("{name}{i}")).collect(),
+                    deferred: true,
+                })
+                .into_iter()
+                .collect(),
+            constants,
+            variables,
+            operations: Vec::new(),
+            bound: Default::default(),
+            fields: Default::default(),
+            shapes: Vec::new(),
+            operation_shapes: Vec::new(),
+            free_types: Vec::new(),
+            bound_integers: false,
+            maxint: 3,
+            minint: -1,
+        }
+    }
+}
+
 /// Types of one operation's parameters and outputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OperationTypes {

@@ -1004,20 +1004,7 @@ mod tests {
     use crate::diag::SourceFile;
 
     fn types() -> MachineTypes {
-        MachineTypes {
-            given_sets: Vec::new(),
-            constants: Vec::new(),
-            variables: Vec::new(),
-            operations: Vec::new(),
-            bound: Default::default(),
-            fields: Default::default(),
-            shapes: Vec::new(),
-            operation_shapes: Vec::new(),
-            free_types: Vec::new(),
-            bound_integers: false,
-            maxint: 3,
-            minint: -1,
-        }
+        MachineTypes::for_test(None, Vec::new(), Vec::new())
     }
 
     /// Calls `f` with a compiler in which the variables `names` of

@@ -180,31 +180,17 @@ fn functions(dom: &[Value], ran: &[Value], partial: bool, limit: usize) -> Optio
 mod tests {
     use super::*;
     use crate::b::parse_expression;
-    use crate::b::types::GivenSet;
     use crate::diag::SourceFile;
 
     fn types() -> MachineTypes {
-        MachineTypes {
-            given_sets: vec![GivenSet {
-                name: "P".into(),
-                elements: vec!["P1".into(), "P2".into(), "P3".into()],
-                deferred: true,
-            }],
-            constants: vec![],
-            variables: vec![Type::Set(Box::new(Type::Pair(
+        MachineTypes::for_test(
+            Some(("P", 3)),
+            Vec::new(),
+            vec![Type::Set(Box::new(Type::Pair(
                 Box::new(Type::Given(0)),
                 Box::new(Type::Bool),
             )))],
-            operations: vec![],
-            bound: Default::default(),
-            fields: Default::default(),
-            shapes: Vec::new(),
-            operation_shapes: Vec::new(),
-            free_types: Vec::new(),
-            bound_integers: false,
-            maxint: 3,
-            minint: -1,
-        }
+        )
     }
 
     fn size(pred: &str) -> Option<usize> {

@@ -571,30 +571,16 @@ impl StateLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::b::types::GivenSet;
     use crate::b::value::Elem;
     use std::sync::Arc;
 
     #[test]
     fn constants_come_first_and_round_trip() {
-        let types = MachineTypes {
-            bound: Default::default(),
-            fields: Default::default(),
-            shapes: Vec::new(),
-            operation_shapes: Vec::new(),
-            free_types: Vec::new(),
-            bound_integers: false,
-            given_sets: vec![GivenSet {
-                name: "PID".into(),
-                elements: vec!["PID1".into(), "PID2".into()],
-                deferred: true,
-            }],
-            constants: vec![Type::Given(0)],
-            variables: vec![Type::Set(Box::new(Type::Given(0))), Type::Int],
-            operations: vec![],
-            maxint: 3,
-            minint: -1,
-        };
+        let types = MachineTypes::for_test(
+            Some(("PID", 2)),
+            vec![Type::Given(0)],
+            vec![Type::Set(Box::new(Type::Given(0))), Type::Int],
+        );
         let layout = StateLayout::new(&["c".into()], &["active".into(), "n".into()], &types);
         assert_eq!(layout.width(), 3);
         assert_eq!(layout.constant_words(), 1);
@@ -628,24 +614,11 @@ mod tests {
             Box::new(pid.clone()),
             Box::new(Type::Bool),
         )));
-        let types = MachineTypes {
-            bound: Default::default(),
-            fields: Default::default(),
-            shapes: Vec::new(),
-            operation_shapes: Vec::new(),
-            free_types: Vec::new(),
-            bound_integers: false,
-            given_sets: vec![GivenSet {
-                name: "PID".into(),
-                elements: vec!["PID1".into(), "PID2".into()],
-                deferred: true,
-            }],
-            constants: vec![],
-            variables: vec![rel, Type::Set(Box::new(pid)), Type::Int],
-            operations: vec![],
-            maxint: 3,
-            minint: -1,
-        };
+        let types = MachineTypes::for_test(
+            Some(("PID", 2)),
+            Vec::new(),
+            vec![rel, Type::Set(Box::new(pid)), Type::Int],
+        );
         let names = ["f".into(), "s".into(), "n".into()];
         let layout = StateLayout::new(&[], &names, &types);
         let tables = layout.element_tables();
@@ -690,24 +663,11 @@ mod tests {
             Box::new(pid.clone()),
             Box::new(Type::Int),
         )));
-        let types = MachineTypes {
-            bound: Default::default(),
-            fields: Default::default(),
-            shapes: Vec::new(),
-            operation_shapes: Vec::new(),
-            free_types: Vec::new(),
-            bound_integers: false,
-            given_sets: vec![GivenSet {
-                name: "PID".into(),
-                elements: vec!["PID1".into(), "PID2".into(), "PID3".into()],
-                deferred: true,
-            }],
-            constants: vec![],
-            variables: vec![function, Type::Int, Type::Set(Box::new(pid))],
-            operations: vec![],
-            maxint: 3,
-            minint: -1,
-        };
+        let types = MachineTypes::for_test(
+            Some(("PID", 3)),
+            Vec::new(),
+            vec![function, Type::Int, Type::Set(Box::new(pid))],
+        );
         let names = ["f".into(), "n".into(), "s".into()];
         let given = Finite::Given { set: 0, size: 3 };
         let layout = StateLayout::new(&[], &names, &types).with_invariant_ranges(

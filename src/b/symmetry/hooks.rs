@@ -199,7 +199,7 @@ impl StateSymmetry for BSymmetry<'_> {
 mod tests {
     use super::*;
     use crate::b::symmetry::PermuteB;
-    use crate::b::types::{GivenSet, MachineTypes, Type};
+    use crate::b::types::{MachineTypes, Type};
     use crate::b::value::{Elem, Value};
     use crate::model::all_permutations;
     use crate::symmetry::Canonicaliser;
@@ -216,24 +216,7 @@ mod tests {
             Box::new(dt.clone()),
             Box::new(dt.clone()),
         )));
-        let types = MachineTypes {
-            bound: Default::default(),
-            fields: Default::default(),
-            shapes: Vec::new(),
-            operation_shapes: Vec::new(),
-            free_types: Vec::new(),
-            bound_integers: false,
-            given_sets: vec![GivenSet {
-                name: "D".into(),
-                elements: (1..=n).map(|i| format!("D{i}")).collect(),
-                deferred: true,
-            }],
-            constants: vec![],
-            variables: vec![dt, r],
-            operations: vec![],
-            maxint: 3,
-            minint: -1,
-        };
+        let types = MachineTypes::for_test(Some(("D", n as usize)), Vec::new(), vec![dt, r]);
         let layout = StateLayout::new(&[], &["c".into(), "r".into()], &types);
         let domains = Permutable {
             movable: vec![(0..n).collect()],

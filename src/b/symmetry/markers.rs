@@ -315,7 +315,7 @@ fn mentions(ty: &Type, sym: &Permutable) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::b::types::{GivenSet, MachineTypes};
+    use crate::b::types::MachineTypes;
     use crate::b::value::Elem;
 
     fn d(i: u32) -> Value {
@@ -343,24 +343,7 @@ mod tests {
         } else {
             (vec!["r".to_string()], vec![r])
         };
-        let types = MachineTypes {
-            bound: Default::default(),
-            fields: Default::default(),
-            shapes: Vec::new(),
-            operation_shapes: Vec::new(),
-            free_types: Vec::new(),
-            bound_integers: false,
-            given_sets: vec![GivenSet {
-                name: "D".into(),
-                elements: (1..=n).map(|i| format!("D{i}")).collect(),
-                deferred: true,
-            }],
-            constants: vec![],
-            variables,
-            operations: vec![],
-            maxint: 3,
-            minint: -1,
-        };
+        let types = MachineTypes::for_test(Some(("D", n)), Vec::new(), variables);
         let layout = StateLayout::new(&[], &names, &types);
         let sym = Permutable {
             movable: vec![(0..n as u32).collect()],

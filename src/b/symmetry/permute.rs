@@ -144,7 +144,7 @@ impl PermuteB for Permutation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::b::types::{GivenSet, MachineTypes, Type};
+    use crate::b::types::{MachineTypes, Type};
     use crate::model::all_permutations;
 
     fn elem(set: u32, index: u32) -> Value {
@@ -158,20 +158,10 @@ mod tests {
     #[test]
     fn state_renaming_matches_value_renaming() {
         let pid = Type::Given(0);
-        let types = MachineTypes {
-            bound: Default::default(),
-            fields: Default::default(),
-            shapes: Vec::new(),
-            operation_shapes: Vec::new(),
-            free_types: Vec::new(),
-            bound_integers: false,
-            given_sets: vec![GivenSet {
-                name: "P".into(),
-                elements: (1..=3).map(|i| format!("P{i}")).collect(),
-                deferred: true,
-            }],
-            constants: vec![],
-            variables: vec![
+        let types = MachineTypes::for_test(
+            Some(("P", 3)),
+            Vec::new(),
+            vec![
                 pid.clone(),
                 Type::Set(Box::new(pid.clone())),
                 Type::Set(Box::new(Type::Pair(
@@ -180,10 +170,7 @@ mod tests {
                 ))),
                 Type::Set(Box::new(Type::Set(Box::new(pid.clone())))),
             ],
-            operations: vec![],
-            maxint: 3,
-            minint: -1,
-        };
+        );
         let names: Vec<String> = ["x", "s", "f", "ss"]
             .iter()
             .map(|s| s.to_string())

@@ -166,7 +166,7 @@ fn image(perm: &Permutation, f: &Finite, index: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::b::types::{GivenSet, MachineTypes, Type};
+    use crate::b::types::{MachineTypes, Type};
     use crate::b::value::Elem;
     use crate::model::all_permutations;
 
@@ -179,30 +179,17 @@ mod tests {
             Box::new(Type::Int),
             Box::new(pid.clone()),
         )));
-        let types = MachineTypes {
-            bound: Default::default(),
-            fields: Default::default(),
-            shapes: Vec::new(),
-            operation_shapes: Vec::new(),
-            free_types: Vec::new(),
-            bound_integers: false,
-            given_sets: vec![GivenSet {
-                name: "P".into(),
-                elements: (1..=4).map(|i| format!("P{i}")).collect(),
-                deferred: true,
-            }],
-            constants: vec![],
-            variables: vec![
+        let types = MachineTypes::for_test(
+            Some(("P", 4)),
+            Vec::new(),
+            vec![
                 pid.clone(),
                 Type::Set(Box::new(pid.clone())),
                 int_pairs,
                 Type::Set(Box::new(Type::Pair(Box::new(pid.clone()), Box::new(pid)))),
                 Type::Int,
             ],
-            operations: vec![],
-            maxint: 3,
-            minint: -1,
-        };
+        );
         let names: Vec<String> = ["x", "s", "q", "r", "n"].map(String::from).to_vec();
         let layout = StateLayout::new(&[], &names, &types);
         let p = |i| Value::Elem(Elem { set: 0, index: i });
