@@ -235,13 +235,21 @@ impl StateLayout {
         // Ranged integers are whole words until coded below.
         self.packer.pack_truncating(words, out);
         for r in &self.ranged {
-            let Some(code) = r.code(words[r.leaf] as i64) else {
-                let _ = self.overflow.set(r.overflow_message());
-                return Err(EncodeError);
-            };
+            let code = self.ranged_code(r, words[r.leaf])?;
             self.packer.set(r.leaf, code, out);
         }
         Ok(())
+    }
+
+    /// The packed code of `word` in ranged leaf `r`, or an encoding error
+    /// (its reason kept for [`StateLayout::pack_failure`]) when every
+    /// escape for values far outside the range is taken.
+    #[inline]
+    fn ranged_code(&self, r: &ranges::RangedLeaf, word: u64) -> Result<u64, EncodeError> {
+        r.code(word as i64).ok_or_else(|| {
+            let _ = self.overflow.set(r.overflow_message());
+            EncodeError
+        })
     }
 
     /// [`StateLayout::pack`] of `words` given the unpacked state `base` and
@@ -263,14 +271,7 @@ impl StateLayout {
                 continue;
             }
             let code = match self.ranged_of_leaf.get(leaf) {
-                Some(&r) if r != NOT_RANGED => {
-                    let r = &self.ranged[r as usize];
-                    let Some(code) = r.code(w as i64) else {
-                        let _ = self.overflow.set(r.overflow_message());
-                        return Err(EncodeError);
-                    };
-                    code
-                }
+                Some(&r) if r != NOT_RANGED => self.ranged_code(&self.ranged[r as usize], w)?,
                 _ => w,
             };
             self.packer.set(leaf, code, out);
