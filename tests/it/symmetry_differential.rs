@@ -30,6 +30,7 @@ use workers::{Config, Outcome, Report};
 /// Set sizes that keep a model small (others use the model's own).
 const SIZES: &[(&str, &[(&str, u32)])] = &[
     ("Dining.mch", &[("Phil", 3), ("Forks", 3)]),
+    ("German.mch", &[("NODE", 2)]),
     ("scheduler0.mch", &[("PROC", 4)]),
     ("scheduler1.mch", &[("PROC", 4)]),
     ("TokenRing.mch", &[("Servers", 4)]),
