@@ -71,9 +71,6 @@ fn packed_bits(codec: &Codec) -> u64 {
     bits.iter().map(|&b| u64::from(b)).sum()
 }
 
-/// [`StateLayout`]'s mark of a word packed as it is.
-const NOT_RANGED: u32 = u32::MAX;
-
 /// The layout of a machine's states: constants first, then variables.
 pub struct StateLayout {
     slots: Vec<Slot>,
@@ -83,9 +80,6 @@ pub struct StateLayout {
     packer: Packer,
     /// Integer words packed as offsets in their INVARIANT range.
     ranged: Vec<ranges::RangedLeaf>,
-    /// Per word of an unpacked state: the index in `ranged` of its coding,
-    /// or [`NOT_RANGED`] (empty when nothing is ranged).
-    ranged_of_leaf: Vec<u32>,
     /// Why the last state could not be packed, if it could not.
     overflow: std::sync::OnceLock<String>,
 }
@@ -124,7 +118,6 @@ impl StateLayout {
             interner: Interner::new(),
             packer,
             ranged: Vec::new(),
-            ranged_of_leaf: Vec::new(),
             overflow: std::sync::OnceLock::new(),
         }
     }
@@ -191,10 +184,8 @@ impl StateLayout {
             )
             .collect();
         let mut bits = leaf_bits(&self.slots);
-        self.ranged_of_leaf = vec![NOT_RANGED; bits.len()];
-        for (i, r) in self.ranged.iter().enumerate() {
+        for r in &self.ranged {
             bits[r.leaf] = r.bits();
-            self.ranged_of_leaf[r.leaf] = i as u32;
         }
         self.packer = Packer::new(bits);
         self
@@ -267,14 +258,16 @@ impl StateLayout {
         out.clear();
         out.extend_from_slice(base_packed);
         for (leaf, (&w, &b)) in words.iter().zip(base).enumerate() {
-            if w == b {
-                continue;
+            if w != b {
+                self.packer.set(leaf, w, out);
             }
-            let code = match self.ranged_of_leaf.get(leaf) {
-                Some(&r) if r != NOT_RANGED => self.ranged_code(&self.ranged[r as usize], w)?,
-                _ => w,
-            };
-            self.packer.set(leaf, code, out);
+        }
+        // As in `pack`: ranged words were set truncated, coded here.
+        for r in &self.ranged {
+            if words[r.leaf] != base[r.leaf] {
+                let code = self.ranged_code(r, words[r.leaf])?;
+                self.packer.set(r.leaf, code, out);
+            }
         }
         Ok(())
     }
