@@ -82,11 +82,11 @@ impl Interpreter {
             CSubst::BecomesSuchThat(pairs, solver) => {
                 let targets: Vec<u32> = pairs.iter().map(|p| p.0).collect();
                 self.solve(solver, env, &mut |env| {
-                    let values = pairs
+                    let mut values: Vec<Value> = pairs
                         .iter()
                         .map(|&(_, fresh)| env.frame[fresh as usize].clone())
                         .collect();
-                    with_assigned(env, &targets, values, k)?;
+                    with_assigned(env, &targets, &mut values, k)?;
                     Ok(true)
                 })
                 .map(|_| ())
@@ -237,14 +237,9 @@ impl Interpreter {
                 super::within_budget(crate::diag::Span::default())?;
             }
             let outcome = &mut mine[o * slots.len()..(o + 1) * slots.len()];
-            for (&s, v) in slots.iter().zip(outcome.iter_mut()) {
-                std::mem::swap(&mut env.frame[s as usize], v);
-            }
-            let result = self.combine(later, later_counts, rest, env, k);
-            for (&s, v) in slots.iter().zip(outcome.iter_mut()).rev() {
-                std::mem::swap(&mut env.frame[s as usize], v);
-            }
-            result?;
+            with_assigned(env, slots, outcome, &mut |env| {
+                self.combine(later, later_counts, rest, env, k)
+            })?;
         }
         Ok(())
     }
@@ -313,11 +308,12 @@ impl Interpreter {
     }
 }
 
-/// Sets `slots` to `values`, runs `k`, then restores the old values.
+/// Swaps `values` into `slots`, runs `k`, then swaps them back (`values`
+/// is as it was when this returns).
 fn with_assigned<'e>(
     env: &mut Env<'e>,
     slots: &[u32],
-    mut values: Vec<Value>,
+    values: &mut [Value],
     k: &mut Outcome<'_, 'e>,
 ) -> R<()> {
     for (&s, v) in slots.iter().zip(values.iter_mut()) {
