@@ -90,25 +90,28 @@ impl Finite {
         Some(f)
     }
 
-    /// Number of values of this type. Inlined for the flat carriers (a
-    /// function slot's width asks its domain's on every decode).
-    #[inline]
+    /// Number of values of this type. Always inlined, products and power
+    /// sets out of line (a function slot's width asks its domain's on
+    /// every decode; a plain `#[inline]` was refused for the recursion).
+    #[inline(always)]
     pub fn card(&self) -> u64 {
         match self {
             Finite::Bool => 2,
             Finite::Given { size, .. } => *size,
             Finite::Range { size, .. } => *size,
-            compound => compound.compound_card(),
+            Finite::Pair(a, b) => Self::product_card(a, b),
+            Finite::Set(t) => Self::power_card(t),
         }
     }
 
-    /// [`Finite::card`] of a product or a power set.
-    fn compound_card(&self) -> u64 {
-        match self {
-            Finite::Pair(a, b) => a.card() * b.card(),
-            Finite::Set(t) => 1u64 << t.card(),
-            flat => flat.card(),
-        }
+    /// [`Finite::card`] of `A * B`, out of line.
+    fn product_card(a: &Finite, b: &Finite) -> u64 {
+        a.card() * b.card()
+    }
+
+    /// [`Finite::card`] of `POW(T)`, out of line.
+    fn power_card(t: &Finite) -> u64 {
+        1u64 << t.card()
     }
 
     /// Whether index order is the order of [`Value`]'s `Ord` (false when
