@@ -31,6 +31,7 @@ mod flood;
 mod hash;
 mod parallel;
 mod por;
+mod recent;
 mod sequential;
 mod trace;
 mod watch;

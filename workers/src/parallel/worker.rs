@@ -8,6 +8,7 @@ use super::Shared;
 use super::batch::Batch;
 use crate::check::{Finding, check_new_state};
 use crate::por::PorCounts;
+use crate::recent::{Lookup, RecentStates};
 use crate::store::{Handle, Insert, Ref};
 use crate::system::{Expansion, TransitionSystem};
 
@@ -18,8 +19,10 @@ pub(crate) struct Worker<'s, 'a, T: TransitionSystem> {
     handle: Handle,
     scratch: T::Scratch,
     successors: Vec<u64>,
-    /// The fingerprints of `successors`, from their prefetch.
-    fingerprints: Vec<Option<u64>>,
+    /// What was found of each of `successors` before inserting it.
+    lookups: Vec<Lookup>,
+    /// The states this worker met last (see [`crate::recent`]).
+    recent: RecentStates,
     out: Batch,
     por: PorCounts,
     /// Flood buffer (see [`crate::flood`]).
@@ -37,7 +40,8 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             handle,
             scratch: shared.system.new_scratch(),
             successors: Vec::new(),
-            fingerprints: Vec::new(),
+            lookups: Vec::new(),
+            recent: RecentStates::none(),
             out: Batch::with_stride(shared.stride),
             por: PorCounts::new(shared.system),
             images: Vec::new(),
@@ -47,15 +51,16 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
 
     /// Rebuilds the worker's buffers (its system scratch, its handle's,
     /// its successor and batch buffers) from the calling thread's allocator
-    /// heap; called first thing on the worker's own thread. Workers are
-    /// made together on the main thread, whose allocator put their small
-    /// buffers side by side: two workers writing theirs then shared cache
-    /// lines.
+    /// heap and makes its memory of recent states there; called first
+    /// thing on the worker's own thread. Workers are made together on the
+    /// main thread, whose allocator put their small buffers side by side:
+    /// two workers writing theirs then shared cache lines.
     pub(crate) fn rehome(&mut self) {
         self.scratch = self.shared.system.new_scratch();
         self.handle.rehome();
         self.successors = self.successors.clone();
-        self.fingerprints = self.fingerprints.clone();
+        self.lookups = self.lookups.clone();
+        self.recent = RecentStates::new(self.shared.width);
         self.out = Batch {
             words: self.out.words.clone(),
             len: self.out.len,
@@ -64,36 +69,40 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         self.state = self.state.clone();
     }
 
-    /// Inserts and checks `state` (its fingerprint `prefetched`, if its
-    /// prefetch computed it), found at `depth` from `parent`; queues it in
-    /// the outgoing batch if new, handing full batches to `sink`. Returns
-    /// `false` if the search must stop.
+    /// Inserts and checks `state` of fingerprint `fp` (`prefetched` if
+    /// its table slot was prefetched), found at `depth` from `parent`;
+    /// queues it in the outgoing batch if new, handing full batches to
+    /// `sink`, and remembers it as met. Returns `false` if the search must
+    /// stop.
     #[inline]
     pub(crate) fn add_state(
         &mut self,
         guard: &Guard,
         state: &[u64],
-        prefetched: Option<u64>,
+        (fp, prefetched): (u64, Option<u64>),
         parent: Ref,
         depth: u64,
         sink: &mut dyn FnMut(Batch),
     ) -> bool {
         let shared = self.shared;
-        let r =
-            match shared
+        let inserted =
+            shared
                 .set
-                .insert_prefetched(&mut self.handle, guard, state, prefetched, parent)
-            {
-                Ok(Insert::Seen) => {
-                    self.por.saw_stored = true;
-                    return true;
-                }
-                Ok(Insert::New(r)) => r,
-                Err(full) => {
-                    shared.stop_with(stop_reason(full));
-                    return false;
-                }
-            };
+                .insert_prefetched(&mut self.handle, guard, state, prefetched, parent);
+        if inserted.is_ok() {
+            self.recent.remember(fp, state);
+        }
+        let r = match inserted {
+            Ok(Insert::Seen) => {
+                self.por.saw_stored = true;
+                return true;
+            }
+            Ok(Insert::New(r)) => r,
+            Err(full) => {
+                shared.stop_with(stop_reason(full));
+                return false;
+            }
+        };
         if shared.system.floods() {
             let (set, handle) = (&shared.set, &mut self.handle);
             let mut insert = |s: &[u64]| match set.insert(handle, guard, s, parent) {
@@ -176,10 +185,11 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         let guard = crossbeam::epoch::pin();
         let width = shared.width;
         for i in 0..count {
+            let state = &states[i * width..(i + 1) * width];
             if !self.add_state(
                 &guard,
-                &states[i * width..(i + 1) * width],
-                None,
+                state,
+                (crate::hash::fingerprint(state), None),
                 crate::store::NO_PARENT,
                 0,
                 sink,
@@ -192,7 +202,9 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
     }
 
     /// Adds the `count` successors of state `r` (depth `depth`) collected
-    /// in `self.successors`; `false` if the search must stop.
+    /// in `self.successors`; `false` if the search must stop. Those the
+    /// worker met last are known stored; the table slots of the others are
+    /// prefetched together before they are inserted one by one.
     fn add_successors(
         &mut self,
         guard: &Guard,
@@ -203,31 +215,32 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
     ) -> bool {
         let width = self.shared.width;
         let successors = std::mem::take(&mut self.successors);
-        let mut fingerprints = std::mem::take(&mut self.fingerprints);
-        fingerprints.clear();
-        fingerprints.extend(
-            successors[..count * width]
-                .chunks_exact(width.max(1))
-                .map(|state| self.shared.set.prefetch(guard, state)),
-        );
-        // A zero-width system has no words to chunk: nothing to prefetch.
-        fingerprints.resize(count, None);
+        let mut lookups = std::mem::take(&mut self.lookups);
+        lookups.clear();
+        lookups.extend((0..count).map(|k| {
+            let state = &successors[k * width..(k + 1) * width];
+            let fp = crate::hash::fingerprint(state);
+            if self.recent.contains(fp, state) {
+                Lookup::Met
+            } else {
+                Lookup::Insert(fp, self.shared.set.prefetch(guard, fp))
+            }
+        }));
         let mut go_on = true;
-        for k in 0..count {
-            if !self.add_state(
-                guard,
-                &successors[k * width..(k + 1) * width],
-                fingerprints[k],
-                r,
-                depth + 1,
-                sink,
-            ) {
-                go_on = false;
-                break;
+        for (k, lookup) in lookups.iter().enumerate() {
+            let state = &successors[k * width..(k + 1) * width];
+            match *lookup {
+                Lookup::Met => self.por.saw_stored = true,
+                Lookup::Insert(fp, prefetched) => {
+                    if !self.add_state(guard, state, (fp, prefetched), r, depth + 1, sink) {
+                        go_on = false;
+                        break;
+                    }
+                }
             }
         }
         self.successors = successors;
-        self.fingerprints = fingerprints;
+        self.lookups = lookups;
         go_on
     }
 

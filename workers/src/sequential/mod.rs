@@ -17,6 +17,7 @@ use std::time::Instant;
 use crate::check::{End, Finding, check_new_state, finish, goal_checked};
 use crate::config::Config;
 use crate::por::PorCounts;
+use crate::recent::{Lookup, RecentStates};
 use crate::report::{Progress, Report, Stats};
 use crate::system::{Expansion, TransitionSystem};
 use frontier::Frontier;
@@ -53,8 +54,11 @@ struct Search<'a, T: TransitionSystem> {
     /// States stored by flooding only, and the flood buffer.
     flooded: u64,
     images: Vec<u64>,
-    /// The fingerprints of the states being added, from their prefetch.
-    fingerprints: Vec<Option<u64>>,
+    /// What was found of each of the states being added before inserting
+    /// it.
+    lookups: Vec<Lookup>,
+    /// The states met last (see [`crate::recent`]).
+    recent: RecentStates,
 }
 
 impl<'a, T: TransitionSystem> Search<'a, T> {
@@ -87,7 +91,8 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             por: PorCounts::new(system),
             flooded: 0,
             images: Vec::new(),
-            fingerprints: Vec::new(),
+            lookups: Vec::new(),
+            recent: RecentStates::new(system.state_width()),
         }
     }
 
@@ -115,33 +120,45 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
     /// `width` words each) found at `depth` from `parent`.
     fn add_states(&mut self, batch: &[u64], count: usize, parent: u64, depth: u64) -> Option<End> {
         let width = self.width;
-        // Touch every state's slot first: their cache misses overlap.
-        let mut fingerprints = std::mem::take(&mut self.fingerprints);
-        fingerprints.clear();
-        fingerprints.extend(
-            batch[..count * width]
-                .chunks_exact(width.max(1))
-                .map(|state| self.store.prefetch(state)),
-        );
-        // A zero-width system has no words to chunk: nothing to prefetch.
-        fingerprints.resize(count, None);
-        let end = self.add_prefetched(batch, &fingerprints, parent, depth);
-        self.fingerprints = fingerprints;
+        // Those met last are known stored; the slots of the others are
+        // touched first, so that their cache misses overlap.
+        let mut lookups = std::mem::take(&mut self.lookups);
+        lookups.clear();
+        lookups.extend((0..count).map(|i| {
+            let state = &batch[i * width..(i + 1) * width];
+            let fp = crate::hash::fingerprint(state);
+            if self.recent.contains(fp, state) {
+                Lookup::Met
+            } else {
+                Lookup::Insert(fp, self.store.prefetch(fp))
+            }
+        }));
+        let end = self.add_prefetched(batch, &lookups, parent, depth);
+        self.lookups = lookups;
         end
     }
 
-    /// [`Search::add_states`] once the states' slots are prefetched.
+    /// [`Search::add_states`] once the states met last are known and the
+    /// others' slots are prefetched.
     fn add_prefetched(
         &mut self,
         batch: &[u64],
-        fingerprints: &[Option<u64>],
+        lookups: &[Lookup],
         parent: u64,
         depth: u64,
     ) -> Option<End> {
         let width = self.width;
-        for (i, &prefetched) in fingerprints.iter().enumerate() {
+        for (i, &lookup) in lookups.iter().enumerate() {
             let state = &batch[i * width..(i + 1) * width];
-            let id = match self.store.insert_prefetched(state, prefetched, parent) {
+            let Lookup::Insert(fp, prefetched) = lookup else {
+                self.por.saw_stored = true;
+                continue;
+            };
+            let inserted = self.store.insert_prefetched(state, prefetched, parent);
+            if inserted.is_ok() {
+                self.recent.remember(fp, state);
+            }
+            let id = match inserted {
                 Ok(Insert::New(id)) => id,
                 Ok(Insert::Seen) => {
                     self.por.saw_stored = true;

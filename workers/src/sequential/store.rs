@@ -309,15 +309,15 @@ impl SeqStore {
         self.insert_prefetched(state, None, parent)
     }
 
-    /// Prefetches the table slot where `state` would be looked up (see
-    /// [`crate::store::VisitedSet::prefetch`]) and returns its fingerprint
-    /// for [`SeqStore::insert_prefetched`]; `None` in tree mode.
+    /// Prefetches the table slot where the state of fingerprint `fp` would
+    /// be looked up (see [`crate::store::VisitedSet::prefetch`]) and
+    /// returns the fingerprint for [`SeqStore::insert_prefetched`]; `None`
+    /// in tree mode.
     #[inline]
-    pub(crate) fn prefetch(&self, state: &[u64]) -> Option<u64> {
+    pub(crate) fn prefetch(&self, fp: u64) -> Option<u64> {
         if self.tree.is_some() {
             return None;
         }
-        let fp = fingerprint(state);
         crate::hash::prefetch(self.slots.address(crate::hash::home(fp, self.slots.len())));
         Some(fp)
     }

@@ -565,18 +565,17 @@ impl VisitedSet {
         }
     }
 
-    /// Prefetches the table slot where `state` would be looked up, so that
-    /// a worker that holds several successors can overlap their memory
-    /// accesses before inserting them one by one, and returns the state's
-    /// fingerprint for [`VisitedSet::insert_prefetched`]. Not in tree mode
-    /// (where the slot depends on the root, not known before compression):
-    /// `None` there.
+    /// Prefetches the table slot where the state of fingerprint `fp`
+    /// ([`crate::hash::fingerprint`]) would be looked up, so that a worker
+    /// that holds several successors can overlap their memory accesses
+    /// before inserting them one by one, and returns the fingerprint for
+    /// [`VisitedSet::insert_prefetched`]. Not in tree mode (where the slot
+    /// depends on the root, not known before compression): `None` there.
     #[inline]
-    pub fn prefetch(&self, guard: &Guard, state: &[u64]) -> Option<u64> {
+    pub fn prefetch(&self, guard: &Guard, fp: u64) -> Option<u64> {
         if self.nodes.is_some() {
             return None;
         }
-        let fp = crate::hash::fingerprint(state);
         let table = self.tables.current(fp, guard);
         table.prefetch(table.home(fp));
         Some(fp)
