@@ -85,6 +85,29 @@ impl RecentStates {
         self.entries[at] == fp && self.entries[at + 1..at + 1 + self.width] == *state
     }
 
+    /// Sets `lookups` to what is known of each of the `count` states of
+    /// `width` words in `states` before inserting them: met if remembered,
+    /// otherwise its fingerprint and what `prefetch` returns for it (called
+    /// for all of them first, so that their cache misses overlap).
+    #[inline]
+    pub(crate) fn look_up(
+        &self,
+        (states, width, count): (&[u64], usize, usize),
+        lookups: &mut Vec<Lookup>,
+        mut prefetch: impl FnMut(u64) -> Option<u64>,
+    ) {
+        lookups.clear();
+        lookups.extend((0..count).map(|k| {
+            let state = &states[k * width..(k + 1) * width];
+            let fp = crate::hash::fingerprint(state);
+            if self.contains(fp, state) {
+                Lookup::Met
+            } else {
+                Lookup::Insert(fp, prefetch(fp))
+            }
+        }));
+    }
+
     /// Remembers `state` (of fingerprint `fp`), which the visited set holds,
     /// in place of the state that shared its entry.
     #[inline]
@@ -139,6 +162,29 @@ mod tests {
         assert!(!recent.contains(fp, &[1, 2, 4]));
         assert!(!recent.contains(fp ^ 1, &s));
         assert!(recent.contains(fp, &s));
+    }
+
+    #[test]
+    fn looking_up_marks_the_states_met_and_prefetches_the_others() {
+        let mut recent = RecentStates::new(2);
+        let states = [1u64, 2, 3, 4, 5, 6];
+        recent.remember(fingerprint(&states[2..4]), &states[2..4]);
+        let mut asked = Vec::new();
+        let mut lookups = vec![Lookup::Met; 7];
+        recent.look_up((&states, 2, 3), &mut lookups, |fp| {
+            asked.push(fp);
+            (asked.len() == 1).then_some(fp)
+        });
+        let (a, c) = (fingerprint(&states[..2]), fingerprint(&states[4..]));
+        assert_eq!(asked, [a, c]);
+        assert!(matches!(
+            lookups[..],
+            [
+                Lookup::Insert(x, Some(y)),
+                Lookup::Met,
+                Lookup::Insert(z, None)
+            ] if x == a && y == a && z == c
+        ));
     }
 
     #[test]

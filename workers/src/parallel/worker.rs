@@ -216,16 +216,11 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         let width = self.shared.width;
         let successors = std::mem::take(&mut self.successors);
         let mut lookups = std::mem::take(&mut self.lookups);
-        lookups.clear();
-        lookups.extend((0..count).map(|k| {
-            let state = &successors[k * width..(k + 1) * width];
-            let fp = crate::hash::fingerprint(state);
-            if self.recent.contains(fp, state) {
-                Lookup::Met
-            } else {
-                Lookup::Insert(fp, self.shared.set.prefetch(guard, fp))
-            }
-        }));
+        let set = &self.shared.set;
+        self.recent
+            .look_up((&successors, width, count), &mut lookups, |fp| {
+                set.prefetch(guard, fp)
+            });
         let mut go_on = true;
         for (k, lookup) in lookups.iter().enumerate() {
             let state = &successors[k * width..(k + 1) * width];

@@ -123,16 +123,9 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
         // Those met last are known stored; the slots of the others are
         // touched first, so that their cache misses overlap.
         let mut lookups = std::mem::take(&mut self.lookups);
-        lookups.clear();
-        lookups.extend((0..count).map(|i| {
-            let state = &batch[i * width..(i + 1) * width];
-            let fp = crate::hash::fingerprint(state);
-            if self.recent.contains(fp, state) {
-                Lookup::Met
-            } else {
-                Lookup::Insert(fp, self.store.prefetch(fp))
-            }
-        }));
+        let store = &self.store;
+        self.recent
+            .look_up((batch, width, count), &mut lookups, |fp| store.prefetch(fp));
         let end = self.add_prefetched(batch, &lookups, parent, depth);
         self.lookups = lookups;
         end
