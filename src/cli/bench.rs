@@ -16,7 +16,8 @@ use std::process::{Command, ExitCode, Stdio};
 /// Options of `orbit bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// The B machine to check.
+    /// The model to check: a B machine (.mch, .ref, .imp) or a Murphi
+    /// program (.m).
     pub model: PathBuf,
     /// Thread counts to measure, e.g. `1,2,4,8`. Speedups are relative to the first.
     #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = clap::value_parser!(u64).range(1..=1024))]

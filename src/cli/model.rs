@@ -1,16 +1,17 @@
-//! The model arguments every command that loads a B machine shares: the
-//! file, deferred-set sizes and the integer bounds.
+//! The model arguments every command that loads a model shares: the file
+//! (a B machine or a Murphi program), deferred-set sizes and the integer
+//! bounds.
 
 use std::path::PathBuf;
 
 use super::units::parse_set_size;
 use crate::b::load::LoadOptions;
 
-/// The machine to load and how to size it (flattened into `orbit check`,
+/// The model to load and how to size it (flattened into `orbit check`,
 /// `orbit por` and `orbit graph`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct ModelArgs {
-    /// The B machine (.mch, .ref, .imp).
+    /// The model: a B machine (.mch, .ref, .imp) or a Murphi program (.m).
     pub model: PathBuf,
     /// Size of a deferred set, e.g. `--set PID=4` (repeatable), or the value
     /// of a scalar parameter of the checked machine (`MACHINE M(n)`), or of

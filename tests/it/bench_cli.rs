@@ -15,6 +15,35 @@ fn model(name: &str) -> PathBuf {
 }
 
 #[test]
+fn bench_runs_murphi_programs_and_the_help_says_so() {
+    let out = tempfile::tempdir().unwrap();
+    let result = orbit()
+        .arg("bench")
+        .arg(model("murphi/peterson.m"))
+        .args(["--set", "N=3", "--threads", "1,2", "--repeat", "1", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    // Peterson's algorithm with 3 processes: 356 states (models/murphi/EXPECTED.md).
+    let csv = std::fs::read_to_string(out.path().join("bench.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(rows.iter().all(|r| r.contains(",356,")), "{csv}");
+    for command in ["bench", "check", "graph", "por"] {
+        let help = orbit().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&help.stdout);
+        assert!(help.contains("Murphi program (.m)"), "{command}: {help}");
+    }
+}
+
+#[test]
 fn bench_writes_table_csv_and_png() {
     let out = tempfile::tempdir().unwrap();
     let result = orbit()
