@@ -21,9 +21,8 @@
 pub(crate) enum Lookup {
     /// Met a moment ago ([`RecentStates`]): stored, nothing to insert.
     Met,
-    /// To insert: its fingerprint, and the same again if its table slot
-    /// was prefetched.
-    Insert(u64, Option<u64>),
+    /// To insert, its table slot prefetched: its fingerprint.
+    Insert(u64),
 }
 
 /// About how many bytes a worker's memory takes (its entries stay in the
@@ -87,14 +86,14 @@ impl RecentStates {
 
     /// Sets `lookups` to what is known of each of the `count` states of
     /// `width` words in `states` before inserting them: met if remembered,
-    /// otherwise its fingerprint and what `prefetch` returns for it (called
-    /// for all of them first, so that their cache misses overlap).
+    /// otherwise its fingerprint, given to `prefetch` (for all of them
+    /// first, so that their cache misses overlap).
     #[inline]
     pub(crate) fn look_up(
         &self,
         (states, width, count): (&[u64], usize, usize),
         lookups: &mut Vec<Lookup>,
-        mut prefetch: impl FnMut(u64) -> Option<u64>,
+        mut prefetch: impl FnMut(u64),
     ) {
         lookups.clear();
         lookups.extend((0..count).map(|k| {
@@ -103,7 +102,8 @@ impl RecentStates {
             if self.contains(fp, state) {
                 Lookup::Met
             } else {
-                Lookup::Insert(fp, prefetch(fp))
+                prefetch(fp);
+                Lookup::Insert(fp)
             }
         }));
     }
@@ -171,19 +171,12 @@ mod tests {
         recent.remember(fingerprint(&states[2..4]), &states[2..4]);
         let mut asked = Vec::new();
         let mut lookups = vec![Lookup::Met; 7];
-        recent.look_up((&states, 2, 3), &mut lookups, |fp| {
-            asked.push(fp);
-            (asked.len() == 1).then_some(fp)
-        });
+        recent.look_up((&states, 2, 3), &mut lookups, |fp| asked.push(fp));
         let (a, c) = (fingerprint(&states[..2]), fingerprint(&states[4..]));
         assert_eq!(asked, [a, c]);
         assert!(matches!(
             lookups[..],
-            [
-                Lookup::Insert(x, Some(y)),
-                Lookup::Met,
-                Lookup::Insert(z, None)
-            ] if x == a && y == a && z == c
+            [Lookup::Insert(x), Lookup::Met, Lookup::Insert(z)] if x == a && z == c
         ));
     }
 

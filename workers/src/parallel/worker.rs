@@ -69,8 +69,8 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         self.state = self.state.clone();
     }
 
-    /// Inserts and checks `state` of fingerprint `fp` (`prefetched` if
-    /// its table slot was prefetched), found at `depth` from `parent`;
+    /// Inserts and checks `state` of fingerprint `fp`
+    /// ([`crate::hash::fingerprint`]), found at `depth` from `parent`;
     /// queues it in the outgoing batch if new, handing full batches to
     /// `sink`, and remembers it as met. Returns `false` if the search must
     /// stop.
@@ -79,7 +79,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         &mut self,
         guard: &Guard,
         state: &[u64],
-        (fp, prefetched): (u64, Option<u64>),
+        fp: u64,
         parent: Ref,
         depth: u64,
         sink: &mut dyn FnMut(Batch),
@@ -88,7 +88,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         let inserted =
             shared
                 .set
-                .insert_prefetched(&mut self.handle, guard, state, prefetched, parent);
+                .insert_with_fingerprint(&mut self.handle, guard, state, fp, parent);
         if inserted.is_ok() {
             self.recent.remember(fp, state);
         }
@@ -189,7 +189,7 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             if !self.add_state(
                 &guard,
                 state,
-                (crate::hash::fingerprint(state), None),
+                crate::hash::fingerprint(state),
                 crate::store::NO_PARENT,
                 0,
                 sink,
@@ -226,8 +226,8 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             let state = &successors[k * width..(k + 1) * width];
             match *lookup {
                 Lookup::Met => self.por.saw_stored = true,
-                Lookup::Insert(fp, prefetched) => {
-                    if !self.add_state(guard, state, (fp, prefetched), r, depth + 1, sink) {
+                Lookup::Insert(fp) => {
+                    if !self.add_state(guard, state, fp, r, depth + 1, sink) {
                         go_on = false;
                         break;
                     }

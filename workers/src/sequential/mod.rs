@@ -143,11 +143,11 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
         let width = self.width;
         for (i, &lookup) in lookups.iter().enumerate() {
             let state = &batch[i * width..(i + 1) * width];
-            let Lookup::Insert(fp, prefetched) = lookup else {
+            let Lookup::Insert(fp) = lookup else {
                 self.por.saw_stored = true;
                 continue;
             };
-            let inserted = self.store.insert_prefetched(state, prefetched, parent);
+            let inserted = self.store.insert_with_fingerprint(state, fp, parent);
             if inserted.is_ok() {
                 self.recent.remember(fp, state);
             }

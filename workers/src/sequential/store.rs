@@ -306,28 +306,26 @@ impl SeqStore {
     /// Fails, storing nothing, if the state is new and storing it would pass
     /// the state bound or the memory bound.
     pub(crate) fn insert(&mut self, state: &[u64], parent: u64) -> Result<Insert, StopReason> {
-        self.insert_prefetched(state, None, parent)
+        self.insert_with_fingerprint(state, fingerprint(state), parent)
     }
 
     /// Prefetches the table slot where the state of fingerprint `fp` would
-    /// be looked up (see [`crate::store::VisitedSet::prefetch`]) and
-    /// returns the fingerprint for [`SeqStore::insert_prefetched`]; `None`
+    /// be looked up (see [`crate::store::VisitedSet::prefetch`]); nothing
     /// in tree mode.
     #[inline]
-    pub(crate) fn prefetch(&self, fp: u64) -> Option<u64> {
-        if self.tree.is_some() {
-            return None;
+    pub(crate) fn prefetch(&self, fp: u64) {
+        if self.tree.is_none() {
+            crate::hash::prefetch(self.slots.address(crate::hash::home(fp, self.slots.len())));
         }
-        crate::hash::prefetch(self.slots.address(crate::hash::home(fp, self.slots.len())));
-        Some(fp)
     }
 
-    /// [`SeqStore::insert`] of a state whose fingerprint
-    /// [`SeqStore::prefetch`] already computed (`None`: compute it).
-    pub(crate) fn insert_prefetched(
+    /// [`SeqStore::insert`] of a state whose fingerprint `fp`
+    /// ([`crate::hash::fingerprint`]) the caller already computed; tree
+    /// mode, which places a state by its root, does not use it.
+    pub(crate) fn insert_with_fingerprint(
         &mut self,
         state: &[u64],
-        prefetched: Option<u64>,
+        fp: u64,
         parent: u64,
     ) -> Result<Insert, StopReason> {
         debug_assert_eq!(state.len(), self.width);
@@ -337,7 +335,7 @@ impl SeqStore {
             root = [self.root(state, parent)?];
             (&root[..], fingerprint(&root))
         } else {
-            (state, prefetched.unwrap_or_else(|| fingerprint(state)))
+            (state, fp)
         };
         let mut pos = crate::hash::home(fp, self.slots.len());
         let layout = self.layout;

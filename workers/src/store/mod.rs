@@ -381,17 +381,20 @@ impl VisitedSet {
         state: &[u64],
         parent: Ref,
     ) -> Result<Insert, Full> {
-        self.insert_prefetched(handle, guard, state, None, parent)
+        let fp = crate::hash::fingerprint(state);
+        self.insert_with_fingerprint(handle, guard, state, fp, parent)
     }
 
-    /// [`VisitedSet::insert`] of a state whose fingerprint
-    /// [`VisitedSet::prefetch`] already computed (`None`: compute it).
-    pub fn insert_prefetched(
+    /// [`VisitedSet::insert`] of a state whose fingerprint `fp`
+    /// ([`crate::hash::fingerprint`]) the caller already computed (to
+    /// [`VisitedSet::prefetch`] its slot, say); tree mode, which places a
+    /// state by its root, does not use it.
+    pub fn insert_with_fingerprint(
         &self,
         handle: &mut Handle,
         guard: &Guard,
         state: &[u64],
-        prefetched: Option<u64>,
+        fp: u64,
         parent: Ref,
     ) -> Result<Insert, Full> {
         assert_eq!(
@@ -407,10 +410,7 @@ impl VisitedSet {
                 root = [self.root(nodes, handle, guard, state, parent)?];
                 (&root[..], crate::hash::fingerprint(&root))
             }
-            None => (
-                state,
-                prefetched.unwrap_or_else(|| crate::hash::fingerprint(state)),
-            ),
+            None => (state, fp),
         };
         let entry_hash = |entry: u64| self.entry_hash(entry);
         let mut appended: Option<Ref> = None;
@@ -568,17 +568,14 @@ impl VisitedSet {
     /// Prefetches the table slot where the state of fingerprint `fp`
     /// ([`crate::hash::fingerprint`]) would be looked up, so that a worker
     /// that holds several successors can overlap their memory accesses
-    /// before inserting them one by one, and returns the fingerprint for
-    /// [`VisitedSet::insert_prefetched`]. Not in tree mode (where the slot
-    /// depends on the root, not known before compression): `None` there.
+    /// before inserting them one by one. Nothing in tree mode (where the
+    /// slot depends on the root, not known before compression).
     #[inline]
-    pub fn prefetch(&self, guard: &Guard, fp: u64) -> Option<u64> {
-        if self.nodes.is_some() {
-            return None;
+    pub fn prefetch(&self, guard: &Guard, fp: u64) {
+        if self.nodes.is_none() {
+            let table = self.tables.current(fp, guard);
+            table.prefetch(table.home(fp));
         }
-        let table = self.tables.current(fp, guard);
-        table.prefetch(table.home(fp));
-        Some(fp)
     }
 
     /// Reads the state of `r` into `out` to expand it: in tree mode its
