@@ -51,6 +51,7 @@ MODELS = os.path.join(ROOT, "models")
 RUNS = [
     ("murphi", ["check", f"{MODELS}/murphi/peterson.m", "--set", "N=4", "--threads", "1"]),
     ("murphi", ["check", f"{MODELS}/murphi/peterson.m", "--set", "N=4", "--threads", "2", "--symmetry", "canon"]),
+    ("murphi", ["check", f"{MODELS}/murphi/peterson.m", "--set", "N=4", "--threads", "1", "--symmetry", "canon"]),
     ("murphi", ["check", f"{MODELS}/murphi/german.m", "--set", "NODES=2", "--threads", "2"]),
     ("murphi", ["check", f"{MODELS}/murphi/msg_net.m", "--threads", "2", "--symmetry", "flood"]),
     ("murphi", ["check", f"{MODELS}/murphi/mutex_bug.m", "--threads", "1"]),
