@@ -4,6 +4,9 @@
 //! page a run touches, so grouped code is resident memory saved on every run.
 //! Only for the `orbit` binary of release builds on x86-64 Linux, whose linkers
 //! (LLD, Rust's default there, and GNU ld) both read the script's `INSERT`.
+//! The link also writes its map (`orbit.map` in this script's `OUT_DIR`),
+//! from which `scripts/hot-code.py` learns which input section holds the
+//! read-only data a run reads.
 
 fn main() {
     println!("cargo:rerun-if-changed=scripts/hot-code.ld");
@@ -15,5 +18,7 @@ fn main() {
     let script = std::path::Path::new(&var("CARGO_MANIFEST_DIR")).join("scripts/hot-code.ld");
     if release && linux_x86_64 && script.exists() {
         println!("cargo:rustc-link-arg-bin=orbit=-Wl,-T,{}", script.display());
+        let map = std::path::Path::new(&var("OUT_DIR")).join("orbit.map");
+        println!("cargo:rustc-link-arg-bin=orbit=-Wl,-Map={}", map.display());
     }
 }

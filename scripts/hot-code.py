@@ -22,23 +22,37 @@ archive member, the start-up objects' code (crt1.o, crtbeginT.o) and the
 IFUNC stubs (.iplt) with them. glibc picks its string functions' variant by
 the CPU at start, and callgrind's simulated CPU has no AVX-512: the other
 variants of every family a run calls follow, grouped by instruction set, so
-a server maps the window of its own. A second section gathers the read-only
-data of those C library members (what its start-up reads: tunables, CPU
-cache tables, search paths) and mimalloc's. A run under valgrind does not
+a server maps the window of its own.
+
+The read-only data is placed the same way, right after the ELF headers: the
+input sections (named in the link map build.rs writes) that valgrind's
+lackey sees two runs of each front end read, and those a native run faults
+on (perf; what the kernel reads for a system call, and CPU- or
+timing-dependent paths such as float formatting), then all merged strings
+and constants, and the data of the executed C library members (tunables,
+CPU cache tables, search paths) and mimalloc's. Rust's anonymous constants
+are numbered per code-generation unit and renumbered when its code changes:
+every constant of each unit read follows, at the start of the rest of the
+read-only data, so that stale numbers still find them together. A small
+run read its data in 9 windows, now 4. A run under valgrind does not
 start quite as a native one (no vDSO to register), so the few functions
 only a native start runs are listed by hand (NATIVE_START). A stale script
 only costs memory, never correctness: a pattern that matches nothing is
 ignored and unmatched code keeps the default order.
 
-Usage: scripts/hot-code.py [--check]   (needs valgrind and python3)
+Usage: scripts/hot-code.py [--check]   (needs valgrind and python3; perf
+                                        if present)
   --check  only report how many of the current patterns match the binary
-           and how many 64 KiB code windows a small run maps.
+           and how many 64 KiB windows of code and of read-only data a
+           small run maps.
 """
+import bisect
 import collections
 import glob
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -69,19 +83,30 @@ RUNS = [
 # does not provide.
 NATIVE_START = ["_dl_new_object", "_dl_setup_hash", "_dl_add_to_namespace_list", "_dl_lookup_symbol_x"]
 
+# Read-only data a native run may read and a traced one did not: float
+# formatting's tables, which `{:.2}` reads or not depending on the value
+# printed (a wall time).
+NATIVE_DATA = ["*(.rodata.*flt2dec*)"]
+
 HASH = re.compile(r"17h[0-9a-f]{16}E$")
 WINDOW = 1 << 16
 
 
 def binary():
+    """The release binary and its link map (written by build.rs)."""
     out = subprocess.run(
         ["cargo", "build", "--release", "--locked", "--message-format=json"],
         cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    exe, link_map = None, None
     for line in out.splitlines():
         message = json.loads(line)
         if message.get("executable") and message.get("target", {}).get("name") == "orbit":
-            return message["executable"]
-    sys.exit("no orbit executable in cargo's output")
+            exe = message["executable"]
+        if message.get("reason") == "build-script-executed" and message.get("package_id", "").startswith("path+file://" + ROOT + "#"):
+            link_map = os.path.join(message["out_dir"], "orbit.map")
+    if not exe:
+        sys.exit("no orbit executable in cargo's output")
+    return exe, link_map
 
 
 def symbols(exe):
@@ -175,6 +200,105 @@ def variants(executed_members, every):
     return sorted(dict.fromkeys(rest), key=isa)
 
 
+def rodata_segment(exe):
+    """(start, end) of the read-only, non-executable segment that holds the
+    ELF headers and the read-only data."""
+    out = subprocess.run(["readelf", "-lW", exe], check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        p = line.split()
+        if p[:1] == ["LOAD"] and p[6:7] == ["R"]:
+            start, size = int(p[2], 16), int(p[5], 16)
+            return start, start + size
+    sys.exit(f"no read-only segment in {exe}")
+
+
+def rodata_read(exe, args, segment):
+    """The addresses of the read-only segment that one run reads (valgrind's
+    lackey traces every load; the kernel's fault-around hides all but the
+    first page of each window from a page-fault count)."""
+    lo, hi = segment
+    prefixes = "|".join(f"{page:05x}" for page in range(lo >> 12, (hi + 0xfff) >> 12))
+    command = (f"valgrind --tool=lackey --trace-mem=yes --log-fd=9 {shlex.join([exe, *args])} 9>&1 >/dev/null 2>&1"
+               f" | grep -E '^ [LM] ({prefixes})[0-9a-f]{{3}},' | cut -c4-11 | sort -u")
+    out = subprocess.run(["bash", "-c", command], check=True, capture_output=True, text=True).stdout
+    return {int(a, 16) for a in out.split()}
+
+
+def rodata_faulted(exe, args, segment, tmp):
+    """The addresses of the read-only segment at which a native run of `exe`
+    takes a page fault (`perf record -e page-faults -d`), or nothing without
+    perf. These include what a traced run does not read: data the kernel
+    reads for a system call (a path) and data of code paths that depend on
+    the CPU or on timing (float formatting of a wall time). Only the first
+    read of each 64 KiB window faults, so reads the linker script already
+    places in the executed data's windows are not seen."""
+    out = os.path.join(tmp, "perf.data")
+    try:
+        subprocess.run(["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-o", out, exe, *args],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        script = subprocess.run(["perf", "script", "-i", out, "-F", "addr"], check=True,
+                                capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return set()
+    lo, hi = segment
+    return {a for a in (int(line, 16) for line in script.split()) if lo <= a < hi}
+
+
+def input_sections(link_map, segment):
+    """(address, size, file, section) of each input section the link map
+    places in the read-only segment, by address."""
+    lo, hi = segment
+    found = []
+    for line in open(link_map):
+        m = re.match(r"\s*([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+\s{9}(\S.*):\((.*)\)$", line)
+        if m and lo <= int(m.group(1), 16) < hi:
+            found.append((int(m.group(1), 16), int(m.group(2), 16), m.group(3), m.group(4)))
+    return sorted(found)
+
+
+def rodata_patterns(reads, sections, paths):
+    """Linker-script patterns for the input sections that hold `reads`:
+    (hot, large, units). `hot`, most read first: each anonymous constant
+    read (`.rodata..Lanon.HASH.N`, by its number, which changes whenever
+    its code-generation unit does), a Rust function's own constants
+    (`.rodata.NAME`, its jump tables) by name as the code patterns are, the
+    C library's by archive member. `large`: C library members of more than
+    16 KB (a locale's tables, of which a run reads a few hundred bytes at
+    their start). `units`: all the anonymous constants of each unit read,
+    by HASH, which survive a change of the numbers. Merged strings and
+    constants (`<internal>`) cannot be told apart here."""
+    starts = [s[0] for s in sections]
+    count, size = collections.Counter(), {}
+    units = collections.Counter()
+    for a in reads:
+        i = bisect.bisect_right(starts, a) - 1
+        if i < 0 or a >= sections[i][0] + sections[i][1]:
+            continue
+        _, length, file, section = sections[i]
+        m = re.fullmatch(r"\.rodata(\.unlikely|\.\.Lswitch\.table)?\.((_ZN|_R)[A-Za-z0-9_.$]+)", section)
+        anon = re.fullmatch(r"\.rodata\.\.Lanon\.([0-9a-f]+)\.\d+", section)
+        member = re.search(r"/(lib[^/]*\.a)\(([^)]+)\)$", file)
+        if m:
+            key = HASH.sub("17h*E", m.group(2))
+            name = key if paths[key] <= 1 else m.group(2)
+            pattern = f"*(.rodata{m.group(1) or ''}.{name})"
+        elif anon:
+            pattern = f"*({section})"
+            units[f"*(.rodata..Lanon.{anon.group(1)}.*)"] += 1
+        elif member and section.startswith(".rodata"):
+            pattern = f"*lib*.a:{member.group(2)}(.rodata .rodata.*)"
+        elif re.fullmatch(r"\.rodata\.[A-Za-z_][A-Za-z0-9_]*", section):
+            # C compiled with data sections (mimalloc's).
+            pattern = f"*({section})"
+        else:
+            continue
+        count[pattern] += 1
+        size[pattern] = size.get(pattern, 0) + length
+    hot = [p for p, _ in count.most_common() if size[p] <= 16 << 10]
+    large = [p for p, _ in count.most_common() if size[p] > 16 << 10]
+    return hot, large, [p for p, _ in units.most_common()]
+
+
 def windows(exe, names):
     syms = symbols(exe)
     wins = set()
@@ -185,16 +309,28 @@ def windows(exe, names):
     return len(wins)
 
 
-def generate(exe):
+def generate(exe, link_map):
     syms = symbols(exe)
     paths = collections.Counter(HASH.sub("17h*E", n) for n in syms)
-    members, every, reads = archive_members()
+    members, every, reads_of = archive_members()
     crt = startup_objects()
     with tempfile.TemporaryDirectory() as tmp:
         runs = []
         for front, args in RUNS:
             runs.append((front, executed(exe, args, tmp)))
             print(f"{len(runs[-1][1]):5} functions: orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
+        # The read-only data: traced on the first two runs of each front
+        # end (lackey is slower than callgrind; the data a run reads is
+        # mostly its front end's and the command line's).
+        segment = rodata_segment(exe)
+        sections = input_sections(link_map, segment)
+        reads = set()
+        traced = [run for front in ("murphi", "b") for run in [r for r in RUNS if r[0] == front][:2]]
+        for _, args in traced:
+            reads |= rodata_read(exe, args, segment) | rodata_faulted(exe, args, segment, tmp)
+            print(f"{len(reads):5} addresses of read-only data read so far: orbit {' '.join(args).replace(ROOT + '/', '')}",
+                  file=sys.stderr)
+        hot_data, large_data, data_units = rodata_patterns(reads, sections, paths)
     first = {}
     runs = [(front, names + NATIVE_START) for front, names in runs]
     for _, names in runs:
@@ -241,14 +377,26 @@ def generate(exe):
         for p in patterns:
             f.write(f"    {p}\n")
         f.write("  }\n} INSERT BEFORE .text;\n")
-        # The C library's read-only data (tunables, CPU cache tables, search
-        # paths, ...) that its start-up reads, next to the ELF headers a run
-        # reads anyway; Rust's constants have no stable section names.
+        # The read-only data, next to the ELF headers a run reads anyway:
+        # what the traced runs read (the C library's tunables, CPU cache
+        # tables and locale; mimalloc's; Rust's functions' jump tables and
+        # constants), every merged string and constant, the data of float
+        # formatting (NATIVE_DATA), the rest of the executed C library
+        # members' data and mimalloc's, and the C library's large tables.
         f.write("SECTIONS {\n  .rodata.executed : {\n")
-        for m in dict.fromkeys(r for m in c_members for r in [m, *sorted(reads.get(m, ()))]):
-            f.write(f"    *lib*.a:{m}(.rodata .rodata.*)\n")
-        # mimalloc's (its option names, read at start).
-        f.write("    *mimalloc*:*(.rodata .rodata.*)\n")
+        c_data = [f"*lib*.a:{r}(.rodata .rodata.*)" for m in c_members for r in [m, *sorted(reads_of.get(m, ()))]]
+        merged = ["*(.rodata.str* .rodata.cst*)"]
+        rest = ["*mimalloc*:*(.rodata .rodata.*)"]
+        for p in dict.fromkeys(hot_data + merged + NATIVE_DATA + c_data + rest + large_data):
+            f.write(f"    {p}\n")
+        f.write("  }\n} INSERT BEFORE .gcc_except_table;\n")
+        # Then, at the start of the other read-only data, every anonymous
+        # constant of each unit read: the constants that a change of the
+        # code renumbers are found together there until the script is run
+        # again.
+        f.write("SECTIONS {\n  .rodata.units : {\n")
+        for p in data_units:
+            f.write(f"    {p}\n")
         f.write("  }\n} INSERT BEFORE .rodata;\n")
     print(f"{len(patterns)} patterns written to {os.path.relpath(SCRIPT, ROOT)}; rebuild to apply", file=sys.stderr)
 
@@ -260,18 +408,23 @@ def check(exe):
     keys = set(syms) | {HASH.sub("17h*E", n) for n in syms}
     matched = sum(1 for p in pats if p in keys)
     print(f"{matched} of {len(pats)} Rust patterns match a function of {exe}")
+    segment = rodata_segment(exe)
     with tempfile.TemporaryDirectory() as tmp:
         firsts = [next(run for run in RUNS if run[0] == front) for front in ("murphi", "b")]
         for front, args in firsts:
             names = executed(exe, args, tmp)
-            print(f"{windows(exe, names):4} code windows of 64 KiB: orbit {' '.join(args).replace(ROOT + '/', '')}")
+            data = rodata_read(exe, args, segment) | rodata_faulted(exe, args, segment, tmp)
+            print(f"{windows(exe, names):4} code windows and {len({a // WINDOW for a in data}):2} read-only data windows "
+                  f"of 64 KiB: orbit {' '.join(args).replace(ROOT + '/', '')}")
 
 
 if __name__ == "__main__":
-    exe = binary()
+    exe, link_map = binary()
     if sys.argv[1:] == ["--check"]:
         check(exe)
     elif sys.argv[1:]:
         sys.exit(__doc__)
+    elif not link_map or not os.path.exists(link_map):
+        sys.exit("no link map of the release binary (build.rs writes it on x86-64 Linux)")
     else:
-        generate(exe)
+        generate(exe, link_map)
