@@ -14,7 +14,10 @@ How: runs the release binary under callgrind on representative checks (both
 front ends, one and two threads, every reduction), collects the functions
 each run executes, and writes one input-section pattern per function:
 functions every run executes first, then those both front ends execute,
-then Murphi's, then B's (a run maps few windows beyond its own front end).
+then Murphi's, then B's (a run maps few windows beyond its own front end);
+within a group, those more runs execute first, then the hottest (their own
+instructions in the one-thread runs), then by name, so that regenerating
+does not move the hot loops by chance (README, code placement).
 Rust functions are matched with their hash replaced by `*` when only one
 function has that path, so the script survives rebuilds and dependency
 updates; C functions of the static C library, libm and libgcc are placed by

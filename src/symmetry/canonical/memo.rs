@@ -8,8 +8,8 @@
 //! The table is allocated zeroed at its full size (at most [`BYTES`] per
 //! thread), which the system maps only as it is written, and a run uses a
 //! prefix of it that doubles while the memo pays: once the prefix has seen
-//! twice as many lookups as it has entries, it doubles if at least a
-//! quarter of them hit, and otherwise the count starts again. A run whose
+//! as many lookups as it has entries, it doubles if at least a quarter of
+//! them hit, and the count starts again. A run whose
 //! states are rarely met twice writes a few kilobytes (Peterson with 6
 //! processes and canon: 5% of 19,375 lookups hit, and writing the whole
 //! table was 384 KB of a 2.9 MB run); one that meets them often uses the
@@ -107,7 +107,12 @@ impl Memo {
         let entry = &self.words[k * 2 * w..(k + 1) * 2 * w];
         let hit = self.tags[k] == tag && entry[..w] == *state;
         self.count(hit);
-        hit.then(|| &self.words[k * 2 * w + w..(k + 1) * 2 * w])
+        if !hit {
+            return None;
+        }
+        // The prefix may have doubled, the entry moved with it.
+        let k = tag as usize & (self.used - 1);
+        Some(&self.words[k * 2 * w + w..(k + 1) * 2 * w])
     }
 
     /// Remembers that `rep` is the representative of `state`.
