@@ -364,14 +364,9 @@ def generate(exe, link_map):
         # A native run's reads that the current script already places do
         # not fault: keep the anonymous constants it places by number while
         # the link map still has them.
-        names = {f"*({section})" for _, _, _, section in sections}
-        hot_data += [p for p in placed_constants() if p in names and p not in hot_data]
-    first = {}
-    runs = [(front, names + NATIVE_START) for front, names in runs]
-    for _, names in runs:
-        for n in names:
-            first.setdefault(n, len(first))
-    sets = [(front, set(names)) for front, names in runs]
+        placeable = {f"*({section})" for _, _, _, section in sections}
+        hot_data += [p for p in placed_constants() if p in placeable and p not in hot_data]
+    sets = [(front, set(names + NATIVE_START)) for front, names in runs]
 
     def rank(n):
         fronts = {front for front, s in sets if n in s}
@@ -392,7 +387,8 @@ def generate(exe, link_map):
     # and the start-up objects' code (crtbeginT.o's frame_dummy runs
     # before callgrind names a function).
     patterns = ["*(.iplt)", "*crtbeginT.o(.text)"]
-    for n in sorted(first, key=rank):
+    order = sorted(set().union(*(names for _, names in sets)), key=rank)
+    for n in order:
         if n.startswith(("_ZN", "_R")):
             if not re.fullmatch(r"[A-Za-z0-9_.$]+", n):
                 continue
@@ -407,7 +403,7 @@ def generate(exe, link_map):
             # C code compiled with function sections (mimalloc; GCC puts
             # constructors in .text.startup and destructors in .text.exit).
             patterns.append(f"*(.text.{n} .text.startup.{n} .text.exit.{n})")
-    c_members = list(dict.fromkeys(members[n] for n in sorted(first, key=rank)
+    c_members = list(dict.fromkeys(members[n] for n in order
                                    if n in members and not n.startswith(("_ZN", "_R"))))
     used = set(c_members)
     patterns += [f"*lib*.a:{m}(.text .text.*)" for m in variants(used, every)]
