@@ -80,6 +80,19 @@ const NO_PARENT_STORED: u64 = REF_MASK;
 /// Largest table fill ratio, as a fraction of 1024, before growing.
 const MAX_LOAD_PER_1024: usize = 819;
 
+/// A set's entries rehashed from their records, for a migration.
+struct EntryHash<'a>(&'a VisitedSet);
+
+impl table::Rehash for EntryHash<'_> {
+    fn hash(&self, entry: u64) -> u64 {
+        self.0.entry_hash(entry)
+    }
+
+    fn prefetch(&self, entry: u64) {
+        self.0.prefetch_entry(entry);
+    }
+}
+
 /// Result of [`VisitedSet::insert`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Insert {
@@ -328,6 +341,14 @@ impl VisitedSet {
         }
     }
 
+    /// Starts loading the record [`VisitedSet::entry_hash`] reads.
+    #[inline]
+    fn prefetch_entry(&self, entry: u64) {
+        if !self.compact {
+            crate::hash::prefetch(self.record(entry & REF_MASK).as_ptr());
+        }
+    }
+
     #[inline]
     fn matches(&self, entry: u64, want: u64, key: &[u64]) -> bool {
         if self.compact {
@@ -412,7 +433,7 @@ impl VisitedSet {
             }
             None => (state, fp),
         };
-        let entry_hash = |entry: u64| self.entry_hash(entry);
+        let entry_hash = EntryHash(self);
         let mut appended: Option<Ref> = None;
         'tables: loop {
             let table = self.tables.current(fp, guard);

@@ -63,6 +63,33 @@ pub(crate) const MOVED: u64 = u64::MAX;
 const MOVED_NARROW: u32 = u32::MAX;
 /// Slots per migration chunk.
 const CHUNK: usize = 1024;
+/// Slots a migrating thread takes before rehashing their entries: a
+/// tagged entry's hash is recomputed from its record, a cache miss at a
+/// place unrelated to the slot's, and prefetching a group's records
+/// first lets their misses overlap. German with 4 nodes at two threads,
+/// rehashing one entry at a time: 1.6% of the samples in the hash of
+/// records, 0.92 s; by groups of 16: 0.3%, 0.90 s (medians of 7; 1.02
+/// against 1.00 s with a tree store, whose node tables migrate alike).
+const GROUP: usize = 16;
+
+/// How a migration finds an entry's hash again.
+pub(crate) trait Rehash {
+    /// The hash `entry` was placed by.
+    fn hash(&self, entry: u64) -> u64;
+
+    /// Starts loading what [`Rehash::hash`] will read for `entry` (a hint;
+    /// by default nothing).
+    fn prefetch(&self, entry: u64) {
+        let _ = entry;
+    }
+}
+
+/// An entry's hash computed from the entry alone.
+impl<F: Fn(u64) -> u64> Rehash for F {
+    fn hash(&self, entry: u64) -> u64 {
+        self(entry)
+    }
+}
 /// Most segments a set of tables has (a power of two; see the module
 /// docs for why not more).
 pub(crate) const MAX_SEGMENTS: usize = 16;
@@ -361,13 +388,16 @@ impl Table {
     }
 
     /// Helps migrate this table into `next` until no chunk is left to
-    /// claim; `hash_of` recomputes an entry's hash (tagged entries are
-    /// tagged again for `next`, whose slots may keep more tag bits).
+    /// claim; `rehash` recomputes an entry's hash (tagged entries are
+    /// tagged again for `next`, whose slots may keep more tag bits). The
+    /// slots of a chunk are taken [`GROUP`] at a time, what each entry's
+    /// hash reads prefetched before any is rehashed.
     /// Returns `true` if this call completed the last chunk (the caller
     /// then publishes `next`).
-    pub(crate) fn help_migrate(&self, next: &Table, hash_of: &dyn Fn(u64) -> u64) -> bool {
+    pub(crate) fn help_migrate(&self, next: &Table, rehash: &dyn Rehash) -> bool {
         let chunks = self.chunks();
         let mut completed_last = false;
+        let mut taken = [0u64; GROUP];
         loop {
             let chunk = self.chunks_claimed.fetch_add(1, Ordering::Relaxed);
             if chunk >= chunks {
@@ -376,17 +406,25 @@ impl Table {
             let start = chunk * CHUNK;
             let end = (start + CHUNK).min(self.capacity());
             let mut moved = 0;
-            for pos in start..end {
-                if let Some(entry) = self.take_for_migration(pos) {
-                    let hash = hash_of(entry);
+            for group in (start..end).step_by(GROUP) {
+                let mut n = 0;
+                for pos in group..(group + GROUP).min(end) {
+                    if let Some(entry) = self.take_for_migration(pos) {
+                        rehash.prefetch(entry);
+                        taken[n] = entry;
+                        n += 1;
+                    }
+                }
+                for &entry in &taken[..n] {
+                    let hash = rehash.hash(entry);
                     let entry = if self.tagged {
                         next.tag(hash) | (entry & ENTRY_REF_MASK)
                     } else {
                         entry
                     };
                     next.insert_migrated(hash, entry);
-                    moved += 1;
                 }
+                moved += n;
             }
             next.count.fetch_add(moved, Ordering::Relaxed);
             let done = self.chunks_done.fetch_add(1, Ordering::AcqRel) + 1;
@@ -634,14 +672,14 @@ impl Tables {
         Ok(())
     }
 
-    /// Helps the migration of `table` (`hash_of` recomputes an entry's
+    /// Helps the migration of `table` (`rehash` recomputes an entry's
     /// hash) and returns once its segment's new table is published.
     pub(crate) fn help_grow(
         &self,
         table: &Table,
         guard: &Guard,
         memory: &Memory,
-        hash_of: &dyn Fn(u64) -> u64,
+        rehash: &dyn Rehash,
     ) -> Result<(), Full> {
         let backoff = crossbeam::utils::Backoff::new();
         let next = loop {
@@ -658,7 +696,7 @@ impl Tables {
         // SAFETY: `next` is only retired after it has itself been replaced,
         // which needs this migration to finish first; `guard` protects it.
         let next_table = unsafe { next.deref() };
-        if table.help_migrate(next_table, hash_of) {
+        if table.help_migrate(next_table, rehash) {
             let old = segment.swap(next, Ordering::AcqRel, guard);
             memory.release(table.bytes());
             // SAFETY: `old` is no longer reachable from the segment;
@@ -695,6 +733,91 @@ impl Drop for Tables {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+
+    /// A migration prefetches every entry's record before rehashing it,
+    /// a group at a time, and keeps every entry, in a table whose size is
+    /// no multiple of the group (its last chunk ends in a short group).
+    #[test]
+    fn migration_prefetches_each_entry_before_rehashing_it() {
+        use std::cell::RefCell;
+        /// Records the order of the calls.
+        struct Logged<'h> {
+            hashes: &'h [u64],
+            calls: RefCell<Vec<(char, u64)>>,
+        }
+        impl Rehash for Logged<'_> {
+            fn hash(&self, entry: u64) -> u64 {
+                let r = entry & ENTRY_REF_MASK;
+                self.calls.borrow_mut().push(('h', r));
+                self.hashes[r as usize]
+            }
+            fn prefetch(&self, entry: u64) {
+                self.calls.borrow_mut().push(('p', entry & ENTRY_REF_MASK));
+            }
+        }
+        let tables = Tables::new(1000, true);
+        let memory = Memory::new(None);
+        let guard = crossbeam::epoch::pin();
+        let table = tables.current(0, &guard);
+        assert_eq!(table.capacity(), 1000);
+        let hashes: Vec<u64> = (0..700u64)
+            .map(|r| crate::hash::fingerprint(&[r, 3]))
+            .collect();
+        for (r, &hash) in hashes.iter().enumerate() {
+            let mut pos = table.home(hash);
+            while table.claim(pos, table.tag(hash) | r as u64).is_err() {
+                pos = table.next_pos(pos);
+            }
+        }
+        let logged = Logged {
+            hashes: &hashes,
+            calls: RefCell::new(Vec::new()),
+        };
+        tables.start_grow(table, &memory).unwrap();
+        tables.help_grow(table, &guard, &memory, &logged).unwrap();
+        let calls = logged.calls.into_inner();
+        assert_eq!(calls.len(), 2 * hashes.len());
+        // Each entry is prefetched, and rehashed after its whole group is.
+        let mut prefetched = vec![None; hashes.len()];
+        let mut hashed = vec![false; hashes.len()];
+        let mut group_prefetches = 0;
+        for (i, &(call, r)) in calls.iter().enumerate() {
+            let r = r as usize;
+            match call {
+                'p' => {
+                    assert!(prefetched[r].is_none() && !hashed[r]);
+                    prefetched[r] = Some(i);
+                    group_prefetches += 1;
+                }
+                _ => {
+                    assert!(prefetched[r].is_some() && !hashed[r]);
+                    hashed[r] = true;
+                    assert!(group_prefetches <= GROUP);
+                    if calls.get(i + 1).is_none_or(|c| c.0 == 'p') {
+                        group_prefetches = 0;
+                    }
+                }
+            }
+        }
+        assert!(hashed.iter().all(|&h| h));
+        // Overlap: some entry was prefetched while another waited.
+        assert!(calls.windows(2).any(|w| w[0].0 == 'p' && w[1].0 == 'p'));
+        let grown = tables.current(0, &guard);
+        assert_eq!(grown.capacity(), 2000);
+        for (r, &hash) in hashes.iter().enumerate() {
+            let mut pos = grown.home(hash);
+            loop {
+                match grown.probe(pos) {
+                    Probe::Entry(e) if e & ENTRY_REF_MASK == r as u64 => {
+                        assert_eq!(e & !ENTRY_REF_MASK, grown.tag(hash));
+                        break;
+                    }
+                    Probe::Entry(_) => pos = grown.next_pos(pos),
+                    _ => panic!("entry {r} lost"),
+                }
+            }
+        }
+    }
 
     /// A tagged table starts narrow, and migrations keep every entry with
     /// the tag bits the next table's slots hold: doubling (still narrow),

@@ -88,6 +88,14 @@ impl SharedNodes {
         u64::from_le_bytes(bytes.try_into().expect("8-byte nodes"))
     }
 
+    /// Where node `id` is stored (to prefetch it).
+    fn address(&self, id: u32) -> *const u8 {
+        let worker = (id & ((1 << self.worker_bits) - 1)) as usize;
+        let index = u64::from(id >> self.worker_bits);
+        // SAFETY: as in `read`.
+        unsafe { self.arenas[worker].record(index) }.as_ptr()
+    }
+
     /// Appends `value` to `worker`'s arena, returning its id.
     fn append(&self, worker: usize, value: u64, memory: &Memory) -> Result<u32, Full> {
         let arena = &self.arenas[worker];
@@ -105,6 +113,19 @@ impl SharedNodes {
             return Err(memory.refuse());
         };
         Ok(((index as u32) << self.worker_bits) | worker as u32)
+    }
+}
+
+/// The node table's entries rehashed from their nodes, for a migration.
+struct NodeHash<'a>(&'a SharedNodes);
+
+impl crate::store::table::Rehash for NodeHash<'_> {
+    fn hash(&self, entry: u64) -> u64 {
+        hash(self.0.read(entry as u32))
+    }
+
+    fn prefetch(&self, entry: u64) {
+        crate::hash::prefetch(self.0.address(entry as u32));
     }
 }
 
@@ -130,7 +151,7 @@ impl Nodes for Cons<'_> {
         let h = hash(value);
         let want = tag(h);
         let mut appended: Option<u32> = None;
-        let hash_of = |entry: u64| hash(nodes.read(entry as u32));
+        let hash_of = NodeHash(nodes);
         'tables: loop {
             let table = nodes.tables.current(h, self.guard);
             if table.growing.load(Ordering::Acquire) != 0 {
