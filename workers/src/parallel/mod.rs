@@ -40,8 +40,9 @@ const INITIAL_CAPACITY: usize = 1 << 14;
 /// How often the calling thread polls the stop conditions (and samples
 /// the queue for work stealing's peak). On two cores busy with two
 /// workers each poll takes a core from one of them: polling every 2 ms,
-/// German with 4 nodes at two threads took 0.90 s, every 10 ms or more
-/// 0.89 s (medians of 7, one binary with a run-time switch).
+/// German with 4 nodes at two threads took 0.90 s, every 20 ms 0.89 s
+/// (medians of 7, one binary with a run-time switch); every 10, 50 and
+/// 1000 ms, 0.89 s alike (medians of 9).
 const MONITOR_POLL: Duration = Duration::from_millis(10);
 
 /// Per-worker counters, on their own cache lines.

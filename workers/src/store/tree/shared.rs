@@ -79,21 +79,18 @@ impl SharedNodes {
     /// The value of node `id`.
     #[inline]
     fn read(&self, id: u32) -> u64 {
+        u64::from_le_bytes(self.stored(id).try_into().expect("8-byte nodes"))
+    }
+
+    /// The stored bytes of node `id`.
+    #[inline]
+    fn stored(&self, id: u32) -> &[u8] {
         let worker = (id & ((1 << self.worker_bits) - 1)) as usize;
         let index = u64::from(id >> self.worker_bits);
         // SAFETY: ids reach a thread only through a published table entry
         // or a record or node written before its own publication (arena
         // invariant 3), and only for nodes appended by `cons`.
-        let bytes = unsafe { self.arenas[worker].record(index) };
-        u64::from_le_bytes(bytes.try_into().expect("8-byte nodes"))
-    }
-
-    /// Where node `id` is stored (to prefetch it).
-    fn address(&self, id: u32) -> *const u8 {
-        let worker = (id & ((1 << self.worker_bits) - 1)) as usize;
-        let index = u64::from(id >> self.worker_bits);
-        // SAFETY: as in `read`.
-        unsafe { self.arenas[worker].record(index) }.as_ptr()
+        unsafe { self.arenas[worker].record(index) }
     }
 
     /// Appends `value` to `worker`'s arena, returning its id.
@@ -125,7 +122,7 @@ impl crate::store::table::Rehash for NodeHash<'_> {
     }
 
     fn prefetch(&self, entry: u64) {
-        crate::hash::prefetch(self.0.address(entry as u32));
+        crate::hash::prefetch(self.0.stored(entry as u32).as_ptr());
     }
 }
 
