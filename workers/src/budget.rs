@@ -184,9 +184,9 @@ impl Drop for Watchdog {
 }
 
 fn watch(limits: &Limits, done: &AtomicBool) {
-    let mut statm = Statm::open();
+    let statm = Statm::open();
     while !done.load(Ordering::Relaxed) {
-        if let Some(reason) = check(limits, &mut statm) {
+        if let Some(reason) = check(limits, &statm) {
             trip(reason);
             if let Some(cancel) = &limits.cancel {
                 cancel.store(true, Ordering::Relaxed);
@@ -197,7 +197,7 @@ fn watch(limits: &Limits, done: &AtomicBool) {
 }
 
 /// The first exhausted limit, if any (`statm` reads the memory in use).
-fn check(limits: &Limits, statm: &mut Statm) -> Option<StopReason> {
+fn check(limits: &Limits, statm: &Statm) -> Option<StopReason> {
     if tripped().is_some() {
         return None;
     }
@@ -263,7 +263,7 @@ impl Statm {
     }
 
     /// The memory in use now.
-    fn usage(&mut self) -> Option<Usage> {
+    fn usage(&self) -> Option<Usage> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::FileExt;
@@ -353,7 +353,7 @@ mod tests {
     /// it was when opened.
     #[test]
     fn an_open_statm_reads_the_current_usage() {
-        let mut statm = Statm::open();
+        let statm = Statm::open();
         let before = statm.usage().expect("/proc/self/statm").resident;
         let block = vec![1u8; 64 << 20];
         let after = statm.usage().expect("/proc/self/statm").resident;
