@@ -8,11 +8,15 @@
 //! is a third of the store). A compact store's slot is the whole 64-bit
 //! fingerprint.
 
+use crate::store::slots::Slots;
+
 /// A fixed array of zeroed slots of [`PackedSlots::bytes_per_slot`] bytes.
 pub(super) struct PackedSlots {
     /// The slots' bytes, and at least 2 more, in words (so that every slot
-    /// is read with one unaligned 8-byte load inside the buffer).
-    words: Vec<u64>,
+    /// is read with one unaligned 8-byte load inside the buffer); a large
+    /// array is a mapping of its own, given back the moment the table
+    /// grows (see [`Slots`]).
+    words: Slots<u64>,
     len: usize,
     /// 6 or 8.
     bytes_per_slot: usize,
@@ -26,9 +30,7 @@ impl PackedSlots {
     pub(super) fn zeroed(len: usize, bytes_per_slot: usize) -> Option<Self> {
         assert!(matches!(bytes_per_slot, 6 | 8), "6- or 8-byte slots");
         let bytes = len.checked_mul(bytes_per_slot)?.checked_add(2)?;
-        let mut words = Vec::new();
-        words.try_reserve_exact(bytes.div_ceil(8)).ok()?;
-        words.resize(bytes.div_ceil(8), 0);
+        let words = Slots::zeroed(bytes.div_ceil(8))?;
         Some(PackedSlots {
             words,
             len,
@@ -99,8 +101,9 @@ impl PackedSlots {
             .wrapping_add(pos * self.bytes_per_slot)
     }
 
-    /// Replaces the slots by `len` empty ones, freeing the old ones first
-    /// (the moment of growth never holds both); `false`, with the slots
+    /// Replaces the slots by `len` empty ones, freeing the old ones before
+    /// any new one is written (a mapping's pages are resident once written:
+    /// the moment of growth never holds both); `false`, with the slots
     /// untouched, if the system refuses the memory.
     pub(super) fn regrow(&mut self, len: usize) -> bool {
         let Some(bytes) = len
@@ -109,12 +112,9 @@ impl PackedSlots {
         else {
             return false;
         };
-        let mut fresh = Vec::new();
-        if fresh.try_reserve_exact(bytes.div_ceil(8)).is_err() {
+        let Some(fresh) = Slots::zeroed(bytes.div_ceil(8)) else {
             return false;
-        }
-        drop(std::mem::take(&mut self.words));
-        fresh.resize(bytes.div_ceil(8), 0);
+        };
         self.words = fresh;
         self.len = len;
         true

@@ -36,7 +36,7 @@
 mod arena;
 pub(crate) mod key;
 mod primitive;
-mod slots;
+pub(crate) mod slots;
 mod table;
 pub(crate) mod tree;
 
