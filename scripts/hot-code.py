@@ -23,9 +23,10 @@ function has that path, so the script survives rebuilds and dependency
 updates; C functions of the static C library, libm and libgcc are placed by
 archive member, the start-up objects' code (crt1.o, crtbeginT.o) and the
 IFUNC stubs (.iplt) with them. glibc picks its string functions' variant by
-the CPU at start, and callgrind's simulated CPU has no AVX-512: the other
-variants of every family a run calls follow, grouped by instruction set, so
-a server maps the window of its own.
+the CPU at start, and callgrind's simulated CPU has no AVX-512: the AVX-512
+variants of every family a run calls come right after the start-up code
+(an AVX-512 CPU runs some on every start), the others after the executed
+code, grouped by instruction set, so a machine maps the window of its own.
 
 The read-only data is placed the same way, right after the ELF headers: the
 input sections (named in the link map build.rs writes) that valgrind's
@@ -393,9 +394,10 @@ def generate(exe, link_map):
     # before callgrind names a function).
     # Then the AVX-512 variants of the C library's string functions (see
     # `variants`): callgrind never runs them, and a CPU that has AVX-512
-    # (this project's servers) runs some on every start, which at the end
-    # of the executed code cost every run one window more (30 KB here,
-    # where a CPU without AVX-512 maps at most one window more for them).
+    # (most x86-64 servers of recent years) runs some on every start, which
+    # at the end of the executed code cost every run one window more (30 KB
+    # here, where a CPU without AVX-512 maps at most one window more for
+    # them).
     patterns = ["*(.iplt)", "*crtbeginT.o(.text)"]
     order = sorted(set().union(*(names for _, names in sets)), key=rank)
     c_members = list(dict.fromkeys(members[n] for n in order
