@@ -9,6 +9,7 @@
 mod bench;
 pub mod canon;
 mod check;
+mod command;
 mod graph;
 mod model;
 mod murphi;
@@ -21,7 +22,8 @@ mod signals;
 mod symmetry;
 mod units;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
+use command::Command;
 use std::process::ExitCode;
 
 /// orbit: a multithreaded explicit-state model checker for classical B.
@@ -33,31 +35,6 @@ struct Cli {
     verbose: u8,
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-enum Command {
-    /// Explore a model's reachable states and check its invariant,
-    /// assertions, deadlocks and goal.
-    #[command(after_help = "Exit codes:\n  \
-        0  every reachable state was explored and no error was found\n  \
-        1  an invariant or assertion fails, a deadlock or goal state was found, or the model is ill-defined\n  \
-        2  bad input or usage\n  \
-        3  incomplete: a limit (--max-states, --time-limit, --memory), Ctrl-C, SIGTERM or a failed worker thread stopped the search; no verdict")]
-    Check(check::CheckArgs),
-    /// Canonical labelling of graphs in nauty's dreadnaut format: prints the
-    /// canonical labelling and a hash of the canonical form, one line per graph.
-    Canon(canon::CanonArgs),
-    /// Run the same check over several thread counts, repeated, and write a
-    /// table (text and CSV) and a PNG plot of the speedup.
-    Bench(bench::BenchArgs),
-    /// The coloured graph of a reachable state (as symmetry reduction
-    /// labels it) in dreadnaut format, for canonical labelling benchmarks.
-    Graph(graph::GraphArgs),
-    /// Static analysis for partial order reduction: read/write sets, dependency, enable graph.
-    Por(por::PorArgs),
-    /// The JSON Schema of `orbit check --json` or `orbit por --json`.
-    Schema(schema::SchemaArgs),
 }
 
 /// Stack of the thread that runs the command: the parser bounds the depth
