@@ -100,6 +100,8 @@ impl clap::Subcommand for Command {
         }))
     }
 
+    /// The same verbs: orbit parses a command line once and never updates
+    /// a parsed one.
     fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
         Self::augment_subcommands(cmd)
     }

@@ -14,7 +14,7 @@
 //! allocator too: mimalloc keeps a freed block's page when it is the only
 //! page of its size class, and each generation of a table grown by half is
 //! a size class of its own (n_peterson with 4 processes, one thread: 420
-//! KB of the 1.6 MB of heap held such pages at the end). Small
+//! KB of the run's 1.6 MB of anonymous memory were such pages at the end). Small
 //! arrays, other targets and `--cfg loom` builds use a boxed slice.
 
 use super::primitive::{AtomicU32, AtomicU64};
