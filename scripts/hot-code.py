@@ -12,12 +12,18 @@ performance).
 
 How: runs the release binary under callgrind on representative checks (both
 front ends, one and two threads, every reduction), collects the functions
-each run executes, and writes one input-section pattern per function:
-functions every run executes first, then those both front ends execute,
-then Murphi's, then B's (a run maps few windows beyond its own front end);
-within a group, those more runs execute first, then the hottest (their own
-instructions in the one-thread runs), then by name, so that regenerating
-does not move the hot loops by chance (README, code placement).
+each run executes, and writes one input-section pattern per function. The
+patterns executed by the same runs form a class, and `arrange` orders the
+classes so that the runs map few pages, each run's pages counted by its
+weight in RUNS: the small runs scripts/rumur-compare.sh sets against Rumur
+weigh most, then their B twins, then the rest. Heavier runs decide first:
+the classes are grouped by the heaviest runs that execute them and the
+groups ordered, then the subgroups within each group by the runs of the
+next weight, and so on. It prints each run's resident code under the
+layout. Within a class, the functions more runs execute come first, then
+the hottest (their own instructions in the one-thread runs), then by name,
+so that regenerating does not move the hot loops by chance (README, code
+placement).
 Rust functions are matched with their hash replaced by `*` when only one
 function has that path, so the script survives rebuilds and dependency
 updates; C functions of the static C library, libm and libgcc are placed by
@@ -30,28 +36,36 @@ code, grouped by instruction set, so a machine maps the window of its own.
 
 The read-only data is placed the same way, right after the ELF headers: the
 input sections (named in the link map build.rs writes) that valgrind's
-lackey sees two runs of each front end read, and those a native run faults
-on (perf; what the kernel reads for a system call, and CPU- or
+lackey sees the runs that weigh more than 1 read, and those a native run
+faults on (perf; what the kernel reads for a system call, and CPU- or
 timing-dependent paths such as float formatting), then all merged strings
 and constants, and the data of the executed C library members (tunables,
-CPU cache tables, search paths) and mimalloc's. Rust's anonymous constants
+CPU cache tables, search paths) and mimalloc's; right after them the two
+sections every start reads a word of (the debugger's script section and
+the start of the unwind tables). Rust's anonymous constants
 are numbered per code-generation unit and renumbered when its code changes:
 every constant of each unit read follows, at the start of the rest of the
 read-only data, so that stale numbers still find them together. A small
-run read its data in 9 windows, now 4. A run under valgrind does not
+run read its data in 9 windows, then 7, now 4. A run under valgrind does not
 start quite as a native one (no vDSO to register), so the few functions
-only a native start runs are listed by hand (NATIVE_START). A stale script
+only a native start runs are listed by hand (NATIVE_START), and so are
+the contended lock paths only native runs of two threads take
+(NATIVE_PARALLEL). A stale script
 only costs memory, never correctness: a pattern that matches nothing is
 ignored and unmatched code keeps the default order.
 
-Usage: scripts/hot-code.py [--check]   (needs valgrind and python3; perf
-                                        if present)
+Usage: scripts/hot-code.py [--check | --code]   (needs valgrind and
+                                                 python3; perf if present)
   --check  only report how many of the current patterns match the binary
            and how many 64 KiB windows of code and of read-only data a
            small run maps.
+  --code   regenerate the code's layout only (a few minutes) and keep the
+           read-only data's (tracing the data with lackey takes about an
+           40 minutes on two cores).
 """
 import bisect
 import collections
+import concurrent.futures
 import glob
 import json
 import os
@@ -65,27 +79,47 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "hot-code.ld")
 MODELS = os.path.join(ROOT, "models")
 
-# (front end, arguments after `orbit`): what users run, small enough for callgrind.
+# (front end, weight, arguments after `orbit`): what users run, small enough
+# for callgrind. The weight is what a 64 KiB window of the run's code counts
+# in the layout (`arrange`): most for the small runs that
+# scripts/rumur-compare.sh sets against Rumur's verifiers (whose whole peak
+# is about 2 MB), then their B twins.
+SMALL = ["--no-deadlock", "--json"]
+PETERSON = f"{MODELS}/murphi/peterson.m"
 RUNS = [
-    ("murphi", ["check", f"{MODELS}/murphi/peterson.m", "--set", "N=4", "--threads", "1"]),
-    ("murphi", ["check", f"{MODELS}/murphi/peterson.m", "--set", "N=4", "--threads", "2", "--symmetry", "canon"]),
-    ("murphi", ["check", f"{MODELS}/murphi/peterson.m", "--set", "N=4", "--threads", "1", "--symmetry", "canon"]),
-    ("murphi", ["check", f"{MODELS}/murphi/german.m", "--set", "NODES=2", "--threads", "2"]),
-    ("murphi", ["check", f"{MODELS}/murphi/msg_net.m", "--threads", "2", "--symmetry", "flood"]),
-    ("murphi", ["check", f"{MODELS}/murphi/mutex_bug.m", "--threads", "1"]),
-    ("murphi", ["check", f"{MODELS}/murphi/features.m", "--threads", "1"]),
-    ("b", ["check", f"{MODELS}/scheduler0.mch", "--set", "PROC=3", "--threads", "1"]),
-    ("b", ["check", f"{MODELS}/scheduler0.mch", "--set", "PROC=3", "--threads", "2", "--symmetry", "canon", "--json"]),
-    ("b", ["check", f"{MODELS}/PetersonN.mch", "--set", "PID=3", "--threads", "2", "--por"]),
-    ("b", ["check", f"{MODELS}/Dining.mch", "--threads", "2", "--symmetry", "markers"]),
-    ("b", ["check", f"{MODELS}/TokenRing.mch", "--threads", "1", "--order", "dfs"]),
-    ("b", ["check", f"{MODELS}/CountersInv.mch", "--threads", "2"]),
+    ("murphi", 4, ["check", PETERSON, "--set", "N=4", "--threads", "1", *SMALL]),
+    ("murphi", 4, ["check", PETERSON, "--set", "N=4", "--threads", "2", *SMALL]),
+    ("murphi", 4, ["check", PETERSON, "--set", "N=6", "--threads", "1", "--symmetry", "canon", *SMALL]),
+    ("murphi", 4, ["check", PETERSON, "--set", "N=6", "--threads", "2", "--symmetry", "canon", *SMALL]),
+    ("murphi", 1, ["check", PETERSON, "--set", "N=4", "--threads", "1"]),
+    ("murphi", 1, ["check", PETERSON, "--set", "N=4", "--threads", "2", "--symmetry", "canon"]),
+    ("murphi", 1, ["check", PETERSON, "--set", "N=5", "--threads", "1", *SMALL]),
+    ("murphi", 1, ["check", PETERSON, "--set", "N=5", "--threads", "2", *SMALL]),
+    ("murphi", 1, ["check", f"{MODELS}/murphi/german.m", "--set", "NODES=2", "--threads", "2"]),
+    ("murphi", 1, ["check", f"{MODELS}/murphi/msg_net.m", "--threads", "2", "--symmetry", "flood"]),
+    ("murphi", 1, ["check", f"{MODELS}/murphi/mutex_bug.m", "--threads", "1"]),
+    ("murphi", 1, ["check", f"{MODELS}/murphi/features.m", "--threads", "1"]),
+    ("b", 2, ["check", f"{MODELS}/PetersonN.mch", "--set", "PID=4", "--threads", "1", *SMALL]),
+    ("b", 2, ["check", f"{MODELS}/PetersonN.mch", "--set", "PID=4", "--threads", "2", *SMALL]),
+    ("b", 2, ["check", f"{MODELS}/PetersonN.mch", "--set", "PID=6", "--threads", "1", "--symmetry", "canon", *SMALL]),
+    ("b", 2, ["check", f"{MODELS}/PetersonN.mch", "--set", "PID=6", "--threads", "2", "--symmetry", "canon", *SMALL]),
+    ("b", 1, ["check", f"{MODELS}/scheduler0.mch", "--set", "PROC=3", "--threads", "1"]),
+    ("b", 1, ["check", f"{MODELS}/scheduler0.mch", "--set", "PROC=3", "--threads", "2", "--symmetry", "canon", "--json"]),
+    ("b", 1, ["check", f"{MODELS}/PetersonN.mch", "--set", "PID=3", "--threads", "2", "--por"]),
+    ("b", 1, ["check", f"{MODELS}/Dining.mch", "--threads", "2", "--symmetry", "markers"]),
+    ("b", 1, ["check", f"{MODELS}/TokenRing.mch", "--threads", "1", "--order", "dfs"]),
+    ("b", 1, ["check", f"{MODELS}/CountersInv.mch", "--threads", "2"]),
 ]
 
 # C functions a native start runs and a start under valgrind does not:
 # glibc's static start-up builds a link map for the vDSO, which valgrind
 # does not provide.
 NATIVE_START = ["_dl_new_object", "_dl_setup_hash", "_dl_add_to_namespace_list", "_dl_lookup_symbol_x"]
+
+# Functions (patterns of their mangled names) that native runs of two
+# threads execute and runs under valgrind, which serialises threads, do not:
+# the contended paths of locks.
+NATIVE_PARALLEL = [r"_ZN11parking_lot10raw_rwlock9RawRwLock\w*_slow17h[0-9a-f]{16}E"]
 
 # Read-only data a native run may read and a traced one did not: float
 # formatting's tables, which `{:.2}` reads or not depending on the value
@@ -341,86 +375,266 @@ def windows(exe, names):
     return len(wins)
 
 
-def generate(exe, link_map):
+def pattern_of(name, paths, crt, members, syms):
+    """The linker-script pattern that places the function `name`, or None.
+    Rust functions by name, with the hash as `*` where one function has
+    that path; the start-up objects' code by object; the C library's by
+    archive member; C compiled with function sections (mimalloc; GCC puts
+    constructors in .text.startup and destructors in .text.exit) by name."""
+    if name.startswith(("_ZN", "_R")):
+        if not re.fullmatch(r"[A-Za-z0-9_.$]+", name):
+            return None
+        key = HASH.sub("17h*E", name)
+        name = key if paths[key] <= 1 else name
+        return f"*(.text.{name} .text.unlikely.{name})"
+    if name in crt:
+        return f"*{crt[name]}(.text)"
+    if name in members:
+        return f"*lib*.a:{members[name]}(.text .text.*)"
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name) and name in syms:
+        return f"*(.text.{name} .text.startup.{name} .text.exit.{name})"
+    return None
+
+
+def pattern_sizes(syms, paths, crt, members):
+    """Bytes of code each pattern places: every function it matches, each
+    starting on a 64-byte line (`-align-all-functions=6`)."""
+    size = collections.Counter()
+    for name, (_, length) in syms.items():
+        p = pattern_of(name, paths, crt, members, syms)
+        if p:
+            size[p] += (length + 63) // 64 * 64
+    return size
+
+
+def resident(begin, end, shift):
+    """The pages (a bit mask of page numbers) that touching code in
+    [begin, end) makes resident: the kernel maps the 64 KiB window of
+    addresses around a page that faults (fault-around), and the page cache
+    holds the file in folios of up to 64 KiB aligned in the file, whose
+    offsets are the addresses less `shift`; either can reach beyond the
+    code touched, so a run pays for the windows of both alignments."""
+    low = min(begin & ~(WINDOW - 1), ((begin - shift) & ~(WINDOW - 1)) + shift)
+    high = max(((end - 1) | (WINDOW - 1)) + 1, (((end - 1 - shift) | (WINDOW - 1)) + 1) + shift)
+    return ((1 << ((high - low) >> 12)) - 1) << (low >> 12)
+
+
+def arrange(classes, size, weight, head, start, shift):
+    """Orders the classes of patterns (each the patterns executed by the
+    same set of runs) so that the runs map few pages: the sum over runs of
+    `weight[run]` times the pages made resident (`resident`) by its code,
+    the code from `head` to `start` (which every run executes) and the
+    classes laid out from `start`, first. Heavier runs decide first: the
+    classes are grouped by the heaviest runs that execute them, those groups
+    are ordered, then within each group the subgroups by the runs of the
+    next weight, and so on down to single classes. At each level a group is
+    moved to the place among its siblings that lowers the sum most, until no
+    move does (within a class the order stays the one given). Returns the
+    order, the sums before and after, and each run's pages, in pages of
+    4 KiB."""
+    common = resident(head, start, shift) if start > head else 0
+    weights = sorted(set(weight), reverse=True)
+
+    def key(signature, level):
+        return tuple(frozenset(r for r in signature if weight[r] >= w) for w in weights[: level + 1])
+
+    def per_run(order):
+        masks = [common] * len(weight)
+        offset = start
+        for signature in order:
+            length = size[signature]
+            if length:
+                pages = resident(offset, offset + length, shift)
+                for r in signature:
+                    masks[r] |= pages
+            offset += length
+        return [bin(m).count("1") for m in masks]
+
+    def cost(order):
+        return sum(w * pages for w, pages in zip(weight, per_run(order)))
+
+    # Groups contiguous at every level: the given order, stably grouped by
+    # the first appearance of each level's key.
+    first = {}
+    for i, signature in enumerate(classes):
+        for level in range(len(weights)):
+            first.setdefault(key(signature, level), i)
+    order = sorted(classes, key=lambda c: [first[key(c, level)] for level in range(len(weights))])
+    initial = best = cost(order)
+    for level in range(len(weights)):
+        improved = True
+        while improved:
+            improved = False
+            for group in dict.fromkeys(key(c, level) for c in order):
+                members = [c for c in order if key(c, level) == group]
+                rest = [c for c in order if key(c, level) != group]
+                # Places among the siblings: the boundaries between groups
+                # of the same parent, and the parent's ends.
+                parent = group[:-1]
+                places = [j for j in range(len(rest) + 1)
+                          if (j > 0 and key(rest[j - 1], level)[:-1] == parent
+                              or j < len(rest) and key(rest[j], level)[:-1] == parent)
+                          and (j == 0 or j == len(rest) or key(rest[j - 1], level) != key(rest[j], level))]
+                if not places:
+                    continue
+                value, j = min((cost(rest[:j] + members + rest[j:]), j) for j in places)
+                if value < best:
+                    best, order, improved = value, rest[:j] + members + rest[j:], True
+    return order, initial, best, per_run(order)
+
+
+def code_patterns(exe, tmp):
+    """The `.text.executed` patterns: the IFUNC stubs and the start-up
+    objects' code, the AVX-512 variants of the C library's string
+    functions, the code the runs execute laid out by `arrange`, then the
+    other variants."""
     syms = symbols(exe)
     paths = collections.Counter(HASH.sub("17h*E", n) for n in syms)
-    members, every, reads_of = archive_members()
+    members, every, _ = archive_members()
     crt = startup_objects()
-    with tempfile.TemporaryDirectory() as tmp:
-        runs = []
-        # Own instructions of each function in the one-thread runs (whose
-        # counts do not depend on timing).
-        cost = collections.Counter()
-        for front, args in RUNS:
-            one_thread = args[args.index("--threads") + 1] == "1"
-            runs.append((front, executed(exe, args, tmp, cost if one_thread else None)))
-            print(f"{len(runs[-1][1]):5} functions: orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
-        # The read-only data: traced on the first two runs of each front
-        # end (lackey is slower than callgrind; the data a run reads is
-        # mostly its front end's and the command line's).
-        segment = rodata_segment(exe)
-        sections = input_sections(link_map, segment)
-        reads = set()
-        traced = [run for front in ("murphi", "b") for run in [r for r in RUNS if r[0] == front][:2]]
-        for _, args in traced:
-            reads |= rodata_read(exe, args, segment) | rodata_faulted(exe, args, segment, tmp)
-            print(f"{len(reads):5} addresses of read-only data read so far: orbit {' '.join(args).replace(ROOT + '/', '')}",
-                  file=sys.stderr)
-        hot_data, large_data, data_units = rodata_patterns(reads, sections, paths)
-        # A native run's reads that the current script already places do
-        # not fault: keep the anonymous constants it places by number while
-        # the link map still has them.
-        placeable = {f"*({section})" for _, _, _, section in sections}
-        hot_data += [p for p in placed_constants() if p in placeable and p not in hot_data]
-    sets = [(front, set(names + NATIVE_START)) for front, names in runs]
+    runs = []
+    # Own instructions of each function in the one-thread runs (whose
+    # counts do not depend on timing).
+    cost = collections.Counter()
+    contended = [n for n in syms if any(re.fullmatch(p, n) for p in NATIVE_PARALLEL)]
+    for front, weight, args in RUNS:
+        one_thread = args[args.index("--threads") + 1] == "1"
+        names = executed(exe, args, tmp, cost if one_thread else None)
+        names += NATIVE_START + (contended if not one_thread else [])
+        runs.append((front, weight, set(names)))
+        print(f"{len(names):5} functions: orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
+    sets = [names for _, _, names in runs]
 
     def rank(n):
-        fronts = {front for front, s in sets if n in s}
-        count = sum(1 for _, s in sets if n in s)
-        group = 0 if count == len(sets) else 1 if len(fronts) == 2 else 2 if fronts == {"murphi"} else 3
-        # Within a group, the functions more runs execute first, and of
-        # those the hottest first (by powers of two of their instructions,
-        # then by name): the interpreters' and the engine's hot loops
-        # together, in an order that does not change from one regeneration
-        # to the next. The order in which callgrind meets functions does
-        # (with two threads), and with it the hot loops' offsets in their
-        # pages: German with 4 nodes took 1.69 s or 1.81 s at one thread in
-        # builds that differed in that order alone.
-        return (group, -count, -cost[n].bit_length(), n)
+        # The functions more runs execute first, and of those the hottest
+        # first (by powers of two of their instructions, then by name): the
+        # interpreters' and the engine's hot loops together, in an order
+        # that does not change from one regeneration to the next. The order
+        # in which callgrind meets functions does (with two threads), and
+        # with it the hot loops' offsets in their pages: German with 4 nodes
+        # took 1.69 s or 1.81 s at one thread in builds that differed in
+        # that order alone.
+        return (-sum(1 for s in sets if n in s), -cost[n].bit_length(), n)
 
-    # First the stubs through which calls to IFUNC-resolved C functions
-    # (memcpy, strlen, ...) jump.
-    # and the start-up objects' code (crtbeginT.o's frame_dummy runs
-    # before callgrind names a function).
-    # Then the AVX-512 variants of the C library's string functions (see
-    # `variants`): callgrind never runs them, and a CPU that has AVX-512
-    # (most x86-64 servers of recent years) runs some on every start, which
-    # at the end of the executed code cost every run one window more (30 KB
-    # here, where a CPU without AVX-512 maps at most one window more for
-    # them).
-    patterns = ["*(.iplt)", "*crtbeginT.o(.text)"]
-    order = sorted(set().union(*(names for _, names in sets)), key=rank)
+    order = sorted(set().union(*sets), key=rank)
+    signature = collections.defaultdict(set)
+    placed = []
+    for n in order:
+        p = pattern_of(n, paths, crt, members, syms)
+        if p:
+            placed.append(p)
+            signature[p] |= {r for r, s in enumerate(sets) if n in s}
+    placed = list(dict.fromkeys(placed))
     c_members = list(dict.fromkeys(members[n] for n in order
                                    if n in members and not n.startswith(("_ZN", "_R"))))
     other_variants = variants(set(c_members), every)
-    patterns += [f"*lib*.a:{m}(.text .text.*)" for m in other_variants if widest(m)]
-    for n in order:
-        if n.startswith(("_ZN", "_R")):
-            if not re.fullmatch(r"[A-Za-z0-9_.$]+", n):
-                continue
-            key = HASH.sub("17h*E", n)
-            name = key if paths[key] <= 1 else n
-            patterns.append(f"*(.text.{name} .text.unlikely.{name})")
-        elif n in crt:
-            patterns.append(f"*{crt[n]}(.text)")
-        elif n in members:
-            patterns.append(f"*lib*.a:{members[n]}(.text .text.*)")
-        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", n) and n in syms:
-            # C code compiled with function sections (mimalloc; GCC puts
-            # constructors in .text.startup and destructors in .text.exit).
-            patterns.append(f"*(.text.{n} .text.startup.{n} .text.exit.{n})")
+    # First the stubs through which calls to IFUNC-resolved C functions
+    # (memcpy, strlen, ...) jump, and the start-up objects' code
+    # (crtbeginT.o's frame_dummy runs before callgrind names a function).
+    # Then the AVX-512 variants of the C library's string functions (see
+    # `variants`): callgrind never runs them, and a CPU that has AVX-512
+    # (most x86-64 servers of recent years) runs some on every start.
+    head = ["*(.iplt)", "*crtbeginT.o(.text)"]
+    head += [f"*lib*.a:{m}(.text .text.*)" for m in other_variants if widest(m)]
+    size = pattern_sizes(syms, paths, crt, members)
+    # Patterns executed by the same runs form a class, laid out as one.
+    classes = collections.defaultdict(list)
+    for p in placed:
+        if p not in head:
+            classes[frozenset(signature[p])].append(p)
+    class_size = {c: sum(size[p] for p in ps) for c, ps in classes.items()}
+    text, shift = executed_start(exe)
+    start = text + sum(size[p] for p in head)
+    weight = [w for _, w, _ in runs]
+    layout, initial, final, pages = arrange(classes, class_size, weight, text, start, shift)
+    print(f"{len(classes)} classes of executed code; weighted resident pages of the runs {initial} -> {final}",
+          file=sys.stderr)
+    for (_, w, args), n in zip(RUNS, pages):
+        print(f"{n * 4:5} KB of code resident (weight {w}): orbit {' '.join(args).replace(ROOT + '/', '')}",
+              file=sys.stderr)
+    patterns = head + [p for c in layout for p in classes[c]]
     patterns += [f"*lib*.a:{m}(.text .text.*)" for m in other_variants if not widest(m)]
-    patterns = list(dict.fromkeys(patterns))
+    return list(dict.fromkeys(patterns)), c_members
+
+
+def executed_start(exe):
+    """The address of `.text.executed` (or of `.text` in a binary linked
+    without the script), and how far the addresses of the code's segment
+    are from its offsets in the file, modulo 64 KiB."""
+    out = subprocess.run(["readelf", "-lSW", exe], check=True, capture_output=True, text=True).stdout
+    found, shift = {}, 0
+    for line in out.splitlines():
+        m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)", line)
+        if m:
+            found[m.group(1)] = int(m.group(2), 16)
+        p = line.split()
+        if p[:1] == ["LOAD"] and p[6:8] == ["R", "E"]:
+            shift = (int(p[2], 16) - int(p[1], 16)) % WINDOW
+    return found.get(".text.executed", found.get(".text", 0)), shift
+
+
+def data_sections(exe, link_map, tmp, c_members):
+    """The two read-only data sections of the script (see the module's
+    doc comment), as linker-script text."""
+    syms = symbols(exe)
+    paths = collections.Counter(HASH.sub("17h*E", n) for n in syms)
+    _, _, reads_of = archive_members()
+    # Traced on the runs that weigh most in the code's layout, two at a time
+    # (lackey is much slower than callgrind; the data a run reads is mostly
+    # its front end's and the command line's).
+    segment = rodata_segment(exe)
+    sections = input_sections(link_map, segment)
+    reads = set()
+    traced = [args for _, weight, args in RUNS if weight > 1]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        for args, found in zip(traced, pool.map(lambda args: rodata_read(exe, args, segment), traced)):
+            reads |= found | rodata_faulted(exe, args, segment, tmp)
+            print(f"{len(reads):5} addresses of read-only data read so far: orbit {' '.join(args).replace(ROOT + '/', '')}",
+                  file=sys.stderr)
+    hot_data, large_data, data_units = rodata_patterns(reads, sections, paths)
+    # A native run's reads that the current script already places do not
+    # fault: keep the anonymous constants it places by number while the
+    # link map still has them.
+    placeable = {f"*({section})" for _, _, _, section in sections}
+    hot_data += [p for p in placed_constants() if p in placeable and p not in hot_data]
+    # The read-only data, next to the ELF headers a run reads anyway: what
+    # the traced runs read (the C library's tunables, CPU cache tables and
+    # locale; mimalloc's; Rust's functions' jump tables and constants),
+    # every merged string and constant, the data of float formatting
+    # (NATIVE_DATA), the rest of the executed C library members' data and
+    # mimalloc's, and the C library's large tables.
+    text = "SECTIONS {\n  .rodata.executed : {\n"
+    c_data = [f"*lib*.a:{r}(.rodata .rodata.*)" for m in c_members for r in [m, *sorted(reads_of.get(m, ()))]]
+    merged = ["*(.rodata.str* .rodata.cst*)"]
+    rest = ["*mimalloc*:*(.rodata .rodata.*)"]
+    for p in dict.fromkeys(hot_data + merged + NATIVE_DATA + c_data + rest + large_data):
+        text += f"    {p}\n"
+    text += "  }\n} INSERT BEFORE .gcc_except_table;\n"
+    # Right after it, two sections every run reads a word of: rustc's main
+    # loads the first byte of the debugger's script section (to keep it),
+    # and the C start-up code registers the unwind tables with libgcc, which
+    # reads the first word of `.eh_frame`. Left at their default places,
+    # each cost every run a 64 KiB window of its own.
+    text += "SECTIONS {\n  .debug_gdb_scripts : { KEEP(*(.debug_gdb_scripts)) }\n"
+    text += "  .eh_frame : { KEEP(*(.eh_frame)) }\n} INSERT BEFORE .gcc_except_table;\n"
+    # Then, at the start of the other read-only data, every anonymous
+    # constant of each unit read: the constants that a change of the code
+    # renumbers are found together there until the script is run again.
+    text += "SECTIONS {\n  .rodata.units : {\n"
+    for p in data_units:
+        text += f"    {p}\n"
+    text += "  }\n} INSERT BEFORE .rodata;\n"
+    return text
+
+
+def generate(exe, link_map, code_only):
+    with tempfile.TemporaryDirectory() as tmp:
+        patterns, c_members = code_patterns(exe, tmp)
+        if code_only:
+            current = open(SCRIPT).read()
+            data = current[current.index("SECTIONS {\n  .rodata.executed"):]
+        else:
+            data = data_sections(exe, link_map, tmp, c_members)
     with open(SCRIPT, "w") as f:
         f.write("/* Generated by scripts/hot-code.py: the code representative runs execute,\n"
                 "   placed first so that a run maps few 64 KiB code windows. Read by build.rs\n"
@@ -429,27 +643,7 @@ def generate(exe, link_map):
         for p in patterns:
             f.write(f"    {p}\n")
         f.write("  }\n} INSERT BEFORE .text;\n")
-        # The read-only data, next to the ELF headers a run reads anyway:
-        # what the traced runs read (the C library's tunables, CPU cache
-        # tables and locale; mimalloc's; Rust's functions' jump tables and
-        # constants), every merged string and constant, the data of float
-        # formatting (NATIVE_DATA), the rest of the executed C library
-        # members' data and mimalloc's, and the C library's large tables.
-        f.write("SECTIONS {\n  .rodata.executed : {\n")
-        c_data = [f"*lib*.a:{r}(.rodata .rodata.*)" for m in c_members for r in [m, *sorted(reads_of.get(m, ()))]]
-        merged = ["*(.rodata.str* .rodata.cst*)"]
-        rest = ["*mimalloc*:*(.rodata .rodata.*)"]
-        for p in dict.fromkeys(hot_data + merged + NATIVE_DATA + c_data + rest + large_data):
-            f.write(f"    {p}\n")
-        f.write("  }\n} INSERT BEFORE .gcc_except_table;\n")
-        # Then, at the start of the other read-only data, every anonymous
-        # constant of each unit read: the constants that a change of the
-        # code renumbers are found together there until the script is run
-        # again.
-        f.write("SECTIONS {\n  .rodata.units : {\n")
-        for p in data_units:
-            f.write(f"    {p}\n")
-        f.write("  }\n} INSERT BEFORE .rodata;\n")
+        f.write(data)
     print(f"{len(patterns)} patterns written to {os.path.relpath(SCRIPT, ROOT)}; rebuild to apply", file=sys.stderr)
 
 
@@ -463,7 +657,7 @@ def check(exe):
     segment = rodata_segment(exe)
     with tempfile.TemporaryDirectory() as tmp:
         firsts = [next(run for run in RUNS if run[0] == front) for front in ("murphi", "b")]
-        for front, args in firsts:
+        for front, _, args in firsts:
             names = executed(exe, args, tmp)
             data = rodata_read(exe, args, segment) | rodata_faulted(exe, args, segment, tmp)
             print(f"{windows(exe, names):4} code windows and {len({a // WINDOW for a in data}):2} read-only data windows "
@@ -474,9 +668,11 @@ if __name__ == "__main__":
     exe, link_map = binary()
     if sys.argv[1:] == ["--check"]:
         check(exe)
+    elif sys.argv[1:] == ["--code"]:
+        generate(exe, link_map, code_only=True)
     elif sys.argv[1:]:
         sys.exit(__doc__)
     elif not link_map or not os.path.exists(link_map):
         sys.exit("no link map of the release binary (build.rs writes it on x86-64 Linux)")
     else:
-        generate(exe, link_map)
+        generate(exe, link_map, code_only=False)
