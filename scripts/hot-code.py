@@ -36,7 +36,7 @@ code, grouped by instruction set, so a machine maps the window of its own.
 
 The read-only data is placed the same way, right after the ELF headers: the
 input sections (named in the link map build.rs writes) that valgrind's
-lackey sees the runs that weigh more than 1 read, and those a native run
+lackey sees the heaviest runs read, and those a native run
 faults on (perf; what the kernel reads for a system call, and CPU- or
 timing-dependent paths such as float formatting), then all merged strings
 and constants, and the data of the executed C library members (tunables,
@@ -83,7 +83,8 @@ MODELS = os.path.join(ROOT, "models")
 # for callgrind. The weight is what a 64 KiB window of the run's code counts
 # in the layout (`arrange`): most for the small runs that
 # scripts/rumur-compare.sh sets against Rumur's verifiers (whose whole peak
-# is about 2 MB), then their B twins.
+# is about 2 MB), then those whose tables grow (as n_peterson's with 4
+# processes do, 22,281 states), then the B twins.
 SMALL = ["--no-deadlock", "--json"]
 PETERSON = f"{MODELS}/murphi/peterson.m"
 RUNS = [
@@ -93,8 +94,8 @@ RUNS = [
     ("murphi", 4, ["check", PETERSON, "--set", "N=6", "--threads", "2", "--symmetry", "canon", *SMALL]),
     ("murphi", 1, ["check", PETERSON, "--set", "N=4", "--threads", "1"]),
     ("murphi", 1, ["check", PETERSON, "--set", "N=4", "--threads", "2", "--symmetry", "canon"]),
-    ("murphi", 1, ["check", PETERSON, "--set", "N=5", "--threads", "1", *SMALL]),
-    ("murphi", 1, ["check", PETERSON, "--set", "N=5", "--threads", "2", *SMALL]),
+    ("murphi", 3, ["check", PETERSON, "--set", "N=5", "--threads", "1", *SMALL]),
+    ("murphi", 3, ["check", PETERSON, "--set", "N=5", "--threads", "2", *SMALL]),
     ("murphi", 1, ["check", f"{MODELS}/murphi/german.m", "--set", "NODES=2", "--threads", "2"]),
     ("murphi", 1, ["check", f"{MODELS}/murphi/msg_net.m", "--threads", "2", "--symmetry", "flood"]),
     ("murphi", 1, ["check", f"{MODELS}/murphi/mutex_bug.m", "--threads", "1"]),
@@ -580,12 +581,15 @@ def data_sections(exe, link_map, tmp, c_members):
     paths = collections.Counter(HASH.sub("17h*E", n) for n in syms)
     _, _, reads_of = archive_members()
     # Traced on the runs that weigh most in the code's layout, two at a time
-    # (lackey is much slower than callgrind; the data a run reads is mostly
-    # its front end's and the command line's).
+    # (lackey is much slower than callgrind: about 10 minutes for these on
+    # two cores; the data a run reads is mostly its front end's and the
+    # command line's, and a run of the other front end finds the constants
+    # of each unit read together, see `data_units`).
     segment = rodata_segment(exe)
     sections = input_sections(link_map, segment)
     reads = set()
-    traced = [args for _, weight, args in RUNS if weight > 1]
+    heaviest = max(weight for _, weight, _ in RUNS)
+    traced = [args for _, weight, args in RUNS if weight == heaviest]
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         for args, found in zip(traced, pool.map(lambda args: rodata_read(exe, args, segment), traced)):
             reads |= found | rodata_faulted(exe, args, segment, tmp)

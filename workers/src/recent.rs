@@ -14,7 +14,13 @@
 //! every store mode. It only ever names states the set holds (an entry is
 //! written after the set took or found its state, and the set never
 //! forgets one), so skipping the set on a hit changes no count, parent or
-//! verdict. It takes about [`BYTES`] per worker.
+//! verdict. It starts at about [`START_BYTES`] and doubles, up to about
+//! [`BYTES`], each time it has remembered [`GROW_AFTER`] states per entry:
+//! a search of a few thousand states never fills more than a few pages
+//! (Peterson with 6 processes and symmetry, two threads: 64 KiB of each
+//! worker's memory was resident, written all over by its 12,000 states
+//! remembered), and a large one reaches the full size within its first
+//! 60,000 (German with 4 nodes remembers 2.9M).
 
 /// What a search found of a successor before inserting it.
 #[derive(Clone, Copy)]
@@ -29,8 +35,17 @@ pub(crate) enum Lookup {
 /// core's second-level cache).
 pub(crate) const BYTES: usize = 64 << 10;
 
-/// Fewest entries, whatever the state width.
+/// Fewest entries of the full memory, whatever the state width.
 const MIN_ENTRIES: usize = 256;
+
+/// About how many bytes a memory starts with.
+pub(crate) const START_BYTES: usize = 4 << 10;
+
+/// Fewest entries a memory starts with, whatever the state width.
+const MIN_START_ENTRIES: usize = 64;
+
+/// States remembered per entry before the memory doubles.
+pub(crate) const GROW_AFTER: usize = 16;
 
 /// The states a worker met last, by fingerprint.
 pub(crate) struct RecentStates {
@@ -41,6 +56,10 @@ pub(crate) struct RecentStates {
     /// Per entry: the fingerprint (0 for an empty entry: no state has
     /// fingerprint 0), then the state's `width` words.
     entries: Vec<u64>,
+    /// States remembered since the memory last doubled.
+    written: usize,
+    /// Entries of the full memory.
+    full: usize,
 }
 
 impl RecentStates {
@@ -51,18 +70,45 @@ impl RecentStates {
             width: 0,
             mask: 0,
             entries: Vec::new(),
+            written: 0,
+            full: 0,
         }
     }
 
-    /// An empty memory for states of `width` words, of about [`BYTES`].
+    /// An empty memory for states of `width` words, of about
+    /// [`START_BYTES`], that grows to about [`BYTES`].
     pub(crate) fn new(width: usize) -> Self {
         let stride = 1 + width;
-        let entries = (BYTES / (stride * 8)).max(MIN_ENTRIES).next_power_of_two();
+        let full = (BYTES / (stride * 8)).max(MIN_ENTRIES).next_power_of_two();
+        // A power of two of at most START_BYTES.
+        let start = (START_BYTES / (stride * 8)).max(MIN_START_ENTRIES);
+        let entries = (1 << start.ilog2()).min(full);
+        Self::with_entries(width, entries, full)
+    }
+
+    fn with_entries(width: usize, entries: usize, full: usize) -> Self {
         RecentStates {
             width,
             mask: entries - 1,
-            entries: vec![0; entries * stride],
+            entries: vec![0; entries * (1 + width)],
+            written: 0,
+            full,
         }
+    }
+
+    /// Doubles the memory, keeping what it remembers (each entry moves to
+    /// one of the two its fingerprint now selects).
+    #[cold]
+    fn grow(&mut self) {
+        let stride = 1 + self.width;
+        let mut bigger = Self::with_entries(self.width, 2 * (self.mask + 1), self.full);
+        for entry in self.entries.chunks_exact(stride) {
+            if entry[0] != 0 {
+                let at = bigger.entry(entry[0]);
+                bigger.entries[at..at + stride].copy_from_slice(entry);
+            }
+        }
+        *self = bigger;
     }
 
     /// Where the entry of fingerprint `fp` starts.
@@ -118,6 +164,10 @@ impl RecentStates {
         let at = self.entry(fp);
         self.entries[at] = fp;
         self.entries[at + 1..at + 1 + self.width].copy_from_slice(state);
+        self.written += 1;
+        if self.written >= GROW_AFTER * (self.mask + 1) && self.mask + 1 < self.full {
+            self.grow();
+        }
     }
 }
 
@@ -128,7 +178,8 @@ mod tests {
 
     #[test]
     fn remembers_states_until_another_takes_their_entry() {
-        let mut recent = RecentStates::new(2);
+        let full = RecentStates::new(2).full;
+        let mut recent = RecentStates::with_entries(2, full, full);
         let states: Vec<[u64; 2]> = (0..20_000u64).map(|i| [i, i * 7 + 1]).collect();
         for s in &states {
             assert!(!recent.contains(fingerprint(s), s));
@@ -151,6 +202,48 @@ mod tests {
         );
         assert!(held.len() <= recent.mask + 1);
         assert!(recent.entries.len() * 8 <= 2 * BYTES);
+    }
+
+    #[test]
+    fn grows_from_a_few_pages_to_the_full_size_keeping_what_it_remembers() {
+        let width = 2;
+        let mut recent = RecentStates::new(width);
+        let start = recent.mask + 1;
+        assert!(start * (1 + width) * 8 <= START_BYTES);
+        assert!(2 * start * (1 + width) * 8 > START_BYTES);
+        assert!(recent.full * (1 + width) * 8 <= 2 * BYTES);
+        let states: Vec<[u64; 2]> = (0..200_000u64).map(|i| [i, i * 7 + 1]).collect();
+        let mut sizes = vec![start];
+        for (i, s) in states.iter().enumerate() {
+            recent.remember(fingerprint(s), s);
+            let entries = recent.mask + 1;
+            if entries != *sizes.last().unwrap() {
+                // Doubled after GROW_AFTER states per entry, and the last
+                // state remembered before is still there.
+                assert_eq!(entries, 2 * sizes.last().unwrap());
+                assert_eq!(i + 1, sizes.iter().map(|n| GROW_AFTER * n).sum::<usize>());
+                assert!(recent.contains(fingerprint(s), s));
+                sizes.push(entries);
+            }
+        }
+        assert_eq!(*sizes.last().unwrap(), recent.full);
+        assert_eq!(recent.entries.len(), recent.full * (1 + width));
+        // Every state remembered since the last doubling and not
+        // overwritten since is found.
+        let last = *sizes.last().unwrap();
+        let since: usize = sizes[..sizes.len() - 1]
+            .iter()
+            .map(|n| GROW_AFTER * n)
+            .sum();
+        let mut owner = std::collections::HashMap::new();
+        for (i, s) in states.iter().enumerate().skip(since) {
+            owner.insert(recent.entry(fingerprint(s)), i);
+        }
+        assert!(owner.len() <= last);
+        for (&at, &i) in &owner {
+            assert_eq!(recent.entry(fingerprint(&states[i])), at);
+            assert!(recent.contains(fingerprint(&states[i]), &states[i]));
+        }
     }
 
     #[test]
