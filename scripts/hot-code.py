@@ -7,7 +7,7 @@ touches (fault-around), so a run's resident memory counts every window that
 holds one executed function. Left in the linker's default order, the few
 hundred kilobytes a check executes are spread over almost all of the 4.5 MB
 text: a small run had 3.3 MB of resident code. Grouped and linked
-statically, a Murphi run maps 1.3 MB of code, C library included (README,
+statically, a small Murphi run maps 1.0-1.2 MB of code, C library included (README,
 performance).
 
 How: runs the release binary under callgrind on representative checks (both
