@@ -16,11 +16,11 @@
 //! forgets one), so skipping the set on a hit changes no count, parent or
 //! verdict. It starts at about [`START_BYTES`] and doubles, up to about
 //! [`BYTES`], each time it has remembered [`GROW_AFTER`] states per entry:
-//! a search of a few thousand states never fills more than a few pages
-//! (Peterson with 6 processes and symmetry, two threads: 64 KiB of each
-//! worker's memory was resident, written all over by its 12,000 states
-//! remembered), and a large one reaches the full size within its first
-//! 60,000 (German with 4 nodes remembers 2.9M).
+//! a search of a few thousand states writes a few pages, not all of a
+//! full memory (Peterson with 6 processes and symmetry, two threads: the
+//! run's peak anonymous memory fell by about 120 KB), and a large one
+//! reaches the full size after about 64,000 states remembered (states of
+//! two words; German with 4 nodes looks up 2.9M successors).
 
 /// What a search found of a successor before inserting it.
 #[derive(Clone, Copy)]
