@@ -63,6 +63,7 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                     }
                 }
             }
+            flush(shared, &mut worker, &mut mine);
             next_level[worker.index].lock().append(&mut mine);
             match barrier.wait() {
                 Some(true) => {
@@ -83,6 +84,7 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                         }
                         let batch = sections.iter_mut().find_map(Vec::pop).expect("one batch");
                         expand(shared, &mut worker, &batch, &mut mine);
+                        flush(shared, &mut worker, &mut mine);
                         sections[worker.index] = std::mem::take(&mut mine);
                         shared.sample_queue();
                     }
@@ -104,7 +106,10 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
 }
 
 /// Expands `batch` (taken off the queue), collecting the next level's
-/// batches in `next` (put on the queue).
+/// full batches in `next` (put on the queue). The worker's partly filled
+/// batch goes on filling with the next batch it expands: a level's states
+/// travel in full batches but for one per worker ([`flush`]), however
+/// few new states each batch of the level before found.
 fn expand<'s, 'a, T: TransitionSystem>(
     shared: &'s Shared<'a, T>,
     worker: &mut Worker<'s, 'a, T>,
@@ -114,6 +119,19 @@ fn expand<'s, 'a, T: TransitionSystem>(
     let index = worker.index;
     shared.queue_add(index, -(batch.len as i64));
     worker.expand_batch(batch, &mut |b| {
+        shared.queue_add(index, b.len as i64);
+        next.push(b);
+    });
+}
+
+/// Adds the worker's partly filled batch to `next`, at the end of a level.
+fn flush<'s, 'a, T: TransitionSystem>(
+    shared: &'s Shared<'a, T>,
+    worker: &mut Worker<'s, 'a, T>,
+    next: &mut Vec<Batch>,
+) {
+    let index = worker.index;
+    worker.flush(&mut |b| {
         shared.queue_add(index, b.len as i64);
         next.push(b);
     });

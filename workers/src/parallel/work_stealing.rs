@@ -87,6 +87,8 @@ pub(crate) fn run<'s, 'a, T: TransitionSystem>(
                     backoff.reset();
                     shared.queue_add(index, -(batch.len as i64));
                     worker.expand_batch(&batch, &mut sink);
+                    // Handed over at once: an idle worker may steal it.
+                    worker.flush(&mut sink);
                     if pending.fetch_sub(1, Ordering::AcqRel) == 1 {
                         // The last batch: the sleepers can leave.
                         idle.wake_all();

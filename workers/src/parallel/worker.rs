@@ -239,8 +239,10 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         go_on
     }
 
-    /// Expands every state of `batch`, handing outgoing batches to `sink`.
-    /// Stops early when the search is stopping.
+    /// Expands every state of `batch`, handing full outgoing batches to
+    /// `sink`; the partly filled one stays with the worker until the
+    /// scheduler calls [`Worker::flush`]. Stops early when the search is
+    /// stopping.
     pub(crate) fn expand_batch(&mut self, batch: &Batch, sink: &mut dyn FnMut(Batch)) {
         let shared = self.shared;
         let stride = shared.stride;
@@ -320,7 +322,6 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             }
         }
         self.state = stored;
-        self.flush(sink);
         let counters = &shared.counters[self.index];
         counters.add_transitions(transitions);
         counters.add_por(&mut self.por);
