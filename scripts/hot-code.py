@@ -127,6 +127,11 @@ NATIVE_PARALLEL = [r"_ZN11parking_lot10raw_rwlock9RawRwLock\w*_slow17h[0-9a-f]{1
 # printed (a wall time).
 NATIVE_DATA = ["*(.rodata.*flt2dec*)"]
 
+# The function the binary calls when the search starts, which releases the
+# pages start-up made resident (src/image.rs): a run's code is laid out as
+# two, what it executes before and what after.
+RELEASE = "_ZN5orbit5image23release_read_only_pages17h*E"
+
 HASH = re.compile(r"17h[0-9a-f]{16}E$")
 WINDOW = 1 << 16
 
@@ -160,15 +165,28 @@ def symbols(exe):
 
 
 def executed(exe, args, tmp, cost=None):
-    """The functions one run executes (callgrind's function names, mangled),
-    in the order callgrind names them; adds each function's own instruction
-    count to `cost` if given."""
+    """The functions one run executes (callgrind's function names, mangled)
+    before the search starts and from then on (RELEASE, where the binary
+    releases its start-up pages), each in the order callgrind names them;
+    adds each function's own instruction count to `cost` if given."""
     out = os.path.join(tmp, "callgrind.out")
-    subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}", exe, *args],
+    for stale in glob.glob(out + "*"):
+        os.remove(stale)
+    subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--dump-before={RELEASE}",
+                    f"--callgrind-out-file={out}", exe, *args],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Dumped at the release: `out.1` before it, `out` after it (or `out`
+    # alone if the run never released).
+    before = functions(out + ".1", cost) if os.path.exists(out + ".1") else []
+    return before, functions(out, cost)
+
+
+def functions(path, cost):
+    """The functions a callgrind profile names as executed, in order; adds
+    their own instructions to `cost` if given."""
     names, seen = {}, []
     current, after_call = None, False
-    for line in open(out):
+    for line in open(path):
         m = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?", line)
         if m:
             name = m.group(3) or names.get(m.group(2))
@@ -497,10 +515,13 @@ def code_patterns(exe, tmp, syms, paths, members, every):
     contended = [n for n in syms if any(re.fullmatch(p, n) for p in NATIVE_PARALLEL)]
     for front, weight, args in RUNS:
         one_thread = args[args.index("--threads") + 1] == "1"
-        names = executed(exe, args, tmp, cost if one_thread else None)
-        names += NATIVE_START + (contended if not one_thread else [])
-        runs.append((front, weight, set(names)))
-        print(f"{len(names):5} functions: orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
+        before, after = executed(exe, args, tmp, cost if one_thread else None)
+        # Each run counts twice: its start-up (before the release) and its
+        # search and report, each the pages it maps while it runs.
+        runs.append((front, weight, set(before + NATIVE_START)))
+        runs.append((front, weight, set(after + (contended if not one_thread else []))))
+        print(f"{len(before):5} + {len(after):4} functions: orbit {' '.join(args).replace(ROOT + '/', '')}",
+              file=sys.stderr)
     sets = [names for _, _, names in runs]
 
     def rank(n):
@@ -547,9 +568,9 @@ def code_patterns(exe, tmp, syms, paths, members, every):
     layout, initial, final, pages = arrange(classes, class_size, weight, text, start, shift)
     print(f"{len(classes)} classes of executed code; weighted resident pages of the runs {initial} -> {final}",
           file=sys.stderr)
-    for (_, w, args), n in zip(RUNS, pages):
-        print(f"{n * 4:5} KB of code resident (weight {w}): orbit {' '.join(args).replace(ROOT + '/', '')}",
-              file=sys.stderr)
+    for (_, w, args), start_up, search in zip(RUNS, pages[::2], pages[1::2]):
+        print(f"{start_up * 4:5} KB of code resident at start-up, {search * 4:4} KB in the search (weight {w}): "
+              f"orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
     patterns = head + [p for c in layout for p in classes[c]]
     patterns += [f"*lib*.a:{m}(.text .text.*)" for m in other_variants if not widest(m)]
     return list(dict.fromkeys(patterns)), c_members
@@ -660,7 +681,8 @@ def check(exe):
     with tempfile.TemporaryDirectory() as tmp:
         firsts = [next(run for run in RUNS if run[0] == front) for front in ("murphi", "b")]
         for front, _, args in firsts:
-            names = executed(exe, args, tmp)
+            before, after = executed(exe, args, tmp)
+            names = before + after
             data = rodata_read(exe, args, segment) | rodata_faulted(exe, args, segment, tmp)
             print(f"{windows(exe, names):4} code windows and {len({a // WINDOW for a in data}):2} read-only data windows "
                   f"of 64 KiB: orbit {' '.join(args).replace(ROOT + '/', '')}")

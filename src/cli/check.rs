@@ -358,6 +358,8 @@ impl RunEnv<'_> {
             })
             .cancel(self.signals.cancel.clone())
             .progress(progress.callback())
+            // The command line and the front end do not run again.
+            .release_start_up_pages(true)
     }
 
     /// Prints the summary of a run, with what the run's layers and front
