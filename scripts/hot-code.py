@@ -289,16 +289,23 @@ def rodata_segment(exe):
     sys.exit(f"no read-only segment in {exe}")
 
 
-def rodata_read(exe, args, segment):
+def rodata_read(exe, args, segment, release=None):
     """The addresses of the read-only segment that one run reads (valgrind's
     lackey traces every load; the kernel's fault-around hides all but the
-    first page of each window from a page-fault count)."""
+    first page of each window from a page-fault count). With `release`
+    (the address of RELEASE), a pair: the addresses read before the search
+    starts and those read after."""
     lo, hi = segment
     prefixes = "|".join(f"{page:05x}" for page in range(lo >> 12, (hi + 0xfff) >> 12))
+    start = f"|^I  {release:08x}," if release is not None else ""
+    # Phase 0 until the release function's first instruction, then 1.
     command = (f"valgrind --tool=lackey --trace-mem=yes --log-fd=9 {shlex.join([exe, *args])} 9>&1 >/dev/null 2>&1"
-               f" | grep -E '^ [LM] ({prefixes})[0-9a-f]{{3}},' | cut -c4-11 | sort -u")
+               f" | grep -E '^ [LM] ({prefixes})[0-9a-f]{{3}},{start}'"
+               " | awk '/^I/ { phase = 1; next } { a = substr($0, 4, 8); if (!seen[phase a]++) print phase + 0, a }'")
     out = subprocess.run(["bash", "-c", command], check=True, capture_output=True, text=True).stdout
-    return {int(a, 16) for a in out.split()}
+    phases = ({int(a, 16) for p, a in (line.split() for line in out.splitlines()) if p == phase} for phase in "01")
+    before, after = phases
+    return (before, after) if release is not None else before | after
 
 
 def rodata_faulted(exe, args, segment, tmp):
@@ -341,9 +348,11 @@ def input_sections(link_map, segment):
     return sorted(found)
 
 
-def rodata_patterns(reads, sections, paths):
+def rodata_patterns(reads, sections, paths, searched=frozenset()):
     """Linker-script patterns for the input sections that hold `reads`:
-    (hot, large, units). `hot`, most read first: each anonymous constant
+    (hot, large, units). `hot`, those read in the search (`searched`, the
+    reads after the start-up pages are released) first, then most read
+    first: each anonymous constant
     read (`.rodata..Lanon.HASH.N`, by its number, which changes whenever
     its code-generation unit does), a Rust function's own constants
     (`.rodata.NAME`, its jump tables) by name as the code patterns are, the
@@ -353,12 +362,13 @@ def rodata_patterns(reads, sections, paths):
     by HASH, which survive a change of the numbers. Merged strings and
     constants (`<internal>`) cannot be told apart here."""
     starts = [s[0] for s in sections]
-    count, size = collections.Counter(), {}
-    units = collections.Counter()
-    for a in reads:
+
+    def pattern_at(a):
+        """(pattern, section length, unit pattern or None) of the input
+        section that holds address `a`, or None."""
         i = bisect.bisect_right(starts, a) - 1
         if i < 0 or a >= sections[i][0] + sections[i][1]:
-            continue
+            return None
         _, length, file, section = sections[i]
         m = re.fullmatch(r"\.rodata(\.unlikely|\.\.Lswitch\.table)?\.((_ZN|_R)[A-Za-z0-9_.$]+)", section)
         anon = re.fullmatch(r"\.rodata\.\.Lanon\.([0-9a-f]+)\.\d+", section)
@@ -366,21 +376,31 @@ def rodata_patterns(reads, sections, paths):
         if m:
             key = HASH.sub("17h*E", m.group(2))
             name = key if paths[key] <= 1 else m.group(2)
-            pattern = f"*(.rodata{m.group(1) or ''}.{name})"
-        elif anon:
-            pattern = f"*({section})"
-            units[f"*(.rodata..Lanon.{anon.group(1)}.*)"] += 1
-        elif member and section.startswith(".rodata"):
-            pattern = f"*lib*.a:{member.group(2)}(.rodata .rodata.*)"
-        elif re.fullmatch(r"\.rodata\.[A-Za-z_][A-Za-z0-9_]*", section):
+            return f"*(.rodata{m.group(1) or ''}.{name})", length, None
+        if anon:
+            return f"*({section})", length, f"*(.rodata..Lanon.{anon.group(1)}.*)"
+        if member and section.startswith(".rodata"):
+            return f"*lib*.a:{member.group(2)}(.rodata .rodata.*)", length, None
+        if re.fullmatch(r"\.rodata\.[A-Za-z_][A-Za-z0-9_]*", section):
             # C compiled with data sections (mimalloc's).
-            pattern = f"*({section})"
-        else:
+            return f"*({section})", length, None
+        return None
+
+    count, size = collections.Counter(), {}
+    units = collections.Counter()
+    for a in reads:
+        found = pattern_at(a)
+        if not found:
             continue
+        pattern, length, unit = found
+        if unit:
+            units[unit] += 1
         count[pattern] += 1
         size[pattern] = size.get(pattern, 0) + length
-    hot = [p for p, _ in count.most_common() if size[p] <= 16 << 10]
-    large = [p for p, _ in count.most_common() if size[p] > 16 << 10]
+    searching = {found[0] for found in map(pattern_at, searched) if found}
+    ranked = sorted(count, key=lambda p: (p not in searching, -count[p]))
+    hot = [p for p in ranked if size[p] <= 16 << 10]
+    large = [p for p in ranked if size[p] > 16 << 10]
     return hot, large, [p for p, _ in units.most_common()]
 
 
@@ -603,15 +623,19 @@ def data_sections(exe, link_map, tmp, c_members, paths, reads_of):
     # of each unit read together, see `data_units`).
     segment = rodata_segment(exe)
     sections = input_sections(link_map, segment)
-    reads = set()
+    reads, searched = set(), set()
     heaviest = max(weight for _, weight, _ in RUNS)
     traced = [args for _, weight, args in RUNS if weight == heaviest]
+    syms = symbols(exe)
+    release = next(a for n, (a, _) in syms.items() if re.fullmatch(RELEASE.replace("*", "[0-9a-f]{16}"), n))
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        for args, found in zip(traced, pool.map(lambda args: rodata_read(exe, args, segment), traced)):
-            reads |= found | rodata_faulted(exe, args, segment, tmp)
-            print(f"{len(reads):5} addresses of read-only data read so far: orbit {' '.join(args).replace(ROOT + '/', '')}",
-                  file=sys.stderr)
-    hot_data, large_data, data_units = rodata_patterns(reads, sections, paths)
+        found = pool.map(lambda args: rodata_read(exe, args, segment, release), traced)
+        for args, (before, after) in zip(traced, found):
+            searched |= after
+            reads |= before | after | rodata_faulted(exe, args, segment, tmp)
+            print(f"{len(reads):5} addresses of read-only data read so far, {len(searched)} in the search: "
+                  f"orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
+    hot_data, large_data, data_units = rodata_patterns(reads, sections, paths, searched)
     # A native run's reads that the current script already places do not
     # fault: keep the anonymous constants it places by number while the
     # link map still has them.
