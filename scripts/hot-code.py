@@ -12,7 +12,11 @@ performance).
 
 How: runs the release binary under callgrind on representative checks (both
 front ends, one and two threads, every reduction), collects the functions
-each run executes, and writes one input-section pattern per function. The
+each run executes, and writes one input-section pattern per function. A
+run counts as two, its start-up and its search: the binary releases the
+pages start-up made resident when the search starts (src/image.rs), so
+each maps only its own windows, and callgrind dumps its profile where the
+run enters the release function (RELEASE). The
 patterns executed by the same runs form a class, and `arrange` orders the
 classes so that the runs map few pages, each run's pages counted by its
 weight in RUNS: the small runs scripts/rumur-compare.sh sets against Rumur
@@ -36,7 +40,8 @@ code, grouped by instruction set, so a machine maps the window of its own.
 
 The read-only data is placed the same way, right after the ELF headers: the
 input sections (named in the link map build.rs writes) that valgrind's
-lackey sees the heaviest runs read, and those a native run
+lackey sees the heaviest runs read (those read after the release first),
+and those a native run
 faults on (perf; what the kernel reads for a system call, and CPU- or
 timing-dependent paths such as float formatting), then all merged strings
 and constants, and the data of the executed C library members (tunables,
@@ -60,8 +65,8 @@ Usage: scripts/hot-code.py [--check | --code]   (needs valgrind and
            and how many 64 KiB windows of code and of read-only data a
            small run maps.
   --code   regenerate the code's layout only (a few minutes) and keep the
-           read-only data's (tracing the data with lackey takes about an
-           40 minutes on two cores).
+           read-only data's (tracing the data with lackey takes about 15
+           minutes on two cores).
 """
 import bisect
 import collections
@@ -617,7 +622,7 @@ def data_sections(exe, link_map, tmp, c_members, paths, reads_of):
     as linker-script text: the data runs read, the two sections every start
     reads a word of, and the constants of the units read."""
     # Traced on the runs that weigh most in the code's layout, two at a time
-    # (lackey is much slower than callgrind: about 10 minutes for these on
+    # (lackey is much slower than callgrind: about 15 minutes for these on
     # two cores; the data a run reads is mostly its front end's and the
     # command line's, and a run of the other front end finds the constants
     # of each unit read together, see `data_units`).
