@@ -13,10 +13,11 @@ performance).
 How: runs the release binary under callgrind on representative checks (both
 front ends, one and two threads, every reduction), collects the functions
 each run executes, and writes one input-section pattern per function. A
-run counts as two, its start-up and its search: the binary releases the
-pages start-up made resident when the search starts (src/image.rs), so
-each maps only its own windows, and callgrind dumps its profile where the
-run enters the release function (RELEASE). The
+run counts as one run per phase: the binary releases the pages it made
+resident so far after parsing its command line and when the search starts
+(src/image.rs), so each phase maps only its own windows, and callgrind
+dumps its profile wherever the run enters the release function (RELEASE).
+The
 patterns executed by the same runs form a class, and `arrange` orders the
 classes so that the runs map few pages, each run's pages counted by its
 weight in RUNS: the small runs scripts/rumur-compare.sh sets against Rumur
@@ -40,7 +41,7 @@ code, grouped by instruction set, so a machine maps the window of its own.
 
 The read-only data is placed the same way, right after the ELF headers: the
 input sections (named in the link map build.rs writes) that valgrind's
-lackey sees the heaviest runs read (those read after the release first),
+lackey sees the heaviest runs read (those read in later phases first),
 and those a native run
 faults on (perf; what the kernel reads for a system call, and CPU- or
 timing-dependent paths such as float formatting), then all merged strings
@@ -132,9 +133,9 @@ NATIVE_PARALLEL = [r"_ZN11parking_lot10raw_rwlock9RawRwLock\w*_slow17h[0-9a-f]{1
 # printed (a wall time).
 NATIVE_DATA = ["*(.rodata.*flt2dec*)"]
 
-# The function the binary calls when the search starts, which releases the
-# pages start-up made resident (src/image.rs): a run's code is laid out as
-# two, what it executes before and what after.
+# The function the binary calls after parsing its command line and when the
+# search starts, which releases the pages the run made resident so far
+# (src/image.rs): a run's code is laid out as one run per phase.
 RELEASE = "_ZN5orbit5image23release_read_only_pages17h*E"
 
 HASH = re.compile(r"17h[0-9a-f]{16}E$")
@@ -171,19 +172,21 @@ def symbols(exe):
 
 def executed(exe, args, tmp, cost=None):
     """The functions one run executes (callgrind's function names, mangled)
-    before the search starts and from then on (RELEASE, where the binary
-    releases its start-up pages), each in the order callgrind names them;
-    adds each function's own instruction count to `cost` if given."""
+    in each of its phases, each in the order callgrind names them: the
+    binary calls RELEASE, which releases the pages the run made resident so
+    far, after parsing its command line and when the search starts, and a
+    phase ends at each call. Adds each function's own instruction count to
+    `cost` if given."""
     out = os.path.join(tmp, "callgrind.out")
     for stale in glob.glob(out + "*"):
         os.remove(stale)
     subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--dump-before={RELEASE}",
                     f"--callgrind-out-file={out}", exe, *args],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    # Dumped at the release: `out.1` before it, `out` after it (or `out`
-    # alone if the run never released).
-    before = functions(out + ".1", cost) if os.path.exists(out + ".1") else []
-    return before, functions(out, cost)
+    # Dumped at each release: `out.1`, `out.2`, ... the phases before
+    # each, `out` the last.
+    parts = sorted(glob.glob(out + ".*"), key=lambda path: int(path.rsplit(".", 1)[1]))
+    return [functions(path, cost) for path in parts + [out]]
 
 
 def functions(path, cost):
@@ -298,19 +301,21 @@ def rodata_read(exe, args, segment, release=None):
     """The addresses of the read-only segment that one run reads (valgrind's
     lackey traces every load; the kernel's fault-around hides all but the
     first page of each window from a page-fault count). With `release`
-    (the address of RELEASE), a pair: the addresses read before the search
-    starts and those read after."""
+    (the address of RELEASE), a list: the addresses read in each phase
+    (see `executed`)."""
     lo, hi = segment
     prefixes = "|".join(f"{page:05x}" for page in range(lo >> 12, (hi + 0xfff) >> 12))
     start = f"|^I  {release:08x}," if release is not None else ""
-    # Phase 0 until the release function's first instruction, then 1.
+    # The phase counts the release function's entries.
     command = (f"valgrind --tool=lackey --trace-mem=yes --log-fd=9 {shlex.join([exe, *args])} 9>&1 >/dev/null 2>&1"
                f" | grep -E '^ [LM] ({prefixes})[0-9a-f]{{3}},{start}'"
-               " | awk '/^I/ { phase = 1; next } { a = substr($0, 4, 8); if (!seen[phase a]++) print phase + 0, a }'")
+               " | awk '/^I/ { phase++; next } { a = substr($0, 4, 8); if (!seen[phase a]++) print phase + 0, a }'")
     out = subprocess.run(["bash", "-c", command], check=True, capture_output=True, text=True).stdout
-    phases = ({int(a, 16) for p, a in (line.split() for line in out.splitlines()) if p == phase} for phase in "01")
-    before, after = phases
-    return (before, after) if release is not None else before | after
+    reads = [line.split() for line in out.splitlines()]
+    phases = [set() for _ in range(1 + max((int(p) for p, _ in reads), default=0))]
+    for p, a in reads:
+        phases[int(p)].add(int(a, 16))
+    return phases if release is not None else set().union(*phases)
 
 
 def rodata_faulted(exe, args, segment, tmp):
@@ -353,11 +358,11 @@ def input_sections(link_map, segment):
     return sorted(found)
 
 
-def rodata_patterns(reads, sections, paths, searched=frozenset()):
+def rodata_patterns(reads, sections, paths, latest=None):
     """Linker-script patterns for the input sections that hold `reads`:
-    (hot, large, units). `hot`, those read in the search (`searched`, the
-    reads after the start-up pages are released) first, then most read
-    first: each anonymous constant
+    (hot, large, units). `hot`, those read in later phases first (`latest`:
+    address -> the last phase that reads it, see `executed`), then most
+    read first: each anonymous constant
     read (`.rodata..Lanon.HASH.N`, by its number, which changes whenever
     its code-generation unit does), a Rust function's own constants
     (`.rodata.NAME`, its jump tables) by name as the code patterns are, the
@@ -402,8 +407,12 @@ def rodata_patterns(reads, sections, paths, searched=frozenset()):
             units[unit] += 1
         count[pattern] += 1
         size[pattern] = size.get(pattern, 0) + length
-    searching = {found[0] for found in map(pattern_at, searched) if found}
-    ranked = sorted(count, key=lambda p: (p not in searching, -count[p]))
+    last = collections.Counter()
+    for a, phase in (latest or {}).items():
+        found = pattern_at(a)
+        if found:
+            last[found[0]] = max(last[found[0]], phase)
+    ranked = sorted(count, key=lambda p: (-last[p], -count[p]))
     hot = [p for p in ranked if size[p] <= 16 << 10]
     large = [p for p in ranked if size[p] > 16 << 10]
     return hot, large, [p for p, _ in units.most_common()]
@@ -538,15 +547,20 @@ def code_patterns(exe, tmp, syms, paths, members, every):
     # counts do not depend on timing).
     cost = collections.Counter()
     contended = [n for n in syms if any(re.fullmatch(p, n) for p in NATIVE_PARALLEL)]
+    # The number of phases of each run.
+    shape = []
     for front, weight, args in RUNS:
         one_thread = args[args.index("--threads") + 1] == "1"
-        before, after = executed(exe, args, tmp, cost if one_thread else None)
-        # Each run counts twice: its start-up (before the release) and its
-        # search and report, each the pages it maps while it runs.
-        runs.append((front, weight, set(before + NATIVE_START)))
-        runs.append((front, weight, set(after + (contended if not one_thread else []))))
-        print(f"{len(before):5} + {len(after):4} functions: orbit {' '.join(args).replace(ROOT + '/', '')}",
-              file=sys.stderr)
+        phases = executed(exe, args, tmp, cost if one_thread else None)
+        phases[0] = phases[0] + NATIVE_START
+        phases[-1] = phases[-1] + (contended if not one_thread else [])
+        # Each phase of a run counts as a run of its own: the pages start-up
+        # made resident are released at the end of each (see `executed`).
+        for names in phases:
+            runs.append((front, weight, set(names)))
+        shape.append(len(phases))
+        print(f"{' + '.join(f'{len(names):4}' for names in phases)} functions: "
+              f"orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
     sets = [names for _, _, names in runs]
 
     def rank(n):
@@ -593,9 +607,11 @@ def code_patterns(exe, tmp, syms, paths, members, every):
     layout, initial, final, pages = arrange(classes, class_size, weight, text, start, shift)
     print(f"{len(classes)} classes of executed code; weighted resident pages of the runs {initial} -> {final}",
           file=sys.stderr)
-    for (_, w, args), start_up, search in zip(RUNS, pages[::2], pages[1::2]):
-        print(f"{start_up * 4:5} KB of code resident at start-up, {search * 4:4} KB in the search (weight {w}): "
-              f"orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
+    offsets = [sum(shape[:i]) for i in range(len(shape))]
+    for (_, w, args), first, count in zip(RUNS, offsets, shape):
+        by_phase = " / ".join(f"{n * 4}" for n in pages[first:first + count])
+        print(f"{by_phase} KB of code resident by phase (weight {w}): orbit {' '.join(args).replace(ROOT + '/', '')}",
+              file=sys.stderr)
     patterns = head + [p for c in layout for p in classes[c]]
     patterns += [f"*lib*.a:{m}(.text .text.*)" for m in other_variants if not widest(m)]
     return list(dict.fromkeys(patterns)), c_members
@@ -628,19 +644,22 @@ def data_sections(exe, link_map, tmp, c_members, paths, reads_of):
     # of each unit read together, see `data_units`).
     segment = rodata_segment(exe)
     sections = input_sections(link_map, segment)
-    reads, searched = set(), set()
+    reads, latest = set(), {}
     heaviest = max(weight for _, weight, _ in RUNS)
     traced = [args for _, weight, args in RUNS if weight == heaviest]
     syms = symbols(exe)
     release = next(a for n, (a, _) in syms.items() if re.fullmatch(RELEASE.replace("*", "[0-9a-f]{16}"), n))
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         found = pool.map(lambda args: rodata_read(exe, args, segment, release), traced)
-        for args, (before, after) in zip(traced, found):
-            searched |= after
-            reads |= before | after | rodata_faulted(exe, args, segment, tmp)
-            print(f"{len(reads):5} addresses of read-only data read so far, {len(searched)} in the search: "
-                  f"orbit {' '.join(args).replace(ROOT + '/', '')}", file=sys.stderr)
-    hot_data, large_data, data_units = rodata_patterns(reads, sections, paths, searched)
+        for args, phases in zip(traced, found):
+            for phase, addresses in enumerate(phases):
+                for a in addresses:
+                    latest[a] = max(latest.get(a, 0), phase)
+            reads |= set().union(*phases) | rodata_faulted(exe, args, segment, tmp)
+            print(f"{len(reads):5} addresses of read-only data read so far, by phase "
+                  f"{'/'.join(str(len(p)) for p in phases)}: orbit {' '.join(args).replace(ROOT + '/', '')}",
+                  file=sys.stderr)
+    hot_data, large_data, data_units = rodata_patterns(reads, sections, paths, latest)
     # A native run's reads that the current script already places do not
     # fault: keep the anonymous constants it places by number while the
     # link map still has them.
@@ -710,8 +729,7 @@ def check(exe):
     with tempfile.TemporaryDirectory() as tmp:
         firsts = [next(run for run in RUNS if run[0] == front) for front in ("murphi", "b")]
         for front, _, args in firsts:
-            before, after = executed(exe, args, tmp)
-            names = before + after
+            names = [n for phase in executed(exe, args, tmp) for n in phase]
             data = rodata_read(exe, args, segment) | rodata_faulted(exe, args, segment, tmp)
             print(f"{windows(exe, names):4} code windows and {len({a // WINDOW for a in data}):2} read-only data windows "
                   f"of 64 KiB: orbit {' '.join(args).replace(ROOT + '/', '')}")

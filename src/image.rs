@@ -1,5 +1,7 @@
 //! The executable's image in memory: releasing the pages of its code and
-//! read-only data that start-up made resident, when the search starts.
+//! read-only data that a phase of the run made resident, when the next
+//! starts (`orbit check` does after parsing its command line and when the
+//! search starts).
 //!
 //! The kernel maps a program's code and read-only data as it runs, 64 KiB
 //! around each page touched (fault-around), and keeps them mapped until the
@@ -9,9 +11,9 @@
 //! search and the report after it (Peterson with 6 processes and canon at
 //! two threads: 738 KB of functions before the search, 382 KB from its
 //! start to the exit, under callgrind). [`release_read_only_pages`] unmaps
-//! all of it at the start of the search; the search then maps back, from
-//! the page cache and without reading the file, only what it runs, which
-//! `scripts/hot-code.py` lays out apart from the start-up code.
+//! all of it; what runs next maps back, from the page cache and without
+//! reading the file, only the pages it runs, which `scripts/hot-code.py`
+//! lays out apart from the other phases' code.
 //!
 //! Only pages the file still backs are released: a page the process wrote
 //! (a debugger's breakpoint, a uprobe) is a private copy, and releasing it
