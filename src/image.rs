@@ -20,18 +20,18 @@
 //! would lose the change, so such pages stay. So does every writable
 //! segment, relocated read-only data (RELRO) included.
 
-/// Size of a page.
+/// Size of a page: 4 KiB on x86-64, the only architecture that releases.
 const PAGE: usize = 4096;
 
 /// Releases the resident pages of the executable's read-only segments
 /// (code and read-only data) that the file backs; what runs afterwards maps
-/// its pages back. Linux only (elsewhere a no-op); failures leave the pages
-/// resident, which is harmless. Never inlined: `scripts/hot-code.py` tells
-/// the code run before the search from the code run after by this
-/// function's entry.
+/// its pages back. x86-64 Linux only (elsewhere a no-op: pages may be 16 or
+/// 64 KiB there); failures leave the pages resident, which is harmless.
+/// Never inlined: `scripts/hot-code.py` tells a phase's code from the next
+/// phase's by this function's entries.
 #[inline(never)]
 pub fn release_read_only_pages() {
-    #[cfg(target_os = "linux")]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
     for (start, end) in read_only_segments() {
         release_file_pages(start, end);
     }
@@ -39,7 +39,7 @@ pub fn release_read_only_pages() {
 
 /// The page-aligned address ranges of the executable's loadable segments
 /// that are neither writable nor relocated (RELRO).
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 fn read_only_segments() -> Vec<(usize, usize)> {
     /// Collects the ranges of the first object `dl_iterate_phdr` reports
     /// (the executable) into `data`, a `Vec<(usize, usize)>`.
@@ -101,7 +101,7 @@ fn read_only_segments() -> Vec<(usize, usize)> {
 /// executable, never written by this program) that the file backs: runs
 /// of them between the process's private copies, read from
 /// `/proc/self/pagemap`.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 fn release_file_pages(start: usize, end: usize) {
     use std::os::unix::fs::FileExt;
     let pages = (end - start) / PAGE;
@@ -147,7 +147,7 @@ mod tests {
     use super::*;
 
     #[test]
-    #[cfg(target_os = "linux")]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
     fn the_code_runs_on_after_its_pages_are_released() {
         let segments = read_only_segments();
         // The code's segment (executable) is among them.
@@ -175,7 +175,7 @@ mod tests {
     }
 
     /// The pages of `[start, end)` mapped in this process.
-    #[cfg(target_os = "linux")]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
     fn present_pages(start: usize, end: usize) -> usize {
         use std::os::unix::fs::FileExt;
         let mut entries = vec![0u8; (end - start) / PAGE * 8];
