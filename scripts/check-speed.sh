@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
 cargo build --release --quiet
-bin=target/$(rustc -vV | sed -n "s/^host: //p")/release/orbit
+bin=target/release/orbit
 printf '%-32s %10s %10s %14s %s\n' model states "median s" "states/s" target
 run() {
   local label=$1 target=$2; shift 2

@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked --quiet
-orbit="$PWD/target/$(rustc -vV | sed -n "s/^host: //p")/release/orbit"
+orbit="$PWD/target/release/orbit"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 

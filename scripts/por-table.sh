@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
 cargo build --release --quiet
-bin=target/$(rustc -vV | sed -n "s/^host: //p")/release/orbit
+bin=target/release/orbit
 
 help=$("$bin" check --help)
 has_por=no

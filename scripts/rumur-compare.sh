@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 shift || true
 [ -n "${ORBIT:-}" ] || cargo build --release --quiet
-orbit=${ORBIT:-$PWD/target/$(rustc -vV | sed -n "s/^host: //p")/release/orbit}
+orbit=${ORBIT:-$PWD/target/release/orbit}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 threads=${2:-1}
 cargo build --release --quiet
-bin=target/$(rustc -vV | sed -n "s/^host: //p")/release/orbit
+bin=target/release/orbit
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); threads: $threads; medians of $runs"
 echo
 echo "| model | states | state bytes | store | bytes/state | tree nodes | peak RSS | time |"

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 limit=${2:-60}
 cargo build --release --quiet
-bin=target/$(rustc -vV | sed -n "s/^host: //p")/release/orbit
+bin=target/release/orbit
 
 # model | --set arguments | card | ProB times: wo flood hash nausym ("*": not done)
 cases=(

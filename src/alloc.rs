@@ -32,18 +32,6 @@
 //! regions sparsely, and resident memory doubled (German with 4 nodes, 2
 //! threads: 78 MB with huge pages, 46 MB without, the same time).
 //! [`disable_transparent_huge_pages`] turns them off for the process.
-//!
-//! **Committing on demand.** On Linux mimalloc commits its arenas eagerly
-//! by default, which made the first arena about 3 MB of every run's peak
-//! (Peterson with 5 processes, Murphi: 13.3 -> 10.4 MB; German with 4
-//! nodes: 26.1 -> 23.5 MB, the same time). The option is read when
-//! mimalloc initialises, before `main` runs (setting it from `main` saved
-//! 0.6 MB), so it is compiled in: `.cargo/config.toml` defines
-//! `MI_DEFAULT_ARENA_EAGER_COMMIT=0` for mimalloc's C sources. It also
-//! defines `MI_DEFAULT_ARENA_RESERVE` as 64 MiB: mimalloc writes an arena's
-//! bitmaps when it reserves the arena, 168 KB of resident memory for its
-//! default 1 GiB (n_peterson with 4 processes, one thread: 3.47 -> 3.15 MB
-//! peak; German with 5 nodes, 2 threads, 270 MB: the same time and peak).
 
 use libmimalloc_sys as mi;
 use std::alloc::{GlobalAlloc, Layout, System};

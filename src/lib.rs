@@ -11,7 +11,6 @@ pub mod canon;
 pub mod checker;
 pub mod cli;
 pub mod diag;
-pub mod image;
 pub mod model;
 pub mod murphi;
 pub mod por;

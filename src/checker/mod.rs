@@ -100,7 +100,6 @@ pub struct Checker<'m, M: Model, S: StateSymmetry = NoSymmetry> {
     order: Order,
     threads: usize,
     config: Config,
-    release_start_up_pages: bool,
 }
 
 impl<'m, M: Model> Checker<'m, M> {
@@ -114,7 +113,6 @@ impl<'m, M: Model> Checker<'m, M> {
             order: Order::Bfs,
             threads: 1,
             config: Config::default(),
-            release_start_up_pages: false,
         }
     }
 }
@@ -181,18 +179,6 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
         self
     }
 
-    /// Whether [`Checker::run`] releases the executable's resident code and
-    /// read-only data when the search starts
-    /// ([`crate::image::release_read_only_pages`]): what a program runs
-    /// only before its search (the command line, the front end) then no
-    /// longer counts in its resident memory. Off by default: a process
-    /// that embeds the checker and goes on with other work maps its code
-    /// back as it runs.
-    pub fn release_start_up_pages(mut self, on: bool) -> Self {
-        self.release_start_up_pages = on;
-        self
-    }
-
     /// Symmetry reduction in `mode` with the front end's symmetry `sym`.
     pub fn symmetry<S2: StateSymmetry>(self, sym: S2, mode: SymmetryMode) -> Checker<'m, M, S2> {
         Checker {
@@ -202,7 +188,6 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
             order: self.order,
             threads: self.threads,
             config: self.config,
-            release_start_up_pages: self.release_start_up_pages,
         }
     }
 
@@ -279,11 +264,7 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
     /// Builds and runs the search; a trace of representatives is mapped
     /// back to a real run of the model.
     pub fn run(self) -> Result<Run, CheckerError> {
-        let release = self.release_start_up_pages;
         let (layered, config) = self.build()?;
-        if release {
-            crate::image::release_read_only_pages();
-        }
         Ok(Run {
             report: explore(&layered, &config),
         })

@@ -140,10 +140,6 @@ const EMERGENCY_RESERVE_BYTES: usize = 16 << 20;
 
 /// Runs `orbit check`; `verbose` is the number of `-v` flags.
 pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
-    // The command line is parsed: its code (clap's, about 0.2 MB of a
-    // Murphi run's) does not run again. The checker releases the front
-    // end's in turn when the search starts.
-    crate::image::release_read_only_pages();
     let load_options = match args.input.load_options() {
         Ok(options) => LoadOptions {
             unchecked_invariant: args.no_invariant,
@@ -362,8 +358,6 @@ impl RunEnv<'_> {
             })
             .cancel(self.signals.cancel.clone())
             .progress(progress.callback())
-            // The command line and the front end do not run again.
-            .release_start_up_pages(true)
     }
 
     /// Prints the summary of a run, with what the run's layers and front

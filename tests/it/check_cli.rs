@@ -1207,34 +1207,6 @@ fn thin_and_wide_levels_give_the_same_counts_and_shortest_trace_on_any_thread_co
     }
 }
 
-/// On x86-64 Linux the binary links the C library statically
-/// (`.cargo/config.toml`): linked dynamically, every run mapped about 2.3 MB
-/// more of libc, libm, libgcc_s and the loader. An ELF file that needs the
-/// dynamic loader names it in a `PT_INTERP` program header.
-#[test]
-#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-fn the_binary_links_the_c_library_statically() {
-    let bytes = std::fs::read(env!("CARGO_BIN_EXE_orbit")).expect("read the orbit binary");
-    assert_eq!(&bytes[..5], b"\x7fELF\x02", "not a 64-bit ELF file");
-    let word = |at: usize, n: usize| {
-        bytes[at..at + n]
-            .iter()
-            .rev()
-            .fold(0usize, |acc, &b| acc << 8 | b as usize)
-    };
-    let (table, entry_size, entries) = (word(32, 8), word(54, 2), word(56, 2));
-    let kinds: Vec<usize> = (0..entries)
-        .map(|i| word(table + i * entry_size, 4))
-        .collect();
-    const PT_LOAD: usize = 1;
-    const PT_INTERP: usize = 3;
-    assert!(kinds.contains(&PT_LOAD), "no loadable segment: {kinds:?}");
-    assert!(
-        !kinds.contains(&PT_INTERP),
-        "the binary asks for the dynamic loader: {kinds:?}"
-    );
-}
-
 #[test]
 fn a_system_with_events_is_a_machine_with_operations() {
     // Atelier B's event B: `SYSTEM`, `EVENTS`, `INITIALIZATION`.

@@ -214,51 +214,6 @@ fn canon_counts_are_brute_force_orbit_counts() {
     }
 }
 
-/// A search that starts by releasing the process's start-up pages (as
-/// `orbit check` asks) maps its code back as it runs: same counts and
-/// verdicts as without, at one and two threads, with and without symmetry.
-#[test]
-fn releasing_start_up_pages_changes_no_count_or_verdict() {
-    use orbit::checker::Checker;
-    use orbit::murphi::symmetry::MurphiSymmetry;
-    use orbit::symmetry::SymmetryMode;
-    for (file, sets) in [
-        ("german.m", vec![("NODES".to_string(), 2)]),
-        ("mutex_bug.m", vec![]),
-    ] {
-        let system =
-            orbit::murphi::load(&cli_support::model_path(&murphi(file)), &sets).expect("loads");
-        for threads in [1, 2] {
-            let outcome = |release: bool, canon: bool| {
-                let checker = Checker::new(&system)
-                    .threads(threads)
-                    .release_start_up_pages(release);
-                let run = if canon {
-                    let sym = MurphiSymmetry::new(system.program(), system.packer());
-                    checker.symmetry(sym, SymmetryMode::Canon).run()
-                } else {
-                    checker.run()
-                };
-                let report = run.expect("valid").report;
-                let trace = report.trace.as_ref().map(|t| t.steps.len());
-                (
-                    format!("{:?}", report.outcome),
-                    report.stats.states,
-                    report.stats.transitions,
-                    trace,
-                )
-            };
-            for canon in [false, true] {
-                assert_eq!(
-                    outcome(true, canon),
-                    outcome(false, canon),
-                    "{file} threads {threads} canon {canon}"
-                );
-            }
-        }
-    }
-}
-
 /// A union of a scalarset and an enumeration (which Rumur rejects): the
 /// counts with and without symmetry, in every thread count, the orbit
 /// count checked by brute force above.
