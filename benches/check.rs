@@ -11,10 +11,10 @@
 //! `scripts/sym-speed.sh` prints every mode against ProB's times.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use orbit::b::load::{LoadOptions, load_machine};
-use orbit::b::symmetry::BSymmetry;
-use orbit::b::system::BSystem;
 use orbit::checker::{Checker, Layered};
+use orbit::frontends::b::load::{LoadOptions, load_machine};
+use orbit::frontends::b::symmetry::BSymmetry;
+use orbit::frontends::b::system::BSystem;
 use orbit::model::NoSymmetry;
 use orbit::symmetry::SymmetryMode;
 use std::path::PathBuf;

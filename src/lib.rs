@@ -2,16 +2,18 @@
 //! reduction by canonical graph labelling and partial order reduction.
 //!
 //! ```text
-//! front end (b) ──> model (the interface) ──> por, symmetry (layers) ──> checker ──> workers (engine)
+//! frontends (b, murphi) ──> model (the interface) ──> por, symmetry (layers)
+//!        │                                                   │
+//!        └── Registry / LoadedModel ──> checker ──> workers (the engine) ──> report
 //! ```
 
 pub mod alloc;
-pub mod b;
 pub mod canon;
 pub mod checker;
 pub mod cli;
 pub mod diag;
+pub mod frontends;
 pub mod model;
-pub mod murphi;
 pub mod por;
+pub mod report;
 pub mod symmetry;

@@ -8,12 +8,12 @@
 //! ```no_run
 //! # use orbit::checker::{Checker, Order};
 //! # use orbit::symmetry::SymmetryMode;
-//! # fn demo(model: &orbit::b::system::BSystem) -> Result<(), orbit::checker::CheckerError> {
-//! let sym = orbit::b::symmetry::BSymmetry::new(
+//! # fn demo(model: &orbit::frontends::b::system::BSystem) -> Result<(), orbit::checker::CheckerError> {
+//! let sym = orbit::frontends::b::symmetry::BSymmetry::new(
 //!     model.layout(),
 //!     &model.interchangeable,
 //!     model.layout().slots().len(),
-//!     orbit::b::symmetry::MarkerMode::None,
+//!     orbit::frontends::b::symmetry::MarkerMode::None,
 //! );
 //! let run = Checker::new(model)
 //!     .threads(2)
@@ -34,7 +34,8 @@ use crate::symmetry::{SymmetryLayer, SymmetryMode};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use workers::budget::{Budget, Limits, MemoryBound, Watchdog};
 use workers::{Config, ParallelMode, ProgressFn, Report, SearchOrder, StoreKind};
 
 /// The search order.
@@ -64,7 +65,8 @@ pub struct CheckerError {
 }
 
 impl CheckerError {
-    fn new(message: impl Into<String>, note: impl Into<String>) -> Self {
+    /// The error `message`, with a note that explains or suggests.
+    pub fn new(message: impl Into<String>, note: impl Into<String>) -> Self {
         CheckerError {
             message: message.into(),
             notes: vec![note.into()],
@@ -100,6 +102,7 @@ pub struct Checker<'m, M: Model, S: StateSymmetry = NoSymmetry> {
     order: Order,
     threads: usize,
     config: Config,
+    budget: Option<Budget>,
 }
 
 impl<'m, M: Model> Checker<'m, M> {
@@ -113,6 +116,7 @@ impl<'m, M: Model> Checker<'m, M> {
             order: Order::Bfs,
             threads: 1,
             config: Config::default(),
+            budget: None,
         }
     }
 }
@@ -173,6 +177,17 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
         self
     }
 
+    /// The run's budget, when the caller watches it already (the command
+    /// line's covers loading the model too). Without it the run has a
+    /// budget of its own, tripped by a watchdog for the time limit and the
+    /// cancel flag: every phase of the search (a long rule body, a
+    /// canonical labelling) then stops on them, and two checkers in one
+    /// process stop each on its own.
+    pub fn budget(mut self, budget: Budget) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
     /// A progress callback, called about once per second.
     pub fn progress(mut self, progress: ProgressFn) -> Self {
         self.config.progress = Some(progress);
@@ -188,6 +203,7 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
             order: self.order,
             threads: self.threads,
             config: self.config,
+            budget: self.budget,
         }
     }
 
@@ -264,7 +280,30 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
     /// Builds and runs the search; a trace of representatives is mapped
     /// back to a real run of the model.
     pub fn run(self) -> Result<Run, CheckerError> {
+        let given = self.budget.clone();
         let (layered, config) = self.build()?;
+        let budget = given.clone().unwrap_or_default();
+        let limited = config.time_limit.is_some() || config.cancel.is_some();
+        let _watchdog = match given {
+            None if limited => Some(
+                Watchdog::start(
+                    &budget,
+                    Limits {
+                        cancel: config.cancel.clone(),
+                        deadline: config.time_limit.map(|limit| Instant::now() + limit),
+                        memory: MemoryBound::default(),
+                    },
+                )
+                .map_err(|e| {
+                    CheckerError::new(
+                        format!("cannot start the thread that enforces the limits: {e}"),
+                        "the system refused a thread",
+                    )
+                })?,
+            ),
+            _ => None,
+        };
+        let _entered = budget.enter();
         Ok(Run {
             report: explore(&layered, &config),
         })

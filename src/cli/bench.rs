@@ -68,6 +68,12 @@ pub struct Row {
 
 /// Runs `orbit bench`.
 pub fn run(args: &BenchArgs) -> ExitCode {
+    // Every run is `orbit check`: refuse a model no front end reads before
+    // the first one.
+    if let Err(message) = crate::frontends::Registry::builtin().for_path(&args.model) {
+        eprintln!("error: {message}");
+        return ExitCode::from(2);
+    }
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
         Err(e) => {

@@ -19,17 +19,14 @@
 //!   `--all` is dreadnaut only.
 
 use super::model::ModelArgs;
-use crate::b::load::load_machine;
-use crate::b::symmetry::StateGraphs;
 use crate::canon::{Graph, GraphBuilder};
-use crate::model::Model;
-use std::collections::{HashSet, VecDeque};
+use crate::frontends::Checks;
 use std::process::ExitCode;
 
 /// Options of `orbit graph`.
 #[derive(clap::Args, Debug)]
 pub struct GraphArgs {
-    /// The machine, set sizes and integer bounds.
+    /// The model, its constants and its front end's flags.
     #[command(flatten)]
     pub input: ModelArgs,
     /// Which state: its number in breadth-first order (0 = first initial state).
@@ -54,67 +51,35 @@ pub enum Format {
 
 /// Runs `orbit graph`.
 pub fn run(args: &GraphArgs) -> ExitCode {
-    if super::murphi::is_murphi(&args.input.model) {
-        eprintln!(
-            "error: not supported yet: `orbit graph` on Murphi programs (it reads B machines; \
-             `orbit check` runs both)"
-        );
-        return ExitCode::from(2);
-    }
     if args.all && args.format == Format::Dimacs {
         eprintln!("error: --all needs --format dreadnaut (a DIMACS file holds one graph)");
         return ExitCode::from(2);
     }
-    let options = match args.input.load_options() {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
+    let loaded = match args.input.load(Checks::default()) {
+        Ok(loaded) => loaded,
+        Err(not_loaded) => {
+            eprint!("{}", not_loaded.text);
+            return not_loaded.exit_code();
         }
     };
-    let system = match load_machine(&args.input.model, &options) {
-        Ok(s) => s,
-        Err(crate::b::load::LoadError::Input(t)) => {
-            eprint!("{t}");
-            return ExitCode::from(2);
-        }
-        Err(crate::b::load::LoadError::Model(t)) => {
-            eprint!("{t}");
-            return ExitCode::from(1);
-        }
-        Err(crate::b::load::LoadError::Stopped(reason)) => {
-            eprintln!("stopped: {reason}");
-            return ExitCode::from(3);
-        }
+    let graphs = match loaded.state_graphs(args.state.saturating_add(1)) {
+        Ok(graphs) => graphs,
+        Err(e) => return super::job_error(e),
     };
-    let layout = system.layout();
-    let graphs = StateGraphs::new(layout, &system.interchangeable, layout.slots().len());
-    let states = match first_states(&system, args.state.saturating_add(1)) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    if (states.len() as u64) <= args.state {
+    if (graphs.len() as u64) <= args.state {
         eprintln!(
-            "error: the machine has only {} reachable states; --state counts from 0",
-            states.len()
+            "error: the model has only {} reachable states; --state counts from 0",
+            graphs.len()
         );
         return ExitCode::from(2);
     }
     let wanted = if args.all {
-        &states[..]
+        &graphs[..]
     } else {
-        &states[args.state as usize..=args.state as usize]
+        &graphs[args.state as usize..=args.state as usize]
     };
-    let mut builder = GraphBuilder::new(0);
-    let mut words = Vec::new();
-    for state in wanted {
-        // The engine's states are packed; the graph is read from the words.
-        layout.unpack(state, &mut words);
-        graphs.build_full(layout, &words, &mut builder);
-        let g = subdivided(&builder.build());
+    for g in wanted {
+        let g = subdivided(g);
         match args.format {
             Format::Dreadnaut => super::output::print_line(&write_dreadnaut(&g)),
             Format::Dimacs => {
@@ -185,35 +150,6 @@ pub fn write_dreadnaut(g: &Graph) -> String {
     }
     s.push_str(" ] x");
     s
-}
-
-/// The first `n` distinct states in breadth-first order.
-fn first_states<T: Model>(system: &T, n: u64) -> Result<Vec<Vec<u64>>, String> {
-    let mut scratch = system.new_scratch();
-    let mut seen = HashSet::new();
-    let mut order: Vec<Vec<u64>> = Vec::new();
-    let mut queue = VecDeque::new();
-    let mut add = |s: &[u64], order: &mut Vec<Vec<u64>>, queue: &mut VecDeque<usize>| {
-        if (order.len() as u64) < n && seen.insert(s.to_vec()) {
-            queue.push_back(order.len());
-            order.push(s.to_vec());
-        }
-    };
-    system
-        .initial_states(&mut scratch, &mut |_, s| add(s, &mut order, &mut queue))
-        .map_err(|e| e.to_string())?;
-    while let Some(i) = queue.pop_front() {
-        if order.len() as u64 >= n {
-            break;
-        }
-        let state = order[i].clone();
-        system
-            .successors(&mut scratch, &state, &mut |_, s| {
-                add(s, &mut order, &mut queue)
-            })
-            .map_err(|e| e.to_string())?;
-    }
-    Ok(order)
 }
 
 /// `g` with every edge `a -> b` of colour `c` replaced by `a -> x -> b`,
@@ -307,29 +243,35 @@ mod tests {
     }
 
     /// The written files, read back, get the canonical form of the
-    /// subdivided graph in memory, in both formats.
+    /// subdivided graph in memory, in both formats, for every front end;
+    /// for B the generic path's graphs are those of B's own state graphs.
     #[test]
     fn files_label_like_the_graph_in_memory() {
+        use crate::frontends::{LoadRequest, Registry};
+        use std::collections::HashSet;
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+        let registry = Registry::builtin();
         for (model, set, size) in [
             ("scheduler1.mch", "PROC", 3),
             ("TokenRing.mch", "Servers", 3),
+            ("murphi/german.m", "NODES", 3),
         ] {
-            let options = crate::b::load::LoadOptions {
-                set_sizes: vec![(set.to_string(), size)],
-                ..crate::b::load::LoadOptions::default()
+            let path = dir.join(model);
+            let constants = [(set.to_string(), size)];
+            let request = LoadRequest {
+                constants: &constants,
+                ..LoadRequest::new(&path)
             };
-            let system = load_machine(&dir.join(model), &options).expect("model loads");
-            let layout = system.layout();
-            let graphs = StateGraphs::new(layout, &system.interchangeable, layout.slots().len());
-            let states = first_states(&system, 12).expect("states");
-            let mut builder = GraphBuilder::new(0);
+            let loaded = registry
+                .for_path(&path)
+                .unwrap()
+                .load(&request)
+                .expect("loads");
+            let graphs = loaded.state_graphs(12).expect("graphs");
+            assert_eq!(graphs.len(), 12, "{model}");
             let mut distinct = HashSet::new();
-            let mut words = Vec::new();
-            for state in &states {
-                layout.unpack(state, &mut words);
-                graphs.build_full(layout, &words, &mut builder);
-                let g = subdivided(&builder.build());
+            for graph in &graphs {
+                let g = subdivided(graph);
                 let h = hash(&g);
                 distinct.insert(h);
                 let dre = dreadnaut::parse(&write_dreadnaut(&g)).expect("dreadnaut parses");
@@ -339,6 +281,30 @@ mod tests {
                 assert_eq!(hash(&dimacs), h, "{model}: dimacs");
             }
             assert!(distinct.len() > 1, "{model}: the states differ");
+            if model.ends_with(".mch") {
+                let options = crate::frontends::b::load::LoadOptions {
+                    set_sizes: constants.to_vec(),
+                    ..Default::default()
+                };
+                let system =
+                    crate::frontends::b::load::load_machine(&path, &options).expect("loads");
+                let layout = system.layout();
+                let own = crate::frontends::b::symmetry::StateGraphs::new(
+                    layout,
+                    &system.interchangeable,
+                    layout.slots().len(),
+                );
+                let mut states = Vec::new();
+                let mut scratch = crate::model::Model::new_scratch(&system);
+                crate::model::Model::initial_states(&system, &mut scratch, &mut |_, s| {
+                    states.push(s.to_vec())
+                })
+                .expect("initial states");
+                let (mut builder, mut words) = (GraphBuilder::new(0), Vec::new());
+                layout.unpack(&states[0], &mut words);
+                own.build_full(layout, &words, &mut builder);
+                assert_eq!(hash(&builder.build()), hash(&graphs[0]), "{model}");
+            }
         }
     }
 

@@ -12,21 +12,20 @@ mod check;
 mod command;
 mod graph;
 mod model;
-mod murphi;
 mod output;
 mod plot;
 pub mod por;
-pub mod report;
+mod progress;
 mod schema;
 mod signals;
-mod symmetry;
 mod units;
 
 use clap::Parser;
 use command::Command;
 use std::process::ExitCode;
 
-/// orbit: a multithreaded explicit-state model checker for classical B.
+/// orbit: a multithreaded explicit-state model checker for B and Murphi models,
+/// with symmetry and partial order reduction.
 #[derive(Parser, Debug)]
 #[command(name = "orbit", version, about, long_about = None)]
 struct Cli {
@@ -38,7 +37,7 @@ struct Cli {
 }
 
 /// Stack of the thread that runs the command: the parser bounds the depth
-/// of what it builds ([`crate::b::parser::MAX_TREE_DEPTH`]), and every phase
+/// of what it builds ([`crate::frontends::b::parser::MAX_TREE_DEPTH`]), and every phase
 /// that recurses over it must fit (only the pages used are touched).
 const MAIN_STACK_BYTES: usize = 128 << 20;
 
@@ -78,6 +77,25 @@ fn run_command() -> ExitCode {
         Command::Graph(args) => graph::run(args),
         Command::Por(args) => por::run(args),
         Command::Schema(args) => schema::run(args),
+    }
+}
+
+/// Prints why a job could not run and returns its exit code.
+fn job_error(e: crate::frontends::JobError) -> ExitCode {
+    use crate::frontends::JobError;
+    match e {
+        JobError::Unsupported(what) => {
+            eprintln!("error: not supported yet: {what}");
+            ExitCode::from(2)
+        }
+        JobError::Model(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+        JobError::Stopped(reason) => {
+            eprintln!("stopped: {reason}");
+            ExitCode::from(crate::report::EXIT_INCOMPLETE)
+        }
     }
 }
 

@@ -1,11 +1,11 @@
-//! The model arguments every command that loads a model shares: the file
-//! (a B machine or a Murphi program), deferred-set sizes and the integer
-//! bounds.
-
-use std::path::PathBuf;
+//! The model arguments every command that loads a model shares: the file,
+//! the constants and every front end's own flags (each front end declares
+//! them, [`crate::frontends::FrontEnd::args`]).
 
 use super::units::parse_set_size;
-use crate::b::load::LoadOptions;
+use crate::frontends::{Checks, FrontEnd, LoadFailure, LoadRequest, LoadedModel, Registry};
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// The model to load and how to size it (flattened into `orbit check`,
 /// `orbit por` and `orbit graph`).
@@ -20,33 +20,72 @@ pub struct ModelArgs {
     /// default of 2 (as in ProB).
     #[arg(long = "set", value_name = "SET=SIZE", value_parser = parse_set_size)]
     pub set_sizes: Vec<(String, u32)>,
-    /// Value of MAXINT, the upper bound of NAT and INT (ProB's default is 3).
-    #[arg(long, value_name = "N")]
-    pub maxint: Option<i64>,
-    /// Value of MININT, the lower bound of INT (ProB's default is -1).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub minint: Option<i64>,
-    /// A directory to search for the machines (`.mch`, `.ref`, `.imp`) and
-    /// definition files (`.def`) a model names, after the directory of the
-    /// file naming them (repeatable).
-    #[arg(long = "search-path", value_name = "DIR")]
-    pub search_path: Vec<PathBuf>,
-    /// Report a called operation whose precondition fails as a model error
-    /// (ProB's TRY_FIND_ABORT); by default the precondition is a guard, as
-    /// in ProB.
-    #[arg(long)]
-    pub find_abort: bool,
-    /// Enumerate an integer that nothing bounds (`x : NATURAL` with no upper
-    /// bound) within MININT..MAXINT, as ProB does, instead of refusing it;
-    /// the run warns that larger values are not explored.
-    #[arg(long)]
-    pub bound_integers: bool,
+    /// The front ends' own flags.
+    #[command(flatten)]
+    pub front_end: FrontEndArgs,
+}
+
+/// Every registered front end's flags, as parsed; the chosen front end
+/// reads its own.
+#[derive(Debug, Clone, Default)]
+pub struct FrontEndArgs {
+    matches: Option<clap::ArgMatches>,
+}
+
+impl clap::FromArgMatches for FrontEndArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Ok(FrontEndArgs {
+            matches: Some(matches.clone()),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.matches = Some(matches.clone());
+        Ok(())
+    }
+}
+
+impl clap::Args for FrontEndArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        Registry::builtin().args(cmd)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// A model that failed to load: what to print and the exit code.
+pub struct NotLoaded {
+    /// The text for stderr (ends with a newline).
+    pub text: String,
+    /// The failure, when a front end reported one.
+    pub failure: Option<LoadFailure>,
+}
+
+impl NotLoaded {
+    fn usage(message: impl std::fmt::Display) -> Self {
+        NotLoaded {
+            text: format!("error: {message}\n"),
+            failure: None,
+        }
+    }
+
+    /// The process exit code: 2 for bad input, 1 for a model error, 3 for
+    /// a stop.
+    pub fn exit_code(&self) -> ExitCode {
+        ExitCode::from(match &self.failure {
+            None | Some(LoadFailure::Input(_)) => 2,
+            Some(LoadFailure::Model(_)) => 1,
+            Some(LoadFailure::Stopped(_)) => crate::report::EXIT_INCOMPLETE,
+        })
+    }
 }
 
 impl ModelArgs {
-    /// The loader's options for these arguments, or a usage error when a
-    /// set is given two different sizes (`--set X=3 --set X=4`).
-    pub fn load_options(&self) -> Result<LoadOptions, String> {
+    /// The constants of `--set`, or a usage error when one is given two
+    /// different values (`--set X=3 --set X=4`).
+    pub fn constants(&self) -> Result<Vec<(String, u32)>, String> {
         for (i, (name, size)) in self.set_sizes.iter().enumerate() {
             if let Some((_, other)) = self.set_sizes[..i].iter().find(|(n, _)| n == name)
                 && other != size
@@ -56,14 +95,41 @@ impl ModelArgs {
                 ));
             }
         }
-        Ok(LoadOptions {
-            set_sizes: self.set_sizes.clone(),
-            search_path: self.search_path.clone(),
-            find_abort: self.find_abort,
-            bound_integers: self.bound_integers,
-            maxint: self.maxint,
-            minint: self.minint,
-            unchecked_invariant: false,
-        })
+        Ok(self.set_sizes.clone())
+    }
+
+    /// The front end of the model file (by its extension), once the flags
+    /// of the others are refused.
+    pub fn front_end<'r>(&self, registry: &'r Registry) -> Result<&'r dyn FrontEnd, String> {
+        let front_end = registry.for_path(&self.model)?;
+        if let Some(matches) = &self.front_end.matches {
+            registry.refuse_foreign_flags(front_end, matches)?;
+        }
+        Ok(front_end)
+    }
+
+    /// Loads the model for a run that checks `checks`, printing its
+    /// warnings.
+    pub fn load(&self, checks: Checks) -> Result<Box<dyn LoadedModel>, NotLoaded> {
+        let registry = Registry::builtin();
+        let front_end = self.front_end(&registry).map_err(NotLoaded::usage)?;
+        let constants = self.constants().map_err(NotLoaded::usage)?;
+        let request = LoadRequest {
+            path: &self.model,
+            constants: &constants,
+            checks,
+            args: self.front_end.matches.as_ref(),
+        };
+        let loaded = front_end.load(&request).map_err(|failure| NotLoaded {
+            text: match &failure {
+                LoadFailure::Input(text) | LoadFailure::Model(text) => text.clone(),
+                LoadFailure::Stopped(reason) => format!("stopped: {reason}\n"),
+            },
+            failure: Some(failure),
+        })?;
+        for warning in loaded.warnings() {
+            eprintln!("warning: {warning}");
+        }
+        Ok(loaded)
     }
 }

@@ -1,7 +1,7 @@
 //! `orbit schema check|por`: prints the JSON Schema of a command's
 //! `--json` output.
 
-use super::report::json::{CHECK_REPORT_SCHEMA, POR_ANALYSIS_SCHEMA};
+use crate::report::json::{CHECK_REPORT_SCHEMA, POR_ANALYSIS_SCHEMA};
 use std::process::ExitCode;
 
 /// Which output's schema to print.

@@ -27,7 +27,7 @@ impl StopSignals {
             // left it: set means this is the second.
             if let Err(e) = signal_hook::flag::register_conditional_shutdown(
                 signal,
-                i32::from(super::report::EXIT_INCOMPLETE),
+                i32::from(crate::report::EXIT_INCOMPLETE),
                 Arc::clone(&cancel),
             ) {
                 tracing::warn!("cannot handle a second signal {signal}: {e}");

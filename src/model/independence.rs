@@ -6,7 +6,7 @@
 //! matrix of [`GroupInfo`] alone, as LTSmin does from its dependency
 //! matrix: any front end gets a sound reduction for free. A front end that
 //! knows more (B decides pairs of guards by enumeration, see
-//! `crate::b::por`) builds sharper relations with [`Relations::new`].
+//! `crate::frontends::b::por`) builds sharper relations with [`Relations::new`].
 
 use super::GroupInfo;
 

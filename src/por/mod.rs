@@ -17,3 +17,6 @@ pub mod ample;
 pub mod layer;
 
 pub use layer::{PorLayer, PorScratch};
+pub mod analysis;
+
+pub use analysis::PorAnalysis;

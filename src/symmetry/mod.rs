@@ -5,7 +5,9 @@
 //! - [`Canonicaliser`]: one representative state per orbit by canonical
 //!   labelling (`--symmetry canon`) of the graph the front end describes;
 //! - [`Flood`]: the images permutation flooding stores (`--symmetry flood`);
-//! - markers (`--symmetry markers`, `markers-exact`) are the front end's;
+//! - [`markers`] (`--symmetry markers`, `markers-exact`): the front end
+//!   computes the markers; the marker table and the sorting permutation
+//!   are shared;
 //! - [`SymmetryLayer`]: the mode chosen, mapping states to representatives;
 //!   `trace`: [`SymmetryLayer::real_trace`] maps its traces back to real
 //!   runs by composing the permutations of the steps.
@@ -13,6 +15,7 @@
 mod canonical;
 mod flood;
 mod layer;
+pub mod markers;
 mod trace;
 
 pub use crate::model::{Permutable, Permutation, all_permutations};

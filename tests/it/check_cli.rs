@@ -1477,7 +1477,7 @@ END
 
 #[test]
 fn the_layout_vouches_for_whole_carrier_function_typings_only() {
-    use orbit::b::load::{LoadOptions, load_machine};
+    use orbit::frontends::b::load::{LoadOptions, load_machine};
     let dir = tempfile::tempdir().unwrap();
     let load = |invariant: &str| {
         let path = dir.path().join("m.mch");

@@ -3,10 +3,10 @@
 //! constant valuation is printed the ProB way, or a machine whose
 //! PROPERTIES is the predicate under test.
 
-use orbit::b::eval::{EvalError, Interpreter};
-use orbit::b::parse_machine;
-use orbit::b::typecheck::{CheckOptions, check_machine};
 use orbit::diag::SourceFile;
+use orbit::frontends::b::eval::{EvalError, Interpreter};
+use orbit::frontends::b::parse_machine;
+use orbit::frontends::b::typecheck::{CheckOptions, check_machine};
 
 const SETS: &str = "SETS PID; COLOUR = {red, green, blue}\nDEFINITIONS scope_PID == 1..3\n";
 

@@ -7,12 +7,12 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use orbit::b::ast::SetDecl;
-use orbit::b::eval::Interpreter;
-use orbit::b::parse_machine;
-use orbit::b::typecheck::{CheckOptions, check_machine};
-use orbit::b::value::Value;
 use orbit::diag::SourceFile;
+use orbit::frontends::b::ast::SetDecl;
+use orbit::frontends::b::eval::Interpreter;
+use orbit::frontends::b::parse_machine;
+use orbit::frontends::b::typecheck::{CheckOptions, check_machine};
+use orbit::frontends::b::value::Value;
 
 /// Parses, type-checks and compiles `text` with every deferred set of size `card`.
 fn load(name: &str, text: &str, card: u32) -> Interpreter {

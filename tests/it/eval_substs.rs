@@ -1,11 +1,11 @@
 //! Substitutions and operations through the whole pipeline: the outcomes
 //! of each construct, operation labels, and errors.
 
-use orbit::b::eval::Interpreter;
-use orbit::b::parse_machine;
-use orbit::b::typecheck::{CheckOptions, check_machine};
-use orbit::b::value::Value;
 use orbit::diag::{Diagnostic, SourceFile};
+use orbit::frontends::b::eval::Interpreter;
+use orbit::frontends::b::parse_machine;
+use orbit::frontends::b::typecheck::{CheckOptions, check_machine};
+use orbit::frontends::b::value::Value;
 
 fn try_compile(text: &str) -> Result<Interpreter, Diagnostic> {
     let file = SourceFile::new("t.mch", text);

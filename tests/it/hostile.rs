@@ -37,7 +37,7 @@ fn long_flat_chains_are_checked_in_every_command_and_thread() {
     // Below the parser's limit: every phase copes, on the main thread and
     // on the workers' (whose stacks used to overflow first: a `+` chain of
     // about 7,000 terms, `;` of 10,000). The 20,000 of the limit are
-    // measured in `orbit::b::parser::MAX_TREE_DEPTH`'s docs; this test keeps
+    // measured in `orbit::frontends::b::parser::MAX_TREE_DEPTH`'s docs; this test keeps
     // the debug build's run short.
     let n = 8000;
     let text = format!(

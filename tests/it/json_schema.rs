@@ -1,5 +1,5 @@
 //! The JSON reports against their committed JSON Schemas
-//! (`src/cli/report/schema/`, printed by `orbit schema check|por`).
+//! (`src/report/schema/`, printed by `orbit schema check|por`).
 //!
 //! [`check_report`] and [`por_analysis`] are used by every test that reads
 //! a `--json` output, so each report the suite produces is validated; the
@@ -8,7 +8,7 @@
 //! and check that the schema is strict enough to catch drift.
 
 use crate::cli_support::{CheckRun, model_path, run_orbit};
-use orbit::cli::report::json::{CHECK_REPORT_SCHEMA, POR_ANALYSIS_SCHEMA};
+use orbit::report::json::{CHECK_REPORT_SCHEMA, POR_ANALYSIS_SCHEMA};
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 

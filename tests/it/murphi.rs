@@ -146,8 +146,8 @@ fn symmetry_markers_are_as_precise_as_canon_on_the_bundled_models() {
 #[test]
 fn canon_counts_are_brute_force_orbit_counts() {
     use orbit::checker::{Checker, ModelRuns};
+    use orbit::frontends::murphi::symmetry::MurphiSymmetry;
     use orbit::model::{StateSymmetry, all_permutations};
-    use orbit::murphi::symmetry::MurphiSymmetry;
     use orbit::symmetry::{RealRuns, SymmetryMode};
     use std::collections::{HashSet, VecDeque};
     for (file, sets) in [
@@ -162,8 +162,8 @@ fn canon_counts_are_brute_force_orbit_counts() {
             vec![("N".to_string(), 2), ("K".to_string(), 2)],
         ),
     ] {
-        let system =
-            orbit::murphi::load(&cli_support::model_path(&murphi(file)), &sets).expect("loads");
+        let system = orbit::frontends::murphi::load(&cli_support::model_path(&murphi(file)), &sets)
+            .expect("loads");
         let runs = ModelRuns(&system);
         let mut seen: HashSet<Box<[u64]>> = HashSet::new();
         let mut queue = VecDeque::new();
@@ -848,4 +848,89 @@ fn the_b_twins_of_murphi_models_give_the_murphi_counts() {
             }
         }
     }
+}
+
+/// `orbit graph` and `orbit por` run on Murphi programs through the same
+/// generic path as on B machines: the graph of a state under symmetry
+/// (the scalarset's atoms first), the rules' read and write sets with the
+/// dependency relation and the enable graph.
+#[test]
+fn graph_and_por_run_on_a_bundled_murphi_model() {
+    let model = cli_support::model_path(&murphi("german.m"));
+    let model = model.to_string_lossy().into_owned();
+    let run = |args: &[&str]| {
+        let mut all = vec![model.clone()];
+        all.extend(args.iter().map(|a| a.to_string()));
+        all
+    };
+    let graph = cli_support::run_orbit(
+        &[
+            vec!["graph".to_string()],
+            run(&["--set", "NODES=2", "--state", "3"]),
+        ]
+        .concat(),
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(graph.code, Some(0), "{}", graph.stderr);
+    assert!(graph.stdout.starts_with("n="), "{}", graph.stdout);
+    // Two nodes: the two atoms of the scalarset form the first cell.
+    assert!(graph.stdout.contains("f=[ 0 1 |"), "{}", graph.stdout);
+    let all = cli_support::run_orbit(
+        &[
+            vec!["graph".to_string()],
+            run(&["--set", "NODES=2", "--state", "4", "--all"]),
+        ]
+        .concat(),
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(all.stdout.lines().count(), 5, "{}", all.stdout);
+    let por = cli_support::run_orbit(
+        &[
+            vec!["por".to_string()],
+            run(&["--set", "NODES=2", "--json"]),
+        ]
+        .concat(),
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(por.code, Some(0), "{}", por.stderr);
+    let report: serde_json::Value = serde_json::from_str(&por.stdout).expect("JSON");
+    let operations = report["operations"].as_array().expect("operations");
+    assert_eq!(operations.len(), 9, "one per rule");
+    assert_eq!(operations[0]["name"], "send shared request");
+    let pairs = report["pairs"].as_array().expect("pairs");
+    assert_eq!(pairs.len(), 9 * 8 / 2);
+    // Sending a request and the home's invalidation touch nothing in
+    // common; two requests share the channel.
+    let dependent = |a: &str, b: &str| {
+        pairs
+            .iter()
+            .find(|p| p["a"] == a && p["b"] == b)
+            .map(|p| p["dependent"].as_bool().unwrap())
+    };
+    assert_eq!(
+        dependent("send shared request", "home sends an invalidation"),
+        Some(false)
+    );
+    assert_eq!(
+        dependent("send shared request", "send exclusive request"),
+        Some(true)
+    );
+    let dot = cli_support::run_orbit(
+        &[vec!["por".to_string()], run(&["--dot"])].concat(),
+        DEFAULT_TIMEOUT,
+    );
+    assert!(dot.stdout.starts_with("digraph enable {"), "{}", dot.stdout);
+    // A B-only flag is refused by name, through the registry.
+    let refused = cli_support::run_orbit(
+        &[vec!["por".to_string()], run(&["--find-abort"])].concat(),
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(refused.code, Some(2));
+    assert!(
+        refused
+            .stderr
+            .contains("`--find-abort` applies to B machines only, and this is a Murphi program"),
+        "{}",
+        refused.stderr
+    );
 }

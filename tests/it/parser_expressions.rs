@@ -4,8 +4,8 @@
 use crate::common;
 
 use common::{assert_error_at, show};
-use orbit::b::parse_expression;
 use orbit::diag::SourceFile;
+use orbit::frontends::b::parse_expression;
 
 fn parse(text: &str) -> String {
     let file = SourceFile::new("e.b", text);

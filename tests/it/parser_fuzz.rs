@@ -2,9 +2,9 @@
 //! mutated example models must give `Ok` or `Err`, never a panic (a panic
 //! or stack overflow fails the test).
 
-use orbit::b::lexer::lex;
-use orbit::b::{parse_expression, parse_machine, parse_substitution};
 use orbit::diag::SourceFile;
+use orbit::frontends::b::lexer::lex;
+use orbit::frontends::b::{parse_expression, parse_machine, parse_substitution};
 use proptest::prelude::*;
 
 const MODELS: &[&str] = &[
@@ -271,8 +271,8 @@ fn load_never_panics(text: String) -> bool {
     let thread = std::thread::Builder::new()
         .stack_size(128 << 20)
         .spawn(move || {
-            let options = orbit::b::load::LoadOptions::default();
-            if let Ok(system) = orbit::b::load::load_machine(&path, &options) {
+            let options = orbit::frontends::b::load::LoadOptions::default();
+            if let Ok(system) = orbit::frontends::b::load::load_machine(&path, &options) {
                 use orbit::model::Model;
                 let mut scratch = system.new_scratch();
                 let _ = system.initial_states(&mut scratch, &mut |_, _| {});

@@ -3,9 +3,9 @@
 use crate::common;
 
 use common::{assert_error_at, show, show_subst};
-use orbit::b::ast::{ExprKind, Machine, SetDecl};
-use orbit::b::parse_machine;
 use orbit::diag::{Diagnostic, SourceFile};
+use orbit::frontends::b::ast::{ExprKind, Machine, SetDecl};
+use orbit::frontends::b::parse_machine;
 
 fn parse(text: &str) -> Machine {
     let file = SourceFile::new("m.mch", text);
@@ -53,7 +53,10 @@ fn implementation_parses_like_a_machine() {
     let m = parse(
         "IMPLEMENTATION M_i REFINES M CONCRETE_VARIABLES x INVARIANT x : NAT INITIALISATION x := 0 END",
     );
-    assert_eq!(m.kind, orbit::b::ast::ComponentKind::Implementation);
+    assert_eq!(
+        m.kind,
+        orbit::frontends::b::ast::ComponentKind::Implementation
+    );
     assert_eq!(m.refines.unwrap().name, "M");
 }
 
@@ -347,7 +350,7 @@ fn spelling_variants_and_empty_definitions() {
     assert!(m.initialisation.is_some());
     assert!(m.definitions.is_empty());
     let m = parse("MODEL M CONSTANTS c PROPERTIES c = 1 END");
-    assert_eq!(m.kind, orbit::b::ast::ComponentKind::Machine);
+    assert_eq!(m.kind, orbit::frontends::b::ast::ComponentKind::Machine);
     error(
         "MACHINE M VARIABLES x INVARIANT x : NAT\nINITIALISATION x := 0\nINITIALIZATION x := 1 END",
         3,

@@ -1,9 +1,9 @@
 //! Parses the example machines of the source papers (copied into
 //! tests/parser_inputs/) and checks the shape of the result.
 
-use orbit::b::ast::{BinaryOp, ComponentKind, ExprKind, Machine, SetDecl, SubstKind};
-use orbit::b::parse_machine;
 use orbit::diag::SourceFile;
+use orbit::frontends::b::ast::{BinaryOp, ComponentKind, ExprKind, Machine, SetDecl, SubstKind};
+use orbit::frontends::b::parse_machine;
 
 fn parse(name: &str, text: &str) -> Machine {
     let file = SourceFile::new(name, text);
@@ -19,7 +19,7 @@ macro_rules! input {
     };
 }
 
-fn names<'a>(ids: impl IntoIterator<Item = &'a orbit::b::ast::Ident>) -> Vec<&'a str> {
+fn names<'a>(ids: impl IntoIterator<Item = &'a orbit::frontends::b::ast::Ident>) -> Vec<&'a str> {
     ids.into_iter().map(|i| i.name.as_str()).collect()
 }
 

@@ -3,8 +3,8 @@
 use crate::common;
 
 use common::{assert_error_at, show_subst};
-use orbit::b::parse_substitution;
 use orbit::diag::SourceFile;
+use orbit::frontends::b::parse_substitution;
 
 fn parse(text: &str) -> String {
     let file = SourceFile::new("s.b", text);

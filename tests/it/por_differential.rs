@@ -5,9 +5,9 @@
 //! them, some with parameters, some with an invariant that can fail, some
 //! deadlocking, half of them structured as processes with mostly private
 //! variables). Each machine is written to a temporary file, loaded with the
-//! library (`orbit::b::load`) and explored in process, with the engine
+//! library (`orbit::frontends::b::load`) and explored in process, with the engine
 //! (`workers::explore`) for the full search and with
-//! `orbit::cli::por::explore` (what `orbit check --por` runs) for the
+//! the partial order reduction layer (what `orbit check --por` runs) for the
 //! reduced one: much faster than spawning the binary thousands of times. An
 //! independent explorer of the generated data (`por_gen::oracle`) says which
 //! errors exist; then, on one thread (breadth- and depth-first) and on two
@@ -31,12 +31,12 @@
 
 use crate::por_gen;
 
-use orbit::b::ast;
-use orbit::b::load::{LoadOptions, load_machine_with_ast};
-use orbit::b::por::independence::{Checked, analyse_for_search};
-use orbit::b::system::BSystem;
-use orbit::b::types::MachineTypes;
 use orbit::checker::Layered;
+use orbit::frontends::b::ast;
+use orbit::frontends::b::load::{LoadOptions, load_machine_with_ast};
+use orbit::frontends::b::por::independence::{Checked, analyse_for_search};
+use orbit::frontends::b::system::BSystem;
+use orbit::frontends::b::types::MachineTypes;
 use orbit::model::{Model, NoSymmetry};
 use orbit::por::PorLayer;
 use por_gen::Machine;

@@ -8,10 +8,10 @@
 use crate::cli_support;
 
 use cli_support::{CheckRun, DEFAULT_TIMEOUT, model_path};
-use orbit::b::load::{LoadOptions, load_machine_with_ast};
-use orbit::b::por::analyse_with;
-use orbit::b::por::independence::{Checked, independence};
 use orbit::checker::{Layered, ModelRuns};
+use orbit::frontends::b::load::{LoadOptions, load_machine_with_ast};
+use orbit::frontends::b::por::analyse_with;
+use orbit::frontends::b::por::independence::{Checked, independence};
 use orbit::model::NoSymmetry;
 use orbit::por::PorLayer;
 use orbit::symmetry::RealRuns;

@@ -1,4 +1,4 @@
-//! Constants kept symbolic (`src/b/eval/symbolic.rs`): recursive and
+//! Constants kept symbolic (`src/frontends/b/eval/symbolic.rs`): recursive and
 //! infinite functions and sets defined in PROPERTIES are applied and tested
 //! for membership without being built, as ProB does; whatever needs them
 //! listed is a named error. Counts are worked out by hand in

@@ -17,10 +17,10 @@ use crate::cli_support;
 use crate::sym_support;
 
 use cli_support::CheckRun;
-use orbit::b::load::{LoadOptions, load_machine};
-use orbit::b::symmetry::{PermuteB, plan_setups};
-use orbit::b::system::BSystem;
-use orbit::b::value::Value;
+use orbit::frontends::b::load::{LoadOptions, load_machine};
+use orbit::frontends::b::symmetry::{PermuteB, plan_setups};
+use orbit::frontends::b::system::BSystem;
+use orbit::frontends::b::value::Value;
 use orbit::model::Model;
 use orbit::symmetry::all_permutations;
 use std::collections::HashSet;

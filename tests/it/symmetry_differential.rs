@@ -16,8 +16,8 @@
 
 use crate::sym_support;
 
-use orbit::b::symmetry::PermuteB;
-use orbit::b::system::BSystem;
+use orbit::frontends::b::symmetry::PermuteB;
+use orbit::frontends::b::system::BSystem;
 use orbit::model::Model;
 use orbit::symmetry::all_permutations;
 use std::collections::HashSet;
@@ -229,8 +229,8 @@ fn reduced_counts_agree_with_brute_force_orbits() {
 /// mode alone, and counterexamples that map back to real runs.
 #[test]
 fn por_with_every_exact_mode_finds_the_same_verdict_on_every_model() {
-    use orbit::b::load::{LoadOptions, load_machine_with_ast};
-    use orbit::b::por::independence::{Checked, analyse_for_search};
+    use orbit::frontends::b::load::{LoadOptions, load_machine_with_ast};
+    use orbit::frontends::b::por::independence::{Checked, analyse_for_search};
     use orbit::por::PorLayer;
     let mut compared = 0;
     for file in model_files() {

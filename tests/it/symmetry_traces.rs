@@ -68,7 +68,7 @@ struct Renamed {
 /// Explores `system` in every mode and thread count and checks the traces.
 fn check_traces(
     name: &str,
-    system: &orbit::b::system::BSystem,
+    system: &orbit::frontends::b::system::BSystem,
     verdict: Verdict,
     renamed: &mut Renamed,
 ) {

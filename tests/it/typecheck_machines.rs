@@ -3,10 +3,10 @@
 //! paper and the ProB wiki (copied to `tests/typecheck_machines/`), and
 //! error messages with their file:line:column.
 
-use orbit::b::parser::parse_machine;
-use orbit::b::typecheck::{CheckOptions, MachineTypes, check_machine, type_to_string};
-use orbit::b::types::Type;
 use orbit::diag::SourceFile;
+use orbit::frontends::b::parser::parse_machine;
+use orbit::frontends::b::typecheck::{CheckOptions, MachineTypes, check_machine, type_to_string};
+use orbit::frontends::b::types::Type;
 
 const SCHEDULER0: &str = include_str!("typecheck_machines/scheduler0.mch");
 const SCHEDULER1: &str = include_str!("typecheck_machines/scheduler1.mch");

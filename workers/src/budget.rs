@@ -1,21 +1,22 @@
-//! The run's budget: one token that every long phase checks, so that
-//! Ctrl-C, SIGTERM, a time limit and a memory bound stop *any* phase
+//! A run's budget: one token per run that every long phase checks, so
+//! that Ctrl-C, SIGTERM, a time limit and a memory bound stop *any* phase
 //! (constant enumeration, initial states, one huge expansion, building a
 //! big set, the static analyses, the search) within a fraction of a second,
 //! not only the search loop.
 //!
-//! A [`Watchdog`] thread owns the limits. Every [`POLL`] it reads the
-//! cancel flag, the clock and the process's memory (resident set size from
-//! `/proc/self/statm`); when one is exhausted it records the [`StopReason`] in a
-//! process-wide flag and raises the cancel flag. Code anywhere — a front
-//! end's interpreter loop, a canonicaliser, the engine — calls
-//! [`tripped`]: one relaxed load of a static, cheap enough for inner loops,
-//! and unwinds with that reason. The engine reports it as an incomplete
-//! search, never as a model error or a verdict.
-//!
-//! One watchdog runs at a time (the command line starts it for the whole
-//! run); without one, [`tripped`] is always `None`.
+//! A [`Budget`] belongs to one run. The threads that work for the run
+//! enter it ([`Budget::enter`]; the engine's workers enter their caller's
+//! budget); code anywhere on such a thread — a front end's interpreter
+//! loop, a canonicaliser, the engine — calls [`tripped`]: a thread-local
+//! read and one relaxed load, cheap enough for inner loops, and unwinds
+//! with the reason. A [`Watchdog`] thread enforces a run's [`Limits`]:
+//! every [`POLL`] it reads the cancel flag, the clock and the process's
+//! memory (resident set size from `/proc/self/statm`) and trips the run's
+//! budget when one is exhausted. Two runs in one process (a library user's
+//! test suite, an IDE) each have their own budget and stop on their own.
+//! On a thread outside any run, [`tripped`] is always `None`.
 
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
@@ -24,9 +25,6 @@ use crate::report::StopReason;
 
 /// How often the watchdog checks the limits.
 pub const POLL: Duration = Duration::from_millis(10);
-
-/// The reason the budget ran out, as a [`StopReason`] code (0: not yet).
-static TRIPPED: AtomicU8 = AtomicU8::new(0);
 
 const REASONS: [StopReason; 5] = [
     StopReason::MaxStates,
@@ -43,15 +41,94 @@ fn code(reason: StopReason) -> u8 {
         .map_or(0, |i| i as u8 + 1)
 }
 
-/// Why the run's budget is exhausted, if it is: the cancel flag was
-/// raised, the time limit passed or the memory bound was reached. Long
-/// loops call this and stop with the reason.
-#[inline]
-pub fn tripped() -> Option<StopReason> {
-    match TRIPPED.load(Ordering::Relaxed) {
+fn reason(code: u8) -> Option<StopReason> {
+    match code {
         0 => None,
         c => REASONS.get(c as usize - 1).copied(),
     }
+}
+
+/// The budget of one run: whether it is exhausted and why. Cloning shares
+/// it.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// The reason it ran out, as a code of [`REASONS`] (0: not yet).
+    tripped: Arc<AtomicU8>,
+}
+
+impl Budget {
+    /// A fresh budget, not exhausted.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Why this budget is exhausted, if it is.
+    pub fn tripped(&self) -> Option<StopReason> {
+        reason(self.tripped.load(Ordering::Relaxed))
+    }
+
+    /// Marks this budget exhausted for `reason` (the first reason stays).
+    pub fn trip(&self, reason: StopReason) {
+        let _ =
+            self.tripped
+                .compare_exchange(0, code(reason), Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// Makes this the budget of the calling thread until the guard is
+    /// dropped (which restores the thread's previous budget): [`tripped`],
+    /// [`trip`] and the engine's workers then use it.
+    pub fn enter(&self) -> Entered {
+        let previous = OWNED.with(|owned| owned.replace(Some(self.clone())));
+        CURRENT.with(|current| current.set(Arc::as_ptr(&self.tripped)));
+        Entered { previous }
+    }
+}
+
+thread_local! {
+    /// The calling thread's budget, kept alive while it is entered.
+    static OWNED: RefCell<Option<Budget>> = const { RefCell::new(None) };
+    /// The flag of [`OWNED`]'s budget (null: none), read without touching
+    /// the `RefCell` (the allocator reads it too: no destructor, no
+    /// allocation).
+    static CURRENT: Cell<*const AtomicU8> = const { Cell::new(std::ptr::null()) };
+}
+
+/// The calling thread's budget while a [`Budget::enter`] guard lives.
+#[must_use = "the budget is the thread's only while the guard lives"]
+pub struct Entered {
+    previous: Option<Budget>,
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        let flag = previous
+            .as_ref()
+            .map_or(std::ptr::null(), |b| Arc::as_ptr(&b.tripped));
+        CURRENT.with(|current| current.set(flag));
+        OWNED.with(|owned| *owned.borrow_mut() = previous);
+    }
+}
+
+/// The calling thread's budget, if it works for a run: what a thread that
+/// helps the run (an engine worker) enters.
+pub fn current() -> Option<Budget> {
+    OWNED.with(|owned| owned.borrow().clone())
+}
+
+/// Why the calling thread's run is out of budget, if it is: the cancel
+/// flag was raised, the time limit passed or the memory bound was reached.
+/// Long loops call this and stop with the reason.
+#[inline]
+pub fn tripped() -> Option<StopReason> {
+    let flag = CURRENT.with(Cell::get);
+    if flag.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null `CURRENT` is the flag of the budget `OWNED`
+    // holds on this thread (set and cleared together by `enter` and the
+    // guard's drop), so the `Arc` keeps it alive.
+    reason(unsafe { &*flag }.load(Ordering::Relaxed))
 }
 
 /// Whether `buffer` may take `extra` more words: false once the budget is
@@ -81,9 +158,20 @@ pub fn ensure_within() -> Result<(), crate::ModelError> {
     }
 }
 
-/// Marks the budget exhausted for `reason` (the first reason stays).
+/// Marks the calling thread's budget exhausted for `reason` (the first
+/// reason stays); nothing outside a run. Allocation-free: the allocator
+/// calls it when memory is refused.
 pub fn trip(reason: StopReason) {
-    let _ = TRIPPED.compare_exchange(0, code(reason), Ordering::Relaxed, Ordering::Relaxed);
+    let flag = CURRENT.with(Cell::get);
+    if !flag.is_null() {
+        // SAFETY: as in `tripped`.
+        let _ = unsafe { &*flag }.compare_exchange(
+            0,
+            code(reason),
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+    }
 }
 
 /// Bounds on the process's memory.
@@ -146,25 +234,26 @@ pub struct Limits {
     pub memory: MemoryBound,
 }
 
-/// The thread that watches the [`Limits`]; dropping it stops the thread.
+/// The thread that watches a run's [`Limits`] and trips its budget;
+/// dropping it stops the thread.
 pub struct Watchdog {
     done: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Watchdog {
-    /// Clears any earlier trip and starts watching `limits`. Fails only if
-    /// no thread can be started (then nothing is watched: the caller must
-    /// say so).
-    pub fn start(limits: Limits) -> std::io::Result<Self> {
-        TRIPPED.store(0, Ordering::Relaxed);
+    /// Starts watching `limits` for the run whose budget is `budget`.
+    /// Fails only if no thread can be started (then nothing is watched:
+    /// the caller must say so).
+    pub fn start(budget: &Budget, limits: Limits) -> std::io::Result<Self> {
+        let budget = budget.clone();
         let done = Arc::new(AtomicBool::new(false));
         let thread = {
             let done = done.clone();
             std::thread::Builder::new()
                 .name("orbit-watchdog".to_string())
                 .stack_size(64 << 10)
-                .spawn(move || watch(&limits, &done))?
+                .spawn(move || watch(&budget, &limits, &done))?
         };
         Ok(Watchdog {
             done,
@@ -183,11 +272,13 @@ impl Drop for Watchdog {
     }
 }
 
-fn watch(limits: &Limits, done: &AtomicBool) {
+fn watch(budget: &Budget, limits: &Limits, done: &AtomicBool) {
     let statm = Statm::open();
     while !done.load(Ordering::Relaxed) {
-        if let Some(reason) = check(limits, &statm) {
-            trip(reason);
+        if budget.tripped().is_none()
+            && let Some(reason) = check(limits, &statm)
+        {
+            budget.trip(reason);
             if let Some(cancel) = &limits.cancel {
                 cancel.store(true, Ordering::Relaxed);
             }
@@ -198,9 +289,6 @@ fn watch(limits: &Limits, done: &AtomicBool) {
 
 /// The first exhausted limit, if any (`statm` reads the memory in use).
 fn check(limits: &Limits, statm: &Statm) -> Option<StopReason> {
-    if tripped().is_some() {
-        return None;
-    }
     if limits
         .cancel
         .as_ref()
@@ -337,6 +425,53 @@ mod tests {
         for reason in REASONS {
             assert_eq!(REASONS.get(code(reason) as usize - 1), Some(&reason));
         }
+    }
+
+    #[test]
+    fn a_thread_sees_the_budget_it_entered_and_no_other() {
+        let (a, b) = (Budget::new(), Budget::new());
+        assert_eq!(tripped(), None);
+        trip(StopReason::TimeLimit); // outside a run: nothing to trip
+        {
+            let _a = a.enter();
+            trip(StopReason::TimeLimit);
+            assert_eq!(tripped(), Some(StopReason::TimeLimit));
+            {
+                let _b = b.enter();
+                assert_eq!(tripped(), None);
+                let run = current().expect("entered");
+                std::thread::scope(|s| {
+                    s.spawn(|| {
+                        assert_eq!(tripped(), None, "a new thread is in no run");
+                        let _b = run.enter();
+                        b.trip(StopReason::Interrupted);
+                        assert_eq!(tripped(), Some(StopReason::Interrupted));
+                    });
+                });
+            }
+            trip(StopReason::MemoryLimit); // the first reason stays
+            assert_eq!(tripped(), Some(StopReason::TimeLimit));
+        }
+        assert_eq!(tripped(), None);
+        assert!(current().is_none());
+        assert_eq!(b.tripped(), Some(StopReason::Interrupted));
+    }
+
+    #[test]
+    fn a_watchdog_trips_its_own_run_only() {
+        let (late, early) = (Budget::new(), Budget::new());
+        let limits = |ms| Limits {
+            deadline: Some(Instant::now() + Duration::from_millis(ms)),
+            ..Limits::default()
+        };
+        let _late = Watchdog::start(&late, limits(60_000)).expect("thread");
+        let _early = Watchdog::start(&early, limits(20)).expect("thread");
+        let start = Instant::now();
+        while early.tripped().is_none() && start.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(POLL);
+        }
+        assert_eq!(early.tripped(), Some(StopReason::TimeLimit));
+        assert_eq!(late.tripped(), None);
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub mod store;
 pub mod system;
 
 mod check;
+mod expand;
 mod flood;
 mod hash;
 mod parallel;

@@ -26,14 +26,7 @@
 //! twins, as they should be. A hash collision between non-equivalent atoms
 //! only makes a tie that fails the twin test, which falls back to the search.
 
-/// The splitmix64 finaliser.
-#[inline]
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
+use crate::symmetry::markers::mix;
 
 /// Spreads an edge colour into a key.
 const KEY: u64 = 0xd6e8_feb8_6659_fd93;

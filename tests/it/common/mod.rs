@@ -3,8 +3,8 @@
 
 #![allow(dead_code)]
 
-use orbit::b::ast::{AssignTarget, Expr, ExprKind, Ident, Subst, SubstKind};
 use orbit::diag::{Diagnostic, SourceFile};
+use orbit::frontends::b::ast::{AssignTarget, Expr, ExprKind, Ident, Subst, SubstKind};
 
 /// Prints an expression as an S-expression, e.g. `(And (Eq a b) c)`.
 pub fn show(e: &Expr) -> String {

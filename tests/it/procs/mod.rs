@@ -18,6 +18,8 @@
 //! deadlock. The invariant, when there is one, is `total <= bad` or "at
 //! most `bad` counters are at `k - 1`". Processes are interchangeable.
 
+pub mod front_end;
+
 use orbit::model::{
     GroupInfo, GroupSet, INITIAL_GROUP, Independence, Model, ModelError, Permutable, Permutation,
     Relations, SlotInfo, StateGraph, StateSymmetry, Step, Violation, ViolationKind,

@@ -5,10 +5,10 @@
 
 #![allow(dead_code)] // each test crate uses a different part of this module
 
-use orbit::b::load::{LoadOptions, load_machine};
-use orbit::b::symmetry::{BSymmetry, plan_setups};
-use orbit::b::system::BSystem;
 use orbit::checker::{Layered, ModelRuns};
+use orbit::frontends::b::load::{LoadOptions, load_machine};
+use orbit::frontends::b::symmetry::{BSymmetry, plan_setups};
+use orbit::frontends::b::system::BSystem;
 use orbit::model::NoSymmetry;
 use orbit::symmetry::{RealRuns, SymmetryLayer, SymmetryMode};
 use std::collections::{HashSet, VecDeque};

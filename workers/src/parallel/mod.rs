@@ -98,7 +98,6 @@ enum Ending {
 pub(crate) struct Shared<'a, T: TransitionSystem> {
     system: &'a T,
     config: &'a Config,
-    width: usize,
     /// Words of a batch record: the header, then the state in compact
     /// mode only.
     stride: usize,
@@ -220,7 +219,6 @@ pub fn explore_parallel<T: TransitionSystem>(system: &T, config: &Config) -> Rep
     let shared = Shared {
         system,
         config,
-        width,
         // Exact mode queues references only (the state is read back from
         // the set when expanded); compact mode must queue the state.
         stride: batch::HEADER + if config.store.is_compact() { width } else { 0 },
@@ -376,9 +374,11 @@ fn run_workers<'s, 'a, T, F>(
         }
     }
     let running = AtomicUsize::new(workers.len());
+    // The workers work for the caller's run: they stop on its budget.
+    let budget = crate::budget::current();
     std::thread::scope(|scope| {
         for w in workers {
-            let (running, body) = (&running, &body);
+            let (running, body, budget) = (&running, &body, &budget);
             let index = w.index;
             let exit = Exit {
                 running,
@@ -386,6 +386,7 @@ fn run_workers<'s, 'a, T, F>(
             };
             let work = move || {
                 let _exit = exit;
+                let _budget = budget.as_ref().map(crate::budget::Budget::enter);
                 let _span = tracing::debug_span!("worker", index).entered();
                 let mut w = w;
                 w.rehome();

@@ -1,34 +1,79 @@
 //! What every parallel worker does with a batch, whatever the scheduler:
-//! expand each state, insert its successors in the visited set, check the
-//! new ones and queue them in outgoing batches.
+//! expand each state through the one expansion routine
+//! ([`crate::expand::Expander`]) against the shared visited set, queueing
+//! the new states in outgoing batches.
 
 use crossbeam::epoch::Guard;
 
 use super::Shared;
 use super::batch::Batch;
-use crate::check::{Finding, check_new_state};
-use crate::por::PorCounts;
-use crate::recent::{Lookup, RecentStates};
-use crate::store::{Handle, Insert, Ref};
-use crate::system::{Expansion, TransitionSystem};
+use crate::expand::{Expander, Queue, Stop, Visits};
+use crate::report::StopReason;
+use crate::store::{Full, Handle, Insert, Ref, VisitedSet};
+use crate::system::TransitionSystem;
 
 /// One worker's private state.
 pub(crate) struct Worker<'s, 'a, T: TransitionSystem> {
     pub(crate) shared: &'s Shared<'a, T>,
     pub(crate) index: usize,
     handle: Handle,
-    scratch: T::Scratch,
-    successors: Vec<u64>,
-    /// What was found of each of `successors` before inserting it.
-    lookups: Vec<Lookup>,
-    /// The states this worker met last (see [`crate::recent`]).
-    recent: RecentStates,
+    expander: Expander<'a, T>,
     out: Batch,
-    por: PorCounts,
-    /// Flood buffer (see [`crate::flood`]).
-    images: Vec<u64>,
     /// The state being expanded, read back from the visited set.
     state: Vec<u64>,
+}
+
+/// A worker's view of the shared visited set: its handle, under a guard.
+struct SetView<'w> {
+    set: &'w VisitedSet,
+    handle: &'w mut Handle,
+    guard: &'w Guard,
+}
+
+impl Visits for SetView<'_> {
+    #[inline]
+    fn insert_with_fingerprint(
+        &mut self,
+        state: &[u64],
+        fp: u64,
+        parent: Ref,
+    ) -> Result<Insert, StopReason> {
+        self.set
+            .insert_with_fingerprint(self.handle, self.guard, state, fp, parent)
+            .map_err(stop_reason)
+    }
+
+    #[inline]
+    fn prefetch(&self, fp: u64) {
+        self.set.prefetch(self.guard, fp);
+    }
+
+    #[inline]
+    fn read_to_expand(&mut self, id: Ref, out: &mut Vec<u64>) {
+        self.set.read_to_expand(self.handle, id, out);
+    }
+}
+
+/// A worker's outgoing batch: full batches go to the scheduler's sink.
+struct Outgoing<'w> {
+    out: &'w mut Batch,
+    stride: usize,
+    sink: &'w mut dyn FnMut(Batch),
+}
+
+impl Queue for Outgoing<'_> {
+    #[inline]
+    fn push(&mut self, id: Ref, depth: u64, state: &[u64]) {
+        let queued = if self.stride > super::batch::HEADER {
+            state
+        } else {
+            &[]
+        };
+        self.out.push(id, depth, queued);
+        if self.out.is_full() {
+            (self.sink)(std::mem::replace(self.out, Batch::with_stride(self.stride)));
+        }
+    }
 }
 
 impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
@@ -38,122 +83,31 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             shared,
             index,
             handle,
-            scratch: shared.system.new_scratch(),
-            successors: Vec::new(),
-            lookups: Vec::new(),
-            recent: RecentStates::none(),
+            expander: Expander::new(
+                shared.system,
+                shared.check_goal,
+                shared.config.check_deadlock,
+                false,
+            ),
             out: Batch::with_stride(shared.stride),
-            por: PorCounts::new(shared.system),
-            images: Vec::new(),
             state: Vec::new(),
         }
     }
 
-    /// Rebuilds the worker's buffers (its system scratch, its handle's,
-    /// its successor and batch buffers) from the calling thread's allocator
-    /// heap and makes its memory of recent states there; called first
-    /// thing on the worker's own thread. Workers are made together on the
-    /// main thread, whose allocator put their small buffers side by side:
-    /// two workers writing theirs then shared cache lines.
+    /// Rebuilds the worker's buffers (its expander's, its handle's, its
+    /// batch) from the calling thread's allocator heap and makes its
+    /// memory of recent states there; called first thing on the worker's
+    /// own thread. Workers are made together on the main thread, whose
+    /// allocator put their small buffers side by side: two workers writing
+    /// theirs then shared cache lines.
     pub(crate) fn rehome(&mut self) {
-        self.scratch = self.shared.system.new_scratch();
+        self.expander.rehome();
         self.handle.rehome();
-        self.successors = self.successors.clone();
-        self.lookups = self.lookups.clone();
-        self.recent = RecentStates::new(self.shared.width);
         self.out = Batch {
             words: self.out.words.clone(),
             len: self.out.len,
         };
-        self.images = self.images.clone();
         self.state = self.state.clone();
-    }
-
-    /// Inserts and checks `state` of fingerprint `fp`
-    /// ([`crate::hash::fingerprint`]), found at `depth` from `parent`;
-    /// queues it in the outgoing batch if new, handing full batches to
-    /// `sink`, and remembers it as met. Returns `false` if the search must
-    /// stop.
-    #[inline]
-    pub(crate) fn add_state(
-        &mut self,
-        guard: &Guard,
-        state: &[u64],
-        fp: u64,
-        parent: Ref,
-        depth: u64,
-        sink: &mut dyn FnMut(Batch),
-    ) -> bool {
-        let shared = self.shared;
-        let inserted =
-            shared
-                .set
-                .insert_with_fingerprint(&mut self.handle, guard, state, fp, parent);
-        if inserted.is_ok() {
-            self.recent.remember(fp, state);
-        }
-        let r = match inserted {
-            Ok(Insert::Seen) => {
-                self.por.saw_stored = true;
-                return true;
-            }
-            Ok(Insert::New(r)) => r,
-            Err(full) => {
-                shared.stop_with(stop_reason(full));
-                return false;
-            }
-        };
-        if shared.system.floods() {
-            let (set, handle) = (&shared.set, &mut self.handle);
-            let mut insert = |s: &[u64]| match set.insert(handle, guard, s, parent) {
-                Ok(i) => Ok(matches!(i, Insert::New(_))),
-                Err(full) => Err(stop_reason(full)),
-            };
-            let flooded = crate::flood::flood(
-                shared.system,
-                &mut self.scratch,
-                state,
-                &mut self.images,
-                &mut insert,
-            );
-            match flooded {
-                Ok(f) => {
-                    shared.counters[self.index].add_flooded(f.stored);
-                    if !f.explore {
-                        return true;
-                    }
-                }
-                Err(reason) => {
-                    shared.stop_with(reason);
-                    return false;
-                }
-            }
-        }
-        if parent == crate::store::NO_PARENT {
-            shared
-                .initial_states
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        }
-        shared.counters[self.index].note_depth(depth);
-        if let Some(finding) =
-            check_new_state(shared.system, &mut self.scratch, state, shared.check_goal)
-        {
-            shared.found(finding, r, depth);
-            return false;
-        }
-        let queued = if shared.stride > super::batch::HEADER {
-            state
-        } else {
-            &[]
-        };
-        self.out.push(r, depth, queued);
-        if self.out.is_full() {
-            sink(std::mem::replace(
-                &mut self.out,
-                Batch::with_stride(shared.stride),
-            ));
-        }
-        true
     }
 
     /// Hands a partly filled outgoing batch to `sink`.
@@ -166,77 +120,54 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         }
     }
 
+    /// Stops the search for `stop`.
+    fn stop(&self, stop: Stop) {
+        match stop {
+            Stop::Stopped(reason) => self.shared.stop_with(reason),
+            Stop::Found(finding, r, depth) => self.shared.found(finding, r, depth),
+        }
+    }
+
+    /// Adds the counts of the expansions since the last call to the
+    /// shared counters.
+    fn publish_counts(&mut self) {
+        let counts = self.expander.take_counts();
+        let counters = &self.shared.counters[self.index];
+        counters.add_transitions(counts.transitions);
+        counters.add_flooded(counts.flooded);
+        counters.note_depth(counts.max_depth);
+        counters.add_por(&mut self.expander.por);
+        if counts.initial_states > 0 {
+            self.shared
+                .initial_states
+                .fetch_add(counts.initial_states, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
     /// Computes the initial states (on the calling thread) into batches.
     pub(crate) fn initial_states(
         &mut self,
         sink: &mut dyn FnMut(Batch),
     ) -> Result<(), crate::ModelError> {
         let shared = self.shared;
-        let mut states = Vec::new();
-        let mut count = 0;
-        shared.system.initial_states(&mut self.scratch, &mut |s| {
-            if crate::budget::keep_growing(&mut states, s.len()) {
-                states.extend_from_slice(s);
-                count += 1;
-            }
-        })?;
-        // States refused once the budget ran out: the set is partial.
-        crate::budget::ensure_within()?;
         let guard = crossbeam::epoch::pin();
-        let width = shared.width;
-        for i in 0..count {
-            let state = &states[i * width..(i + 1) * width];
-            if !self.add_state(
-                &guard,
-                state,
-                crate::hash::fingerprint(state),
-                crate::store::NO_PARENT,
-                0,
-                sink,
-            ) {
-                break;
-            }
+        let mut view = SetView {
+            set: &shared.set,
+            handle: &mut self.handle,
+            guard: &guard,
+        };
+        let mut queue = Outgoing {
+            out: &mut self.out,
+            stride: shared.stride,
+            sink,
+        };
+        let added = self.expander.add_initial_states(&mut view, &mut queue);
+        self.publish_counts();
+        if let Err(stop) = added? {
+            self.stop(stop);
         }
         self.flush(sink);
         Ok(())
-    }
-
-    /// Adds the `count` successors of state `r` (depth `depth`) collected
-    /// in `self.successors`; `false` if the search must stop. Those the
-    /// worker met last are known stored; the table slots of the others are
-    /// prefetched together before they are inserted one by one.
-    fn add_successors(
-        &mut self,
-        guard: &Guard,
-        count: usize,
-        r: Ref,
-        depth: u64,
-        sink: &mut dyn FnMut(Batch),
-    ) -> bool {
-        let width = self.shared.width;
-        let successors = std::mem::take(&mut self.successors);
-        let mut lookups = std::mem::take(&mut self.lookups);
-        let set = &self.shared.set;
-        self.recent
-            .look_up((&successors, width, count), &mut lookups, |fp| {
-                set.prefetch(guard, fp)
-            });
-        let mut go_on = true;
-        for (k, lookup) in lookups.iter().enumerate() {
-            let state = &successors[k * width..(k + 1) * width];
-            match *lookup {
-                Lookup::Met => self.por.saw_stored = true,
-                Lookup::Insert(fp) => {
-                    if !self.add_state(guard, state, fp, r, depth + 1, sink) {
-                        go_on = false;
-                        break;
-                    }
-                }
-            }
-        }
-        self.successors = successors;
-        self.lookups = lookups;
-        go_on
     }
 
     /// Expands every state of `batch`, handing full outgoing batches to
@@ -247,8 +178,18 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
         let shared = self.shared;
         let stride = shared.stride;
         let guard = crossbeam::epoch::pin();
-        let mut transitions = 0u64;
         let mut stored = std::mem::take(&mut self.state);
+        let mut view = SetView {
+            set: &shared.set,
+            handle: &mut self.handle,
+            guard: &guard,
+        };
+        let mut queue = Outgoing {
+            out: &mut self.out,
+            stride,
+            sink,
+        };
+        let mut stop = None;
         for i in 0..batch.len {
             if shared.stopping() {
                 break;
@@ -257,82 +198,27 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
             let state = if stride > super::batch::HEADER {
                 queued
             } else {
-                shared.set.read_to_expand(&mut self.handle, r, &mut stored);
+                view.read_to_expand(r, &mut stored);
                 &stored[..]
             };
-            self.successors.clear();
-            let mut emitted = 0u64;
-            let successors = &mut self.successors;
-            let mut collect = |s: &[u64]| {
-                successors.extend_from_slice(s);
-                emitted += 1;
-            };
-            let result = if self.por.reduces {
-                shared
-                    .system
-                    .reduced_successors(&mut self.scratch, state, &mut collect)
-            } else {
-                shared
-                    .system
-                    .successors(&mut self.scratch, state, &mut collect)
-                    .map(|()| Expansion::Full)
-            };
-            let expansion = match result {
-                Ok(expansion) => expansion,
-                Err(e) => {
-                    shared.found(Finding::ModelError(e), r, depth);
-                    break;
-                }
-            };
-            transitions += emitted;
-            // See the sequential engine: a stuttering system decides.
-            let stuck = if shared.system.stutter_is_deadlock() {
-                !shared.system.moved(&self.scratch)
-            } else {
-                emitted == 0
-            };
-            if shared.config.check_deadlock && stuck {
-                shared.found(Finding::Deadlock, r, depth);
+            if let Err(s) = self.expander.expand(&mut view, &mut queue, state, r, depth) {
+                stop = Some(s);
                 break;
-            }
-            self.por.saw_stored = false;
-            if !self.add_successors(&guard, emitted as usize, r, depth, sink) {
-                break;
-            }
-            if self.por.needs_remaining(expansion) {
-                // The cycle proviso (see `crate::por`): expand fully.
-                self.successors.clear();
-                let mut emitted = 0u64;
-                let successors = &mut self.successors;
-                let result =
-                    shared
-                        .system
-                        .remaining_successors(&mut self.scratch, state, &mut |s| {
-                            successors.extend_from_slice(s);
-                            emitted += 1;
-                        });
-                if let Err(e) = result {
-                    shared.found(Finding::ModelError(e), r, depth);
-                    break;
-                }
-                transitions += emitted;
-                if !self.add_successors(&guard, emitted as usize, r, depth, sink) {
-                    break;
-                }
             }
         }
         self.state = stored;
-        let counters = &shared.counters[self.index];
-        counters.add_transitions(transitions);
-        counters.add_por(&mut self.por);
+        if let Some(stop) = stop {
+            self.stop(stop);
+        }
+        self.publish_counts();
     }
 }
 
 /// Why the search stops when the visited set refuses a state.
-fn stop_reason(full: crate::store::Full) -> crate::report::StopReason {
+fn stop_reason(full: Full) -> StopReason {
     match full {
-        crate::store::Full::Memory => crate::report::StopReason::MemoryLimit,
-        crate::store::Full::States => crate::report::StopReason::MaxStates,
-        crate::store::Full::Nodes => crate::report::StopReason::StoreFull,
+        Full::Memory => StopReason::MemoryLimit,
+        Full::States => StopReason::MaxStates,
+        Full::Nodes => StopReason::StoreFull,
     }
 }

@@ -9,19 +9,18 @@
 //! so the parent chains, and therefore counterexamples, are shortest.
 
 mod frontier;
-mod slots;
+mod packed_slots;
 mod store;
 
 use std::time::Instant;
 
-use crate::check::{End, Finding, check_new_state, finish, goal_checked};
+use crate::check::{End, finish, goal_checked};
 use crate::config::Config;
-use crate::por::PorCounts;
-use crate::recent::{Lookup, RecentStates};
+use crate::expand::{Expander, Queue, Stop};
 use crate::report::{Progress, Report, Stats};
-use crate::system::{Expansion, TransitionSystem};
+use crate::system::TransitionSystem;
 use frontier::Frontier;
-use store::{Insert, NO_PARENT, SeqStore};
+use store::SeqStore;
 
 /// Expansions between two polls of the time limit, cancel flag and progress.
 const POLL_EVERY: u64 = 16;
@@ -40,25 +39,27 @@ struct Search<'a, T: TransitionSystem> {
     system: &'a T,
     config: &'a Config,
     width: usize,
-    check_goal: bool,
-    scratch: T::Scratch,
+    expander: Expander<'a, T>,
     store: SeqStore,
     /// The empty store's bytes.
     store_initial_bytes: u64,
-    frontier: Frontier,
-    transitions: u64,
-    initial_states: u64,
-    max_depth: u64,
+    queue: SeqQueue,
     queue_peak: u64,
-    por: PorCounts,
-    /// States stored by flooding only, and the flood buffer.
-    flooded: u64,
-    images: Vec<u64>,
-    /// What was found of each of the states being added before inserting
-    /// it.
-    lookups: Vec<Lookup>,
-    /// The states met last (see [`crate::recent`]).
-    recent: RecentStates,
+}
+
+/// The frontier as the expansion fills it: ids, with the states when the
+/// store keeps fingerprints only.
+struct SeqQueue {
+    frontier: Frontier,
+    keeps_states: bool,
+}
+
+impl Queue for SeqQueue {
+    #[inline]
+    fn push(&mut self, id: u64, depth: u64, state: &[u64]) {
+        let state = if self.keeps_states { state } else { &[] };
+        self.frontier.push(id, depth, state);
+    }
 }
 
 impl<'a, T: TransitionSystem> Search<'a, T> {
@@ -71,38 +72,36 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             config.max_states,
             config.memory_limit,
         );
+        let compact = config.store.is_compact();
         Search {
             system,
             config,
             width,
-            check_goal: goal_checked(system, config),
-            scratch: system.new_scratch(),
+            expander: Expander::new(
+                system,
+                goal_checked(system, config),
+                config.check_deadlock,
+                true,
+            ),
             store_initial_bytes: store.first_state_bytes(),
             store,
             // Exact mode queues ids only (the store holds the states).
-            frontier: Frontier::new(
-                if config.store.is_compact() { width } else { 0 },
-                config.order,
-            ),
-            transitions: 0,
-            initial_states: 0,
-            max_depth: 0,
+            queue: SeqQueue {
+                frontier: Frontier::new(if compact { width } else { 0 }, config.order),
+                keeps_states: compact,
+            },
             queue_peak: 0,
-            por: PorCounts::new(system),
-            flooded: 0,
-            images: Vec::new(),
-            lookups: Vec::new(),
-            recent: RecentStates::new(system.state_width()),
         }
     }
 
     fn stats(&self) -> Stats {
+        let counts = self.expander.counts();
         Stats {
-            states: self.store.len() - self.flooded,
-            flooded: self.flooded,
-            transitions: self.transitions,
-            initial_states: self.initial_states,
-            max_depth: self.max_depth,
+            states: self.store.len() - counts.flooded,
+            flooded: counts.flooded,
+            transitions: counts.transitions,
+            initial_states: counts.initial_states,
+            max_depth: counts.max_depth,
             store_bytes: self.store.bytes(),
             store_initial_bytes: self.store_initial_bytes,
             state_bytes: self.system.state_bytes() as u64,
@@ -110,124 +109,38 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
             threads: 1,
             compact: self.config.store.is_compact(),
             tree_nodes: self.store.tree_nodes(),
-            reduced_states: self.por.reduced,
-            proviso_expansions: self.por.proviso,
+            reduced_states: self.expander.por.reduced,
+            proviso_expansions: self.expander.por.proviso,
             ..Stats::default()
         }
     }
 
-    /// Stores, checks and queues the `count` states in `batch` (flat,
-    /// `width` words each) found at `depth` from `parent`.
-    fn add_states(&mut self, batch: &[u64], count: usize, parent: u64, depth: u64) -> Option<End> {
-        let width = self.width;
-        // Those met last are known stored; the slots of the others are
-        // touched first, so that their cache misses overlap.
-        let mut lookups = std::mem::take(&mut self.lookups);
-        let store = &self.store;
-        self.recent
-            .look_up((batch, width, count), &mut lookups, |fp| store.prefetch(fp));
-        let end = self.add_prefetched(batch, &lookups, parent, depth);
-        self.lookups = lookups;
-        end
-    }
-
-    /// [`Search::add_states`] once the states met last are known and the
-    /// others' slots are prefetched.
-    fn add_prefetched(
-        &mut self,
-        batch: &[u64],
-        lookups: &[Lookup],
-        parent: u64,
-        depth: u64,
-    ) -> Option<End> {
-        let width = self.width;
-        for (i, &lookup) in lookups.iter().enumerate() {
-            let state = &batch[i * width..(i + 1) * width];
-            let Lookup::Insert(fp) = lookup else {
-                self.por.saw_stored = true;
-                continue;
-            };
-            let inserted = self.store.insert_with_fingerprint(state, fp, parent);
-            if inserted.is_ok() {
-                self.recent.remember(fp, state);
-            }
-            let id = match inserted {
-                Ok(Insert::New(id)) => id,
-                Ok(Insert::Seen) => {
-                    self.por.saw_stored = true;
-                    continue;
-                }
-                Err(reason) => return Some(End::Stopped(reason)),
-            };
-            if self.system.floods() {
-                let store = &mut self.store;
-                let mut insert = |s: &[u64]| Ok(matches!(store.insert(s, parent)?, Insert::New(_)));
-                match crate::flood::flood(
-                    self.system,
-                    &mut self.scratch,
-                    state,
-                    &mut self.images,
-                    &mut insert,
-                ) {
-                    Ok(f) => {
-                        self.flooded += f.stored;
-                        if !f.explore {
-                            continue;
-                        }
-                    }
-                    Err(reason) => return Some(End::Stopped(reason)),
-                }
-            }
-            if parent == NO_PARENT {
-                self.initial_states += 1;
-            }
-            self.max_depth = self.max_depth.max(depth);
-            if let Some(finding) =
-                check_new_state(self.system, &mut self.scratch, state, self.check_goal)
-            {
-                return Some(End::Found(finding, self.store.chain_to(id)));
-            }
-            self.frontier.push(
-                id,
-                depth,
-                if self.config.store.is_compact() {
-                    state
-                } else {
-                    &[]
-                },
-            );
+    /// How an expansion's stop ends the search.
+    fn end(&self, stop: Stop) -> End {
+        match stop {
+            Stop::Stopped(reason) => End::Stopped(reason),
+            Stop::Found(finding, id, _) => End::Found(finding, self.store.chain_to(id)),
         }
-        self.queue_peak = self.queue_peak.max(self.frontier.len() as u64);
-        None
     }
 
     fn run(&mut self, start: Instant) -> End {
-        let system = self.system;
-        let mut batch: Vec<u64> = Vec::new();
-        let mut count = 0usize;
-        let mut collect = |s: &[u64]| {
-            if crate::budget::keep_growing(&mut batch, s.len()) {
-                batch.extend_from_slice(s);
-                count += 1;
-            }
-        };
-        let init = {
+        let initial = {
             let _span = tracing::info_span!("initial_states").entered();
-            system.initial_states(&mut self.scratch, &mut collect)
+            self.expander
+                .add_initial_states(&mut self.store, &mut self.queue)
         };
-        // States refused once the budget ran out: the set is partial.
-        if let Err(e) = init.and_then(|()| crate::budget::ensure_within()) {
-            return End::InitError(e);
+        match initial {
+            Err(e) => return End::InitError(e),
+            Ok(Err(stop)) => return self.end(stop),
+            Ok(Ok(())) => {}
         }
-        if let Some(end) = self.add_states(&batch, count, NO_PARENT, 0) {
-            return end;
-        }
+        self.queue_peak = self.queue.frontier.len() as u64;
         let _span = tracing::info_span!("search", order = ?self.config.order).entered();
         let mut watch = crate::watch::Watch::new(self.config, start);
         let mut state = Vec::with_capacity(self.width);
         let mut expanded = 0u64;
-        while let Some((id, depth)) = self.frontier.pop(&mut state) {
-            if !self.config.store.is_compact() {
+        while let Some((id, depth)) = self.queue.frontier.pop(&mut state) {
+            if !self.queue.keeps_states {
                 self.store.read_to_expand(id, &mut state);
             }
             expanded += 1;
@@ -237,8 +150,8 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
                 }
                 let progress = Progress {
                     states: self.store.len(),
-                    transitions: self.transitions,
-                    queue: self.frontier.len() as u64,
+                    transitions: self.expander.counts().transitions,
+                    queue: self.queue.frontier.len() as u64,
                     store_bytes: self.store.bytes(),
                     elapsed: Default::default(),
                 };
@@ -247,54 +160,13 @@ impl<'a, T: TransitionSystem> Search<'a, T> {
                     ..progress
                 });
             }
-            batch.clear();
-            let mut emitted = 0usize;
-            let mut collect = |s: &[u64]| {
-                batch.extend_from_slice(s);
-                emitted += 1;
-            };
-            let expansion = if self.por.reduces {
-                system.reduced_successors(&mut self.scratch, &state, &mut collect)
-            } else {
-                system
-                    .successors(&mut self.scratch, &state, &mut collect)
-                    .map(|()| Expansion::Full)
-            };
-            let expansion = match expansion {
-                Ok(expansion) => expansion,
-                Err(e) => return End::Found(Finding::ModelError(e), self.store.chain_to(id)),
-            };
-            self.transitions += emitted as u64;
-            // A stuttering system says itself whether the state moved (a
-            // successor it discarded may count); otherwise a deadlock is a
-            // state without successors.
-            let stuck = if system.stutter_is_deadlock() {
-                !system.moved(&self.scratch)
-            } else {
-                emitted == 0
-            };
-            if self.config.check_deadlock && stuck {
-                return End::Found(Finding::Deadlock, self.store.chain_to(id));
+            if let Err(stop) =
+                self.expander
+                    .expand(&mut self.store, &mut self.queue, &state, id, depth)
+            {
+                return self.end(stop);
             }
-            self.por.saw_stored = false;
-            if let Some(end) = self.add_states(&batch, emitted, id, depth + 1) {
-                return end;
-            }
-            if self.por.needs_remaining(expansion) {
-                // The cycle proviso (see `crate::por`): expand fully.
-                batch.clear();
-                let mut emitted = 0usize;
-                if let Err(e) = system.remaining_successors(&mut self.scratch, &state, &mut |s| {
-                    batch.extend_from_slice(s);
-                    emitted += 1;
-                }) {
-                    return End::Found(Finding::ModelError(e), self.store.chain_to(id));
-                }
-                self.transitions += emitted as u64;
-                if let Some(end) = self.add_states(&batch, emitted, id, depth + 1) {
-                    return end;
-                }
-            }
+            self.queue_peak = self.queue_peak.max(self.queue.frontier.len() as u64);
         }
         End::Complete
     }

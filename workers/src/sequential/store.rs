@@ -1,5 +1,5 @@
 //! The single-threaded visited store: an open-addressing hash table with
-//! linear probing over a flat array of packed slots (`slots.rs`), plus
+//! linear probing over a flat array of packed slots (`packed_slots.rs`), plus
 //! per-state columns
 //! (the state's significant bytes, see [`crate::store::key`], or its
 //! fingerprint, or with a tree store its root, see [`crate::store::tree`];
@@ -22,14 +22,16 @@
 //! to 11.3 bytes per state).
 
 use crate::config::StoreKind;
+use crate::expand::Visits;
 use crate::hash::{fingerprint, next_pos};
 use crate::report::StopReason;
+use crate::store::Insert;
 use crate::store::key::KeyCodec;
 use crate::store::tree::local::{Cons, LocalNodes};
 use crate::store::tree::{self, Compressor};
 use crate::trace::StepKey;
 
-use super::slots::PackedSlots;
+use super::packed_slots::PackedSlots;
 
 /// Bytes of an exact (or tree) store's slot: `id + 1` and a tag of the
 /// fingerprint above it (see [`Layout`]).
@@ -71,11 +73,8 @@ impl Layout {
 /// cache line, and touches a stored state only on a tag match).
 const MAX_LOAD: f64 = 0.8;
 /// Parent id of initial states.
-pub(crate) const NO_PARENT: u64 = u64::MAX;
-/// Bytes of a stored parent id.
-const PARENT_BYTES: usize = 5;
-/// The stored parent id of initial states (all 40 bits set).
-const NO_PARENT_STORED: u64 = (1 << (8 * PARENT_BYTES)) - 1;
+pub(crate) use crate::store::NO_PARENT;
+use crate::store::parent::{self, NO_PARENT_STORED, PARENT_BYTES};
 /// Most states the store holds (ids and their parents fit in 40 bits).
 const MAX_IDS: u64 = NO_PARENT_STORED;
 /// Bytes per chunk of the key column (rounded to a power-of-two number of
@@ -180,34 +179,38 @@ impl Parents {
 
     fn get(&self, id: usize) -> u64 {
         let chunk = &self.chunks[id / PARENTS_PER_CHUNK];
-        let at = (id % PARENTS_PER_CHUNK) * PARENT_BYTES;
-        let mut bytes = [0u8; 8];
-        bytes[..PARENT_BYTES].copy_from_slice(&chunk[at..at + PARENT_BYTES]);
-        match u64::from_le_bytes(bytes) {
-            NO_PARENT_STORED => NO_PARENT,
-            parent => parent,
-        }
+        parent::read(&chunk[(id % PARENTS_PER_CHUNK) * PARENT_BYTES..])
     }
 
     fn set(&mut self, id: usize, parent: u64) {
-        let stored = if parent == NO_PARENT {
-            NO_PARENT_STORED
-        } else {
-            parent
-        };
         let chunk = &mut self.chunks[id / PARENTS_PER_CHUNK];
-        let at = (id % PARENTS_PER_CHUNK) * PARENT_BYTES;
-        chunk[at..at + PARENT_BYTES].copy_from_slice(&stored.to_le_bytes()[..PARENT_BYTES]);
+        parent::write(
+            parent,
+            &mut chunk[(id % PARENTS_PER_CHUNK) * PARENT_BYTES..],
+        );
     }
 }
 
-/// Result of a successful [`SeqStore::insert`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Insert {
-    /// The state is new and got this id.
-    New(u64),
-    /// The state was already stored.
-    Seen,
+impl Visits for SeqStore {
+    #[inline]
+    fn insert_with_fingerprint(
+        &mut self,
+        state: &[u64],
+        fp: u64,
+        parent: u64,
+    ) -> Result<Insert, StopReason> {
+        SeqStore::insert_with_fingerprint(self, state, fp, parent)
+    }
+
+    #[inline]
+    fn prefetch(&self, fp: u64) {
+        SeqStore::prefetch(self, fp);
+    }
+
+    #[inline]
+    fn read_to_expand(&mut self, id: u64, out: &mut Vec<u64>) {
+        SeqStore::read_to_expand(self, id, out);
+    }
 }
 
 /// A single-threaded visited store. See the module docs.
@@ -302,13 +305,6 @@ impl SeqStore {
         compressor.root(&mut Cons { nodes, room }, state)
     }
 
-    /// Stores `state` with parent `parent` unless it is already stored.
-    /// Fails, storing nothing, if the state is new and storing it would pass
-    /// the state bound or the memory bound.
-    pub(crate) fn insert(&mut self, state: &[u64], parent: u64) -> Result<Insert, StopReason> {
-        self.insert_with_fingerprint(state, fingerprint(state), parent)
-    }
-
     /// Prefetches the table slot where the state of fingerprint `fp` would
     /// be looked up (see [`crate::store::VisitedSet::prefetch`]); nothing
     /// in tree mode.
@@ -319,9 +315,11 @@ impl SeqStore {
         }
     }
 
-    /// [`SeqStore::insert`] of a state whose fingerprint `fp`
-    /// ([`crate::hash::fingerprint`]) the caller already computed; tree
-    /// mode, which places a state by its root, does not use it.
+    /// Stores `state` with parent `parent` unless it is already stored,
+    /// given its fingerprint `fp` ([`crate::hash::fingerprint`]; tree mode,
+    /// which places a state by its root, does not use it). Fails, storing
+    /// nothing, if the state is new and storing it would pass the state
+    /// bound or the memory bound.
     pub(crate) fn insert_with_fingerprint(
         &mut self,
         state: &[u64],

@@ -35,6 +35,7 @@
 
 mod arena;
 pub(crate) mod key;
+pub(crate) mod parent;
 mod primitive;
 pub(crate) mod slots;
 mod table;
@@ -72,11 +73,11 @@ const WORKER_BITS: u32 = 8;
 /// Largest number of workers (arenas) a set supports.
 pub const MAX_WORKERS: usize = 1 << WORKER_BITS;
 const REF_MASK: u64 = (1 << REF_BITS) - 1;
-/// Bytes of a stored parent reference.
-const PARENT_BYTES: usize = (REF_BITS / 8) as usize;
-/// How [`NO_PARENT`] is stored (all 40 bits set: no record index reaches
-/// it, see [`VisitedSet::append`]).
-const NO_PARENT_STORED: u64 = REF_MASK;
+use parent::PARENT_BYTES;
+const _: () = assert!(
+    parent::NO_PARENT_STORED == REF_MASK,
+    "a parent is a whole reference"
+);
 /// Largest table fill ratio, as a fraction of 1024, before growing.
 const MAX_LOAD_PER_1024: usize = 819;
 
@@ -537,18 +538,13 @@ impl VisitedSet {
             self.give_back_appended();
             return Err(full);
         }
-        let stored_parent = if parent == NO_PARENT {
-            NO_PARENT_STORED
-        } else {
-            parent
-        };
         let (head, tail) = handle.record.split_at_mut(self.key_bytes);
         if self.compact {
             head.copy_from_slice(&fp.to_le_bytes());
         } else {
             self.key.write(key, head);
         }
-        tail.copy_from_slice(&stored_parent.to_le_bytes()[..PARENT_BYTES]);
+        parent::write(parent, tail);
         // SAFETY: `handle` is the unique writer of this arena (one handle
         // per worker, not Clone, not Sync, borrowed mutably here).
         let index = unsafe { arena.push(&handle.record) };
@@ -619,12 +615,7 @@ impl VisitedSet {
 
     /// The parent reference stored at the end of a record.
     fn parent_in(record: &[u8]) -> Ref {
-        let mut parent = [0u8; 8];
-        parent[..PARENT_BYTES].copy_from_slice(&record[record.len() - PARENT_BYTES..]);
-        match u64::from_le_bytes(parent) {
-            NO_PARENT_STORED => NO_PARENT,
-            r => r,
-        }
+        parent::read(&record[record.len() - PARENT_BYTES..])
     }
 
     /// The chain of keys from an initial state to the state of `r`.

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use proptest::prelude::*;
 
+use super::parent::NO_PARENT_STORED;
 use super::*;
 use crate::hash::fingerprint;
 

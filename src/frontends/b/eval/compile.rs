@@ -1,0 +1,832 @@
+//! Compiling AST expressions and predicates into [`super::ir`] trees.
+//!
+//! Names are resolved once, here: a scope stack maps names to [`Slot`]s
+//! (innermost binder first), then the machine's given sets and enumerated
+//! elements become literal values. Binders (quantifiers, comprehension sets,
+//! lambdas, `ANY`, `LET`, operation parameters) allocate frame slots with a
+//! stack discipline, so nested binders reuse slots once they end; the
+//! compiler tracks the largest frame any unit needs.
+
+use std::collections::HashMap;
+
+use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, Solver};
+use super::plan;
+use crate::diag::{Diagnostic, Span};
+use crate::frontends::b::ast::{
+    BinaryOp, Builtin, BuiltinConstant, Expr, ExprKind, Ident, Quantifier, UnaryOp,
+};
+use crate::frontends::b::types::{MachineTypes, Type, field_key};
+use crate::frontends::b::value::{Elem, Value};
+
+/// Result of compiling: a tree or a diagnostic pointing at the source.
+pub type CResult<T> = Result<T, Diagnostic>;
+
+/// Name resolution and slot allocation state for one machine.
+pub struct Compiler<'a> {
+    /// The machine's typing facts (MAXINT, given sets).
+    pub types: &'a MachineTypes,
+    /// Given set names and enumerated element names, as values.
+    globals: HashMap<String, Value>,
+    /// Free type names, with their numbers.
+    free_types: HashMap<String, u32>,
+    /// Constructor names: the constructor's number and whether it takes
+    /// an argument.
+    constructors: HashMap<String, (u32, bool)>,
+    /// Names in scope, innermost last, and whether each may be read
+    /// before it holds a value (`VAR` locals, outputs).
+    scope: Vec<(String, Slot, bool)>,
+    /// Next free frame slot.
+    next: u32,
+    /// Largest frame size seen since the last [`Compiler::reset_frame`].
+    max: u32,
+    /// Types of the unit's fixed frame slots (variables, parameters,
+    /// outputs) where known: the fallback domain of `x : (P)`.
+    pub slot_types: Vec<Option<Type>>,
+    /// Set when a plan enumerates an integer within `--bound-integers`'
+    /// bounds.
+    bound_used: std::cell::Cell<bool>,
+    /// Set for the next binder's plan: the top-level lambda or
+    /// comprehension of a constant's definition, whose domain is not cut
+    /// to `--bound-integers`' bounds (an infinite one keeps it symbolic,
+    /// as in ProB); the binders nested in it keep the bound.
+    unbounded_next: bool,
+}
+
+impl<'a> Compiler<'a> {
+    /// A compiler for a machine with these types.
+    pub fn new(types: &'a MachineTypes) -> Self {
+        let mut globals = HashMap::new();
+        for (set_no, g) in types.given_sets.iter().enumerate() {
+            let elems: Vec<Value> = (0..g.elements.len())
+                .map(|i| {
+                    Value::Elem(Elem {
+                        set: set_no as u32,
+                        index: i as u32,
+                    })
+                })
+                .collect();
+            if !g.deferred {
+                for (name, v) in g.elements.iter().zip(&elems) {
+                    globals.insert(name.clone(), v.clone());
+                }
+            }
+            globals.insert(g.name.clone(), Value::set_from_sorted(elems));
+        }
+        let mut free_types = HashMap::new();
+        let mut constructors = HashMap::new();
+        for (k, free) in types.free_types.iter().enumerate() {
+            free_types.insert(free.name.clone(), k as u32);
+            for (i, c) in free.constructors.iter().enumerate() {
+                constructors.insert(c.name.clone(), (i as u32, c.arg.is_some()));
+            }
+        }
+        Compiler {
+            types,
+            globals,
+            free_types,
+            constructors,
+            scope: Vec::new(),
+            next: 0,
+            max: 0,
+            slot_types: Vec::new(),
+            bound_used: std::cell::Cell::new(false),
+            unbounded_next: false,
+        }
+    }
+
+    /// The conjunct `c = e` of PROPERTIES that defines constant number `k`
+    /// (frame slot `k`) as a set, compiled so that `e` stays symbolic
+    /// where it cannot be built (see [`super::symbolic`]); `defs` gets
+    /// the definition, named `name` and written `text`. An `e` that reads
+    /// `c` is a recursive definition only if it is a lambda or a set
+    /// comprehension (or a union or override with one); otherwise the
+    /// conjunct is an ordinary constraint (`r = r~`), compiled as such.
+    pub fn definition(
+        &mut self,
+        k: u32,
+        name: &Ident,
+        e: &Expr,
+        defs: &mut Vec<super::symbolic::Definition>,
+        text: &str,
+    ) -> CResult<CPred> {
+        let expr = self.definition_expr(e)?;
+        let mut slots = Vec::new();
+        plan::expr_slots(&expr, &mut slots);
+        if slots.contains(&k) && !super::symbolic::is_function_definition(&expr) {
+            let name_expr = CExpr {
+                kind: EK::Read(Slot::Frame(k)),
+                span: name.span,
+            };
+            return Ok(CPred {
+                kind: PK::Cmp(Cmp::Eq, name_expr, expr),
+                span: name.span.to(e.span),
+            });
+        }
+        let def = defs.len() as u32;
+        let expr = std::sync::Arc::new(expr);
+        defs.push(super::symbolic::Definition {
+            expr: expr.clone(),
+            name: name.name.clone(),
+            text: text.into(),
+        });
+        let symbolic = super::symbolic::SymbolicDef {
+            def,
+            expr,
+            self_slot: slots.contains(&k).then_some(k),
+        };
+        Ok(CPred {
+            kind: PK::Cmp(
+                Cmp::Eq,
+                CExpr {
+                    kind: EK::Read(Slot::Frame(k)),
+                    span: name.span,
+                },
+                CExpr {
+                    kind: EK::Symbolic(Box::new(symbolic)),
+                    span: e.span,
+                },
+            ),
+            span: name.span.to(e.span),
+        })
+    }
+
+    /// A definition's expression: its top-level lambdas and comprehensions
+    /// (also within unions and overrides) planned without the integer
+    /// bound.
+    fn definition_expr(&mut self, e: &Expr) -> CResult<CExpr> {
+        match &e.kind {
+            ExprKind::Binary(op @ (BinaryOp::Union | BinaryOp::Override), a, b) => Ok(CExpr {
+                kind: EK::Binary(
+                    *op,
+                    Box::new(self.definition_expr(a)?),
+                    Box::new(self.definition_expr(b)?),
+                ),
+                span: e.span,
+            }),
+            ExprKind::Lambda(..) | ExprKind::Comprehension(..) => {
+                self.unbounded_next = true;
+                let compiled = self.expr(e);
+                self.unbounded_next = false;
+                compiled
+            }
+            _ => self.expr(e),
+        }
+    }
+
+    /// `--bound-integers`' bounds for a plan, if the flag is given.
+    pub fn int_bound(&self) -> Option<plan::IntBound<'_>> {
+        self.types.int_range().map(|(lo, hi)| plan::IntBound {
+            lo,
+            hi,
+            used: &self.bound_used,
+        })
+    }
+
+    /// Whether some plan compiled so far enumerates an integer within
+    /// `--bound-integers`' bounds.
+    pub fn bound_used(&self) -> bool {
+        self.bound_used.get()
+    }
+
+    /// Starts a new compilation unit whose frame begins with `base` slots.
+    pub fn reset_frame(&mut self, base: u32) {
+        self.scope.clear();
+        self.slot_types.clear();
+        self.next = base;
+        self.max = base;
+    }
+
+    /// Frame size needed by the current unit.
+    pub fn frame_size(&self) -> u32 {
+        self.max
+    }
+
+    /// Makes `name` refer to `slot` until the matching [`Compiler::pop`].
+    pub fn push_name(&mut self, name: &str, slot: Slot) {
+        self.scope.push((name.to_string(), slot, false));
+    }
+
+    /// Makes `name` refer to frame slot `slot`, a `VAR` local or an output
+    /// that holds no value until assigned: reading it is checked.
+    pub fn push_local(&mut self, name: &str, slot: u32) {
+        self.scope.push((name.to_string(), Slot::Frame(slot), true));
+    }
+
+    /// Allocates fresh frame slots for the `VAR` locals `names` and puts
+    /// them in scope.
+    pub fn bind_locals(&mut self, names: &[Ident]) -> Vec<u32> {
+        names
+            .iter()
+            .map(|n| {
+                let s = self.alloc();
+                self.push_local(&n.name, s);
+                s
+            })
+            .collect()
+    }
+
+    /// Allocates fresh frame slots for `names` and puts them in scope.
+    pub fn bind(&mut self, names: &[Ident]) -> Vec<u32> {
+        names
+            .iter()
+            .map(|n| {
+                let s = self.alloc();
+                self.push_name(&n.name, Slot::Frame(s));
+                s
+            })
+            .collect()
+    }
+
+    /// Allocates one anonymous frame slot.
+    pub fn alloc(&mut self) -> u32 {
+        let s = self.next;
+        self.next += 1;
+        self.max = self.max.max(self.next);
+        s
+    }
+
+    /// Current scope depth and next slot, to restore with [`Compiler::pop`].
+    pub fn mark(&self) -> (usize, u32) {
+        (self.scope.len(), self.next)
+    }
+
+    /// Ends every binding made since `mark`, freeing their slots.
+    pub fn pop(&mut self, mark: (usize, u32)) {
+        self.scope.truncate(mark.0);
+        self.next = mark.1;
+    }
+
+    /// The name a frame slot is known by in the current scope.
+    pub fn slot_name(&self, slot: u32) -> String {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(_, s, _)| *s == Slot::Frame(slot))
+            .map_or_else(|| format!("#{slot}"), |(n, _, _)| n.clone())
+    }
+
+    /// The slot a name resolves to, if it is in scope.
+    pub fn resolve(&self, name: &str) -> Option<Slot> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, s, _)| *s)
+    }
+
+    fn lookup(&self, name: &str, span: Span) -> CResult<EK> {
+        if let Some((_, slot, checked)) = self.scope.iter().rev().find(|(n, _, _)| n == name) {
+            return Ok(match slot {
+                // (An inlined call's outputs are renamed `o@1`: the
+                // message names `o`.)
+                Slot::Frame(s) if *checked => {
+                    EK::Local(*s, name.split('@').next().unwrap_or(name).into())
+                }
+                _ => EK::Read(*slot),
+            });
+        }
+        if let Some(v) = self.globals.get(name) {
+            return Ok(EK::Lit(v.clone()));
+        }
+        if let Some(&k) = self.free_types.get(name) {
+            return Ok(EK::FreeType(k));
+        }
+        match self.constructors.get(name) {
+            Some(&(i, false)) => {
+                return Ok(EK::Lit(Value::pair(
+                    Value::Int(i.into()),
+                    Value::Bool(true),
+                )));
+            }
+            Some(&(_, true)) => {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("not supported yet: the constructor `{name}` as a set of pairs"),
+                )
+                .with_note(format!(
+                    "apply it (`{name}(x)`) or its inverse (`{name}~(v)`) to a value"
+                )));
+            }
+            None => {}
+        }
+        Err(
+            Diagnostic::error(span, format!("unknown identifier `{name}`"))
+                .with_label("not declared in this machine"),
+        )
+    }
+
+    /// A record (`op` is `|->`) or a set of records (`op` is `*`): the
+    /// fields sorted by name as right-nested pairs, one field `a` as
+    /// `a |-> TRUE` (see [`MachineTypes::fields`]).
+    fn record(
+        &mut self,
+        fields: &[(crate::frontends::b::ast::Ident, Expr)],
+        op: BinaryOp,
+        span: Span,
+    ) -> CResult<EK> {
+        let mut sorted: Vec<&(crate::frontends::b::ast::Ident, Expr)> = fields.iter().collect();
+        sorted.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        let mut parts: Vec<CExpr> = sorted
+            .iter()
+            .map(|(_, e)| self.expr(e))
+            .collect::<CResult<_>>()?;
+        if parts.len() == 1 {
+            let truth = Value::Bool(true);
+            let pad = if op == BinaryOp::Mul {
+                Value::set_from_sorted(vec![truth])
+            } else {
+                truth
+            };
+            parts.push(CExpr {
+                kind: EK::Lit(pad),
+                span,
+            });
+        }
+        let mut value = parts.pop().expect("a record has fields");
+        while let Some(field) = parts.pop() {
+            value = CExpr {
+                kind: EK::Binary(op, Box::new(field), Box::new(value)),
+                span,
+            };
+        }
+        Ok(value.kind)
+    }
+
+    /// `c(x)` and `c~(v)` for a constructor `c` of a free type (not
+    /// hidden by a local name): the value `(i |-> x)` of constructor number
+    /// `i`, and the argument of such a value. `None` for any other `f`.
+    fn construction(&mut self, f: &Expr, args: &[Expr], span: Span) -> CResult<Option<EK>> {
+        let (name, inverse) = match &f.kind {
+            ExprKind::Ident(name) => (name, false),
+            ExprKind::Unary(UnaryOp::Inverse, inner) => match &inner.kind {
+                ExprKind::Ident(name) => (name, true),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        if self.resolve(name).is_some() {
+            return Ok(None);
+        }
+        let Some(&(i, true)) = self.constructors.get(name.as_str()) else {
+            return Ok(None);
+        };
+        let arg = self.tuple(args, span)?;
+        Ok(Some(if inverse {
+            EK::Destruct(i, name.as_str().into(), Box::new(arg))
+        } else {
+            EK::Binary(
+                BinaryOp::Maplet,
+                Box::new(CExpr {
+                    kind: EK::Lit(Value::Int(i.into())),
+                    span: f.span,
+                }),
+                Box::new(arg),
+            )
+        }))
+    }
+
+    /// Compiles an expression (a value-producing term).
+    pub fn expr(&mut self, e: &Expr) -> CResult<CExpr> {
+        let span = e.span;
+        let kind = match &e.kind {
+            ExprKind::Ident(name) => self.lookup(name, span)?,
+            ExprKind::Int(i) => EK::Lit(Value::Int(*i)),
+            ExprKind::Str(s) => EK::Lit(Value::str(s)),
+            ExprKind::True => EK::Lit(Value::Bool(true)),
+            ExprKind::False => EK::Lit(Value::Bool(false)),
+            ExprKind::Constant(c) => match c {
+                BuiltinConstant::Nat => EK::Ints(IntSet::Nat),
+                BuiltinConstant::Nat1 => EK::Ints(IntSet::Nat1),
+                BuiltinConstant::Int => EK::Ints(IntSet::Int),
+                BuiltinConstant::Natural => EK::Ints(IntSet::Natural),
+                BuiltinConstant::Natural1 => EK::Ints(IntSet::Natural1),
+                BuiltinConstant::Integer => EK::Ints(IntSet::Integer),
+                BuiltinConstant::String => EK::Strings,
+                BuiltinConstant::Bool => EK::Lit(Value::set_from_sorted(vec![
+                    Value::Bool(false),
+                    Value::Bool(true),
+                ])),
+                BuiltinConstant::MaxInt => EK::Lit(Value::Int(self.types.maxint)),
+                BuiltinConstant::MinInt => EK::Lit(Value::Int(self.types.minint)),
+                BuiltinConstant::EmptySet | BuiltinConstant::EmptySeq => {
+                    EK::Lit(Value::empty_set())
+                }
+            },
+            ExprKind::Unary(UnaryOp::Not, _) => return Err(expected_expression(span)),
+            ExprKind::Unary(UnaryOp::Minus, inner) if matches!(inner.kind, ExprKind::Int(_)) => {
+                let ExprKind::Int(i) = inner.kind else {
+                    unreachable!("guarded by matches!")
+                };
+                EK::Lit(Value::Int(-i))
+            }
+            ExprKind::Unary(op, inner) => EK::Unary(*op, Box::new(self.expr(inner)?)),
+            ExprKind::Binary(op, a, b) => {
+                if op.is_predicate() {
+                    return Err(expected_expression(span));
+                }
+                EK::Binary(*op, Box::new(self.expr(a)?), Box::new(self.expr(b)?))
+            }
+            ExprKind::Call(builtin @ (Builtin::Prj1 | Builtin::Prj2), args) if args.len() == 1 => {
+                EK::Component(*builtin == Builtin::Prj1, Box::new(self.expr(&args[0])?))
+            }
+            ExprKind::Call(builtin, args) => {
+                let [a, b] = args.as_slice() else {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("`{builtin:?}` takes two arguments"),
+                    ));
+                };
+                let (a, b) = (Box::new(self.expr(a)?), Box::new(self.expr(b)?));
+                match builtin {
+                    Builtin::Prj1 => EK::Projection(true, a, b),
+                    Builtin::Prj2 => EK::Projection(false, a, b),
+                    Builtin::Iterate => EK::Iterate(a, b),
+                }
+            }
+            ExprKind::Apply(f, args) => {
+                if let ExprKind::Call(b @ (Builtin::Prj1 | Builtin::Prj2), sets) = &f.kind
+                    && let [left, right] = sets.as_slice()
+                {
+                    return Ok(CExpr {
+                        kind: self.projection_applied(
+                            *b == Builtin::Prj1,
+                            left,
+                            right,
+                            args,
+                            span,
+                        )?,
+                        span,
+                    });
+                }
+                if let Some(constructed) = self.construction(f, args, span)? {
+                    return Ok(CExpr {
+                        kind: constructed,
+                        span,
+                    });
+                }
+                let f = self.expr(f)?;
+                let arg = self.tuple(args, span)?;
+                EK::Apply(Box::new(f), Box::new(arg))
+            }
+            ExprKind::Image(r, s) => EK::Image(Box::new(self.expr(r)?), Box::new(self.expr(s)?)),
+            ExprKind::SetEnum(items) => {
+                EK::SetEnum(items.iter().map(|x| self.expr(x)).collect::<CResult<_>>()?)
+            }
+            ExprKind::SeqEnum(items) => {
+                EK::SeqEnum(items.iter().map(|x| self.expr(x)).collect::<CResult<_>>()?)
+            }
+            ExprKind::Comprehension(names, p) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let solver = self.solver(names, &vars, None, p, span, false)?;
+                self.pop(mark);
+                EK::Comprehension(Box::new(solver))
+            }
+            ExprKind::Lambda(names, p, body) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let body = self.expr(body)?;
+                self.pop(mark);
+                EK::Lambda(Box::new(solver), Box::new(body))
+            }
+            ExprKind::QuantifiedExpr(kind, names, p, body) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let body = self.expr(body)?;
+                self.pop(mark);
+                EK::Quantified(*kind, Box::new(solver), Box::new(body))
+            }
+            ExprKind::Quantifier(..) => return Err(expected_expression(span)),
+            ExprKind::BoolOf(p) => EK::BoolOf(Box::new(self.pred(p)?)),
+            ExprKind::IfThenElse(c, a, b) => EK::IfThenElse(
+                Box::new(self.pred(c)?),
+                Box::new(self.expr(a)?),
+                Box::new(self.expr(b)?),
+            ),
+            ExprKind::Let(names, p, body) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let body = self.expr(body)?;
+                self.pop(mark);
+                EK::Let(Box::new(solver), Box::new(body))
+            }
+            ExprKind::External(f, args) => EK::External(
+                *f,
+                args.iter().map(|a| self.expr(a)).collect::<CResult<_>>()?,
+            ),
+            ExprKind::Record(fields) => self.record(fields, BinaryOp::Maplet, span)?,
+            ExprKind::Struct(fields) => self.record(fields, BinaryOp::Mul, span)?,
+            ExprKind::RecordWith(r, field, value) => {
+                let Some(&(index, count)) = self.types.fields.get(&field_key(span, field.span))
+                else {
+                    return Err(Diagnostic::error(
+                        field.span,
+                        format!("cannot tell which field `{}` is here", field.name),
+                    ));
+                };
+                let record = self.expr(r)?;
+                let value = self.expr(value)?;
+                // The record's fields, with the one assigned replaced.
+                let mut parts: Vec<CExpr> = Vec::with_capacity(count as usize + 1);
+                for k in 0..count {
+                    if k == index {
+                        parts.push(value.clone());
+                        continue;
+                    }
+                    let mut part = record.clone();
+                    for _ in 0..k {
+                        part = CExpr {
+                            kind: EK::Component(false, Box::new(part)),
+                            span,
+                        };
+                    }
+                    if k + 1 < count {
+                        part = CExpr {
+                            kind: EK::Component(true, Box::new(part)),
+                            span,
+                        };
+                    }
+                    parts.push(part);
+                }
+                if count == 1 {
+                    parts.push(CExpr {
+                        kind: EK::Lit(Value::Bool(true)),
+                        span,
+                    });
+                }
+                let mut value = parts.pop().expect("a record has fields");
+                while let Some(part) = parts.pop() {
+                    value = CExpr {
+                        kind: EK::Binary(BinaryOp::Maplet, Box::new(part), Box::new(value)),
+                        span,
+                    };
+                }
+                return Ok(value);
+            }
+            ExprKind::Field(r, field) => {
+                let Some(&(index, count)) = self.types.fields.get(&field_key(span, field.span))
+                else {
+                    return Err(Diagnostic::error(
+                        field.span,
+                        format!("cannot tell which field `{}` is here", field.name),
+                    )
+                    .with_note("a definition that accesses record fields at several record types is not supported yet"));
+                };
+                let mut value = self.expr(r)?;
+                for _ in 0..index {
+                    value = CExpr {
+                        kind: EK::Component(false, Box::new(value)),
+                        span,
+                    };
+                }
+                if count == 1 || index + 1 < count {
+                    value = CExpr {
+                        kind: EK::Component(true, Box::new(value)),
+                        span,
+                    };
+                }
+                return Ok(value);
+            }
+        };
+        Ok(CExpr { kind, span })
+    }
+
+    /// Compiles `f(a, b)` arguments into the single argument `a |-> b`.
+    fn tuple(&mut self, args: &[Expr], span: Span) -> CResult<CExpr> {
+        let mut it = args.iter();
+        let Some(first) = it.next() else {
+            return Err(Diagnostic::error(
+                span,
+                "function application needs an argument",
+            ));
+        };
+        let mut acc = self.expr(first)?;
+        for a in it {
+            let b = self.expr(a)?;
+            let span = acc.span.to(b.span);
+            acc = CExpr {
+                kind: EK::Binary(BinaryOp::Maplet, Box::new(acc), Box::new(b)),
+                span,
+            };
+        }
+        Ok(acc)
+    }
+
+    /// `prj1(S, T)(p)` (or `prj2`) as ProB computes it, without building
+    /// `S * T`, which is often infinite (`prj1(INTEGER, INTEGER)(1, 4)`): the
+    /// component of `p` when `p : S * T`, and otherwise the error of a
+    /// function applied outside its domain (the application of `{}`).
+    fn projection_applied(
+        &mut self,
+        first: bool,
+        left: &Expr,
+        right: &Expr,
+        args: &[Expr],
+        span: Span,
+    ) -> CResult<EK> {
+        let pair = self.tuple(args, span)?;
+        let component = |first| CExpr {
+            kind: EK::Component(first, Box::new(pair.clone())),
+            span,
+        };
+        let member = |x, set| CPred {
+            kind: PK::Member(x, set, false),
+            span,
+        };
+        let inside = CPred {
+            kind: PK::And(vec![
+                member(component(true), self.expr(left)?),
+                member(component(false), self.expr(right)?),
+            ]),
+            span,
+        };
+        let outside = CExpr {
+            kind: EK::Apply(
+                Box::new(CExpr {
+                    kind: EK::Lit(Value::empty_set()),
+                    span,
+                }),
+                Box::new(pair.clone()),
+            ),
+            span,
+        };
+        Ok(EK::IfThenElse(
+            Box::new(inside),
+            Box::new(component(first)),
+            Box::new(outside),
+        ))
+    }
+
+    /// Compiles a predicate.
+    pub fn pred(&mut self, e: &Expr) -> CResult<CPred> {
+        let span = e.span;
+        let kind = match &e.kind {
+            ExprKind::True => PK::Const(true),
+            ExprKind::False => PK::Const(false),
+            ExprKind::Unary(UnaryOp::Not, p) => PK::Not(Box::new(self.pred(p)?)),
+            ExprKind::Binary(op, a, b) => match op {
+                BinaryOp::And => {
+                    let mut parts = Vec::new();
+                    for c in conjuncts(e) {
+                        parts.push(self.pred(c)?);
+                    }
+                    PK::And(parts)
+                }
+                BinaryOp::Or => PK::Or(Box::new(self.pred(a)?), Box::new(self.pred(b)?)),
+                BinaryOp::Implies => PK::Implies(Box::new(self.pred(a)?), Box::new(self.pred(b)?)),
+                BinaryOp::Equiv => PK::Equiv(Box::new(self.pred(a)?), Box::new(self.pred(b)?)),
+                BinaryOp::Eq => PK::Cmp(Cmp::Eq, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Neq => PK::Cmp(Cmp::Neq, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Lt => PK::Cmp(Cmp::Lt, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Le => PK::Cmp(Cmp::Le, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Gt => PK::Cmp(Cmp::Gt, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Ge => PK::Cmp(Cmp::Ge, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Member => PK::Member(self.expr(a)?, self.expr(b)?, false),
+                BinaryOp::NotMember => PK::Member(self.expr(a)?, self.expr(b)?, true),
+                BinaryOp::Subset => PK::Subset(self.expr(a)?, self.expr(b)?, false, false),
+                BinaryOp::StrictSubset => PK::Subset(self.expr(a)?, self.expr(b)?, true, false),
+                BinaryOp::NotSubset => PK::Subset(self.expr(a)?, self.expr(b)?, false, true),
+                BinaryOp::NotStrictSubset => PK::Subset(self.expr(a)?, self.expr(b)?, true, true),
+                _ => return Err(expected_predicate(span)),
+            },
+            ExprKind::Quantifier(q, names, body) => {
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let kind = match q {
+                    Quantifier::ForAll => {
+                        let (guard, goal) = match &body.kind {
+                            ExprKind::Binary(BinaryOp::Implies, p, q) => (Some(&**p), &**q),
+                            _ => (None, &**body),
+                        };
+                        let solver = match guard {
+                            Some(p) => self.solver(names, &vars, None, p, span, false)?,
+                            None => {
+                                let types = self.binder_types(names);
+                                plan::plan(
+                                    names,
+                                    &vars,
+                                    Some(&types),
+                                    Vec::new(),
+                                    span,
+                                    false,
+                                    self.int_bound(),
+                                )
+                            }
+                        };
+                        PK::ForAll(Box::new(solver), Box::new(self.pred(goal)?))
+                    }
+                    Quantifier::Exists => PK::Exists(Box::new(
+                        self.solver(names, &vars, None, body, span, false)?,
+                    )),
+                };
+                self.pop(mark);
+                kind
+            }
+            ExprKind::Let(names, p, body) => {
+                // `LET x BE x = e IN P END` in a predicate: exists a binding with P.
+                let mark = self.mark();
+                let vars = self.bind(names);
+                let mut parts: Vec<CPred> = Vec::new();
+                for c in conjuncts(p) {
+                    parts.push(self.pred(c)?);
+                }
+                parts.push(self.pred(body)?);
+                self.pop(mark);
+                let types = self.binder_types(names);
+                PK::Exists(Box::new(plan::plan(
+                    names,
+                    &vars,
+                    Some(&types),
+                    parts,
+                    span,
+                    false,
+                    self.int_bound(),
+                )))
+            }
+            _ => return Err(expected_predicate(span)),
+        };
+        Ok(CPred { kind, span })
+    }
+
+    /// Compiles the conjuncts of `p` and plans how to enumerate `vars`
+    /// (already bound in scope to `names`). `types` gives a fallback domain
+    /// per variable when no conjunct generates it.
+    pub fn solver(
+        &mut self,
+        names: &[Ident],
+        vars: &[u32],
+        types: Option<&[Type]>,
+        p: &Expr,
+        span: Span,
+        lenient: bool,
+    ) -> CResult<Solver> {
+        let unbounded = std::mem::take(&mut self.unbounded_next);
+        let mut parts = Vec::new();
+        for c in conjuncts(p) {
+            parts.push(self.pred(c)?);
+        }
+        let condition = CPred {
+            kind: PK::And(parts.clone()),
+            span: p.span,
+        };
+        let binder_types;
+        let types = match types {
+            Some(t) => t,
+            None => {
+                binder_types = self.binder_types(names);
+                &binder_types
+            }
+        };
+        let mut solver = plan::plan(
+            names,
+            vars,
+            Some(types),
+            parts,
+            span,
+            lenient,
+            if unbounded { None } else { self.int_bound() },
+        );
+        solver.condition = Some(Box::new(condition));
+        Ok(solver)
+    }
+
+    /// The type checker's types of bound variables, as a fallback domain;
+    /// an unrecorded type counts as `INTEGER` (not enumerable).
+    fn binder_types(&self, names: &[Ident]) -> Vec<Type> {
+        names
+            .iter()
+            .map(|n| self.types.bound_type(n).cloned().unwrap_or(Type::Int))
+            .collect()
+    }
+}
+
+/// The top-level conjuncts of a predicate, in source order.
+pub fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match &x.kind {
+            ExprKind::Binary(BinaryOp::And, a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+            _ => out.push(x),
+        }
+    }
+    out
+}
+
+fn expected_expression(span: Span) -> Diagnostic {
+    Diagnostic::error(span, "expected an expression, found a predicate")
+        .with_label("a predicate cannot be used as a value")
+        .with_note("use `bool(P)` to turn a predicate into a BOOL value")
+}
+
+fn expected_predicate(span: Span) -> Diagnostic {
+    Diagnostic::error(span, "expected a predicate, found an expression")
+        .with_label("this is a value, not a predicate")
+        .with_note("compare it with something, e.g. `x = TRUE`")
+}

@@ -1,0 +1,579 @@
+//! Enumerating sets and running solver plans.
+//!
+//! [`Interpreter::enum_set`] calls back once per element of a set
+//! expression, generating the candidates directly for the symbolic sets
+//! instead of filtering a power set: a total function `A --> B` is a choice
+//! of one image per element of `A` (the product of choices), injections
+//! never reuse an image, bijections are permutations, `POW(S)` lists the
+//! subsets by size, `iseq(S)`/`perm(S)` the arrangements without repeats.
+//! [`Interpreter::solve`] runs a [`Solver`] plan (see [`super::plan`]):
+//! bind, check, bind, ... depth first, calling back for every solution.
+//! Callbacks return `Ok(false)` to stop the enumeration early.
+
+use std::sync::Arc;
+
+use super::expr::{set, thread_copy};
+use super::ir::{CExpr, EK, Gen, Pattern, SolveStep, Solver};
+use super::{Env, Fail, Interpreter, R, within_budget};
+use crate::frontends::b::ast::{BinaryOp, UnaryOp};
+use crate::frontends::b::types::Type;
+use crate::frontends::b::value::{Elem, Value, sequences as seqs, sets};
+
+/// Callback for one enumerated value; `Ok(false)` stops the enumeration.
+pub type EachValue<'c, 'e> = dyn FnMut(Value, &mut Env<'e>) -> R<bool> + 'c;
+
+impl Interpreter {
+    /// Calls `f` on every element of the set `s`, in ascending order for
+    /// explicit sets. Returns `Ok(false)` if `f` stopped it.
+    pub(crate) fn enum_set<'e>(
+        &self,
+        s: &CExpr,
+        env: &mut Env<'e>,
+        f: &mut EachValue<'_, 'e>,
+    ) -> R<bool> {
+        use BinaryOp::*;
+        match &s.kind {
+            EK::Ints(kind) => {
+                let (mut lo, mut hi) = self.int_bounds(*kind);
+                if self.bound_integers && (lo.is_none() || hi.is_none()) {
+                    lo = lo.or(Some(self.minint));
+                    hi = hi.or(Some(self.maxint));
+                    // Read first: a store on every enumeration would make
+                    // the threads fight over the line.
+                    let cut = &self.bound_at_run_time;
+                    if !cut.load(std::sync::atomic::Ordering::Relaxed) {
+                        cut.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+                let (Some(lo), Some(hi)) = (lo, hi) else {
+                    return Err(Fail::infinite(
+                        s.span,
+                        "cannot enumerate an infinite set of integers: bound the variable on \
+                         both sides (`x : a..b`, or `x >= a & x <= b` next to `x : NATURAL`)",
+                    ));
+                };
+                for i in lo..=hi {
+                    within_budget(s.span)?;
+                    if !f(Value::Int(i), env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            EK::FreeType(k) => self
+                .enum_type(&Type::Free(*k), &mut |v| f(v, env))
+                .map_err(|e| e.at_default(s.span)),
+            EK::Strings => Err(Fail::infinite(
+                s.span,
+                "cannot enumerate the infinite set STRING",
+            )),
+            EK::Binary(Interval, a, b) => {
+                let lo = super::expr::int(&self.eval(a, env)?, a.span)?;
+                let hi = super::expr::int(&self.eval(b, env)?, b.span)?;
+                for i in lo..=hi {
+                    within_budget(s.span)?;
+                    if !f(Value::Int(i), env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            EK::Binary(op @ (Minus | Inter), a, b) => {
+                let keep_members = *op == Inter;
+                if let (Some(sa), Some(sb)) = (explicit_set(a, env), explicit_set(b, env)) {
+                    // Hot path (`p : PROC - proc`): both sets explicit and
+                    // sorted, so one merge replaces a search per element.
+                    let mut j = 0;
+                    for v in sa.iter() {
+                        while j < sb.len() && sb[j].fast_cmp(v).is_lt() {
+                            j += 1;
+                        }
+                        let member = j < sb.len() && sb[j].fast_eq(v);
+                        if member == keep_members && !f(v.clone(), env)? {
+                            return Ok(false);
+                        }
+                    }
+                    return Ok(true);
+                }
+                self.enum_set(a, env, &mut |v, env| {
+                    if self.member(&v, b, env)? == keep_members {
+                        f(v, env)
+                    } else {
+                        Ok(true)
+                    }
+                })
+            }
+            EK::Unary(
+                op @ (UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1),
+                inner,
+            ) => {
+                let elems = self.elements(inner, env)?;
+                let min = usize::from(matches!(op, UnaryOp::Pow1 | UnaryOp::Fin1));
+                let mut result = Ok(true);
+                let span = s.span;
+                sets::for_each_subset(&elems, min, &mut |sub| match within_budget(span)
+                    .and_then(|()| f(Value::set_from_sorted(sub), env))
+                {
+                    Ok(true) => true,
+                    other => {
+                        result = other;
+                        false
+                    }
+                });
+                result
+            }
+            EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => Err(Fail::infinite(
+                s.span,
+                "cannot enumerate seq(S): sequences are unbounded (use iseq(S) or bound the size)",
+            )),
+            EK::Unary(op @ (UnaryOp::Iseq | UnaryOp::Iseq1 | UnaryOp::Perm), inner) => {
+                let elems = self.elements(inner, env)?;
+                let (min, max) = match op {
+                    UnaryOp::Iseq => (0, elems.len()),
+                    UnaryOp::Iseq1 => (1, elems.len()),
+                    _ => (elems.len(), elems.len()),
+                };
+                let mut used = vec![false; elems.len()];
+                let mut prefix = Vec::new();
+                injective_sequences(&elems, min, max, &mut used, &mut prefix, &mut |v| f(v, env))
+            }
+            EK::Binary(
+                op @ (Relation | PartialFunction | TotalFunction | PartialInjection
+                | TotalInjection | PartialSurjection | TotalSurjection | PartialBijection
+                | TotalBijection),
+                a,
+                b,
+            ) => {
+                let dom = self.elements(a, env)?;
+                let ran = self.elements(b, env)?;
+                if *op == Relation {
+                    let mut product = Vec::with_capacity(dom.len() * ran.len());
+                    for x in dom.iter() {
+                        for y in ran.iter() {
+                            product.push(Value::pair(x.clone(), y.clone()));
+                        }
+                    }
+                    let mut result = Ok(true);
+                    let span = s.span;
+                    sets::for_each_subset(&product, 0, &mut |sub| match within_budget(span)
+                        .and_then(|()| f(Value::set_from_sorted(sub), env))
+                    {
+                        Ok(true) => true,
+                        other => {
+                            result = other;
+                            false
+                        }
+                    });
+                    return result;
+                }
+                let space = FunctionSpace {
+                    partial: matches!(
+                        op,
+                        PartialFunction | PartialInjection | PartialSurjection | PartialBijection
+                    ),
+                    injective: matches!(
+                        op,
+                        PartialInjection | TotalInjection | PartialBijection | TotalBijection
+                    ),
+                    surjective: matches!(
+                        op,
+                        PartialSurjection | TotalSurjection | PartialBijection | TotalBijection
+                    ),
+                };
+                let mut choice = Vec::with_capacity(dom.len());
+                let mut used = vec![0u32; ran.len()];
+                space.enumerate(&dom, &ran, &mut choice, &mut used, 0, &mut |v| f(v, env))
+            }
+            _ => {
+                let v = self.eval(s, env)?;
+                for x in set(&v, s.span)? {
+                    if !f(x.clone(), env)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// The elements of a finite set expression, building it if symbolic.
+    pub(crate) fn elements(&self, s: &CExpr, env: &mut Env<'_>) -> R<Arc<[Value]>> {
+        match self.eval(s, env)? {
+            Value::Set(elems) => Ok(elems),
+            _ => Err(Fail::new(s.span, "expected a set")),
+        }
+    }
+
+    /// Whether free type `k` has finitely many values as far as free
+    /// types go: none of its constructors' arguments reaches a free type
+    /// that contains itself (`open`: the free types being looked into).
+    /// Integers and strings inside are refused when enumerated.
+    pub(super) fn free_type_is_finite(&self, k: u32, open: &mut Vec<u32>) -> bool {
+        fn finite(this: &Interpreter, t: &Type, open: &mut Vec<u32>) -> bool {
+            match t {
+                Type::Free(k) => this.free_type_is_finite(*k, open),
+                Type::Pair(a, b) => finite(this, a, open) && finite(this, b, open),
+                Type::Set(a) => finite(this, a, open),
+                Type::Int | Type::Bool | Type::String | Type::Given(_) => true,
+            }
+        }
+        if open.contains(&k) {
+            return false;
+        }
+        open.push(k);
+        let ok = self.free_types.get(k as usize).is_none_or(|free| {
+            free.constructors
+                .iter()
+                .filter_map(|c| c.arg.as_ref())
+                .all(|arg| finite(self, arg, open))
+        });
+        open.pop();
+        ok
+    }
+
+    /// Calls `f` on every value of a finite type.
+    pub(crate) fn enum_type(&self, t: &Type, f: &mut dyn FnMut(Value) -> R<bool>) -> R<bool> {
+        match t {
+            Type::Bool => Ok(f(Value::Bool(false))? && f(Value::Bool(true))?),
+            Type::Given(n) => {
+                let size = self
+                    .given_sets
+                    .get(*n as usize)
+                    .map_or(0, |g| g.elements.len());
+                for i in 0..size {
+                    if !f(Value::Elem(Elem {
+                        set: *n,
+                        index: i as u32,
+                    }))? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Type::Pair(a, b) => {
+                let mut rights = Vec::new();
+                self.enum_type(b, &mut |v| {
+                    rights.push(v);
+                    Ok(true)
+                })?;
+                self.enum_type(a, &mut |x| {
+                    for y in &rights {
+                        if !f(Value::pair(x.clone(), y.clone()))? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                })
+            }
+            Type::Set(a) => {
+                let mut all = Vec::new();
+                self.enum_type(a, &mut |v| {
+                    all.push(v);
+                    Ok(true)
+                })?;
+                all.sort_unstable();
+                let mut result = Ok(true);
+                sets::for_each_subset(&all, 0, &mut |sub| match within_budget(
+                    crate::diag::Span::default(),
+                )
+                .and_then(|()| f(Value::set_from_sorted(sub)))
+                {
+                    Ok(true) => true,
+                    other => {
+                        result = other;
+                        false
+                    }
+                });
+                result
+            }
+            Type::Int | Type::String => Err(Fail::infinite(
+                crate::diag::Span::default(),
+                "cannot enumerate an infinite type",
+            )),
+            Type::Free(k) => {
+                if !self.free_type_is_finite(*k, &mut Vec::new()) {
+                    return Err(Fail::infinite(
+                        crate::diag::Span::default(),
+                        format!(
+                            "cannot enumerate the free type `{}`: it is recursive, so infinite",
+                            self.free_type_name(*k)
+                        ),
+                    ));
+                }
+                let Some(free) = self.free_types.get(*k as usize) else {
+                    return Ok(true);
+                };
+                for (i, c) in free.constructors.iter().enumerate() {
+                    let tag = Value::Int(i as i64);
+                    let go = match &c.arg {
+                        None => f(Value::pair(tag, Value::Bool(true)))?,
+                        Some(arg) => {
+                            self.enum_type(arg, &mut |v| f(Value::pair(tag.clone(), v)))?
+                        }
+                    };
+                    if !go {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// Calls `f` once per solution of the plan, with the solver's variables
+    /// bound in the frame. Returns `Ok(false)` if `f` stopped it.
+    pub(crate) fn solve<'e>(
+        &self,
+        solver: &Solver,
+        env: &mut Env<'e>,
+        f: &mut dyn FnMut(&mut Env<'e>) -> R<bool>,
+    ) -> R<bool> {
+        self.run_steps(solver, 0, env, f)
+    }
+
+    pub(super) fn run_steps<'e>(
+        &self,
+        solver: &Solver,
+        i: usize,
+        env: &mut Env<'e>,
+        f: &mut dyn FnMut(&mut Env<'e>) -> R<bool>,
+    ) -> R<bool> {
+        // The budget is polled where candidates are generated (the leaves
+        // of enum_set), not per step: this is the hot path.
+        let Some(step) = solver.steps.get(i) else {
+            return f(env);
+        };
+        match step {
+            SolveStep::Check(p) => {
+                let ok = match self.holds(p, env) {
+                    Ok(b) => b,
+                    Err(e) if solver.lenient && e.outside_domain => false,
+                    Err(e) => return Err(e),
+                };
+                if ok {
+                    self.run_steps(solver, i + 1, env, f)
+                } else {
+                    Ok(true)
+                }
+            }
+            SolveStep::Bind(slot, generator) => {
+                let slot = *slot as usize;
+                match generator {
+                    Gen::Eq(e) => {
+                        env.frame[slot] = match self.eval(e, env) {
+                            Ok(v) => v,
+                            // `q = pst(p)` in a guard, p outside dom(pst): no candidate.
+                            Err(e) if solver.lenient && e.outside_domain => return Ok(true),
+                            Err(e) => return Err(e),
+                        };
+                        self.run_steps(solver, i + 1, env, f)
+                    }
+                    Gen::In(s) => self.enum_set(s, env, &mut |v, env| {
+                        env.frame[slot] = v;
+                        self.run_steps(solver, i + 1, env, f)
+                    }),
+                    Gen::Type(t) => {
+                        let mut values = Vec::new();
+                        self.enum_type(t, &mut |v| {
+                            values.push(v);
+                            Ok(true)
+                        })?;
+                        for v in values {
+                            env.frame[slot] = v;
+                            if !self.run_steps(solver, i + 1, env, f)? {
+                                return Ok(false);
+                            }
+                        }
+                        Ok(true)
+                    }
+                    Gen::SeqUpTo {
+                        elements,
+                        max_len,
+                        nonempty,
+                    } => {
+                        let elements = self.elements(elements, env)?;
+                        let max = self.eval(max_len, env)?.as_int().unwrap_or(-1);
+                        let mut indices: Vec<usize> = Vec::new();
+                        for len in usize::from(*nonempty)..=usize::try_from(max).unwrap_or(0) {
+                            if max < 0 || (len > 0 && elements.is_empty()) {
+                                break;
+                            }
+                            // Every word of length `len` over the elements, as an odometer.
+                            indices.clear();
+                            indices.resize(len, 0);
+                            loop {
+                                within_budget(solver.span)?;
+                                env.frame[slot] =
+                                    seqs::from_owned(indices.iter().map(|&k| elements[k].clone()));
+                                if !self.run_steps(solver, i + 1, env, f)? {
+                                    return Ok(false);
+                                }
+                                let Some(pos) =
+                                    indices.iter().rposition(|&k| k + 1 < elements.len())
+                                else {
+                                    break;
+                                };
+                                indices[pos] += 1;
+                                indices[pos + 1..].iter_mut().for_each(|k| *k = 0);
+                            }
+                        }
+                        Ok(true)
+                    }
+                    Gen::Unbounded(name) => Err(Fail::infinite(
+                        solver.span,
+                        format!(
+                            "cannot enumerate `{name}`: no finite domain (bound it on both sides, e.g. `{name} : 1..10` or `{name} >= 1 & {name} <= 10`)"
+                        ),
+                    )),
+                }
+            }
+            SolveStep::Scan(scan) => self.run_scan(scan, solver, i + 1, env, f),
+            SolveStep::BindPattern(pat, s) => self.enum_set(s, env, &mut |v, env| {
+                if bind_pattern(pat, &v, env) {
+                    self.run_steps(solver, i + 1, env, f)
+                } else {
+                    Ok(true)
+                }
+            }),
+        }
+    }
+}
+
+/// The set a literal or slot holds, if `e` is one and holds a set.
+fn explicit_set(e: &CExpr, env: &Env<'_>) -> Option<Arc<[Value]>> {
+    let v = match &e.kind {
+        // The program's literals are shared by every thread: take this
+        // thread's copy, so that the reference count written is its own.
+        EK::Lit(v) => {
+            return match thread_copy(v) {
+                Value::Set(s) => Some(s),
+                _ => None,
+            };
+        }
+        EK::Read(super::ir::Slot::Const(i)) => &env.consts[*i as usize],
+        EK::Read(super::ir::Slot::Frame(i)) => &env.frame[*i as usize],
+        _ => return None,
+    };
+    match v {
+        Value::Set(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// Destructures `v` into the pattern's slots; false if a bound part differs.
+pub(crate) fn bind_pattern(p: &Pattern, v: &Value, env: &mut Env<'_>) -> bool {
+    match p {
+        Pattern::Slot(s) => {
+            env.frame[*s as usize] = v.clone();
+            true
+        }
+        Pattern::Bound(s) => env.frame[*s as usize] == *v,
+        Pattern::Pair(a, b) => match v.as_pair() {
+            Some((x, y)) => bind_pattern(a, x, env) && bind_pattern(b, y, env),
+            None => false,
+        },
+    }
+}
+
+/// Injective sequences over `elems` of length `min..=max`, shortest first.
+fn injective_sequences(
+    elems: &[Value],
+    min: usize,
+    max: usize,
+    used: &mut [bool],
+    prefix: &mut Vec<Value>,
+    f: &mut dyn FnMut(Value) -> R<bool>,
+) -> R<bool> {
+    for len in min..=max {
+        if !arrangements(elems, len, used, prefix, f)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn arrangements(
+    elems: &[Value],
+    len: usize,
+    used: &mut [bool],
+    prefix: &mut Vec<Value>,
+    f: &mut dyn FnMut(Value) -> R<bool>,
+) -> R<bool> {
+    if prefix.len() == len {
+        within_budget(crate::diag::Span::default())?;
+        return f(seqs::from_owned(prefix.iter().cloned()));
+    }
+    for i in 0..elems.len() {
+        if used[i] {
+            continue;
+        }
+        used[i] = true;
+        prefix.push(elems[i].clone());
+        let go_on = arrangements(elems, len, used, prefix, f)?;
+        prefix.pop();
+        used[i] = false;
+        if !go_on {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The kind of function space being enumerated.
+struct FunctionSpace {
+    partial: bool,
+    injective: bool,
+    surjective: bool,
+}
+
+impl FunctionSpace {
+    /// Chooses an image (or none, if partial) for `dom[i..]`, given the
+    /// choices so far and how often each range element is used.
+    fn enumerate(
+        &self,
+        dom: &[Value],
+        ran: &[Value],
+        choice: &mut Vec<Option<usize>>,
+        used: &mut [u32],
+        covered: usize,
+        f: &mut dyn FnMut(Value) -> R<bool>,
+    ) -> R<bool> {
+        let i = choice.len();
+        if self.surjective && ran.len() - covered > dom.len() - i {
+            return Ok(true); // not enough elements left to cover the range
+        }
+        if i == dom.len() {
+            within_budget(crate::diag::Span::default())?;
+            // Domain elements ascend, so the pairs are already sorted.
+            let pairs: Vec<Value> = choice
+                .iter()
+                .zip(dom)
+                .filter_map(|(c, x)| c.map(|c| Value::pair(x.clone(), ran[c].clone())))
+                .collect();
+            return f(Value::set_from_sorted(pairs));
+        }
+        if self.partial {
+            choice.push(None);
+            let go_on = self.enumerate(dom, ran, choice, used, covered, f)?;
+            choice.pop();
+            if !go_on {
+                return Ok(false);
+            }
+        }
+        for c in 0..ran.len() {
+            if self.injective && used[c] > 0 {
+                continue;
+            }
+            used[c] += 1;
+            choice.push(Some(c));
+            let newly = usize::from(used[c] == 1);
+            let go_on = self.enumerate(dom, ran, choice, used, covered + newly, f)?;
+            choice.pop();
+            used[c] -= 1;
+            if !go_on {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}

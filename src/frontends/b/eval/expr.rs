@@ -1,0 +1,818 @@
+//! Evaluating compiled expressions to values.
+//!
+//! Integer arithmetic is checked (overflow is a well-definedness error, as
+//! is division by zero); `-` and `*` are integer or set operations depending
+//! on the operands' values (the type checker has ensured both agree).
+//! Symbolic sets (`NAT`, `POW(S)`, `A --> B`, ...) are only materialised
+//! when used as a value; membership and enumeration handle them without
+//! building them (see [`super::pred`] and [`super::enumerate`]).
+
+use super::ir::{CExpr, EK, Slot};
+use super::{Env, Fail, Interpreter, R};
+use crate::diag::Span;
+use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
+use crate::frontends::b::value::relations::{self as rel, Applied};
+use crate::frontends::b::value::{Value, sequences as seqs, sets};
+
+/// The integer in `v`, or a type error at `span`.
+pub fn int(v: &Value, span: Span) -> R<i64> {
+    v.as_int()
+        .ok_or_else(|| Fail::new(span, "expected an integer"))
+}
+
+/// The elements of the set `v`, or a type error at `span`.
+#[inline]
+pub fn set(v: &Value, span: Span) -> R<&[Value]> {
+    match v {
+        Value::Set(s) => Ok(s),
+        _ => Err(not_a_set(v, span)),
+    }
+}
+
+/// The error for a value [`set`] cannot list.
+#[cold]
+#[inline(never)]
+fn not_a_set(v: &Value, span: Span) -> Fail {
+    match v {
+        Value::Symbolic(s) => super::symbolic::cannot_list(s, span),
+        _ => Fail::new(span, "expected a set"),
+    }
+}
+
+/// The shared elements of the set `v`, or a type error at `span`.
+fn shared_set(v: &Value, span: Span) -> R<&std::sync::Arc<[Value]>> {
+    match v {
+        Value::Set(s) => Ok(s),
+        _ => Err(not_a_set(v, span)),
+    }
+}
+
+/// The elements of the sequence `v` in order, or an error at `span`.
+pub fn seq(v: &Value, span: Span) -> R<Vec<&Value>> {
+    seqs::elements(set(v, span)?)
+        .ok_or_else(|| Fail::new(span, "expected a sequence (a function from 1..n)"))
+}
+
+/// Largest number of values a thread keeps copies of (then it starts over).
+const THREAD_COPIES: usize = 1 << 12;
+
+thread_local! {
+    /// Per thread: a copy of each shared value of the program (literal
+    /// sets, given sets) it evaluated, keyed by the original's address,
+    /// with the original kept alive so that no other value can take that
+    /// address while the entry exists.
+    static COPIES: std::cell::RefCell<
+        std::collections::HashMap<usize, (Value, Value), crate::frontends::b::value::fast_hash::FastBuild>,
+    > = Default::default();
+}
+
+/// `v`, a value of the compiled program that every thread reads: cloning
+/// it would write its reference count, which sits in the cache line of its
+/// first elements, so threads evaluating the same literal would take that
+/// line from each other on every use. A thread clones its own deep copy.
+#[inline]
+pub(crate) fn thread_copy(v: &Value) -> Value {
+    let Some(address) = v.shared_address() else {
+        return v.clone();
+    };
+    COPIES.with_borrow_mut(|copies| {
+        if let Some((_, copy)) = copies.get(&address) {
+            return copy.clone();
+        }
+        if copies.len() >= THREAD_COPIES {
+            copies.clear();
+        }
+        let copy = v.deep_clone();
+        copies.insert(address, (v.clone(), copy.clone()));
+        copy
+    })
+}
+
+fn overflow(span: Span) -> Fail {
+    Fail::new(span, "integer overflow")
+}
+
+impl Interpreter {
+    /// Evaluates an expression.
+    pub(crate) fn eval(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
+        let span = e.span;
+        match &e.kind {
+            EK::Lit(v) => Ok(thread_copy(v)),
+            EK::Read(Slot::Const(i)) => Ok(env.consts[*i as usize].clone()),
+            EK::Read(Slot::Frame(i)) => Ok(env.frame[*i as usize].clone()),
+            EK::Local(i, name) => {
+                let v = &env.frame[*i as usize];
+                if super::is_undefined(v) {
+                    return Err(Fail::new(
+                        span,
+                        format!("`{name}` is read before it is assigned a value"),
+                    ));
+                }
+                Ok(v.clone())
+            }
+            // With `--bound-integers`, `NATURAL` as a value is cut to
+            // MININT..MAXINT (the run says it is bounded); without, it is an
+            // error. Tests of membership, inclusion, `A - S` and `A /\ S`
+            // never build it.
+            EK::Ints(_) => self.materialise(e, env),
+            EK::Strings => self.materialise(e, env),
+            // Built where it is finite (not recursive).
+            EK::FreeType(_) => self.materialise(e, env),
+            EK::Destruct(ctor, name, v) => match self.eval(v, env)? {
+                Value::Pair(pair) if pair.0 == Value::Int((*ctor).into()) => Ok(pair.1.clone()),
+                _ => Err(Fail::new(
+                    span,
+                    format!("`{name}~` applied to a value another constructor built"),
+                )),
+            },
+            EK::Unary(op, a) => self.unary(*op, a, e, env),
+            EK::Binary(op, a, b) => self.binary(*op, a, b, e, env),
+            EK::Projection(first, a, b) => {
+                let sa = self.eval(a, env)?;
+                let sb = self.eval(b, env)?;
+                let (sa, sb) = (set(&sa, a.span)?, set(&sb, b.span)?);
+                let mut out = Vec::with_capacity(sa.len() * sb.len());
+                for x in sa {
+                    for y in sb {
+                        let p = Value::pair(x.clone(), y.clone());
+                        out.push(Value::pair(p, if *first { x.clone() } else { y.clone() }));
+                    }
+                }
+                Ok(Value::set_from_vec(out))
+            }
+            EK::Symbolic(def) => self.eval_symbolic(def, env),
+            EK::External(f, args) => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a, env)?);
+                }
+                f.apply(&values).map_err(|why| Fail::new(span, why))
+            }
+            EK::Component(first, p) => match self.eval(p, env)? {
+                Value::Pair(pair) => Ok(if *first {
+                    pair.0.clone()
+                } else {
+                    pair.1.clone()
+                }),
+                _ => Err(Fail::new(p.span, "expected a pair")),
+            },
+            EK::Iterate(r, n) => {
+                let rv = self.eval(r, env)?;
+                let n = int(&self.eval(n, env)?, span)?;
+                let r = set(&rv, span)?;
+                if n < 0 {
+                    return Err(Fail::new(
+                        span,
+                        format!("iterate with a negative count {n}"),
+                    ));
+                }
+                if n == 0 {
+                    let mut field = rel::domain(r);
+                    field = sets::union(&field, &rel::range(r));
+                    return Ok(Value::set_from_sorted(rel::identity(&field)));
+                }
+                let mut acc = r.to_vec();
+                for _ in 1..n {
+                    acc = rel::compose(&acc, r);
+                }
+                Ok(Value::set_from_sorted(acc))
+            }
+            EK::Apply(f, x) => {
+                if let Some(y) = self.eval_ref(e, env)? {
+                    return Ok(y.clone());
+                }
+                let arg = self.eval(x, env)?;
+                let owned;
+                let fv = match f.kind {
+                    EK::Read(Slot::Const(i)) => &env.consts[i as usize],
+                    EK::Read(Slot::Frame(i)) => &env.frame[i as usize],
+                    _ => {
+                        owned = self.eval(f, env)?;
+                        &owned
+                    }
+                };
+                if let Value::Symbolic(s) = fv {
+                    let s = s.clone();
+                    return self.apply_symbolic(&s, &arg, span, env);
+                }
+                apply(fv, &arg, f.span, span)
+            }
+            EK::Image(r, s) => {
+                if let EK::Unary(UnaryOp::Inverse, inner) = &r.kind {
+                    // `r~[S]`: the x with some `x |-> y : r`, y in S (no inverse built).
+                    let rv = self.eval(inner, env)?;
+                    let pairs = set(&rv, inner.span)?;
+                    let mut out: Vec<Value> = if let EK::SetEnum(items) = &s.kind
+                        && let [item] = items.as_slice()
+                    {
+                        // `r~[{y}]` (`pst~[{active}]`): no singleton set built.
+                        let y = self.eval(item, env)?;
+                        pairs
+                            .iter()
+                            .filter(|p| rel::second(p).fast_eq(&y))
+                            .map(|p| rel::first(p).clone())
+                            .collect()
+                    } else {
+                        let sv = self.eval(s, env)?;
+                        let sset = set(&sv, s.span)?;
+                        pairs
+                            .iter()
+                            .filter(|p| sets::contains(sset, rel::second(p)))
+                            .map(|p| rel::first(p).clone())
+                            .collect()
+                    };
+                    out.dedup();
+                    return Ok(Value::set_from_sorted(out));
+                }
+                let rv = self.eval(r, env)?;
+                let sv = self.eval(s, env)?;
+                if let Value::Symbolic(sym) = &rv {
+                    return self.image_symbolic(sym, set(&sv, s.span)?, span, env);
+                }
+                Ok(Value::set_from_sorted(rel::image(
+                    set(&rv, r.span)?,
+                    set(&sv, s.span)?,
+                )))
+            }
+            EK::SetEnum(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.eval(x, env)?);
+                }
+                Ok(Value::set_from_vec(out))
+            }
+            EK::SeqEnum(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.eval(x, env)?);
+                }
+                Ok(seqs::from_owned(out))
+            }
+            EK::Comprehension(solver) => {
+                let mut out = Vec::new();
+                self.solve(solver, env, &mut |env| {
+                    out.push(tuple(&solver.vars, env));
+                    Ok(true)
+                })?;
+                Ok(Value::set_from_vec(out))
+            }
+            EK::Lambda(solver, body) => {
+                let mut out = Vec::new();
+                self.solve(solver, env, &mut |env| {
+                    let y = self.eval(body, env)?;
+                    out.push(Value::pair(tuple(&solver.vars, env), y));
+                    Ok(true)
+                })?;
+                Ok(Value::set_from_vec(out))
+            }
+            EK::Quantified(kind, solver, body) => self.quantified(*kind, solver, body, span, env),
+            EK::BoolOf(p) => Ok(Value::Bool(self.holds(p, env)?)),
+            EK::IfThenElse(c, a, b) => {
+                if self.holds(c, env)? {
+                    self.eval(a, env)
+                } else {
+                    self.eval(b, env)
+                }
+            }
+            EK::Let(solver, body) => {
+                let mut result = None;
+                self.solve(solver, env, &mut |env| {
+                    result = Some(self.eval(body, env)?);
+                    Ok(false)
+                })?;
+                result.ok_or_else(|| Fail::new(span, "the LET bindings have no solution"))
+            }
+        }
+    }
+
+    /// `card(r~[{y}])` without building the image, if `e` is `r~[{y}]`
+    /// (`card(pst~[{active}]) <= 1`, `pst~[{active}] = {}`: invariants and
+    /// guards evaluated in every state). Each `x |-> y` is in `r` once, so
+    /// the image has one element per pair with second component `y`.
+    /// Evaluates `r`, then `y`, as the general path does.
+    pub(crate) fn inverse_singleton_count(&self, e: &CExpr, env: &mut Env<'_>) -> R<Option<usize>> {
+        if let EK::Image(r, s) = &e.kind
+            && let EK::Unary(UnaryOp::Inverse, inner) = &r.kind
+            && let EK::SetEnum(items) = &s.kind
+            && let [item] = items.as_slice()
+        {
+            let rv = self.eval(inner, env)?;
+            let pairs = set(&rv, inner.span)?;
+            let y = self.eval(item, env)?;
+            return Ok(Some(
+                pairs.iter().filter(|p| rel::second(p).fast_eq(&y)).count(),
+            ));
+        }
+        Ok(None)
+    }
+
+    /// The value of `e` by reference, without cloning, when it is a
+    /// literal, a slot, or a function application of such (the common
+    /// `pst(p)` of guards); `None` for anything else.
+    pub(crate) fn eval_ref<'v>(&self, e: &'v CExpr, env: &'v Env<'_>) -> R<Option<&'v Value>> {
+        match &e.kind {
+            EK::Lit(v) => Ok(Some(v)),
+            EK::Read(Slot::Const(i)) => Ok(Some(&env.consts[*i as usize])),
+            EK::Read(Slot::Frame(i)) => Ok(Some(&env.frame[*i as usize])),
+            EK::Apply(f, x) => {
+                let (Some(fv), Some(xv)) = (self.eval_ref(f, env)?, self.eval_ref(x, env)?) else {
+                    return Ok(None);
+                };
+                if matches!(fv, Value::Symbolic(_)) {
+                    return Ok(None);
+                }
+                apply_ref(fv, xv, f.span, e.span).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn quantified(
+        &self,
+        kind: QuantifiedExprKind,
+        solver: &super::ir::Solver,
+        body: &CExpr,
+        span: Span,
+        env: &mut Env<'_>,
+    ) -> R<Value> {
+        match kind {
+            QuantifiedExprKind::Sum | QuantifiedExprKind::Product => {
+                let sum = kind == QuantifiedExprKind::Sum;
+                let mut acc: i64 = if sum { 0 } else { 1 };
+                self.solve(solver, env, &mut |env| {
+                    let v = int(&self.eval(body, env)?, body.span)?;
+                    acc = if sum {
+                        acc.checked_add(v)
+                    } else {
+                        acc.checked_mul(v)
+                    }
+                    .ok_or_else(|| overflow(span))?;
+                    Ok(true)
+                })?;
+                Ok(Value::Int(acc))
+            }
+            QuantifiedExprKind::Union => {
+                let mut acc: Vec<Value> = Vec::new();
+                self.solve(solver, env, &mut |env| {
+                    let v = self.eval(body, env)?;
+                    acc = sets::union(&acc, set(&v, body.span)?);
+                    Ok(true)
+                })?;
+                Ok(Value::set_from_sorted(acc))
+            }
+            QuantifiedExprKind::Inter => {
+                let mut acc: Option<Vec<Value>> = None;
+                self.solve(solver, env, &mut |env| {
+                    let v = self.eval(body, env)?;
+                    let s = set(&v, body.span)?;
+                    acc = Some(match &acc {
+                        None => s.to_vec(),
+                        Some(a) => sets::inter(a, s),
+                    });
+                    Ok(true)
+                })?;
+                acc.map(Value::set_from_sorted)
+                    .ok_or_else(|| Fail::new(span, "INTER over an empty set of indices"))
+            }
+        }
+    }
+
+    fn unary(&self, op: UnaryOp, a: &CExpr, whole: &CExpr, env: &mut Env<'_>) -> R<Value> {
+        use UnaryOp::*;
+        let span = whole.span;
+        if matches!(
+            op,
+            Pow | Pow1 | Fin | Fin1 | Seq | Seq1 | Iseq | Iseq1 | Perm
+        ) {
+            return self.materialise(whole, env);
+        }
+        if op == Card {
+            // card of a symbolic set without building it where possible.
+            if let EK::Ints(_) = a.kind {
+                return Err(Fail::new(span, "card of an infinite set"));
+            }
+            if let Some(n) = self.inverse_singleton_count(a, env)? {
+                return Ok(Value::Int(n as i64));
+            }
+            // A set read in place (a given set, a constant, a variable):
+            // counted without a copy of it.
+            if let Some(Value::Set(items)) = self.eval_ref(a, env)? {
+                return Ok(Value::Int(items.len() as i64));
+            }
+        }
+        let v = self.eval(a, env)?;
+        let sp = a.span;
+        Ok(match op {
+            Minus => Value::Int(int(&v, sp)?.checked_neg().ok_or_else(|| overflow(span))?),
+            Not => return Err(Fail::new(span, "a predicate used as a value")),
+            Inverse => Value::set_from_vec(rel::inverse(set(&v, sp)?)),
+            Card => Value::Int(set(&v, sp)?.len() as i64),
+            Dom => Value::set_from_sorted(rel::domain(set(&v, sp)?)),
+            Ran => Value::set_from_sorted(rel::range(set(&v, sp)?)),
+            GeneralUnion => {
+                let mut acc: Vec<Value> = Vec::new();
+                for s in set(&v, sp)? {
+                    acc = sets::union(&acc, set(s, sp)?);
+                }
+                Value::set_from_sorted(acc)
+            }
+            GeneralInter => {
+                let ss = set(&v, sp)?;
+                let Some((first, rest)) = ss.split_first() else {
+                    return Err(Fail::new(span, "inter of an empty set of sets"));
+                };
+                let mut acc = set(first, sp)?.to_vec();
+                for s in rest {
+                    acc = sets::inter(&acc, set(s, sp)?);
+                }
+                Value::set_from_sorted(acc)
+            }
+            Min | Max => {
+                let s = set(&v, sp)?;
+                let x = if op == Min { s.first() } else { s.last() };
+                match x {
+                    Some(x) => x.clone(),
+                    None => {
+                        return Err(Fail::new(
+                            span,
+                            format!("{} of the empty set", if op == Min { "min" } else { "max" }),
+                        ));
+                    }
+                }
+            }
+            Id => Value::set_from_sorted(rel::identity(set(&v, sp)?)),
+            Closure1 => closure_cached(&v, sp, false)?,
+            Closure => closure_cached(&v, sp, true)?,
+            First | Last | Front | Tail => {
+                let s = seq(&v, sp)?;
+                if s.is_empty() {
+                    let name = format!("{op:?}").to_lowercase();
+                    return Err(Fail::new(span, format!("{name} of the empty sequence")));
+                }
+                match op {
+                    First => s[0].clone(),
+                    Last => s[s.len() - 1].clone(),
+                    Front => seqs::from_elements(s[..s.len() - 1].iter().copied()),
+                    _ => seqs::from_elements(s[1..].iter().copied()),
+                }
+            }
+            Size => Value::Int(seq(&v, sp)?.len() as i64),
+            Rev => seqs::from_elements(seq(&v, sp)?.into_iter().rev()),
+            Conc => {
+                let mut out: Vec<Value> = Vec::new();
+                for s in seq(&v, sp)? {
+                    out.extend(seq(s, sp)?.into_iter().cloned());
+                }
+                seqs::from_owned(out)
+            }
+            Succ => Value::Int(int(&v, sp)?.checked_add(1).ok_or_else(|| overflow(span))?),
+            Pred => Value::Int(int(&v, sp)?.checked_sub(1).ok_or_else(|| overflow(span))?),
+            Fnc => {
+                let r = set(&v, sp)?;
+                let out: Vec<Value> = rel::domain(r)
+                    .into_iter()
+                    .map(|x| {
+                        let ys: Vec<Value> = rel::pairs_from(r, &x)
+                            .iter()
+                            .map(|p| rel::second(p).clone())
+                            .collect();
+                        Value::pair(x, Value::set_from_vec(ys))
+                    })
+                    .collect();
+                Value::set_from_sorted(out)
+            }
+            Rel => {
+                let mut out = Vec::new();
+                for p in set(&v, sp)? {
+                    for y in set(rel::second(p), sp)? {
+                        out.push(Value::pair(rel::first(p).clone(), y.clone()));
+                    }
+                }
+                Value::set_from_vec(out)
+            }
+            Pow | Pow1 | Fin | Fin1 | Seq | Seq1 | Iseq | Iseq1 | Perm => {
+                unreachable!("handled above")
+            }
+        })
+    }
+
+    fn binary(
+        &self,
+        op: BinaryOp,
+        a: &CExpr,
+        b: &CExpr,
+        whole: &CExpr,
+        env: &mut Env<'_>,
+    ) -> R<Value> {
+        use BinaryOp::*;
+        let span = whole.span;
+        if op.is_relation_set() {
+            return self.materialise(whole, env);
+        }
+        if op == Override
+            && let EK::SetEnum(items) = &b.kind
+            && let [item] = items.as_slice()
+            && let EK::Binary(Maplet, x, y) = &item.kind
+        {
+            // `f <+ {x |-> y}` (from `f(x) := y`): replace one image, one
+            // allocation, no singleton built (the hot path of most models).
+            let fv = self.eval(a, env)?;
+            let (xv, yv) = (self.eval(x, env)?, self.eval(y, env)?);
+            return Ok(Value::Set(rel::with_image(
+                shared_set(&fv, a.span)?,
+                xv,
+                yv,
+            )));
+        }
+        if matches!(op, Union | Minus)
+            && let EK::SetEnum(items) = &b.kind
+            && let [item] = items.as_slice()
+        {
+            // `s \/ {x}` and `s - {x}`: one copy, no singleton set built.
+            let sv = self.eval(a, env)?;
+            let x = self.eval(item, env)?;
+            let s = shared_set(&sv, a.span)?;
+            return Ok(Value::Set(if op == Union {
+                sets::with_inserted(s, x)
+            } else {
+                sets::with_removed(s, &x)
+            }));
+        }
+        if matches!(op, DomainSubtraction | DomainRestriction)
+            && let EK::SetEnum(items) = &a.kind
+            && let [item] = items.as_slice()
+        {
+            // `{x} <<| f` and `{x} <| f`: cut out (or keep) the run of pairs
+            // from x, one allocation, no singleton set built.
+            let x = self.eval(item, env)?;
+            let rv = self.eval(b, env)?;
+            let r = shared_set(&rv, b.span)?;
+            let run = rel::run_from(r, &x);
+            return Ok(Value::Set(if op == DomainSubtraction {
+                sets::splice(r, run, None)
+            } else {
+                r[run].into()
+            }));
+        }
+        if matches!(op, Minus | Inter) && self.is_infinite_ints(b) && !self.is_infinite_ints(a) {
+            // `A - NATURAL`, `A /\ NATURAL`: the members of A kept by a test
+            // on each.
+            return self.materialise(whole, env);
+        }
+        if op == Inter && self.is_infinite_ints(a) && !self.is_infinite_ints(b) {
+            let mut out = Vec::new();
+            self.enum_set(b, env, &mut |v, env| {
+                if self.member(&v, a, env)? {
+                    out.push(v);
+                }
+                Ok(true)
+            })?;
+            return Ok(Value::set_from_vec(out));
+        }
+        let va = self.eval(a, env)?;
+        let vb = self.eval(b, env)?;
+        let (sa, sb) = (a.span, b.span);
+        let arith = |f: fn(i64, i64) -> Option<i64>| -> R<Value> {
+            Ok(Value::Int(
+                f(int(&va, sa)?, int(&vb, sb)?).ok_or_else(|| overflow(span))?,
+            ))
+        };
+        Ok(match op {
+            Add => arith(i64::checked_add)?,
+            Minus => match (&va, &vb) {
+                (Value::Set(x), Value::Set(y)) => Value::set_from_sorted(sets::difference(x, y)),
+                _ => arith(i64::checked_sub)?,
+            },
+            Mul => match (&va, &vb) {
+                (Value::Set(x), Value::Set(y)) => {
+                    let mut out = Vec::with_capacity(x.len() * y.len());
+                    for p in x.iter() {
+                        for q in y.iter() {
+                            out.push(Value::pair(p.clone(), q.clone()));
+                        }
+                    }
+                    Value::set_from_sorted(out)
+                }
+                _ => arith(i64::checked_mul)?,
+            },
+            Div | Mod => {
+                let (x, y) = (int(&va, sa)?, int(&vb, sb)?);
+                if y == 0 {
+                    return Err(Fail::new(
+                        span,
+                        format!("{} by zero", if op == Div { "division" } else { "modulo" }),
+                    ));
+                }
+                if op == Mod && (x < 0 || y < 0) {
+                    return Err(Fail::new(span, "mod with a negative operand"));
+                }
+                // B division truncates towards zero, like Rust's.
+                Value::Int(
+                    if op == Div {
+                        x.checked_div(y)
+                    } else {
+                        x.checked_rem(y)
+                    }
+                    .ok_or_else(|| overflow(span))?,
+                )
+            }
+            Power => {
+                let (x, y) = (int(&va, sa)?, int(&vb, sb)?);
+                if y < 0 {
+                    return Err(Fail::new(span, "negative exponent"));
+                }
+                let y = u32::try_from(y).map_err(|_| overflow(span))?;
+                Value::Int(x.checked_pow(y).ok_or_else(|| overflow(span))?)
+            }
+            Interval => {
+                let (lo, hi) = (int(&va, sa)?, int(&vb, sb)?);
+                if hi >= lo && hi - lo >= super::MAX_MATERIALISED as i64 {
+                    return Err(Fail::infinite(
+                        span,
+                        format!("the interval {lo}..{hi} is too large to build"),
+                    ));
+                }
+                Value::set_from_sorted((lo..=hi).map(Value::Int).collect())
+            }
+            Union => Value::set_from_sorted(sets::union(set(&va, sa)?, set(&vb, sb)?)),
+            Inter => Value::set_from_sorted(sets::inter(set(&va, sa)?, set(&vb, sb)?)),
+            Maplet => Value::pair(va, vb),
+            DomainRestriction => {
+                Value::set_from_sorted(rel::restrict_domain(set(&vb, sb)?, set(&va, sa)?, true))
+            }
+            DomainSubtraction => {
+                Value::set_from_sorted(rel::restrict_domain(set(&vb, sb)?, set(&va, sa)?, false))
+            }
+            RangeRestriction => {
+                Value::set_from_sorted(rel::restrict_range(set(&va, sa)?, set(&vb, sb)?, true))
+            }
+            RangeSubtraction => {
+                Value::set_from_sorted(rel::restrict_range(set(&va, sa)?, set(&vb, sb)?, false))
+            }
+            Override => Value::set_from_sorted(rel::overwrite(set(&va, sa)?, set(&vb, sb)?)),
+            DirectProduct => {
+                Value::set_from_sorted(rel::direct_product(set(&va, sa)?, set(&vb, sb)?))
+            }
+            Composition => {
+                if let Value::Symbolic(r) = &vb {
+                    return self.compose_symbolic(set(&va, sa)?, r, span, env);
+                }
+                Value::set_from_sorted(rel::compose(set(&va, sa)?, set(&vb, sb)?))
+            }
+            ParallelProduct => {
+                Value::set_from_sorted(rel::parallel_product(set(&va, sa)?, set(&vb, sb)?))
+            }
+            Append => {
+                let mut s: Vec<Value> = seq(&va, sa)?.into_iter().cloned().collect();
+                s.push(vb);
+                seqs::from_owned(s)
+            }
+            Prepend => {
+                let mut s = vec![va];
+                s.extend(seq(&vb, sb)?.into_iter().cloned());
+                seqs::from_owned(s)
+            }
+            Concat => {
+                let mut s: Vec<Value> = seq(&va, sa)?.into_iter().cloned().collect();
+                s.extend(seq(&vb, sb)?.into_iter().cloned());
+                seqs::from_owned(s)
+            }
+            TakeFront | DropFront => {
+                let s = seq(&va, sa)?;
+                let n = int(&vb, sb)?;
+                if n < 0 || n as usize > s.len() {
+                    return Err(Fail::new(
+                        span,
+                        format!("index {n} out of range 0..{} of the sequence", s.len()),
+                    ));
+                }
+                let n = n as usize;
+                if op == TakeFront {
+                    seqs::from_elements(s[..n].iter().copied())
+                } else {
+                    seqs::from_elements(s[n..].iter().copied())
+                }
+            }
+            Relation | PartialFunction | TotalFunction | PartialInjection | TotalInjection
+            | PartialSurjection | TotalSurjection | PartialBijection | TotalBijection => {
+                unreachable!("handled above")
+            }
+            Eq | Neq | Member | NotMember | Subset | StrictSubset | NotSubset | NotStrictSubset
+            | Lt | Le | Gt | Ge | And | Or | Implies | Equiv => {
+                return Err(Fail::new(span, "a predicate used as a value"));
+            }
+        })
+    }
+
+    /// Builds a symbolic set as an explicit value, by enumerating it.
+    /// Is `e` `NATURAL`, `NATURAL1` or `INTEGER`?
+    fn is_infinite_ints(&self, e: &CExpr) -> bool {
+        matches!(&e.kind, EK::Ints(kind) if !matches!(self.int_bounds(*kind), (Some(_), Some(_))))
+    }
+
+    pub(crate) fn materialise(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
+        let mut out = Vec::new();
+        self.enum_set(e, env, &mut |v, _| {
+            if out.len() >= super::MAX_MATERIALISED {
+                return Err(Fail::infinite(
+                    e.span,
+                    "this set is too large to build explicitly",
+                ));
+            }
+            out.push(v);
+            Ok(true)
+        })?;
+        Ok(Value::set_from_vec(out))
+    }
+}
+
+thread_local! {
+    /// The last `closure`/`closure1` computed on this thread: its argument,
+    /// whether reflexive, and the result. Operations often test several
+    /// parameter values against the closure of the same relation
+    /// (`tt1 |-> tt2 : closure1(roads)`); comparing the argument is far
+    /// cheaper than recomputing the closure.
+    static LAST_CLOSURE: std::cell::RefCell<Option<(Value, bool, Value)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `closure1(r)`, or `closure(r)` if `reflexive`, reusing the last result
+/// computed on this thread for the same relation.
+fn closure_cached(r: &Value, span: Span, reflexive: bool) -> R<Value> {
+    let hit = LAST_CLOSURE.with(|c| {
+        c.borrow().as_ref().and_then(|(arg, refl, result)| {
+            (*refl == reflexive && arg == r).then(|| result.clone())
+        })
+    });
+    if let Some(result) = hit {
+        return Ok(result);
+    }
+    let pairs = set(r, span)?;
+    let mut closed = rel::transitive_closure(pairs);
+    if reflexive {
+        let field = sets::union(&rel::domain(pairs), &rel::range(pairs));
+        closed = sets::union(&closed, &rel::identity(&field));
+    }
+    let result = Value::set_from_sorted(closed);
+    LAST_CLOSURE.with(|c| *c.borrow_mut() = Some((r.clone(), reflexive, result.clone())));
+    Ok(result)
+}
+
+/// `f(x)` with the errors ProB reports; "outside the domain" is marked so
+/// that operation guards can treat it as false.
+pub fn apply(f: &Value, x: &Value, fspan: Span, span: Span) -> R<Value> {
+    apply_ref(f, x, fspan, span).cloned()
+}
+
+/// [`apply`] returning a reference into `f`.
+#[inline]
+pub fn apply_ref<'v>(f: &'v Value, x: &Value, fspan: Span, span: Span) -> R<&'v Value> {
+    match rel::apply(set(f, fspan)?, x) {
+        Applied::Value(y) => Ok(y),
+        Applied::OutsideDomain => Err(Fail::outside_domain(
+            span,
+            "function applied outside its domain",
+        )),
+        Applied::NotAFunction => Err(Fail::new(
+            span,
+            "applying a relation that is not a function here",
+        )),
+    }
+}
+
+/// The value of the bound variables `vars` as a left-nested tuple.
+pub fn tuple(vars: &[u32], env: &Env<'_>) -> Value {
+    let mut it = vars.iter().map(|&s| env.frame[s as usize].clone());
+    match it.next() {
+        Some(first) => it.fold(first, Value::pair),
+        // The parser never produces a binder without names.
+        None => Value::empty_set(),
+    }
+}
+
+#[cfg(test)]
+mod thread_copy_tests {
+    use super::*;
+
+    #[test]
+    fn each_thread_reads_its_own_copy_of_a_shared_value() {
+        let original = Value::set_from_vec(vec![Value::pair(Value::Int(1), Value::str("a"))]);
+        let mine = thread_copy(&original);
+        assert_eq!(mine, original);
+        assert_ne!(mine.shared_address(), original.shared_address());
+        // The same copy on every use in this thread.
+        assert_eq!(
+            thread_copy(&original).shared_address(),
+            mine.shared_address()
+        );
+        // Another thread gets a copy of its own.
+        let theirs = std::thread::scope(|s| {
+            s.spawn(|| thread_copy(&original).shared_address())
+                .join()
+                .unwrap()
+        });
+        assert_ne!(theirs, mine.shared_address());
+        assert_ne!(theirs, original.shared_address());
+        // Scalars are not copied through the table.
+        assert_eq!(thread_copy(&Value::Int(3)), Value::Int(3));
+    }
+}

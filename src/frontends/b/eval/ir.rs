@@ -1,0 +1,282 @@
+//! The compiled form of a machine that the interpreter runs.
+//!
+//! [`super::compile`] turns the AST into these trees once, in
+//! [`super::Interpreter::new`]: every identifier becomes a [`Slot`] (an index
+//! into the constants or into the evaluation frame), expressions and
+//! predicates are separate trees, and every group of bound variables comes
+//! with a [`Solver`] plan that says, statically, in which order its
+//! variables are generated and when each conjunct is checked. Evaluation
+//! then never looks a name up.
+
+use crate::diag::Span;
+use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
+use crate::frontends::b::types::Type;
+use crate::frontends::b::value::Value;
+
+/// Where an identifier's value lives at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// Index into the constants of the current valuation.
+    Const(u32),
+    /// Index into the frame: variables first, then operation parameters,
+    /// outputs and bound/local variables.
+    Frame(u32),
+}
+
+/// Built-in integer sets, kept symbolic (never materialised unless needed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntSet {
+    /// `NAT`: 0..MAXINT
+    Nat,
+    /// `NAT1`: 1..MAXINT
+    Nat1,
+    /// `INT`: MININT..MAXINT
+    Int,
+    /// `NATURAL` (unbounded)
+    Natural,
+    /// `NATURAL1` (unbounded)
+    Natural1,
+    /// `INTEGER` (unbounded)
+    Integer,
+}
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub struct CExpr {
+    /// What it computes.
+    pub kind: EK,
+    /// Source span, for error messages.
+    pub span: Span,
+}
+
+/// Compiled expression kinds.
+#[derive(Clone, Debug)]
+pub enum EK {
+    /// A literal value (numbers, booleans, given sets, enumerated elements).
+    Lit(Value),
+    /// Read a constant or frame slot.
+    Read(Slot),
+    /// Read the frame slot of a `VAR` local or an operation's output,
+    /// named: a model error while it holds no value yet (see
+    /// [`super::undefined`]).
+    Local(u32, std::sync::Arc<str>),
+    /// A built-in integer set.
+    Ints(IntSet),
+    /// `STRING`
+    Strings,
+    /// A free type (by number), as the set of all its values.
+    FreeType(u32),
+    /// `c~(v)`: the argument of constructor number `.0` (named `.1`, for
+    /// messages) that built `v`; a model error for a value another
+    /// constructor built.
+    Destruct(u32, std::sync::Arc<str>, Box<CExpr>),
+    /// One-argument operators and built-ins.
+    Unary(UnaryOp, Box<CExpr>),
+    /// Infix operators that yield values.
+    Binary(BinaryOp, Box<CExpr>, Box<CExpr>),
+    /// `prj1(S, T)` (true) or `prj2(S, T)` (false).
+    Projection(bool, Box<CExpr>, Box<CExpr>),
+    /// ProB's one-argument `prj1(p)` (true) or `prj2(p)` (false): a
+    /// component of the pair `p`.
+    Component(bool, Box<CExpr>),
+    /// `iterate(r, n)`
+    Iterate(Box<CExpr>, Box<CExpr>),
+    /// `f(x)`, the arguments already paired.
+    Apply(Box<CExpr>, Box<CExpr>),
+    /// `r[S]`
+    Image(Box<CExpr>, Box<CExpr>),
+    /// `{a, b}`
+    SetEnum(Vec<CExpr>),
+    /// `[a, b]`
+    SeqEnum(Vec<CExpr>),
+    /// `{x, y | P}`: every solution, as the (left-nested) tuple of the variables.
+    Comprehension(Box<Solver>),
+    /// `%(x, y).(P | E)`: the solver and the body.
+    Lambda(Box<Solver>, Box<CExpr>),
+    /// `SIGMA`, `PI`, `UNION`, `INTER` over the solutions.
+    Quantified(QuantifiedExprKind, Box<Solver>, Box<CExpr>),
+    /// `bool(P)`
+    BoolOf(Box<CPred>),
+    /// `IF P THEN E1 ELSE E2 END`
+    IfThenElse(Box<CPred>, Box<CExpr>, Box<CExpr>),
+    /// `LET ... BE P IN E END`: the solver binds the names.
+    Let(Box<Solver>, Box<CExpr>),
+    /// An external function of ProB's libraries (see [`crate::frontends::b::library`]).
+    External(crate::frontends::b::library::External, Vec<CExpr>),
+    /// The defining expression of a constant (`c = E` in PROPERTIES): its
+    /// value, or the definition kept symbolic when it is recursive or
+    /// cannot be built (see [`super::symbolic`]).
+    Symbolic(Box<super::symbolic::SymbolicDef>),
+}
+
+/// Comparison operators of atomic predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `=`
+    Eq,
+    /// `/=`
+    Neq,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// A compiled predicate.
+#[derive(Clone, Debug)]
+pub struct CPred {
+    /// What it tests.
+    pub kind: PK,
+    /// Source span: error messages and the text of failing invariants.
+    pub span: Span,
+}
+
+/// Compiled predicate kinds.
+#[derive(Clone, Debug)]
+pub enum PK {
+    /// A constant truth value.
+    Const(bool),
+    /// Conjunction of all.
+    And(Vec<CPred>),
+    /// `P or Q`
+    Or(Box<CPred>, Box<CPred>),
+    /// `P => Q`
+    Implies(Box<CPred>, Box<CPred>),
+    /// `P <=> Q`
+    Equiv(Box<CPred>, Box<CPred>),
+    /// `not(P)`
+    Not(Box<CPred>),
+    /// Comparisons.
+    Cmp(Cmp, CExpr, CExpr),
+    /// `e : S` (false) or `e /: S` (true: negated).
+    Member(CExpr, CExpr, bool),
+    /// `a <: b` with (strict, negated).
+    Subset(CExpr, CExpr, bool, bool),
+    /// `!x.(P => Q)`: solve P, check Q for every solution.
+    ForAll(Box<Solver>, Box<CPred>),
+    /// `#x.(P)`: is there a solution?
+    Exists(Box<Solver>),
+}
+
+/// How a bound variable gets its candidate values.
+#[derive(Clone, Debug)]
+pub enum Gen {
+    /// `x = e`: exactly one candidate.
+    Eq(CExpr),
+    /// `x : S` (also `x <: S` as `x : POW(S)`): every element of `S`,
+    /// enumerated symbolically where possible.
+    In(CExpr),
+    /// No generating conjunct: every value of the (finite) type.
+    Type(Type),
+    /// No generating conjunct and no finite type: enumerating is an error
+    /// (reported when the binder is evaluated). Holds the variable's name.
+    Unbounded(String),
+    /// `x : seq(S)` (or `seq1(S)`, then `nonempty`) with `size(x) <= n`
+    /// elsewhere: every sequence over `S` of length at most `n`, shortest first.
+    SeqUpTo {
+        /// The set `S` of the elements.
+        elements: CExpr,
+        /// The greatest length `n`.
+        max_len: CExpr,
+        /// Whether the empty sequence is left out.
+        nonempty: bool,
+    },
+}
+
+/// One step of a solver plan.
+#[derive(Clone, Debug)]
+pub enum SolveStep {
+    /// Give a frame slot each candidate in turn.
+    Bind(u32, Gen),
+    /// Give a tuple pattern (`x |-> y : S`) each element of a set in turn.
+    BindPattern(Pattern, CExpr),
+    /// Keep only the current candidates for which this conjunct holds.
+    Check(CPred),
+    /// `p : S & f(p) = c` as one pass over `f` (see [`super::scan`]).
+    Scan(Box<super::scan::PreimageScan>),
+}
+
+/// A tuple of frame slots to destructure a value into.
+#[derive(Clone, Debug)]
+pub enum Pattern {
+    /// Bind this slot.
+    Slot(u32),
+    /// The value must equal this slot's already bound value.
+    Bound(u32),
+    /// Destructure a pair.
+    Pair(Box<Pattern>, Box<Pattern>),
+}
+
+/// A static plan for enumerating the solutions of a predicate over some
+/// bound variables (see [`super::plan`]).
+#[derive(Clone, Debug)]
+pub struct Solver {
+    /// The bound variables' frame slots, in declaration order.
+    pub vars: Vec<u32>,
+    /// Steps in execution order.
+    pub steps: Vec<SolveStep>,
+    /// If set, a failing "function applied outside its domain" in a
+    /// `Check` counts as false instead of an error (operation guards, as
+    /// ProB's default).
+    pub lenient: bool,
+    /// Where the binder was written.
+    pub span: Span,
+    /// The binder's whole predicate, for testing given values of the
+    /// variables without enumerating (membership in a comprehension or a
+    /// lambda kept symbolic); set for the binders of expressions.
+    pub condition: Option<Box<CPred>>,
+}
+
+/// A compiled substitution.
+#[derive(Clone, Debug)]
+pub enum CSubst {
+    /// `skip`
+    Skip,
+    /// Simultaneous assignment of frame slots.
+    Assign(Vec<(u32, CExpr)>),
+    /// `x :: S` (pattern for several names).
+    BecomesIn(Pattern, CExpr),
+    /// `x : (P)`: the solver binds fresh slots, then copy them to the targets.
+    BecomesSuchThat(Vec<(u32, u32)>, Box<Solver>),
+    /// `S1 || S2`: branches and the slots each one writes.
+    Parallel(Vec<(CSubst, Vec<u32>)>),
+    /// `S1 ; S2`
+    Sequence(Vec<CSubst>),
+    /// `PRE P THEN S` and single-branch `SELECT`: a guard.
+    Guard(CPred, Box<CSubst>),
+    /// `ASSERT P THEN S` (and a called operation's precondition): false is
+    /// a model error with the message.
+    Assert(CPred, Box<CSubst>, std::borrow::Cow<'static, str>),
+    /// `SELECT`: every true branch; else branch if none is true.
+    Select(Vec<(CPred, CSubst)>, Option<Box<CSubst>>),
+    /// `IF`: first true branch, else branch or skip.
+    If(Vec<(CPred, CSubst)>, Option<Box<CSubst>>),
+    /// `CASE e OF ...`
+    Case(CExpr, Vec<(Vec<CExpr>, CSubst)>, Option<Box<CSubst>>),
+    /// `CHOICE`: every branch.
+    Choice(Vec<CSubst>),
+    /// `ANY`/`LET`: every solution, then the body.
+    Any(Box<Solver>, Box<CSubst>),
+    /// `VAR`: the locals' slots (no value until assigned), then the body.
+    Var(Vec<u32>, Box<CSubst>),
+    /// `WHILE P DO S INVARIANT I VARIANT V END`
+    While(Box<CWhile>),
+}
+
+/// A compiled `WHILE` loop.
+#[derive(Clone, Debug)]
+pub struct CWhile {
+    /// The loop condition.
+    pub cond: CPred,
+    /// The body.
+    pub body: CSubst,
+    /// Checked before every test of the condition.
+    pub invariant: CPred,
+    /// A natural number, evaluated while the condition holds; each
+    /// iteration must decrease it.
+    pub variant: CExpr,
+}

@@ -1,0 +1,685 @@
+//! The machine-level entry points of the interpreter: solving the
+//! constants, initialisation, successors, invariant, assertions and goal,
+//! and ProB-style labels.
+//!
+//! Frame layouts (see [`super`]): for PROPERTIES the frame starts with the
+//! constants (they are the unknowns); everywhere else the constants are
+//! read-only and the frame starts with the variables, then, in an
+//! operation, its parameters and outputs.
+
+use std::ops::Range;
+
+use super::compile::{Compiler, conjuncts};
+use super::ir::{CPred, CSubst, Slot, Solver};
+use super::{Env, EvalError, PropertyFailure, R, Step, format_with, plan, unset};
+use crate::diag::{Diagnostic, SourceFile, Span};
+use crate::frontends::b::ast::{Machine, SubstKind};
+use crate::frontends::b::types::{GivenSet, MachineTypes, Type};
+use crate::frontends::b::value::Value;
+
+/// An operation, compiled.
+#[derive(Debug)]
+struct Operation {
+    name: String,
+    /// Frame slots of the parameters.
+    params: Range<usize>,
+    /// Frame slots of the outputs.
+    outputs: Range<usize>,
+    /// Enumerates the parameters subject to the top-level guard (also
+    /// used, with no variables, for parameterless operations' guards).
+    guard: Solver,
+    /// The rest of the body.
+    body: CSubst,
+    /// Frame size this operation needs.
+    frame: usize,
+}
+
+/// The interpreter of one machine: compiled once, then shared (it is
+/// `Send + Sync`) by the worker threads of the model checker.
+#[derive(Debug)]
+pub struct Interpreter {
+    pub(crate) given_sets: Vec<GivenSet>,
+    /// The free types, for printing their values and for messages.
+    pub(crate) free_types: Vec<crate::frontends::b::types::FreeType>,
+    /// Record shapes of each operation's parameters then outputs (empty
+    /// when no record is involved), for labels.
+    operation_shapes: Vec<Vec<crate::frontends::b::types::ValueShape>>,
+    /// `--bound-integers`: enumerating `NATURAL`, `NATURAL1` or `INTEGER`
+    /// stops at `MININT`/`MAXINT` (membership is unchanged).
+    pub(crate) bound_integers: bool,
+    /// Whether a compiled plan enumerates an integer within
+    /// `--bound-integers`' bounds.
+    bound_in_plans: bool,
+    /// Set when an enumeration of `NATURAL`, `NATURAL1` or `INTEGER` ran
+    /// within `--bound-integers`' bounds.
+    pub(crate) bound_at_run_time: std::sync::atomic::AtomicBool,
+    pub(crate) maxint: i64,
+    pub(crate) minint: i64,
+    num_variables: usize,
+    /// Solves for the constants (frame slots `0..nc`).
+    properties: Solver,
+    /// The constants' definitions in PROPERTIES, which values kept
+    /// symbolic name (see [`super::symbolic`]).
+    pub(super) definitions: Vec<super::symbolic::Definition>,
+    pub(super) properties_frame: usize,
+    pub(super) num_constants: usize,
+    invariant: Vec<(CPred, String)>,
+    /// For each invariant conjunct, the variables (indices) it reads.
+    invariant_reads: Vec<Vec<usize>>,
+    assertions: Vec<(CPred, String)>,
+    goal: Option<CPred>,
+    /// Frame size for invariant, assertions and goal.
+    state_frame: usize,
+    initialisation: Option<CSubst>,
+    /// Where INITIALISATION is written.
+    initialisation_span: Span,
+    /// The variables' names, for messages.
+    variable_names: Vec<String>,
+    init_frame: usize,
+    operations: Vec<Operation>,
+    /// Largest frame of any operation.
+    op_frame: usize,
+}
+
+impl Interpreter {
+    /// Compiles a type-checked machine. Fails with a diagnostic on names
+    /// that do not resolve, constructs used in the wrong place and
+    /// parallel branches writing the same variable.
+    pub fn new(
+        machine: &Machine,
+        types: &MachineTypes,
+        file: &SourceFile,
+    ) -> Result<Interpreter, Diagnostic> {
+        let mut c = Compiler::new(types);
+        let nc = machine.constants.len();
+        let nv = machine.variables.len();
+        let text = |span: Span| {
+            file.text
+                .get(span.start as usize..span.end as usize)
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        };
+
+        // PROPERTIES: the constants are the unknowns.
+        c.reset_frame(nc as u32);
+        for (i, k) in machine.constants.iter().enumerate() {
+            c.push_name(&k.name, Slot::Frame(i as u32));
+        }
+        let const_slots: Vec<u32> = (0..nc as u32).collect();
+        let span = machine
+            .properties
+            .as_ref()
+            .map_or(machine.name.span, |p| p.span);
+        // CONSTRAINTS (on the set parameters) must hold too: they are
+        // checked with the properties.
+        let mut parts = Vec::new();
+        let mut definitions = Vec::new();
+        for source in machine.constraints.iter().chain(&machine.properties) {
+            for conj in conjuncts(source) {
+                match defined_constant(conj, machine, &types.constants) {
+                    Some((k, e)) => parts.push(c.definition(
+                        k as u32,
+                        &machine.constants[k],
+                        e,
+                        &mut definitions,
+                        &text(e.span),
+                    )?),
+                    None => parts.push(c.pred(conj)?),
+                }
+            }
+        }
+        let properties = plan::plan(
+            &machine.constants,
+            &const_slots,
+            Some(&types.constants),
+            parts,
+            span,
+            false,
+            c.int_bound(),
+        );
+        let properties_frame = c.frame_size() as usize;
+
+        // State predicates: constants read-only, variables in the frame.
+        let state_scope = |c: &mut Compiler<'_>, base: u32| {
+            c.reset_frame(base);
+            for (i, k) in machine.constants.iter().enumerate() {
+                c.push_name(&k.name, Slot::Const(i as u32));
+            }
+            for (i, v) in machine.variables.iter().enumerate() {
+                c.push_name(&v.name, Slot::Frame(i as u32));
+            }
+            c.slot_types = types.variables.iter().cloned().map(Some).collect();
+        };
+        state_scope(&mut c, nv as u32);
+        let mut invariant = Vec::new();
+        if let Some(inv) = &machine.invariant {
+            for conj in conjuncts(inv) {
+                invariant.push((c.pred(conj)?, text(conj.span)));
+            }
+        }
+        let invariant_reads = invariant
+            .iter()
+            .map(|(p, _)| {
+                let mut slots = Vec::new();
+                plan::pred_slots(p, &mut slots);
+                let mut vars: Vec<usize> = slots
+                    .into_iter()
+                    .map(|s| s as usize)
+                    .filter(|&s| s < nv)
+                    .collect();
+                vars.sort_unstable();
+                vars.dedup();
+                vars
+            })
+            .collect();
+        let mut assertions = Vec::new();
+        for a in &machine.assertions {
+            assertions.push((c.pred(a)?, text(a.span)));
+        }
+        let goal = machine.goal.as_ref().map(|g| c.pred(g)).transpose()?;
+        let state_frame = c.frame_size() as usize;
+
+        state_scope(&mut c, nv as u32);
+        // Before INITIALISATION assigns them, variables hold no value:
+        // reading one is checked.
+        for (i, v) in machine.variables.iter().enumerate() {
+            c.push_local(&v.name, i as u32);
+        }
+        let initialisation = machine
+            .initialisation
+            .as_ref()
+            .map(|s| c.subst(s))
+            .transpose()?;
+        let init_frame = c.frame_size() as usize;
+        if initialisation.is_none() && nv > 0 {
+            return Err(Diagnostic::error(
+                machine.name.span,
+                "the machine has variables but no INITIALISATION",
+            ));
+        }
+
+        let mut operations = Vec::new();
+        for (i, op) in machine.operations.iter().enumerate() {
+            let np = op.params.len();
+            let no = op.outputs.len();
+            state_scope(&mut c, (nv + np + no) as u32);
+            let op_types = types.operations.get(i);
+            for (j, p) in op.params.iter().enumerate() {
+                c.push_name(&p.name, Slot::Frame((nv + j) as u32));
+                c.slot_types
+                    .push(op_types.and_then(|t| t.params.get(j).cloned()));
+            }
+            // ProB reads typing of the outputs in PRE (`PRE r : NAT`): the
+            // guard reads them unchecked, the body only once assigned.
+            for (j, o) in op.outputs.iter().enumerate() {
+                c.push_name(&o.name, Slot::Frame((nv + np + j) as u32));
+                c.slot_types
+                    .push(op_types.and_then(|t| t.outputs.get(j).cloned()));
+            }
+            let param_slots: Vec<u32> = (nv..nv + np).map(|s| s as u32).collect();
+            let param_types: Option<&[Type]> = op_types.map(|t| t.params.as_slice());
+            // The top-level PRE / single SELECT / WHEN is the guard that
+            // generates the parameters.
+            let mut body = &op.body;
+            while let SubstKind::Block(inner) = &body.kind {
+                body = inner;
+            }
+            let (guard_pred, rest) = match &body.kind {
+                SubstKind::Precondition(p, body) => (Some(p), &**body),
+                SubstKind::Select(branches, None) if branches.len() == 1 => {
+                    (Some(&branches[0].0), &branches[0].1)
+                }
+                _ => (None, body),
+            };
+            let guard = match guard_pred {
+                Some(p) => c.solver(&op.params, &param_slots, param_types, p, op.span, true)?,
+                None => plan::plan(
+                    &op.params,
+                    &param_slots,
+                    param_types,
+                    Vec::new(),
+                    op.span,
+                    true,
+                    c.int_bound(),
+                ),
+            };
+            for (j, o) in op.outputs.iter().enumerate() {
+                c.push_local(&o.name, (nv + np + j) as u32);
+            }
+            let body = c.subst(rest)?;
+            operations.push(Operation {
+                name: op.name.name.clone(),
+                params: nv..nv + np,
+                outputs: nv + np..nv + np + no,
+                guard,
+                body,
+                frame: c.frame_size() as usize,
+            });
+        }
+        let op_frame = operations.iter().map(|o| o.frame).max().unwrap_or(nv);
+
+        Ok(Interpreter {
+            given_sets: types.given_sets.clone(),
+            free_types: types.free_types.clone(),
+            operation_shapes: types.operation_shapes.clone(),
+            bound_integers: types.bound_integers,
+            bound_in_plans: c.bound_used(),
+            bound_at_run_time: std::sync::atomic::AtomicBool::new(false),
+            maxint: types.maxint,
+            minint: types.minint,
+            num_variables: nv,
+            properties,
+            definitions,
+            properties_frame,
+            num_constants: nc,
+            invariant,
+            invariant_reads,
+            assertions,
+            goal,
+            state_frame,
+            initialisation,
+            initialisation_span: machine
+                .initialisation
+                .as_ref()
+                .map_or(machine.name.span, |s| s.span),
+            variable_names: machine.variables.iter().map(|v| v.name.clone()).collect(),
+            init_frame,
+            operations,
+            op_frame,
+        })
+    }
+
+    /// Every valuation of the constants satisfying PROPERTIES, in a
+    /// deterministic order (one empty valuation if there are no constants).
+    pub fn constant_valuations(&self) -> Result<Vec<Vec<Value>>, EvalError> {
+        let mut env = Env {
+            consts: &[],
+            frame: vec![unset(); self.properties_frame],
+        };
+        let mut out = Vec::new();
+        let nc = self.num_constants;
+        self.solve(&self.properties, &mut env, &mut |env| {
+            out.push(env.frame[..nc].to_vec());
+            Ok(true)
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `emit` with the variables of every outcome of INITIALISATION.
+    pub fn initialise(
+        &self,
+        constants: &[Value],
+        emit: &mut dyn FnMut(&[Value]),
+    ) -> Result<(), EvalError> {
+        self.initialise_while(constants, &mut |variables| {
+            emit(variables);
+            true
+        })
+    }
+
+    /// Whether INITIALISATION has an outcome from `constants` (found
+    /// without listing the others, of which there may be billions).
+    pub fn has_initial_state(&self, constants: &[Value]) -> Result<bool, EvalError> {
+        let mut found = false;
+        self.initialise_while(constants, &mut |_| {
+            found = true;
+            false
+        })?;
+        Ok(found)
+    }
+
+    /// [`Interpreter::initialise`], stopping once `emit` returns false.
+    fn initialise_while(
+        &self,
+        constants: &[Value],
+        emit: &mut dyn FnMut(&[Value]) -> bool,
+    ) -> Result<(), EvalError> {
+        let mut done = false;
+        let mut env = Env {
+            consts: constants,
+            frame: vec![unset(); self.init_frame],
+        };
+        let nv = self.num_variables;
+        for slot in &mut env.frame[..nv] {
+            *slot = super::undefined();
+        }
+        match &self.initialisation {
+            Some(init) => self.exec(init, &mut env, &mut |env| {
+                if let Some(k) = env.frame[..nv].iter().position(super::is_undefined) {
+                    return Err(super::Fail::new(
+                        self.initialisation_span,
+                        format!(
+                            "INITIALISATION ends without assigning `{}`",
+                            self.variable_names[k]
+                        ),
+                    ));
+                }
+                if !emit(&env.frame[..nv]) {
+                    // Unwinds the enumeration; not an error (see below).
+                    done = true;
+                    return Err(super::Fail::stopped(
+                        self.initialisation_span,
+                        workers::StopReason::MaxStates,
+                    ));
+                }
+                Ok(())
+            }),
+            None => {
+                emit(&[]);
+                Ok(())
+            }
+        }
+        .or_else(|e| if done { Ok(()) } else { Err(e) })?;
+        Ok(())
+    }
+
+    /// Calls `emit` for every enabled operation instance from the state
+    /// `variables`: operations in declaration order, parameters in the
+    /// order the guard enumerates them (ascending for `p : S`).
+    pub fn successors(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+        emit: &mut dyn FnMut(&Step<'_>),
+    ) -> Result<(), EvalError> {
+        let mut env = self.operation_env(constants, variables);
+        for op in 0..self.operations.len() {
+            self.run_operation(op, &mut env, emit)?;
+        }
+        Ok(())
+    }
+
+    /// Calls `emit` for every enabled instance of operation `op` alone from
+    /// the state `variables` (as [`Interpreter::successors`] does for all
+    /// operations). Used by analyses that run operations one at a time.
+    pub fn operation_successors(
+        &self,
+        op: usize,
+        constants: &[Value],
+        variables: &[Value],
+        emit: &mut dyn FnMut(&Step<'_>),
+    ) -> Result<(), EvalError> {
+        let mut env = self.operation_env(constants, variables);
+        self.run_operation(op, &mut env, emit)
+    }
+
+    /// The evaluation frame for running operations from a state: the
+    /// variables, then room for parameters, outputs and locals. Built once
+    /// per state and shared by all its operations.
+    fn operation_env<'a>(&self, constants: &'a [Value], variables: &[Value]) -> Env<'a> {
+        let mut frame = Vec::with_capacity(self.op_frame);
+        frame.extend_from_slice(variables);
+        frame.resize(self.op_frame, unset());
+        Env {
+            consts: constants,
+            frame,
+        }
+    }
+
+    /// Emits every enabled instance of operation `op` from the state in `env`.
+    fn run_operation(
+        &self,
+        op: usize,
+        env: &mut Env<'_>,
+        emit: &mut dyn FnMut(&Step<'_>),
+    ) -> Result<(), EvalError> {
+        let nv = self.num_variables;
+        let o = &self.operations[op];
+        for slot in o.outputs.clone() {
+            env.frame[slot] = super::undefined();
+        }
+        let run: R<bool> = self.solve(&o.guard, env, &mut |env| {
+            self.exec(&o.body, env, &mut |env| {
+                emit(&Step {
+                    op,
+                    params: &env.frame[o.params.clone()],
+                    outputs: &env.frame[o.outputs.clone()],
+                    variables: &env.frame[..nv],
+                });
+                Ok(())
+            })?;
+            Ok(true)
+        });
+        run?;
+        Ok(())
+    }
+
+    /// Whether `--bound-integers` cut anything: a plan that enumerates an
+    /// integer nothing bounds within MININT..MAXINT, or an infinite
+    /// integer set enumerated or built so far.
+    pub fn used_integer_bound(&self) -> bool {
+        self.bound_in_plans
+            || self
+                .bound_at_run_time
+                .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Number of top-level conjuncts of the invariant, split as
+    /// [`super::conjuncts`] splits it.
+    pub fn invariant_conjunct_count(&self) -> usize {
+        self.invariant.len()
+    }
+
+    /// Whether top-level invariant conjunct `i` holds in the state.
+    pub fn invariant_conjunct_holds(
+        &self,
+        i: usize,
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<bool, EvalError> {
+        let mut env = self.state_env(constants, variables);
+        Ok(self.holds(&self.invariant[i].0, &mut env)?)
+    }
+
+    /// The first false top-level conjunct of the invariant, if any.
+    pub fn check_invariant(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<Option<PropertyFailure>, EvalError> {
+        self.first_false(&self.invariant, constants, variables)
+    }
+
+    /// [`Interpreter::check_invariant`] with two kinds of conjuncts left
+    /// out. With `changed` (by variable index), the state differs from one
+    /// where the whole invariant held only in the variables it marks: the
+    /// conjuncts that read none of them held there and still hold (a
+    /// conjunct is a function of the variables it reads). And the
+    /// conjuncts that `vouched` marks (by conjunct index; shorter: none
+    /// beyond it) are known to hold in this state from how it is stored.
+    /// The others are evaluated, in order. Most operations write few
+    /// variables, and most invariant conjuncts read few.
+    pub fn check_invariant_except(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+        changed: Option<&[bool]>,
+        vouched: &[bool],
+    ) -> Result<Option<PropertyFailure>, EvalError> {
+        let mut env = None;
+        for (i, ((p, text), reads)) in self.invariant.iter().zip(&self.invariant_reads).enumerate()
+        {
+            if vouched.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            if let Some(changed) = changed
+                && !reads
+                    .iter()
+                    .any(|&v| changed.get(v).copied().unwrap_or(true))
+            {
+                continue;
+            }
+            let env = env.get_or_insert_with(|| self.state_env(constants, variables));
+            if !self.holds(p, env)? {
+                return Ok(Some(PropertyFailure {
+                    span: p.span,
+                    text: text.clone(),
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The spans of the invariant's top-level conjuncts, in the order
+    /// [`Interpreter::check_invariant_except`] numbers them.
+    pub fn invariant_spans(&self) -> impl Iterator<Item = Span> + '_ {
+        self.invariant.iter().map(|(p, _)| p.span)
+    }
+
+    /// The first false assertion, if any.
+    pub fn check_assertions(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<Option<PropertyFailure>, EvalError> {
+        self.first_false(&self.assertions, constants, variables)
+    }
+
+    fn first_false(
+        &self,
+        preds: &[(CPred, String)],
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<Option<PropertyFailure>, EvalError> {
+        if preds.is_empty() {
+            return Ok(None);
+        }
+        let mut env = self.state_env(constants, variables);
+        for (p, text) in preds {
+            if !self.holds(p, &mut env)? {
+                return Ok(Some(PropertyFailure {
+                    span: p.span,
+                    text: text.clone(),
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    fn state_env<'a>(&self, constants: &'a [Value], variables: &[Value]) -> Env<'a> {
+        let mut frame = Vec::with_capacity(self.state_frame);
+        frame.extend_from_slice(variables);
+        frame.resize(self.state_frame.max(variables.len()), unset());
+        Env {
+            consts: constants,
+            frame,
+        }
+    }
+
+    /// Does the machine define `GOAL`?
+    pub fn has_goal(&self) -> bool {
+        self.goal.is_some()
+    }
+
+    /// Does the state satisfy `GOAL` (false if there is none)?
+    pub fn goal(&self, constants: &[Value], variables: &[Value]) -> Result<bool, EvalError> {
+        match &self.goal {
+            Some(g) => Ok(self.holds(g, &mut self.state_env(constants, variables))?),
+            None => Ok(false),
+        }
+    }
+
+    /// Number of operations (the range of [`Step::op`]).
+    pub fn operation_count(&self) -> usize {
+        self.operations.len()
+    }
+
+    /// The name of operation `op`.
+    pub fn operation_name(&self, op: usize) -> &str {
+        &self.operations[op].name
+    }
+
+    /// A value printed as ProB prints it, the records `shape` locates with
+    /// their field names.
+    pub fn format_shaped(
+        &self,
+        v: &Value,
+        shape: &crate::frontends::b::types::ValueShape,
+    ) -> String {
+        v.display_shaped(&self.given_sets, shape, &self.free_types)
+            .to_string()
+    }
+
+    /// The name of free type number `k`.
+    pub(crate) fn free_type_name(&self, k: u32) -> &str {
+        self.free_types
+            .get(k as usize)
+            .map_or("?", |f| f.name.as_str())
+    }
+
+    /// A value printed as ProB prints it: `{PID1,PID2}`, `(a|->b)`, `[a,b]`.
+    pub fn format_value(&self, v: &Value) -> String {
+        format_with(&self.given_sets, v)
+    }
+
+    /// A ProB-style transition label: `op`, `op(PID1,2)`, `op(PID1) --> 3`,
+    /// `op --> (3,TRUE)` for several outputs.
+    pub fn format_step(&self, step: &Step<'_>) -> String {
+        let mut out = self
+            .operations
+            .get(step.op)
+            .map_or_else(|| format!("op{}", step.op), |o| o.name.clone());
+        let shapes = self.operation_shapes.get(step.op);
+        let show = |k: usize, v: &Value| match shapes.and_then(|s| s.get(k)) {
+            // An output the operation left unassigned (B allows it: any
+            // value of its type).
+            _ if super::is_undefined(v) => "?".to_string(),
+            Some(shape) => self.format_shaped(v, shape),
+            None => self.format_value(v),
+        };
+        let n = step.params.len();
+        if !step.params.is_empty() {
+            let params: Vec<String> = step
+                .params
+                .iter()
+                .enumerate()
+                .map(|(k, v)| show(k, v))
+                .collect();
+            out.push('(');
+            out.push_str(&params.join(","));
+            out.push(')');
+        }
+        match step.outputs {
+            [] => {}
+            [v] => {
+                out.push_str(" --> ");
+                out.push_str(&show(n, v));
+            }
+            vs => {
+                let outs: Vec<String> =
+                    vs.iter().enumerate().map(|(k, v)| show(n + k, v)).collect();
+                out.push_str(" --> (");
+                out.push_str(&outs.join(","));
+                out.push(')');
+            }
+        }
+        out
+    }
+}
+
+/// The constant a top-level conjunct `c = e` (or `e = c`) of PROPERTIES
+/// defines, when it is set-valued: its index and `e`.
+fn defined_constant<'m>(
+    conj: &'m crate::frontends::b::ast::Expr,
+    machine: &Machine,
+    types: &[Type],
+) -> Option<(usize, &'m crate::frontends::b::ast::Expr)> {
+    use crate::frontends::b::ast::{BinaryOp, ExprKind};
+    let ExprKind::Binary(BinaryOp::Eq, a, b) = &conj.kind else {
+        return None;
+    };
+    let constant = |x: &crate::frontends::b::ast::Expr| match &x.kind {
+        ExprKind::Ident(name) => machine
+            .constants
+            .iter()
+            .position(|c| &c.name == name)
+            .filter(|&k| matches!(types.get(k), Some(Type::Set(_)))),
+        _ => None,
+    };
+    if let Some(k) = constant(a) {
+        Some((k, &**b))
+    } else {
+        constant(b).map(|k| (k, &**a))
+    }
+}

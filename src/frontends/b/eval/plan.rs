@@ -1,0 +1,1121 @@
+//! Static enumeration plans for bound variables.
+//!
+//! ProB solves the predicate of a binder by constraint propagation; we use
+//! the simpler generate-and-test scheme that suffices for model checking
+//! with finite domains (as in the interpreters of the permutation-flooding
+//! paper's era): the predicate is split into its top-level conjuncts, and
+//! variables are bound one at a time, each by a *generating* conjunct that
+//! only mentions variables bound before it:
+//!
+//! * `x = e` gives one candidate (cheapest),
+//! * `x : S` every element of `S` (enumerated symbolically for intervals,
+//!   `NAT`, `POW`, function spaces, `iseq`, ...), `x |-> y : S` destructures,
+//! * `x <: S` every subset of `S`,
+//! * otherwise the variable's type, if it is finite.
+//!
+//! Every other conjunct becomes a check placed right after the last of its
+//! variables is bound, so impossible candidates are pruned early. A
+//! generating conjunct is satisfied by construction and not re-checked.
+//! The plan is built once at compile time; choosing greedily the cheapest
+//! generator available keeps e.g. `p : PROC & pst(p) = idle` a scan of
+//! `PROC` with one check per element.
+
+use super::ir::{CExpr, CPred, Cmp, EK, Gen, IntSet, PK, Pattern, Slot, SolveStep, Solver};
+use crate::diag::Span;
+use crate::frontends::b::ast::{BinaryOp, Ident, UnaryOp};
+use crate::frontends::b::types::Type;
+
+/// `--bound-integers`: the bounds that stand in for a missing one, and
+/// where to record that one did.
+#[derive(Clone, Copy)]
+pub struct IntBound<'a> {
+    /// MININT.
+    pub lo: i64,
+    /// MAXINT.
+    pub hi: i64,
+    /// Set when a plan enumerates an integer within the bound.
+    pub used: &'a std::cell::Cell<bool>,
+}
+
+/// Builds the plan for binding `vars` (named `names`) subject to
+/// `conjuncts`. With `int_bound` an integer variable that the conjuncts
+/// leave unbounded on a side is enumerated up to MININT or MAXINT instead
+/// of being an error (`--bound-integers`, as ProB enumerates `NATURAL`
+/// within `MAXINT`), and the plan records that it did.
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    names: &[Ident],
+    vars: &[u32],
+    types: Option<&[Type]>,
+    conjuncts: Vec<CPred>,
+    span: Span,
+    lenient: bool,
+    int_bound: Option<IntBound<'_>>,
+) -> Solver {
+    let fallback = int_bound.map(|b| (b.lo, b.hi, span, b.used));
+    let conjuncts = split_pair_equalities(conjuncts);
+    let statics = static_bounds(&conjuncts, vars);
+    let static_of = |v: u32| {
+        vars.iter()
+            .position(|&x| x == v)
+            .map_or((None, None), |k| statics[k])
+    };
+    let deps: Vec<Vec<u32>> = conjuncts
+        .iter()
+        .map(|c| {
+            let mut used = Vec::new();
+            pred_slots(c, &mut used);
+            used.retain(|s| vars.contains(s));
+            used.sort_unstable();
+            used.dedup();
+            used
+        })
+        .collect();
+    // The conjuncts that read each variable (by position in `vars`), in
+    // order: only they can generate it. With thousands of constants
+    // (ProB's generated machines) trying every conjunct for every
+    // variable at every step took minutes.
+    let position = |slot: u32| vars.iter().position(|&x| x == slot);
+    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); vars.len()];
+    for (i, d) in deps.iter().enumerate() {
+        for &slot in d {
+            if let Some(k) = position(slot) {
+                readers[k].push(i);
+            }
+        }
+    }
+    // Whether each frame slot is bound (slots of other binders never are).
+    let mut is_bound = vec![false; vars.iter().map(|&v| v as usize + 1).max().unwrap_or(0)];
+    let mut bound: Vec<u32> = Vec::new();
+    let mut done = vec![false; conjuncts.len()];
+    let mut steps = Vec::new();
+    let emit_checks = |is_bound: &[bool], done: &mut Vec<bool>, steps: &mut Vec<SolveStep>| {
+        for (i, c) in conjuncts.iter().enumerate() {
+            if !done[i] && deps[i].iter().all(|&d| is_bound[d as usize]) {
+                done[i] = true;
+                steps.push(SolveStep::Check(c.clone()));
+            }
+        }
+    };
+    emit_checks(&is_bound, &mut done, &mut steps);
+    while bound.len() < vars.len() {
+        // (priority, conjunct, step, whether it uses the integer bound)
+        let mut best: Option<(u32, usize, Candidate, bool)> = None;
+        for (k, &v) in vars.iter().enumerate() {
+            if is_bound[v as usize] {
+                continue;
+            }
+            for &i in &readers[k] {
+                let c = &conjuncts[i];
+                if done[i] {
+                    continue;
+                }
+                let Some((mut prio, mut cand)) = generator(c, v, vars, &bound) else {
+                    continue;
+                };
+                let cand_bounded = std::cell::Cell::new(false);
+                let cand_fallback = fallback.map(|(lo, hi, span, _)| (lo, hi, span, &cand_bounded));
+                // `x : NATURAL` (or INTEGER) with `x < e` elsewhere: enumerate
+                // the interval the comparisons allow, keeping every conjunct
+                // as a check.
+                if let SolveStep::Bind(_, Gen::In(set)) = &cand.step
+                    && let EK::Ints(kind @ (IntSet::Natural | IntSet::Natural1 | IntSet::Integer)) =
+                        set.kind
+                {
+                    let natural = match kind {
+                        IntSet::Natural => Some(0),
+                        IntSet::Natural1 => Some(1),
+                        _ => None,
+                    };
+                    let (lo, hi) = static_of(v);
+                    let implied = (lo.max(natural), hi);
+                    if let Some(interval) = interval_for(
+                        v,
+                        implied,
+                        &conjuncts,
+                        &done,
+                        vars,
+                        &bound,
+                        i,
+                        cand_fallback,
+                    ) {
+                        cand.step = SolveStep::Bind(v, Gen::In(interval));
+                        cand.exact = false;
+                        prio = 3;
+                    } else {
+                        // Enumerating it is an error: name the variable.
+                        let k = vars.iter().position(|&x| x == v).unwrap_or(0);
+                        let name = names
+                            .get(k)
+                            .map_or_else(|| "?".to_string(), |n| n.name.clone());
+                        cand.step = SolveStep::Bind(v, Gen::Unbounded(name));
+                    }
+                }
+                // `x : seq(S)` with `size(x) <= n` elsewhere: the sequences
+                // up to that length.
+                if let SolveStep::Bind(_, Gen::In(set)) = &cand.step
+                    && let EK::Unary(kind @ (UnaryOp::Seq | UnaryOp::Seq1), elements) = &set.kind
+                    && let Some(max_len) = size_bound(v, &conjuncts, &done, vars, &bound)
+                {
+                    cand.step = SolveStep::Bind(
+                        v,
+                        Gen::SeqUpTo {
+                            elements: (**elements).clone(),
+                            max_len,
+                            nonempty: *kind == UnaryOp::Seq1,
+                        },
+                    );
+                    cand.exact = false;
+                    prio = 5;
+                }
+                // A domain cut by `--bound-integers` comes last: a variable
+                // bound otherwise first may give this one an exact
+                // generator (`c = d + d` once `d` is bound, rather than
+                // `c > 3` cut to 4..MAXINT).
+                if cand_bounded.get() {
+                    prio += 8;
+                }
+                if best.as_ref().is_none_or(|b| prio < b.0) {
+                    best = Some((prio, i, cand, cand_bounded.get()));
+                }
+            }
+        }
+        match best {
+            Some((_, i, cand, bounded)) => {
+                if let (true, Some((_, _, _, used))) = (bounded, fallback) {
+                    used.set(true);
+                }
+                done[i] = cand.exact;
+                match cand.step {
+                    SolveStep::BindPattern(ref pat, _) => pattern_slots(pat, &mut bound),
+                    SolveStep::Bind(v, _) => bound.push(v),
+                    SolveStep::Check(_) | SolveStep::Scan(_) => unreachable!("generators bind"),
+                }
+                steps.push(cand.step);
+            }
+            None if let Some((v, generator)) =
+                applied_domain_generator(&conjuncts, &done, vars, &bound) =>
+            {
+                // `f(x)` is only defined for x in dom(f): enumerate that,
+                // keeping the conjunct as a check.
+                bound.push(v);
+                steps.push(SolveStep::Bind(v, generator));
+            }
+            None => {
+                let (k, &v) = vars
+                    .iter()
+                    .enumerate()
+                    .find(|(_, v)| !is_bound[**v as usize])
+                    .expect("an unbound variable");
+                let interval = || {
+                    interval_for(
+                        v,
+                        static_of(v),
+                        &conjuncts,
+                        &done,
+                        vars,
+                        &bound,
+                        usize::MAX,
+                        fallback,
+                    )
+                };
+                let fallback = match types.and_then(|t| t.get(k)) {
+                    Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
+                    Some(Type::Int) if let Some(interval) = interval() => Gen::In(interval),
+                    _ => Gen::Unbounded(
+                        names
+                            .get(k)
+                            .map_or_else(|| "?".to_string(), |n| n.name.clone()),
+                    ),
+                };
+                bound.push(v);
+                steps.push(SolveStep::Bind(v, fallback));
+            }
+        }
+        for &s in &bound {
+            if let Some(b) = is_bound.get_mut(s as usize) {
+                *b = true;
+            }
+        }
+        emit_checks(&is_bound, &mut done, &mut steps);
+    }
+    let mut solver = Solver {
+        vars: vars.to_vec(),
+        steps,
+        lenient,
+        span,
+        condition: None,
+    };
+    super::scan::fuse(&mut solver);
+    solver
+}
+
+/// Is every value of this type enumerable (no integers or strings inside)?
+pub fn type_is_finite(t: &Type) -> bool {
+    match t {
+        Type::Bool | Type::Given(_) => true,
+        Type::Int | Type::String | Type::Free(_) => false,
+        Type::Pair(a, b) => type_is_finite(a) && type_is_finite(b),
+        Type::Set(a) => type_is_finite(a),
+    }
+}
+
+struct Candidate {
+    step: SolveStep,
+    exact: bool,
+}
+
+/// Can conjunct `c` generate variable `v` given the `bound` ones? Returns
+/// a priority (lower is cheaper) and the step.
+fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Candidate)> {
+    let ready = |e: &CExpr| is_ready(e, vars, bound);
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    match &c.kind {
+        PK::Cmp(Cmp::Eq, a, b) => {
+            let e = if is_v(a) && ready(b) {
+                b
+            } else if is_v(b) && ready(a) {
+                a
+            } else {
+                // `{.., v, ..} = e`: `v` is an element of `e` (the
+                // equality stays a check).
+                let in_enum =
+                    |x: &CExpr| matches!(&x.kind, EK::SetEnum(items) if items.iter().any(is_v));
+                let e = if in_enum(a) && ready(b) {
+                    b
+                } else if in_enum(b) && ready(a) {
+                    a
+                } else {
+                    return None;
+                };
+                return Some((
+                    set_cost(e) + 1,
+                    Candidate {
+                        step: SolveStep::Bind(v, Gen::In(e.clone())),
+                        exact: false,
+                    },
+                ));
+            };
+            Some((
+                0,
+                Candidate {
+                    step: SolveStep::Bind(v, Gen::Eq(e.clone())),
+                    exact: true,
+                },
+            ))
+        }
+        PK::Member(a, s, false) if ready(s) => {
+            if is_v(a) {
+                return Some((
+                    set_cost(s),
+                    Candidate {
+                        step: SolveStep::Bind(v, Gen::In(s.clone())),
+                        exact: true,
+                    },
+                ));
+            }
+            let pat = pattern(a, vars, bound)?;
+            let mut fresh = Vec::new();
+            pattern_slots(&pat, &mut fresh);
+            if !fresh.contains(&v) {
+                return None;
+            }
+            Some((
+                set_cost(s) + 1,
+                Candidate {
+                    step: SolveStep::BindPattern(pat, s.clone()),
+                    exact: true,
+                },
+            ))
+        }
+        // `v = e1 & .. or v = e2 & ..`: v is one of e1, e2 (the disjunction
+        // stays a check).
+        PK::Or(..) => {
+            let mut candidates = Vec::new();
+            if !disjunct_candidates(c, v, &ready, &mut candidates) {
+                return None;
+            }
+            Some((
+                2,
+                Candidate {
+                    step: SolveStep::Bind(
+                        v,
+                        Gen::In(CExpr {
+                            kind: EK::SetEnum(candidates),
+                            span: c.span,
+                        }),
+                    ),
+                    exact: false,
+                },
+            ))
+        }
+        // `{.., v, ..} <: S`: v is an element of S (the inclusion stays a
+        // check).
+        PK::Subset(a, s, _, false)
+            if ready(s) && matches!(&a.kind, EK::SetEnum(items) if items.iter().any(is_v)) =>
+        {
+            Some((
+                set_cost(s) + 1,
+                Candidate {
+                    step: SolveStep::Bind(v, Gen::In(s.clone())),
+                    exact: false,
+                },
+            ))
+        }
+        PK::Subset(a, s, strict, false) if is_v(a) && ready(s) => {
+            let pow = CExpr {
+                kind: EK::Unary(UnaryOp::Pow, Box::new(s.clone())),
+                span: s.span,
+            };
+            Some((
+                4,
+                Candidate {
+                    step: SolveStep::Bind(v, Gen::In(pow)),
+                    exact: !strict,
+                },
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Collects into `out` a value for `v` from each disjunct of `p` (`v = e`,
+/// possibly within a conjunction); false if some disjunct gives none.
+fn disjunct_candidates(
+    p: &CPred,
+    v: u32,
+    ready: &dyn Fn(&CExpr) -> bool,
+    out: &mut Vec<CExpr>,
+) -> bool {
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    match &p.kind {
+        PK::Or(a, b) => {
+            disjunct_candidates(a, v, ready, out) && disjunct_candidates(b, v, ready, out)
+        }
+        PK::And(ps) => ps.iter().any(|q| disjunct_candidates(q, v, ready, out)),
+        PK::Cmp(Cmp::Eq, a, b) if is_v(a) && ready(b) => {
+            out.push(b.clone());
+            true
+        }
+        PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
+            out.push(a.clone());
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `(a |-> b) = (c |-> d)` as `a = c & b = d`, so that each side can
+/// generate a variable.
+fn split_pair_equalities(conjuncts: Vec<CPred>) -> Vec<CPred> {
+    let mut out = Vec::with_capacity(conjuncts.len());
+    let mut work: Vec<CPred> = conjuncts.into_iter().rev().collect();
+    while let Some(c) = work.pop() {
+        match c.kind {
+            PK::Cmp(Cmp::Eq, a, b)
+                if matches!(
+                    (&a.kind, &b.kind),
+                    (
+                        EK::Binary(BinaryOp::Maplet, ..),
+                        EK::Binary(BinaryOp::Maplet, ..)
+                    )
+                ) =>
+            {
+                let (EK::Binary(_, a1, a2), EK::Binary(_, b1, b2)) = (a.kind, b.kind) else {
+                    unreachable!("matched maplets")
+                };
+                work.push(CPred {
+                    kind: PK::Cmp(Cmp::Eq, *a2, *b2),
+                    span: c.span,
+                });
+                work.push(CPred {
+                    kind: PK::Cmp(Cmp::Eq, *a1, *b1),
+                    span: c.span,
+                });
+            }
+            kind => out.push(CPred { kind, span: c.span }),
+        }
+    }
+    out
+}
+
+/// Whether every solver variable `e` reads is already bound.
+fn is_ready(e: &CExpr, vars: &[u32], bound: &[u32]) -> bool {
+    let mut used = Vec::new();
+    expr_slots(e, &mut used);
+    used.iter().all(|s| !vars.contains(s) || bound.contains(s))
+}
+
+/// The comparison with its operands swapped: `a < b` is `b > a`.
+fn mirrored(op: Cmp) -> Cmp {
+    match op {
+        Cmp::Lt => Cmp::Gt,
+        Cmp::Le => Cmp::Ge,
+        Cmp::Gt => Cmp::Lt,
+        Cmp::Ge => Cmp::Le,
+        other => other,
+    }
+}
+
+/// The greatest length `size(v) <= e`, `size(v) < e`, `size(v) = e`
+/// (either way round, with ready `e`) or `size(v) : a..e` (with ready
+/// `a` and `e`) allows, as an expression.
+fn size_bound(
+    v: u32,
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<CExpr> {
+    let ready = |e: &CExpr| is_ready(e, vars, bound);
+    let is_size = |e: &CExpr| {
+        matches!(&e.kind, EK::Unary(UnaryOp::Size, x)
+            if matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v))
+    };
+    for (i, c) in conjuncts.iter().enumerate() {
+        if done[i] {
+            continue;
+        }
+        if let PK::Member(a, set, false) = &c.kind
+            && is_size(a)
+            && let EK::Binary(BinaryOp::Interval, low, high) = &set.kind
+            && ready(low)
+            && ready(high)
+        {
+            return Some((**high).clone());
+        }
+        let PK::Cmp(op, a, b) = &c.kind else { continue };
+        let (op, e) = if is_size(a) && ready(b) {
+            (*op, b)
+        } else if is_size(b) && ready(a) {
+            (mirrored(*op), a)
+        } else {
+            continue;
+        };
+        match op {
+            Cmp::Le | Cmp::Eq => return Some(e.clone()),
+            Cmp::Lt => {
+                return Some(CExpr {
+                    kind: EK::Binary(
+                        BinaryOp::Minus,
+                        Box::new(e.clone()),
+                        Box::new(CExpr {
+                            kind: EK::Lit(crate::frontends::b::value::Value::Int(1)),
+                            span: e.span,
+                        }),
+                    ),
+                    span: e.span,
+                });
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The interval `max({lows})..min({highs})` that the pending comparisons
+/// `v < e`, `v <= e`, `e < v`, ... (with ready `e`) and an implied lower
+/// bound allow for `v`, if they bound it on both sides. Conjunct `skip` is
+/// the generator being replaced.
+#[allow(clippy::too_many_arguments)]
+fn interval_for(
+    v: u32,
+    implied: (Option<i64>, Option<i64>),
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+    skip: usize,
+    fallback: Option<(i64, i64, Span, &std::cell::Cell<bool>)>,
+) -> Option<CExpr> {
+    let ready = |e: &CExpr| is_ready(e, vars, bound);
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    let lit = |n: i64, span: Span| CExpr {
+        kind: EK::Lit(crate::frontends::b::value::Value::Int(n)),
+        span,
+    };
+    let shifted = |e: &CExpr, by: i64| CExpr {
+        kind: EK::Binary(
+            BinaryOp::Add,
+            Box::new(e.clone()),
+            Box::new(lit(by, e.span)),
+        ),
+        span: e.span,
+    };
+    let mut lows: Vec<CExpr> = Vec::new();
+    let mut highs: Vec<CExpr> = Vec::new();
+    let mut span = None;
+    for (i, c) in conjuncts.iter().enumerate() {
+        if done[i] || i == skip {
+            continue;
+        }
+        let PK::Cmp(op, a, b) = &c.kind else { continue };
+        // Normalise to `v op e`, also from `v + d op e`, `d + v op e` and
+        // `v - d op e` with ready `d` (moved to the other side).
+        // `side op other` solved for v as `v op' e`: the new expression and
+        // whether the comparison turns round (`d - v op e` is `v op~ d - e`).
+        let linear = |side: &CExpr, other: &CExpr| -> Option<(CExpr, bool)> {
+            if !ready(other) {
+                return None;
+            }
+            if is_v(side) {
+                return Some((other.clone(), false));
+            }
+            let EK::Binary(op @ (BinaryOp::Add | BinaryOp::Minus), x, d) = &side.kind else {
+                return None;
+            };
+            let build = |op: BinaryOp, l: &CExpr, r: &CExpr| CExpr {
+                kind: EK::Binary(op, Box::new(l.clone()), Box::new(r.clone())),
+                span: other.span,
+            };
+            match op {
+                // v + d op e, v - d op e
+                _ if is_v(x) && ready(d) => {
+                    let undo = if *op == BinaryOp::Add {
+                        BinaryOp::Minus
+                    } else {
+                        BinaryOp::Add
+                    };
+                    Some((build(undo, other, d), false))
+                }
+                // d + v op e
+                BinaryOp::Add if is_v(d) && ready(x) => {
+                    Some((build(BinaryOp::Minus, other, x), false))
+                }
+                // d - v op e
+                BinaryOp::Minus if is_v(d) && ready(x) => {
+                    Some((build(BinaryOp::Minus, x, other), true))
+                }
+                _ => None,
+            }
+        };
+        let moved;
+        let (op, e) = if let Some((e, turned)) = linear(a, b) {
+            moved = e;
+            (if turned { mirrored(*op) } else { *op }, &moved)
+        } else if let Some((e, turned)) = linear(b, a) {
+            moved = e;
+            (if turned { *op } else { mirrored(*op) }, &moved)
+        } else {
+            continue;
+        };
+        match op {
+            Cmp::Lt => highs.push(shifted(e, -1)),
+            Cmp::Le => highs.push(e.clone()),
+            Cmp::Gt => lows.push(shifted(e, 1)),
+            Cmp::Ge => lows.push(e.clone()),
+            _ => continue,
+        }
+        span = Some(c.span);
+    }
+    // Bounds the conjuncts imply by propagation count when they bound
+    // both sides (see `static_bounds`).
+    let both_implied = implied.0.is_some() && implied.1.is_some();
+    let span = span.or(fallback.map(|f| f.2)).or_else(|| {
+        both_implied.then(|| conjuncts.first().map_or_else(Span::default, |c| c.span))
+    })?;
+    if let Some(n) = implied.0 {
+        lows.push(lit(n, span));
+    }
+    if let Some(n) = implied.1 {
+        highs.push(lit(n, span));
+    }
+    // `--bound-integers`: MININT and MAXINT stand in for a missing bound.
+    if let Some((lo, hi, _, used)) = fallback {
+        if lows.is_empty() {
+            lows.push(lit(lo, span));
+            used.set(true);
+        }
+        if highs.is_empty() {
+            highs.push(lit(hi, span));
+            used.set(true);
+        }
+    }
+    let combine = |mut es: Vec<CExpr>, op: UnaryOp| -> Option<CExpr> {
+        match es.len() {
+            0 => None,
+            1 => es.pop(),
+            _ => Some(CExpr {
+                kind: EK::Unary(
+                    op,
+                    Box::new(CExpr {
+                        kind: EK::SetEnum(es),
+                        span,
+                    }),
+                ),
+                span,
+            }),
+        }
+    };
+    let low = combine(lows, UnaryOp::Max)?;
+    let high = combine(highs, UnaryOp::Min)?;
+    Some(CExpr {
+        kind: EK::Binary(BinaryOp::Interval, Box::new(low), Box::new(high)),
+        span,
+    })
+}
+
+/// Integer bounds of the variables (by position in `vars`) that the
+/// top-level conjuncts imply: `x : a..b` and `x : NATURAL` with literal
+/// bounds, comparisons between a variable and a literal, and, propagated
+/// to a fixpoint, between two variables (`1 < x & x <= y & y < 100`
+/// bounds `x` to 2..99). Sound because every conjunct must hold; the
+/// comparisons stay checks.
+fn static_bounds(conjuncts: &[CPred], vars: &[u32]) -> Vec<(Option<i64>, Option<i64>)> {
+    enum Term {
+        Var(usize),
+        Int(i64),
+    }
+    let term = |e: &CExpr| match &e.kind {
+        EK::Read(Slot::Frame(s)) => vars.iter().position(|v| v == s).map(Term::Var),
+        EK::Lit(crate::frontends::b::value::Value::Int(n)) => Some(Term::Int(*n)),
+        _ => None,
+    };
+    let mut bounds: Vec<(Option<i64>, Option<i64>)> = vec![(None, None); vars.len()];
+    // `x <= y + k` between variables, as (x, y, k).
+    let mut edges: Vec<(usize, usize, i64)> = Vec::new();
+    let tighten = |b: &mut (Option<i64>, Option<i64>), lo: Option<i64>, hi: Option<i64>| {
+        let mut changed = false;
+        if let Some(lo) = lo
+            && b.0.is_none_or(|old| lo > old)
+        {
+            b.0 = Some(lo);
+            changed = true;
+        }
+        if let Some(hi) = hi
+            && b.1.is_none_or(|old| hi < old)
+        {
+            b.1 = Some(hi);
+            changed = true;
+        }
+        changed
+    };
+    for c in conjuncts {
+        match &c.kind {
+            PK::Member(x, s, false) => {
+                let Some(Term::Var(k)) = term(x) else {
+                    continue;
+                };
+                match &s.kind {
+                    EK::Binary(BinaryOp::Interval, a, b) => {
+                        let lo = match term(a) {
+                            Some(Term::Int(n)) => Some(n),
+                            _ => None,
+                        };
+                        let hi = match term(b) {
+                            Some(Term::Int(n)) => Some(n),
+                            _ => None,
+                        };
+                        tighten(&mut bounds[k], lo, hi);
+                    }
+                    EK::Ints(IntSet::Natural) => {
+                        tighten(&mut bounds[k], Some(0), None);
+                    }
+                    EK::Ints(IntSet::Natural1) => {
+                        tighten(&mut bounds[k], Some(1), None);
+                    }
+                    _ => {}
+                }
+            }
+            PK::Cmp(op, a, b) => {
+                // As `l <= r + k` (and `=` as both ways).
+                let (l, r, k, both) = match op {
+                    Cmp::Le => (a, b, 0, false),
+                    Cmp::Lt => (a, b, -1, false),
+                    Cmp::Ge => (b, a, 0, false),
+                    Cmp::Gt => (b, a, -1, false),
+                    Cmp::Eq => (a, b, 0, true),
+                    Cmp::Neq => continue,
+                };
+                match (term(l), term(r)) {
+                    (Some(Term::Var(x)), Some(Term::Int(n))) => {
+                        let hi = n.checked_add(k);
+                        let lo = if both { Some(n) } else { None };
+                        tighten(&mut bounds[x], lo, hi);
+                    }
+                    (Some(Term::Int(n)), Some(Term::Var(y))) => {
+                        let lo = n.checked_sub(k);
+                        let hi = if both { Some(n) } else { None };
+                        tighten(&mut bounds[y], lo, hi);
+                    }
+                    (Some(Term::Var(x)), Some(Term::Var(y))) => {
+                        edges.push((x, y, k));
+                        if both {
+                            edges.push((y, x, 0));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    // x <= y + k: hi(x) <= hi(y) + k and lo(y) >= lo(x) - k. Each round
+    // settles at least one more step of every chain.
+    for _ in 0..=vars.len() {
+        let mut changed = false;
+        for &(x, y, k) in &edges {
+            let hi = bounds[y].1.and_then(|h| h.checked_add(k));
+            let lo = bounds[x].0.and_then(|l| l.checked_sub(k));
+            changed |= tighten(&mut bounds[x], None, hi);
+            changed |= tighten(&mut bounds[y], lo, None);
+        }
+        if !changed {
+            break;
+        }
+    }
+    bounds
+}
+
+/// The first unbound variable that some pending conjunct applies a ready
+/// function to, with `In(dom(f))` as its generator.
+fn applied_domain_generator(
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<(u32, Gen)> {
+    vars.iter().filter(|v| !bound.contains(v)).find_map(|&v| {
+        conjuncts
+            .iter()
+            .zip(done)
+            .filter(|(_, d)| !**d)
+            .find_map(|(c, _)| applied_domain(c, v, vars, bound))
+            .map(|g| (v, g))
+    })
+}
+
+/// `In(dom(f))` if `c` applies a ready function `f` to the variable `v`.
+fn applied_domain(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<Gen> {
+    let mut found = None;
+    visit_pred_exprs(c, &mut |e| {
+        if found.is_none()
+            && let EK::Apply(f, arg) = &e.kind
+            && matches!(arg.kind, EK::Read(Slot::Frame(s)) if s == v)
+            && is_ready(f, vars, bound)
+        {
+            let dom = CExpr {
+                kind: EK::Unary(UnaryOp::Dom, f.clone()),
+                span: f.span,
+            };
+            found = Some(Gen::In(dom));
+        }
+    });
+    found
+}
+
+/// Calls `f` on every expression of a predicate, outside nested binders.
+fn visit_pred_exprs(p: &CPred, f: &mut dyn FnMut(&CExpr)) {
+    match &p.kind {
+        PK::And(ps) => ps.iter().for_each(|q| visit_pred_exprs(q, f)),
+        PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
+            visit_pred_exprs(a, f);
+            visit_pred_exprs(b, f);
+        }
+        PK::Not(a) => visit_pred_exprs(a, f),
+        PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, _, _) => {
+            visit_exprs(a, f);
+            visit_exprs(b, f);
+        }
+        PK::Const(_) | PK::ForAll(..) | PK::Exists(_) => {}
+    }
+}
+
+fn visit_exprs(e: &CExpr, f: &mut dyn FnMut(&CExpr)) {
+    f(e);
+    match &e.kind {
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => visit_exprs(a, f),
+        EK::Binary(_, a, b)
+        | EK::Projection(_, a, b)
+        | EK::Iterate(a, b)
+        | EK::Apply(a, b)
+        | EK::Image(a, b) => {
+            visit_exprs(a, f);
+            visit_exprs(b, f);
+        }
+        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
+            xs.iter().for_each(|x| visit_exprs(x, f))
+        }
+        _ => {}
+    }
+}
+
+/// Cost class of enumerating a set expression.
+fn set_cost(s: &CExpr) -> u32 {
+    match &s.kind {
+        EK::Lit(_) | EK::Read(_) | EK::SetEnum(_) => 1,
+        EK::Ints(IntSet::Natural | IntSet::Natural1 | IntSet::Integer)
+        | EK::Strings
+        | EK::FreeType(_) => 9,
+        EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => 9,
+        _ => 2,
+    }
+}
+
+/// A maplet tree of solver variables, as a destructuring pattern.
+fn pattern(e: &CExpr, vars: &[u32], bound: &[u32]) -> Option<Pattern> {
+    match &e.kind {
+        EK::Read(Slot::Frame(s)) if vars.contains(s) => Some(if bound.contains(s) {
+            Pattern::Bound(*s)
+        } else {
+            Pattern::Slot(*s)
+        }),
+        EK::Binary(BinaryOp::Maplet, a, b) => {
+            let pa = pattern(a, vars, bound)?;
+            let pb = pattern(b, vars, bound)?;
+            // The same unbound variable twice would need an equality check.
+            let (mut sa, mut sb) = (Vec::new(), Vec::new());
+            pattern_slots(&pa, &mut sa);
+            pattern_slots(&pb, &mut sb);
+            if sa.iter().any(|s| sb.contains(s)) {
+                return None;
+            }
+            Some(Pattern::Pair(Box::new(pa), Box::new(pb)))
+        }
+        _ => None,
+    }
+}
+
+/// The slots a pattern binds.
+fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
+    match p {
+        Pattern::Slot(s) => out.push(*s),
+        Pattern::Bound(_) => {}
+        Pattern::Pair(a, b) => {
+            pattern_slots(a, out);
+            pattern_slots(b, out);
+        }
+    }
+}
+
+/// Every frame slot a predicate reads (including inside nested binders).
+pub fn pred_slots(p: &CPred, out: &mut Vec<u32>) {
+    match &p.kind {
+        PK::Const(_) => {}
+        PK::And(ps) => ps.iter().for_each(|q| pred_slots(q, out)),
+        PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
+            pred_slots(a, out);
+            pred_slots(b, out);
+        }
+        PK::Not(a) => pred_slots(a, out),
+        PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, _, _) => {
+            expr_slots(a, out);
+            expr_slots(b, out);
+        }
+        PK::ForAll(s, q) => {
+            solver_slots(s, out);
+            pred_slots(q, out);
+        }
+        PK::Exists(s) => solver_slots(s, out),
+    }
+}
+
+fn solver_slots(s: &Solver, out: &mut Vec<u32>) {
+    for step in &s.steps {
+        match step {
+            SolveStep::Bind(_, Gen::Eq(e) | Gen::In(e)) | SolveStep::BindPattern(_, e) => {
+                expr_slots(e, out)
+            }
+            SolveStep::Bind(
+                _,
+                Gen::SeqUpTo {
+                    elements, max_len, ..
+                },
+            ) => {
+                expr_slots(elements, out);
+                expr_slots(max_len, out);
+            }
+            SolveStep::Bind(..) => {}
+            SolveStep::Check(p) => pred_slots(p, out),
+            SolveStep::Scan(scan) => {
+                expr_slots(&scan.set, out);
+                pred_slots(&scan.check, out);
+            }
+        }
+        if let SolveStep::BindPattern(p, _) = step {
+            bound_pattern_slots(p, out);
+        }
+    }
+}
+
+fn bound_pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
+    match p {
+        Pattern::Bound(s) => out.push(*s),
+        Pattern::Slot(_) => {}
+        Pattern::Pair(a, b) => {
+            bound_pattern_slots(a, out);
+            bound_pattern_slots(b, out);
+        }
+    }
+}
+
+/// Every frame slot an expression reads (including inside nested binders).
+pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
+    match &e.kind {
+        EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Read(Slot::Const(_)) => {}
+        EK::Read(Slot::Frame(s)) | EK::Local(s, _) => out.push(*s),
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => expr_slots(a, out),
+        EK::Binary(_, a, b)
+        | EK::Projection(_, a, b)
+        | EK::Iterate(a, b)
+        | EK::Apply(a, b)
+        | EK::Image(a, b) => {
+            expr_slots(a, out);
+            expr_slots(b, out);
+        }
+        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
+            xs.iter().for_each(|x| expr_slots(x, out))
+        }
+        EK::Comprehension(s) => solver_slots(s, out),
+        EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
+            solver_slots(s, out);
+            expr_slots(body, out);
+        }
+        EK::BoolOf(p) => pred_slots(p, out),
+        EK::IfThenElse(c, a, b) => {
+            pred_slots(c, out);
+            expr_slots(a, out);
+            expr_slots(b, out);
+        }
+        // A recursive definition reads its own constant only when applied.
+        EK::Symbolic(d) => {
+            let start = out.len();
+            expr_slots(&d.expr, out);
+            if let Some(own) = d.self_slot {
+                let mut i = start;
+                while i < out.len() {
+                    if out[i] == own {
+                        out.swap_remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compile::Compiler;
+    use super::*;
+    use crate::diag::SourceFile;
+    use crate::frontends::b::ast::ExprKind;
+    use crate::frontends::b::types::MachineTypes;
+
+    fn types() -> MachineTypes {
+        MachineTypes::for_test(None, Vec::new(), Vec::new())
+    }
+
+    /// Calls `f` with a compiler in which the variables `names` of
+    /// `{names | pred}` are bound (their idents, slots, the predicate and
+    /// the binder's span); also returns the source.
+    fn with_binder<T>(
+        names: &[&str],
+        pred: &str,
+        f: impl FnOnce(&mut Compiler<'_>, &[Ident], &[u32], &crate::frontends::b::ast::Expr, Span) -> T,
+    ) -> (T, SourceFile) {
+        let file = SourceFile::new("p", format!("{{{} | {pred}}}", names.join(", ")));
+        let e = crate::frontends::b::parse_expression(&file).expect("parses");
+        let ExprKind::Comprehension(ids, p) = &e.kind else {
+            panic!("not a comprehension")
+        };
+        let t = types();
+        let mut c = Compiler::new(&t);
+        c.reset_frame(0);
+        let vars = c.bind(ids);
+        (f(&mut c, ids, &vars, p, e.span), file)
+    }
+
+    /// The plan for `{names | pred}` as a short string: `x:In [check] y:Eq`.
+    fn plan_of(names: &[&str], pred: &str) -> String {
+        let (solver, file) = with_binder(names, pred, |c, ids, vars, p, span| {
+            c.solver(ids, vars, None, p, span, false).expect("compiles")
+        });
+        solver
+            .steps
+            .iter()
+            .map(|s| match s {
+                SolveStep::Bind(v, g) => format!(
+                    "{}:{}",
+                    names[*v as usize],
+                    match g {
+                        Gen::Eq(_) => "Eq",
+                        Gen::In(_) => "In",
+                        Gen::Type(_) => "Type",
+                        Gen::Unbounded(_) => "Unbounded",
+                        Gen::SeqUpTo { .. } => "SeqUpTo",
+                    }
+                ),
+                SolveStep::BindPattern(..) => "pattern".to_string(),
+                SolveStep::Scan(..) => "scan".to_string(),
+                SolveStep::Check(p) => format!(
+                    "[{}]",
+                    &file.text[p.span.start as usize..p.span.end as usize]
+                ),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn equalities_generate_before_memberships_and_checks_come_early() {
+        // y = x + 1 needs x first; `x > 0` is checked right after x is bound.
+        assert_eq!(
+            plan_of(&["x", "y"], "y = x + 1 & x : 1..3 & x > 0"),
+            "x:In [x > 0] y:Eq"
+        );
+        // The equality wins over the membership for y; the membership becomes a check.
+        assert_eq!(
+            plan_of(&["x", "y"], "x : 1..3 & y : 1..9 & y = x * 2"),
+            "x:In y:Eq [y : 1..9]"
+        );
+    }
+
+    #[test]
+    fn pairs_destructure_and_missing_domains_are_reported() {
+        assert_eq!(plan_of(&["x", "y"], "x |-> y : {1 |-> 2}"), "pattern");
+        assert_eq!(plan_of(&["x"], "x > 2"), "x:Unbounded [x > 2]");
+        // Applying a function to x bounds x by the function's domain.
+        assert_eq!(
+            plan_of(&["x"], "{1 |-> 2}(x) > 1"),
+            "x:In [{1 |-> 2}(x) > 1]"
+        );
+    }
+
+    /// The bounds `static_bounds` finds for `{names | pred}`.
+    fn bounds_of(names: &[&str], pred: &str) -> Vec<(Option<i64>, Option<i64>)> {
+        with_binder(names, pred, |c, _, vars, p, _| {
+            let parts: Vec<CPred> = super::super::conjuncts(p)
+                .into_iter()
+                .map(|q| c.pred(q).expect("compiles"))
+                .collect();
+            static_bounds(&parts, vars)
+        })
+        .0
+    }
+
+    #[test]
+    fn bounds_propagate_along_comparisons_between_variables() {
+        // x < y, y <= 100 - 1, 1 < x: x in 2..98, y in 3..99.
+        assert_eq!(
+            bounds_of(&["x", "y"], "1 < x & x < y & y < 100"),
+            [(Some(2), Some(98)), (Some(3), Some(99))]
+        );
+        // Through a chain and an equality, from NATURAL and an interval.
+        assert_eq!(
+            bounds_of(&["a", "b", "c"], "a : NATURAL & a <= b & b = c & c : 0..5"),
+            [(Some(0), Some(5)), (Some(0), Some(5)), (Some(0), Some(5))]
+        );
+        // Nothing bounds y from above.
+        assert_eq!(
+            bounds_of(&["x", "y"], "x : 1..3 & x <= y"),
+            [(Some(1), Some(3)), (Some(1), None)]
+        );
+        // The plan uses them: no unbounded variable left.
+        assert_eq!(
+            plan_of(&["x", "y"], "1 < x & x <= y & y < 100"),
+            "x:In [1 < x] y:In [x <= y] [y < 100]"
+        );
+    }
+}

@@ -1,0 +1,338 @@
+//! Executing substitutions: every outcome, in continuation-passing style.
+//!
+//! [`Interpreter::exec`] runs a substitution on the frame and calls the
+//! continuation `k` once per outcome with the frame holding that outcome;
+//! after `k` returns, the substitution restores what it changed. A
+//! deterministic assignment therefore costs one evaluation and two moves,
+//! and non-determinism (`CHOICE`, `ANY`, `::`, `SELECT`) is just several
+//! calls of `k`. Parallel branches run on the same pre-state: each branch's
+//! outcomes are recorded as the values of the slots it writes, then every
+//! combination is applied.
+
+use super::enumerate::bind_pattern;
+use super::ir::{CSubst, CWhile, Pattern};
+
+/// How many iterations (over all of its runs) one execution of a `WHILE`
+/// loop may take before it is refused.
+const MAX_WHILE_ITERATIONS: u64 = 10_000_000;
+use super::{Env, Fail, Interpreter, R};
+use crate::frontends::b::value::Value;
+
+/// Continuation called once per outcome of a substitution.
+pub type Outcome<'c, 'e> = dyn FnMut(&mut Env<'e>) -> R<()> + 'c;
+
+impl Interpreter {
+    /// Runs `s`, calling `k` for every outcome; the frame is restored after.
+    pub(crate) fn exec<'e>(&self, s: &CSubst, env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
+        match s {
+            CSubst::Skip => k(env),
+            CSubst::Assign(list) => {
+                if let [(slot, e)] = list.as_slice() {
+                    let mut v = self.eval(e, env)?;
+                    let slot = *slot as usize;
+                    std::mem::swap(&mut env.frame[slot], &mut v);
+                    let result = k(env);
+                    env.frame[slot] = v;
+                    return result;
+                }
+                if let [(s1, e1), (s2, e2)] = list.as_slice() {
+                    // Two simultaneous assignments (`f(x) := y || s := s \/ {x}`,
+                    // merged from `||`): as below, without the vector.
+                    let mut v1 = self.eval(e1, env)?;
+                    let mut v2 = self.eval(e2, env)?;
+                    let (s1, s2) = (*s1 as usize, *s2 as usize);
+                    std::mem::swap(&mut env.frame[s1], &mut v1);
+                    std::mem::swap(&mut env.frame[s2], &mut v2);
+                    let result = k(env);
+                    std::mem::swap(&mut env.frame[s1], &mut v1);
+                    std::mem::swap(&mut env.frame[s2], &mut v2);
+                    return result;
+                }
+                let mut values = Vec::with_capacity(list.len());
+                for (_, e) in list {
+                    values.push(self.eval(e, env)?);
+                }
+                for ((s, _), v) in list.iter().zip(values.iter_mut()) {
+                    std::mem::swap(&mut env.frame[*s as usize], v);
+                }
+                let result = k(env);
+                for ((s, _), v) in list.iter().zip(values.iter_mut()) {
+                    std::mem::swap(&mut env.frame[*s as usize], v);
+                }
+                result
+            }
+            CSubst::BecomesIn(pat, set) => {
+                let mut slots = Vec::new();
+                pattern_slots(pat, &mut slots);
+                let saved: Vec<Value> = slots
+                    .iter()
+                    .map(|&s| env.frame[s as usize].clone())
+                    .collect();
+                let result = self.enum_set(set, env, &mut |v, env| {
+                    if bind_pattern(pat, &v, env) {
+                        k(env)?;
+                    }
+                    Ok(true)
+                });
+                for (&s, v) in slots.iter().zip(saved) {
+                    env.frame[s as usize] = v;
+                }
+                result.map(|_| ())
+            }
+            CSubst::BecomesSuchThat(pairs, solver) => {
+                let targets: Vec<u32> = pairs.iter().map(|p| p.0).collect();
+                self.solve(solver, env, &mut |env| {
+                    let mut values: Vec<Value> = pairs
+                        .iter()
+                        .map(|&(_, fresh)| env.frame[fresh as usize].clone())
+                        .collect();
+                    with_assigned(env, &targets, &mut values, k)?;
+                    Ok(true)
+                })
+                .map(|_| ())
+            }
+            CSubst::Parallel(branches) => self.parallel(branches, env, k),
+            CSubst::Sequence(items) => self.sequence(items, env, k),
+            CSubst::Guard(p, body) => {
+                if self.guard(p, env)? {
+                    self.exec(body, env, k)
+                } else {
+                    Ok(())
+                }
+            }
+            CSubst::While(w) => self.exec_while(w, env, k),
+            CSubst::Assert(p, body, message) => {
+                if self.holds(p, env)? {
+                    self.exec(body, env, k)
+                } else {
+                    Err(Fail::new(p.span, message.clone()))
+                }
+            }
+            CSubst::Select(branches, otherwise) => {
+                let mut any = false;
+                for (p, body) in branches {
+                    if self.guard(p, env)? {
+                        any = true;
+                        self.exec(body, env, k)?;
+                    }
+                }
+                match otherwise {
+                    Some(e) if !any => self.exec(e, env, k),
+                    _ => Ok(()),
+                }
+            }
+            CSubst::If(branches, otherwise) => {
+                for (p, body) in branches {
+                    if self.holds(p, env)? {
+                        return self.exec(body, env, k);
+                    }
+                }
+                match otherwise {
+                    Some(e) => self.exec(e, env, k),
+                    None => k(env),
+                }
+            }
+            CSubst::Case(e, branches, otherwise) => {
+                let v = self.eval(e, env)?;
+                for (values, body) in branches {
+                    for c in values {
+                        if self.eval(c, env)? == v {
+                            return self.exec(body, env, k);
+                        }
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.exec(o, env, k),
+                    None => Err(Fail::new(
+                        e.span,
+                        "no CASE branch matches and there is no ELSE",
+                    )),
+                }
+            }
+            CSubst::Choice(items) => {
+                for item in items {
+                    self.exec(item, env, k)?;
+                }
+                Ok(())
+            }
+            CSubst::Any(solver, body) => self
+                .solve(solver, env, &mut |env| {
+                    self.exec(body, env, k)?;
+                    Ok(true)
+                })
+                .map(|_| ()),
+            CSubst::Var(locals, body) => {
+                for &l in locals {
+                    env.frame[l as usize] = super::undefined();
+                }
+                self.exec(body, env, k)
+            }
+        }
+    }
+
+    /// A guard: false when a function is applied outside its domain (see
+    /// the module docs of [`super`]).
+    pub(crate) fn guard(&self, p: &super::ir::CPred, env: &mut Env<'_>) -> R<bool> {
+        match self.holds(p, env) {
+            Err(e) if e.outside_domain => Ok(false),
+            other => other,
+        }
+    }
+
+    fn sequence<'e>(&self, items: &[CSubst], env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
+        match items.split_first() {
+            None => k(env),
+            Some((first, rest)) => self.exec(first, env, &mut |env| self.sequence(rest, env, k)),
+        }
+    }
+
+    fn parallel<'e>(
+        &self,
+        branches: &[(CSubst, Vec<u32>)],
+        env: &mut Env<'e>,
+        k: &mut Outcome<'_, 'e>,
+    ) -> R<()> {
+        // General case: the outcomes of each branch, as values of its
+        // writes, one after another in one buffer (`counts[b]` outcomes of
+        // branch `b`), then every combination swapped in and out.
+        let mut values: Vec<Value> = Vec::new();
+        let mut counts: Vec<usize> = Vec::with_capacity(branches.len());
+        for (b, w) in branches {
+            let mut n = 0;
+            self.exec(b, env, &mut |env| {
+                n += 1;
+                values.extend(w.iter().map(|&s| env.frame[s as usize].clone()));
+                Ok(())
+            })?;
+            if n == 0 {
+                return Ok(()); // a blocked branch blocks the whole substitution
+            }
+            counts.push(n);
+        }
+        self.combine(branches, &counts, &mut values, env, k)
+    }
+
+    /// Calls `k` once per combination of one outcome of each branch:
+    /// `values` holds `counts[b]` outcomes of branch `b` (the values of
+    /// its writes), branch after branch. Each outcome is swapped into the
+    /// frame and back, so the buffer is as it was when this returns.
+    fn combine<'e>(
+        &self,
+        branches: &[(CSubst, Vec<u32>)],
+        counts: &[usize],
+        values: &mut [Value],
+        env: &mut Env<'e>,
+        k: &mut Outcome<'_, 'e>,
+    ) -> R<()> {
+        let (Some(((_, slots), later)), Some((&n, later_counts))) =
+            (branches.split_first(), counts.split_first())
+        else {
+            return k(env);
+        };
+        let (mine, rest) = values.split_at_mut(n * slots.len());
+        for o in 0..n {
+            // The product of the branches' outcomes can be huge (three
+            // `x :: 1..10000` in parallel): poll the budget here too.
+            if n > 1 {
+                super::within_budget(crate::diag::Span::default())?;
+            }
+            let outcome = &mut mine[o * slots.len()..(o + 1) * slots.len()];
+            with_assigned(env, slots, outcome, &mut |env| {
+                self.combine(later, later_counts, rest, env, k)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Runs a `WHILE` loop without recursion, so that a long loop cannot
+    /// exhaust the stack: the frames reached after each iteration (several
+    /// if the body is non-deterministic) wait in a work list until the
+    /// condition is false on them, and then `k` runs on each. The invariant
+    /// is checked before every test of the condition; while the condition
+    /// holds the variant must be a natural number smaller than at the
+    /// previous iteration of the same run.
+    fn exec_while<'e>(&self, w: &CWhile, env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
+        let original = env.frame.clone();
+        let result = self.run_while(w, env, k);
+        env.frame = original;
+        result
+    }
+
+    fn run_while<'e>(&self, w: &CWhile, env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
+        let mut work: Vec<(Vec<Value>, Option<i64>)> = vec![(env.frame.clone(), None)];
+        let mut iterations = 0u64;
+        while let Some((frame, previous)) = work.pop() {
+            env.frame = frame;
+            if !self.holds(&w.invariant, env)? {
+                return Err(Fail::new(w.invariant.span, "WHILE invariant is false"));
+            }
+            if !self.holds(&w.cond, env)? {
+                k(env)?;
+                continue;
+            }
+            let variant = self.eval(&w.variant, env)?;
+            let Some(v) = variant.as_int() else {
+                return Err(Fail::new(w.variant.span, "WHILE variant is not an integer"));
+            };
+            if v < 0 {
+                return Err(Fail::new(
+                    w.variant.span,
+                    format!("WHILE variant is negative ({v}) while the condition holds"),
+                ));
+            }
+            if let Some(p) = previous
+                && v >= p
+            {
+                return Err(Fail::new(
+                    w.variant.span,
+                    format!("WHILE variant did not decrease: {p} before the iteration, {v} after"),
+                ));
+            }
+            iterations += 1;
+            if iterations > MAX_WHILE_ITERATIONS {
+                return Err(Fail::new(
+                    w.cond.span,
+                    format!(
+                        "not supported yet: a WHILE loop of more than {MAX_WHILE_ITERATIONS} iterations"
+                    ),
+                ));
+            }
+            let mut next = Vec::new();
+            self.exec(&w.body, env, &mut |env| {
+                next.push(env.frame.clone());
+                Ok(())
+            })?;
+            work.extend(next.into_iter().rev().map(|f| (f, Some(v))));
+        }
+        Ok(())
+    }
+}
+
+/// Swaps `values` into `slots`, runs `k`, then swaps them back (`values`
+/// is as it was when this returns).
+fn with_assigned<'e>(
+    env: &mut Env<'e>,
+    slots: &[u32],
+    values: &mut [Value],
+    k: &mut Outcome<'_, 'e>,
+) -> R<()> {
+    for (&s, v) in slots.iter().zip(values.iter_mut()) {
+        std::mem::swap(&mut env.frame[s as usize], v);
+    }
+    let result = k(env);
+    for (&s, v) in slots.iter().zip(values.iter_mut()).rev() {
+        std::mem::swap(&mut env.frame[s as usize], v);
+    }
+    result
+}
+
+fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
+    match p {
+        Pattern::Slot(s) => out.push(*s),
+        Pattern::Bound(_) => {}
+        Pattern::Pair(a, b) => {
+            pattern_slots(a, out);
+            pattern_slots(b, out);
+        }
+    }
+}

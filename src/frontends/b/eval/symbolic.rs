@@ -1,0 +1,592 @@
+//! Constants kept symbolic, as ProB keeps them.
+//!
+//! A machine often defines a constant as a function or set it could never
+//! list: `sq = %x.(x : NATURAL | x * x)`, `WORD = seq1(BIT)`, or a
+//! recursive function, `fac = %x.(x : NATURAL1 | IF x = 1 THEN 1 ELSE x *
+//! fac(x - 1) END)`. ProB keeps such a constant as its definition (a
+//! "symbolic closure") and evaluates it only where it is applied or
+//! tested for membership. So does orbit:
+//!
+//! * every top-level conjunct `c = E` of PROPERTIES that defines a
+//!   set-valued constant compiles `E` as [`EK::Symbolic`]: evaluating it
+//!   builds the set when it can, and yields a [`Value::Symbolic`] (the
+//!   definition's number) when the set is infinite or too large to build,
+//!   or when it is a lambda whose body fails somewhere in its domain (a
+//!   body is evaluated only where the function is applied, as in ProB:
+//!   the error is reported if it is applied there);
+//!   a definition that refers to its own constant is always symbolic, and
+//!   `--bound-integers` does not cut the domains of these definitions;
+//! * applying a symbolic function evaluates the definition in a frame of
+//!   its own, holding the constants of the valuation it is applied in:
+//!   a lambda checks its argument against its predicate ("function applied
+//!   outside its domain" otherwise) and evaluates its body; a union
+//!   applies the side whose domain holds the argument, an override the
+//!   right side first;
+//! * membership in a symbolic set tests the definition's predicate
+//!   (lambdas, comprehensions, `seq(S)`, unions, ...) without building it,
+//!   and so does membership in its domain; its image of an explicit set
+//!   and its composition after an explicit relation apply it to each
+//!   element;
+//! * a symbolic value is in a set only where that is decided by types
+//!   alone (`f : INTEGER <-> INTEGER`; `f : INTEGER +-> INTEGER` for a
+//!   lambda); equality with another set, listing it, `card`, `dom` and the
+//!   rest are named errors ("not supported yet"), never a silent answer.
+
+use std::sync::Arc;
+
+use super::expr::set;
+use super::ir::{CExpr, EK, PK, Slot};
+use super::{Env, Fail, R, unset};
+use crate::diag::Span;
+use crate::frontends::b::ast::BinaryOp;
+use crate::frontends::b::value::relations as rel;
+use crate::frontends::b::value::{Symbolic, Value};
+
+use super::Interpreter;
+
+/// A constant's definition, compiled ([`EK::Symbolic`]).
+#[derive(Clone, Debug)]
+pub struct SymbolicDef {
+    /// Index into the interpreter's definitions.
+    pub def: u32,
+    /// The defining expression (constants are the PROPERTIES frame's
+    /// first slots), shared with the interpreter's [`Definition`].
+    pub expr: Arc<CExpr>,
+    /// The constant's own frame slot, when the definition refers to it.
+    pub self_slot: Option<u32>,
+}
+
+/// A definition as the interpreter keeps it, for applying values that
+/// name it.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    /// The defining expression.
+    pub expr: Arc<CExpr>,
+    /// The constant it defines.
+    pub name: String,
+    /// The definition as written.
+    pub text: Arc<str>,
+}
+
+/// The error for listing a symbolic set (`card`, iteration, equality
+/// with an explicit set, ...).
+pub(crate) fn cannot_list(s: &Symbolic, span: Span) -> Fail {
+    // Marked infinite: a definition that needs it is kept symbolic too.
+    Fail::infinite(
+        span,
+        format!(
+            "not supported yet: listing the elements of `{}`, which is kept symbolic \
+             (it is infinite, too large or recursive); it can only be applied or tested \
+             for membership",
+            s.text
+        ),
+    )
+}
+
+impl Interpreter {
+    /// The value of a constant's definition: the set if it can be built,
+    /// else the definition itself.
+    pub(super) fn eval_symbolic(&self, d: &SymbolicDef, env: &mut Env<'_>) -> R<Value> {
+        if d.self_slot.is_none() {
+            match self.eval(&d.expr, env) {
+                Err(f) if f.infinite => {}
+                // A lambda's body is evaluated only where it is applied
+                // (ProB's semantics): one that fails somewhere in its
+                // domain (outside a function's domain, `mod` of a negative
+                // number, ...) is kept symbolic, and fails only if applied
+                // there.
+                Err(f) if f.stopped.is_none() && is_lambda(&d.expr) => {}
+                other => return other,
+            }
+        }
+        Ok(Value::Symbolic(Arc::new(Symbolic {
+            def: d.def,
+            text: self.definitions[d.def as usize].text.clone(),
+        })))
+    }
+
+    /// A frame to evaluate definitions in: the PROPERTIES frame, its
+    /// constants those `env` reads (its own frame while the constants
+    /// are being solved).
+    fn definition_env(&self, env: &Env<'_>) -> Env<'static> {
+        let nc = self.num_constants;
+        let constants = if env.consts.len() == nc {
+            env.consts
+        } else {
+            &env.frame[..nc]
+        };
+        let mut frame = vec![unset(); self.properties_frame.max(nc)];
+        frame[..nc].clone_from_slice(constants);
+        Env { consts: &[], frame }
+    }
+
+    /// `f(x)` for a symbolic `f`.
+    pub(super) fn apply_symbolic(
+        &self,
+        f: &Symbolic,
+        x: &Value,
+        span: Span,
+        env: &Env<'_>,
+    ) -> R<Value> {
+        let mut images = Vec::new();
+        self.images_symbolic(f, x, span, env, &mut images)?;
+        images.sort_unstable();
+        images.dedup();
+        match images.len() {
+            1 => Ok(images.swap_remove(0)),
+            0 => Err(Fail::outside_domain(
+                span,
+                "function applied outside its domain",
+            )),
+            _ => Err(Fail::new(
+                span,
+                "applying a relation that is not a function here",
+            )),
+        }
+    }
+
+    /// `r[S]` for a symbolic `r` and an explicit `S`.
+    pub(super) fn image_symbolic(
+        &self,
+        r: &Symbolic,
+        s: &[Value],
+        span: Span,
+        env: &Env<'_>,
+    ) -> R<Value> {
+        let mut images = Vec::new();
+        for x in s {
+            self.images_symbolic(r, x, span, env, &mut images)?;
+        }
+        Ok(Value::set_from_vec(images))
+    }
+
+    /// `p ; r` for an explicit relation `p` and a symbolic `r`.
+    pub(super) fn compose_symbolic(
+        &self,
+        p: &[Value],
+        r: &Symbolic,
+        span: Span,
+        env: &Env<'_>,
+    ) -> R<Value> {
+        let mut out = Vec::new();
+        let mut images = Vec::new();
+        for pair in p {
+            let Some((x, y)) = pair.as_pair() else {
+                return Err(Fail::new(span, "expected a relation"));
+            };
+            images.clear();
+            self.images_symbolic(r, y, span, env, &mut images)?;
+            out.extend(images.drain(..).map(|z| Value::pair(x.clone(), z)));
+        }
+        Ok(Value::set_from_vec(out))
+    }
+
+    /// Is `x` in the domain of the symbolic `r`? (Its lambdas' predicates
+    /// are tested, their bodies not evaluated.)
+    pub(super) fn in_domain_symbolic(&self, r: &Symbolic, x: &Value, env: &Env<'_>) -> R<bool> {
+        super::within_budget(Span::default())?;
+        let _depth = Depth::enter(Span::default())?;
+        let mut denv = self.definition_env(env);
+        self.in_domain(&self.definitions[r.def as usize].expr, x, &mut denv)
+    }
+
+    fn in_domain(&self, e: &CExpr, x: &Value, env: &mut Env<'_>) -> R<bool> {
+        match &e.kind {
+            EK::Lambda(solver, _) => self.binds(solver, x, e.span, env),
+            EK::Binary(BinaryOp::Union | BinaryOp::Override, a, b) => {
+                Ok(self.in_domain(a, x, env)? || self.in_domain(b, x, env)?)
+            }
+            _ => match self.eval(e, env)? {
+                Value::Symbolic(s) => self.in_domain_symbolic(&s, x, env),
+                f => Ok(!rel::pairs_from(set(&f, e.span)?, x).is_empty()),
+            },
+        }
+    }
+
+    /// Pushes onto `out` every `y` with `x |-> y` in the symbolic `r`.
+    fn images_symbolic(
+        &self,
+        r: &Symbolic,
+        x: &Value,
+        span: Span,
+        env: &Env<'_>,
+        out: &mut Vec<Value>,
+    ) -> R<()> {
+        super::within_budget(span)?;
+        let _depth = Depth::enter(span)?;
+        let mut denv = self.definition_env(env);
+        self.images(
+            &self.definitions[r.def as usize].expr,
+            x,
+            span,
+            &mut denv,
+            out,
+        )
+    }
+
+    /// Pushes onto `out` every `y` with `x |-> y` in the relation `e` (a
+    /// definition or a part of one).
+    fn images(
+        &self,
+        e: &CExpr,
+        x: &Value,
+        span: Span,
+        env: &mut Env<'_>,
+        out: &mut Vec<Value>,
+    ) -> R<()> {
+        match &e.kind {
+            EK::Lambda(solver, body) => {
+                if self.binds(solver, x, e.span, env)? {
+                    out.push(self.eval(body, env)?);
+                }
+                Ok(())
+            }
+            EK::Binary(BinaryOp::Union, a, b) => {
+                self.images(a, x, span, env, out)?;
+                self.images(b, x, span, env, out)
+            }
+            EK::Binary(BinaryOp::Override, a, b) => {
+                let before = out.len();
+                self.images(b, x, span, env, out)?;
+                if out.len() == before {
+                    self.images(a, x, span, env, out)?;
+                }
+                Ok(())
+            }
+            EK::Comprehension(_) => Err(Fail::new(
+                span,
+                "not supported yet: applying a set comprehension kept symbolic (ProB finds \
+                 the image by constraint solving; define the function with a lambda `%x.(P | E)`)",
+            )),
+            _ => match self.eval(e, env)? {
+                Value::Symbolic(s) => self.images_symbolic(&s, x, span, env, out),
+                f => {
+                    out.extend(
+                        rel::pairs_from(set(&f, e.span)?, x)
+                            .iter()
+                            .map(|p| rel::second(p).clone()),
+                    );
+                    Ok(())
+                }
+            },
+        }
+    }
+
+    /// Binds the binder's variables to the components of `x` and tests
+    /// its predicate.
+    pub(super) fn binds(
+        &self,
+        solver: &super::ir::Solver,
+        x: &Value,
+        span: Span,
+        env: &mut Env<'_>,
+    ) -> R<bool> {
+        let Some(condition) = &solver.condition else {
+            return Err(Fail::new(
+                span,
+                "internal: a binder without its predicate cannot be tested",
+            ));
+        };
+        if !untuple(&solver.vars, x, env) {
+            return Ok(false);
+        }
+        self.holds(condition, env)
+    }
+
+    /// Is `v` in the symbolic set `s`?
+    pub(super) fn member_symbolic(&self, v: &Value, s: &Symbolic, env: &Env<'_>) -> R<bool> {
+        super::within_budget(Span::default())?;
+        let mut denv = self.definition_env(env);
+        self.member(v, &self.definitions[s.def as usize].expr, &mut denv)
+    }
+
+    /// Is the symbolic `v` in the set `s`? Decided where types alone
+    /// decide it; an error elsewhere.
+    pub(super) fn symbolic_in(&self, v: &Symbolic, s: &CExpr) -> R<bool> {
+        use BinaryOp::*;
+        let whole = |e: &CExpr| self.is_whole_type(e);
+        // The domain `x : A` of a one-variable lambda definition.
+        let lambda_domain = match &self.definitions[v.def as usize].expr.kind {
+            EK::Lambda(solver, _) => match (solver.vars.as_slice(), solver.condition.as_deref()) {
+                ([x], Some(c)) => match &c.kind {
+                    PK::And(parts) => match parts.as_slice() {
+                        [p] => match &p.kind {
+                            PK::Member(e, a, false) if matches!(e.kind, EK::Read(Slot::Frame(s)) if s == *x) => {
+                                Some(a)
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let is_lambda = matches!(self.definitions[v.def as usize].expr.kind, EK::Lambda(..));
+        let decided = match &s.kind {
+            EK::Binary(Relation, a, b) => whole(a) && whole(b),
+            // A lambda is a function; its domain is `A` when it is
+            // written `%x.(x : A | ..)`, inside any whole type.
+            EK::Binary(PartialFunction, a, b) => {
+                is_lambda
+                    && whole(b)
+                    && (whole(a) || lambda_domain.is_some_and(|d| self.same_set(d, a)))
+            }
+            EK::Binary(TotalFunction, a, b) => {
+                whole(b) && lambda_domain.is_some_and(|d| self.same_set(d, a))
+            }
+            _ => whole(s),
+        };
+        if decided {
+            return Ok(true);
+        }
+        let name = &self.definitions[v.def as usize].name;
+        Err(Fail::new(
+            s.span,
+            format!(
+                "not supported yet: testing whether `{name}`, which is kept symbolic, is in \
+                 this set (orbit decides it only from types and a lambda's written domain, \
+                 e.g. `{name} : INTEGER <-> INTEGER`, or `{name} : A --> INTEGER` for \
+                 `{name} = %x.(x : A | ..)`)"
+            ),
+        ))
+    }
+
+    /// Do `a` and `b` denote the same set by how they are written
+    /// (built-in sets, literals, intervals of literals, the same constant)?
+    fn same_set(&self, a: &CExpr, b: &CExpr) -> bool {
+        let constant = |e: &CExpr| match e.kind {
+            // Constants are the first frame slots in PROPERTIES.
+            EK::Read(Slot::Frame(i)) if (i as usize) < self.num_constants => Some(i),
+            EK::Read(Slot::Const(i)) => Some(i),
+            _ => None,
+        };
+        match (&a.kind, &b.kind) {
+            (EK::Ints(x), EK::Ints(y)) => x == y,
+            (EK::Strings, EK::Strings) => true,
+            (EK::FreeType(x), EK::FreeType(y)) => x == y,
+            (EK::Lit(x), EK::Lit(y)) => x == y,
+            (EK::Binary(BinaryOp::Interval, a1, a2), EK::Binary(BinaryOp::Interval, b1, b2)) => {
+                self.same_set(a1, b1) && self.same_set(a2, b2)
+            }
+            _ => constant(a).is_some() && constant(a) == constant(b),
+        }
+    }
+
+    /// Does `e` denote every value of its type (`INTEGER`, `BOOL`, a whole
+    /// given set, `POW`, products and relations of such)?
+    fn is_whole_type(&self, e: &CExpr) -> bool {
+        use super::ir::IntSet;
+        use crate::frontends::b::ast::UnaryOp;
+        match &e.kind {
+            EK::Ints(IntSet::Integer) | EK::Strings | EK::FreeType(_) => true,
+            EK::Lit(Value::Set(items)) => match items.first() {
+                Some(Value::Bool(_)) => items.len() == 2,
+                Some(Value::Elem(el)) => self
+                    .given_sets
+                    .get(el.set as usize)
+                    .is_some_and(|g| g.elements.len() == items.len()),
+                _ => false,
+            },
+            EK::Unary(UnaryOp::Pow, a) => self.is_whole_type(a),
+            EK::Binary(BinaryOp::Mul | BinaryOp::Relation, a, b) => {
+                self.is_whole_type(a) && self.is_whole_type(b)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Most symbolic applications in progress on a thread at once: a
+/// recursive definition deeper than this is a model error.
+const MAX_DEPTH: u32 = 100_000;
+
+/// Stack that must stay free below a symbolic application: room for one
+/// more level (a few kilobytes) and whatever evaluation it does.
+const STACK_RESERVE: usize = 1 << 20;
+
+thread_local! {
+    static DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// The lowest address this thread's stack may reach before a
+    /// symbolic application is refused (0: unknown yet).
+    static STACK_FLOOR: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The lowest address of the current thread's stack plus
+/// [`STACK_RESERVE`], or `None` if the system does not say.
+fn stack_floor() -> Option<usize> {
+    let cached = STACK_FLOOR.with(|f| f.get());
+    if cached != 0 {
+        return Some(cached);
+    }
+    // SAFETY: pthread_getattr_np fills `attr` for the calling thread, which
+    // is destroyed after reading the stack's bounds from it.
+    let (low, size) = unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
+            return None;
+        }
+        let mut addr: *mut libc::c_void = std::ptr::null_mut();
+        let mut size: libc::size_t = 0;
+        let got = libc::pthread_attr_getstack(&attr, &mut addr, &mut size);
+        libc::pthread_attr_destroy(&mut attr);
+        if got != 0 {
+            return None;
+        }
+        (addr as usize, size)
+    };
+    let floor = low.saturating_add(STACK_RESERVE.min(size / 2));
+    STACK_FLOOR.with(|f| f.set(floor));
+    Some(floor)
+}
+
+/// One symbolic application in progress on this thread: refused, as a
+/// model error rather than a stack overflow, past [`MAX_DEPTH`] levels or
+/// when the thread's stack is nearly used up.
+struct Depth;
+
+impl Depth {
+    fn enter(span: Span) -> R<Depth> {
+        let depth = DEPTH.with(|d| d.get());
+        let marker = 0u8;
+        let here = std::ptr::addr_of!(marker) as usize;
+        let exhausted = match stack_floor() {
+            Some(floor) => here < floor,
+            // Unknown stack: the depth the smallest worker stack allows.
+            None => depth >= 1_000,
+        };
+        if depth >= MAX_DEPTH || exhausted {
+            return Err(Fail::new(
+                span,
+                format!(
+                    "a recursive definition nests too deeply ({depth} applications fill \
+                     the thread's stack)"
+                ),
+            ));
+        }
+        DEPTH.with(|d| d.set(depth + 1));
+        Ok(Depth)
+    }
+}
+
+impl Drop for Depth {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get() - 1));
+    }
+}
+
+/// Can `e` define a function recursively: is it a lambda or a set
+/// comprehension, or a union or override with one?
+pub(crate) fn is_function_definition(e: &CExpr) -> bool {
+    match &e.kind {
+        EK::Lambda(..) | EK::Comprehension(..) => true,
+        EK::Binary(BinaryOp::Union | BinaryOp::Override, a, b) => {
+            is_function_definition(a) || is_function_definition(b)
+        }
+        _ => false,
+    }
+}
+
+/// Is `e` a lambda, or a union or override of lambdas?
+fn is_lambda(e: &CExpr) -> bool {
+    match &e.kind {
+        EK::Lambda(..) => true,
+        EK::Binary(BinaryOp::Union | BinaryOp::Override, a, b) => is_lambda(a) || is_lambda(b),
+        _ => false,
+    }
+}
+
+/// Destructures `x`, a left-nested tuple, into the frame slots `vars`;
+/// false if it has another shape.
+fn untuple(vars: &[u32], x: &Value, env: &mut Env<'_>) -> bool {
+    match vars {
+        [] => false,
+        [only] => {
+            env.frame[*only as usize] = x.clone();
+            true
+        }
+        [init @ .., last] => match x.as_pair() {
+            Some((a, b)) => {
+                env.frame[*last as usize] = b.clone();
+                untuple(init, a, env)
+            }
+            None => false,
+        },
+    }
+}
+
+/// The error for comparing a symbolic value with another.
+pub(crate) fn cannot_compare(v: &Value, span: Span) -> Fail {
+    match v {
+        Value::Symbolic(s) => Fail::new(
+            span,
+            format!(
+                "not supported yet: comparing `{}`, which is kept symbolic, with another value",
+                s.text
+            ),
+        ),
+        _ => Fail::new(span, "not supported yet: comparing a symbolic value"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(v: Value) -> CExpr {
+        CExpr {
+            kind: EK::Lit(v),
+            span: Span::default(),
+        }
+    }
+
+    #[test]
+    fn tuples_destructure_left_nested() {
+        let mut env = Env {
+            consts: &[],
+            frame: vec![unset(); 4],
+        };
+        let x = Value::pair(Value::pair(Value::Int(1), Value::Int(2)), Value::Int(3));
+        assert!(untuple(&[0, 2, 3], &x, &mut env));
+        assert_eq!(
+            env.frame,
+            [Value::Int(1), unset(), Value::Int(2), Value::Int(3)]
+        );
+        assert!(untuple(&[1], &x, &mut env));
+        assert_eq!(env.frame[1], x);
+        assert!(!untuple(&[0, 1], &Value::Int(4), &mut env));
+        assert!(!untuple(&[], &x, &mut env));
+    }
+
+    #[test]
+    fn only_lambdas_and_their_unions_evaluate_lazily() {
+        let set = lit(Value::empty_set());
+        assert!(!is_lambda(&set));
+        let lambda = CExpr {
+            kind: EK::Lambda(
+                Box::new(super::super::ir::Solver {
+                    vars: vec![0],
+                    steps: Vec::new(),
+                    lenient: false,
+                    span: Span::default(),
+                    condition: None,
+                }),
+                Box::new(lit(Value::Int(0))),
+            ),
+            span: Span::default(),
+        };
+        assert!(is_lambda(&lambda));
+        let union = CExpr {
+            kind: EK::Binary(BinaryOp::Union, Box::new(set.clone()), Box::new(lambda)),
+            span: Span::default(),
+        };
+        assert!(is_lambda(&union));
+        let inter = CExpr {
+            kind: EK::Binary(BinaryOp::Inter, Box::new(set.clone()), Box::new(set)),
+            span: Span::default(),
+        };
+        assert!(!is_lambda(&inter));
+    }
+}

@@ -1,0 +1,559 @@
+//! ProB's standard libraries: the pure external functions orbit computes
+//! itself, and the library definition files it supplies when a model names
+//! one that is not on disk.
+//!
+//! ProB declares an external function `X` with two definitions, a marker
+//! `EXTERNAL_FUNCTION_X == T1 --> T2` and `X(a) == placeholder`; the
+//! placeholder must never be evaluated. When the marker is present and `X`
+//! is one of the [`External`] functions below, the parser reads `X(args)`
+//! as a call of the built-in instead of expanding the placeholder; any
+//! other external function is refused by name. The printing substitutions
+//! of `LibraryIO.def` (`PRINT`, `PRINTF`, `printf`) have no effect on the
+//! state and run as `skip`. The library files orbit supplies
+//! ([`bundled_definition_file`]) are written for orbit and only declare
+//! what it implements.
+
+use std::sync::Arc;
+
+use crate::frontends::b::value::{Value, relations, sequences};
+
+/// An external function orbit implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum External {
+    /// `STRING_APPEND(a, b)`: `a` followed by `b`.
+    StringAppend,
+    /// `STRING_LENGTH(s)`: the number of characters.
+    StringLength,
+    /// `STRING_CONC(ss)`: the strings of a sequence, joined.
+    StringConc,
+    /// `STRING_JOIN(ss, sep)`: the strings of a sequence with `sep` between them.
+    StringJoin,
+    /// `STRING_SPLIT(s, sep)`: the parts of `s` between occurrences of `sep`.
+    StringSplit,
+    /// `STRING_CHARS(s)`: the sequence of one-character strings.
+    StringChars,
+    /// `STRING_CODES(s)`: the sequence of character codes.
+    StringCodes,
+    /// `CODES_TO_STRING(cs)`: the string of a sequence of character codes.
+    CodesToString,
+    /// `STRING_TO_UPPER(s)`
+    StringToUpper,
+    /// `STRING_TO_LOWER(s)`
+    StringToLower,
+    /// `STRING_TO_INT(s)`: the integer a decimal string denotes.
+    StringToInt,
+    /// `INT_TO_STRING(i)`: the decimal string of an integer.
+    IntToString,
+    /// `SUB_STRING(s, from, len)`: `len` characters from position `from` (1-based).
+    SubString,
+    /// `CHOOSE(S)`: one element of a non-empty set, always the same one
+    /// (the least in orbit's order of values).
+    Choose,
+    /// `STRING_IS_INT(s)` (a predicate): `s` is a decimal integer, with an
+    /// optional `-`.
+    StringIsInt,
+    /// `STRING_CONTAINS_STRING(s, t)`: `TRUE` when `t` occurs in `s` as
+    /// consecutive characters.
+    StringContainsString,
+    /// `FORMAT_TO_STRING(format, values)`: `format` with each `~w`
+    /// replaced by the next value of the sequence (strings without quotes,
+    /// integers, booleans) and `~n` by a newline.
+    FormatToString,
+    /// `FORCE(x)` (of `LibraryProB`): `x`; ProB evaluates it eagerly, which
+    /// orbit always does.
+    Force,
+    /// `ENUMERATE(x)` (a predicate of `LibraryProB`): true; tells ProB to
+    /// enumerate `x`, which orbit's plans decide for themselves.
+    Enumerate,
+    /// `ASSERT_TRUE(b, msg)` (a predicate of `LibraryProB`): true when `b`
+    /// is `TRUE`; otherwise evaluating it is an error with `msg`.
+    AssertTrue,
+    /// `ASSERT_EXPR(b, msg, v)`: `v` when `b` is `TRUE`; otherwise an error
+    /// with `msg`.
+    AssertExpr,
+    /// `LESS(x, y)` (a predicate of `LibraryProB`, for symmetry breaking):
+    /// `x` comes before `y` in the order of values (integers by value,
+    /// elements of a set by their declaration).
+    Less,
+    /// `CLOSURE1(r)` (of `LibraryProB`): `closure1(r)`, the transitive closure.
+    Closure1,
+    /// `printf(format, value)` (a predicate of `LibraryIO`): prints during
+    /// ProB's animation and is true; orbit evaluates its arguments only.
+    Printf,
+    /// `fprintf(file, format, value)`: [`External::Printf`] into a file.
+    Fprintf,
+    /// `vprintf(format, value)` (of `LibraryIO`): prints during ProB's
+    /// animation and is `value`.
+    Vprintf,
+}
+
+/// Every external function orbit implements, with its name in ProB's libraries.
+const NAMES: [(External, &str); 26] = [
+    (External::StringAppend, "STRING_APPEND"),
+    (External::StringLength, "STRING_LENGTH"),
+    (External::StringConc, "STRING_CONC"),
+    (External::StringJoin, "STRING_JOIN"),
+    (External::StringSplit, "STRING_SPLIT"),
+    (External::StringChars, "STRING_CHARS"),
+    (External::StringCodes, "STRING_CODES"),
+    (External::CodesToString, "CODES_TO_STRING"),
+    (External::StringToUpper, "STRING_TO_UPPER"),
+    (External::StringToLower, "STRING_TO_LOWER"),
+    (External::StringToInt, "STRING_TO_INT"),
+    (External::IntToString, "INT_TO_STRING"),
+    (External::SubString, "SUB_STRING"),
+    (External::Choose, "CHOOSE"),
+    (External::StringIsInt, "STRING_IS_INT"),
+    (External::StringContainsString, "STRING_CONTAINS_STRING"),
+    (External::FormatToString, "FORMAT_TO_STRING"),
+    (External::Force, "FORCE"),
+    (External::Enumerate, "ENUMERATE"),
+    (External::AssertTrue, "ASSERT_TRUE"),
+    (External::AssertExpr, "ASSERT_EXPR"),
+    (External::Less, "LESS"),
+    (External::Closure1, "CLOSURE1"),
+    (External::Printf, "printf"),
+    (External::Fprintf, "fprintf"),
+    (External::Vprintf, "vprintf"),
+];
+
+impl External {
+    /// The function ProB's libraries call `name`, if orbit implements it.
+    pub fn from_name(name: &str) -> Option<External> {
+        NAMES.iter().find(|(_, n)| *n == name).map(|(f, _)| *f)
+    }
+
+    /// Its name in ProB's libraries.
+    pub fn name(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or("?", |(_, n)| n)
+    }
+
+    /// How many arguments it takes.
+    pub fn arity(self) -> usize {
+        use External::*;
+        match self {
+            StringAppend | StringJoin | StringSplit | StringContainsString | FormatToString
+            | AssertTrue | Less | Printf | Vprintf => 2,
+            SubString | AssertExpr | Fprintf => 3,
+            _ => 1,
+        }
+    }
+
+    /// Whether it is a predicate (`EXTERNAL_PREDICATE_X`): [`External::apply`]
+    /// gives `TRUE` or `FALSE`, and the parser reads a call as `X(..) = TRUE`.
+    pub fn is_predicate(self) -> bool {
+        matches!(
+            self,
+            External::StringIsInt
+                | External::AssertTrue
+                | External::Less
+                | External::Printf
+                | External::Fprintf
+                | External::Enumerate
+        )
+    }
+
+    /// Applies the function; `Err` holds the reason it is undefined.
+    pub fn apply(self, args: &[Value]) -> Result<Value, String> {
+        use External::*;
+        let string = |i: usize| match args.get(i) {
+            Some(Value::Str(s)) => Ok(s.clone()),
+            other => Err(format!(
+                "{}: expected a string, found {other:?}",
+                self.name()
+            )),
+        };
+        let int = |i: usize| {
+            args.get(i)
+                .and_then(Value::as_int)
+                .ok_or_else(|| format!("{}: expected an integer", self.name()))
+        };
+        let seq = |i: usize| -> Result<Vec<Value>, String> {
+            args.get(i)
+                .and_then(Value::as_set)
+                .and_then(sequences::elements)
+                .map(|xs| xs.into_iter().cloned().collect())
+                .ok_or_else(|| format!("{}: expected a sequence", self.name()))
+        };
+        let strings = |xs: Vec<Value>| -> Result<Vec<Arc<str>>, String> {
+            xs.into_iter()
+                .map(|x| match x {
+                    Value::Str(s) => Ok(s),
+                    _ => Err(format!("{}: expected a sequence of strings", self.name())),
+                })
+                .collect()
+        };
+        let text = |s: String| Value::str(&s);
+        Ok(match self {
+            StringAppend => text(format!("{}{}", string(0)?, string(1)?)),
+            StringLength => Value::Int(string(0)?.chars().count() as i64),
+            StringConc => text(strings(seq(0)?)?.concat()),
+            StringJoin => text(strings(seq(0)?)?.join(&*string(1)?)),
+            StringSplit => {
+                let (s, sep) = (string(0)?, string(1)?);
+                if sep.is_empty() {
+                    return Err("STRING_SPLIT: the separator is empty".into());
+                }
+                sequences::from_owned(s.split(&*sep).map(Value::str))
+            }
+            StringChars => sequences::from_owned(
+                string(0)?
+                    .chars()
+                    .map(|c| Value::str(c.encode_utf8(&mut [0; 4]))),
+            ),
+            StringCodes => sequences::from_owned(string(0)?.chars().map(|c| Value::Int(c as i64))),
+            CodesToString => {
+                let mut out = String::new();
+                for code in seq(0)? {
+                    let c = code
+                        .as_int()
+                        .and_then(|i| u32::try_from(i).ok())
+                        .and_then(char::from_u32)
+                        .ok_or("CODES_TO_STRING: not a character code")?;
+                    out.push(c);
+                }
+                text(out)
+            }
+            StringToUpper => text(string(0)?.to_uppercase()),
+            StringToLower => text(string(0)?.to_lowercase()),
+            StringToInt => {
+                let s = string(0)?;
+                Value::Int(
+                    s.trim()
+                        .parse::<i64>()
+                        .map_err(|_| format!("STRING_TO_INT: \"{s}\" is not an integer"))?,
+                )
+            }
+            IntToString => text(int(0)?.to_string()),
+            SubString => {
+                let (s, from, len) = (string(0)?, int(1)?, int(2)?);
+                if from < 1 || len < 0 {
+                    return Err(format!("SUB_STRING: position {from} and length {len}"));
+                }
+                text(
+                    s.chars()
+                        .skip((from - 1) as usize)
+                        .take(len as usize)
+                        .collect(),
+                )
+            }
+            Choose => match args.first().and_then(Value::as_set) {
+                Some([first, ..]) => first.clone(),
+                Some([]) => return Err("CHOOSE of the empty set".into()),
+                None => return Err("CHOOSE: expected a set".into()),
+            },
+            StringIsInt => {
+                let s = string(0)?;
+                let digits = s.strip_prefix('-').unwrap_or(&s);
+                Value::Bool(!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            }
+            AssertTrue | AssertExpr => match args.first() {
+                Some(Value::Bool(true)) if self == AssertTrue => Value::Bool(true),
+                Some(Value::Bool(true)) => args[2].clone(),
+                Some(Value::Bool(false)) => {
+                    return Err(format!("{} failed: {}", self.name(), string(1)?));
+                }
+                _ => return Err(format!("{}: expected a boolean", self.name())),
+            },
+            StringContainsString => Value::Bool(string(0)?.contains(&*string(1)?)),
+            FormatToString => text(format_to_string(&string(0)?, seq(1)?)?),
+            Force => args[0].clone(),
+            Vprintf => args[1].clone(),
+            Enumerate => Value::Bool(true),
+            Less => Value::Bool(args[0] < args[1]),
+            Printf | Fprintf => Value::Bool(true),
+            Closure1 => match args.first().and_then(Value::as_set) {
+                Some(pairs) if pairs.iter().all(|p| matches!(p, Value::Pair(_))) => {
+                    Value::set_from_sorted(relations::transitive_closure(pairs))
+                }
+                _ => return Err("CLOSURE1: expected a relation".into()),
+            },
+        })
+    }
+}
+
+/// `FORMAT_TO_STRING`'s result: `format` with `~w` replaced by the values
+/// in turn and `~n` by a newline (`~~` is `~`). Values are strings (without
+/// quotes), integers and booleans; others need names orbit does not have here.
+fn format_to_string(format: &str, values: Vec<Value>) -> Result<String, String> {
+    let mut values = values.into_iter();
+    let mut out = String::new();
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '~' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => match values.next() {
+                Some(Value::Str(s)) => out.push_str(&s),
+                Some(Value::Int(i)) => out.push_str(&i.to_string()),
+                Some(Value::Bool(b)) => out.push_str(if b { "TRUE" } else { "FALSE" }),
+                Some(_) => {
+                    return Err(
+                        "not supported yet: FORMAT_TO_STRING of a value other than a string, an integer or a boolean"
+                            .into(),
+                    );
+                }
+                None => return Err(format!("FORMAT_TO_STRING: too few values for \"{format}\"")),
+            },
+            Some('n') => out.push('\n'),
+            Some('~') => out.push('~'),
+            other => {
+                return Err(format!(
+                    "FORMAT_TO_STRING: unknown directive `~{}` in \"{format}\"",
+                    other.map(String::from).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    if values.next().is_some() {
+        return Err(format!(
+            "FORMAT_TO_STRING: too many values for \"{format}\""
+        ));
+    }
+    Ok(out)
+}
+
+/// The printing substitutions of ProB's `LibraryIO.def`: they print (or,
+/// `FPRINTF`, write to a file) during ProB's animation and change no
+/// state, so orbit runs them as `skip`.
+pub fn is_printing_substitution(name: &str) -> bool {
+    matches!(name, "PRINT" | "PRINTF" | "printf" | "fprintf" | "FPRINTF")
+}
+
+/// orbit's own text for a ProB standard library file that a model names
+/// but that is not on disk, declaring the external functions orbit
+/// implements (their placeholder bodies are never used).
+pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "LibraryStrings.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_STRING_APPEND == STRING * STRING --> STRING;
+  STRING_APPEND(a, b) == a;
+  EXTERNAL_FUNCTION_STRING_LENGTH == STRING --> INTEGER;
+  STRING_LENGTH(s) == 0;
+  EXTERNAL_FUNCTION_STRING_CONC == seq(STRING) --> STRING;
+  STRING_CONC(ss) == \"\";
+  EXTERNAL_FUNCTION_STRING_JOIN == seq(STRING) * STRING --> STRING;
+  STRING_JOIN(ss, sep) == sep;
+  EXTERNAL_FUNCTION_STRING_SPLIT == STRING * STRING --> seq(STRING);
+  STRING_SPLIT(s, sep) == [s];
+  EXTERNAL_FUNCTION_STRING_CHARS == STRING --> seq(STRING);
+  STRING_CHARS(s) == [s];
+  EXTERNAL_FUNCTION_STRING_CODES == STRING --> seq(INTEGER);
+  STRING_CODES(s) == [0];
+  EXTERNAL_FUNCTION_CODES_TO_STRING == seq(INTEGER) --> STRING;
+  CODES_TO_STRING(cs) == \"\";
+  EXTERNAL_FUNCTION_STRING_TO_UPPER == STRING --> STRING;
+  STRING_TO_UPPER(s) == s;
+  EXTERNAL_FUNCTION_STRING_TO_LOWER == STRING --> STRING;
+  STRING_TO_LOWER(s) == s;
+  EXTERNAL_FUNCTION_STRING_TO_INT == STRING --> INTEGER;
+  STRING_TO_INT(s) == 0;
+  EXTERNAL_FUNCTION_INT_TO_STRING == INTEGER --> STRING;
+  INT_TO_STRING(i) == \"\";
+  EXTERNAL_FUNCTION_SUB_STRING == STRING * INTEGER * INTEGER --> STRING;
+  SUB_STRING(s, from, len) == s;
+  EXTERNAL_PREDICATE_STRING_IS_INT == STRING;
+  STRING_IS_INT(s) == 1 = 1;
+  EXTERNAL_FUNCTION_STRING_CONTAINS_STRING == STRING * STRING --> BOOL;
+  STRING_CONTAINS_STRING(s, t) == FALSE;
+  EXTERNAL_FUNCTION_FORMAT_TO_STRING(T) == STRING * seq(T) --> STRING;
+  FORMAT_TO_STRING(format, values) == format
+"
+        }
+        "LibraryProB.def" => {
+            "DEFINITIONS
+  EXTERNAL_PREDICATE_LESS(T) == T * T;
+  LESS(x, y) == 1 = 1;
+  EXTERNAL_PREDICATE_ASSERT_TRUE == BOOL * STRING;
+  ASSERT_TRUE(p, msg) == 1 = 1;
+  EXTERNAL_FUNCTION_ASSERT_EXPR(T) == BOOL * STRING * T --> T;
+  ASSERT_EXPR(p, msg, v) == v;
+  EXTERNAL_FUNCTION_CLOSURE1(T) == (T <-> T) --> (T <-> T);
+  CLOSURE1(r) == r;
+  EXTERNAL_FUNCTION_FORCE(T) == T --> T;
+  FORCE(x) == x;
+  EXTERNAL_PREDICATE_ENUMERATE(T) == T;
+  ENUMERATE(x) == 1 = 1
+"
+        }
+        "LibraryIO.def" => {
+            "DEFINITIONS
+  EXTERNAL_SUBSTITUTION_PRINT(T) == T;
+  PRINT(x) == skip;
+  EXTERNAL_SUBSTITUTION_PRINTF(T) == STRING * seq(T);
+  PRINTF(format, args) == skip;
+  EXTERNAL_SUBSTITUTION_printf(T) == STRING * seq(T);
+  printf(format, args) == skip;
+  EXTERNAL_SUBSTITUTION_FPRINTF(T) == STRING * STRING * seq(T);
+  FPRINTF(file, format, args) == skip;
+  EXTERNAL_FUNCTION_vprintf(T) == STRING * T --> T;
+  vprintf(format, value) == value
+"
+        }
+        // Facts about ProB's own run (its version, its state space, the
+        // project's files): declared so that a machine may include the file,
+        // and each refused by name where it is used.
+        "LibraryMeta.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_PROB_INFO_STR == STRING --> STRING;
+  PROB_INFO_STR(info) == \"\";
+  EXTERNAL_FUNCTION_PROB_STATISTICS == STRING --> INTEGER;
+  PROB_STATISTICS(info) == 0;
+  EXTERNAL_FUNCTION_PROJECT_STATISTICS == STRING --> INTEGER;
+  PROJECT_STATISTICS(info) == 0;
+  EXTERNAL_FUNCTION_PROJECT_INFO == STRING --> POW(STRING);
+  PROJECT_INFO(info) == {};
+  EXTERNAL_FUNCTION_MACHINE_INFO == STRING * STRING --> STRING;
+  MACHINE_INFO(machine, info) == \"\";
+  EXTERNAL_FUNCTION_CURRENT_STATE_ID == INTEGER;
+  CURRENT_STATE_ID == 0;
+  EXTERNAL_PREDICATE_STATE_SUCC == INTEGER * INTEGER;
+  STATE_SUCC(from, to) == 1 = 1;
+  EXTERNAL_PREDICATE_STATE_TRANS == INTEGER * STRING * INTEGER;
+  STATE_TRANS(from, op, to) == 1 = 1
+"
+        }
+        "CHOOSE.def" | "Choose.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_CHOOSE(T) == POW(T) --> T;
+  CHOOSE(s) == s
+"
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: &str) -> Value {
+        Value::str(x)
+    }
+
+    #[test]
+    fn string_functions_compute_what_their_names_say() {
+        use External::*;
+        assert_eq!(StringAppend.apply(&[s("ab"), s("cd")]), Ok(s("abcd")));
+        assert_eq!(StringLength.apply(&[s("héllo")]), Ok(Value::Int(5)));
+        assert_eq!(IntToString.apply(&[Value::Int(-123)]), Ok(s("-123")));
+        assert_eq!(StringToInt.apply(&[s("42")]), Ok(Value::Int(42)));
+        assert!(StringToInt.apply(&[s("4x")]).is_err());
+        let parts = StringSplit.apply(&[s("a,b,,c"), s(",")]).unwrap();
+        assert_eq!(
+            parts,
+            sequences::from_owned([s("a"), s("b"), s(""), s("c")])
+        );
+        assert_eq!(StringJoin.apply(&[parts.clone(), s("-")]), Ok(s("a-b--c")));
+        assert_eq!(StringConc.apply(&[parts]), Ok(s("abc")));
+        assert_eq!(
+            SubString.apply(&[s("abcdef"), Value::Int(2), Value::Int(3)]),
+            Ok(s("bcd"))
+        );
+        let codes = StringCodes.apply(&[s("AB")]).unwrap();
+        assert_eq!(CodesToString.apply(&[codes]), Ok(s("AB")));
+        assert_eq!(StringToUpper.apply(&[s("aB")]), Ok(s("AB")));
+        let set = Value::set_from_vec(vec![Value::Int(3), Value::Int(1)]);
+        assert_eq!(Choose.apply(&[set]), Ok(Value::Int(1)));
+        assert!(Choose.apply(&[Value::empty_set()]).is_err());
+        let yes = Ok(Value::Bool(true));
+        assert_eq!(StringContainsString.apply(&[s("abc"), s("bc")]), yes);
+        assert_eq!(StringContainsString.apply(&[s("abc"), s("")]), yes);
+        assert_eq!(
+            StringContainsString.apply(&[s("ab_ab"), s("bb")]),
+            Ok(Value::Bool(false))
+        );
+        let values = sequences::from_owned([s("x"), Value::Int(-2), Value::Bool(true)]);
+        assert_eq!(
+            FormatToString.apply(&[s("a=~w, b=~w~nc=~w ~~"), values.clone()]),
+            Ok(s("a=x, b=-2\nc=TRUE ~"))
+        );
+        assert!(FormatToString.apply(&[s("~w"), values.clone()]).is_err());
+        assert!(FormatToString.apply(&[s("~w ~w ~w ~w"), values]).is_err());
+        let pairs = sequences::from_owned([Value::pair(Value::Int(1), Value::Int(2))]);
+        let refused = FormatToString.apply(&[s("~w"), pairs]).unwrap_err();
+        assert!(refused.starts_with("not supported yet"), "{refused}");
+        assert_eq!(Force.apply(&[Value::Int(4)]), Ok(Value::Int(4)));
+        assert_eq!(
+            Vprintf.apply(&[s("~w~n"), Value::Int(5)]),
+            Ok(Value::Int(5))
+        );
+    }
+
+    #[test]
+    fn predicates_and_assertions() {
+        use External::*;
+        let yes = Ok(Value::Bool(true));
+        let no = Ok(Value::Bool(false));
+        assert_eq!(StringIsInt.apply(&[s("-42")]), yes);
+        assert_eq!(StringIsInt.apply(&[s("42x")]), no);
+        assert_eq!(StringIsInt.apply(&[s("-")]), no);
+        assert_eq!(StringIsInt.apply(&[s("")]), no);
+        assert_eq!(AssertTrue.apply(&[Value::Bool(true), s("m")]), yes);
+        assert_eq!(
+            AssertTrue.apply(&[Value::Bool(false), s("xx has reached 10")]),
+            Err("ASSERT_TRUE failed: xx has reached 10".into())
+        );
+        assert_eq!(
+            AssertExpr.apply(&[Value::Bool(true), s("m"), Value::Int(7)]),
+            Ok(Value::Int(7))
+        );
+        assert!(
+            AssertExpr
+                .apply(&[Value::Bool(false), s("m"), Value::Int(7)])
+                .is_err()
+        );
+        assert_eq!(Less.apply(&[Value::Int(-1), Value::Int(2)]), yes);
+        // printf and fprintf print in ProB and hold.
+        assert!(Printf.is_predicate() && Fprintf.is_predicate());
+        assert_eq!(Printf.apply(&[s("~w~n"), Value::Int(3)]), yes);
+        assert_eq!(Fprintf.apply(&[s("f"), s("~w~n"), Value::Int(3)]), yes);
+        assert_eq!(Less.apply(&[Value::Int(2), Value::Int(2)]), no);
+        assert!(StringIsInt.is_predicate() && !AssertExpr.is_predicate());
+        let pair = |a, b| Value::pair(Value::Int(a), Value::Int(b));
+        assert_eq!(
+            Closure1.apply(&[Value::set_from_vec(vec![pair(1, 2), pair(2, 3)])]),
+            Ok(Value::set_from_vec(vec![
+                pair(1, 2),
+                pair(1, 3),
+                pair(2, 3)
+            ]))
+        );
+        assert!(Closure1.apply(&[Value::Int(1)]).is_err());
+    }
+
+    #[test]
+    fn names_and_functions_correspond() {
+        for (f, name) in NAMES {
+            assert_eq!(External::from_name(name), Some(f));
+            assert_eq!(f.name(), name);
+        }
+    }
+
+    #[test]
+    fn every_bundled_function_is_implemented() {
+        for file in [
+            "LibraryStrings.def",
+            "LibraryProB.def",
+            "LibraryIO.def",
+            "Choose.def",
+        ] {
+            let text = bundled_definition_file(file).unwrap();
+            for line in text.lines() {
+                if let Some(rest) = line.trim().strip_prefix("EXTERNAL_FUNCTION_") {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    assert!(External::from_name(&name).is_some(), "{name}");
+                }
+            }
+        }
+    }
+}

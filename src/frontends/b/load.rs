@@ -1,0 +1,215 @@
+//! From a file name to a [`BSystem`]: read, parse, merge the components
+//! it names, type-check, compile, solve the constants. Each stage's errors come back as rendered text with
+//! file:line:column.
+
+use crate::diag::SourceFile;
+use crate::frontends::b::compose::{ComposeOptions, compose};
+use crate::frontends::b::eval::Interpreter;
+use crate::frontends::b::state::StateLayout;
+use crate::frontends::b::system::BSystem;
+use crate::frontends::b::typecheck::{CheckOptions, check_machine, machine_preferences};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Options that change how a machine is read.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// `--set X=n` overrides of deferred set sizes (and of the checked
+    /// machine's scalar parameters).
+    pub set_sizes: Vec<(String, u32)>,
+    /// `--maxint`
+    pub maxint: Option<i64>,
+    /// `--minint`
+    pub minint: Option<i64>,
+    /// `--search-path`: directories searched for the machines and
+    /// definition files a model names, after the naming file's own.
+    pub search_path: Vec<PathBuf>,
+    /// `--find-abort`: a called operation's failing precondition is a model
+    /// error (ProB's `TRY_FIND_ABORT`), not a guard.
+    pub find_abort: bool,
+    /// `--bound-integers`: enumerate integers that nothing bounds within
+    /// `MININT..MAXINT`, as ProB does, instead of refusing them.
+    pub bound_integers: bool,
+    /// `--no-invariant`: the invariant will not be checked, so nothing is
+    /// assumed from it (integer variables are not packed to its ranges).
+    pub unchecked_invariant: bool,
+}
+
+/// Why a machine could not be loaded.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The input is bad (missing file, syntax or type error, unsupported
+    /// construct): exit code 2. The text is ready to print.
+    Input(String),
+    /// The model is well-formed but ill-defined while solving its constants
+    /// (e.g. a function applied outside its domain in PROPERTIES): exit code 1.
+    Model(String),
+    /// The run's budget (time, memory, Ctrl-C; [`workers::budget`]) ran out
+    /// while the constants were solved: no verdict.
+    Stopped(workers::StopReason),
+}
+
+/// A machine read, parsed, type-checked and compiled, for tools that need
+/// the AST and the types as well as the interpreter (e.g. `orbit por`).
+pub struct LoadedModel {
+    /// The parsed machine, with the components it names merged in.
+    pub machine: crate::frontends::b::ast::Machine,
+    /// Its types.
+    pub types: crate::frontends::b::types::MachineTypes,
+    /// Its compiled interpreter.
+    pub interpreter: Interpreter,
+    /// The source text (every file read), for rendering diagnostics.
+    pub file: Arc<SourceFile>,
+    /// Warnings from merging the components.
+    pub warnings: Vec<String>,
+    /// The checked machine's scalar parameters that `--set` did not fix.
+    pub free_parameters: Vec<String>,
+}
+
+/// Reads, parses, merges, type-checks and compiles the machine in `path`
+/// (without solving its constants).
+pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, LoadError> {
+    let compose_options = ComposeOptions {
+        search_path: options.search_path.clone(),
+        find_abort: options.find_abort,
+        scalars: options
+            .set_sizes
+            .iter()
+            .map(|(n, v)| (n.clone(), i64::from(*v)))
+            .collect(),
+    };
+    let mut composed = compose(path, &compose_options).map_err(LoadError::Input)?;
+    // ProB checks `ASSERT_LTL` formulas; orbit does not yet, and says so.
+    let ltl: Vec<&str> = composed
+        .machine
+        .definitions
+        .iter()
+        .map(|d| d.name.name.as_str())
+        .filter(|n| n.starts_with("ASSERT_LTL") || n.starts_with("ASSERT_CTL"))
+        .collect();
+    if !ltl.is_empty() {
+        composed.warnings.push(format!(
+            "not supported yet: temporal properties ({}); they are not checked",
+            ltl.join(", ")
+        ));
+    }
+    let file = Arc::new(composed.file);
+    let machine = composed.machine;
+    let check_options = CheckOptions {
+        set_sizes: options
+            .set_sizes
+            .iter()
+            .filter(|(n, _)| !composed.scalars_used.contains(n))
+            .cloned()
+            .collect(),
+        maxint: options.maxint,
+        minint: options.minint,
+        ..CheckOptions::default()
+    };
+    let render_all = |ds: Vec<crate::diag::Diagnostic>| {
+        let texts: Vec<String> = ds.iter().map(|d| d.render(&file)).collect();
+        LoadError::Input(texts.join("\n"))
+    };
+    // `SET_PREF_MAXINT == n` and friends in DEFINITIONS, under the command line's options.
+    let check_options = machine_preferences(&machine, &file)
+        .map_err(render_all)?
+        .apply(check_options, false);
+    let mut types = check_machine(&machine, &check_options).map_err(render_all)?;
+    types.bound_integers = options.bound_integers;
+    if options.bound_integers {
+        composed.warnings.push(format!(
+            "--bound-integers: integers that nothing bounds are enumerated only within \
+             MININT..MAXINT ({}..{}); behaviour that needs larger values is not explored",
+            types.minint, types.maxint
+        ));
+    }
+    let interpreter =
+        Interpreter::new(&machine, &types, &file).map_err(|d| LoadError::Input(d.render(&file)))?;
+    Ok(LoadedModel {
+        machine,
+        types,
+        interpreter,
+        file,
+        warnings: composed.warnings,
+        free_parameters: composed.scalars_free,
+    })
+}
+
+/// Loads the machine in `path`.
+pub fn load_machine(path: &Path, options: &LoadOptions) -> Result<BSystem, LoadError> {
+    load_machine_with_ast(path, options).map(|(system, _, _)| system)
+}
+
+/// Loads the machine in `path`, keeping its AST and types (for analyses
+/// that run next to the search, e.g. partial order reduction).
+pub fn load_machine_with_ast(
+    path: &Path,
+    options: &LoadOptions,
+) -> Result<
+    (
+        BSystem,
+        crate::frontends::b::ast::Machine,
+        crate::frontends::b::types::MachineTypes,
+    ),
+    LoadError,
+> {
+    let LoadedModel {
+        machine,
+        types,
+        interpreter,
+        file,
+        warnings,
+        free_parameters,
+    } = load_model(path, options)?;
+    let names = |ids: &[crate::frontends::b::ast::Ident]| {
+        ids.iter().map(|i| i.name.clone()).collect::<Vec<_>>()
+    };
+    let mut layout = StateLayout::new(
+        &names(&machine.constants),
+        &names(&machine.variables),
+        &types,
+    );
+    if !options.unchecked_invariant {
+        layout = layout.with_invariant_ranges(
+            &crate::frontends::b::state::range_of_variables(&machine, &types),
+            &crate::frontends::b::state::set_carrier_of_variables(&machine, &types),
+            &crate::frontends::b::state::function_of_variables(&machine, &types),
+        );
+    }
+    for slot in layout.slots() {
+        tracing::debug!(slot = %slot.name, codec = ?slot.codec, "state layout");
+    }
+    let mut system = BSystem::new(interpreter, layout, file).map_err(|e| match e.stopped {
+        Some(reason) => LoadError::Stopped(reason),
+        None => {
+            let mut text = format!("error: {e}\n");
+            // An unbounded machine parameter: say how to give it.
+            for p in &free_parameters {
+                if text.contains(&format!("`{p}`")) {
+                    text.push_str(&format!(
+                        "  = note: `{p}` is a parameter of the machine: give its value with \
+                         `--set {p}=N`, or bound it in CONSTRAINTS\n"
+                    ));
+                }
+            }
+            LoadError::Model(text)
+        }
+    })?;
+    if !options.unchecked_invariant {
+        system.vouch_for(&crate::frontends::b::state::function_conjuncts(
+            &machine, &types,
+        ));
+    }
+    system.warnings = warnings;
+    system.shapes = types.shapes.clone();
+    system.interchangeable =
+        crate::frontends::b::symmetry::interchangeable_elements(&machine, &types.given_sets);
+    system.groups = crate::frontends::b::por::independence::group_infos(&machine, system.layout());
+    system.constant_rules = crate::frontends::b::symmetry::ConstantRules::of(
+        &machine,
+        &types.constants,
+        &types.given_sets,
+        &system.interchangeable,
+    );
+    Ok((system, machine, types))
+}

@@ -1,0 +1,323 @@
+//! ProB's static symmetry reduction of constants ([ProB wiki: Symmetry Reduction],
+//! "Static Symmetry Reduction"): of the constant valuations (the solutions
+//! of PROPERTIES) only those in a normal form are set up, at least one per
+//! orbit of the permutations of each deferred set.
+//!
+//! For each deferred set `D` (all of whose elements are interchangeable):
+//!
+//! 1. **Fixed constants.** A maximal set `ds` of scalar constants of type
+//!    `D` that PROPERTIES declares pairwise different (top-level conjuncts
+//!    `a /= b` or `not(a = b)`, chosen greedily in declaration order) gets
+//!    the first elements in order: the `i`-th of `ds` is `D(i+1)`.
+//! 2. **Least-number rule** (Section 6 of "New Techniques that Improve
+//!    MACE-style Finite Model Finding", as ProB >= 1.5 adapts it): the other
+//!    scalar constants of type `D`, in declaration order, each take an
+//!    element already used (by `ds` or an earlier one) or the next unused
+//!    one. With `a /= b` and `c, d : D` this leaves the wiki's 10 setups.
+//! 3. **Partition rule** (ProB >= 1.8): for a conjunct `D = A \/ B \/ ...`
+//!    over constants of type `POW(D)`, the *free* elements (those no scalar
+//!    constant takes) are allocated to the blocks in order: a free element
+//!    lies in an earlier block than any later free element. The wiki's
+//!    `D = A \/ B & A /\ B = {} & card(A) = 3` keeps the one setup
+//!    `A = {D1,D2,D3}`, `B = {D4,D5,D6}`.
+//!
+//! Soundness: PROPERTIES cannot name an element of a deferred set, so the
+//! valuations are closed under permutations of `D`, and each rule is met
+//! by some member of every orbit: rename `ds` to the first elements and the
+//! other scalars' new values, in order of first use, to the next ones
+//! (rules 1 and 2); then sort the free elements stably by their block
+//! (rule 3), a permutation that fixes every element a scalar takes. The
+//! states reachable from the kept valuations therefore meet every orbit of
+//! the states reachable from all of them, which is all a symmetry-reduced
+//! search needs. Disjointness of the blocks is not needed for this, so it is
+//! not required. Without symmetry reduction every valuation is kept.
+
+use crate::frontends::b::ast::{BinaryOp, Expr, ExprKind, Machine, UnaryOp};
+use crate::frontends::b::types::{GivenSet, Type};
+use crate::frontends::b::value::{Elem, Value};
+use crate::model::Permutable;
+use std::collections::HashMap;
+
+/// The symmetry-breaking rules of one deferred set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ClassRules {
+    /// The given set's number.
+    set: u32,
+    /// Constants (valuation indices) pairwise different: the `i`-th is
+    /// element `i`.
+    fixed: Vec<usize>,
+    /// The other scalar constants of the set, in declaration order.
+    scalars: Vec<usize>,
+    /// Partitions of the set: each a list of block constants (of type
+    /// `POW(D)`), in the order written.
+    partitions: Vec<Vec<usize>>,
+    /// Number of elements of the set.
+    size: u32,
+}
+
+/// ProB's symmetry rules for the constants of one machine. See the module
+/// docs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConstantRules {
+    classes: Vec<ClassRules>,
+}
+
+impl ConstantRules {
+    /// No rule: every valuation is kept.
+    pub fn none() -> Self {
+        ConstantRules::default()
+    }
+
+    /// Finds the rules of `machine`, whose constants have the types
+    /// `constant_types`; only deferred sets all of whose elements `sym`
+    /// permutes get rules.
+    pub fn of(
+        machine: &Machine,
+        constant_types: &[Type],
+        given_sets: &[GivenSet],
+        sym: &Permutable,
+    ) -> Self {
+        let index: HashMap<&str, usize> = machine
+            .constants
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.as_str(), i))
+            .collect();
+        let mut conjuncts = Vec::new();
+        if let Some(p) = &machine.properties {
+            flatten_and(p, &mut conjuncts);
+        }
+        let mut different: Vec<(usize, usize)> = Vec::new();
+        for c in &conjuncts {
+            let pair = match &c.kind {
+                ExprKind::Binary(BinaryOp::Neq, a, b) => Some((&**a, &**b)),
+                ExprKind::Unary(UnaryOp::Not, inner) => match &inner.kind {
+                    ExprKind::Binary(BinaryOp::Eq, a, b) => Some((&**a, &**b)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((a, b)) = pair
+                && let (Some(i), Some(j)) = (constant(a, &index), constant(b, &index))
+            {
+                different.push((i, j));
+            }
+        }
+        let mut classes = Vec::new();
+        for (s, set) in given_sets.iter().enumerate() {
+            let complete = sym
+                .movable
+                .get(s)
+                .is_some_and(|m| m.len() == set.elements.len());
+            if !set.deferred || !complete {
+                continue;
+            }
+            let of_set = |t: &Type| *t == Type::Given(s as u32);
+            // Greedily: each scalar different from all fixed ones so far is
+            // fixed too (the first always is: the least-number rule would
+            // give it the first element anyway).
+            let mut fixed: Vec<usize> = Vec::new();
+            let mut scalars = Vec::new();
+            for (i, t) in constant_types.iter().enumerate() {
+                if !of_set(t) {
+                    continue;
+                }
+                let apart =
+                    |j: &usize| different.contains(&(i, *j)) || different.contains(&(*j, i));
+                if fixed.iter().all(apart) {
+                    fixed.push(i);
+                } else {
+                    scalars.push(i);
+                }
+            }
+            let powerset = Type::Set(Box::new(Type::Given(s as u32)));
+            let partitions: Vec<Vec<usize>> = conjuncts
+                .iter()
+                .filter_map(|c| partition_of(c, &set.name, &index))
+                .filter(|blocks| blocks.iter().all(|&b| constant_types[b] == powerset))
+                .collect();
+            if !fixed.is_empty() || !partitions.is_empty() {
+                classes.push(ClassRules {
+                    set: s as u32,
+                    fixed,
+                    scalars,
+                    partitions,
+                    size: set.elements.len() as u32,
+                });
+            }
+        }
+        ConstantRules { classes }
+    }
+
+    /// Whether no valuation can be left out.
+    pub fn is_trivial(&self) -> bool {
+        self.classes.is_empty()
+    }
+
+    /// Whether the valuation `constants` is in normal form.
+    pub fn keeps(&self, constants: &[Value]) -> bool {
+        self.classes.iter().all(|class| class.keeps(constants))
+    }
+}
+
+impl ClassRules {
+    fn keeps(&self, constants: &[Value]) -> bool {
+        let index_of = |c: usize| match constants.get(c) {
+            Some(Value::Elem(Elem { set, index })) if *set == self.set => Some(*index),
+            _ => None,
+        };
+        for (i, &c) in self.fixed.iter().enumerate() {
+            if index_of(c) != Some(i as u32) {
+                return false;
+            }
+        }
+        // Elements 0..next are taken by scalars; each scalar takes one of
+        // them or the next.
+        let mut next = self.fixed.len() as u32;
+        for &c in &self.scalars {
+            match index_of(c) {
+                Some(i) if i < next => {}
+                Some(i) if i == next => next += 1,
+                _ => return false,
+            }
+        }
+        // The free elements `next..size`, in order of their blocks,
+        // partition by partition.
+        if self.partitions.is_empty() {
+            return true;
+        }
+        let mut previous: Option<Vec<usize>> = None;
+        for e in next..self.size {
+            let elem = Value::Elem(Elem {
+                set: self.set,
+                index: e,
+            });
+            let key: Vec<usize> = self
+                .partitions
+                .iter()
+                .map(|blocks| {
+                    blocks
+                        .iter()
+                        .position(|&b| match constants.get(b) {
+                            Some(Value::Set(items)) => items.binary_search(&elem).is_ok(),
+                            _ => false,
+                        })
+                        .unwrap_or(blocks.len())
+                })
+                .collect();
+            if previous.as_ref().is_some_and(|p| *p > key) {
+                return false;
+            }
+            previous = Some(key);
+        }
+        true
+    }
+}
+
+/// The conjuncts of `e` (its top-level `&`s).
+fn flatten_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::And, a, b) => {
+            flatten_and(a, out);
+            flatten_and(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// The constant `e` names, if it is one.
+fn constant(e: &Expr, index: &HashMap<&str, usize>) -> Option<usize> {
+    match &e.kind {
+        ExprKind::Ident(name) => index.get(name.as_str()).copied(),
+        _ => None,
+    }
+}
+
+/// The blocks of a conjunct `set = A \/ B \/ ...` (either way round), if
+/// every block is a constant.
+fn partition_of(c: &Expr, set: &str, index: &HashMap<&str, usize>) -> Option<Vec<usize>> {
+    let ExprKind::Binary(BinaryOp::Eq, l, r) = &c.kind else {
+        return None;
+    };
+    let is_set = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if n == set);
+    let union = if is_set(l) {
+        r
+    } else if is_set(r) {
+        l
+    } else {
+        return None;
+    };
+    let mut blocks = Vec::new();
+    union_blocks(union, index, &mut blocks)?;
+    (blocks.len() >= 2).then_some(blocks)
+}
+
+fn union_blocks(e: &Expr, index: &HashMap<&str, usize>, out: &mut Vec<usize>) -> Option<()> {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Union, a, b) => {
+            union_blocks(a, index, out)?;
+            union_blocks(b, index, out)
+        }
+        _ => {
+            out.push(constant(e, index)?);
+            Some(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn elem(index: u32) -> Value {
+        Value::Elem(Elem { set: 0, index })
+    }
+
+    fn set(indices: &[u32]) -> Value {
+        Value::set_from_vec(indices.iter().map(|&i| elem(i)).collect())
+    }
+
+    #[test]
+    fn least_number_rule_leaves_ten_setups_of_the_wiki_machine() {
+        let rules = ClassRules {
+            set: 0,
+            fixed: vec![0, 1],
+            scalars: vec![2, 3],
+            partitions: Vec::new(),
+            size: 6,
+        };
+        let mut kept = Vec::new();
+        for a in 0..6 {
+            for b in (0..6).filter(|&b| b != a) {
+                for c in 0..6 {
+                    for d in 0..6 {
+                        let v = [elem(a), elem(b), elem(c), elem(d)];
+                        if rules.keeps(&v) {
+                            kept.push((c, d));
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(kept.len(), 10);
+        assert!(kept.contains(&(2, 3)) && !kept.contains(&(3, 2)));
+    }
+
+    #[test]
+    fn partition_rule_orders_free_elements_by_block() {
+        // x : D takes element 0; elements 1..4 are free.
+        let rules = ClassRules {
+            set: 0,
+            fixed: vec![0],
+            scalars: Vec::new(),
+            partitions: vec![vec![1, 2]],
+            size: 4,
+        };
+        assert!(rules.keeps(&[elem(0), set(&[0, 1]), set(&[2, 3])]));
+        assert!(rules.keeps(&[elem(0), set(&[1]), set(&[0, 2, 3])]));
+        assert!(!rules.keeps(&[elem(0), set(&[0, 2]), set(&[1, 3])]));
+        // Element 0 is not free: its block does not matter.
+        assert!(rules.keeps(&[elem(0), set(&[1, 2]), set(&[0, 3])]));
+        assert!(!rules.keeps(&[elem(1), set(&[1, 2]), set(&[0, 3])]));
+    }
+}

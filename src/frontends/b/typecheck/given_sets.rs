@@ -1,0 +1,441 @@
+//! Numbering and sizing of the given sets, and the integer bounds.
+//!
+//! Given sets are numbered as [`crate::frontends::b::types`] prescribes: machine set
+//! parameters first, then the `SETS` clause in order. Enumerated sets have
+//! their elements. A deferred set (or set parameter) `X` gets its size from,
+//! in this order of precedence (as ProB does, see "Deferred Sets" in the ProB
+//! manual):
+//!
+//! 1. a command-line override `--set X=n` ([`CheckOptions::set_sizes`]);
+//! 2. a definition `scope_X == 1..n` or `scope_X == n`;
+//! 3. a top-level conjunct `card(X) = n` (or `n = card(X)`) of `PROPERTIES`;
+//! 4. [`CheckOptions::default_set_size`] (ProB's `DEFAULT_SETSIZE`, 2), or
+//!    the least size `PROPERTIES` allows if that is larger
+//!    (`card(X) >= n`, `X = {a, b, c}`, distinct constants in `X`).
+//!
+//! Its elements are named `X1, X2, ...` as ProB prints them. A `--set`
+//! override replaces a `scope_X` definition (a scope only proposes a size),
+//! but a `card(X) = n` property is a constraint of the machine: a size from
+//! any source that disagrees with it is an error (the constants could never
+//! be set up), and so is a scope or override on an enumerated set that does
+//! not match its number of elements.
+
+use super::CheckOptions;
+use crate::diag::{Diagnostic, Span};
+use crate::frontends::b::ast::{BinaryOp, Expr, ExprKind, Machine, SetDecl, UnaryOp};
+use crate::frontends::b::types::GivenSet;
+
+/// The largest given set orbit accepts (its elements are enumerated).
+pub const MAX_GIVEN_SET_SIZE: u32 = 1_000_000;
+
+/// Given sets with the span of their declarations.
+pub(crate) struct NumberedSets {
+    /// The sets, numbered.
+    pub sets: Vec<GivenSet>,
+    /// Where each set was declared.
+    pub spans: Vec<Span>,
+    /// Where each enumerated element was declared, per set (empty for deferred sets).
+    pub element_spans: Vec<Vec<Span>>,
+}
+
+/// Whether a machine parameter names a set (no lower-case letter, B's convention).
+pub(crate) fn is_set_parameter(name: &str) -> bool {
+    !name.chars().any(|c| c.is_lowercase())
+}
+
+/// Numbers the given sets and fixes their sizes.
+pub(crate) fn number_given_sets(
+    machine: &Machine,
+    options: &CheckOptions,
+    diags: &mut Vec<Diagnostic>,
+) -> NumberedSets {
+    let mut out = NumberedSets {
+        sets: Vec::new(),
+        spans: Vec::new(),
+        element_spans: Vec::new(),
+    };
+    for p in &machine.params {
+        if !is_set_parameter(&p.name) {
+            diags.push(
+                Diagnostic::error(
+                    p.span,
+                    format!("not supported yet: scalar machine parameter `{}`", p.name),
+                )
+                .with_note("set parameters are written in upper case, e.g. `MACHINE Towns(TOWN)`"),
+            );
+            continue;
+        }
+        out.sets.push(GivenSet {
+            name: p.name.clone(),
+            elements: Vec::new(),
+            deferred: true,
+        });
+        out.spans.push(p.span);
+        out.element_spans.push(Vec::new());
+    }
+    for decl in &machine.sets {
+        let name = decl.name();
+        let (elements, spans, deferred) = match decl {
+            SetDecl::Deferred(_) => (Vec::new(), Vec::new(), true),
+            SetDecl::Enumerated(_, elems) => (
+                elems.iter().map(|e| e.name.clone()).collect(),
+                elems.iter().map(|e| e.span).collect(),
+                false,
+            ),
+        };
+        out.sets.push(GivenSet {
+            name: name.name.clone(),
+            elements,
+            deferred,
+        });
+        out.spans.push(name.span);
+        out.element_spans.push(spans);
+    }
+
+    let card_facts = card_conjuncts(machine);
+    for (k, set) in out.sets.iter_mut().enumerate() {
+        let size = size_of(set, out.spans[k], machine, options, &card_facts, diags);
+        if set.deferred {
+            let n = size.unwrap_or_else(|| {
+                // No size given: the least size PROPERTIES allows, if it
+                // needs more than the default.
+                let least = least_size(machine, &set.name);
+                options.default_set_size.max(least)
+            });
+            if n == 0 || n > MAX_GIVEN_SET_SIZE {
+                diags.push(Diagnostic::error(
+                    out.spans[k],
+                    format!(
+                        "set `{}` would have size {n} (the default set size)",
+                        set.name
+                    ),
+                ));
+                continue;
+            }
+            set.elements = (1..=n).map(|i| format!("{}{i}", set.name)).collect();
+        }
+    }
+    check_options_name_sets(&out.sets, machine, options, diags);
+    out
+}
+
+/// The size fixed for one set by the sources above, checking they agree.
+/// Returns `None` when no source gives a size.
+fn size_of(
+    set: &GivenSet,
+    decl_span: Span,
+    machine: &Machine,
+    options: &CheckOptions,
+    card_facts: &[(String, Option<i64>, Span)],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<u32> {
+    // (size, where it came from, span to blame)
+    let mut sources: Vec<(i64, String, Span)> = Vec::new();
+    if !set.deferred {
+        sources.push((
+            set.elements.len() as i64,
+            "its enumeration".to_string(),
+            decl_span,
+        ));
+    }
+    let overridden = options
+        .set_sizes
+        .iter()
+        .rev()
+        .find(|(name, _)| *name == set.name);
+    if let Some((_, n)) = overridden {
+        sources.push((i64::from(*n), format!("--set {}={n}", set.name), decl_span));
+    }
+    // `--set` overrides a `scope_X` definition (a scope only sets the default
+    // size); a `card(X) = n` property is a constraint of the machine and
+    // must agree with it.
+    let scopes = machine
+        .scopes
+        .iter()
+        .filter(|(i, _)| i.name == set.name && overridden.is_none());
+    for (ident, expr) in scopes {
+        match scope_size(expr) {
+            Some(n) => sources.push((n, format!("scope_{}", ident.name), expr.span)),
+            None => diags.push(
+                Diagnostic::error(
+                    expr.span,
+                    format!("cannot read the size given by `scope_{}`", ident.name),
+                )
+                .with_label("expected `1..n` or an integer")
+                .with_note("a scope definition reads `scope_X == 1..n` or `scope_X == n`"),
+            ),
+        }
+    }
+    // `card(X) = e` with a non-literal `e` is an ordinary property, not a size.
+    for (_, n, span) in card_facts.iter().filter(|(name, _, _)| *name == set.name) {
+        if let Some(n) = n {
+            sources.push((
+                *n,
+                format!("`card({}) = {n}` in PROPERTIES", set.name),
+                *span,
+            ));
+        }
+    }
+    let (first, rest) = sources.split_first()?;
+    for (n, origin, span) in rest {
+        if *n != first.0 {
+            diags.push(Diagnostic::error(
+                *span,
+                format!(
+                    "set `{}` has size {} from {}, but {origin} gives {n}",
+                    set.name, first.0, first.1
+                ),
+            ));
+        }
+    }
+    if first.0 < 1 || first.0 > i64::from(MAX_GIVEN_SET_SIZE) {
+        diags.push(
+            Diagnostic::error(
+                first.2,
+                format!("set `{}` would have size {} (from {})", set.name, first.0, first.1),
+            )
+            .with_note(format!(
+                "given sets are non-empty, and orbit enumerates at most {MAX_GIVEN_SET_SIZE} elements"
+            )),
+        );
+        return None;
+    }
+    Some(first.0 as u32)
+}
+
+/// The least size PROPERTIES allows for deferred set `name`, from its
+/// top-level conjuncts (as ProB infers deferred set sizes): `card(X) >= n`,
+/// `card(X) > n` (and mirrored), `X = {a, b, c}` of distinct names (exactly
+/// that many: the size is then also at most that), and constants that
+/// conjuncts `a : X` and `a /= b` (or `not(a = b)`) make pairwise distinct elements of `X`
+/// (the largest such group found greedily). 0 when nothing bounds it.
+fn least_size(machine: &Machine, name: &str) -> u32 {
+    let Some(props) = &machine.properties else {
+        return 0;
+    };
+    let is_set = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if n == name);
+    let card_of_set = |e: &Expr| matches!(&e.kind, ExprKind::Unary(UnaryOp::Card, s) if is_set(s));
+    fn ident(e: &Expr) -> Option<&str> {
+        match &e.kind {
+            ExprKind::Ident(n) => Some(n.as_str()),
+            _ => None,
+        }
+    }
+    let mut least: i64 = 0;
+    let mut members: Vec<&str> = Vec::new();
+    let mut distinct: Vec<(&str, &str)> = Vec::new();
+    for c in conjuncts(props) {
+        // `not(a = b)` is `a /= b`.
+        if let ExprKind::Unary(UnaryOp::Not, inner) = &c.kind
+            && let ExprKind::Binary(BinaryOp::Eq, a, b) = &inner.kind
+        {
+            if let (Some(x), Some(y)) = (ident(a), ident(b)) {
+                distinct.push((x, y));
+            }
+            continue;
+        }
+        let ExprKind::Binary(op, a, b) = &c.kind else {
+            continue;
+        };
+        match op {
+            BinaryOp::Ge | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Lt => {
+                // Normalise to `card(X) >= n` / `card(X) > n`.
+                let (card, bound, strict) = match op {
+                    BinaryOp::Ge => (a, b, false),
+                    BinaryOp::Gt => (a, b, true),
+                    BinaryOp::Le => (b, a, false),
+                    _ => (b, a, true),
+                };
+                if card_of_set(card)
+                    && let Some(n) = const_int(bound)
+                {
+                    least = least.max(if strict { n.saturating_add(1) } else { n });
+                }
+            }
+            BinaryOp::Eq => {
+                let enumeration = if is_set(a) {
+                    b
+                } else if is_set(b) {
+                    a
+                } else {
+                    continue;
+                };
+                if let ExprKind::SetEnum(items) = &enumeration.kind {
+                    let names: Vec<&str> = items.iter().filter_map(ident).collect();
+                    let mut unique = names.clone();
+                    unique.sort_unstable();
+                    unique.dedup();
+                    if unique.len() == items.len() {
+                        least = least.max(items.len() as i64);
+                    }
+                }
+            }
+            BinaryOp::Member if is_set(b) => members.extend(ident(a)),
+            BinaryOp::Neq => {
+                if let (Some(x), Some(y)) = (ident(a), ident(b)) {
+                    distinct.push((x, y));
+                }
+            }
+            _ => {}
+        }
+    }
+    // A group of members that are pairwise distinct, grown greedily.
+    let differ = |x: &str, y: &str| {
+        distinct
+            .iter()
+            .any(|&(a, b)| (a, b) == (x, y) || (a, b) == (y, x))
+    };
+    let mut best = 0usize;
+    for (i, &first) in members.iter().enumerate() {
+        let mut group = vec![first];
+        for &m in &members[i + 1..] {
+            if group.iter().all(|&g| differ(g, m)) {
+                group.push(m);
+            }
+        }
+        best = best.max(group.len());
+    }
+    least = least.max(best as i64);
+    least.clamp(0, i64::from(MAX_GIVEN_SET_SIZE)) as u32
+}
+
+/// Sizes in `--set` overrides and `scope_` definitions for sets that do not exist.
+fn check_options_name_sets(
+    sets: &[GivenSet],
+    machine: &Machine,
+    options: &CheckOptions,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (name, _) in &options.set_sizes {
+        if !sets.iter().any(|s| s.name == *name) {
+            let known: Vec<&str> = sets.iter().map(|s| s.name.as_str()).collect();
+            diags.push(
+                Diagnostic::error(
+                    machine.name.span,
+                    format!("--set {name}=...: the machine has no set `{name}`"),
+                )
+                .with_note(format!(
+                    "its sets are: {}",
+                    if known.is_empty() {
+                        "none".into()
+                    } else {
+                        known.join(", ")
+                    }
+                )),
+            );
+        }
+    }
+    for (ident, _) in &machine.scopes {
+        if !sets.iter().any(|s| s.name == ident.name) {
+            // ProB ignores it with a warning (machines keep scopes for sets
+            // of machines they no longer see).
+            tracing::warn!(
+                "ignoring `scope_{}`: `{}` is not a set of this machine",
+                ident.name,
+                ident.name
+            );
+        }
+    }
+}
+
+/// The size a `scope_X` expression gives: `a..b` is `b-a+1`, `n` is `n`.
+fn scope_size(expr: &Expr) -> Option<i64> {
+    match &expr.kind {
+        ExprKind::Binary(BinaryOp::Interval, lo, hi) => Some(
+            const_int(hi)?
+                .checked_sub(const_int(lo)?)?
+                .checked_add(1)?
+                .max(0),
+        ),
+        _ => const_int(expr),
+    }
+}
+
+/// Value of a literal integer expression (`3`, `-1`, `2+1`), if it is one.
+pub(crate) fn const_int(expr: &Expr) -> Option<i64> {
+    match &expr.kind {
+        ExprKind::Int(n) => Some(*n),
+        ExprKind::Unary(UnaryOp::Minus, e) => const_int(e)?.checked_neg(),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_int(a)?, const_int(b)?);
+            match op {
+                BinaryOp::Add => a.checked_add(b),
+                BinaryOp::Minus => a.checked_sub(b),
+                BinaryOp::Mul => a.checked_mul(b),
+                BinaryOp::Div => a.checked_div(b),
+                BinaryOp::Power => a.checked_pow(u32::try_from(b).ok()?),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The top-level conjuncts of a predicate, left to right.
+pub(crate) fn conjuncts(pred: &Expr) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![pred];
+    while let Some(p) = stack.pop() {
+        match &p.kind {
+            ExprKind::Binary(BinaryOp::And, a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+            _ => out.push(p),
+        }
+    }
+    out
+}
+
+/// Every top-level `card(X) = e` / `e = card(X)` conjunct of PROPERTIES
+/// with `X` a plain name: (name, value of `e` if it is a literal, span).
+fn card_conjuncts(machine: &Machine) -> Vec<(String, Option<i64>, Span)> {
+    let Some(props) = &machine.properties else {
+        return Vec::new();
+    };
+    let card_of = |e: &Expr| match &e.kind {
+        ExprKind::Unary(UnaryOp::Card, s) => match &s.kind {
+            ExprKind::Ident(name) => Some(name.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    conjuncts(props)
+        .into_iter()
+        .filter_map(|c| match &c.kind {
+            ExprKind::Binary(BinaryOp::Eq, a, b) => {
+                if let Some(name) = card_of(a) {
+                    Some((name, const_int(b), c.span))
+                } else {
+                    card_of(b).map(|name| (name, const_int(a), c.span))
+                }
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// ProB's default `MAXINT` (preference `MAXINT`).
+pub const PROB_DEFAULT_MAXINT: i64 = 3;
+/// ProB's default `MININT` (preference `MININT`).
+pub const PROB_DEFAULT_MININT: i64 = -1;
+/// ProB's default size of a deferred set (preference `DEFAULT_SETSIZE`).
+pub const PROB_DEFAULT_SET_SIZE: u32 = 2;
+
+/// `MAXINT` and `MININT`: the options (which carry `--maxint` and
+/// `SET_PREF_MAXINT`, see [`super::machine_preferences`]), else ProB's defaults.
+pub(crate) fn integer_bounds(
+    machine: &Machine,
+    options: &CheckOptions,
+    diags: &mut Vec<Diagnostic>,
+) -> (i64, i64) {
+    let maxint = options.maxint.unwrap_or(PROB_DEFAULT_MAXINT);
+    let minint = options.minint.unwrap_or(PROB_DEFAULT_MININT);
+    if minint > maxint {
+        diags.push(Diagnostic::error(
+            machine.name.span,
+            format!("MININT ({minint}) is greater than MAXINT ({maxint})"),
+        ));
+    }
+    (maxint, minint)
+}

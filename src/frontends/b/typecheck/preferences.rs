@@ -1,0 +1,174 @@
+//! ProB preferences set from a machine's `DEFINITIONS`.
+//!
+//! ProB lets a machine fix some of its animation preferences with
+//! definitions such as `SET_PREF_MAXINT == 255` (see "Tutorial Setup
+//! Phases" in the ProB manual). orbit reads the three that change what the
+//! machine means for the model checker: `SET_PREF_MAXINT`, `SET_PREF_MININT`
+//! and `SET_PREF_DEFAULT_SETSIZE`. Command-line options win over them.
+//!
+//! The parser keeps definitions as macros (name, parameters, span), so the
+//! body is read back from the source text: the text after `==`.
+
+use super::CheckOptions;
+use super::given_sets::const_int;
+use crate::diag::{Diagnostic, SourceFile};
+use crate::frontends::b::ast::{Definition, Machine};
+use crate::frontends::b::parser::parse_expression;
+
+/// The integer value of a definition's body, read from the source text.
+fn definition_value(def: &Definition, file: &SourceFile) -> Result<i64, Diagnostic> {
+    let unreadable = || {
+        Diagnostic::error(
+            def.span,
+            format!("cannot read the value of `{}`", def.name.name),
+        )
+        .with_label("expected an integer")
+        .with_note(format!("write e.g. `{} == 255`", def.name.name))
+    };
+    let text = file
+        .text
+        .get(def.span.start as usize..def.span.end as usize)
+        .ok_or_else(unreadable)?;
+    let (_, body) = text.split_once("==").ok_or_else(unreadable)?;
+    let body = body.trim();
+    if let Ok(n) = body.parse::<i64>() {
+        return Ok(n);
+    }
+    let expr =
+        parse_expression(&SourceFile::new(file.name.clone(), body)).map_err(|_| unreadable())?;
+    const_int(&expr).ok_or_else(unreadable)
+}
+
+/// Preferences a machine sets in its `DEFINITIONS`; `None` where it sets none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MachinePreferences {
+    /// `SET_PREF_MAXINT == n`
+    pub maxint: Option<i64>,
+    /// `SET_PREF_MININT == n`
+    pub minint: Option<i64>,
+    /// `SET_PREF_DEFAULT_SETSIZE == n`
+    pub default_set_size: Option<u32>,
+}
+
+impl MachinePreferences {
+    /// `options` with the preferences filled in where the options leave
+    /// them open (`maxint`, `minint`), or replacing the default set size
+    /// unless `keep_set_size` (the command line gave one).
+    pub fn apply(&self, mut options: CheckOptions, keep_set_size: bool) -> CheckOptions {
+        options.maxint = options.maxint.or(self.maxint);
+        options.minint = options.minint.or(self.minint);
+        if let (Some(n), false) = (self.default_set_size, keep_set_size) {
+            options.default_set_size = n;
+        }
+        options
+    }
+}
+
+/// Reads `SET_PREF_MAXINT`, `SET_PREF_MININT` and `SET_PREF_DEFAULT_SETSIZE`
+/// from a parsed machine and its source text.
+pub fn machine_preferences(
+    machine: &Machine,
+    file: &SourceFile,
+) -> Result<MachinePreferences, Vec<Diagnostic>> {
+    let mut prefs = MachinePreferences::default();
+    let mut diags = Vec::new();
+    for def in &machine.definitions {
+        let name = def.name.name.as_str();
+        if !matches!(
+            name,
+            "SET_PREF_MAXINT" | "SET_PREF_MININT" | "SET_PREF_DEFAULT_SETSIZE"
+        ) {
+            continue;
+        }
+        let value = match definition_value(def, file) {
+            Ok(n) => n,
+            Err(d) => {
+                diags.push(d);
+                continue;
+            }
+        };
+        match name {
+            "SET_PREF_MAXINT" => prefs.maxint = Some(value),
+            "SET_PREF_MININT" => prefs.minint = Some(value),
+            _ => match u32::try_from(value) {
+                Ok(n) if n >= 1 => prefs.default_set_size = Some(n),
+                _ => diags.push(
+                    Diagnostic::error(
+                        def.span,
+                        format!("a default set size of {value} is not allowed"),
+                    )
+                    .with_note("given sets are non-empty"),
+                ),
+            },
+        }
+    }
+    if diags.is_empty() {
+        Ok(prefs)
+    } else {
+        Err(diags)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontends::b::parser::parse_machine;
+
+    fn options_for(text: &str, given: CheckOptions) -> Result<CheckOptions, Vec<Diagnostic>> {
+        let file = SourceFile::new("m.mch", text);
+        let machine = parse_machine(&file).expect("parses");
+        Ok(machine_preferences(&machine, &file)?.apply(given, false))
+    }
+
+    #[test]
+    fn definitions_set_bounds_unless_options_do() {
+        let text = "MACHINE m\nDEFINITIONS SET_PREF_MAXINT == 255; SET_PREF_MININT == -256;\n\
+                    SET_PREF_DEFAULT_SETSIZE == 4\nEND\n";
+        let o = options_for(text, CheckOptions::default()).unwrap();
+        assert_eq!(
+            (o.maxint, o.minint, o.default_set_size),
+            (Some(255), Some(-256), 4)
+        );
+        let o = options_for(
+            text,
+            CheckOptions {
+                maxint: Some(7),
+                ..CheckOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!((o.maxint, o.minint), (Some(7), Some(-256)));
+        let file = SourceFile::new("m.mch", text);
+        let prefs = machine_preferences(&parse_machine(&file).unwrap(), &file).unwrap();
+        assert_eq!(
+            prefs.apply(CheckOptions::default(), true).default_set_size,
+            2
+        );
+    }
+
+    #[test]
+    fn values_may_be_closed_arithmetic_with_powers() {
+        let text = "MACHINE m\nDEFINITIONS SET_PREF_MAXINT == 2**31-1; \
+                    SET_PREF_MININT == -(2**31)\nEND\n";
+        let o = options_for(text, CheckOptions::default()).unwrap();
+        assert_eq!(
+            (o.maxint, o.minint),
+            (Some(2_147_483_647), Some(-2_147_483_648))
+        );
+        // Too large for 64 bits: unreadable, not wrapped.
+        let text = "MACHINE m\nDEFINITIONS SET_PREF_MAXINT == 2**64\nEND\n";
+        assert!(options_for(text, CheckOptions::default()).is_err());
+    }
+
+    #[test]
+    fn unreadable_value_is_an_error_at_the_definition() {
+        let text = "MACHINE m\nDEFINITIONS SET_PREF_MAXINT == {1}\nEND\n";
+        let errs = options_for(text, CheckOptions::default()).unwrap_err();
+        assert_eq!(
+            errs[0].message,
+            "cannot read the value of `SET_PREF_MAXINT`"
+        );
+        let file = SourceFile::new("m.mch", text);
+        assert!(errs[0].render(&file).contains("--> m.mch:2:13"));
+    }
+}

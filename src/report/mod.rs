@@ -1,0 +1,420 @@
+//! What a check reports: the verdict, the counterexample, the summary, as
+//! text or as one JSON object ([`json::CheckReport`]), with the figures the
+//! reductions add ([`SymmetryInfo`], [`PorInfo`]).
+//!
+//! Exit codes: 0 for a complete search that found no error, 1 for a
+//! violated property, a deadlock, a goal or a model error, 3 for a search
+//! that stopped before exploring everything (a bound, Ctrl-C or SIGTERM).
+
+pub mod json;
+mod notes;
+
+pub use notes::{PorInfo, RunNotes, SymmetryInfo, markers_warning};
+
+use crate::model::Model;
+use json::{Changes, CheckReport, SCHEMA_VERSION, SearchFigures, StopCause, TraceStep, Verdict};
+use std::path::Path;
+use workers::{Outcome, Report, StopReason};
+
+/// Exit code of a search that stopped before exploring everything.
+pub const EXIT_INCOMPLETE: u8 = 3;
+
+/// Everything the end of a run reports: the JSON report, from which the
+/// text is rendered too.
+pub struct RunSummary {
+    report: CheckReport,
+    headline: String,
+    exit_code: u8,
+}
+
+impl RunSummary {
+    /// Summarises an engine report on a model with `constant_valuations`
+    /// (B's SETUP_CONSTANTS solutions, 0 for other languages);
+    /// `terminated` says that the cancel flag was raised by SIGTERM rather
+    /// than Ctrl-C.
+    pub fn new<M: Model>(
+        model: &Path,
+        system: &M,
+        constant_valuations: u64,
+        report: &Report,
+        terminated: bool,
+    ) -> Self {
+        let mut stopped = None;
+        let (result, headline, message, exit_code) = match &report.outcome {
+            Outcome::Complete => (
+                Verdict::Ok,
+                "no error found: all reachable states explored".to_string(),
+                None,
+                0,
+            ),
+            Outcome::Violation(v) => {
+                let verdict = match v.kind {
+                    workers::ViolationKind::Invariant => Verdict::InvariantViolation,
+                    workers::ViolationKind::Assertion => Verdict::AssertionViolation,
+                };
+                (verdict, v.kind.to_string(), Some(v.message.clone()), 1)
+            }
+            Outcome::Deadlock => (
+                Verdict::Deadlock,
+                "deadlock: a state has no enabled operation (or, with stuttering \
+                 deadlocks, none that leaves it)"
+                    .to_string(),
+                None,
+                1,
+            ),
+            Outcome::GoalFound => (
+                Verdict::GoalFound,
+                "goal found: a state satisfies GOAL".to_string(),
+                None,
+                1,
+            ),
+            Outcome::ModelError(e) => (
+                Verdict::ModelError,
+                "model error".to_string(),
+                Some(e.message.clone()),
+                1,
+            ),
+            Outcome::Stopped(reason) => {
+                let (cause, why) = stop_cause(*reason, terminated);
+                stopped = Some(cause);
+                (
+                    Verdict::Stopped,
+                    incomplete_headline(why),
+                    Some(why.to_string()),
+                    EXIT_INCOMPLETE,
+                )
+            }
+        };
+        let trace = report
+            .trace
+            .as_ref()
+            .map(|t| printed_trace(system, t))
+            .unwrap_or_default();
+        let s = &report.stats;
+        RunSummary {
+            report: CheckReport {
+                schema_version: SCHEMA_VERSION,
+                model: model.display().to_string(),
+                result,
+                stopped,
+                message,
+                states: s.states,
+                transitions: s.transitions,
+                constant_valuations,
+                initial_states: s.initial_states,
+                search: Some(SearchFigures {
+                    max_depth: s.max_depth,
+                    wall_seconds: s.wall.as_secs_f64(),
+                    states_per_second: s.states_per_second(),
+                    store_bytes: s.store_bytes,
+                    store_initial_bytes: s.store_initial_bytes,
+                    state_bytes: s.state_bytes,
+                    store_bytes_per_state: s.store_past_initial_size().then(|| s.bytes_per_state()),
+                    peak_memory_bytes: peak_memory_bytes(),
+                    threads: s.threads,
+                    tree_nodes: s.tree_nodes,
+                    collision_probability: s.collision_probability,
+                }),
+                symmetry: None,
+                por: None,
+                trace,
+                trace_error: report.trace_error.clone(),
+                bounded: None,
+            },
+            headline,
+            exit_code,
+        }
+    }
+
+    /// Adds what the run's layers and front end noted.
+    pub fn add_notes(&mut self, notes: RunNotes) {
+        if let Some(info) = notes.symmetry {
+            self.set_symmetry(info);
+        }
+        if let Some(info) = notes.por {
+            self.set_por(info);
+        }
+        if let Some((label, constants)) = notes.setup_deadlock {
+            self.set_setup_deadlock(label, constants);
+        }
+        if let Some(because) = notes.bounded {
+            self.set_bounded(&because);
+        }
+    }
+
+    /// Marks the run as symmetry-reduced: constant valuations are counted
+    /// as orbits, and the mode's own figures are printed.
+    pub fn set_symmetry(&mut self, info: SymmetryInfo) {
+        self.report.constant_valuations = info.constant_orbits;
+        self.report.symmetry = Some(info.to_report());
+    }
+
+    /// Says, in the headline, that the states explored are those within a
+    /// bound the user chose (`because`), and what that means for an error.
+    pub fn set_bounded(&mut self, because: &str) {
+        if self.exit_code == 0 {
+            self.headline = format!("no error found in the states explored ({because})");
+        } else if self.report.result == Verdict::Deadlock {
+            // An operation may be enabled only by values outside the bound.
+            self.headline = format!(
+                "{} ({because}: an operation enabled only by values outside them was not seen)",
+                self.headline
+            );
+        } else if self.report.result != Verdict::Stopped {
+            // A set such as NATURAL built as a value was cut to the bound too.
+            self.headline = format!("{} (found with {because})", self.headline);
+        }
+        self.report.bounded = Some(because.to_string());
+    }
+
+    /// Makes the result a deadlock at the setup of the constants `label`
+    /// (their printed values `constants`) that INITIALISATION cannot start
+    /// from, as ProB's model checker reports it.
+    pub fn set_setup_deadlock(&mut self, label: String, constants: Vec<(String, String)>) {
+        self.report.result = Verdict::Deadlock;
+        self.report.stopped = None;
+        self.report.message = Some(format!(
+            "INITIALISATION has no outcome from the constants {label}"
+        ));
+        self.report.trace = vec![TraceStep {
+            label,
+            changes: Changes(constants),
+        }];
+        self.report.trace_error = None;
+        self.headline =
+            "deadlock: a valuation of the constants admits no INITIALISATION".to_string();
+        self.exit_code = 1;
+    }
+
+    /// Marks the run as reduced by partial order reduction.
+    pub fn set_por(&mut self, info: PorInfo) {
+        self.report.por = Some(info.to_report());
+    }
+
+    /// The process exit code for this result.
+    pub fn exit_code(&self) -> u8 {
+        self.exit_code
+    }
+
+    /// The report as one JSON object (one line).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.report).expect("the report serialises")
+    }
+
+    /// The human-readable report.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let r = &self.report;
+        let mut out = String::new();
+        let _ = writeln!(out, "{}: {}", r.model, self.headline);
+        if let Some(m) = &r.message
+            && r.result != Verdict::Stopped
+        {
+            let _ = writeln!(out, "  {m}");
+        }
+        if let Some(e) = &r.trace_error {
+            let _ = writeln!(out, "  (no counterexample: {e})");
+        }
+        if !r.trace.is_empty() {
+            let n = r.trace.len();
+            let steps = if n == 1 { "step" } else { "steps" };
+            let _ = writeln!(out, "\ncounterexample ({n} {steps}):");
+            for (i, step) in r.trace.iter().enumerate() {
+                let _ = writeln!(out, "{:>4}. {}", i + 1, step.label);
+                for (name, value) in &step.changes.0 {
+                    let _ = writeln!(out, "        {name} = {value}");
+                }
+            }
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "distinct states:      {}", group(r.states));
+        let _ = writeln!(out, "transitions:          {}", group(r.transitions));
+        let orbits = if r.symmetry.is_some() {
+            " (orbits)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "constant valuations:  {}{orbits}",
+            group(r.constant_valuations)
+        );
+        let _ = writeln!(out, "initial states:       {}", group(r.initial_states));
+        if let Some(s) = &r.search {
+            write_search_figures(&mut out, r.states, s);
+        }
+        if let Some(info) = &r.symmetry {
+            out.push_str(&notes::symmetry_text(info));
+        }
+        if let Some(info) = &r.por {
+            out.push_str(&notes::por_text(info));
+        }
+        out
+    }
+}
+
+/// The report of a run stopped (by a limit or a signal) before its search
+/// began, e.g. while the constants were solved.
+pub fn stopped_before_search(model: &Path, reason: StopReason, terminated: bool) -> RunSummary {
+    let (cause, why) = stop_cause(reason, terminated);
+    let mut report = CheckReport::before_search(
+        model,
+        Verdict::Stopped,
+        format!("{why}, before the search began"),
+    );
+    report.stopped = Some(cause);
+    RunSummary {
+        report,
+        headline: incomplete_headline(why),
+        exit_code: EXIT_INCOMPLETE,
+    }
+}
+
+/// The headline of an incomplete run.
+fn incomplete_headline(why: &str) -> String {
+    format!(
+        "incomplete: {why}; not every reachable state was explored, so this is no verdict \
+         (statistics are partial)"
+    )
+}
+
+/// The JSON cause and the words for a stop.
+fn stop_cause(reason: StopReason, terminated: bool) -> (StopCause, &'static str) {
+    match reason {
+        StopReason::MaxStates => (StopCause::MaxStates, "the --max-states bound was reached"),
+        StopReason::TimeLimit => (StopCause::TimeLimit, "the --time-limit was reached"),
+        StopReason::MemoryLimit => (
+            StopCause::Memory,
+            "the memory bound was reached (--memory, or 90% of what the machine allows)",
+        ),
+        StopReason::Interrupted if terminated => (StopCause::Terminated, "terminated (SIGTERM)"),
+        StopReason::Interrupted => (StopCause::Interrupted, "interrupted (Ctrl-C)"),
+        StopReason::WorkerFailed => (
+            StopCause::WorkerFailure,
+            "a worker thread could not be started or failed (the error is above)",
+        ),
+        StopReason::StoreFull => (
+            StopCause::StoreFull,
+            "the store can name no more states or tree nodes (2^40 states per thread, \
+             2^32 tree nodes)",
+        ),
+    }
+}
+
+/// The summary lines of the search's own figures.
+fn write_search_figures(out: &mut String, states: u64, s: &SearchFigures) {
+    use std::fmt::Write;
+    let iec = |bytes: u64| bytesize::ByteSize(bytes).display().iec().to_string();
+    let _ = writeln!(out, "max depth:            {}", group(s.max_depth));
+    let _ = writeln!(
+        out,
+        "wall time:            {:.3} s ({} states/s)",
+        s.wall_seconds,
+        group(s.states_per_second as u64)
+    );
+    match s.store_bytes_per_state {
+        Some(per_state) => {
+            let _ = writeln!(
+                out,
+                "state store:          {} ({per_state:.1} bytes/state)",
+                iec(s.store_bytes)
+            );
+        }
+        None if states > 0 => {
+            let _ = writeln!(
+                out,
+                "state store:          {} (under twice its initial {}: too few states for a \
+                 bytes/state figure)",
+                iec(s.store_bytes),
+                iec(s.store_initial_bytes)
+            );
+        }
+        None => {}
+    }
+    if states > 0 && s.collision_probability.is_none() {
+        let _ = writeln!(
+            out,
+            "state size:           {} bytes (packed)",
+            s.state_bytes
+        );
+    }
+    if let Some(nodes) = s.tree_nodes {
+        let _ = writeln!(out, "tree nodes:           {}", group(nodes));
+    }
+    if let Some(p) = s.collision_probability {
+        let _ = writeln!(
+            out,
+            "fingerprints:         probability {p:.2e} that a collision hid a state (--compact)"
+        );
+    }
+    if let Some(peak) = s.peak_memory_bytes {
+        let _ = writeln!(out, "peak memory:          {}", iec(peak));
+    }
+    let _ = writeln!(out, "threads:              {}", s.threads);
+}
+
+/// The JSON report of a model that failed before the search started.
+pub fn model_error_json(model: &Path, message: &str) -> String {
+    let message = message.trim().trim_start_matches("error: ").to_string();
+    let report = CheckReport::before_search(model, Verdict::ModelError, message);
+    serde_json::to_string(&report).expect("the report serialises")
+}
+
+fn printed_trace<M: Model>(system: &M, trace: &workers::Trace) -> Vec<TraceStep> {
+    let mut previous: Option<Vec<(String, String)>> = None;
+    trace
+        .steps
+        .iter()
+        .map(|step| {
+            let now = system.describe_state(&step.state);
+            let changes = match &previous {
+                None => now.clone(),
+                Some(before) => now
+                    .iter()
+                    .zip(before)
+                    .filter(|(a, b)| a.1 != b.1)
+                    .map(|(a, _)| a.clone())
+                    .collect(),
+            };
+            previous = Some(now);
+            TraceStep {
+                label: step.label.clone(),
+                changes: Changes(changes),
+            }
+        })
+        .collect()
+}
+
+/// `1234567` as `1,234,567`.
+pub(crate) fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Peak resident memory of this process (Linux: VmHWM), if known.
+fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::group;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(1234567), "1,234,567");
+    }
+}
