@@ -178,11 +178,11 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
     }
 
     /// The run's budget, when the caller watches it already (the command
-    /// line's covers loading the model too). Without it the run has a
-    /// budget of its own, tripped by a watchdog for the time limit and the
-    /// cancel flag: every phase of the search (a long rule body, a
-    /// canonical labelling) then stops on them, and two checkers in one
-    /// process stop each on its own.
+    /// line's covers loading the model too). Without it the run uses the
+    /// budget the calling thread works for, or else one of its own, and a
+    /// watchdog trips it for the time limit and the cancel flag: every
+    /// phase of the search (a long rule body, a canonical labelling) then
+    /// stops on them, and two checkers in one process stop each on its own.
     pub fn budget(mut self, budget: Budget) -> Self {
         self.budget = Some(budget);
         self
@@ -282,7 +282,12 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
     pub fn run(self) -> Result<Run, CheckerError> {
         let given = self.budget.clone();
         let (layered, config) = self.build()?;
-        let budget = given.clone().unwrap_or_default();
+        // The budget given, else the one the calling thread works for,
+        // else the run's own.
+        let budget = given
+            .clone()
+            .or_else(workers::budget::current)
+            .unwrap_or_default();
         let limited = config.time_limit.is_some() || config.cancel.is_some();
         let _watchdog = match given {
             None if limited => Some(

@@ -207,6 +207,17 @@ mod tests {
     }
 
     #[test]
+    fn the_help_names_every_registered_language() {
+        let about = Cli::command()
+            .get_about()
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        for front_end in crate::frontends::Registry::builtin().front_ends() {
+            assert!(about.contains(front_end.name()), "{about}");
+        }
+    }
+
+    #[test]
     fn a_verb_s_help_keeps_its_description_and_check_s_its_exit_codes() {
         let mut cli = Cli::command();
         cli.build();
