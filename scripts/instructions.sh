@@ -30,7 +30,7 @@ for case in "${cases[@]}"; do
     # shellcheck disable=SC2086
     count=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" check $args --threads 1 --json 2>&1 >/dev/null |
       sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
-    row+=" $(printf "%'d" "$count") |"
+    row+=" $count |"
   done
   echo "$row"
 done
