@@ -72,6 +72,18 @@ impl Packer {
         (start, end - start + 1)
     }
 
+    /// The slot of the packed state that holds the variable `name`, whose
+    /// leaves are `first..first + count` (what [`super::Model::slots`]
+    /// lists for a packed front end).
+    pub fn slot(&self, name: &str, first: usize, count: usize) -> super::SlotInfo {
+        let (offset, words) = self.words_of(first, count);
+        super::SlotInfo {
+            name: name.to_string(),
+            offset,
+            words,
+        }
+    }
+
     /// Whether `word` fits leaf `leaf`'s bits.
     #[inline]
     pub fn fits(&self, leaf: usize, word: u64) -> bool {

@@ -78,7 +78,7 @@ impl Budget {
     /// dropped (which restores the thread's previous budget): [`tripped`],
     /// [`trip`] and the engine's workers then use it.
     pub fn enter(&self) -> Entered {
-        let previous = OWNED.with(|owned| owned.replace(Some(self.clone())));
+        let previous = OWNED.with(|owned| owned.0.replace(Some(self.clone())));
         CURRENT.with(|current| current.set(Arc::as_ptr(&self.tripped)));
         Entered { previous }
     }
@@ -86,11 +86,22 @@ impl Budget {
 
 thread_local! {
     /// The calling thread's budget, kept alive while it is entered.
-    static OWNED: RefCell<Option<Budget>> = const { RefCell::new(None) };
+    static OWNED: Owned = const { Owned(RefCell::new(None)) };
     /// The flag of [`OWNED`]'s budget (null: none), read without touching
     /// the `RefCell` (the allocator reads it too: no destructor, no
     /// allocation).
     static CURRENT: Cell<*const AtomicU8> = const { Cell::new(std::ptr::null()) };
+}
+
+/// A thread's entered budget. When the thread ends (and with it this
+/// value, even if a guard was leaked), [`CURRENT`] is cleared first, so no
+/// later allocation on the thread reads a freed flag.
+struct Owned(RefCell<Option<Budget>>);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        let _ = CURRENT.try_with(|current| current.set(std::ptr::null()));
+    }
 }
 
 /// The calling thread's budget while a [`Budget::enter`] guard lives.
@@ -106,14 +117,14 @@ impl Drop for Entered {
             .as_ref()
             .map_or(std::ptr::null(), |b| Arc::as_ptr(&b.tripped));
         CURRENT.with(|current| current.set(flag));
-        OWNED.with(|owned| *owned.borrow_mut() = previous);
+        OWNED.with(|owned| *owned.0.borrow_mut() = previous);
     }
 }
 
 /// The calling thread's budget, if it works for a run: what a thread that
 /// helps the run (an engine worker) enters.
 pub fn current() -> Option<Budget> {
-    OWNED.with(|owned| owned.borrow().clone())
+    OWNED.with(|owned| owned.0.borrow().clone())
 }
 
 /// Why the calling thread's run is out of budget, if it is: the cancel
@@ -127,7 +138,8 @@ pub fn tripped() -> Option<StopReason> {
     }
     // SAFETY: a non-null `CURRENT` is the flag of the budget `OWNED`
     // holds on this thread (set and cleared together by `enter` and the
-    // guard's drop), so the `Arc` keeps it alive.
+    // guard's drop, cleared before `OWNED` is destroyed with the thread),
+    // so the `Arc` keeps it alive.
     reason(unsafe { &*flag }.load(Ordering::Relaxed))
 }
 

@@ -506,15 +506,9 @@ impl Model for BSystem {
             .slots()
             .iter()
             .map(|slot| {
-                let (offset, words) = self
-                    .layout
+                self.layout
                     .packer()
-                    .words_of(slot.offset, slot.codec.width());
-                SlotInfo {
-                    name: slot.name.clone(),
-                    offset,
-                    words,
-                }
+                    .slot(&slot.name, slot.offset, slot.codec.width())
             })
             .collect()
     }

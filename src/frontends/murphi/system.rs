@@ -457,14 +457,7 @@ impl Model for MurphiSystem {
         self.prog
             .globals
             .iter()
-            .map(|g| {
-                let (offset, words) = self.packer.words_of(g.offset, g.ty.width());
-                SlotInfo {
-                    name: g.name.clone(),
-                    offset,
-                    words,
-                }
-            })
+            .map(|g| self.packer.slot(&g.name, g.offset, g.ty.width()))
             .collect()
     }
 
