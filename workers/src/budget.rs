@@ -78,8 +78,14 @@ impl Budget {
     /// dropped (which restores the thread's previous budget): [`tripped`],
     /// [`trip`] and the engine's workers then use it.
     pub fn enter(&self) -> Entered {
-        let previous = OWNED.with(|owned| owned.0.replace(Some(self.clone())));
-        CURRENT.with(|current| current.set(Arc::as_ptr(&self.tripped)));
+        // A thread that is ending (its holder destroyed) enters nothing.
+        let previous = match OWNED.try_with(|owned| owned.0.replace(Some(self.clone()))) {
+            Ok(previous) => {
+                CURRENT.with(|current| current.set(Arc::as_ptr(&self.tripped)));
+                previous
+            }
+            Err(_) => None,
+        };
         Entered { previous }
     }
 }
@@ -116,15 +122,26 @@ impl Drop for Entered {
         let flag = previous
             .as_ref()
             .map_or(std::ptr::null(), |b| Arc::as_ptr(&b.tripped));
-        CURRENT.with(|current| current.set(flag));
-        OWNED.with(|owned| *owned.0.borrow_mut() = previous);
+        // Cleared while the budget being left may be freed; with the
+        // thread's holder already destroyed (a guard dropped by another
+        // thread-local's destructor), it stays cleared.
+        CURRENT.with(|current| current.set(std::ptr::null()));
+        if OWNED
+            .try_with(|owned| *owned.0.borrow_mut() = previous)
+            .is_ok()
+        {
+            CURRENT.with(|current| current.set(flag));
+        }
     }
 }
 
 /// The calling thread's budget, if it works for a run: what a thread that
 /// helps the run (an engine worker) enters.
 pub fn current() -> Option<Budget> {
-    OWNED.with(|owned| owned.0.borrow().clone())
+    OWNED
+        .try_with(|owned| owned.0.borrow().clone())
+        .ok()
+        .flatten()
 }
 
 /// Why the calling thread's run is out of budget, if it is: the cancel
