@@ -206,22 +206,17 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     };
     let loaded = match args.input.load(checks) {
         Ok(loaded) => loaded,
-        Err(not_loaded) => {
+        Err(LoadFailure::Stopped(reason)) => {
             let terminated = signals.terminated.load(Ordering::SeqCst);
-            match &not_loaded.failure {
-                Some(LoadFailure::Stopped(reason)) => {
-                    let stopped =
-                        report::stopped_before_search(&args.input.model, *reason, terminated);
-                    print_summary(&stopped, args.json);
-                    return ExitCode::from(stopped.exit_code());
-                }
-                Some(LoadFailure::Model(text)) if args.json => {
-                    super::output::print_line(&report::model_error_json(&args.input.model, text))
-                }
-                _ => {}
+            let stopped = report::stopped_before_search(&args.input.model, reason, terminated);
+            print_summary(&stopped, args.json);
+            return ExitCode::from(stopped.exit_code());
+        }
+        Err(failure) => {
+            if let (LoadFailure::Model(text), true) = (&failure, args.json) {
+                super::output::print_line(&report::model_error_json(&args.input.model, text));
             }
-            eprint!("{}", not_loaded.text);
-            return not_loaded.exit_code();
+            return super::model::not_loaded(&failure);
         }
     };
     tracing::debug!(elapsed = ?load_start.elapsed(), "model loaded");

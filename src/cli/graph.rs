@@ -57,10 +57,7 @@ pub fn run(args: &GraphArgs) -> ExitCode {
     }
     let loaded = match args.input.load(Checks::default()) {
         Ok(loaded) => loaded,
-        Err(not_loaded) => {
-            eprint!("{}", not_loaded.text);
-            return not_loaded.exit_code();
-        }
+        Err(failure) => return super::model::not_loaded(&failure),
     };
     let graphs = match loaded.state_graphs(args.state.saturating_add(1)) {
         Ok(graphs) => graphs,

@@ -55,30 +55,22 @@ impl clap::Args for FrontEndArgs {
     }
 }
 
-/// A model that failed to load: what to print and the exit code.
-pub struct NotLoaded {
-    /// The text for stderr (ends with a newline).
-    pub text: String,
-    /// The failure, when a front end reported one.
-    pub failure: Option<LoadFailure>,
-}
-
-impl NotLoaded {
-    fn usage(message: impl std::fmt::Display) -> Self {
-        NotLoaded {
-            text: format!("error: {message}\n"),
-            failure: None,
+/// Prints why a model did not load and returns the exit code: 2 for bad
+/// input, 1 for a model error, 3 for a stop.
+pub fn not_loaded(failure: &LoadFailure) -> ExitCode {
+    match failure {
+        LoadFailure::Input(text) => {
+            eprint!("{text}");
+            ExitCode::from(2)
         }
-    }
-
-    /// The process exit code: 2 for bad input, 1 for a model error, 3 for
-    /// a stop.
-    pub fn exit_code(&self) -> ExitCode {
-        ExitCode::from(match &self.failure {
-            None | Some(LoadFailure::Input(_)) => 2,
-            Some(LoadFailure::Model(_)) => 1,
-            Some(LoadFailure::Stopped(_)) => crate::report::EXIT_INCOMPLETE,
-        })
+        LoadFailure::Model(text) => {
+            eprint!("{text}");
+            ExitCode::from(1)
+        }
+        LoadFailure::Stopped(reason) => {
+            eprintln!("stopped: {reason}");
+            ExitCode::from(crate::report::EXIT_INCOMPLETE)
+        }
     }
 }
 
@@ -110,23 +102,17 @@ impl ModelArgs {
 
     /// Loads the model for a run that checks `checks`, printing its
     /// warnings.
-    pub fn load(&self, checks: Checks) -> Result<Box<dyn LoadedModel>, NotLoaded> {
+    pub fn load(&self, checks: Checks) -> Result<Box<dyn LoadedModel>, LoadFailure> {
         let registry = Registry::builtin();
-        let front_end = self.front_end(&registry).map_err(NotLoaded::usage)?;
-        let constants = self.constants().map_err(NotLoaded::usage)?;
+        let front_end = self.front_end(&registry).map_err(LoadFailure::input)?;
+        let constants = self.constants().map_err(LoadFailure::input)?;
         let request = LoadRequest {
             path: &self.model,
             constants: &constants,
             checks,
             args: self.front_end.matches.as_ref(),
         };
-        let loaded = front_end.load(&request).map_err(|failure| NotLoaded {
-            text: match &failure {
-                LoadFailure::Input(text) | LoadFailure::Model(text) => text.clone(),
-                LoadFailure::Stopped(reason) => format!("stopped: {reason}\n"),
-            },
-            failure: Some(failure),
-        })?;
+        let loaded = front_end.load(&request)?;
         for warning in loaded.warnings() {
             eprintln!("warning: {warning}");
         }

@@ -33,10 +33,7 @@ pub struct PorArgs {
 pub fn run(args: &PorArgs) -> ExitCode {
     let loaded = match args.input.load(Checks::default()) {
         Ok(loaded) => loaded,
-        Err(not_loaded) => {
-            eprint!("{}", not_loaded.text);
-            return not_loaded.exit_code();
-        }
+        Err(failure) => return super::model::not_loaded(&failure),
     };
     let analysis = match loaded.por_analysis(args.budget) {
         Ok(analysis) => analysis,

@@ -5,13 +5,12 @@
 use super::{JobError, ModelParts};
 use crate::canon::{Graph, GraphBuilder};
 use crate::model::{Model, ModelError, StateGraph, StateSymmetry};
-use crate::symmetry::SymmetryMode;
 use std::collections::{HashSet, VecDeque};
 
 /// The graphs of the first `count` distinct states of `parts`' model in
 /// breadth-first order (fewer when it has fewer).
 pub(super) fn state_graphs<P: ModelParts>(parts: &P, count: u64) -> Result<Vec<Graph>, JobError> {
-    let Some((sym, _)) = parts.symmetry(SymmetryMode::Canon) else {
+    let Some(sym) = parts.graph_symmetry() else {
         return Err(JobError::Unsupported(
             "state graphs for this language (it has no symmetry reduction)".to_string(),
         ));

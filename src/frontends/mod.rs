@@ -201,6 +201,14 @@ pub trait ModelParts: Sync {
     /// says about it; `None` when the front end has none.
     fn symmetry(&self, mode: SymmetryMode) -> Option<(Self::Symmetry<'_>, SymmetryInfo)>;
 
+    /// The symmetry whose state graphs `orbit graph` prints. By default
+    /// canonical labelling's; a front end whose [`Self::symmetry`] sets up
+    /// more than the graphs need (B plans its constant valuations) says
+    /// how to build the graphs alone.
+    fn graph_symmetry(&self) -> Option<Self::Symmetry<'_>> {
+        self.symmetry(SymmetryMode::Canon).map(|(sym, _)| sym)
+    }
+
     /// The independence relations for partial order reduction of a run
     /// that searches for the goal (`goal`) or not, with the summary's
     /// facts; with `verbose`, how the relations were decided goes to

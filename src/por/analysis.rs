@@ -183,8 +183,24 @@ pub fn set_text<S: AsRef<str>>(names: &[S]) -> String {
 /// The human-readable analysis of `r`: access sets, the dependency matrix
 /// (`D` dependent, `.` independent), the pairs and the enable graph.
 pub fn text(r: &PorAnalysisReport) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "operations:");
+    let mut out = operations_text(r);
+    out.push_str(&matrix_text(r));
+    let _ = writeln!(out, "pairs:");
+    for p in &r.pairs {
+        let _ = writeln!(out, "  {} {}: {}", p.a, p.b, p.how);
+    }
+    out.push_str(&enable_graph_text(r));
+    let _ = writeln!(out, "enable decisions:");
+    for e in &r.enable {
+        let _ = writeln!(out, "  {} -> {}: {}", e.from, e.to, e.how);
+    }
+    out
+}
+
+/// Each operation of `r` with what its guard reads, its action reads and
+/// it writes.
+pub fn operations_text(r: &PorAnalysisReport) -> String {
+    let mut out = String::from("operations:\n");
     for (i, op) in r.operations.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -195,24 +211,27 @@ pub fn text(r: &PorAnalysisReport) -> String {
             set_text(&op.write)
         );
     }
-    out.push_str(&matrix_text(r));
-    let _ = writeln!(out, "pairs:");
-    for p in &r.pairs {
-        let _ = writeln!(out, "  {} {}: {}", p.a, p.b, p.how);
-    }
-    let _ = writeln!(out, "enable graph:");
-    for op in &r.operations {
+    out
+}
+
+/// The enable graph of `r`: per operation, those it may enable, in the
+/// order of the operations.
+pub fn enable_graph_text(r: &PorAnalysisReport) -> String {
+    let edges: std::collections::HashSet<(&str, &str)> = r
+        .enable
+        .iter()
+        .filter(|e| e.edge)
+        .map(|e| (e.from.as_str(), e.to.as_str()))
+        .collect();
+    let mut out = String::from("enable graph:\n");
+    for from in &r.operations {
         let targets: Vec<&str> = r
-            .enable
+            .operations
             .iter()
-            .filter(|e| e.edge && e.from == op.name)
-            .map(|e| e.to.as_str())
+            .map(|to| to.name.as_str())
+            .filter(|&to| to != from.name && edges.contains(&(from.name.as_str(), to)))
             .collect();
-        let _ = writeln!(out, "  {} -> {}", op.name, set_text(&targets));
-    }
-    let _ = writeln!(out, "enable decisions:");
-    for e in &r.enable {
-        let _ = writeln!(out, "  {} -> {}: {}", e.from, e.to, e.how);
+        let _ = writeln!(out, "  {} -> {}", from.name, set_text(&targets));
     }
     out
 }

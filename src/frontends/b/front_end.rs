@@ -170,6 +170,11 @@ impl ModelParts for LoadedB {
         Some((sym, info))
     }
 
+    /// The state graphs need no plan of the constant valuations.
+    fn graph_symmetry(&self) -> Option<BSymmetry<'_>> {
+        Some(BSymmetry::for_mode(&self.system, SymmetryMode::Canon))
+    }
+
     fn independence(&self, goal: bool, verbose: bool) -> Option<(Independence, PorInfo)> {
         let checked = Checked {
             invariant: self.invariant,

@@ -9,7 +9,7 @@ use crate::frontends::b::system::BSystem;
 use crate::frontends::b::types::MachineTypes;
 use crate::model::Independence;
 use crate::por::PorAnalysis;
-use crate::por::analysis::set_text;
+use crate::por::analysis::{enable_graph_text, matrix_text, operations_text, set_text};
 use crate::report::PorInfo;
 use crate::report::json::{
     ConjunctReport, EnableDecision, InstancesReport, OperationAccess, PairDecision,
@@ -20,10 +20,9 @@ use std::fmt::Write as _;
 /// The analysis of `orbit por`: its report and its text, in which each
 /// decision quotes the source (`source`, the machine's text).
 pub fn por_analysis(a: &Analysis, source: &str) -> PorAnalysis {
-    PorAnalysis {
-        report: report(a),
-        text: text(a, source),
-    }
+    let report = report(a);
+    let text = text(a, &report, source);
+    PorAnalysis { report, text }
 }
 
 fn set(s: &std::collections::BTreeSet<String>) -> String {
@@ -31,21 +30,11 @@ fn set(s: &std::collections::BTreeSet<String>) -> String {
     set_text(&v)
 }
 
-/// The human-readable report.
-fn text(a: &Analysis, source: &str) -> String {
-    let mut out = String::new();
-    let n = a.names.len();
-    let _ = writeln!(out, "operations:");
-    for (i, name) in a.names.iter().enumerate() {
-        let s = &a.sets[i];
-        let _ = writeln!(
-            out,
-            "  {i} {name}: read_G {} read_A {} write {}",
-            set(&s.read_guard),
-            set(&s.read_action),
-            set(&s.write)
-        );
-    }
+/// The human-readable report: the generic parts of `report`, with the
+/// invariant conjuncts, how each decision was taken (quoting `source`),
+/// the counts of decisions and the instances.
+fn text(a: &Analysis, report: &PorAnalysisReport, source: &str) -> String {
+    let mut out = operations_text(report);
     if !a.conjuncts.is_empty() {
         let _ = writeln!(out, "invariant conjuncts:");
         for (i, c) in a.conjuncts.iter().enumerate() {
@@ -62,29 +51,13 @@ fn text(a: &Analysis, source: &str) -> String {
             );
         }
     }
-    let _ = writeln!(out, "dependency matrix (D dependent, . independent):");
-    let width = a.names.iter().map(String::len).max().unwrap_or(0);
-    let header: Vec<String> = (0..n).map(|i| (i % 10).to_string()).collect();
-    let _ = writeln!(out, "  {:width$}  {}", "", header.join(" "));
-    for (i, name) in a.names.iter().enumerate() {
-        let row: Vec<&str> = (0..n)
-            .map(|j| if a.dependent(i, j) { "D" } else { "." })
-            .collect();
-        let _ = writeln!(out, "  {name:width$}  {}", row.join(" "));
-    }
+    out.push_str(&matrix_text(report));
     let _ = writeln!(out, "pairs:");
     for (x, y, d) in &a.pairs {
         let how = d.describe_in(source);
         let _ = writeln!(out, "  {} {}: {how}", a.names[*x], a.names[*y]);
     }
-    let _ = writeln!(out, "enable graph:");
-    for (i, name) in a.names.iter().enumerate() {
-        let targets: Vec<&str> = (0..n)
-            .filter(|&j| a.enables(i, j))
-            .map(|j| a.names[j].as_str())
-            .collect();
-        let _ = writeln!(out, "  {name} -> {}", set_text(&targets));
-    }
+    out.push_str(&enable_graph_text(report));
     out.push_str(&decision_counts(a));
     out.push_str(&instance_text(a));
     let _ = writeln!(out, "enable decisions:");
