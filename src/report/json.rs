@@ -124,6 +124,8 @@ pub enum StopCause {
     WorkerFailure,
     /// The store could name no more states or tree nodes.
     StoreFull,
+    /// A loop of the model ran orbit's iteration bound.
+    LoopLimit,
 }
 
 /// Figures of a search that ran.

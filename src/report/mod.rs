@@ -293,6 +293,11 @@ fn stop_cause(reason: StopReason, terminated: bool) -> (StopCause, &'static str)
             StopCause::WorkerFailure,
             "a worker thread could not be started or failed (the error is above)",
         ),
+        StopReason::LoopLimit => (
+            StopCause::LoopLimit,
+            "a loop of the model (a Murphi `while`, a B `WHILE`) ran 16,777,216 iterations, \
+             orbit's bound for one loop",
+        ),
         StopReason::StoreFull => (
             StopCause::StoreFull,
             "the store can name no more states or tree nodes (2^40 states per thread, \

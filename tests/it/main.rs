@@ -33,6 +33,7 @@ mod eval_substs;
 mod front_ends;
 mod graph_export;
 mod hostile;
+mod hostile_limits;
 mod models;
 mod modular;
 mod murphi;

@@ -26,13 +26,38 @@ use crate::report::StopReason;
 /// How often the watchdog checks the limits.
 pub const POLL: Duration = Duration::from_millis(10);
 
-const REASONS: [StopReason; 5] = [
+const REASONS: [StopReason; 6] = [
     StopReason::MaxStates,
     StopReason::TimeLimit,
     StopReason::MemoryLimit,
     StopReason::Interrupted,
     StopReason::WorkerFailed,
+    StopReason::LoopLimit,
 ];
+
+/// Most iterations one loop of a model (a Murphi `while`, a B `WHILE`)
+/// may run before the run stops with [`StopReason::LoopLimit`]: a loop
+/// that has not ended by then most likely never will. Loops over a range
+/// (`for`) end by themselves and have no bound; the time limit and the
+/// signals stop them.
+pub const LOOP_LIMIT: u64 = 1 << 24;
+
+/// How many iterations of a model's loop run between two reads of the
+/// budget: one read per [`POLL_EVERY`] costs nothing measurable, and even
+/// slow iterations (a B `WHILE` body) reach the next read in milliseconds.
+pub const POLL_EVERY: u64 = 256;
+
+/// Why the run must stop, if it must, read every [`POLL_EVERY`]-th call
+/// (`count` is the caller's iteration counter): what loops of a model's
+/// interpreter call once per iteration.
+#[inline]
+pub fn tripped_every(count: u64) -> Option<StopReason> {
+    if count % POLL_EVERY == 0 {
+        tripped()
+    } else {
+        None
+    }
+}
 
 fn code(reason: StopReason) -> u8 {
     REASONS

@@ -67,6 +67,10 @@ pub enum StopReason {
     /// The store cannot name another state or tree node: a worker's
     /// records passed 2^40, or the tree store's nodes 2^32.
     StoreFull,
+    /// One loop of the model (a Murphi `while`, a B `WHILE`) ran
+    /// [`crate::budget::LOOP_LIMIT`] iterations: a bound of orbit, not an
+    /// error of the model.
+    LoopLimit,
 }
 
 impl fmt::Display for StopReason {
@@ -78,6 +82,7 @@ impl fmt::Display for StopReason {
             StopReason::Interrupted => "interrupted",
             StopReason::WorkerFailed => "a worker thread could not be started or failed",
             StopReason::StoreFull => "the store can name no more states or tree nodes",
+            StopReason::LoopLimit => "a loop of the model ran orbit's iteration bound",
         })
     }
 }

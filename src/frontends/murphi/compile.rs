@@ -73,6 +73,10 @@ struct Compiler<'a> {
     /// The declaration whose type is being resolved (for messages about
     /// types, which carry no place of their own).
     type_span: Span,
+    /// Frame words that hold a value, not a variable: the aliases of
+    /// expressions that are not designators (and references bound to
+    /// them). Writing through one is refused, as in Rumur.
+    read_only: BTreeSet<usize>,
     /// The bindings of the rule-level aliases being compiled.
     prelude: Vec<CStmt>,
     /// The global variables those bindings read or may write through.
@@ -119,6 +123,7 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         enum_tys: Vec::new(),
         union_tys: Vec::new(),
         type_span: Span::new(0, 0),
+        read_only: BTreeSet::new(),
         prelude: Vec::new(),
         prelude_roots: Vec::new(),
         choose_guards: Vec::new(),
@@ -221,6 +226,7 @@ impl Compiler<'_> {
 
     fn alloc_local(&mut self, width: usize) -> usize {
         let at = self.next_local;
+        self.read_only.retain(|&w| w < at || w >= at + width);
         self.next_local += width;
         self.max_local = self.max_local.max(self.next_local);
         at
@@ -743,7 +749,7 @@ impl Compiler<'_> {
     fn stmt(&mut self, s: &Stmt) -> R<CStmt> {
         Ok(match &s.kind {
             StmtKind::Assign(d, e) => {
-                let place = self.place(d)?;
+                let place = self.target(d)?;
                 if let Some(root) = place.root {
                     self.writes.insert(root);
                 }
@@ -857,14 +863,14 @@ impl Compiler<'_> {
                 CStmt::Call(id, args, s.span)
             }
             StmtKind::Clear(d) => {
-                let p = self.place(d)?;
+                let p = self.target(d)?;
                 if let Some(root) = p.root {
                     self.writes.insert(root);
                 }
                 CStmt::Clear(p)
             }
             StmtKind::Undefine(d) => {
-                let p = self.place(d)?;
+                let p = self.target(d)?;
                 if let Some(root) = p.root {
                     self.writes.insert(root);
                 }
@@ -984,6 +990,9 @@ impl Compiler<'_> {
                     self.writes.insert(root);
                 }
                 let at = self.alloc_local(1);
+                if self.is_read_only(&place) {
+                    self.read_only.insert(at);
+                }
                 self.define(&d.name, Sym::Ref(at, place.ty.clone(), place.root), d.span)?;
                 out.push(CStmt::BindRef(at, place));
             } else {
@@ -995,6 +1004,7 @@ impl Compiler<'_> {
                     continue;
                 }
                 let at = self.alloc_local(1);
+                self.read_only.insert(at);
                 self.define(&d.name, Sym::Local(at, ty.clone()), d.span)?;
                 let place = Place {
                     base: Base::Local(at),
@@ -1014,7 +1024,7 @@ impl Compiler<'_> {
     /// A designator that must be a multiset, written by the statement
     /// compiled.
     fn multiset_place(&mut self, m: &Expr) -> R<Place> {
-        let set = self.place(m)?;
+        let set = self.target(m)?;
         if !matches!(set.ty, Ty::Multiset(..)) {
             return err(m.span, format!("`{}` is not a multiset", set.text));
         }
@@ -1146,7 +1156,7 @@ impl Compiler<'_> {
             }
             if *by_ref {
                 let p = match &a.kind {
-                    ExprKind::Designator(..) => self.place(a)?,
+                    ExprKind::Designator(..) => self.target(a)?,
                     _ => return err(a.span, "a `var` parameter needs a variable"),
                 };
                 if p.ty != *ty && !(p.ty.kind().is_some() && p.ty.kind() == ty.kind()) {
@@ -1233,6 +1243,32 @@ impl Compiler<'_> {
             };
         }
         ty.kind()
+    }
+
+    /// The place `e` designates, to be written: refused when it is an
+    /// alias of a value (`alias a : x + 1 do a := 2`), which has no
+    /// variable to write.
+    fn target(&mut self, e: &Expr) -> R<Place> {
+        let place = self.place(e)?;
+        if self.is_read_only(&place) {
+            return err(
+                e.span,
+                format!(
+                    "`{}` is an alias of an expression, not of a variable: it cannot be \
+                     assigned to or passed as a `var` parameter",
+                    place.text
+                ),
+            );
+        }
+        Ok(place)
+    }
+
+    /// Whether `place` is (inside) an alias of a value.
+    fn is_read_only(&self, place: &Place) -> bool {
+        match place.base {
+            Base::Local(at) | Base::Ref(at) => self.read_only.contains(&at),
+            _ => false,
+        }
     }
 
     fn place(&mut self, e: &Expr) -> R<Place> {

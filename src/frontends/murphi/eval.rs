@@ -25,6 +25,9 @@ pub enum Fail {
     /// An `assume` statement was false: the rule is abandoned and its
     /// successor discarded.
     Discard,
+    /// The run's budget ran out (a limit, a signal) or a `while` ran
+    /// [`workers::budget::LOOP_LIMIT`] times: no error of the model.
+    Stopped(workers::StopReason),
 }
 
 impl Fail {
@@ -87,8 +90,15 @@ pub fn int_range(from: i64, to: i64, by: i64) -> Result<impl Iterator<Item = i64
     }))
 }
 
-/// Loop iterations after which a `while` is reported as not terminating.
-const MAX_LOOP: u64 = 1 << 24;
+/// Fails with the reason the run must stop, if it must, every
+/// [`workers::budget::POLL_EVERY`]-th iteration `n` of a loop.
+#[inline]
+fn poll(n: u64) -> R<()> {
+    match workers::budget::tripped_every(n) {
+        None => Ok(()),
+        Some(reason) => Err(Fail::Stopped(reason)),
+    }
+}
 /// Deepest call nesting.
 const MAX_CALLS: usize = 10_000;
 
@@ -291,6 +301,7 @@ impl<'p, 'm> Machine<'p, 'm> {
         match range {
             Range::Type(ty) => {
                 for i in 0..ty.card() {
+                    poll(i + 1)?;
                     let v = i as i64 + ty.lo();
                     self.mem[self.fp + at] = ty.encode(v);
                     if !f(self)? {
@@ -301,15 +312,8 @@ impl<'p, 'm> Machine<'p, 'm> {
             Range::Ints(from, to, by, span) => {
                 let (from, to, by) = (self.eval(from)?, self.eval(to)?, self.eval(by)?);
                 let values = int_range(from, to, by).map_err(|m| Fail::error(m, *span))?;
-                let mut n = 0u64;
-                for v in values {
-                    n += 1;
-                    if n > MAX_LOOP {
-                        return Err(Fail::error(
-                            format!("this loop ran {MAX_LOOP} times: it does not seem to end"),
-                            *span,
-                        ));
-                    }
+                for (n, v) in (1u64..).zip(values) {
+                    poll(n)?;
                     self.mem[self.fp + at] = Ty::Int.encode(v);
                     if !f(self)? {
                         break;
@@ -501,15 +505,13 @@ impl<'p, 'm> Machine<'p, 'm> {
             CStmt::For(at, range, body) => {
                 self.each(range, *at, &mut |m| m.stmts(body).map(|()| true))?;
             }
-            CStmt::While(c, body, span) => {
+            CStmt::While(c, body, _) => {
                 let mut n = 0u64;
                 while self.eval(c)? != 0 {
                     n += 1;
-                    if n > MAX_LOOP {
-                        return Err(Fail::error(
-                            format!("this loop ran {MAX_LOOP} times: it does not seem to end"),
-                            *span,
-                        ));
+                    poll(n)?;
+                    if n > workers::budget::LOOP_LIMIT {
+                        return Err(Fail::Stopped(workers::StopReason::LoopLimit));
                     }
                     self.stmts(body)?;
                 }
@@ -675,5 +677,6 @@ pub fn message(file: &SourceFile, f: &Fail) -> String {
             "`return` outside a function".to_string()
         }
         Fail::Discard => "an `assume` outside a rule is false".to_string(),
+        Fail::Stopped(reason) => format!("stopped: {reason}"),
     }
 }

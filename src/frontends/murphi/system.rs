@@ -272,6 +272,9 @@ impl MurphiSystem {
     }
 
     fn error(&self, f: &Fail) -> ModelError {
+        if let Fail::Stopped(reason) = f {
+            return ModelError::stopped(*reason);
+        }
         ModelError::new(message(&self.file, f))
     }
 

@@ -428,8 +428,21 @@ impl Composer {
         for k in self.initialisation_order(&instances) {
             inits.extend(instances[k].2.initialisation.clone());
         }
+        // The first definition of each included operation name: a second
+        // one (two included machines with an `inc`) makes the name
+        // ambiguous, refused where it is promoted.
+        let mut included_ops: HashMap<String, crate::diag::Span> = HashMap::new();
+        let mut ambiguous: HashMap<String, (crate::diag::Span, crate::diag::Span)> =
+            HashMap::new();
         for (_, all_promoted, inst) in instances {
             for op in &inst.operations {
+                if let Some(&first) = included_ops.get(&op.name.name) {
+                    ambiguous
+                        .entry(op.name.name.clone())
+                        .or_insert((first, op.name.span));
+                } else {
+                    included_ops.insert(op.name.name.clone(), op.name.span);
+                }
                 callable.insert(op.name.name.clone(), op.clone());
                 if all_promoted {
                     promoted.push(op.clone());
@@ -459,6 +472,21 @@ impl Composer {
                     }
                 )));
             };
+            if let Some(&(first, second)) = ambiguous.get(&name.name) {
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!(
+                        "cannot promote `{}`: two included machines define it",
+                        name.name
+                    ),
+                )
+                .with_note(format!(
+                    "one at {}, the other at {}; rename one (include it with a prefix, \
+                     `INCLUDES p.M`)",
+                    self.files.file.location(first),
+                    self.files.file.location(second)
+                )));
+            }
             let mut op = op.clone();
             op.name.span = name.span;
             promoted.push(op);
@@ -515,6 +543,21 @@ impl Composer {
         }
         merge_declarations(&mut out, m)?;
         for op in promoted {
+            if let Some(&(first, second)) = ambiguous.get(&op.name.name)
+                && out.operations.iter().any(|o| o.name.name == op.name.name)
+            {
+                return Err(Diagnostic::error(
+                    second,
+                    format!(
+                        "operation `{}` is defined by two extended or promoted machines",
+                        op.name.name
+                    ),
+                )
+                .with_note(format!(
+                    "the other is at {}; rename one (include it with a prefix, `EXTENDS p.M`)",
+                    self.files.file.location(first)
+                )));
+            }
             if out.operations.iter().any(|o| o.name.name == op.name.name) {
                 return Err(Diagnostic::error(
                     op.name.span,

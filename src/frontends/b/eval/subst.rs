@@ -12,9 +12,6 @@
 use super::enumerate::bind_pattern;
 use super::ir::{CSubst, CWhile, Pattern};
 
-/// How many iterations (over all of its runs) one execution of a `WHILE`
-/// loop may take before it is refused.
-const MAX_WHILE_ITERATIONS: u64 = 10_000_000;
 use super::{Env, Fail, Interpreter, R};
 use crate::frontends::b::value::Value;
 
@@ -289,13 +286,11 @@ impl Interpreter {
                 ));
             }
             iterations += 1;
-            if iterations > MAX_WHILE_ITERATIONS {
-                return Err(Fail::new(
-                    w.cond.span,
-                    format!(
-                        "not supported yet: a WHILE loop of more than {MAX_WHILE_ITERATIONS} iterations"
-                    ),
-                ));
+            if iterations > workers::budget::LOOP_LIMIT {
+                return Err(Fail::stopped(w.cond.span, workers::StopReason::LoopLimit));
+            }
+            if let Some(reason) = workers::budget::tripped_every(iterations) {
+                return Err(Fail::stopped(w.cond.span, reason));
             }
             let mut next = Vec::new();
             self.exec(&w.body, env, &mut |env| {

@@ -1,0 +1,227 @@
+//! Hostile inputs, second round: every limit holds in every loop and
+//! phase (the interpreters' loops, flooding, the static analyses, the
+//! canonicaliser, reading a big model), bounds of orbit are reported as
+//! such, and nothing a model says is silently misread.
+//!
+//! Each case is generated here and asserts the exit code, the message
+//! and, where it matters, a bound on the time or memory taken.
+
+use crate::cli_support::{CheckRun, DEFAULT_TIMEOUT, run_orbit};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Writes `text` as `file_name` in a fresh directory (kept alive by the
+/// returned guard).
+pub fn model_file(file_name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(file_name);
+    std::fs::write(&path, text).expect("write the model");
+    (dir, path.to_string_lossy().into_owned())
+}
+
+/// `orbit check` on `text` (written as `file_name`) with `flags` and
+/// `--json`, which must end within `within`.
+fn check_within(file_name: &str, text: &str, flags: &[&str], within: Duration) -> CheckRun {
+    let (_dir, path) = model_file(file_name, text);
+    let start = Instant::now();
+    let run = CheckRun::run_path(&path, &[], flags, DEFAULT_TIMEOUT);
+    if start.elapsed() > within {
+        run.fail(&format!("took {:?}", start.elapsed()));
+    }
+    run
+}
+
+/// Asserts an incomplete run: exit 3, result `stopped` for `cause`.
+fn assert_stopped(run: &CheckRun, cause: &str) {
+    if run.code != Some(3) || run.result() != "stopped" || run.json["stopped"] != cause {
+        run.fail(&format!("expected exit 3 and `stopped: {cause}`"));
+    }
+}
+
+/// A Murphi rule whose body runs 4 * 10^18 iterations of nested `for`s.
+const MURPHI_LONG_FOR: &str = "var x : 0..1;\nstartstate begin x := 0; end;\n\
+    rule \"spin\" x = 0 ==> var c : 0..10; begin\n\
+      for i : 0..2000000000 do for j : 0..2000000000 do c := 0; endfor; endfor;\n\
+      x := 1;\nend;\n";
+
+/// A B operation whose body runs 10^10 iterations of nested `WHILE`s.
+const B_LONG_WHILE: &str = "MACHINE W\nVARIABLES x\nINVARIANT x : NAT\nINITIALISATION x := 0\n\
+    OPERATIONS spin = PRE x = 0 THEN VAR i, j IN i := 0;\n\
+      WHILE i < 100000 DO j := 0;\n\
+        WHILE j < 100000 DO j := j + 1 INVARIANT j : INTEGER VARIANT 100000 - j END;\n\
+        i := i + 1\n\
+      INVARIANT i : INTEGER VARIANT 100000 - i END\n\
+    END; x := 1 END\nEND\n";
+
+#[test]
+fn the_time_limit_stops_long_loops_of_both_interpreters() {
+    // Regression: both ran on for over 60 s under --time-limit 3s.
+    for (file, text) in [("loop.m", MURPHI_LONG_FOR), ("W.mch", B_LONG_WHILE)] {
+        for threads in ["1", "2"] {
+            let run = check_within(
+                file,
+                text,
+                &["--time-limit", "1s", "--threads", threads],
+                Duration::from_secs(20),
+            );
+            assert_stopped(&run, "time-limit");
+        }
+    }
+}
+
+#[test]
+fn one_signal_stops_a_long_loop_with_its_summary() {
+    // Regression: the first SIGTERM or SIGINT was ignored inside a loop,
+    // and a second ended the process without a summary.
+    let (_dir, path) = model_file("loop.m", MURPHI_LONG_FOR);
+    for (signal, cause) in [(libc::SIGINT, "interrupted"), (libc::SIGTERM, "terminated")] {
+        let child = Command::new(env!("CARGO_BIN_EXE_orbit"))
+            .args(["check", &path, "--json", "--threads", "2"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start orbit");
+        let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+        std::thread::sleep(Duration::from_millis(700));
+        let start = Instant::now();
+        // SAFETY: kill(2) on our own child, not yet waited for.
+        unsafe { libc::kill(pid, signal) };
+        let out = child.wait_with_output().expect("wait for orbit");
+        assert!(start.elapsed() < Duration::from_secs(10), "{signal}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let json: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+        assert_eq!(out.status.code(), Some(3), "{stdout}");
+        assert_eq!(json["stopped"], cause, "{stdout}");
+    }
+}
+
+#[test]
+fn a_loop_past_orbits_bound_is_a_limit_of_orbit_not_an_error_of_the_model() {
+    // Regression: reported as a model error ("does not seem to end").
+    let run = check_within(
+        "while.m",
+        "var x : 0..1;\nstartstate begin x := 0; end;\n\
+         rule \"spin\" x = 0 ==> var c : 0..10; begin while true do c := 0; end; x := 1; end;\n",
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_stopped(&run, "loop-limit");
+    assert!(run.json["message"].as_str().unwrap_or("").contains("16,777,216"));
+}
+
+#[test]
+fn a_for_loop_longer_than_the_while_bound_ends() {
+    // Regression: a `for` over 17 million values was reported as a model
+    // error although it ends.
+    let run = check_within(
+        "for.m",
+        "var x : 0..1;\nstartstate begin x := 0; end;\n\
+         rule \"count\" x = 0 ==> var c : 0..10; begin\n\
+           for i : 0..17000000 do c := 1; endfor; x := 1; end;\n",
+        &["--no-deadlock"],
+        Duration::from_secs(60),
+    );
+    if run.code != Some(0) || run.json["states"] != 2 {
+        run.fail("expected a complete run of 2 states");
+    }
+}
+
+#[test]
+fn loop_bound_in_the_report_is_the_bound_orbit_applies() {
+    assert_eq!(workers::budget::LOOP_LIMIT, 16_777_216);
+}
+
+#[test]
+fn writing_through_an_alias_of_an_expression_is_refused() {
+    // Regression: accepted, and the assignment silently did nothing
+    // (Rumur: "non-lvalue expression cannot be assigned to").
+    for (body, column) in [
+        ("alias a : x + 1 do a := 2; endalias;", 22),
+        ("alias a : x + 1 do alias b : a do clear b; endalias; endalias;", 43),
+    ] {
+        let (_dir, path) = model_file(
+            "alias.m",
+            &format!(
+                "var x : 0..5;\nstartstate begin x := 0; end;\n\
+                 rule \"r\" x < 3 ==> begin\n  {body}\n  x := x + 1;\nend;\n"
+            ),
+        );
+        let out = orbit(&["check", &path]);
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("is an alias of an expression")
+                && out.stderr.contains(&format!("alias.m:4:{column}")),
+            "{}",
+            out.stderr
+        );
+    }
+    // An alias of a variable still writes the variable.
+    let (_dir, path) = model_file(
+        "alias.m",
+        "var x : 0..5;\nstartstate begin x := 0; end;\n\
+         rule \"r\" x < 3 ==> begin alias a : x do a := a + 1; endalias; end;\n",
+    );
+    let run = CheckRun::run_path(&path, &[], &["--no-deadlock"], DEFAULT_TIMEOUT);
+    if run.code != Some(0) || run.json["states"] != 4 {
+        run.fail("expected 4 states");
+    }
+}
+
+#[test]
+fn two_included_operations_of_one_name_are_refused_where_promoted() {
+    // Regression: accepted, one `inc` silently disappeared.
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["A", "B"] {
+        let var = name.to_lowercase();
+        std::fs::write(
+            dir.path().join(format!("{name}.mch")),
+            format!(
+                "MACHINE {name}\nVARIABLES {var}\nINVARIANT {var} : 0..3\n\
+                 INITIALISATION {var} := 0\n\
+                 OPERATIONS inc = PRE {var} < 3 THEN {var} := {var} + 1 END\nEND\n"
+            ),
+        )
+        .expect("write");
+    }
+    for (top, clauses, message) in [
+        (
+            "Top",
+            "INCLUDES A, B\nPROMOTES inc",
+            "cannot promote `inc`: two included machines define it",
+        ),
+        (
+            "Ext",
+            "EXTENDS A, B",
+            "operation `inc` is defined by two extended or promoted machines",
+        ),
+    ] {
+        let path = dir.path().join(format!("{top}.mch"));
+        std::fs::write(&path, format!("MACHINE {top}\n{clauses}\nEND\n")).expect("write");
+        let out = orbit(&["check", &path.to_string_lossy()]);
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        assert!(out.stderr.contains(message), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("A.mch:5:12") || out.stderr.contains("B.mch:5:12"),
+            "{}",
+            out.stderr
+        );
+    }
+    // With a prefix, both are there.
+    let path = dir.path().join("Renamed.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Renamed\nINCLUDES p.A, B\nPROMOTES p.inc, inc\nEND\n",
+    )
+    .expect("write");
+    let run = CheckRun::run_path(&path.to_string_lossy(), &[], &["--no-deadlock"], DEFAULT_TIMEOUT);
+    if run.code != Some(0) || run.json["states"] != 16 {
+        run.fail("expected 16 states");
+    }
+}
+
+/// Runs `orbit` with `args`.
+pub fn orbit(args: &[&str]) -> crate::cli_support::Output {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    run_orbit(&args, DEFAULT_TIMEOUT)
+}
