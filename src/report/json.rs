@@ -126,6 +126,8 @@ pub enum StopCause {
     StoreFull,
     /// A loop of the model ran orbit's iteration bound.
     LoopLimit,
+    /// The model's calls nested as deep as orbit's bound.
+    CallDepth,
 }
 
 /// Figures of a search that ran.

@@ -298,6 +298,10 @@ fn stop_cause(reason: StopReason, terminated: bool) -> (StopCause, &'static str)
             "a loop of the model (a Murphi `while`, a B `WHILE`) ran 16,777,216 iterations, \
              orbit's bound for one loop",
         ),
+        StopReason::CallDepth => (
+            StopCause::CallDepth,
+            "the model's function and procedure calls nested 10,000 deep, orbit's bound",
+        ),
         StopReason::StoreFull => (
             StopCause::StoreFull,
             "the store can name no more states or tree nodes (2^40 states per thread, \

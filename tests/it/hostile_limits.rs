@@ -107,7 +107,12 @@ fn a_loop_past_orbits_bound_is_a_limit_of_orbit_not_an_error_of_the_model() {
         Duration::from_secs(60),
     );
     assert_stopped(&run, "loop-limit");
-    assert!(run.json["message"].as_str().unwrap_or("").contains("16,777,216"));
+    assert!(
+        run.json["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("16,777,216")
+    );
 }
 
 #[test]
@@ -138,7 +143,10 @@ fn writing_through_an_alias_of_an_expression_is_refused() {
     // (Rumur: "non-lvalue expression cannot be assigned to").
     for (body, column) in [
         ("alias a : x + 1 do a := 2; endalias;", 22),
-        ("alias a : x + 1 do alias b : a do clear b; endalias; endalias;", 43),
+        (
+            "alias a : x + 1 do alias b : a do clear b; endalias; endalias;",
+            43,
+        ),
     ] {
         let (_dir, path) = model_file(
             "alias.m",
@@ -214,10 +222,93 @@ fn two_included_operations_of_one_name_are_refused_where_promoted() {
         "MACHINE Renamed\nINCLUDES p.A, B\nPROMOTES p.inc, inc\nEND\n",
     )
     .expect("write");
-    let run = CheckRun::run_path(&path.to_string_lossy(), &[], &["--no-deadlock"], DEFAULT_TIMEOUT);
+    let run = CheckRun::run_path(
+        &path.to_string_lossy(),
+        &[],
+        &["--no-deadlock"],
+        DEFAULT_TIMEOUT,
+    );
     if run.code != Some(0) || run.json["states"] != 16 {
         run.fail("expected 16 states");
     }
+}
+
+/// A Murphi program whose rule guard (or, for `+`, whose assignment)
+/// holds a flat chain of `n` terms joined by `op`.
+fn murphi_chain(op: &str, n: usize) -> String {
+    if op == "+" {
+        format!(
+            "var x : 0..100000;\nstartstate begin x := 0; end;\n\
+             rule \"r\" x = 0 ==> begin x := ({}) % 5 + 1; end;\n",
+            vec!["1"; n].join(" + ")
+        )
+    } else {
+        let term = if op == "|" { "false" } else { "true" };
+        format!(
+            "var x : 0..1;\nstartstate begin x := 0; end;\n\
+             rule \"r\" x = 0 & ({} | true) ==> begin x := 1; end;\n",
+            vec![term; n].join(&format!(" {op} "))
+        )
+    }
+}
+
+#[test]
+fn long_flat_chains_in_murphi_are_checked_or_refused_with_a_position() {
+    // Regression: 60,000 `+` or 100,000 `&`/`|` overflowed the stack
+    // (SIGABRT).
+    for op in ["+", "&", "|", "->"] {
+        let (_dir, path) = model_file("chain.m", &murphi_chain(op, 19_990));
+        for threads in ["1", "2"] {
+            let run = CheckRun::run_path(
+                &path,
+                &[],
+                &["--no-deadlock", "--threads", threads],
+                DEFAULT_TIMEOUT,
+            );
+            if run.code != Some(0) || run.json["states"] != 2 {
+                run.fail(&format!("a chain of 19,990 `{op}` must be checked"));
+            }
+        }
+        for n in [20_001, 100_000] {
+            let (_dir, path) = model_file("chain.m", &murphi_chain(op, n));
+            let out = orbit(&["check", &path]);
+            assert_eq!(out.code, Some(2), "{op} x {n}: {}", out.stderr);
+            assert!(
+                out.stderr.contains("too deeply nested") && out.stderr.contains("--> "),
+                "{}",
+                out.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn recursion_past_orbits_bound_is_a_limit_of_orbit() {
+    // Regression: reported as an error of the model.
+    let text = |depth: u32| {
+        format!(
+            "var x : 0..1;\n\
+             function f(n : 0..1000000) : 0..1000000; begin\n\
+               if n = 0 then return 0; else return f(n - 1); endif;\nend;\n\
+             startstate begin x := 0; end;\n\
+             rule \"r\" x = 0 ==> begin x := f({depth}) % 2; x := 1; end;\n"
+        )
+    };
+    let (_dir, path) = model_file("rec.m", &text(9_990));
+    for threads in ["1", "2"] {
+        let run = CheckRun::run_path(
+            &path,
+            &[],
+            &["--no-deadlock", "--threads", threads],
+            DEFAULT_TIMEOUT,
+        );
+        if run.code != Some(0) || run.json["states"] != 2 {
+            run.fail("recursion 9,990 deep must be checked");
+        }
+    }
+    let (_dir, path) = model_file("rec.m", &text(200_000));
+    let run = CheckRun::run_path(&path, &[], &["--no-deadlock"], DEFAULT_TIMEOUT);
+    assert_stopped(&run, "call-depth");
 }
 
 /// Runs `orbit` with `args`.

@@ -26,14 +26,21 @@ use crate::report::StopReason;
 /// How often the watchdog checks the limits.
 pub const POLL: Duration = Duration::from_millis(10);
 
-const REASONS: [StopReason; 6] = [
+const REASONS: [StopReason; 7] = [
     StopReason::MaxStates,
     StopReason::TimeLimit,
     StopReason::MemoryLimit,
     StopReason::Interrupted,
     StopReason::WorkerFailed,
     StopReason::LoopLimit,
+    StopReason::CallDepth,
 ];
+
+/// Deepest nesting of calls of a model's functions and procedures (a
+/// Murphi function calling itself): deeper calls stop the run with
+/// [`StopReason::CallDepth`]. Each call takes some stack of the thread
+/// that interprets it; 10,000 fit the engine's threads with room to spare.
+pub const CALL_DEPTH_LIMIT: usize = 10_000;
 
 /// Most iterations one loop of a model (a Murphi `while`, a B `WHILE`)
 /// may run before the run stops with [`StopReason::LoopLimit`]: a loop

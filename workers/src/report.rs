@@ -71,6 +71,10 @@ pub enum StopReason {
     /// [`crate::budget::LOOP_LIMIT`] iterations: a bound of orbit, not an
     /// error of the model.
     LoopLimit,
+    /// Calls of the model's functions and procedures nested
+    /// [`crate::budget::CALL_DEPTH_LIMIT`] deep: a bound of orbit, not an
+    /// error of the model.
+    CallDepth,
 }
 
 impl fmt::Display for StopReason {
@@ -83,6 +87,7 @@ impl fmt::Display for StopReason {
             StopReason::WorkerFailed => "a worker thread could not be started or failed",
             StopReason::StoreFull => "the store can name no more states or tree nodes",
             StopReason::LoopLimit => "a loop of the model ran orbit's iteration bound",
+            StopReason::CallDepth => "the model's calls nested as deep as orbit's bound",
         })
     }
 }

@@ -99,8 +99,9 @@ fn poll(n: u64) -> R<()> {
         Some(reason) => Err(Fail::Stopped(reason)),
     }
 }
-/// Deepest call nesting.
-const MAX_CALLS: usize = 10_000;
+/// Deepest call nesting: deeper calls stop the run
+/// ([`workers::StopReason::CallDepth`], a bound of orbit's).
+pub const MAX_CALLS: usize = workers::budget::CALL_DEPTH_LIMIT;
 
 /// An interpreter over one thread's memory: the state words, then frames.
 pub struct Machine<'p, 'm> {
@@ -350,10 +351,11 @@ impl<'p, 'm> Machine<'p, 'm> {
     fn call(&mut self, id: usize, args: &[Arg], span: Span) -> R<Option<i64>> {
         let p = &self.prog.procs[id];
         if self.calls >= MAX_CALLS {
-            return Err(Fail::error(
-                format!("calls nested deeper than {MAX_CALLS} (`{}`)", p.name),
-                span,
-            ));
+            tracing::warn!(
+                "calls of the model nested {MAX_CALLS} deep, orbit's bound (in a call of `{}`)",
+                p.name
+            );
+            return Err(Fail::Stopped(workers::StopReason::CallDepth));
         }
         // Arguments are evaluated in the caller's frame.
         let mut values = Vec::with_capacity(args.len());

@@ -21,10 +21,19 @@ pub struct Program {
 /// Deepest nesting of expressions and statements the parser follows.
 const MAX_DEPTH: usize = 2_000;
 
+/// Deepest tree the parser builds, counting one level per operator of a
+/// chain such as `a + b + c` (a left-nested tree that the compiler and
+/// the interpreter walk recursively) on top of the nesting. As in the B
+/// front end (`MAX_TREE_DEPTH` there): chains of 40,000 operators fit the
+/// command's and the workers' stacks, this keeps a factor of 2.
+pub const MAX_TREE_DEPTH: usize = 20_000;
+
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
     depth: usize,
+    /// Operators of the chains on the current path (see [`MAX_TREE_DEPTH`]).
+    links: usize,
     /// Unnamed rules, start states, invariants... so far, per kind (an
     /// unnamed one is called `invariant 1`, `rule 3`, as in Rumur).
     rule_count: std::collections::HashMap<&'static str, usize>,
@@ -38,6 +47,7 @@ pub fn parse_program(text: &str) -> R<Program> {
         toks: lex(text)?,
         pos: 0,
         depth: 0,
+        links: 0,
         rule_count: std::collections::HashMap::new(),
     };
     p.program()
@@ -836,15 +846,23 @@ impl Parser {
         right: bool,
     ) -> R<Expr> {
         let mut lhs = next(self)?;
-        loop {
+        let links = self.links;
+        let result = loop {
             let Some(op) = ops.iter().find(|op| self.is_punct(op)).copied() else {
-                return Ok(lhs);
+                break Ok(lhs);
             };
+            if let Err(e) = self.link() {
+                break Err(e);
+            }
             self.bump();
             let rhs = if right {
-                self.binary(ops, next, right)?
+                self.binary(ops, next, right)
             } else {
-                next(self)?
+                next(self)
+            };
+            let rhs = match rhs {
+                Ok(rhs) => rhs,
+                Err(e) => break Err(e),
             };
             let span = lhs.span.to(rhs.span);
             lhs = Expr {
@@ -852,9 +870,28 @@ impl Parser {
                 span,
             };
             if right {
-                return Ok(lhs);
+                break Ok(lhs);
             }
+        };
+        self.links = links;
+        result
+    }
+
+    /// Adds one operator of a chain to the depth of the tree being built;
+    /// an error past [`MAX_TREE_DEPTH`].
+    fn link(&mut self) -> R<()> {
+        self.links += 1;
+        if self.links + self.depth > MAX_TREE_DEPTH {
+            return Err(Diagnostic::error(
+                self.span(),
+                format!(
+                    "too deeply nested: more than {MAX_TREE_DEPTH} levels (each operator of a \
+                     chain such as `a + b + c` counts as one level); split the expression, \
+                     e.g. with intermediate variables or functions"
+                ),
+            ));
         }
+        Ok(())
     }
 
     fn implication(&mut self) -> R<Expr> {

@@ -432,8 +432,7 @@ impl Composer {
         // one (two included machines with an `inc`) makes the name
         // ambiguous, refused where it is promoted.
         let mut included_ops: HashMap<String, crate::diag::Span> = HashMap::new();
-        let mut ambiguous: HashMap<String, (crate::diag::Span, crate::diag::Span)> =
-            HashMap::new();
+        let mut ambiguous: HashMap<String, (crate::diag::Span, crate::diag::Span)> = HashMap::new();
         for (_, all_promoted, inst) in instances {
             for op in &inst.operations {
                 if let Some(&first) = included_ops.get(&op.name.name) {
