@@ -60,6 +60,11 @@ pub struct CheckReport {
     /// any: a result `ok` covers the states within it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bounded: Option<String>,
+    /// Why the search was approximate (`--symmetry markers`), if it was: a
+    /// result `ok` covers the states it visited, which may miss whole
+    /// orbits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approximate: Option<String>,
 }
 
 impl CheckReport {
@@ -81,6 +86,7 @@ impl CheckReport {
             trace: Vec::new(),
             trace_error: None,
             bounded: None,
+            approximate: None,
         }
     }
 }

@@ -120,6 +120,7 @@ impl RunSummary {
                 trace,
                 trace_error: report.trace_error.clone(),
                 bounded: None,
+                approximate: None,
             },
             headline,
             exit_code,
@@ -145,6 +146,15 @@ impl RunSummary {
     /// Marks the run as symmetry-reduced: constant valuations are counted
     /// as orbits, and the mode's own figures are printed.
     pub fn set_symmetry(&mut self, info: SymmetryInfo) {
+        if !info.mode.is_exact() {
+            let why = "--symmetry markers is approximate: states of different orbits can \
+                       share a marker, so whole orbits (and their errors) may have been skipped; \
+                       confirm with --symmetry canon";
+            if self.exit_code == 0 {
+                self.headline = format!("no error found in the states explored ({why})");
+            }
+            self.report.approximate = Some(why.to_string());
+        }
         self.report.constant_valuations = info.constant_orbits;
         self.report.symmetry = Some(info.to_report());
     }
