@@ -164,10 +164,7 @@ const EMERGENCY_RESERVE_BYTES: usize = 16 << 20;
 pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     let threads = match threads_for(args) {
         Ok(threads) => threads,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
-        }
+        Err(message) => return refused(args, &format!("error: {message}\n")),
     };
     // Signals and limits hold from here on, through every phase: loading
     // the model and solving its constants, the analyses, the search.
@@ -212,6 +209,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
             print_summary(&stopped, args.json);
             return ExitCode::from(stopped.exit_code());
         }
+        Err(LoadFailure::Input(text)) => return refused(args, &text),
         Err(failure) => {
             if let (LoadFailure::Model(text), true) = (&failure, args.json) {
                 super::output::print_line(&report::model_error_json(&args.input.model, text));
@@ -255,11 +253,18 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
             print_summary(&summary, args.json);
             ExitCode::from(summary.exit_code())
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => refused(args, &format!("error: {e}\n")),
     }
+}
+
+/// Refuses the run: `text` (rendered diagnostics) on stderr and, with
+/// `--json`, the refusal as one JSON object on stdout; exit code 2.
+fn refused(args: &CheckArgs, text: &str) -> ExitCode {
+    eprint!("{text}");
+    if args.json {
+        super::output::print_line(&report::refusal_json(&args.input.model, text));
+    }
+    ExitCode::from(2)
 }
 
 /// Prints `summary` as text or JSON.

@@ -65,6 +65,10 @@ pub struct CheckReport {
     /// orbits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approximate: Option<String>,
+    /// With `result: "refused"`: what is wrong with the model or the
+    /// flags, one entry per error.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<super::refusal::DiagnosticReport>,
 }
 
 impl CheckReport {
@@ -87,6 +91,7 @@ impl CheckReport {
             trace_error: None,
             bounded: None,
             approximate: None,
+            diagnostics: Vec::new(),
         }
     }
 }
@@ -110,6 +115,9 @@ pub enum Verdict {
     ModelError,
     /// The search did not explore everything: see `stopped` (exit 3).
     Stopped,
+    /// The model or the flags were refused before anything ran: see
+    /// `diagnostics` (exit 2).
+    Refused,
 }
 
 /// Why a search stopped before the end.

@@ -8,6 +8,7 @@
 
 pub mod json;
 mod notes;
+pub mod refusal;
 
 pub use notes::{PorInfo, RunNotes, SymmetryInfo, markers_warning};
 
@@ -121,6 +122,7 @@ impl RunSummary {
                 trace_error: report.trace_error.clone(),
                 bounded: None,
                 approximate: None,
+                diagnostics: Vec::new(),
             },
             headline,
             exit_code,
@@ -373,6 +375,18 @@ fn write_search_figures(out: &mut String, states: u64, s: &SearchFigures) {
 }
 
 /// The JSON report of a model that failed before the search started.
+/// The JSON report of a model or flags refused before anything ran (exit
+/// code 2): `text` is the refusal as printed on stderr.
+pub fn refusal_json(model: &Path, text: &str) -> String {
+    let diagnostics = refusal::diagnostics(text);
+    let message = diagnostics
+        .first()
+        .map_or_else(|| text.trim().to_string(), |d| d.message.clone());
+    let mut report = CheckReport::before_search(model, Verdict::Refused, message);
+    report.diagnostics = diagnostics;
+    serde_json::to_string(&report).expect("the report serialises")
+}
+
 pub fn model_error_json(model: &Path, message: &str) -> String {
     let message = message.trim().trim_start_matches("error: ").to_string();
     let report = CheckReport::before_search(model, Verdict::ModelError, message);

@@ -355,6 +355,45 @@ fn an_approximate_search_never_claims_to_have_explored_everything() {
     }
 }
 
+#[test]
+fn a_refusal_is_one_json_object_with_its_diagnostics() {
+    // Regression: a refused model with --json printed nothing on stdout.
+    let (_dir, bad_b) = model_file(
+        "M.mch",
+        "MACHINE M\nVARIABLES x\nINVARIANT x : NAT\nEND END\n",
+    );
+    let (_dir2, bad_murphi) = model_file(
+        "alias.m",
+        "var x : 0..1;\nstartstate begin alias a : x + 1 do a := 1; endalias; end;\n",
+    );
+    for (path, flags, place) in [
+        (bad_b.as_str(), &[][..], Some((4, 5))),
+        (bad_murphi.as_str(), &[][..], Some((2, 37))),
+        (bad_murphi.as_str(), &["--find-abort"][..], None),
+        ("no-such-file.mch", &[][..], None),
+    ] {
+        // run_path validates the report against the schema.
+        let run = CheckRun::run_path(path, &[], flags, DEFAULT_TIMEOUT);
+        if run.code != Some(2) || run.result() != "refused" {
+            run.fail("expected exit 2 and result `refused`");
+        }
+        let first = &run.json["diagnostics"][0];
+        assert_eq!(run.json["message"], first["message"]);
+        match place {
+            Some((line, column)) => {
+                assert_eq!(
+                    (first["line"].as_u64(), first["column"].as_u64()),
+                    (Some(line), Some(column)),
+                    "{}",
+                    run.json
+                );
+                assert_eq!(first["file"].as_str(), Some(path));
+            }
+            None => assert!(first.get("file").is_none(), "{}", run.json),
+        }
+    }
+}
+
 /// Runs `orbit` with `args`.
 pub fn orbit(args: &[&str]) -> crate::cli_support::Output {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
