@@ -71,31 +71,38 @@ impl Flood {
         }
         let mut perm = Permutation::identity(&self.set_sizes);
         let image = &mut scratch.image;
+        let mut count = 0u64;
         self.flood_class(0, &occurring, &mut perm, &mut |p| {
+            // An orbit can be huge (11! images): stop with the run.
+            count += 1;
+            if workers::budget::tripped_every(count).is_some() {
+                return false;
+            }
             if sym.permute(p, state, hooks, image) {
                 emit(image);
             }
+            true
         });
     }
 
     /// Calls `f` with every permutation that maps the occurring elements of
     /// classes `s..` injectively into their classes (the rest of a class in
-    /// increasing order onto the unused elements).
+    /// increasing order onto the unused elements), until it returns false;
+    /// whether it never did.
     fn flood_class(
         &self,
         s: usize,
         occurring: &[Vec<u32>],
         perm: &mut Permutation,
-        f: &mut dyn FnMut(&Permutation),
-    ) {
+        f: &mut dyn FnMut(&Permutation) -> bool,
+    ) -> bool {
         if s == occurring.len() {
-            f(perm);
-            return;
+            return f(perm);
         }
         let class = &self.movable[s];
         let mut used = vec![false; class.len()];
         let mut chosen = Vec::with_capacity(occurring[s].len());
-        self.arrange(s, occurring, 0, &mut used, &mut chosen, perm, f);
+        self.arrange(s, occurring, 0, &mut used, &mut chosen, perm, f)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -107,8 +114,8 @@ impl Flood {
         used: &mut Vec<bool>,
         chosen: &mut Vec<usize>,
         perm: &mut Permutation,
-        f: &mut dyn FnMut(&Permutation),
-    ) {
+        f: &mut dyn FnMut(&Permutation) -> bool,
+    ) -> bool {
         let class = &self.movable[s];
         if k == occurring[s].len() {
             // Fill in: occurring elements to their chosen images, the other
@@ -123,17 +130,20 @@ impl Flood {
                     images[e as usize] = class[free.next().unwrap_or(0)];
                 }
             }
-            self.flood_class(s + 1, occurring, perm, f);
-            return;
+            return self.flood_class(s + 1, occurring, perm, f);
         }
         for c in 0..class.len() {
             if !used[c] {
                 used[c] = true;
                 chosen.push(c);
-                self.arrange(s, occurring, k + 1, used, chosen, perm, f);
+                let go_on = self.arrange(s, occurring, k + 1, used, chosen, perm, f);
                 chosen.pop();
                 used[c] = false;
+                if !go_on {
+                    return false;
+                }
             }
         }
+        true
     }
 }

@@ -394,6 +394,32 @@ fn a_refusal_is_one_json_object_with_its_diagnostics() {
     }
 }
 
+#[test]
+fn flooding_an_orbit_of_11_factorial_images_keeps_the_limits() {
+    // Regression: ignored --time-limit 2s for over 30 s and --memory
+    // 200MiB up to 1.6 GB (every image was buffered).
+    let run = check_within(
+        "Fl.mch",
+        "MACHINE Fl\nSETS P\nVARIABLES f\nINVARIANT f : P --> 0..1\n\
+         INITIALISATION f := P * {0}\n\
+         OPERATIONS flip(p) = PRE p : P & f(p) = 0 THEN f(p) := 1 END\nEND\n",
+        &[
+            "--set",
+            "P=11",
+            "--symmetry",
+            "flood",
+            "--time-limit",
+            "2s",
+            "--memory",
+            "200MiB",
+        ],
+        Duration::from_secs(15),
+    );
+    assert_stopped(&run, "time-limit");
+    let peak = run.json["peak_memory_bytes"].as_u64().unwrap_or(0);
+    assert!(peak < 200 << 20, "peak {peak} bytes under --memory 200MiB");
+}
+
 /// Runs `orbit` with `args`.
 pub fn orbit(args: &[&str]) -> crate::cli_support::Output {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
