@@ -26,6 +26,18 @@
 //! own retry, cannot serve: it gets the same call when a thread exits.)
 
 //!
+//! **A memory cap that holds.** The watchdog polls the resident size
+//! every few milliseconds, and a phase that allocates fast (a set of 2^30
+//! subsets, say) passed a 300 MiB bound by 70% before it was seen. The
+//! allocator therefore counts the bytes it hands out
+//! ([`workers::heap`]: one thread-local add on the fast path); when the
+//! count passes the cap, the allocating thread's run is marked out of
+//! memory at once, and the phase stops at its next check of the budget.
+//! The allocation itself is served: refusing it would abort the process
+//! (Rust has no recoverable allocation failure). Buffers that grow by
+//! doubling ask first ([`workers::heap::room_for`]), so that a doubling
+//! past the cap is never made.
+//!
 //! **Transparent huge pages.** mimalloc's arenas are eligible for the
 //! kernel's transparent huge pages, which back every touched 2 MiB region
 //! with a whole huge page: the store and the worker heaps touch many
@@ -121,13 +133,17 @@ fn alloc_after_refusal(layout: Layout, zeroed: bool) -> *mut u8 {
     workers::budget::trip(workers::StopReason::MemoryLimit);
     let align = layout.align().max(WORD);
     // SAFETY: plain mimalloc calls with the caller's layout.
-    unsafe {
+    let p = unsafe {
         if zeroed {
             mi::mi_zalloc_aligned(layout.size(), align) as *mut u8
         } else {
             mi::mi_malloc_aligned(layout.size(), align) as *mut u8
         }
+    };
+    if !p.is_null() {
+        count(layout.size() as isize);
     }
+    p
 }
 
 /// The slow path of a refused `realloc`, as [`alloc_after_refusal`] (a
@@ -140,13 +156,19 @@ fn realloc_after_refusal(ptr: *mut u8, layout: Layout, new_size: usize) -> *mut 
     }
     workers::budget::trip(workers::StopReason::MemoryLimit);
     // SAFETY: `ptr` is the caller's live block of `layout`.
-    unsafe {
+    let p = unsafe {
         mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align().max(WORD)) as *mut u8
+    };
+    if !p.is_null() {
+        count(new_size as isize - layout.size() as isize);
     }
+    p
 }
 
 /// Alignment every mimalloc block has.
 const WORD: usize = std::mem::size_of::<usize>();
+
+use workers::heap::count;
 
 /// mimalloc with a fast path for word-aligned requests (see the module docs).
 pub struct Allocator;
@@ -169,6 +191,7 @@ unsafe impl GlobalAlloc for Allocator {
         if p.is_null() {
             return alloc_after_refusal(layout, false);
         }
+        count(layout.size() as isize);
         p
     }
 
@@ -185,11 +208,13 @@ unsafe impl GlobalAlloc for Allocator {
         if p.is_null() {
             return alloc_after_refusal(layout, true);
         }
+        count(layout.size() as isize);
         p
     }
 
     #[inline]
-    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(-(layout.size() as isize));
         // SAFETY: see the impl.
         unsafe { mi::mi_free(ptr as *mut c_void) }
     }
@@ -207,6 +232,7 @@ unsafe impl GlobalAlloc for Allocator {
         if p.is_null() {
             return realloc_after_refusal(ptr, layout, new_size);
         }
+        count(new_size as isize - layout.size() as isize);
         p
     }
 }

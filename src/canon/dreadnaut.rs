@@ -36,6 +36,17 @@ pub struct DreadnautGraph {
 }
 
 impl DreadnautGraph {
+    /// Bytes that building this graph and canonicalising it take, about:
+    /// what `orbit canon` checks against the memory cap before it starts
+    /// (so that a 17-byte file declaring 10^7 vertices stops cleanly).
+    pub fn estimated_bytes(&self) -> usize {
+        // The graph's per-vertex arrays and adjacency (both directions),
+        // and the canonicaliser's buffers.
+        self.n
+            .saturating_mul(24 + super::search::WORKSPACE_BYTES_PER_VERTEX)
+            .saturating_add(self.edges.len().saturating_mul(16))
+    }
+
     /// The graph with uncoloured edges and the partition as vertex colours.
     pub fn to_graph(&self) -> Graph {
         let mut b = GraphBuilder::new(self.n);

@@ -135,6 +135,11 @@ pub struct Workspace {
     hits: Vec<u32>,
 }
 
+/// Bytes of the workspace's buffers per vertex of the graph it last
+/// sized them for, about (measured: an empty graph of 10^7 vertices
+/// peaked at 1.5 GB).
+pub const WORKSPACE_BYTES_PER_VERTEX: usize = 160;
+
 impl Workspace {
     /// An empty workspace.
     pub fn new() -> Self {
@@ -148,6 +153,16 @@ impl Workspace {
         if n == 1 {
             // Isolated vertices of disjoint unions come here by thousands.
             self.canonicalise_vertex(g);
+            return;
+        }
+        // Growing the buffers for a huge graph (10^7 vertices: 1.5 GB) is
+        // refused past the memory cap, as the run stops anyway.
+        if n > self.perm.len()
+            && !workers::heap::room_for(n.saturating_mul(WORKSPACE_BYTES_PER_VERTEX))
+        {
+            workers::budget::trip(workers::StopReason::MemoryLimit);
+            self.best_lab.clear();
+            self.best_lab.extend(0..n as u32);
             return;
         }
         self.reset(n);
@@ -176,6 +191,13 @@ impl Workspace {
             let s = self.part.individualise(v);
             self.refiner.enqueue(&self.part, s);
             self.nodes += 1;
+            // A first path can be as long as the graph: stop with the run,
+            // leaving a labelling that is a permutation but not canonical
+            // (the caller sees the budget out and discards it).
+            if workers::budget::tripped_every(self.nodes).is_some() {
+                self.best_lab.clone_from(&self.part.lab);
+                return;
+            }
             level += 1;
             leaf = self
                 .process_node(g, level, false)
@@ -594,6 +616,11 @@ impl Workspace {
             let s = self.part.individualise(v);
             self.refiner.enqueue(&self.part, s);
             self.nodes += 1;
+            // A search tree can be huge: stop with the run (the caller
+            // sees the budget out and discards the result).
+            if workers::budget::tripped_every(self.nodes).is_some() {
+                return;
+            }
             let child = level + 1;
             let mut resume = level;
             match self.process_node(g, child, true) {

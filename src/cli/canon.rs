@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 use crate::canon::{GraphBuilder, Workspace, dreadnaut};
 
@@ -27,10 +28,24 @@ pub struct CanonArgs {
     /// Also print the vertex orbits and the group order.
     #[arg(long)]
     pub orbits: bool,
+    /// `--time-limit` and `--memory`.
+    #[command(flatten)]
+    pub limits: super::limits::LimitArgs,
 }
 
-/// Runs `orbit canon`: 0 on success, 2 on unreadable or malformed input.
+/// Runs `orbit canon`: 0 on success, 2 on unreadable or malformed input,
+/// 3 when a limit or a signal stopped it (nothing is printed for the
+/// graph it was working on).
 pub fn run(args: &CanonArgs) -> ExitCode {
+    let limited = match args.limits.start() {
+        Ok(limited) => limited,
+        Err(code) => return code,
+    };
+    let stopped = |reason: workers::StopReason| {
+        let terminated = limited.signals.terminated.load(Ordering::SeqCst);
+        eprintln!("stopped: {}", crate::report::stop_words(reason, terminated));
+        ExitCode::from(crate::report::EXIT_INCOMPLETE)
+    };
     let name = args.file.display();
     let text = match std::fs::read_to_string(&args.file) {
         Ok(t) => t,
@@ -46,11 +61,23 @@ pub fn run(args: &CanonArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(reason) = workers::budget::tripped() {
+        return stopped(reason);
+    }
     let mut ws = Workspace::new();
     let mut out = String::new();
     for dg in &graphs {
+        if !workers::heap::room_for(dg.estimated_bytes()) {
+            super::output::print(&out);
+            return stopped(workers::StopReason::MemoryLimit);
+        }
         let g = dg.to_graph();
+        // The canonicaliser gives up when the budget runs out.
         ws.canonicalise(&g);
+        if let Some(reason) = workers::budget::tripped() {
+            super::output::print(&out);
+            return stopped(reason);
+        }
         let base = u64::from(dg.base);
         let _ = write!(out, "{:032x}", ws.form_hash());
         for &v in ws.labelling() {

@@ -1,15 +1,13 @@
 //! `orbit check`: load a model through its front end, explore it, report.
 
 use super::model::ModelArgs;
-use super::units::{parse_bytes, parse_duration};
 use crate::checker::Order as CheckOrder;
 use crate::frontends::{CheckJob, Checks, DeadlockMode as LoadDeadlockMode, LoadFailure};
 use crate::report::{self, RunSummary};
 use crate::symmetry::SymmetryMode;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
-use workers::budget::{Budget, Limits, MemoryBound, Watchdog};
+use std::time::Instant;
 
 /// Search order for `--order`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,15 +120,9 @@ pub struct CheckArgs {
     /// a search that would need more stops (exit 3, partial summary).
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
-    /// Stop after this much wall time, e.g. `30s`, `10m`, counted from the
-    /// start: solving the constants and the analyses count too.
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub time_limit: Option<Duration>,
-    /// Stop before the process's resident memory passes this size, e.g.
-    /// `4GiB` (without it: 90% of the memory the machine, cgroup and
-    /// ulimits allow, so running out of memory is a clean stop).
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-    pub memory: Option<u64>,
+    /// `--time-limit` and `--memory`.
+    #[command(flatten)]
+    pub limits: super::limits::LimitArgs,
     /// How the visited store keeps states.
     #[arg(long, value_enum, default_value_t = Store::Exact)]
     pub store: Store,
@@ -156,10 +148,6 @@ pub struct CheckArgs {
     pub no_invariant: bool,
 }
 
-/// Memory set aside to finish cleanly (stop the workers, rebuild nothing,
-/// print the summary) after an allocation is refused.
-const EMERGENCY_RESERVE_BYTES: usize = 16 << 20;
-
 /// Runs `orbit check`; `verbose` is the number of `-v` flags.
 pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     let threads = match threads_for(args) {
@@ -168,30 +156,11 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     };
     // Signals and limits hold from here on, through every phase: loading
     // the model and solving its constants, the analyses, the search.
-    let signals = super::signals::StopSignals::install();
-    // Given back if an allocation is ever refused, so that running out of
-    // memory ends in a summary instead of an abort (see `crate::alloc`).
-    crate::alloc::keep_emergency_reserve(EMERGENCY_RESERVE_BYTES);
-    let memory = match args.memory {
-        Some(bytes) => MemoryBound::at_most(bytes),
-        None => MemoryBound::default_for_machine(),
+    let limited = match args.limits.start() {
+        Ok(limited) => limited,
+        Err(code) => return code,
     };
-    let budget = Budget::new();
-    let _watchdog = match Watchdog::start(
-        &budget,
-        Limits {
-            cancel: Some(signals.cancel.clone()),
-            deadline: args.time_limit.map(|limit| Instant::now() + limit),
-            memory,
-        },
-    ) {
-        Ok(watchdog) => watchdog,
-        Err(e) => {
-            eprintln!("error: cannot start the thread that enforces the limits: {e}");
-            return ExitCode::from(report::EXIT_INCOMPLETE);
-        }
-    };
-    let _entered = budget.enter();
+    let (signals, budget, memory) = (&limited.signals, &limited.budget, limited.memory);
     let load_start = Instant::now();
     let checks = Checks {
         invariant: !args.no_invariant,
@@ -231,7 +200,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         check_deadlock: !args.no_deadlock,
         stop_at_goal: args.goal,
         max_states: args.max_states,
-        time_limit: args.time_limit,
+        time_limit: args.limits.time_limit,
         memory_limit: memory.resident,
         store: if args.compact {
             workers::StoreKind::Compact

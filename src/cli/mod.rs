@@ -11,6 +11,7 @@ pub mod canon;
 mod check;
 mod command;
 mod graph;
+mod limits;
 mod model;
 mod output;
 mod plot;
@@ -93,7 +94,7 @@ fn job_error(e: crate::frontends::JobError) -> ExitCode {
             ExitCode::from(1)
         }
         JobError::Stopped(reason) => {
-            eprintln!("stopped: {reason}");
+            eprintln!("stopped: {}", crate::report::stop_words(reason, false));
             ExitCode::from(crate::report::EXIT_INCOMPLETE)
         }
     }

@@ -26,11 +26,19 @@ pub struct PorArgs {
     /// Print the analysis as JSON.
     #[arg(long)]
     pub json: bool,
+    /// `--time-limit` and `--memory`.
+    #[command(flatten)]
+    pub limits: super::limits::LimitArgs,
 }
 
 /// Runs `orbit por`: 0 on success, 2 on bad input or a language without
-/// the analysis, 1 when the model cannot be set up.
+/// the analysis, 1 when the model cannot be set up, 3 when a limit or a
+/// signal stopped it.
 pub fn run(args: &PorArgs) -> ExitCode {
+    let _limited = match args.limits.start() {
+        Ok(limited) => limited,
+        Err(code) => return code,
+    };
     let loaded = match args.input.load(Checks::default()) {
         Ok(loaded) => loaded,
         Err(failure) => return super::model::not_loaded(&failure),

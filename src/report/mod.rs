@@ -290,6 +290,11 @@ fn incomplete_headline(why: &str) -> String {
     )
 }
 
+/// Why a run stopped, in words (a command without a report prints it).
+pub fn stop_words(reason: StopReason, terminated: bool) -> &'static str {
+    stop_cause(reason, terminated).1
+}
+
 /// The JSON cause and the words for a stop.
 fn stop_cause(reason: StopReason, terminated: bool) -> (StopCause, &'static str) {
     match reason {

@@ -159,6 +159,10 @@ fn limits_stop_the_initial_states() {
     assert_eq!(run.code, Some(3), "{}", run.stderr);
     let cause = run.json["stopped"].as_str().unwrap_or("");
     assert!(cause == "time-limit" || cause == "memory", "{cause}");
+    // Regression: the doubling buffer of initial states peaked at 264-514
+    // MiB under the 300 MiB cap.
+    let peak = run.json["peak_memory_bytes"].as_u64().unwrap_or(0);
+    assert!(peak < 300 << 20, "peak {peak} bytes under --memory 300MiB");
 }
 
 #[test]

@@ -420,6 +420,101 @@ fn flooding_an_orbit_of_11_factorial_images_keeps_the_limits() {
     assert!(peak < 200 << 20, "peak {peak} bytes under --memory 200MiB");
 }
 
+#[test]
+fn the_por_analysis_of_many_operations_ends_and_keeps_the_time_limit() {
+    // Regression: a machine of more than 48 operations spun for ever in
+    // the analysis (`orbit por` and `check --por`), past --time-limit.
+    let vars: Vec<String> = (0..8).map(|i| format!("v{i}")).collect();
+    let mut ops = Vec::new();
+    for i in 0..8 {
+        for j in (0..8).filter(|&j| j != i) {
+            let (a, b, c) = (&vars[i], &vars[j], &vars[(i + j) % 8]);
+            ops.push(format!(
+                "op{} = PRE {a} < {b} + {c} & {b} > 0 THEN {a} := ({a} + {b}) mod 6 END",
+                ops.len()
+            ));
+        }
+    }
+    let text = format!(
+        "MACHINE Por\nVARIABLES {}\nINVARIANT {}\nINITIALISATION {}\nOPERATIONS\n{}\nEND\n",
+        vars.join(", "),
+        vars.iter()
+            .map(|v| format!("{v} : 0..5"))
+            .collect::<Vec<_>>()
+            .join(" & "),
+        vars.iter()
+            .map(|v| format!("{v} := 0"))
+            .collect::<Vec<_>>()
+            .join(" || "),
+        ops.join(";\n")
+    );
+    let (_dir, path) = model_file("Por.mch", &text);
+    let start = Instant::now();
+    let out = orbit(&["por", &path, "--time-limit", "60s", "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    crate::json_schema::por_analysis(&serde_json::from_str(&out.stdout).expect("JSON"));
+    let out = orbit(&["por", &path, "--time-limit", "0s"]);
+    assert_eq!(out.code, Some(3), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("stopped: the --time-limit was reached"),
+        "{}",
+        out.stderr
+    );
+    let run = CheckRun::run_path(
+        &path,
+        &[],
+        &["--por", "--time-limit", "60s"],
+        DEFAULT_TIMEOUT,
+    );
+    if run.result() != "deadlock" {
+        run.fail("expected the deadlock of the initial state");
+    }
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn orbit_canon_keeps_the_memory_and_time_limits() {
+    // Regression: a 17-byte file declaring an empty graph of 10^7
+    // vertices took 1.6 GB, and aborted under an address-space limit.
+    let (_dir, path) = model_file("empty.dre", "n=10000000 g.\nx\n");
+    let out = orbit(&["canon", &path, "--memory", "300MiB"]);
+    assert_eq!(out.code, Some(3), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("stopped: the memory bound was reached"),
+        "{}",
+        out.stderr
+    );
+    let (_dir, path) = model_file("c5.dre", "n=5 g 1;2;3;4;0. x\n");
+    let out = orbit(&["canon", &path, "--time-limit", "10s", "--memory", "1GiB"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 1, "{}", out.stdout);
+}
+
+#[test]
+fn reading_a_big_murphi_model_keeps_the_memory_cap() {
+    // Regression: a 20 MB model took 1.4 GB under --memory 300MiB.
+    let mut text = String::from("var x : 0..10;\nstartstate begin x := 0; end;\n");
+    for i in 0..200_000 {
+        text.push_str(&format!(
+            "rule \"r{i}\" x = {} ==> begin x := ({i} + x) % 10; end;\n",
+            i % 10
+        ));
+    }
+    let run = check_within(
+        "big.m",
+        &text,
+        &["--memory", "150MiB"],
+        Duration::from_secs(60),
+    );
+    assert_stopped(&run, "memory");
+    let peak = run.json["peak_memory_bytes"].as_u64().unwrap_or(0);
+    assert!(peak < 150 << 20, "peak {peak} bytes under --memory 150MiB");
+}
+
 /// Runs `orbit` with `args`.
 pub fn orbit(args: &[&str]) -> crate::cli_support::Output {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();

@@ -59,7 +59,7 @@ pub const POLL_EVERY: u64 = 256;
 /// interpreter call once per iteration.
 #[inline]
 pub fn tripped_every(count: u64) -> Option<StopReason> {
-    if count % POLL_EVERY == 0 {
+    if count.is_multiple_of(POLL_EVERY) {
         tripped()
     } else {
         None
@@ -200,6 +200,15 @@ pub fn tripped() -> Option<StopReason> {
 /// turns it into a stop, with the partial summary.
 pub fn keep_growing(buffer: &mut Vec<u64>, extra: usize) -> bool {
     if tripped().is_some() {
+        return false;
+    }
+    // A doubling past the memory cap would touch twice the buffer while
+    // it copies: refused before it is made.
+    let needed = buffer.len().saturating_add(extra);
+    if needed > buffer.capacity()
+        && !crate::heap::room_for(needed.max(buffer.capacity() * 2) * std::mem::size_of::<u64>())
+    {
+        trip(StopReason::MemoryLimit);
         return false;
     }
     if buffer.try_reserve(extra).is_err() {

@@ -22,6 +22,7 @@
 
 pub mod budget;
 pub mod config;
+pub mod heap;
 pub mod report;
 pub mod store;
 pub mod system;

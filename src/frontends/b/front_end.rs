@@ -205,6 +205,11 @@ impl ModelParts for LoadedB {
             self.system.interpreter(),
             budget,
         );
+        // Cut short by the budget, the analysis is conservative, not the
+        // analysis asked for.
+        if let Some(reason) = workers::budget::tripped() {
+            return Err(JobError::Stopped(reason));
+        }
         Ok(super::por::report::por_analysis(
             &analysis,
             &self.system.file().text,

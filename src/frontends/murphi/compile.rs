@@ -135,6 +135,9 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
     let mut params = Vec::new();
     let (mut decls, mut items) = (program.decls.iter(), program.rules.iter());
     for &is_decl in &program.order {
+        if workers::budget::tripped().is_some() {
+            return err(Span::new(0, 0), "stopped");
+        }
         if is_decl {
             if let Some(d) = decls.next() {
                 c.decl(d, true)?;

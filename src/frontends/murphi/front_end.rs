@@ -36,7 +36,10 @@ impl FrontEnd for MurphiFrontEnd {
             .iter()
             .map(|(n, v)| (n.clone(), i64::from(*v)))
             .collect();
-        let mut system = super::load(request.path, &overrides).map_err(LoadFailure::Input)?;
+        // A load cut short by the run's budget is a stop, not an error.
+        let mut system = super::load(request.path, &overrides).map_err(|text| {
+            workers::budget::tripped().map_or(LoadFailure::Input(text), LoadFailure::Stopped)
+        })?;
         system.check_invariants = request.checks.invariant;
         system.stutter_deadlocks = request.checks.deadlock != Some(DeadlockMode::Stuck);
         Ok(Box::new(LoadedMurphi { system }))

@@ -128,7 +128,13 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
+    let mut steps = 0u64;
     while i < bytes.len() {
+        // A huge file (tens of megabytes) stops with the run.
+        steps += 1;
+        if workers::budget::tripped_every(steps).is_some() {
+            return Err(Diagnostic::error(Span::new(i, i), "stopped"));
+        }
         let c = bytes[i];
         if c.is_ascii_whitespace() {
             i += 1;

@@ -180,6 +180,9 @@ impl Parser {
         // Declarations, procedures and rules may come in any order (as
         // Rumur reads them); declarations are resolved before the rules.
         while !matches!(self.peek(), Tok::Eof) {
+            if workers::budget::tripped().is_some() {
+                return Err(Diagnostic::error(self.span(), "stopped"));
+            }
             if self.eat_punct(";") {
                 continue;
             }

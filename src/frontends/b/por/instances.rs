@@ -102,16 +102,17 @@ pub fn refine(analysis: &Analysis, types: &MachineTypes, candidates: &Candidates
     let mut split: Vec<Option<Vec<Vec<Value>>>> = (0..n_ops)
         .map(|op| parameter_tuples(&types.operations[op].params, types))
         .collect();
-    // Keep the total bounded: unsplit the largest operations first.
+    // Keep the total bounded: unsplit the largest operations first (a
+    // machine of more than MAX_TOTAL operations ends with none split).
     loop {
         let total: usize = split.iter().map(|s| s.as_ref().map_or(1, Vec::len)).sum();
-        if total <= MAX_TOTAL {
-            break;
-        }
         let largest = (0..n_ops)
-            .max_by_key(|&op| split[op].as_ref().map_or(0, Vec::len))
-            .expect("an operation");
-        split[largest] = None;
+            .filter(|&op| split[op].is_some())
+            .max_by_key(|&op| split[op].as_ref().map_or(0, Vec::len));
+        match largest {
+            Some(op) if total > MAX_TOTAL => split[op] = None,
+            _ => break,
+        }
     }
     let mut out = Instances {
         split,

@@ -208,9 +208,15 @@ impl<'a> Candidates<'a> {
     /// Calls `f(constants, variables)` on every candidate state varying the
     /// variables `involved`, until it returns a witness or an error
     /// (reported as found: an evaluation error is a reason for dependence).
+    /// Once the run's budget is out, every scan is [`Scan::TooBig`] (the
+    /// conservative answer, at once), so the rest of the analysis takes no
+    /// time; its caller reports the stop.
     pub fn scan(&self, involved: &BTreeSet<String>, f: &mut Visit<'_>) -> Scan {
         if let Some(why) = &self.no_base {
             return Scan::TooBig(why.clone());
+        }
+        if let Some(reason) = workers::budget::tripped() {
+            return Scan::TooBig(format!("stopped: {reason}"));
         }
         // Vary the variables the invariant relates to the involved ones as
         // well (so that e.g. `f : dom --> R` keeps `f` a function), when
@@ -233,10 +239,18 @@ impl<'a> Candidates<'a> {
                 states
             }
         };
-        for (b, vars) in states.iter() {
+        for (n, (b, vars)) in (1u64..).zip(states.iter()) {
+            if let Some(reason) = workers::budget::tripped_every(n) {
+                return Scan::TooBig(format!("stopped: {reason}"));
+            }
             if let Some(w) = f(&self.bases[*b].0, vars) {
                 return Scan::Found(w);
             }
+        }
+        // A callback cut short by the budget (its evaluations fail) proves
+        // nothing.
+        if let Some(reason) = workers::budget::tripped() {
+            return Scan::TooBig(format!("stopped: {reason}"));
         }
         Scan::Exhausted(states.len())
     }
@@ -260,7 +274,12 @@ impl<'a> Candidates<'a> {
         for (b, (consts, base)) in self.bases.iter().enumerate() {
             let mut vars = base.clone();
             let mut digits = vec![0usize; slots.len()];
-            loop {
+            for n in 1u64.. {
+                // Cut short once the budget is out (the scan then answers
+                // conservatively).
+                if workers::budget::tripped_every(n).is_some() {
+                    break;
+                }
                 for (k, &slot) in slots.iter().enumerate() {
                     vars[slot] = domains[k][digits[k]].clone();
                 }
