@@ -6,10 +6,13 @@
 # for bad input; never a crash (134, 139) or a panic (101).
 #
 # usage: scripts/fault-repro.sh      (builds the release binary first)
+#        ORBIT=path/to/orbit scripts/fault-repro.sh   (runs that binary, e.g. an older build)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --locked --quiet
-orbit="$PWD/target/release/orbit"
+if [ -z "${ORBIT:-}" ]; then
+  cargo build --release --locked --quiet
+fi
+orbit="${ORBIT:-$PWD/target/release/orbit}"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -161,3 +164,71 @@ for signal in INT TERM; do
 done
 "$orbit" -v check models/scheduler0.mch --set PROC=2 2> "$dir/log" > /dev/null
 printf '| -v with stderr to a file | %s | | | ANSI escapes in the log: %s |\n' "$?" "$(grep -c $'\x1b' "$dir/log")"
+
+# Round two: limits in every loop and phase, bounds of orbit, no misreading.
+printf 'var x : 0..1;\nstartstate begin x := 0; end;\nrule "spin" x = 0 ==> var c : 0..10; begin\n  for i : 0..2000000000 do for j : 0..2000000000 do c := 0; endfor; endfor;\n  x := 1;\nend;\n' > "$dir/loop.m"
+run "Murphi nested for over 2*10^9, --time-limit 3s" timeout 60 "$orbit" check "$dir/loop.m" --time-limit 3s
+machine While "MACHINE While
+VARIABLES x
+INVARIANT x : NAT
+INITIALISATION x := 0
+OPERATIONS spin = PRE x = 0 THEN VAR i, j IN i := 0;
+  WHILE i < 100000 DO j := 0;
+    WHILE j < 100000 DO j := j + 1 INVARIANT j : INTEGER VARIANT 100000 - j END;
+    i := i + 1
+  INVARIANT i : INTEGER VARIANT 100000 - i END
+END; x := 1 END
+END"
+run "B nested WHILE of 10^10 iterations, --time-limit 3s" timeout 60 "$orbit" check "$dir/While.mch" --time-limit 3s
+printf 'var x : 0..1;\nstartstate begin x := 0; end;\nrule "spin" x = 0 ==> var c : 0..10; begin while true do c := 0; end; x := 1; end;\n' > "$dir/while.m"
+run "Murphi while true" timeout 60 "$orbit" check "$dir/while.m"
+printf 'var x : 0..1;\nstartstate begin x := 0; end;\nrule "count" x = 0 ==> var c : 0..10; begin for i : 0..17000000 do c := 1; endfor; x := 1; end;\n' > "$dir/for.m"
+run "Murphi for over 17,000,001 values" timeout 60 "$orbit" check "$dir/for.m" --no-deadlock
+python3 - "$dir" <<'PY'
+import sys
+d = sys.argv[1]
+vs = [f"v{i}" for i in range(8)]
+ops = []
+for i in range(8):
+    for j in range(8):
+        if i != j:
+            a, b, c = vs[i], vs[j], vs[(i + j) % 8]
+            ops.append(f"op{len(ops)} = PRE {a} < {b} + {c} & {b} > 0 THEN {a} := ({a} + {b}) mod 6 END")
+open(f"{d}/Por.mch", "w").write("MACHINE Por\nVARIABLES " + ", ".join(vs) + "\nINVARIANT " + " & ".join(f"{v} : 0..5" for v in vs) + "\nINITIALISATION " + " || ".join(f"{v} := 0" for v in vs) + "\nOPERATIONS\n" + ";\n".join(ops) + "\nEND\n")
+lines = ["var x : 0..10;", "startstate begin x := 0; end;"]
+lines += [f'rule "r{i}" x = {i % 10} ==> begin x := ({i} + x) % 10; end;' for i in range(200000)]
+open(f"{d}/big.m", "w").write("\n".join(lines) + "\n")
+e = " + ".join(["1"] * 60000)
+open(f"{d}/plus.m", "w").write(f'var x : 0..100000;\nstartstate begin x := 0; end;\nrule "r" x = 0 ==> begin x := ({e}) % 5 + 1; end;\n')
+PY
+run "56 operations, check --por --time-limit 2s" timeout 60 "$orbit" check "$dir/Por.mch" --por --time-limit 2s
+run "56 operations, orbit por" timeout 60 "$orbit" por "$dir/Por.mch"
+machine Fl "MACHINE Fl
+SETS P
+VARIABLES f
+INVARIANT f : P --> 0..1
+INITIALISATION f := P * {0}
+OPERATIONS flip(p) = PRE p : P & f(p) = 0 THEN f(p) := 1 END
+END"
+run "flood, 11! images per state, --time-limit 2s --memory 200MiB" timeout 60 "$orbit" check "$dir/Fl.mch" --set P=11 --symmetry flood --time-limit 2s --memory 200MiB
+run "12 MB Murphi model, --memory 300MiB" timeout 60 "$orbit" check "$dir/big.m" --memory 300MiB --time-limit 20s
+printf 'n=10000000 g.\nx\n' > "$dir/empty.dre"
+run "orbit canon, empty graph of 10^7 vertices" timeout 60 "$orbit" canon "$dir/empty.dre"
+run "orbit canon, 10^7 vertices, --memory 300MiB" timeout 60 "$orbit" canon "$dir/empty.dre" --memory 300MiB
+run "orbit canon, 10^7 vertices, prlimit --as=1GB" prlimit --as=1000000000 "$orbit" canon "$dir/empty.dre"
+run "Murphi chain of 60,000 \`+\`" timeout 60 "$orbit" check "$dir/plus.m" --no-deadlock
+printf 'var x : 0..5;\nstartstate begin x := 0; end;\nrule "r" x < 3 ==> begin\n  alias a : x + 1 do a := 2; endalias;\n  x := x + 1;\nend;\n' > "$dir/alias.m"
+run "write through \`alias a : x + 1\`" timeout 60 "$orbit" check "$dir/alias.m"
+for name in A B; do
+  var=$(echo "$name" | tr A-Z a-z)
+  printf 'MACHINE %s\nVARIABLES %s\nINVARIANT %s : 0..3\nINITIALISATION %s := 0\nOPERATIONS inc = PRE %s < 3 THEN %s := %s + 1 END\nEND\n' \
+    "$name" "$var" "$var" "$var" "$var" "$var" "$var" > "$dir/$name.mch"
+done
+machine Top "MACHINE Top
+INCLUDES A, B
+PROMOTES inc
+END"
+run "two included \`inc\`, PROMOTES inc" timeout 60 "$orbit" check "$dir/Top.mch"
+run "msg_net.m --symmetry markers" timeout 60 "$orbit" check models/murphi/msg_net.m --symmetry markers
+"$orbit" check "$dir/alias.m" --json > "$dir/refused.json" 2> /dev/null
+printf '| refused model with --json | %s | | | stdout: %s |\n' "$?" "$(head -c 90 "$dir/refused.json")"

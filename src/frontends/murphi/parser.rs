@@ -169,7 +169,7 @@ impl Parser {
         if self.depth > MAX_DEPTH {
             return Err(Diagnostic::error(
                 self.span(),
-                format!("nesting deeper than {MAX_DEPTH} levels"),
+                format!("nesting deeper than {MAX_DEPTH} levels (a bound of orbit)"),
             ));
         }
         Ok(())

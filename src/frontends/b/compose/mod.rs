@@ -249,7 +249,7 @@ impl Composer {
         if self.stack.len() >= MAX_DEPTH {
             return Err(Diagnostic::error(
                 name.span,
-                format!("components nest more than {MAX_DEPTH} deep"),
+                format!("components nest more than {MAX_DEPTH} deep (a bound of orbit)"),
             ));
         }
         let tokens = self.files.component_tokens(&name.name, name.span)?;
