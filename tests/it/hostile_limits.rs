@@ -178,7 +178,8 @@ fn writing_through_an_alias_of_an_expression_is_refused() {
 
 #[test]
 fn two_included_operations_of_one_name_are_refused_where_promoted() {
-    // Regression: accepted, one `inc` silently disappeared.
+    // Regression: accepted, one `inc` silently disappeared (or was the one
+    // a call ran).
     let dir = tempfile::tempdir().expect("temp dir");
     for name in ["A", "B"] {
         let var = name.to_lowercase();
@@ -202,6 +203,11 @@ fn two_included_operations_of_one_name_are_refused_where_promoted() {
             "Ext",
             "EXTENDS A, B",
             "operation `inc` is defined by two extended or promoted machines",
+        ),
+        (
+            "Call",
+            "INCLUDES A, B\nOPERATIONS go = inc",
+            "cannot call `inc`: two included machines define it",
         ),
     ] {
         let path = dir.path().join(format!("{top}.mch"));

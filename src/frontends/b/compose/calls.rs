@@ -37,6 +37,9 @@ pub(super) struct CallContext {
     /// Whether a called operation's failing precondition is a model error
     /// (ProB's `TRY_FIND_ABORT`) rather than a guard (ProB's default).
     pub precondition_is_error: bool,
+    /// Operation names that two machines included by the component being
+    /// composed both define, with where: a call of one is refused.
+    pub ambiguous: HashMap<String, String>,
 }
 
 /// Replaces every operation call in `s` by the callee's body.
@@ -47,6 +50,15 @@ pub(super) fn inline_calls(
 ) -> Result<(), Diagnostic> {
     match &mut s.kind {
         SubstKind::OpCall(outputs, op, args) => {
+            if let Some(places) = ctx.ambiguous.get(&op.name) {
+                return Err(Diagnostic::error(
+                    op.span,
+                    format!("cannot call `{}`: two included machines define it", op.name),
+                )
+                .with_note(format!(
+                    "{places}; rename one (include it with a prefix, `INCLUDES p.M`)"
+                )));
+            }
             let Some(callee) = callable.get(&op.name) else {
                 let mut known: Vec<&str> = callable.keys().map(String::as_str).collect();
                 known.sort_unstable();

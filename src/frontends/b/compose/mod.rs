@@ -109,6 +109,7 @@ pub fn compose(path: &Path, options: &ComposeOptions) -> Result<Composed, String
         calls: CallContext {
             fresh: 0,
             precondition_is_error: options.find_abort,
+            ambiguous: HashMap::new(),
         },
     };
     match composer.main(options) {
@@ -521,6 +522,18 @@ impl Composer {
                 add_abstract_precondition(op, abs, &dropped);
             }
         }
+        // Calls of an operation two included machines define are refused.
+        self.calls.ambiguous = ambiguous
+            .iter()
+            .map(|(name, &(first, second))| {
+                let places = format!(
+                    "one at {}, the other at {}",
+                    self.files.file.location(first),
+                    self.files.file.location(second)
+                );
+                (name.clone(), places)
+            })
+            .collect();
         // Local operations: callable by this component's operations only.
         // Their implementation (in OPERATIONS) is used where given, else
         // their specification; a local operation may call those before it.
@@ -540,6 +553,7 @@ impl Composer {
         for op in &mut ops {
             inline_calls(&mut op.body, &callable, &mut self.calls)?;
         }
+        self.calls.ambiguous.clear();
         merge_declarations(&mut out, m)?;
         for op in promoted {
             if let Some(&(first, second)) = ambiguous.get(&op.name.name)
