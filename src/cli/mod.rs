@@ -69,7 +69,10 @@ pub fn main() -> ExitCode {
 }
 
 fn run_command() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     init_tracing(cli.verbose);
     match &cli.command {
         Command::Check(args) => check::run(args, cli.verbose),
@@ -79,6 +82,32 @@ fn run_command() -> ExitCode {
         Command::Por(args) => por::run(args),
         Command::Schema(args) => schema::run(args),
     }
+}
+
+/// Prints a command line clap refused (help and version too, which exit
+/// 0) and returns its exit code; `orbit check ... --json` also gets the
+/// refusal as its one JSON object on stdout, as for a refused model.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    let code = e.exit_code();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if code == 2 && args.first().is_some_and(|a| a == "check") && args.iter().any(|a| a == "--json")
+    {
+        // The model: the first argument a front end would read.
+        let registry = crate::frontends::Registry::builtin();
+        let model = args
+            .iter()
+            .skip(1)
+            .find(|a| registry.for_path(std::path::Path::new(a)).is_ok())
+            .map_or("", String::as_str);
+        let text = e.render().to_string();
+        let first = text.lines().next().unwrap_or_default();
+        output::print_line(&crate::report::refusal_json(
+            std::path::Path::new(model),
+            &format!("{first}\n"),
+        ));
+    }
+    let _ = e.print();
+    ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
 
 /// Prints why a job could not run and returns its exit code.

@@ -376,6 +376,7 @@ fn a_refusal_is_one_json_object_with_its_diagnostics() {
         (bad_b.as_str(), &[][..], Some((4, 5))),
         (bad_murphi.as_str(), &[][..], Some((2, 37))),
         (bad_murphi.as_str(), &["--find-abort"][..], None),
+        (bad_murphi.as_str(), &["--threads", "0"][..], None),
         ("no-such-file.mch", &[][..], None),
     ] {
         // run_path validates the report against the schema.
