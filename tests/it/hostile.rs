@@ -8,6 +8,7 @@
 //! the message and, where it matters, a bound on the time taken.
 
 use crate::cli_support::{CheckRun, DEFAULT_TIMEOUT, model_path, run_orbit};
+use crate::hostile_limits::assert_stopped;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -106,26 +107,10 @@ fn chains_past_the_limit_are_refused_with_a_position() {
     assert!(out.stderr.contains("too deeply nested"));
 }
 
-/// Runs `orbit check` on `text` with `flags` and `--json`; the run must
-/// end within `within`.
+/// Runs `orbit check` on `text` (a machine) with `flags` and `--json`;
+/// the run must end within `within`.
 fn check_within(text: &str, flags: &[&str], within: Duration) -> CheckRun {
-    let (_dir, path) = machine("M", text);
-    let start = Instant::now();
-    let run = CheckRun::run_path(&path, &[], flags, DEFAULT_TIMEOUT);
-    assert!(
-        start.elapsed() < within,
-        "{} took {:?}",
-        run.command,
-        start.elapsed()
-    );
-    run
-}
-
-/// Asserts an incomplete run: exit 3, result `stopped` for `cause`.
-fn assert_stopped(run: &CheckRun, cause: &str) {
-    if run.code != Some(3) || run.result() != "stopped" || run.json["stopped"] != cause {
-        run.fail(&format!("expected exit 3 and `stopped: {cause}`"));
-    }
+    crate::hostile_limits::check_within("M.mch", text, flags, within)
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub fn model_file(file_name: &str, text: &str) -> (tempfile::TempDir, String) {
 
 /// `orbit check` on `text` (written as `file_name`) with `flags` and
 /// `--json`, which must end within `within`.
-fn check_within(file_name: &str, text: &str, flags: &[&str], within: Duration) -> CheckRun {
+pub fn check_within(file_name: &str, text: &str, flags: &[&str], within: Duration) -> CheckRun {
     let (_dir, path) = model_file(file_name, text);
     let start = Instant::now();
     let run = CheckRun::run_path(&path, &[], flags, DEFAULT_TIMEOUT);
@@ -32,9 +32,25 @@ fn check_within(file_name: &str, text: &str, flags: &[&str], within: Duration) -
 }
 
 /// Asserts an incomplete run: exit 3, result `stopped` for `cause`.
-fn assert_stopped(run: &CheckRun, cause: &str) {
+pub fn assert_stopped(run: &CheckRun, cause: &str) {
     if run.code != Some(3) || run.result() != "stopped" || run.json["stopped"] != cause {
         run.fail(&format!("expected exit 3 and `stopped: {cause}`"));
+    }
+}
+
+/// Asserts that the model at `path` (`what`) is checked completely, with
+/// 2 states and no deadlock check, on 1 and 2 threads.
+fn assert_two_states_on_one_and_two_threads(path: &str, what: &str) {
+    for threads in ["1", "2"] {
+        let run = CheckRun::run_path(
+            path,
+            &[],
+            &["--no-deadlock", "--threads", threads],
+            DEFAULT_TIMEOUT,
+        );
+        if run.code != Some(0) || run.json["states"] != 2 {
+            run.fail(&format!("{what} must be checked: 2 states"));
+        }
     }
 }
 
@@ -264,17 +280,7 @@ fn long_flat_chains_in_murphi_are_checked_or_refused_with_a_position() {
     // (SIGABRT).
     for op in ["+", "&", "|", "->"] {
         let (_dir, path) = model_file("chain.m", &murphi_chain(op, 19_990));
-        for threads in ["1", "2"] {
-            let run = CheckRun::run_path(
-                &path,
-                &[],
-                &["--no-deadlock", "--threads", threads],
-                DEFAULT_TIMEOUT,
-            );
-            if run.code != Some(0) || run.json["states"] != 2 {
-                run.fail(&format!("a chain of 19,990 `{op}` must be checked"));
-            }
-        }
+        assert_two_states_on_one_and_two_threads(&path, &format!("a chain of 19,990 `{op}`"));
         for n in [20_001, 100_000] {
             let (_dir, path) = model_file("chain.m", &murphi_chain(op, n));
             let out = orbit(&["check", &path]);
@@ -301,17 +307,7 @@ fn recursion_past_orbits_bound_is_a_limit_of_orbit() {
         )
     };
     let (_dir, path) = model_file("rec.m", &text(9_990));
-    for threads in ["1", "2"] {
-        let run = CheckRun::run_path(
-            &path,
-            &[],
-            &["--no-deadlock", "--threads", threads],
-            DEFAULT_TIMEOUT,
-        );
-        if run.code != Some(0) || run.json["states"] != 2 {
-            run.fail("recursion 9,990 deep must be checked");
-        }
-    }
+    assert_two_states_on_one_and_two_threads(&path, "recursion 9,990 deep");
     let (_dir, path) = model_file("rec.m", &text(200_000));
     let run = CheckRun::run_path(&path, &[], &["--no-deadlock"], DEFAULT_TIMEOUT);
     assert_stopped(&run, "call-depth");
