@@ -182,7 +182,7 @@ END"
 run "B nested WHILE of 10^10 iterations, --time-limit 3s" timeout 60 "$orbit" check "$dir/While.mch" --time-limit 3s
 printf 'var x : 0..1;\nstartstate begin x := 0; end;\nrule "spin" x = 0 ==> var c : 0..10; begin while true do c := 0; end; x := 1; end;\n' > "$dir/while.m"
 run "Murphi while true" timeout 60 "$orbit" check "$dir/while.m"
-printf 'var x : 0..1;\nstartstate begin x := 0; end;\nrule "count" x = 0 ==> var c : 0..10; begin for i : 0..17000000 do c := 1; endfor; x := 1; end;\n' > "$dir/for.m"
+printf 'var x : 0..1;\nstartstate begin x := 0; end;\nrule "count" x = 0 ==> var c : 0..10; begin for i := 0 to 17000000 do c := 1; endfor; x := 1; end;\n' > "$dir/for.m"
 run "Murphi for over 17,000,001 values" timeout 60 "$orbit" check "$dir/for.m" --no-deadlock
 python3 - "$dir" <<'PY'
 import sys

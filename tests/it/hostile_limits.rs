@@ -139,7 +139,7 @@ fn a_for_loop_longer_than_the_while_bound_ends() {
         "for.m",
         "var x : 0..1;\nstartstate begin x := 0; end;\n\
          rule \"count\" x = 0 ==> var c : 0..10; begin\n\
-           for i : 0..17000000 do c := 1; endfor; x := 1; end;\n",
+           for i := 0 to 17000000 do c := 1; endfor; x := 1; end;\n",
         &["--no-deadlock"],
         Duration::from_secs(60),
     );
