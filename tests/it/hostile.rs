@@ -8,7 +8,7 @@
 //! the message and, where it matters, a bound on the time taken.
 
 use crate::cli_support::{CheckRun, DEFAULT_TIMEOUT, model_path, run_orbit};
-use crate::hostile_limits::assert_stopped;
+use crate::hostile_limits::{assert_peak_under, assert_stopped};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -146,8 +146,7 @@ fn limits_stop_the_initial_states() {
     assert!(cause == "time-limit" || cause == "memory", "{cause}");
     // Regression: the doubling buffer of initial states peaked at 264-514
     // MiB under the 300 MiB cap.
-    let peak = run.json["peak_memory_bytes"].as_u64().unwrap_or(0);
-    assert!(peak < 300 << 20, "peak {peak} bytes under --memory 300MiB");
+    assert_peak_under(&run, 300);
 }
 
 #[test]
@@ -180,8 +179,7 @@ fn the_memory_bound_holds_for_the_whole_process() {
         Duration::from_secs(90),
     );
     assert_stopped(&run, "memory");
-    let peak = run.json["peak_memory_bytes"].as_u64().unwrap_or(0);
-    assert!(peak < 100 << 20, "peak {peak} bytes under --memory 64MiB");
+    assert_peak_under(&run, 100);
 }
 
 #[test]

@@ -38,6 +38,15 @@ pub fn assert_stopped(run: &CheckRun, cause: &str) {
     }
 }
 
+/// Asserts that the run's peak memory stayed under `mib` MiB (its
+/// `--memory` bound).
+pub fn assert_peak_under(run: &CheckRun, mib: u64) {
+    let peak = run.json["peak_memory_bytes"].as_u64().unwrap_or(0);
+    if peak >= mib << 20 {
+        run.fail(&format!("peak {peak} bytes, over {mib} MiB"));
+    }
+}
+
 /// Asserts that the model at `path` (`what`) is checked completely, with
 /// 2 states and no deadlock check, on 1 and 2 threads.
 fn assert_two_states_on_one_and_two_threads(path: &str, what: &str) {
@@ -419,8 +428,7 @@ fn flooding_an_orbit_of_11_factorial_images_keeps_the_limits() {
         Duration::from_secs(15),
     );
     assert_stopped(&run, "time-limit");
-    let peak = run.json["peak_memory_bytes"].as_u64().unwrap_or(0);
-    assert!(peak < 200 << 20, "peak {peak} bytes under --memory 200MiB");
+    assert_peak_under(&run, 200);
 }
 
 #[test]
@@ -514,8 +522,7 @@ fn reading_a_big_murphi_model_keeps_the_memory_cap() {
         Duration::from_secs(60),
     );
     assert_stopped(&run, "memory");
-    let peak = run.json["peak_memory_bytes"].as_u64().unwrap_or(0);
-    assert!(peak < 150 << 20, "peak {peak} bytes under --memory 150MiB");
+    assert_peak_under(&run, 150);
 }
 
 /// Runs `orbit` with `args`.
