@@ -68,7 +68,7 @@ pub fn not_loaded(failure: &LoadFailure) -> ExitCode {
             ExitCode::from(1)
         }
         LoadFailure::Stopped(reason) => {
-            eprintln!("stopped: {reason}");
+            eprintln!("stopped: {}", crate::report::stop_words(*reason, false));
             ExitCode::from(crate::report::EXIT_INCOMPLETE)
         }
     }

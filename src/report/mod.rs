@@ -446,7 +446,20 @@ fn peak_memory_bytes() -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::group;
+    use super::{StopReason, group, stop_words};
+
+    #[test]
+    fn the_words_of_orbits_bounds_name_the_bounds_applied() {
+        // The words are static text: they must follow the constants.
+        let loops = stop_words(StopReason::LoopLimit, false);
+        assert!(
+            loops.contains(&group(workers::budget::LOOP_LIMIT)),
+            "{loops}"
+        );
+        let calls = stop_words(StopReason::CallDepth, false);
+        let depth = group(workers::budget::CALL_DEPTH_LIMIT as u64);
+        assert!(calls.contains(&depth), "{calls}");
+    }
 
     #[test]
     fn groups_thousands() {

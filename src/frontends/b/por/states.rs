@@ -49,6 +49,13 @@ pub enum Scan {
     TooBig(String),
 }
 
+impl Scan {
+    /// The answer of a scan cut short by the run's budget: conservative.
+    fn stopped(reason: workers::StopReason) -> Scan {
+        Scan::TooBig(format!("stopped: {reason}"))
+    }
+}
+
 /// The machine-wide data for enumerating candidate states.
 pub struct Candidates<'a> {
     machine: &'a Machine,
@@ -216,7 +223,7 @@ impl<'a> Candidates<'a> {
             return Scan::TooBig(why.clone());
         }
         if let Some(reason) = workers::budget::tripped() {
-            return Scan::TooBig(format!("stopped: {reason}"));
+            return Scan::stopped(reason);
         }
         // Vary the variables the invariant relates to the involved ones as
         // well (so that e.g. `f : dom --> R` keeps `f` a function), when
@@ -241,7 +248,7 @@ impl<'a> Candidates<'a> {
         };
         for (n, (b, vars)) in (1u64..).zip(states.iter()) {
             if let Some(reason) = workers::budget::tripped_every(n) {
-                return Scan::TooBig(format!("stopped: {reason}"));
+                return Scan::stopped(reason);
             }
             if let Some(w) = f(&self.bases[*b].0, vars) {
                 return Scan::Found(w);
@@ -250,7 +257,7 @@ impl<'a> Candidates<'a> {
         // A callback cut short by the budget (its evaluations fail) proves
         // nothing.
         if let Some(reason) = workers::budget::tripped() {
-            return Scan::TooBig(format!("stopped: {reason}"));
+            return Scan::stopped(reason);
         }
         Scan::Exhausted(states.len())
     }
