@@ -20,6 +20,7 @@ pub mod b;
 mod check;
 mod graph;
 pub mod murphi;
+pub mod promela;
 
 pub use check::CheckJob;
 
@@ -268,11 +269,12 @@ impl Registry {
         }
     }
 
-    /// The front ends built into orbit: B and Murphi.
+    /// The front ends built into orbit: B, Murphi and Promela.
     pub fn builtin() -> Self {
         Registry::empty()
             .with(Box::new(b::BFrontEnd))
             .with(Box::new(murphi::MurphiFrontEnd))
+            .with(Box::new(promela::PromelaFrontEnd))
     }
 
     /// The registry with `front_end` added; it panics if an extension is

@@ -1,0 +1,100 @@
+//! The Promela front end in the registry.
+
+use super::{Options, PromelaSystem};
+use crate::frontends::{DeadlockMode, FrontEnd, LoadFailure, LoadRequest, LoadedModel, ModelParts};
+use crate::model::{Independence, NoSymmetry};
+use crate::report::{PorInfo, SymmetryInfo};
+use crate::symmetry::SymmetryMode;
+
+/// Promela, as SPIN 6 runs it.
+pub struct PromelaFrontEnd;
+
+impl FrontEnd for PromelaFrontEnd {
+    fn name(&self) -> &'static str {
+        "Promela"
+    }
+
+    fn model_noun(&self) -> &'static str {
+        "a Promela model"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["pml", "prom", "promela"]
+    }
+
+    fn args(&self, cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            clap::Arg::new("spin_no_merge")
+                .long("spin-no-optimise")
+                .action(clap::ArgAction::SetTrue)
+                .help(
+                    "Promela: turn off SPIN's statement merging and dead-variable resets \
+                     (the states of `spin -a -o1 -o2 -o3`)",
+                ),
+        )
+    }
+
+    fn load(&self, request: &LoadRequest<'_>) -> Result<Box<dyn LoadedModel>, LoadFailure> {
+        if request.checks.goal {
+            return Err(LoadFailure::input(
+                "`--goal` needs a GOAL definition, which Promela models do not have",
+            ));
+        }
+        if request.checks.deadlock == Some(DeadlockMode::Stuttering) {
+            return Err(LoadFailure::input(
+                "Promela's deadlocks are SPIN's invalid end states; `--deadlock-mode stuttering` does not apply",
+            ));
+        }
+        if let Some((name, _)) = request.constants.first() {
+            return Err(LoadFailure::input(format!(
+                "`--set {name}=...`: a Promela model's constants are its `#define`s, set in the model"
+            )));
+        }
+        let no_merge = request
+            .args
+            .and_then(|m| {
+                m.try_get_one::<bool>("spin_no_merge")
+                    .ok()
+                    .flatten()
+                    .copied()
+            })
+            .unwrap_or(false);
+        let system = super::load(
+            request.path,
+            Options {
+                optimise: !no_merge,
+            },
+        )
+        .map_err(|text| {
+            workers::budget::tripped().map_or(LoadFailure::Input(text), LoadFailure::Stopped)
+        })?;
+        Ok(Box::new(LoadedPromela { system }))
+    }
+}
+
+/// A loaded Promela model.
+pub struct LoadedPromela {
+    /// The model.
+    pub system: PromelaSystem,
+}
+
+impl ModelParts for LoadedPromela {
+    type Model = PromelaSystem;
+    type Symmetry<'a> = NoSymmetry;
+
+    fn model(&self) -> &PromelaSystem {
+        &self.system
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.system.program().warnings.clone()
+    }
+
+    fn symmetry(&self, _mode: SymmetryMode) -> Option<(NoSymmetry, SymmetryInfo)> {
+        None
+    }
+
+    fn independence(&self, _goal: bool, _verbose: bool) -> Option<(Independence, PorInfo)> {
+        None
+    }
+}
