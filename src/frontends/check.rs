@@ -123,10 +123,10 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
     let symmetry = match job.symmetry {
         None => None,
         Some(mode) => Some(parts.symmetry(mode).ok_or_else(|| {
-            CheckerError::new(
-                "not supported yet: symmetry reduction for this language",
-                "run without --symmetry",
-            )
+            let why = parts.symmetry_unavailable().unwrap_or_else(|| {
+                "not supported yet: symmetry reduction for this language".to_string()
+            });
+            CheckerError::new(why, "run without --symmetry")
         })?),
     };
     let mut checker = Checker::new(model)

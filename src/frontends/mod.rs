@@ -202,6 +202,12 @@ pub trait ModelParts: Sync {
     /// says about it; `None` when the front end has none.
     fn symmetry(&self, mode: SymmetryMode) -> Option<(Self::Symmetry<'_>, SymmetryInfo)>;
 
+    /// Why [`Self::symmetry`] gives none, when the front end can say
+    /// (Promela: which use of a pid breaks the symmetry, and where).
+    fn symmetry_unavailable(&self) -> Option<String> {
+        None
+    }
+
     /// The symmetry whose state graphs `orbit graph` prints. By default
     /// canonical labelling's; a front end whose [`Self::symmetry`] sets up
     /// more than the graphs need (B plans its constant valuations) says

@@ -206,6 +206,13 @@ pub trait Model: Sync {
     /// The state as (slot name, printed value) pairs, for traces.
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)>;
 
+    /// What a deadlock is called in the model's language, as the
+    /// summary's headline (Promela: SPIN's "invalid end state"); `None`:
+    /// orbit's generic wording.
+    fn deadlock_headline(&self) -> Option<String> {
+        None
+    }
+
     /// Why the model has no initial state, when [`Self::initial_states`]
     /// emitted none: a search of nothing is an error of the model, never
     /// "no error found".

@@ -57,9 +57,11 @@ impl RunSummary {
             }
             Outcome::Deadlock => (
                 Verdict::Deadlock,
-                "deadlock: a state has no enabled operation (or, with stuttering \
-                 deadlocks, none that leaves it)"
-                    .to_string(),
+                system.deadlock_headline().unwrap_or_else(|| {
+                    "deadlock: a state has no enabled operation (or, with stuttering \
+                     deadlocks, none that leaves it)"
+                        .to_string()
+                }),
                 None,
                 1,
             ),

@@ -47,6 +47,7 @@ mod por_differential;
 mod por_models;
 mod por_search;
 mod procs_differential;
+mod promela;
 mod rumur_corpus;
 mod run_budget;
 mod symbolic;

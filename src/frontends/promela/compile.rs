@@ -223,9 +223,11 @@ type R<T> = Result<T, Diagnostic>;
 /// local channel.
 type PendingInit<'a> = (u32, u32, BasicType, Option<&'a Expr>, Option<usize>);
 
-/// Compiles a parsed model; `optimise`: SPIN's statement merging and
-/// dead-variable resets (its defaults).
-pub fn compile(spec: &Spec, optimise: bool) -> R<Program> {
+/// Compiles a parsed model with SPIN's optimisations (statement merging,
+/// dead-variable resets) if `options` asks for them, and room for the
+/// processes it may start.
+pub fn compile(spec: &Spec, options: &super::Options) -> R<Program> {
+    let optimise = options.optimise;
     let mut mtypes = HashMap::new();
     let n = spec.mtypes.len() as i64;
     for (i, (name, span)) in spec.mtypes.iter().enumerate() {
@@ -261,7 +263,6 @@ pub fn compile(spec: &Spec, optimise: bool) -> R<Program> {
         .any(|d| d.chan.as_ref().is_some_and(|c| c.capacity == 0));
 
     let read = names_read(spec);
-    let mut hidden_names = Vec::new();
     let mut hidden_cells = Vec::new();
     // Globals: cell 0 is the failed assertion.
     let mut global_types = vec![BasicType::Unsigned(16)];
@@ -281,7 +282,6 @@ pub fn compile(spec: &Spec, optimise: bool) -> R<Program> {
         }
         if d.ty != BasicType::Chan && !read.contains(&d.name) {
             // SPIN hides a variable no expression reads.
-            hidden_names.push(d.name.clone());
             hidden_cells.extend(cell..cell + len);
         } else {
             global_names.push((d.name.clone(), cell, len));
@@ -369,17 +369,18 @@ pub fn compile(spec: &Spec, optimise: bool) -> R<Program> {
             active.push(i);
         }
     }
-    let (slots, mut warnings) = match process_bound(spec, &procs_by_name) {
-        Ok(n) => (n.min(MAX_PROCESSES), Vec::new()),
-        Err(d) => (
+    let (slots, warnings) = match (process_bound(spec, &procs_by_name), options.max_processes) {
+        (_, Some(n)) => (n.clamp(1, MAX_PROCESSES), Vec::new()),
+        (Ok(n), None) => (n.min(MAX_PROCESSES), Vec::new()),
+        (Err(d), None) => (
             MAX_PROCESSES,
             vec![format!(
-                "{} (orbit keeps room for SPIN's {MAX_PROCESSES} processes in every state)",
+                "{}: orbit keeps room for SPIN's {MAX_PROCESSES} processes in every state \
+                 (`--max-processes N` keeps room for N, and stops with an error if more run)",
                 d.message
             )],
         ),
     };
-    let _ = &mut warnings;
     Ok(Program {
         procs,
         global_types,

@@ -262,7 +262,7 @@ impl Ctx<'_> {
             }
             return Err((
                 format!(
-                    "more than {} processes would run, orbit's bound for this model",
+                    "more than {} processes would run (orbit's room for processes; see `--max-processes`)",
                     self.prog.slots
                 ),
                 span,

@@ -197,6 +197,24 @@ impl Flow {
         Ok(flow)
     }
 
+    /// The states a process can reach from its start.
+    pub fn reachable(&self) -> impl Iterator<Item = ElemId> + '_ {
+        let mut seen = vec![false; self.elems.len()];
+        let mut stack = vec![self.start];
+        seen[self.start] = true;
+        while let Some(s) = stack.pop() {
+            for t in &self.table[s] {
+                if let Some(n) = t.target
+                    && !seen[n]
+                {
+                    seen[n] = true;
+                    stack.push(n);
+                }
+            }
+        }
+        (0..self.elems.len()).filter(move |&s| seen[s])
+    }
+
     /// Whether a process at `state` is at a valid end state.
     pub fn valid_end(&self, state: ElemId) -> bool {
         let e = &self.elems[state];

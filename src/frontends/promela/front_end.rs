@@ -1,8 +1,9 @@
 //! The Promela front end in the registry.
 
+use super::symmetry::PromelaSymmetry;
 use super::{Options, PromelaSystem};
 use crate::frontends::{DeadlockMode, FrontEnd, LoadFailure, LoadRequest, LoadedModel, ModelParts};
-use crate::model::{Independence, NoSymmetry};
+use crate::model::{Independence, StateSymmetry};
 use crate::report::{PorInfo, SymmetryInfo};
 use crate::symmetry::SymmetryMode;
 
@@ -24,6 +25,26 @@ impl FrontEnd for PromelaFrontEnd {
 
     fn args(&self, cmd: clap::Command) -> clap::Command {
         cmd.arg(
+            clap::Arg::new("max_processes")
+                .long("max-processes")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u16).range(1..=255))
+                .help(
+                    "Promela: keep room for N processes in every state (default: as many as \
+                     the model can start, or SPIN's 255 when orbit cannot bound them)",
+                ),
+        )
+        .arg(
+            clap::Arg::new("symmetric")
+                .long("symmetric")
+                .value_name("PROCTYPE")
+                .action(clap::ArgAction::Append)
+                .help(
+                    "Promela: the processes of PROCTYPE are interchangeable, though the model \
+                     compares their pids with constants (as loops unrolled over all pids do)",
+                ),
+        )
+        .arg(
             clap::Arg::new("spin_no_merge")
                 .long("spin-no-optimise")
                 .action(clap::ArgAction::SetTrue)
@@ -59,10 +80,26 @@ impl FrontEnd for PromelaFrontEnd {
                     .copied()
             })
             .unwrap_or(false);
+        let max_processes = request
+            .args
+            .and_then(|m| {
+                m.try_get_one::<u16>("max_processes")
+                    .ok()
+                    .flatten()
+                    .copied()
+            })
+            .map(usize::from);
+        let symmetric: Vec<String> = request
+            .args
+            .and_then(|m| m.try_get_many::<String>("symmetric").ok().flatten())
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default();
         let system = super::load(
             request.path,
-            Options {
+            &Options {
                 optimise: !no_merge,
+                max_processes,
+                symmetric,
             },
         )
         .map_err(|text| {
@@ -80,7 +117,7 @@ pub struct LoadedPromela {
 
 impl ModelParts for LoadedPromela {
     type Model = PromelaSystem;
-    type Symmetry<'a> = NoSymmetry;
+    type Symmetry<'a> = PromelaSymmetry<'a>;
 
     fn model(&self) -> &PromelaSystem {
         &self.system
@@ -90,8 +127,20 @@ impl ModelParts for LoadedPromela {
         self.system.program().warnings.clone()
     }
 
-    fn symmetry(&self, _mode: SymmetryMode) -> Option<(NoSymmetry, SymmetryInfo)> {
-        None
+    fn symmetry(&self, mode: SymmetryMode) -> Option<(PromelaSymmetry<'_>, SymmetryInfo)> {
+        let cells = self.system.symmetry_cells().as_ref().ok()?.as_ref()?;
+        let sym = PromelaSymmetry::new(&self.system, cells.clone());
+        let info = SymmetryInfo::without_constants(mode, sym.domains());
+        Some((sym, info))
+    }
+
+    fn symmetry_unavailable(&self) -> Option<String> {
+        Some(match self.system.symmetry_cells() {
+            Err(why) => why.clone(),
+            Ok(_) => "the model has no family of interchangeable processes (no proctype with two \
+                      or more instances whose pids orbit knows before the run)"
+                .to_string(),
+        })
     }
 
     fn independence(&self, _goal: bool, _verbose: bool) -> Option<(Independence, PorInfo)> {

@@ -29,6 +29,7 @@ mod front_end;
 pub mod lexer;
 pub mod parser;
 pub mod preprocess;
+pub mod symmetry;
 pub mod system;
 
 pub use front_end::{LoadedPromela, PromelaFrontEnd};
@@ -39,22 +40,31 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// How a model is compiled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// SPIN's statement merging and dead-variable resets (its defaults;
     /// off: SPIN's `-o1 -o2 -o3`).
     pub optimise: bool,
+    /// Room for this many processes in every state (`None`: as many as
+    /// the model can start, or SPIN's 255 when orbit cannot bound them).
+    pub max_processes: Option<usize>,
+    /// Proctypes the user declares symmetric (`--symmetric`).
+    pub symmetric: Vec<String>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { optimise: true }
+        Options {
+            optimise: true,
+            max_processes: None,
+            symmetric: Vec::new(),
+        }
     }
 }
 
 /// Reads, preprocesses, parses and compiles the model in `path`. Errors
 /// come back rendered with file:line:column.
-pub fn load(path: &Path, options: Options) -> Result<PromelaSystem, String> {
+pub fn load(path: &Path, options: &Options) -> Result<PromelaSystem, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("error: cannot read `{}`: {e}\n", path.display()))?;
     let len = text.len();
@@ -74,6 +84,35 @@ pub fn load(path: &Path, options: Options) -> Result<PromelaSystem, String> {
             path.display()
         ));
     }
-    let prog = compile::compile(&spec, options.optimise).map_err(|d| d.render(&file))?;
-    Ok(PromelaSystem::new(prog, Arc::new(file)))
+    let prog = compile::compile(&spec, options).map_err(|d| d.render(&file))?;
+    let plan = symmetry::plan(&spec, &file, &options.symmetric)
+        .and_then(|plan| plan.map(|plan| family_cells(&plan, &prog)).transpose());
+    if let (Err(why), false) = (&plan, options.symmetric.is_empty()) {
+        return Err(format!("error: {why}\n"));
+    }
+    Ok(PromelaSystem::new(prog, Arc::new(file), plan))
+}
+
+/// The cells a permutation of the family's pids touches, or why the
+/// family is no symmetry after all (its processes can end: SPIN removes
+/// ended processes youngest first).
+fn family_cells(
+    plan: &symmetry::SymmetryPlan,
+    prog: &compile::Program,
+) -> Result<symmetry::SymmetryCells, String> {
+    let proc = &prog.procs[plan.proctype];
+    let ends = proc
+        .flow
+        .reachable()
+        .any(|s| proc.flow.elems[s].kind == flow::Kind::Stop);
+    if ends {
+        return Err(format!(
+            "not supported yet: symmetry over processes that can end (`{}`): SPIN removes ended \
+             processes youngest first, which no permutation of their pids respects",
+            proc.name
+        ));
+    }
+    let cells = symmetry::SymmetryCells::new(plan, prog);
+    symmetry::check_cover(&cells)?;
+    Ok(cells)
 }

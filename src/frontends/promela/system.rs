@@ -29,6 +29,8 @@ const MAX_ATOMIC_STEPS: usize = workers::budget::LOOP_LIMIT as usize;
 /// A Promela model, ready to explore.
 pub struct PromelaSystem {
     prog: Program,
+    /// The family of interchangeable processes, or why there is none.
+    symmetry: Result<Option<super::symmetry::SymmetryCells>, String>,
     file: Arc<SourceFile>,
     packer: Packer,
     groups: Vec<GroupInfo>,
@@ -101,7 +103,11 @@ impl Step for InitStep {
 
 impl PromelaSystem {
     /// The model of a compiled program read from `file`.
-    pub fn new(prog: Program, file: Arc<SourceFile>) -> Self {
+    pub fn new(
+        prog: Program,
+        file: Arc<SourceFile>,
+        symmetry: Result<Option<super::symmetry::SymmetryCells>, String>,
+    ) -> Self {
         let types = prog.cell_types();
         let cells = types.len();
         let mut bits: Vec<u32> = types.iter().map(|t| t.bits().0).collect();
@@ -121,6 +127,7 @@ impl PromelaSystem {
             .collect();
         PromelaSystem {
             prog,
+            symmetry,
             file,
             packer,
             groups,
@@ -136,6 +143,27 @@ impl PromelaSystem {
     /// The state's packing.
     pub fn packer(&self) -> &Packer {
         &self.packer
+    }
+
+    /// The family of interchangeable processes, or why there is none.
+    pub fn symmetry_cells(&self) -> &Result<Option<super::symmetry::SymmetryCells>, String> {
+        &self.symmetry
+    }
+
+    /// The cells of a state.
+    pub fn unpack(&self, state: &[u64], mem: &mut Vec<u64>) {
+        mem.resize(self.cells, 0);
+        self.packer.unpack(state, mem);
+    }
+
+    /// A state of cells, packed.
+    pub fn pack(&self, mem: &[u64], out: &mut [u64]) {
+        self.packer.pack_truncating(&mem[..self.cells], out);
+    }
+
+    /// Words of a packed state.
+    pub fn state_width_words(&self) -> usize {
+        self.packer.width()
     }
 
     fn describe(&self, pid: usize, p: usize, e: usize) -> String {
@@ -661,6 +689,13 @@ impl Model for PromelaSystem {
         };
         scratch.base = base;
         result
+    }
+
+    fn deadlock_headline(&self) -> Option<String> {
+        Some(
+            "deadlock: invalid end state (nothing can move, and a process is not at its end or an `end` label)"
+                .to_string(),
+        )
     }
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {

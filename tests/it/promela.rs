@@ -1,0 +1,403 @@
+//! The Promela front end: the symmetry-markers paper's Peterson models
+//! give SPIN's counts (the paper's Fig. 4) in every order and thread
+//! count, with and without SPIN's optimisations; SPIN's own example models
+//! (`tests/it/spin_corpus/`) give the states SPIN stores and the errors it
+//! finds; errors come with traces, refusals name what orbit does not run.
+//! `external_spin_agrees_on_the_corpus` runs SPIN itself (`.ci/run`
+//! installs it).
+
+use crate::cli_support::{self, CheckRun, DEFAULT_TIMEOUT, run_orbit};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// (model, flags, states), SPIN 6.5.2's `pan -DNOREDUCE` counts.
+const PETERSON: &[(&str, &[&str], u64)] = &[
+    ("promela/peterson3.pml", &[], 2_636),
+    ("promela/peterson4.pml", &[], 60_577),
+    // SPIN with -o1 -o2 -o3: no statement merging, no dead variables.
+    ("promela/peterson3.pml", &["--spin-no-optimise"], 11_318),
+];
+
+#[test]
+fn the_papers_peterson_models_give_spins_counts_in_every_order_and_thread_count() {
+    for &(model, flags, states) in PETERSON {
+        for extra in [
+            &["--threads", "1"][..],
+            &["--threads", "2"],
+            &["--threads", "2", "--order", "any"],
+            &["--threads", "1", "--order", "dfs"],
+        ] {
+            let all: Vec<&str> = flags.iter().chain(extra).copied().collect();
+            let r = CheckRun::run(model, &[], &all);
+            assert_eq!(r.result(), "ok", "{}", r.command);
+            assert_eq!(r.count("states"), states, "{}", r.command);
+        }
+    }
+}
+
+/// The corpus: (file, states SPIN stores or `None` when it stops at an
+/// error, the error: "" none, "deadlock" SPIN's invalid end state,
+/// "model_error").
+const CORPUS: &[(&str, Option<u64>, &str)] = &[
+    ("abp.pml", Some(12), ""),
+    ("calculator.pml", Some(568), ""),
+    ("ex_1a.pml", Some(256), ""),
+    ("ex_2.pml", Some(2), ""),
+    ("ex_3b.pml", Some(43), ""),
+    ("ex_4.pml", None, "deadlock"),
+    ("ex_5.pml", Some(137), ""),
+    ("hello.pml", Some(3), ""),
+    ("leader0.pml", Some(15_779), ""),
+    ("loops.pml", Some(15), ""),
+    ("p101.pml", None, "deadlock"),
+    ("p102.pml", Some(19), ""),
+    ("p104.1.pml", None, "deadlock"),
+    ("p104.2.pml", Some(1_594), ""),
+    ("p105.1.pml", None, "deadlock"),
+    ("p105.2.pml", Some(94), ""),
+    ("p116.pml", None, "deadlock"),
+    ("p117.pml", None, "deadlock"),
+    ("p248.pml", Some(219), ""),
+    ("p320.pml", Some(81), ""),
+    ("p329.pml", Some(71_099), ""),
+    ("p94.pml", Some(11), ""),
+    ("p95.1.pml", Some(3), ""),
+    ("p95.2.pml", Some(5), ""),
+    ("p96.1.pml", None, "deadlock"),
+    ("p96.2.pml", Some(48), ""),
+    ("p97.1.pml", None, "deadlock"),
+    ("p97.2.pml", Some(41), ""),
+    ("p99.pml", Some(11), ""),
+    ("peterson.pml", Some(55), ""),
+    // SPIN: "ref to uninitialized chan name".
+    ("wordcount.pml", None, "model_error"),
+];
+
+fn corpus(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/it/spin_corpus")
+        .join(file)
+}
+
+#[test]
+fn spins_example_models_give_the_states_spin_stores_and_its_errors() {
+    for &(file, states, error) in CORPUS {
+        let path = corpus(file);
+        let r = CheckRun::run_path(&path.to_string_lossy(), &[], &[], DEFAULT_TIMEOUT);
+        match states {
+            Some(n) => {
+                assert_eq!(r.result(), "ok", "{}", r.command);
+                assert_eq!(r.count("states"), n, "{}", r.command);
+            }
+            None => {
+                assert_eq!(r.result(), error, "{}", r.command);
+                assert_eq!(r.code, Some(1), "{}", r.command);
+                if error != "model_error" {
+                    assert!(!r.trace().is_empty(), "{}: no trace", r.command);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_failed_assertion_is_reported_with_the_shortest_trace() {
+    let r = CheckRun::run("promela/hello.pml", &[], &["--threads", "2"]);
+    assert_eq!(r.result(), "assertion_violation", "{}", r.command);
+    assert_eq!(r.code, Some(1));
+    let message = r.json["message"].as_str().unwrap_or_default();
+    assert!(message.contains("assert(count == 2)"), "{message}");
+    assert!(
+        cli_support::find_location(message, "hello.pml").is_some(),
+        "{message}"
+    );
+    // The lost update: two reads, two writes, two increments of `done`,
+    // the check's guard and its assertion, after the initial state.
+    assert_eq!(r.trace().len(), 9, "{}", r.command);
+}
+
+fn model_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write the model");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn an_invalid_end_state_is_a_deadlock_and_valid_end_states_are_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A receive nobody sends to: SPIN's invalid end state.
+    let stuck = model_file(
+        dir.path(),
+        "stuck.pml",
+        "chan c = [1] of { byte };\nactive proctype P() { c?_ }\n",
+    );
+    let r = CheckRun::run_path(&stuck, &[], &[], DEFAULT_TIMEOUT);
+    assert_eq!(r.result(), "deadlock", "{}", r.command);
+    // The same process waiting at an `end` label, and processes that
+    // finish: no error.
+    for text in [
+        "chan c = [1] of { byte };\nactive proctype P() { end: c?_ }\n",
+        "byte x;\nactive [3] proctype P() { x++ }\n",
+    ] {
+        let path = model_file(dir.path(), "ends.pml", text);
+        let r = CheckRun::run_path(&path, &[], &[], DEFAULT_TIMEOUT);
+        assert_eq!(r.result(), "ok", "{}\n{text}", r.command);
+    }
+}
+
+#[test]
+fn rendezvous_atomic_sequences_and_timeouts_follow_spin() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // (model, states SPIN stores: SPIN 6.5.2, pan -DNOREDUCE -E)
+    let cases: &[(&str, u64)] = &[
+        // A rendezvous is one step: no state between send and receive.
+        (
+            "chan c = [0] of { byte }; byte got;\n\
+             active proctype S() { c!1; c!2 }\n\
+             active proctype R() { c?got; c?got }\n",
+            5,
+        ),
+        // An atomic sequence that blocks halfway loses atomicity: the
+        // state where it blocks is stored.
+        (
+            "chan c = [1] of { byte }; byte x;\n\
+             active proctype A() { atomic { x = 1; c!1; x = 2 } }\n\
+             active proctype B() { c?_; c?_ }\n\
+             active proctype C() { c!9 }\n",
+            19,
+        ),
+        // `timeout` only when nothing else moves.
+        (
+            "byte x;\nactive proctype P() { do :: x < 3 -> x++ :: timeout -> break od }\n",
+            9,
+        ),
+    ];
+    for (k, &(text, states)) in cases.iter().enumerate() {
+        let path = model_file(dir.path(), &format!("case{k}.pml"), text);
+        let r = CheckRun::run_path(&path, &[], &["--no-deadlock"], DEFAULT_TIMEOUT);
+        assert_eq!(r.result(), "ok", "{}\n{text}", r.command);
+        assert_eq!(r.count("states"), states, "{}\n{text}", r.command);
+    }
+}
+
+#[test]
+fn constructs_not_run_yet_are_refused_by_name_with_their_place() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (text, what) in [
+        (
+            "active proctype P() { skip }\nnever { skip }\n",
+            "never claims",
+        ),
+        (
+            "typedef T { byte a };\nactive proctype P() { skip }\n",
+            "`typedef`",
+        ),
+        (
+            "chan c = [1] of { byte };\nactive proctype P() { c!!1 }\n",
+            "sorted send",
+        ),
+        ("active proctype P() { skip unless { skip } }\n", "`unless`"),
+        (
+            "#pragma x\nactive proctype P() { skip }\n",
+            "the preprocessor directive `#pragma`",
+        ),
+    ] {
+        let path = model_file(dir.path(), "m.pml", text);
+        let out = run_orbit(&["check".to_string(), path.clone()], DEFAULT_TIMEOUT);
+        assert_eq!(out.code, Some(2), "{text}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!("not supported yet: {what}")),
+            "{text}: {}",
+            out.stderr
+        );
+        assert!(
+            cli_support::find_location(&out.stderr, "m.pml").is_some(),
+            "{text}: {}",
+            out.stderr
+        );
+    }
+    // B's and Murphi's flags do not apply.
+    let path = model_file(dir.path(), "ok.pml", "active proctype P() { skip }\n");
+    let out = run_orbit(
+        &[
+            "check".to_string(),
+            path,
+            "--set".to_string(),
+            "N=2".to_string(),
+        ],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+}
+
+/// Runs SPIN's verifier on `model` in `dir`: (states stored, errors).
+fn run_spin(model: &Path, dir: &Path) -> (Option<u64>, u64) {
+    let name = model
+        .file_name()
+        .expect("a file")
+        .to_string_lossy()
+        .into_owned();
+    let work = dir.join(format!("spin-{name}"));
+    std::fs::create_dir_all(&work).expect("dir");
+    std::fs::copy(model, work.join(&name)).expect("copy");
+    if let Some(parent) = model.parent() {
+        for entry in std::fs::read_dir(parent).expect("dir").flatten() {
+            if entry.path().extension().is_some_and(|e| e == "h") {
+                std::fs::copy(entry.path(), work.join(entry.file_name())).expect("copy");
+            }
+        }
+    }
+    let ok = |c: &mut Command| c.current_dir(&work).status().is_ok_and(|s| s.success());
+    assert!(
+        ok(Command::new("spin").args(["-a", &name])),
+        "spin -a {name}"
+    );
+    assert!(
+        ok(Command::new("cc").args(["-O1", "-DNOREDUCE", "-o", "pan", "pan.c"])),
+        "compiling pan for {name}"
+    );
+    let out = Command::new(work.join("pan"))
+        .args(["-m1000000"])
+        .current_dir(&work)
+        .output()
+        .expect("run pan");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let number_before = |marker: &str| -> Option<u64> {
+        let at = text.find(marker)?;
+        text[..at].split_whitespace().last()?.parse().ok()
+    };
+    let errors = text
+        .split("errors: ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    (number_before("states, stored"), errors)
+}
+
+#[test]
+fn external_spin_agrees_on_the_corpus() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Two at a time: compiling each verifier is most of the work.
+    std::thread::scope(|scope| {
+        for half in CORPUS.chunks(CORPUS.len().div_ceil(2)) {
+            let dir = dir.path();
+            scope.spawn(move || {
+                for &(file, states, _) in half {
+                    let (stored, errors) = run_spin(&corpus(file), dir);
+                    match states {
+                        Some(n) => assert_eq!((stored, errors), (Some(n), 0), "{file}"),
+                        None => assert!(errors > 0, "{file}: SPIN finds no error"),
+                    }
+                }
+            });
+        }
+    });
+    for &(model, flags, states) in PETERSON {
+        if flags.is_empty() {
+            let (stored, errors) = run_spin(&cli_support::model_path(model), dir.path());
+            assert_eq!((stored, errors), (Some(states), 0), "{model}");
+        }
+    }
+}
+
+/// (model, flags, states): the paper's Fig. 4, "SymmSPIN segmented"
+/// (full symmetry reduction); markers-exact gives the same on Peterson
+/// (the paper's Props. 1 and 2).
+const ORBITS: &[(&str, u64)] = &[
+    ("promela/peterson3.pml", 494),
+    ("promela/peterson4.pml", 3_106),
+];
+
+#[test]
+fn the_papers_peterson_models_give_its_symmetry_reduced_counts() {
+    for &(model, states) in ORBITS {
+        for mode in ["canon", "markers-exact", "flood"] {
+            for threads in ["1", "2"] {
+                let r = CheckRun::run(
+                    model,
+                    &[],
+                    &[
+                        "--symmetry",
+                        mode,
+                        "--symmetric",
+                        "user",
+                        "--threads",
+                        threads,
+                    ],
+                );
+                assert_eq!(r.result(), "ok", "{}", r.command);
+                assert_eq!(r.count("states"), states, "{}", r.command);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_pid_compared_with_a_constant_breaks_the_symmetry_unless_declared() {
+    let path = cli_support::model_path("promela/peterson3.pml");
+    let out = run_orbit(
+        &[
+            "check".to_string(),
+            path.to_string_lossy().into_owned(),
+            "--symmetry".to_string(),
+            "canon".to_string(),
+        ],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("a pid is compared with a constant")
+            && out.stderr.contains("--symmetric user"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        cli_support::find_location(&out.stderr, "peterson3.pml").is_some(),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_family_used_only_symmetrically_is_found_and_every_mode_agrees() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A lock whose owner is a pid (255: nobody), a flag per pid.
+    let text = "pid owner = 255;\nbyte cs;\nbool waiting[3];\n\
+                active [3] proctype P() {\n\
+                  do\n\
+                  :: waiting[_pid] = 1;\n\
+                     atomic { owner == 255 -> owner = _pid; waiting[_pid] = 0 };\n\
+                     cs++; assert(cs == 1 && owner == _pid); cs--;\n\
+                     owner = 255\n\
+                  od\n\
+                }\n";
+    let path = model_file(dir.path(), "lock.pml", text);
+    let plain = CheckRun::run_path(&path, &[], &[], DEFAULT_TIMEOUT);
+    assert_eq!(plain.result(), "ok", "{}", plain.command);
+    let mut counts = Vec::new();
+    for mode in ["canon", "flood", "markers-exact"] {
+        let r = CheckRun::run_path(&path, &[], &["--symmetry", mode], DEFAULT_TIMEOUT);
+        assert_eq!(r.result(), "ok", "{}", r.command);
+        counts.push(r.count("states"));
+    }
+    // Full reduction: canon and flood give the orbits; exact markers
+    // never fewer; all fewer than the states.
+    assert_eq!(counts[0], counts[1], "canon and flood: {counts:?}");
+    assert!(counts[2] >= counts[0], "{counts:?}");
+    assert!(counts[0] < plain.count("states"), "{counts:?}");
+    // Breaking the symmetry: pid 1 may not enter.
+    let broken = text.replace("owner == 255 ->", "owner == 255 && _pid != 1 ->");
+    let path = model_file(dir.path(), "broken.pml", &broken);
+    let out = run_orbit(
+        &[
+            "check".to_string(),
+            path,
+            "--symmetry".to_string(),
+            "canon".to_string(),
+        ],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("not interchangeable"), "{}", out.stderr);
+}
