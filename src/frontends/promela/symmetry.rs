@@ -517,8 +517,10 @@ impl Analysis<'_> {
                 if pa || pb {
                     if !matches!(*op, "==" | "!=") {
                         self.broken(format!("a pid is an operand of `{op}`"), *span, false);
-                    } else if !(pa && pb) && !self.is_neutral(if pa { b } else { a }) {
-                        let other = if pa { b } else { a };
+                    } else if let Some(other) = (!(pa && pb))
+                        .then_some(if pa { b } else { a })
+                        .filter(|o| !self.is_neutral(o))
+                    {
                         let constant = matches!(**other, Expr::Const(..));
                         self.broken(
                             if constant {
