@@ -25,7 +25,7 @@ use clap::Parser;
 use command::Command;
 use std::process::ExitCode;
 
-/// orbit: a multithreaded explicit-state model checker for B and Murphi models,
+/// orbit: a multithreaded explicit-state model checker for B, Murphi and Promela models,
 /// with symmetry and partial order reduction.
 #[derive(Parser, Debug)]
 #[command(name = "orbit", version, about, long_about = None)]

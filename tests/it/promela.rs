@@ -3,8 +3,8 @@
 //! count, with and without SPIN's optimisations; SPIN's own example models
 //! (`tests/it/spin_corpus/`) give the states SPIN stores and the errors it
 //! finds; errors come with traces, refusals name what orbit does not run.
-//! `external_spin_agrees_on_the_corpus` runs SPIN itself (`.ci/run`
-//! installs it).
+//! `external_spin_agrees_on_the_corpus` runs SPIN itself (ignored by
+//! default; `.ci/run` installs SPIN and runs it).
 
 use crate::cli_support::{self, CheckRun, DEFAULT_TIMEOUT, run_orbit};
 use std::path::{Path, PathBuf};
@@ -276,6 +276,7 @@ fn run_spin(model: &Path, dir: &Path) -> (Option<u64>, u64) {
 }
 
 #[test]
+#[ignore = "needs spin (apt-get install spin) and a C compiler; .ci/run runs it with --ignored external_"]
 fn external_spin_agrees_on_the_corpus() {
     let dir = tempfile::tempdir().expect("temp dir");
     // Two at a time: compiling each verifier is most of the work.

@@ -410,12 +410,14 @@ impl PromelaSystem {
         }
         let nr = self.nr_pr(mem);
         let mut moved = false;
-        let pids: Vec<usize> = match only {
-            Some(p) if p < nr => vec![p],
-            Some(_) => Vec::new(),
-            None => (0..nr).rev().collect(),
+        // SPIN tries the youngest process first; in an atomic sequence,
+        // only its process.
+        let (first, last) = match only {
+            Some(p) if p < nr => (p, p + 1),
+            Some(_) => (0, 0),
+            None => (0, nr),
         };
-        for pid in pids {
+        for pid in (first..last).rev() {
             let base = self.slot(pid);
             let p = mem[base] as usize - 1;
             let pc = mem[base + 1];
