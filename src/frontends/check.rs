@@ -113,10 +113,10 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
             parts
                 .independence(job.stop_at_goal, job.verbose)
                 .ok_or_else(|| {
-                    CheckerError::new(
-                        "not supported yet: partial order reduction for this language",
-                        "run without --por",
-                    )
+                    let why = parts.por_unavailable().unwrap_or_else(|| {
+                        "not supported yet: partial order reduction for this language".to_string()
+                    });
+                    CheckerError::new(why, "run without --por")
                 })?,
         ),
     };

@@ -222,6 +222,11 @@ pub trait ModelParts: Sync {
     /// stderr. `None` when the front end cannot provide them.
     fn independence(&self, goal: bool, verbose: bool) -> Option<(Independence, PorInfo)>;
 
+    /// Why [`Self::independence`] gives none, when the front end can say.
+    fn por_unavailable(&self) -> Option<String> {
+        None
+    }
+
     /// After a run: the bound the user chose that cut the states explored,
     /// if it did (B's `--bound-integers`).
     fn bounded(&self) -> Option<String> {

@@ -28,6 +28,7 @@ pub mod flow;
 mod front_end;
 pub mod lexer;
 pub mod parser;
+pub mod por;
 pub mod preprocess;
 pub mod symmetry;
 pub mod system;

@@ -29,11 +29,13 @@ const MAX_ATOMIC_STEPS: usize = workers::budget::LOOP_LIMIT as usize;
 /// A Promela model, ready to explore.
 pub struct PromelaSystem {
     prog: Program,
+    /// The transition groups and their slots.
+    groups: super::por::Groups,
+    slot_infos: Vec<SlotInfo>,
     /// The family of interchangeable processes, or why there is none.
     symmetry: Result<Option<super::symmetry::SymmetryCells>, String>,
     file: Arc<SourceFile>,
     packer: Packer,
-    groups: Vec<GroupInfo>,
     cells: usize,
 }
 
@@ -58,9 +60,11 @@ struct PStep<'a> {
 
 impl Step for PStep<'_> {
     fn group(&self) -> usize {
-        self.path
-            .last()
-            .map_or(INITIAL_GROUP, |&(_, p, _)| p as usize)
+        // The transition that started the step: the group of its process
+        // and first element.
+        self.path.first().map_or(INITIAL_GROUP, |&(pid, p, e)| {
+            self.sys.groups.of(pid as usize, p as usize, e as usize)
+        })
     }
 
     fn label(&self) -> String {
@@ -79,11 +83,11 @@ impl Step for PStep<'_> {
 struct InitStep;
 
 /// The step of a state where every process has ended to itself.
-struct EndStep;
+struct EndStep(usize);
 
 impl Step for EndStep {
     fn group(&self) -> usize {
-        0
+        self.0
     }
 
     fn label(&self) -> String {
@@ -115,24 +119,74 @@ impl PromelaSystem {
             bits[c as usize] = 0;
         }
         let packer = Packer::new(bits);
-        let groups = prog
-            .procs
-            .iter()
-            .map(|p| GroupInfo {
-                name: p.name.clone(),
-                guard_reads: (0..cells).collect(),
-                action_reads: (0..cells).collect(),
-                writes: (0..cells).collect(),
-            })
-            .collect();
+        let (slot_map, slot_infos) = Self::slot_map(&prog, &packer);
+        let names: Vec<String> = prog.procs.iter().map(|p| p.name.clone()).collect();
+        let describe = |pid: usize, p: usize, e: usize| {
+            let el = &prog.procs[p].flow.elems[e];
+            let (line, _) = file.line_col(el.span.start);
+            format!("{}:{pid} line {line}", names[p])
+        };
+        let groups = super::por::groups(&prog, &slot_map, &describe);
         PromelaSystem {
             prog,
+            groups,
+            slot_infos,
             symmetry,
             file,
             packer,
-            groups,
             cells,
         }
+    }
+
+    /// The model interface's slots: the assertion, each global variable,
+    /// the hidden variables, each global channel, each process.
+    fn slot_map(prog: &Program, packer: &Packer) -> (super::por::SlotMap, Vec<SlotInfo>) {
+        let cells = prog.global_types.len();
+        let mut global = vec![0usize; cells];
+        let mut infos = vec![packer.slot("(assertion)", 0, 1)];
+        for (name, cell, len) in &prog.global_names {
+            for k in *cell..cell + len {
+                global[k as usize] = infos.len();
+            }
+            infos.push(packer.slot(name, *cell as usize, *len as usize));
+        }
+        if let Some(&first) = prog.hidden_cells.first() {
+            for &c in &prog.hidden_cells {
+                global[c as usize] = infos.len();
+            }
+            infos.push(packer.slot("(hidden)", first as usize, 1));
+        }
+        let mut channels = Vec::new();
+        for (i, c) in prog.global_chans.iter().enumerate() {
+            let n = 1 + c.shape.capacity * c.shape.fields.len();
+            let slot = infos.len();
+            global[c.offset as usize..c.offset as usize + n].fill(slot);
+            channels.push(infos.len());
+            infos.push(packer.slot(&format!("channel {}", i + 1), c.offset as usize, n));
+        }
+        let (mut processes, mut alive) = (Vec::new(), Vec::new());
+        for pid in 0..prog.slots as usize {
+            let at = prog.slots_at as usize + pid * prog.slot_cells as usize;
+            alive.push(infos.len());
+            infos.push(packer.slot(&format!("process {pid} (proctype)"), at, 1));
+            processes.push(infos.len());
+            infos.push(packer.slot(
+                &format!("process {pid}"),
+                at + 1,
+                prog.slot_cells as usize - 1,
+            ));
+        }
+        let count = infos.len();
+        (
+            super::por::SlotMap {
+                global,
+                channels,
+                processes,
+                alive,
+                count,
+            },
+            infos,
+        )
     }
 
     /// The compiled program.
@@ -635,22 +689,11 @@ impl Model for PromelaSystem {
     }
 
     fn slots(&self) -> Vec<SlotInfo> {
-        let mut out = vec![self.packer.slot("(assertion)", 0, 1)];
-        for (name, cell, len) in &self.prog.global_names {
-            out.push(self.packer.slot(name, *cell as usize, *len as usize));
-        }
-        for pid in 0..self.prog.slots as usize {
-            out.push(self.packer.slot(
-                &format!("process {pid}"),
-                self.slot(pid),
-                self.prog.slot_cells as usize,
-            ));
-        }
-        out
+        self.slot_infos.clone()
     }
 
     fn groups(&self) -> &[GroupInfo] {
-        &self.groups
+        &self.groups.infos
     }
 
     fn initial_states(
@@ -682,7 +725,7 @@ impl Model for PromelaSystem {
             match self.expand(scratch, &base, None, false, emit) {
                 Ok(false) if self.all_ended(&base) => {
                     // A valid end state stutters.
-                    emit(&EndStep, state);
+                    emit(&EndStep(self.groups.end), state);
                     Ok(())
                 }
                 Ok(_) => Ok(()),
