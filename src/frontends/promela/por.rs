@@ -32,16 +32,18 @@ pub struct SlotMap {
     pub count: usize,
 }
 
-/// The groups, and the index of each (pid, proctype, element).
+/// The index of each group (pid, proctype, first element); what the
+/// groups read and write is computed apart ([`infos`]), when partial order
+/// reduction or `orbit por` asks.
 pub struct Groups {
-    /// The groups.
-    pub infos: Vec<GroupInfo>,
     /// Per pid and proctype: the first group of the pair.
     base: Vec<usize>,
     /// Per proctype, per element: its index among the proctype's
     /// transition starts.
     local: Vec<Vec<Option<u32>>>,
     procs: usize,
+    /// Per proctype: the elements transitions start with, in group order.
+    starts: Vec<Vec<ElemId>>,
     /// The group of the step of a state where every process has ended.
     pub end: usize,
 }
@@ -55,19 +57,8 @@ impl Groups {
     }
 }
 
-#[derive(Default)]
-struct Access {
-    guard: BTreeSet<usize>,
-    reads: BTreeSet<usize>,
-    writes: BTreeSet<usize>,
-}
-
-/// The groups of `prog` over the slots of `slots`, named with `describe`.
-pub fn groups(
-    prog: &Program,
-    slots: &SlotMap,
-    describe: &dyn Fn(usize, usize, ElemId) -> String,
-) -> Groups {
+/// The groups of `prog`.
+pub fn groups(prog: &Program) -> Groups {
     let procs = prog.procs.len();
     let mut local = Vec::with_capacity(procs);
     let mut starts: Vec<Vec<ElemId>> = Vec::with_capacity(procs);
@@ -85,14 +76,39 @@ pub fn groups(
         local.push(idx);
         starts.push(list);
     }
-    let indices: Vec<Index<'_>> = prog.procs.iter().map(|p| Index::new(&p.flow)).collect();
-    let mut infos = Vec::new();
+    let per_pid: usize = starts.iter().map(Vec::len).sum();
     let mut base = Vec::with_capacity(prog.slots as usize * procs);
+    let mut next = 0;
+    for _ in 0..prog.slots {
+        for list in &starts {
+            base.push(next);
+            next += list.len();
+        }
+    }
+    debug_assert_eq!(next, per_pid * prog.slots as usize);
+    Groups {
+        base,
+        local,
+        procs,
+        starts,
+        end: next,
+    }
+}
+
+/// What each group of `groups` reads and writes, over the slots of
+/// `slots`, named with `describe`.
+pub fn infos(
+    prog: &Program,
+    groups: &Groups,
+    slots: &SlotMap,
+    describe: &dyn Fn(usize, usize, ElemId) -> String,
+) -> Vec<GroupInfo> {
+    let indices: Vec<Index<'_>> = prog.procs.iter().map(|p| Index::new(&p.flow)).collect();
+    let mut infos = Vec::with_capacity(groups.end + 1);
     for pid in 0..prog.slots as usize {
-        for p in 0..procs {
-            base.push(infos.len());
-            for &e in &starts[p] {
-                let a = access(prog, slots, pid, p, &indices[p], e);
+        for (p, (starts, index)) in groups.starts.iter().zip(&indices).enumerate() {
+            for &e in starts {
+                let a = access(prog, slots, pid, p, index, e);
                 infos.push(GroupInfo {
                     name: describe(pid, p, e),
                     guard_reads: a.guard.into_iter().collect(),
@@ -105,20 +121,20 @@ pub fn groups(
     // The stutter of a state where every process has ended changes
     // nothing, and is enabled only where nothing else is: no path that
     // avoids an enabled transition can enable it, so it depends on none.
-    let end = infos.len();
     infos.push(GroupInfo {
         name: "(every process at a valid end state)".to_string(),
         guard_reads: Vec::new(),
         action_reads: Vec::new(),
         writes: Vec::new(),
     });
-    Groups {
-        infos,
-        base,
-        local,
-        procs,
-        end,
-    }
+    infos
+}
+
+#[derive(Default)]
+struct Access {
+    guard: BTreeSet<usize>,
+    reads: BTreeSet<usize>,
+    writes: BTreeSet<usize>,
 }
 
 /// Per element: the transitions that start with it, and the states

@@ -31,6 +31,9 @@ pub struct PromelaSystem {
     prog: Program,
     /// The transition groups and their slots.
     groups: super::por::Groups,
+    /// What each group reads and writes, computed when first asked.
+    group_infos: std::sync::OnceLock<Vec<GroupInfo>>,
+    slot_map: super::por::SlotMap,
     slot_infos: Vec<SlotInfo>,
     /// The family of interchangeable processes, or why there is none.
     symmetry: Result<Option<super::symmetry::SymmetryCells>, String>,
@@ -120,16 +123,12 @@ impl PromelaSystem {
         }
         let packer = Packer::new(bits);
         let (slot_map, slot_infos) = Self::slot_map(&prog, &packer);
-        let names: Vec<String> = prog.procs.iter().map(|p| p.name.clone()).collect();
-        let describe = |pid: usize, p: usize, e: usize| {
-            let el = &prog.procs[p].flow.elems[e];
-            let (line, _) = file.line_col(el.span.start);
-            format!("{}:{pid} line {line}", names[p])
-        };
-        let groups = super::por::groups(&prog, &slot_map, &describe);
+        let groups = super::por::groups(&prog);
         PromelaSystem {
             prog,
             groups,
+            group_infos: std::sync::OnceLock::new(),
+            slot_map,
             slot_infos,
             symmetry,
             file,
@@ -693,7 +692,14 @@ impl Model for PromelaSystem {
     }
 
     fn groups(&self) -> &[GroupInfo] {
-        &self.groups.infos
+        self.group_infos.get_or_init(|| {
+            let describe = |pid: usize, p: usize, e: usize| {
+                let el = &self.prog.procs[p].flow.elems[e];
+                let (line, _) = self.file.line_col(el.span.start);
+                format!("{}:{pid} line {line}", self.prog.procs[p].name)
+            };
+            super::por::infos(&self.prog, &self.groups, &self.slot_map, &describe)
+        })
     }
 
     fn initial_states(
