@@ -65,8 +65,10 @@ pub fn groups(prog: &Program) -> Groups {
     for p in &prog.procs {
         let mut idx = vec![None; p.flow.elems.len()];
         let mut list = Vec::new();
-        for s in p.flow.reachable() {
-            for t in &p.flow.table[s] {
+        // Every state's transitions, reachable or not: a step's first
+        // element always has a group.
+        for trans in &p.flow.table {
+            for t in trans {
                 if idx[t.elem].is_none() {
                     idx[t.elem] = Some(list.len() as u32);
                     list.push(t.elem);
@@ -148,8 +150,8 @@ impl<'f> Index<'f> {
     fn new(flow: &'f Flow) -> Self {
         let mut by_elem = vec![Vec::new(); flow.elems.len()];
         let mut states_of = vec![Vec::new(); flow.elems.len()];
-        for s in flow.reachable() {
-            for t in &flow.table[s] {
+        for (s, trans) in flow.table.iter().enumerate() {
+            for t in trans {
                 by_elem[t.elem].push(t);
                 states_of[t.elem].push(s);
             }
