@@ -234,22 +234,9 @@ impl Flow {
     /// SPIN's `huntele`: from `e`, follows `goto`s, `.`s and `break`
     /// targets to the element that runs, stopping before leaving an
     /// atomic sequence (`status` is the status of the element jumping).
-    fn hunt(&self, mut e: ElemId, status: u8) -> ElemId {
-        for _ in 0..500 {
-            let g = match self.elems[e].kind {
-                Kind::Goto(t) => t,
-                Kind::Dot | Kind::BreakTarget => match self.elems[e].next {
-                    Some(n) => n,
-                    None => return e,
-                },
-                _ => return e,
-            };
-            if status & ATOM != 0 && self.elems[g].status & ATOM == 0 {
-                return e;
-            }
-            e = g;
-        }
-        e
+    fn hunt(&self, e: ElemId, status: u8) -> ElemId {
+        // State 0 is no element's: nothing stops the hunt early.
+        self.hunt_until(e, status, 0)
     }
 
     /// SPIN's `huntstart`: skips `.` elements.
@@ -1036,26 +1023,23 @@ fn expr_reads(e: &Expr, names: &dyn Names, reads: &mut Vec<usize>) {
 fn var_read(v: &VarRef, names: &dyn Names, reads: &mut Vec<usize>) {
     match &v.index {
         Some(i) => expr_reads(i, names, reads),
-        None => {
-            if let Some(s) = names.tracked_local(&v.name)
-                && !reads.contains(&s)
-            {
-                reads.push(s);
-            }
-        }
+        None => record(v, names, reads),
     }
 }
 
 fn var_write(v: &VarRef, names: &dyn Names, reads: &mut Vec<usize>, writes: &mut Vec<usize>) {
     match &v.index {
         Some(i) => expr_reads(i, names, reads),
-        None => {
-            if let Some(s) = names.tracked_local(&v.name)
-                && !writes.contains(&s)
-            {
-                writes.push(s);
-            }
-        }
+        None => record(v, names, writes),
+    }
+}
+
+/// Adds `v`'s symbol to `list` if it is a tracked local.
+fn record(v: &VarRef, names: &dyn Names, list: &mut Vec<usize>) {
+    if let Some(s) = names.tracked_local(&v.name)
+        && !list.contains(&s)
+    {
+        list.push(s);
     }
 }
 
