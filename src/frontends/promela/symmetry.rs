@@ -7,20 +7,25 @@
 //! Its pids may then be used only in symmetric ways: compared with `==`
 //! and `!=` to other pids or to a constant that is no pid of the family
 //! ("no process"), stored in variables (which then hold pids), and used
-//! as indices of arrays (which are then indexed by pids). A model
+//! as indices of arrays (which are then indexed by pids), and sent in
+//! messages on global channels (whose fields then hold pids). A global
+//! channel array indexed by pids gives each process its own channels,
+//! which a permutation moves with the process. A model
 //! that compares a pid with a constant or indexes such an array with one
 //! (as the paper's Peterson model does, by unrolling a loop over all pids)
 //! is refused, naming the place, unless the user declares the family
 //! symmetric (`--symmetric P`): then orbit trusts that the model treats
-//! every pid alike. Arithmetic and ordering on pids, pids in messages and
-//! local channels of the family are refused.
+//! every pid alike. Arithmetic and ordering on pids, pids in messages on
+//! local channels or channel variables, channels that carry pids used as
+//! values, and local channels of the family are refused.
 //!
 //! A permutation of the family's pids moves each process's slot (its
 //! state, its locals) to the image of its pid, maps the values of
-//! pid-holding variables, and permutes the pid-indexed elements of
-//! arrays.
+//! pid-holding variables and message fields, and permutes the
+//! pid-indexed elements of arrays and the contents of pid-indexed
+//! channels.
 
-use super::ast::{Expr, RecvArg, Spec, Stmt, StmtKind, VarRef};
+use super::ast::{BasicType, Expr, RecvArg, Spec, Stmt, StmtKind, VarRef};
 use super::compile::Program;
 use super::system::PromelaSystem;
 use crate::diag::{SourceFile, Span};
@@ -41,6 +46,11 @@ pub struct SymmetryPlan {
     pub indexed_globals: HashSet<String>,
     /// The family's locals holding pids.
     pub pid_locals: HashSet<String>,
+    /// Locals of other proctypes holding pids: proctype, name.
+    pub other_pid_locals: HashSet<(usize, String)>,
+    /// Message fields of global channels (or channel arrays) that hold
+    /// pids: channel name, field.
+    pub pid_fields: HashSet<(String, usize)>,
 }
 
 /// Scope of a variable use: a global, or a local of proctype `p`.
@@ -138,12 +148,15 @@ pub fn plan(
         pids: pids.clone(),
         pid_vars: HashSet::new(),
         indexed: HashSet::new(),
+        pid_fields: HashSet::new(),
+        escaped: HashMap::new(),
         breaks: None,
         trusted,
         file,
     };
     a.flow();
     a.check_all();
+    a.check_escapes();
     if let Some(why) = a.breaks {
         return Err(format!(
             "the processes of `{}` are not interchangeable: {why}{}",
@@ -172,13 +185,11 @@ pub fn plan(
                 plan.pid_locals.insert(name.clone());
             }
             Scope::Local(q) => {
-                return Err(format!(
-                    "not supported yet: `{name}`, a local of `{}`, holds pids of `{}`",
-                    spec.proctypes[*q].name, p.name
-                ));
+                plan.other_pid_locals.insert((*q, name.clone()));
             }
         }
     }
+    plan.pid_fields = a.pid_fields;
     for (scope, name) in &a.indexed {
         if *scope != Scope::Global {
             return Err(format!(
@@ -222,7 +233,8 @@ fn count_runs(spec: &Spec, name: &str) -> usize {
         .sum()
 }
 
-/// The number of `run P(...)`s with equal constant arguments that open
+/// The number of `run P(...)`s with equal arguments (constants or
+/// variables) that open
 /// `init` (its first statement, an atomic sequence or block of them, or
 /// its first statements), if that is how `init` starts.
 fn leading_runs(spec: &Spec, name: &str) -> Option<usize> {
@@ -232,7 +244,7 @@ fn leading_runs(spec: &Spec, name: &str) -> Option<usize> {
         StmtKind::Atomic(b) | StmtKind::DStep(b) | StmtKind::Block(b) => &b.stmts,
         _ => &init.body.stmts,
     };
-    let mut args: Option<Vec<Option<i64>>> = None;
+    let mut args: Option<Vec<Option<String>>> = None;
     let mut n = 0;
     for s in list {
         let StmtKind::Expr(Expr::Run(p, a, _)) = &s.kind else {
@@ -241,10 +253,12 @@ fn leading_runs(spec: &Spec, name: &str) -> Option<usize> {
         if p != name {
             break;
         }
-        let values: Vec<Option<i64>> = a
+        // Constants, or variables that nothing between the runs changes.
+        let values: Vec<Option<String>> = a
             .iter()
             .map(|e| match e {
-                Expr::Const(v, _) => Some(*v),
+                Expr::Const(v, _) => Some(v.to_string()),
+                Expr::Var(v) if v.index.is_none() => Some(v.name.clone()),
                 _ => None,
             })
             .collect();
@@ -264,6 +278,10 @@ struct Analysis<'a> {
     pids: Vec<u32>,
     pid_vars: HashSet<(Scope, String)>,
     indexed: HashSet<(Scope, String)>,
+    /// Fields of global channels that carry pids.
+    pid_fields: HashSet<(String, usize)>,
+    /// Global channels used as values (assigned, passed, sent), and where.
+    escaped: HashMap<String, Span>,
     breaks: Option<String>,
     trusted: bool,
     file: &'a SourceFile,
@@ -277,6 +295,23 @@ impl Analysis<'_> {
         } else {
             Scope::Global
         }
+    }
+
+    /// Whether `name` (in proctype `proc`) is a global channel or
+    /// channel array.
+    fn global_chan(&self, proc: usize, name: &str) -> bool {
+        self.scope(proc, name) == Scope::Global
+            && self
+                .spec
+                .globals
+                .iter()
+                .any(|d| d.name == name && d.chan.is_some())
+    }
+
+    /// Whether `v` (in proctype `proc`) holds pids.
+    fn is_pid_var(&self, proc: usize, v: &VarRef) -> bool {
+        self.pid_vars
+            .contains(&(self.scope(proc, &v.name), v.name.clone()))
     }
 
     /// Whether `e` (in proctype `proc`) is a pid of the family.
@@ -295,12 +330,21 @@ impl Analysis<'_> {
     /// fixpoint of the assignments.
     fn flow(&mut self) {
         loop {
-            let before = (self.pid_vars.len(), self.indexed.len());
+            let before = (
+                self.pid_vars.len(),
+                self.indexed.len(),
+                self.pid_fields.len(),
+            );
             for proc in 0..self.spec.proctypes.len() {
                 let body = self.spec.proctypes[proc].body.stmts.clone();
                 self.flow_stmts(proc, &body);
             }
-            if (self.pid_vars.len(), self.indexed.len()) == before {
+            let after = (
+                self.pid_vars.len(),
+                self.indexed.len(),
+                self.pid_fields.len(),
+            );
+            if after == before {
                 break;
             }
         }
@@ -321,13 +365,35 @@ impl Analysis<'_> {
                 StmtKind::Incr(v) | StmtKind::Decr(v) => self.flow_var(proc, v),
                 StmtKind::Send(c, args) => {
                     self.flow_var(proc, c);
-                    args.iter().for_each(|a| self.flow_expr(proc, a));
+                    let global = self.global_chan(proc, &c.name);
+                    for (k, a) in args.iter().enumerate() {
+                        if global && self.is_pid(proc, a) {
+                            self.pid_fields.insert((c.name.clone(), k));
+                        }
+                        self.flow_expr(proc, a);
+                    }
                 }
                 StmtKind::Recv(c, args) => {
                     self.flow_var(proc, c);
-                    for a in args {
+                    let global = self.global_chan(proc, &c.name);
+                    for (k, a) in args.iter().enumerate() {
                         match a {
-                            RecvArg::Var(v) => self.flow_var(proc, v),
+                            RecvArg::Var(v) => {
+                                if global {
+                                    let field = (c.name.clone(), k);
+                                    if self.pid_fields.contains(&field) {
+                                        let key = (self.scope(proc, &v.name), v.name.clone());
+                                        self.pid_vars.insert(key);
+                                    } else if self.is_pid_var(proc, v) {
+                                        self.pid_fields.insert(field);
+                                    }
+                                }
+                                self.flow_var(proc, v)
+                            }
+                            RecvArg::Eval(e) if global && self.is_pid(proc, e) => {
+                                self.pid_fields.insert((c.name.clone(), k));
+                                self.flow_expr(proc, e)
+                            }
                             RecvArg::Const(e) | RecvArg::Eval(e) => self.flow_expr(proc, e),
                         }
                     }
@@ -358,9 +424,27 @@ impl Analysis<'_> {
 
     fn flow_expr(&mut self, proc: usize, e: &Expr) {
         match e {
-            Expr::Var(v) | Expr::ChanQuery(_, v, _) => self.flow_var(proc, v),
+            Expr::Var(v) => {
+                if self.global_chan(proc, &v.name) {
+                    self.escaped.entry(v.name.clone()).or_insert(v.span);
+                }
+                self.flow_var(proc, v)
+            }
+            Expr::ChanQuery(_, v, _) => self.flow_var(proc, v),
             Expr::Unary(_, a, _) => self.flow_expr(proc, a),
-            Expr::Binary(_, a, b, _) => {
+            Expr::Binary(op, a, b, _) => {
+                // A variable compared for equality with a pid holds pids.
+                if matches!(*op, "==" | "!=") {
+                    for (x, y) in [(a, b), (b, a)] {
+                        if let Expr::Var(v) = &**x
+                            && self.is_pid(proc, y)
+                            && !self.global_chan(proc, &v.name)
+                        {
+                            let key = (self.scope(proc, &v.name), v.name.clone());
+                            self.pid_vars.insert(key);
+                        }
+                    }
+                }
                 self.flow_expr(proc, a);
                 self.flow_expr(proc, b);
             }
@@ -430,32 +514,27 @@ impl Analysis<'_> {
                 }
                 StmtKind::Send(c, args) => {
                     self.check_var(proc, c);
-                    for a in args {
-                        if self.is_pid(proc, a) {
-                            self.broken(
-                                "not supported yet: a pid in a message".to_string(),
-                                a.span(),
-                                false,
-                            );
-                        }
-                        self.check_value(proc, a);
+                    for (k, a) in args.iter().enumerate() {
+                        self.check_field(proc, c, k, a);
                     }
                 }
                 StmtKind::Recv(c, args) => {
                     self.check_var(proc, c);
-                    for a in args {
+                    for (k, a) in args.iter().enumerate() {
                         match a {
                             RecvArg::Var(v) => {
                                 self.check_var(proc, v);
-                                if self.is_pid(proc, &Expr::Var(v.clone())) {
+                                if self.is_pid_var(proc, v) && !self.global_chan(proc, &c.name) {
                                     self.broken(
-                                        "not supported yet: a pid in a message".to_string(),
+                                        "not supported yet: a pid received on a local channel \
+                                         or through a channel variable"
+                                            .to_string(),
                                         v.span,
                                         false,
                                     );
                                 }
                             }
-                            RecvArg::Const(e) | RecvArg::Eval(e) => self.check_value(proc, e),
+                            RecvArg::Const(e) | RecvArg::Eval(e) => self.check_field(proc, c, k, e),
                         }
                     }
                 }
@@ -468,6 +547,72 @@ impl Analysis<'_> {
                     self.check_stmts(proc, &b.stmts)
                 }
                 StmtKind::Print(_) | StmtKind::Break | StmtKind::Goto(_) | StmtKind::Else => {}
+            }
+        }
+    }
+
+    /// Field `k` of a message on channel `c`, sent or matched: `e`, a
+    /// pid where the field holds pids, no pid where it does not.
+    fn check_field(&mut self, proc: usize, c: &VarRef, k: usize, e: &Expr) {
+        let global = self.global_chan(proc, &c.name);
+        let holds = global && self.pid_fields.contains(&(c.name.clone(), k));
+        if self.is_pid(proc, e) {
+            if !global {
+                self.broken(
+                    "not supported yet: a pid in a message on a local channel or through a \
+                     channel variable"
+                        .to_string(),
+                    e.span(),
+                    false,
+                );
+            }
+            self.check_pid_expr(proc, e);
+        } else if holds && !self.is_neutral(e) {
+            let constant = matches!(e, Expr::Const(..));
+            self.broken(
+                format!(
+                    "field {} of `{}`'s messages holds pids, and here {}",
+                    k + 1,
+                    c.name,
+                    if constant {
+                        "a constant"
+                    } else {
+                        "a value that is no pid"
+                    }
+                ),
+                e.span(),
+                constant,
+            );
+            self.check_value(proc, e);
+        } else {
+            self.check_value(proc, e);
+        }
+    }
+
+    /// Channels whose messages hold pids, or which pids index, may be
+    /// used only as channels: a channel variable holding one would escape
+    /// the permutation.
+    fn check_escapes(&mut self) {
+        let mut escaped: Vec<(String, Span)> = self
+            .escaped
+            .iter()
+            .map(|(name, span)| (name.clone(), *span))
+            .collect();
+        escaped.sort_by_key(|(_, span)| span.start);
+        for (name, span) in escaped {
+            let carries = self.pid_fields.iter().any(|(c, _)| *c == name);
+            let indexed = self.indexed.contains(&(Scope::Global, name.clone()));
+            if carries || indexed {
+                let what = if carries {
+                    "whose messages hold pids"
+                } else {
+                    "which pids index"
+                };
+                self.broken(
+                    format!("not supported yet: channel `{name}`, {what}, used as a value"),
+                    span,
+                    false,
+                );
             }
         }
     }
@@ -568,9 +713,9 @@ impl Analysis<'_> {
             }
             Expr::Poll(v, args, _) => {
                 self.check_var(proc, v);
-                for a in args {
+                for (k, a) in args.iter().enumerate() {
                     if let RecvArg::Const(x) | RecvArg::Eval(x) = a {
-                        self.check_value(proc, x);
+                        self.check_field(proc, v, k, x);
                     }
                 }
             }
@@ -586,11 +731,30 @@ pub struct SymmetryCells {
     pub pids: Vec<u32>,
     /// Slot-relative cells of the family's locals that hold pids.
     pub pid_locals: Vec<u32>,
-    /// Global cells that hold pids.
+    /// Per proctype other than the family's: slot-relative cells of its
+    /// locals that hold pids.
+    pub other_pid_locals: Vec<Vec<u32>>,
+    /// Global cells that hold pids (variables and message fields).
     pub pid_globals: Vec<u32>,
     /// Global arrays indexed by pids: first cell, length, whether their
     /// elements hold pids.
     pub indexed: Vec<(u32, u32, bool)>,
+    /// Channel arrays indexed by pids: each process's own channels.
+    pub owned: Vec<OwnedChans>,
+}
+
+/// The channels of a global channel array indexed by pids: element `p`
+/// is process `p`'s, and moves with it.
+#[derive(Clone, Debug, Default)]
+pub struct OwnedChans {
+    /// The array's length.
+    pub len: u32,
+    /// Per pid below `len`: the first cell of its channel.
+    pub at: Vec<u32>,
+    /// The cells of one channel (its length and its message slots).
+    pub width: u32,
+    /// The channel-relative cells that hold pids.
+    pub pid_cells: Vec<u32>,
 }
 
 impl SymmetryCells {
@@ -598,6 +762,7 @@ impl SymmetryCells {
     pub fn new(plan: &SymmetryPlan, prog: &Program) -> Self {
         let mut cells = SymmetryCells {
             pids: plan.pids.clone(),
+            other_pid_locals: vec![Vec::new(); prog.procs.len()],
             ..SymmetryCells::default()
         };
         let proc = &prog.procs[plan.proctype];
@@ -606,9 +771,52 @@ impl SymmetryCells {
                 cells.pid_locals.extend(*cell..cell + len);
             }
         }
+        for (t, other) in prog.procs.iter().enumerate() {
+            for (name, cell, len, _) in &other.local_names {
+                if plan.other_pid_locals.contains(&(t, name.clone())) {
+                    cells.other_pid_locals[t].extend(*cell..cell + len);
+                }
+            }
+        }
+        let chan_of = |cell: u32| -> Option<&super::compile::ChanStore> {
+            let (_, n) = prog.global_chan_vars.iter().find(|(c, _)| *c == cell)?;
+            prog.global_chans.get(*n as usize - 1)
+        };
         for (name, cell, len) in &prog.global_names {
             let holds = plan.pid_globals.contains(name);
-            if plan.indexed_globals.contains(name) {
+            let is_chan = prog.global_types[*cell as usize] == BasicType::Chan;
+            let fields: Vec<usize> = plan
+                .pid_fields
+                .iter()
+                .filter(|(c, _)| c == name)
+                .map(|(_, k)| *k)
+                .collect();
+            if is_chan {
+                let Some(first) = chan_of(*cell) else {
+                    continue;
+                };
+                let nf = first.shape.fields.len() as u32;
+                let width = 1 + first.shape.capacity as u32 * nf;
+                let mut pid_cells: Vec<u32> = (0..first.shape.capacity as u32)
+                    .flat_map(|i| fields.iter().map(move |&f| 1 + i * nf + f as u32))
+                    .collect();
+                pid_cells.sort_unstable();
+                let elements: Vec<u32> = (*cell..cell + len)
+                    .map(|c| chan_of(c).map_or(0, |ch| ch.offset))
+                    .collect();
+                if plan.indexed_globals.contains(name) {
+                    cells.owned.push(OwnedChans {
+                        len: *len,
+                        at: elements,
+                        width,
+                        pid_cells,
+                    });
+                } else {
+                    for at in elements {
+                        cells.pid_globals.extend(pid_cells.iter().map(|k| at + k));
+                    }
+                }
+            } else if plan.indexed_globals.contains(name) {
                 cells.indexed.push((*cell, *len, holds));
             } else if holds {
                 cells.pid_globals.extend(*cell..cell + len);
@@ -634,6 +842,7 @@ pub struct PromelaSymScratch {
     out: Vec<u64>,
     values: HashMap<(u32, u64), u32>,
     markers: Vec<u64>,
+    plain: Vec<u64>,
 }
 
 const E_LOCAL: u32 = 1 << 20;
@@ -641,6 +850,8 @@ const E_LOCAL_PID: u32 = 2 << 20;
 const E_ARRAY: u32 = 3 << 20;
 const E_ARRAY_PID: u32 = 4 << 20;
 const E_GLOBAL: u32 = 5 << 20;
+const E_OWNED: u32 = 6 << 20;
+const E_OWNED_PID: u32 = 7 << 20;
 const CELL: u32 = StateGraph::FIRST_FREE_COLOUR;
 const VALUE: u32 = StateGraph::FIRST_FREE_COLOUR + (1 << 24);
 
@@ -670,6 +881,30 @@ impl<'a> PromelaSymmetry<'a> {
         prog.slots_at as usize + pid * prog.slot_cells as usize
     }
 
+    /// Calls `f` with every cell of `mem` outside the family's slots and
+    /// channels that holds a pid: global variables, message fields of
+    /// global channels, and locals of the other processes.
+    fn for_pid_cells(&self, mem: &[u64], mut f: impl FnMut(usize)) {
+        for &c in &self.cells.pid_globals {
+            f(c as usize);
+        }
+        if self.cells.other_pid_locals.iter().all(Vec::is_empty) {
+            return;
+        }
+        for s in 0..self.sys.program().slots as usize {
+            if self.atom_of[s].is_some() {
+                continue;
+            }
+            let base = self.slot(s);
+            let Some(t) = (mem[base] as usize).checked_sub(1) else {
+                continue;
+            };
+            for &k in &self.cells.other_pid_locals[t] {
+                f(base + k as usize);
+            }
+        }
+    }
+
     /// The vertex of the value `v` of cell kind `kind` (one per pair).
     fn value_vertex(scratch: &mut PromelaSymScratch, g: &mut StateGraph, kind: u32, v: u64) -> u32 {
         *scratch
@@ -678,8 +913,39 @@ impl<'a> PromelaSymmetry<'a> {
             .or_insert_with(|| g.add_vertex(VALUE))
     }
 
-    /// Per element of the family: its marker (the paper's Def. 4).
-    fn element_markers(&self, mem: &[u64], markers: &mut Vec<u64>) {
+    /// Per element of the family: its marker (the paper's Def. 4),
+    /// refined by the markers of the pids its own pid-holding cells refer
+    /// to (Alg. 5.1's `local`), so that elements with equal markers are
+    /// told apart, and ordered, by what they point to.
+    fn element_markers(&self, mem: &[u64], markers: &mut Vec<u64>, plain: &mut Vec<u64>) {
+        self.plain_markers(mem, plain);
+        markers.clear();
+        markers.extend_from_slice(plain);
+        let refer =
+            |h: u64, v: u64| mix(h ^ self.atom_of(v).map_or(v << 1, |b| plain[b as usize] | 1));
+        for (a, &p) in self.cells.pids.iter().enumerate() {
+            let mut h = plain[a];
+            let base = self.slot(p as usize);
+            for &k in &self.cells.pid_locals {
+                h = refer(h, mem[base + k as usize]);
+            }
+            for o in &self.cells.owned {
+                let at = o.at[p as usize] as usize;
+                for &k in &o.pid_cells {
+                    h = refer(h, mem[at + k as usize]);
+                }
+            }
+            for &(first, len, holds) in &self.cells.indexed {
+                if holds && p < len {
+                    h = refer(h, mem[(first + p) as usize]);
+                }
+            }
+            markers[a] = h;
+        }
+    }
+
+    /// Per element of the family: its marker, the paper's Def. 4.
+    fn plain_markers(&self, mem: &[u64], markers: &mut Vec<u64>) {
         let n = self.cells.pids.len();
         markers.clear();
         markers.resize(n, 0);
@@ -693,8 +959,26 @@ impl<'a> PromelaSymmetry<'a> {
                 }
                 h = mix(h ^ mem[base + k]);
             }
-            for &c in &self.cells.pid_globals {
-                h = mix(h ^ u64::from(mem[c as usize] == u64::from(p)));
+            self.for_pid_cells(mem, |c| h = mix(h ^ u64::from(mem[c] == u64::from(p))));
+            for o in &self.cells.owned {
+                let at = o.at[p as usize] as usize;
+                for k in 0..o.width {
+                    let v = mem[at + k as usize];
+                    h = mix(h ^ if o.pid_cells.binary_search(&k).is_ok() {
+                        u64::from(self.atom_of(v).is_some())
+                    } else {
+                        v
+                    });
+                }
+                for &k in &o.pid_cells {
+                    let count = self
+                        .cells
+                        .pids
+                        .iter()
+                        .filter(|&&q| mem[(o.at[q as usize] + k) as usize] == u64::from(p))
+                        .count();
+                    h = mix(h ^ (u64::from(k) << 32) ^ count as u64);
+                }
             }
             for &(first, len, holds) in &self.cells.indexed {
                 if p < len {
@@ -742,6 +1026,7 @@ impl StateSymmetry for PromelaSymmetry<'_> {
             out: Vec::new(),
             values: HashMap::new(),
             markers: Vec::new(),
+            plain: Vec::new(),
         }
     }
 
@@ -787,12 +1072,32 @@ impl StateSymmetry for PromelaSymmetry<'_> {
                 }
             }
         }
-        for &c in &self.cells.pid_globals {
-            if let Some(b) = self.atom_of(mem[c as usize]) {
-                let cell = g.add_vertex(CELL + c);
+        self.for_pid_cells(&mem, |c| {
+            if let Some(b) = self.atom_of(mem[c]) {
+                let cell = g.add_vertex(CELL + c as u32);
                 let to = g.atom(b);
                 g.add_edge(cell, to, E_GLOBAL);
             }
+        });
+        let mut first = 0;
+        for o in &self.cells.owned {
+            for (a, &p) in self.cells.pids.iter().enumerate() {
+                let atom = g.atom(a as u32);
+                let at = o.at[p as usize] as usize;
+                for k in 0..o.width {
+                    let v = mem[at + k as usize];
+                    if o.pid_cells.binary_search(&k).is_ok()
+                        && let Some(b) = self.atom_of(v)
+                    {
+                        let to = g.atom(b);
+                        g.add_edge(atom, to, E_OWNED_PID + first + k);
+                    } else {
+                        let to = Self::value_vertex(scratch, g, (2 << 16) + first + k, v);
+                        g.add_edge(atom, to, E_OWNED + first + k);
+                    }
+                }
+            }
+            first += o.width;
         }
         // Value vertices coloured by rank: invariant under permutations,
         // distinct values get distinct colours.
@@ -834,8 +1139,17 @@ impl StateSymmetry for PromelaSymmetry<'_> {
                 new[to + k as usize] = image(mem[from + k as usize]);
             }
         }
-        for &c in &self.cells.pid_globals {
-            new[c as usize] = image(mem[c as usize]);
+        self.for_pid_cells(&mem, |c| new[c] = image(mem[c]));
+        for o in &self.cells.owned {
+            let w = o.width as usize;
+            for &p in &self.cells.pids {
+                let from = o.at[p as usize] as usize;
+                let to = o.at[perm.image(0, p) as usize] as usize;
+                new[to..to + w].copy_from_slice(&mem[from..from + w]);
+                for &k in &o.pid_cells {
+                    new[to + k as usize] = image(mem[from + k as usize]);
+                }
+            }
         }
         for &(first, len, holds) in &self.cells.indexed {
             for i in 0..len {
@@ -868,7 +1182,7 @@ impl StateSymmetry for PromelaSymmetry<'_> {
         let mut mem = std::mem::take(&mut scratch.mem);
         self.sys.unpack(state, &mut mem);
         let mut markers = std::mem::take(&mut scratch.markers);
-        self.element_markers(&mem, &mut markers);
+        self.element_markers(&mem, &mut markers, &mut scratch.plain);
         // The state's marker: what no permutation moves, the sorted
         // element markers, and each pid-holding global by its pid's marker.
         let mut fixed = mem.clone();
@@ -884,14 +1198,20 @@ impl StateSymmetry for PromelaSymmetry<'_> {
                 }
             }
         }
+        for o in &self.cells.owned {
+            for &p in &self.cells.pids {
+                let at = o.at[p as usize] as usize;
+                fixed[at..at + o.width as usize].fill(0);
+            }
+        }
         let mut h = 0x4d61u64;
-        for &c in &self.cells.pid_globals {
-            let v = mem[c as usize];
-            fixed[c as usize] = match self.atom_of(v) {
+        self.for_pid_cells(&mem, |c| {
+            let v = mem[c];
+            fixed[c] = match self.atom_of(v) {
                 Some(a) => markers[a as usize] | 1,
                 None => v << 1,
             };
-        }
+        });
         for &c in &fixed {
             h = mix(h ^ c);
         }
@@ -909,7 +1229,7 @@ impl StateSymmetry for PromelaSymmetry<'_> {
         let mut mem = std::mem::take(&mut scratch.mem);
         self.sys.unpack(state, &mut mem);
         let mut markers = std::mem::take(&mut scratch.markers);
-        self.element_markers(&mem, &mut markers);
+        self.element_markers(&mem, &mut markers, &mut scratch.plain);
         let atom_of = &self.atom_of;
         let perm = sorting_permutation(&self.domains, |_, p| {
             markers[atom_of[p as usize].expect("a family pid") as usize]
@@ -923,7 +1243,8 @@ impl StateSymmetry for PromelaSymmetry<'_> {
 /// Whether every pid-indexed array covers the family's pids.
 pub fn check_cover(cells: &SymmetryCells) -> Result<(), String> {
     let max = cells.pids.iter().copied().max().unwrap_or(0);
-    for &(_, len, _) in &cells.indexed {
+    let lens = cells.indexed.iter().map(|&(_, len, _)| len);
+    for len in lens.chain(cells.owned.iter().map(|o| o.len)) {
         if len <= max {
             return Err(format!(
                 "an array indexed by pids of the family has {len} elements, fewer than the pids (up to {max})"
