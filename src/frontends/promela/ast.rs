@@ -201,6 +201,9 @@ pub enum Expr {
     NrPr(Span),
     /// `timeout`.
     Timeout(Span),
+    /// A flattened index one array level deeper (a structure's array
+    /// field): `outer * len + inner`, where `inner` must be below `len`.
+    Index(Box<Expr>, Box<Expr>, u32, Span),
 }
 
 impl Expr {
@@ -216,7 +219,8 @@ impl Expr {
             | Expr::Run(_, _, s)
             | Expr::Pid(s)
             | Expr::NrPr(s)
-            | Expr::Timeout(s) => *s,
+            | Expr::Timeout(s)
+            | Expr::Index(_, _, _, s) => *s,
             Expr::Var(v) => v.span,
         }
     }

@@ -53,6 +53,9 @@ pub enum Ex {
     NrPr,
     /// `timeout`.
     Timeout,
+    /// A flattened index one array level deeper: `outer * len + inner`,
+    /// with `inner` checked to be below `len`.
+    Index(Box<Ex>, Box<Ex>, u32, Span),
 }
 
 /// A compiled assignable reference.
@@ -448,7 +451,8 @@ fn compile_proc(
             cell_types.push(d.ty);
         }
         local_names.push((d.name.clone(), cell, len, d.ty));
-        if d.len.is_none() && d.ty != BasicType::Chan {
+        // SPIN tracks scalars, not the fields of structures (`x.f`).
+        if d.len.is_none() && d.ty != BasicType::Chan && !d.name.contains('.') {
             tracked.insert(d.name.clone(), tracked_cells.len());
             tracked_cells.push(cell);
         }
@@ -540,7 +544,7 @@ fn names_read(spec: &Spec) -> std::collections::HashSet<String> {
         match e {
             Expr::Var(v) => var(v, out, true),
             Expr::Unary(_, a, _) => expr(a, out),
-            Expr::Binary(_, a, b, _) => {
+            Expr::Binary(_, a, b, _) | Expr::Index(a, b, _, _) => {
                 expr(a, out);
                 expr(b, out);
             }
@@ -839,6 +843,12 @@ impl Scope<'_> {
             Expr::Pid(_) => Ex::Pid,
             Expr::NrPr(_) => Ex::NrPr,
             Expr::Timeout(_) => Ex::Timeout,
+            Expr::Index(outer, inner, len, span) => Ex::Index(
+                Box::new(self.expr(outer)?),
+                Box::new(self.expr(inner)?),
+                *len,
+                *span,
+            ),
         })
     }
 

@@ -201,6 +201,16 @@ impl Ctx<'_> {
                     self.eval(b)?
                 }
             }
+            Ex::Index(outer, inner, len, span) => {
+                let i = self.eval(inner)?;
+                if i < 0 || i >= i64::from(*len) {
+                    return Err((
+                        format!("array index {i} out of bounds (0..{})", len - 1),
+                        *span,
+                    ));
+                }
+                self.eval(outer)? * i64::from(*len) + i
+            }
             Ex::ChanQuery(op, c, span) => {
                 let id = self.eval(c)?;
                 let (at, store) = self.channel(id, *span)?;

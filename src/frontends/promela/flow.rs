@@ -995,7 +995,7 @@ fn expr_reads(e: &Expr, names: &dyn Names, reads: &mut Vec<usize>) {
     match e {
         Expr::Var(v) => var_read(v, names, reads),
         Expr::Unary(_, a, _) => expr_reads(a, names, reads),
-        Expr::Binary(_, a, b, _) => {
+        Expr::Binary(_, a, b, _) | Expr::Index(a, b, _, _) => {
             expr_reads(a, names, reads);
             expr_reads(b, names, reads);
         }
@@ -1084,7 +1084,7 @@ pub fn stmt_is_global(s: &StmtKind, names: &dyn Names) -> bool {
         match e {
             Expr::Var(v) => var(v, names),
             Expr::Unary(_, a, _) => expr(a, names),
-            Expr::Binary(_, a, b, _) => expr(a, names) || expr(b, names),
+            Expr::Binary(_, a, b, _) | Expr::Index(a, b, _, _) => expr(a, names) || expr(b, names),
             Expr::Cond(a, b, c, _) => expr(a, names) || expr(b, names) || expr(c, names),
             Expr::ChanQuery(op, c, _) => {
                 let xu = names.exclusive(&c.name);

@@ -3,8 +3,8 @@
 //!
 //! - `preprocess` (over `lexer`'s tokens): the C preprocessor as SPIN
 //!   runs it;
-//! - `parser` (into `ast`): the grammar, `inline`s expanded; constructs
-//!   not run yet are refused by name;
+//! - `parser` (into `ast`): the grammar, `inline`s expanded, `typedef`s
+//!   flattened (`structs`); constructs not run yet are refused by name;
 //! - `flow`: each proctype's control flow as SPIN builds it, with SPIN's
 //!   default statement merging and dead-variable resets, and its
 //!   transition table;
@@ -30,6 +30,7 @@ pub mod lexer;
 pub mod parser;
 pub mod por;
 pub mod preprocess;
+pub mod structs;
 pub mod symmetry;
 pub mod system;
 

@@ -4,6 +4,7 @@
 
 use super::ast::*;
 use super::lexer::{Tok, TokKind};
+use super::structs::{self, Field, FieldType, Typedefs};
 use crate::diag::{Diagnostic, Span};
 use std::collections::HashMap;
 
@@ -34,7 +35,6 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("ltl", "`ltl` formulas"),
     ("trace", "trace assertions"),
     ("notrace", "trace assertions"),
-    ("typedef", "`typedef`"),
     ("unless", "`unless`"),
     ("provided", "`provided` clauses"),
     ("priority", "process priorities"),
@@ -87,6 +87,9 @@ pub fn parse(toks: Vec<Tok>, end: Span) -> Result<Spec, Diagnostic> {
         locals: None,
         exclusive: Vec::new(),
         depth: 0,
+        typedefs: Typedefs::new(),
+        struct_globals: HashMap::new(),
+        struct_locals: HashMap::new(),
     };
     p.spec()
 }
@@ -101,6 +104,12 @@ struct Parser<'i> {
     /// Its `xr`/`xs` claims.
     exclusive: Vec<(String, u8)>,
     depth: usize,
+    /// The `typedef`s declared so far.
+    typedefs: Typedefs,
+    /// Global variables of a structure type: their type and length.
+    struct_globals: HashMap<String, (String, Option<usize>)>,
+    /// The current proctype's variables of a structure type.
+    struct_locals: HashMap<String, (String, Option<usize>)>,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -252,10 +261,12 @@ impl Parser<'_> {
                 for d in &spec.globals[before..] {
                     spec.local_globals.push(d.name.clone());
                 }
+            } else if self.at_word("typedef") {
+                self.typedef()?;
             } else if self
                 .peek()
                 .and_then(Tok::ident)
-                .is_some_and(|w| basic_type(w).is_some())
+                .is_some_and(|w| self.is_type(w))
             {
                 self.decls(&mut spec.globals, false)?;
             } else {
@@ -361,6 +372,7 @@ impl Parser<'_> {
 
     fn body(&mut self) -> R<(Vec<Decl>, Seq)> {
         self.locals = Some(Vec::new());
+        self.struct_locals.clear();
         self.expect("{")?;
         let seq = self.sequence(&["}"])?;
         self.expect("}")?;
@@ -373,11 +385,173 @@ impl Parser<'_> {
         self.one_decl(out, param)
     }
 
+    /// Whether `w` names a type: a basic one or a `typedef`.
+    fn is_type(&self, w: &str) -> bool {
+        basic_type(w).is_some() || self.typedefs.contains_key(w)
+    }
+
+    /// `typedef T { fields }`: fields of basic types (with lengths and
+    /// initial values) and of `typedef`s declared before.
+    fn typedef(&mut self) -> R<()> {
+        self.at += 1;
+        let (name, span) = self.name("the typedef's name")?;
+        if self.is_type(&name) {
+            return Err(Diagnostic::error(
+                span,
+                format!("type `{name}` is declared twice"),
+            ));
+        }
+        self.expect("{")?;
+        let mut fields: Vec<Field> = Vec::new();
+        while !self.at_punct("}") {
+            let word = self.peek().and_then(Tok::ident).map(str::to_string);
+            if let Some(inner) = word.filter(|w| self.typedefs.contains_key(w)) {
+                self.at += 1;
+                loop {
+                    let (f, _) = self.name("a field name")?;
+                    let len = self.array_len(span)?;
+                    fields.push(Field {
+                        name: f,
+                        ty: FieldType::Struct(inner.clone()),
+                        len,
+                        init: None,
+                    });
+                    if !self.eat(",") {
+                        break;
+                    }
+                }
+            } else {
+                let mut decls = Vec::new();
+                self.one_decl(&mut decls, false)?;
+                for d in decls {
+                    if d.chan.is_some() {
+                        return Err(Diagnostic::error(
+                            d.span,
+                            "not supported yet: a channel created in a `typedef`",
+                        ));
+                    }
+                    fields.push(Field {
+                        name: d.name,
+                        ty: FieldType::Basic(d.ty),
+                        len: d.len,
+                        init: d.init,
+                    });
+                }
+            }
+            if !self.eat(";") && !self.at_punct("}") {
+                return Err(Diagnostic::error(
+                    self.here(),
+                    format!("expected `;` or `}}`, found {}", self.found()),
+                ));
+            }
+        }
+        self.expect("}")?;
+        self.eat(";");
+        for (i, f) in fields.iter().enumerate() {
+            if fields[..i].iter().any(|g| g.name == f.name) {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("`{name}` has two fields named `{}`", f.name),
+                ));
+            }
+        }
+        if fields.is_empty() {
+            return Err(Diagnostic::error(span, format!("`{name}` has no field")));
+        }
+        self.typedefs.insert(name, fields);
+        Ok(())
+    }
+
+    /// An optional `[N]` after a name.
+    fn array_len(&mut self, span: Span) -> R<Option<usize>> {
+        if !self.eat("[") {
+            return Ok(None);
+        }
+        let n = self.const_expr("the array's length")?;
+        self.expect("]")?;
+        if !(1..=65_535).contains(&n) {
+            return Err(Diagnostic::error(span, "an array has 1 to 65535 elements"));
+        }
+        Ok(Some(n as usize))
+    }
+
+    /// `T a, b[2]` for a `typedef` `T`: one variable per leaf field.
+    fn struct_decl(
+        &mut self,
+        tname: String,
+        tspan: Span,
+        out: &mut Vec<Decl>,
+        param: bool,
+    ) -> R<()> {
+        if param {
+            return Err(Diagnostic::error(
+                tspan,
+                "not supported yet: a parameter of a `typedef` type",
+            ));
+        }
+        let leaves = structs::leaves(&self.typedefs, &tname);
+        loop {
+            let (name, span) = self.name("a variable name")?;
+            let len = self.array_len(span)?;
+            if self.at_punct("=") {
+                return Err(Diagnostic::error(
+                    self.here(),
+                    "a structure has no initialiser: its fields' come from its `typedef`",
+                ));
+            }
+            let n = len.unwrap_or(1);
+            if leaves.iter().any(|l| n * l.count > 65_535) {
+                return Err(Diagnostic::error(
+                    span,
+                    "not supported yet: a structure variable with more than 65535 elements in a field",
+                ));
+            }
+            for l in &leaves {
+                out.push(Decl {
+                    name: format!("{name}{}", l.suffix),
+                    ty: l.ty,
+                    len: (len.is_some() || l.array).then_some(n * l.count),
+                    init: l.init.clone(),
+                    chan: None,
+                    span,
+                });
+            }
+            let scope = if self.locals.is_some() {
+                &mut self.struct_locals
+            } else {
+                &mut self.struct_globals
+            };
+            scope.insert(name, (tname.clone(), len));
+            if !self.eat(",") {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The structure type and length of variable `name`, if it has one.
+    fn struct_var(&self, name: &str) -> Option<(String, Option<usize>)> {
+        let local = self
+            .locals
+            .as_ref()
+            .is_some_and(|l| l.iter().any(|d| d.name == name));
+        if local {
+            return None;
+        }
+        self.struct_locals
+            .get(name)
+            .or_else(|| self.struct_globals.get(name))
+            .cloned()
+    }
+
     fn one_decl(&mut self, out: &mut Vec<Decl>, param: bool) -> R<()> {
         if let Some(d) = self.unsupported_word() {
             return Err(d);
         }
         let (word, tspan) = self.name("a type")?;
+        if self.typedefs.contains_key(&word) {
+            return self.struct_decl(word, tspan, out, param);
+        }
         let Some(mut ty) = basic_type(&word) else {
             return Err(Diagnostic::error(
                 tspan,
@@ -439,7 +613,7 @@ impl Parser<'_> {
                 && self
                     .peek()
                     .and_then(Tok::ident)
-                    .is_some_and(|w| basic_type(w).is_some())
+                    .is_some_and(|w| self.is_type(w))
             {
                 self.at -= 1;
                 break;
@@ -463,6 +637,21 @@ impl Parser<'_> {
         let mut fields = Vec::new();
         loop {
             let (w, s) = self.name("a field type")?;
+            if self.typedefs.contains_key(&w) {
+                for l in structs::leaves(&self.typedefs, &w) {
+                    if matches!(l.ty, BasicType::Unsigned(_)) {
+                        return Err(Diagnostic::error(
+                            s,
+                            "not supported yet: `unsigned` message fields",
+                        ));
+                    }
+                    fields.extend(std::iter::repeat_n(l.ty, l.count));
+                }
+                if !self.eat(",") {
+                    break;
+                }
+                continue;
+            }
             let Some(t) = basic_type(&w) else {
                 return Err(Diagnostic::error(
                     s,
@@ -532,7 +721,7 @@ impl Parser<'_> {
         let mut labels = Vec::new();
         while let (Some(a), Some(b)) = (self.peek(), self.peek_at(1)) {
             match (a.ident(), b.is(":")) {
-                (Some(name), true) if basic_type(name).is_none() => {
+                (Some(name), true) if !self.is_type(name) => {
                     labels.push((name.to_string(), a.span));
                     self.at += 2;
                 }
@@ -547,7 +736,7 @@ impl Parser<'_> {
         }
         let word = self.peek().and_then(Tok::ident).map(str::to_string);
         if let Some(w) = word.as_deref()
-            && basic_type(w).is_some()
+            && self.is_type(w)
         {
             if !labels.is_empty() {
                 return Err(Diagnostic::error(
@@ -809,10 +998,16 @@ impl Parser<'_> {
             locals: self.locals.take(),
             exclusive: std::mem::take(&mut self.exclusive),
             depth: self.depth,
+            typedefs: std::mem::take(&mut self.typedefs),
+            struct_globals: std::mem::take(&mut self.struct_globals),
+            struct_locals: std::mem::take(&mut self.struct_locals),
         };
         let seq = sub.sequence(&[]);
         self.locals = sub.locals.take();
         self.exclusive = std::mem::take(&mut sub.exclusive);
+        self.typedefs = std::mem::take(&mut sub.typedefs);
+        self.struct_globals = std::mem::take(&mut sub.struct_globals);
+        self.struct_locals = std::mem::take(&mut sub.struct_locals);
         let seq = seq?;
         if seq.stmts.is_empty() {
             return Err(Diagnostic::error(span, "an inline with an empty body"));
@@ -864,16 +1059,17 @@ impl Parser<'_> {
             ));
         }
         if self.eat("!") {
-            let mut args = vec![self.expr()?];
+            let mut args = Vec::new();
+            self.send_arg(&mut args)?;
             loop {
                 if self.eat(",") {
-                    args.push(self.expr()?);
+                    self.send_arg(&mut args)?;
                 } else if self.at_punct("(") {
                     // `c!a(b, c)`: SPIN's other way to write `c!a,b,c`.
                     self.at += 1;
-                    args.push(self.expr()?);
+                    self.send_arg(&mut args)?;
                     while self.eat(",") {
-                        args.push(self.expr()?);
+                        self.send_arg(&mut args)?;
                     }
                     self.expect(")")?;
                 } else {
@@ -893,15 +1089,16 @@ impl Parser<'_> {
                     "not supported yet: receives that keep the message (`?<..>`)",
                 ));
             }
-            let mut args = vec![self.recv_arg()?];
+            let mut args = Vec::new();
+            self.recv_args_one(&mut args)?;
             loop {
                 if self.eat(",") {
-                    args.push(self.recv_arg()?);
+                    self.recv_args_one(&mut args)?;
                 } else if self.at_punct("(") {
                     self.at += 1;
-                    args.push(self.recv_arg()?);
+                    self.recv_args_one(&mut args)?;
                     while self.eat(",") {
-                        args.push(self.recv_arg()?);
+                        self.recv_args_one(&mut args)?;
                     }
                     self.expect(")")?;
                 } else {
@@ -928,6 +1125,73 @@ impl Parser<'_> {
         Ok(Expr::Poll(chan, args, span))
     }
 
+    /// A sent value; a whole structure sends each of its leaf elements.
+    fn send_arg(&mut self, args: &mut Vec<Expr>) -> R<()> {
+        match self.whole_struct()? {
+            Some(refs) => args.extend(refs.into_iter().map(Expr::Var)),
+            None => args.push(self.expr()?),
+        }
+        Ok(())
+    }
+
+    /// A receive argument; a whole structure receives each of its leaf
+    /// elements.
+    fn recv_args_one(&mut self, args: &mut Vec<RecvArg>) -> R<()> {
+        match self.whole_struct()? {
+            Some(refs) => args.extend(refs.into_iter().map(RecvArg::Var)),
+            None => args.push(self.recv_arg()?),
+        }
+        Ok(())
+    }
+
+    /// A whole structure `x` or `x[i]` (no field named), as the
+    /// references to its leaf elements in order (as a message carries
+    /// it); `None`, and nothing read, if the next tokens are not one.
+    fn whole_struct(&mut self) -> R<Option<Vec<VarRef>>> {
+        let Some(name) = self.peek().and_then(Tok::ident).map(str::to_string) else {
+            return Ok(None);
+        };
+        let Some((tname, len)) = self.struct_var(&name) else {
+            return Ok(None);
+        };
+        let start = self.at;
+        let span = self.here();
+        self.at += 1;
+        let mut index = None;
+        let mut end = span;
+        if self.eat("[") {
+            index = Some(self.expr()?);
+            end = self.expect("]")?;
+        }
+        if self.at_punct(".") {
+            self.at = start;
+            return Ok(None);
+        }
+        if len.is_none() && index.is_some() {
+            return Err(Diagnostic::error(span, format!("`{name}` is no array")));
+        }
+        let i = len.map(|_| index.unwrap_or(Expr::Const(0, span)));
+        let span = span.to(end);
+        let mut refs = Vec::new();
+        for l in structs::leaves(&self.typedefs, &tname) {
+            for k in 0..l.count {
+                let element = Expr::Const(k as i64, span);
+                let index = match (&i, l.array) {
+                    (Some(i), true) => Some(structs::nest(Some(i.clone()), element, l.count, span)),
+                    (Some(i), false) => Some(i.clone()),
+                    (None, true) => Some(element),
+                    (None, false) => None,
+                };
+                refs.push(VarRef {
+                    name: format!("{name}{}", l.suffix),
+                    index: index.map(Box::new),
+                    span,
+                });
+            }
+        }
+        Ok(Some(refs))
+    }
+
     fn recv_arg(&mut self) -> R<RecvArg> {
         if self.at_word("eval") {
             self.at += 1;
@@ -952,15 +1216,70 @@ impl Parser<'_> {
             index = Some(Box::new(self.expr()?));
             end = self.expect("]")?;
         }
-        if self.at_punct(".") {
-            return Err(Diagnostic::error(
-                self.here(),
-                "not supported yet: structure fields (`typedef`)",
-            ));
+        let Some((mut tname, len)) = self.struct_var(&name) else {
+            if self.at_punct(".") {
+                return Err(Diagnostic::error(
+                    self.here(),
+                    format!("`{name}` is no structure"),
+                ));
+            }
+            return Ok(VarRef {
+                name,
+                index,
+                span: span.to(end),
+            });
+        };
+        // A field of a structure: the flattened variable of its leaf.
+        let mut path = name.clone();
+        let mut flat: Option<Expr> = match (len, index) {
+            (Some(_), i) => Some(i.map_or(Expr::Const(0, span), |i| *i)),
+            (None, Some(_)) => {
+                return Err(Diagnostic::error(span, format!("`{name}` is no array")));
+            }
+            (None, None) => None,
+        };
+        loop {
+            if !self.eat(".") {
+                return Err(Diagnostic::error(
+                    span.to(end),
+                    format!(
+                        "not supported yet: a whole structure (`{path}`) as a value; name one of its fields"
+                    ),
+                ));
+            }
+            let (f, fspan) = self.name("a field name")?;
+            let Some(field) = self.typedefs[&tname].iter().find(|x| x.name == f).cloned() else {
+                return Err(Diagnostic::error(
+                    fspan,
+                    format!("`{tname}` has no field `{f}`"),
+                ));
+            };
+            path.push('.');
+            path.push_str(&f);
+            end = fspan;
+            let mut i = None;
+            if self.eat("[") {
+                i = Some(self.expr()?);
+                end = self.expect("]")?;
+            }
+            match (field.len, i) {
+                (Some(n), i) => {
+                    let i = i.unwrap_or(Expr::Const(0, fspan));
+                    flat = Some(structs::nest(flat, i, n, span.to(end)));
+                }
+                (None, Some(_)) => {
+                    return Err(Diagnostic::error(fspan, format!("`{f}` is no array")));
+                }
+                (None, None) => {}
+            }
+            match field.ty {
+                FieldType::Basic(_) => break,
+                FieldType::Struct(inner) => tname = inner,
+            }
         }
         Ok(VarRef {
-            name,
-            index,
+            name: path,
+            index: flat.map(Box::new),
             span: span.to(end),
         })
     }
@@ -1192,11 +1511,64 @@ mod tests {
     }
 
     #[test]
+    fn structure_fields_become_flattened_variables() {
+        let spec = parse_text(
+            "typedef U { byte c[4]; bit d }; typedef T { int a = 3; U u[2] };\n\
+             T g[3]; init { T l; g[1].u[1].c[2] = l.a; l.u[0].d = 1 }",
+        )
+        .unwrap();
+        let globals: Vec<(&str, Option<usize>)> = spec
+            .globals
+            .iter()
+            .map(|d| (d.name.as_str(), d.len))
+            .collect();
+        assert_eq!(
+            globals,
+            vec![("g.a", Some(3)), ("g.u.c", Some(24)), ("g.u.d", Some(6))]
+        );
+        assert!(matches!(spec.globals[0].init, Some(Expr::Const(3, _))));
+        let init = &spec.proctypes[0];
+        let locals: Vec<&str> = init.locals.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(locals, vec!["l.a", "l.u.c", "l.u.d"]);
+        let StmtKind::Assign(v, Expr::Var(r)) = &init.body.stmts[0].kind else {
+            panic!("{:?}", init.body.stmts[0].kind);
+        };
+        assert_eq!((v.name.as_str(), r.name.as_str()), ("g.u.c", "l.a"));
+        // ((1 * 2) + 1) * 4 + 2, each inner index checked on its own.
+        let Some(Expr::Index(outer, inner, 4, _)) = v.index.as_deref() else {
+            panic!("{:?}", v.index);
+        };
+        assert!(matches!(**inner, Expr::Const(2, _)));
+        assert!(matches!(**outer, Expr::Index(_, _, 2, _)));
+        for (text, message) in [
+            (
+                "typedef T { byte a }; T x; init { x.b = 1 }",
+                "`T` has no field `b`",
+            ),
+            ("byte x; init { x.a = 1 }", "`x` is no structure"),
+            (
+                "typedef T { byte a }; T x; init { x[0].a = 1 }",
+                "`x` is no array",
+            ),
+            (
+                "typedef T { byte a }; proctype P(T x) { skip }",
+                "a parameter of a `typedef` type",
+            ),
+        ] {
+            let err = parse_text(text).unwrap_err();
+            assert!(err.contains(message), "{text}: {err}");
+        }
+    }
+
+    #[test]
     fn constructs_not_run_yet_are_named_with_their_place() {
         for (text, what) in [
             ("never { skip }", "never claims"),
             ("init { skip unless { skip } }", "`unless`"),
-            ("typedef T { byte a }", "`typedef`"),
+            (
+                "typedef T { byte a }; T x; init { x = x }",
+                "a whole structure (`x`) as a value",
+            ),
             ("chan c = [1] of { byte }; init { c!!1 }", "sorted send"),
         ] {
             let err = parse_text(text).unwrap_err();

@@ -339,7 +339,7 @@ fn expr(prog: &Program, slots: &SlotMap, pid: usize, e: &Ex, a: &mut Access) {
             expr(prog, slots, pid, i, a);
         }
         Ex::Unary(_, x) => expr(prog, slots, pid, x, a),
-        Ex::Binary(_, x, y, _) => {
+        Ex::Binary(_, x, y, _) | Ex::Index(x, y, _, _) => {
             expr(prog, slots, pid, x, a);
             expr(prog, slots, pid, y, a);
         }

@@ -455,6 +455,10 @@ impl Analysis<'_> {
             }
             Expr::Run(_, args, _) => args.iter().for_each(|a| self.flow_expr(proc, a)),
             Expr::Poll(v, _, _) => self.flow_var(proc, v),
+            Expr::Index(a, b, _, _) => {
+                self.flow_expr(proc, a);
+                self.flow_expr(proc, b);
+            }
             Expr::Const(..) | Expr::Pid(_) | Expr::NrPr(_) | Expr::Timeout(_) => {}
         }
     }
@@ -718,6 +722,12 @@ impl Analysis<'_> {
                         self.check_field(proc, v, k, x);
                     }
                 }
+            }
+            // A flattened index of a structure's array field: pids in it
+            // are numbers (the arithmetic of the flattening).
+            Expr::Index(a, b, _, _) => {
+                self.check_value(proc, a);
+                self.check_value(proc, b);
             }
             Expr::Const(..) | Expr::Pid(_) | Expr::NrPr(_) | Expr::Timeout(_) => {}
         }
