@@ -6,9 +6,10 @@
 #
 # Rows: one thread without partial order reduction (pan -DNOREDUCE, -O2);
 # two threads (pan -DNCORE=2 against orbit --threads 2); SPIN's partial
-# order reduction (pan's default) for reference; the markers paper's
-# Peterson with 6 and 7 processes under symmetry reduction (the paper's
-# times, on a 1.7 GHz Pentium with SPIN 4.2.6, are context only).
+# order reduction (pan's default) against orbit's --por; the markers
+# paper's Peterson with 6 and 7 processes and orbit's e-mail system with 4
+# clients under symmetry reduction (the paper's times, on a 1.7 GHz
+# Pentium with SPIN 4.2.6, are context only).
 # Needs spin, a C compiler and target/release/orbit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,8 @@ trap 'rm -rf "$work"' EXIT
 
 python3 scripts/peterson-pml.py 6 > "$work/peterson6.pml"
 python3 scripts/peterson-pml.py 7 > "$work/peterson7.pml"
-cp models/promela/peterson5.pml tests/it/spin_corpus/p329.pml tests/it/spin_corpus/*.h "$work/"
+cp models/promela/peterson5.pml models/promela/email3.pml models/promela/email4.pml \
+  tests/it/spin_corpus/p329.pml tests/it/spin_corpus/*.h "$work/"
 
 build_pan() { # build_pan MODEL NAME CFLAGS...
   local model=$1 name=$2
@@ -69,6 +71,8 @@ build_pan peterson5.pml p5-por
 build_pan peterson5.pml p5-ncore -DNOREDUCE -DNCORE=2 -DSAFETY
 build_pan p329.pml p329-noreduce -DNOREDUCE
 build_pan p329.pml p329-ncore -DNOREDUCE -DNCORE=2 -DSAFETY
+build_pan email3.pml e3-noreduce -DNOREDUCE
+build_pan email3.pml e3-por
 
 echo "Machine: $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg); $(spin -V | head -1); median of $runs runs"
 echo
@@ -76,13 +80,18 @@ echo "| run | orbit states | pan states | orbit s | pan s | orbit/pan time | orb
 echo "|---|---|---|---|---|---|---|---|---|"
 row "peterson5, 1 thread" p5-noreduce "-m10000000" "$work/peterson5.pml" --threads 1
 row "peterson5, 2 threads (pan -DNCORE=2)" p5-ncore "-m10000000" "$work/peterson5.pml" --threads 2
-row "peterson5, pan's POR / orbit without (no --por for Promela yet)" p5-por "-m10000000" "$work/peterson5.pml" --threads 1
+row "peterson5, pan's POR / orbit --por" p5-por "-m10000000" "$work/peterson5.pml" --threads 1 --por
+row "email3, 1 thread" e3-noreduce "-m10000000" "$work/email3.pml" --threads 1
+row "email3, pan's POR / orbit --por" e3-por "-m10000000" "$work/email3.pml" --threads 1 --por
 row "p329 (SPIN book), 1 thread" p329-noreduce "-m10000000" "$work/p329.pml" --threads 1
 row "p329 (SPIN book), 2 threads (pan -DNCORE=2)" p329-ncore "-m10000000" "$work/p329.pml" --threads 2
 for n in 6 7; do
   for mode in canon markers-exact markers; do
     row "peterson$n --symmetry $mode, 1 thread" - - "$work/peterson$n.pml" --symmetry "$mode" --symmetric user --threads 1
   done
+done
+for mode in canon markers-exact markers; do
+  row "email4 --symmetry $mode, 1 thread" - - "$work/email4.pml" --symmetry "$mode" --symmetric client --threads 1
 done
 echo
 echo "The paper's times (SymmSPIN segmented / TopSPIN sorted / TopSPIN flattened, seconds): Peterson 6: 7 / 7 / 2; Peterson 7: 85 / 56 / 10."

@@ -641,5 +641,5 @@ impl VisitedSet {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests;

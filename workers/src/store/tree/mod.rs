@@ -273,7 +273,7 @@ pub(crate) fn expand<N: NodeValues + ?Sized>(nodes: &N, root: u64, out: &mut [u6
     Shape::new(out.len()).expand(nodes, root, out, None);
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
     use proptest::prelude::*;
