@@ -109,9 +109,38 @@ pub struct Relations {
     pub(crate) enables: Vec<GroupSet>,
     /// Groups that may change a checked state label (stutter condition).
     pub(crate) visible: GroupSet,
+    /// Per owner (a process), its groups, when the front end says which
+    /// process each group belongs to ([`Relations::with_owners`]).
+    pub(crate) owned: Option<Vec<GroupSet>>,
+    /// Per group: its owner's index into `owned` (`u32::MAX`: none).
+    pub(crate) owner: Vec<u32>,
 }
 
 impl Relations {
+    /// The same relations, with the process each group belongs to
+    /// (`None`: no process). A process's groups must all read and write
+    /// its program counter, so that they depend on each other; the model
+    /// reports per state which groups are at the current location of
+    /// their process ([`super::Model::current_groups`]).
+    pub fn with_owners(mut self, owners: &[Option<u32>]) -> Self {
+        let count = owners
+            .iter()
+            .flatten()
+            .map(|&o| o as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut owned = vec![GroupSet::empty(self.n); count];
+        self.owner = vec![u32::MAX; self.n];
+        for (g, o) in owners.iter().enumerate().take(self.n) {
+            if let Some(o) = o {
+                owned[*o as usize].insert(g);
+                self.owner[g] = *o;
+            }
+        }
+        self.owned = Some(owned);
+        self
+    }
+
     /// The relations over `n` groups: `dependent` (symmetric; any order of
     /// the pairs), `enables` (the edges of the enable graph: `a` may make
     /// `b` enabled) and the `visible` groups, those that may change a
@@ -139,6 +168,8 @@ impl Relations {
             dependent,
             enables,
             visible,
+            owned: None,
+            owner: Vec::new(),
         }
     }
 

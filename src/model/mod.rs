@@ -206,6 +206,21 @@ pub trait Model: Sync {
     /// The state as (slot name, printed value) pairs, for traces.
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)>;
 
+    /// The groups at the current location of their process in `state`
+    /// (enabled or not), into `out`, for models whose groups belong to
+    /// processes with program counters ([`Relations::with_owners`]):
+    /// partial order reduction then knows that a group of a process
+    /// elsewhere cannot run before that process moves. `false` (the
+    /// default): the model has no such notion.
+    fn current_groups(
+        &self,
+        _scratch: &mut Self::Scratch,
+        _state: &[u64],
+        _out: &mut GroupSet,
+    ) -> bool {
+        false
+    }
+
     /// What a deadlock is called in the model's language, as the
     /// summary's headline (Promela: SPIN's "invalid end state"); `None`:
     /// orbit's generic wording.

@@ -25,6 +25,16 @@
 //! Deadlock-only checking needs only A1 and A2. The cycle condition (A4)
 //! is the engine's proviso (`workers`' `por` module).
 //!
+//! When groups belong to processes with program counters (Promela's), A2.2
+//! leaves out the groups of `S`'s processes that are not at their
+//! process's current location, provided `S` holds every enabled group of
+//! those processes: such a group can run only after its process moves,
+//! and the first group of the process to run would be one at its current
+//! location, outside `S` (so disabled now) and dependent on `S` (it shares
+//! the program counter), which the search reaches and rejects on its own.
+//! The static enable graph alone cannot tell that a guard on other
+//! processes' variables does not matter while the process is elsewhere.
+//!
 //! The paper tries the candidates `DependencySet(α, T)` for randomly
 //! chosen `α ∈ T` and takes the first that passes; orbit tries every `α`
 //! and keeps the candidate with the fewest transitions (ties: the first
@@ -57,6 +67,9 @@ pub struct AmpleScratch {
     pub chosen: OpSet,
     reach: OpSet,
     dependent_on: OpSet,
+    /// Groups A2.2 leaves out (processes elsewhere).
+    elsewhere: OpSet,
+    owners: Vec<u32>,
     work: Vec<usize>,
 }
 
@@ -73,6 +86,8 @@ impl AmpleRule {
             chosen: OpSet::empty(self.r.n),
             reach: OpSet::empty(self.r.n),
             dependent_on: OpSet::empty(self.r.n),
+            elsewhere: OpSet::empty(self.r.n),
+            owners: Vec::new(),
             work: Vec::with_capacity(self.r.n),
         }
     }
@@ -80,8 +95,16 @@ impl AmpleRule {
     /// Chooses a proper ample set of the state whose enabled operations
     /// are `enabled`, where operation `op` has `cost[op]` transitions.
     /// Returns `true` and leaves it in `scratch.chosen`, or `false` when no
-    /// candidate passes (the state is to be fully expanded).
-    pub fn choose(&self, enabled: &OpSet, cost: &[u32], scratch: &mut AmpleScratch) -> bool {
+    /// candidate passes (the state is to be fully expanded). `here`: the
+    /// groups at their process's current location, when the relations
+    /// know the processes ([`Relations::with_owners`]).
+    pub fn choose(
+        &self,
+        enabled: &OpSet,
+        cost: &[u32],
+        here: Option<&OpSet>,
+        scratch: &mut AmpleScratch,
+    ) -> bool {
         let mut best: Option<u64> = None;
         for alpha in enabled.iter() {
             if self.r.visible.contains(alpha) {
@@ -96,7 +119,7 @@ impl AmpleRule {
                 continue;
             }
             let total: u64 = c.iter().map(|op| u64::from(cost[op])).sum();
-            if best.is_some_and(|b| total >= b) || !self.enabling_closed(enabled, scratch) {
+            if best.is_some_and(|b| total >= b) || !self.enabling_closed(enabled, here, scratch) {
                 continue;
             }
             best = Some(total);
@@ -144,17 +167,44 @@ impl AmpleRule {
     /// A2.2 for `scratch.candidate`: no operation reachable in the enable
     /// graph from `enabled \ S` through operations outside `S` depends on
     /// `S`.
-    fn enabling_closed(&self, enabled: &OpSet, scratch: &mut AmpleScratch) -> bool {
+    fn enabling_closed(
+        &self,
+        enabled: &OpSet,
+        here: Option<&OpSet>,
+        scratch: &mut AmpleScratch,
+    ) -> bool {
         let AmpleScratch {
             candidate,
             reach,
             dependent_on,
+            elsewhere,
+            owners,
             work,
             ..
         } = scratch;
         dependent_on.clear();
         for op in candidate.iter() {
             dependent_on.union_with(&self.r.dependent[op]);
+        }
+        elsewhere.clear();
+        if let (Some(owned), Some(here)) = (&self.r.owned, here) {
+            owners.clear();
+            owners.extend(candidate.iter().map(|op| self.r.owner[op]));
+            owners.sort_unstable();
+            owners.dedup();
+            // Only when `S` holds every enabled group of its processes.
+            let whole = !owners.contains(&u32::MAX)
+                && enabled.iter().all(|op| {
+                    candidate.contains(op) || owners.binary_search(&self.r.owner[op]).is_err()
+                });
+            if whole {
+                for &o in owners.iter() {
+                    elsewhere.union_with(&owned[o as usize]);
+                }
+                for (e, h) in elsewhere.words.iter_mut().zip(&here.words) {
+                    *e &= !h;
+                }
+            }
         }
         reach.clear();
         work.clear();
@@ -164,7 +214,7 @@ impl AmpleRule {
         }
         while let Some(a) = work.pop() {
             for (k, &en) in self.r.enables[a].words.iter().enumerate() {
-                let mut new = en & !candidate.words[k] & !reach.words[k];
+                let mut new = en & !candidate.words[k] & !reach.words[k] & !elsewhere.words[k];
                 if new & dependent_on.words[k] != 0 {
                     return false;
                 }
@@ -200,7 +250,7 @@ mod tests {
     fn choose(r: &AmpleRule, enabled: &[usize], cost: &[u32]) -> Option<Vec<usize>> {
         let mut s = r.scratch();
         let e = OpSet::of(r.operations(), enabled.iter().copied());
-        r.choose(&e, cost, &mut s)
+        r.choose(&e, cost, None, &mut s)
             .then(|| s.chosen.iter().collect())
     }
 
@@ -239,6 +289,37 @@ mod tests {
         // ...but not through the candidate itself: 0 enables 3 enables 2.
         let r = rule(4, &[(0, 2)], &[(0, 3), (3, 2)], &[]);
         assert_eq!(choose(&r, &[0, 1], &[1, 9, 1, 1]), Some(vec![0]));
+    }
+
+    #[test]
+    fn groups_of_a_process_elsewhere_cannot_run_before_it_moves() {
+        // Process 0 owns 0 (here, enabled) and 1 (elsewhere): both share
+        // its program counter. Process 1 owns 2 (here, enabled), which
+        // writes what 1's guard reads, and 3 (elsewhere).
+        let dep = [(0, 1), (1, 2), (2, 3)];
+        let en = [(2, 1), (0, 1), (2, 3)];
+        let owners = [Some(0), Some(0), Some(1), Some(1)];
+        let r = AmpleRule::from(
+            &Relations::new(
+                4,
+                |a, b| dep.contains(&(a, b)),
+                |a, b| en.contains(&(a, b)),
+                OpSet::empty(4),
+            )
+            .with_owners(&owners),
+        );
+        let enabled = OpSet::of(4, [0, 2]);
+        let mut s = r.scratch();
+        // Without locations, 2 may enable 1, which depends on {0}.
+        assert!(!r.choose(&enabled, &[1, 5, 1, 1], None, &mut s));
+        // With them, 1 waits for process 0 to move: {0} is ample.
+        let here = OpSet::of(4, [0, 2]);
+        assert!(r.choose(&enabled, &[1, 5, 1, 1], Some(&here), &mut s));
+        assert_eq!(s.chosen.iter().collect::<Vec<_>>(), vec![0]);
+        // A disabled group of process 0 at its location that 2 may enable
+        // (1 is here now) still blocks {0}.
+        let here = OpSet::of(4, [0, 1, 2]);
+        assert!(!r.choose(&enabled, &[1, 5, 1, 1], Some(&here), &mut s));
     }
 
     #[test]

@@ -95,6 +95,10 @@ pub struct PorScratch {
     group_enabled: OpSet,
     group_cost: Vec<u32>,
     group_ample: AmpleScratch,
+    /// The groups at their process's current location, and whether the
+    /// model told them ([`Model::current_groups`]).
+    here: OpSet,
+    has_here: bool,
     /// The state `words` belong to.
     key: Vec<u64>,
     /// Whether that state was expanded through a proper ample set
@@ -156,6 +160,8 @@ impl PorLayer {
                 Some(r) => r.scratch(),
                 None => AmpleScratch::default(),
             },
+            here: OpSet::empty(self.groups),
+            has_here: false,
             key: Vec::new(),
             proper: false,
         }
@@ -198,6 +204,8 @@ impl PorLayer {
             key,
             group_enabled,
             group_cost,
+            here,
+            has_here,
             ..
         } = scratch;
         words.clear();
@@ -236,6 +244,8 @@ impl PorLayer {
                 group_cost[g] += c;
             }
         })?;
+        here.clear();
+        *has_here = model.current_groups(model_scratch, state, here);
         key.clear();
         key.extend_from_slice(state);
         Ok(())
@@ -253,14 +263,20 @@ impl PorLayer {
             group_enabled,
             group_cost,
             group_ample,
+            here,
+            has_here,
             ..
         } = scratch;
+        let here = has_here.then_some(&*here);
         let by_group = self
             .group_rule
             .as_ref()
-            .is_some_and(|r| r.choose(group_enabled, group_cost, group_ample));
+            .is_some_and(|r| r.choose(group_enabled, group_cost, here, group_ample));
         if !by_group {
-            return !*unknown && self.rule.choose(enabled, cost, ample);
+            // The rule over instances, when groups are refined: `here`
+            // names groups, not instances.
+            let here = if self.group_of.is_some() { None } else { here };
+            return !*unknown && self.rule.choose(enabled, cost, here, ample);
         }
         // The group-level set, as the enabled instances of its groups.
         let group_of = self.group_of.as_deref().unwrap_or_default();

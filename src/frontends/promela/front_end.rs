@@ -164,8 +164,12 @@ impl ModelParts for LoadedPromela {
         }
         let start = std::time::Instant::now();
         // Slot 0, the failed assertion, is what the checked property reads.
-        let independence =
+        let mut independence =
             Independence::from_access(crate::model::Model::groups(&self.system), &[0]);
+        // Each group is one process's, and reads and writes its program
+        // counter: the ample rule may leave out groups of a process that
+        // is elsewhere.
+        independence.groups = independence.groups.with_owners(&self.system.group_owners());
         let info = PorInfo::before_run(&independence, start.elapsed());
         Some((independence, info))
     }

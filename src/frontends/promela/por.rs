@@ -49,6 +49,16 @@ pub struct Groups {
 }
 
 impl Groups {
+    /// Per group: the pid of its process (the end-state stutter: none).
+    pub fn owners(&self, slots: usize) -> Vec<Option<u32>> {
+        let per_pid: usize = self.starts.iter().map(Vec::len).sum();
+        let mut owners: Vec<Option<u32>> = (0..slots)
+            .flat_map(|pid| std::iter::repeat_n(Some(pid as u32), per_pid))
+            .collect();
+        owners.push(None);
+        owners
+    }
+
     /// The group of the transition of process `pid` (proctype `p`) that
     /// starts with element `e`.
     pub fn of(&self, pid: usize, p: usize, e: ElemId) -> usize {
@@ -106,10 +116,23 @@ pub fn infos(
     describe: &dyn Fn(usize, usize, ElemId) -> String,
 ) -> Vec<GroupInfo> {
     let indices: Vec<Index<'_>> = prog.procs.iter().map(|p| Index::new(&p.flow)).collect();
+    let occupants = occupants(prog);
     let mut infos = Vec::with_capacity(groups.end + 1);
-    for pid in 0..prog.slots as usize {
+    for (pid, can_hold) in occupants.iter().enumerate() {
         for (p, (starts, index)) in groups.starts.iter().zip(&indices).enumerate() {
             for &e in starts {
+                // A transition no process can take (its proctype never
+                // runs in this slot, or no reachable state of its flow
+                // has it) touches nothing: it is never enabled.
+                if !can_hold[p] || !index.states_of[e].iter().any(|&s| index.reachable[s]) {
+                    infos.push(GroupInfo {
+                        name: describe(pid, p, e),
+                        guard_reads: Vec::new(),
+                        action_reads: Vec::new(),
+                        writes: Vec::new(),
+                    });
+                    continue;
+                }
                 let a = access(prog, slots, pid, p, index, e);
                 infos.push(GroupInfo {
                     name: describe(pid, p, e),
@@ -144,6 +167,8 @@ struct Access {
 struct Index<'f> {
     by_elem: Vec<Vec<&'f super::flow::Trans>>,
     states_of: Vec<Vec<ElemId>>,
+    /// Per state: whether the flow reaches it from its start.
+    reachable: Vec<bool>,
 }
 
 impl<'f> Index<'f> {
@@ -156,7 +181,78 @@ impl<'f> Index<'f> {
                 states_of[t.elem].push(s);
             }
         }
-        Index { by_elem, states_of }
+        let mut reachable = vec![false; flow.elems.len()];
+        flow.reachable().for_each(|s| reachable[s] = true);
+        Index {
+            by_elem,
+            states_of,
+            reachable,
+        }
+    }
+}
+
+/// Per pid, per proctype: whether a process of the proctype can hold
+/// the pid. The active processes hold theirs from the start; `run` takes
+/// the first free pid (the running processes hold the pids below it, as
+/// processes die youngest first), so never pid 0, and one past the active
+/// processes unless every active process from that pid on can end.
+fn occupants(prog: &Program) -> Vec<Vec<bool>> {
+    let procs = prog.procs.len();
+    let mut runs = vec![false; procs];
+    for p in &prog.procs {
+        for c in &p.code {
+            code_runs(c, &mut runs);
+        }
+    }
+    let ends: Vec<bool> = prog
+        .procs
+        .iter()
+        .map(|p| {
+            p.flow
+                .reachable()
+                .any(|s| p.flow.elems[s].kind == Kind::Stop)
+        })
+        .collect();
+    let n = prog.active.len();
+    (0..prog.slots as usize)
+        .map(|pid| {
+            let freeable = prog.active.iter().skip(pid).all(|&q| ends[q]);
+            (0..procs)
+                .map(|q| {
+                    prog.active.get(pid) == Some(&q)
+                        || (pid > 0 && runs[q] && (pid >= n || freeable))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Marks in `runs` the proctypes `code` may start.
+fn code_runs(code: &Code, runs: &mut [bool]) {
+    fn ex(e: &Ex, runs: &mut [bool]) {
+        match e {
+            Ex::Run(p, args, _) => {
+                runs[*p] = true;
+                args.iter().for_each(|a| ex(a, runs));
+            }
+            Ex::Unary(_, a) => ex(a, runs),
+            Ex::Binary(_, a, b, _) | Ex::Index(a, b, _, _) => {
+                ex(a, runs);
+                ex(b, runs);
+            }
+            Ex::Cond(a, b, c) => {
+                ex(a, runs);
+                ex(b, runs);
+                ex(c, runs);
+            }
+            _ => {}
+        }
+    }
+    match code {
+        Code::Expr(e) | Code::Assert(e, _) => ex(e, runs),
+        Code::Assign(_, e) => ex(e, runs),
+        Code::Send(_, args, _) => args.iter().for_each(|a| ex(a, runs)),
+        Code::Add(..) | Code::Recv(..) | Code::Nop => {}
     }
 }
 
@@ -359,8 +455,9 @@ fn expr(prog: &Program, slots: &SlotMap, pid: usize, e: &Ex, a: &mut Access) {
         }
         Ex::Run(_, args, _) => {
             args.iter().for_each(|x| expr(prog, slots, pid, x, a));
-            // A new process takes the first free slot, with its channels.
-            all_processes(slots, &mut a.reads);
+            // A new process takes the first free slot (found from which
+            // slots hold a process), with its locals and channels.
+            a.reads.extend(slots.alive.iter().copied());
             all_processes(slots, &mut a.writes);
             all_channels(prog, slots, &mut a.writes);
         }

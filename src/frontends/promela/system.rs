@@ -239,6 +239,11 @@ impl PromelaSystem {
         format!("{}:{pid} line {line}: {text}", proc.name)
     }
 
+    /// Per group: the pid of its process ([`super::por::Groups::owners`]).
+    pub fn group_owners(&self) -> Vec<Option<u32>> {
+        self.groups.owners(self.prog.slots as usize)
+    }
+
     fn slot(&self, pid: usize) -> usize {
         self.prog.slots_at as usize + pid * self.prog.slot_cells as usize
     }
@@ -711,6 +716,29 @@ impl Model for PromelaSystem {
         self.packer.pack_truncating(&mem, &mut scratch.out);
         emit(&InitStep, &scratch.out);
         Ok(())
+    }
+
+    fn current_groups(
+        &self,
+        scratch: &mut PromelaScratch,
+        state: &[u64],
+        out: &mut crate::model::GroupSet,
+    ) -> bool {
+        let mut mem = std::mem::take(&mut scratch.base);
+        self.packer.unpack(state, &mut mem);
+        for pid in 0..self.nr_pr(&mem) {
+            let base = self.slot(pid);
+            let p = mem[base] as usize - 1;
+            let pc = mem[base + 1] as usize;
+            if pc == 0 {
+                continue;
+            }
+            for t in &self.prog.procs[p].flow.table[pc - 1] {
+                out.insert(self.groups.of(pid, p, t.elem));
+            }
+        }
+        scratch.base = mem;
+        true
     }
 
     fn successors(

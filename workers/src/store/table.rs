@@ -531,13 +531,13 @@ impl Tables {
     }
 
     /// Number of segments.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn segments(&self) -> usize {
         self.segments.len()
     }
 
     /// The capacity of each segment's current table.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn capacities(&self) -> Vec<usize> {
         let guard = crossbeam::epoch::pin();
         self.segments
