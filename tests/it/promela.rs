@@ -171,6 +171,22 @@ fn rendezvous_atomic_sequences_and_timeouts_follow_spin() {
             "byte x;\nactive proctype P() { do :: x < 3 -> x++ :: timeout -> break od }\n",
             9,
         ),
+        // A `d_step` that starts with a receive takes a rendezvous, and
+        // runs on with the handshake.
+        (
+            "chan c = [0] of { byte }; byte got;\n\
+             active proctype S() { c!1; c!2 }\n\
+             active proctype R() { do :: d_step { c?got; got = got + 10 } od }\n",
+            3,
+        ),
+        // Structure variables' initialisers are ignored, as SPIN ignores
+        // them; `else` needs no `;` after it; `hidden` globals are no part
+        // of the state; `mtype` names need no commas.
+        (
+            "typedef T { byte a = 3 }; T t = 9; hidden byte h; mtype = { m n };\n\
+             active proctype P() { d_step { h = t.a; t.a = h + 1 }; if :: t.a == 4 -> t.a = 0 :: else skip fi }\n",
+            5,
+        ),
     ];
     for (k, &(text, states)) in cases.iter().enumerate() {
         let path = model_file(dir.path(), &format!("case{k}.pml"), text);

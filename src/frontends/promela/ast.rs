@@ -94,6 +94,8 @@ pub struct Spec {
     pub globals: Vec<Decl>,
     /// Globals declared `local` (SPIN: used by one process only).
     pub local_globals: Vec<String>,
+    /// Globals declared `hidden` (SPIN keeps them out of the state).
+    pub hidden_globals: Vec<String>,
     /// Proctypes and `init`, in order.
     pub proctypes: Vec<Proctype>,
 }

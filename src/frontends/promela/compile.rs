@@ -283,8 +283,10 @@ pub fn compile(spec: &Spec, options: &super::Options) -> R<Program> {
         for _ in 0..len {
             global_types.push(d.ty);
         }
-        if d.ty != BasicType::Chan && !read.contains(&d.name) {
-            // SPIN hides a variable no expression reads.
+        let hidden = spec.hidden_globals.contains(&d.name);
+        if d.ty != BasicType::Chan && (hidden || !read.contains(&d.name)) {
+            // SPIN hides a variable no expression reads, and `hidden` ones:
+            // not part of the state (a value lives within one step).
             hidden_cells.extend(cell..cell + len);
         } else {
             global_names.push((d.name.clone(), cell, len));

@@ -24,7 +24,8 @@ impl FrontEnd for PromelaFrontEnd {
     }
 
     fn extensions(&self) -> &'static [&'static str] {
-        &["pml", "prom", "promela"]
+        // SPIN's own and what LTSmin's Promela test suites use.
+        &["pml", "prom", "promela", "spin", "pr", "prm", "pm"]
     }
 
     fn args(&self, cmd: clap::Command) -> clap::Command {

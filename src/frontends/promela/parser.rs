@@ -43,7 +43,6 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("c_decl", "embedded C code"),
     ("c_state", "embedded C code"),
     ("c_track", "embedded C code"),
-    ("hidden", "`hidden` variables"),
     ("enabled", "`enabled`"),
     ("pc_value", "`pc_value`"),
     ("np_", "`np_`"),
@@ -261,6 +260,13 @@ impl Parser<'_> {
                 for d in &spec.globals[before..] {
                     spec.local_globals.push(d.name.clone());
                 }
+            } else if self.at_word("hidden") {
+                self.at += 1;
+                let before = spec.globals.len();
+                self.decls(&mut spec.globals, false)?;
+                for d in &spec.globals[before..] {
+                    spec.hidden_globals.push(d.name.clone());
+                }
             } else if self.at_word("typedef") {
                 self.typedef()?;
             } else if self
@@ -286,10 +292,11 @@ impl Parser<'_> {
         self.at += 1;
         self.eat("=");
         self.expect("{")?;
+        // SPIN also reads names without commas between them.
         loop {
             let (n, s) = self.name("an mtype name")?;
             spec.mtypes.push((n, s));
-            if !self.eat(",") {
+            if !self.eat(",") && self.peek().is_none_or(|t| t.ident().is_none()) {
                 break;
             }
         }
@@ -493,11 +500,10 @@ impl Parser<'_> {
         loop {
             let (name, span) = self.name("a variable name")?;
             let len = self.array_len(span)?;
-            if self.at_punct("=") {
-                return Err(Diagnostic::error(
-                    self.here(),
-                    "a structure has no initialiser: its fields' come from its `typedef`",
-                ));
+            // `T x = v`: SPIN reads the value and ignores it (the fields
+            // start as their `typedef` says); so does orbit.
+            if self.eat("=") {
+                self.expr()?;
             }
             let n = len.unwrap_or(1);
             if leaves.iter().any(|l| n * l.count > 65_535) {
@@ -697,8 +703,12 @@ impl Parser<'_> {
             if !self.at_separator() && !self.peek().is_some_and(|t| t.line_start) {
                 match self.peek() {
                     Some(t) if ends.iter().any(|e| t.is(e) || t.ident() == Some(e)) => {}
-                    // A statement ending in `}` (or `fi`, `od`) needs no `;`.
+                    // A statement ending in `}` (or `fi`, `od`) needs no `;`,
+                    // nor does `else` (SPIN reads `:: else skip`).
                     _ if stmts.last().is_some_and(ends_in_brace) => {}
+                    _ if stmts
+                        .last()
+                        .is_some_and(|s| matches!(s.kind, StmtKind::Else)) => {}
                     None => break,
                     _ => {
                         return Err(Diagnostic::error(
@@ -730,6 +740,12 @@ impl Parser<'_> {
         }
         if let Some(d) = self.unsupported_word() {
             return Err(d);
+        }
+        if self.at_word("hidden") {
+            return Err(Diagnostic::error(
+                self.here(),
+                "not supported yet: `hidden` local variables",
+            ));
         }
         if self.at_word("show") || self.at_word("local") {
             self.at += 1;

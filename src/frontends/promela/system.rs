@@ -335,9 +335,24 @@ impl PromelaSystem {
         e: ElemId,
         timeout: bool,
     ) -> Result<Outcome, Fail> {
+        let entry = self.prog.procs[p].flow.dstep_entry(e);
+        self.run_dstep_from(mem, pid, p, e, Some(entry), true, timeout)
+    }
+
+    /// Runs the `d_step` `e` from element `at` on (`first`: nothing of it
+    /// ran yet, so it may block).
+    #[allow(clippy::too_many_arguments)]
+    fn run_dstep_from(
+        &self,
+        mem: &mut [u64],
+        pid: usize,
+        p: usize,
+        e: ElemId,
+        mut at: Option<ElemId>,
+        mut first: bool,
+        timeout: bool,
+    ) -> Result<Outcome, Fail> {
         let flow = &self.prog.procs[p].flow;
-        let mut at = Some(flow.dstep_entry(e));
-        let mut first = true;
         let mut n = 0usize;
         while let Some(cur) = at {
             if !flow.in_dstep(cur) {
@@ -596,8 +611,18 @@ impl PromelaSystem {
             }
             let proc = &self.prog.procs[pq];
             for tq in &proc.flow.table[pc as usize - 1] {
-                let Kind::Stmt(k) = proc.flow.elems[tq.elem].kind else {
-                    continue;
+                // A receive, or a `d_step` that starts with one (the rest
+                // of the `d_step` runs with the handshake).
+                let (k, dstep) = match proc.flow.elems[tq.elem].kind {
+                    Kind::Stmt(k) => (k, None),
+                    Kind::DStep(_) => {
+                        let entry = proc.flow.dstep_entry(tq.elem);
+                        match proc.flow.elems[entry].kind {
+                            Kind::Stmt(k) if !proc.flow.is_choice(entry) => (k, Some(entry)),
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
                 };
                 if !matches!(proc.code[k], Code::Recv(..)) {
                     continue;
@@ -607,13 +632,31 @@ impl PromelaSystem {
                     .ctx(&mut w2, q, timeout)
                     .rendezvous_receive(&proc.code[k], chan, msg)
                     .map_err(|f| self.err(f))?;
+                let mut dstep_failed = None;
+                if took && let Some(entry) = dstep {
+                    let rest = proc.flow.plain_target(entry);
+                    match self
+                        .run_dstep_from(&mut w2, q, pq, tq.elem, rest, false, timeout)
+                        .map_err(|f| self.err(f))?
+                    {
+                        Outcome::Done => {}
+                        Outcome::Failed(id) => dstep_failed = Some(id),
+                        _ => {
+                            return Err(self.err((
+                                "a `d_step` blocks after its first statement".to_string(),
+                                proc.flow.elems[tq.elem].span,
+                            )));
+                        }
+                    }
+                }
                 if took {
                     met = true;
                     sc.path.push((q as u32, pq as u32, tq.elem as u32));
                     let failed = match self.finish(&mut w2, pid, p, t).map_err(|f| self.err(f))? {
                         Some(id) => Some(id),
                         None => self.finish(&mut w2, q, pq, tq).map_err(|f| self.err(f))?,
-                    };
+                    }
+                    .or(dstep_failed);
                     if let Some(id) = failed {
                         w2[0] = u64::from(id);
                         self.emit_state(sc, &w2, emit);
