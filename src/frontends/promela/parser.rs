@@ -253,20 +253,16 @@ impl Parser<'_> {
                 });
             } else if self.at_word("show") {
                 self.at += 1;
-            } else if self.at_word("local") {
+            } else if self.at_word("local") || self.at_word("hidden") {
+                let list = if self.at_word("local") {
+                    &mut spec.local_globals
+                } else {
+                    &mut spec.hidden_globals
+                };
                 self.at += 1;
                 let before = spec.globals.len();
                 self.decls(&mut spec.globals, false)?;
-                for d in &spec.globals[before..] {
-                    spec.local_globals.push(d.name.clone());
-                }
-            } else if self.at_word("hidden") {
-                self.at += 1;
-                let before = spec.globals.len();
-                self.decls(&mut spec.globals, false)?;
-                for d in &spec.globals[before..] {
-                    spec.hidden_globals.push(d.name.clone());
-                }
+                list.extend(spec.globals[before..].iter().map(|d| d.name.clone()));
             } else if self.at_word("typedef") {
                 self.typedef()?;
             } else if self
