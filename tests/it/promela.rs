@@ -326,25 +326,31 @@ const ORBITS: &[(&str, u64)] = &[
     ("promela/peterson4.pml", 3_106),
 ];
 
+/// Checks `model` with `--symmetry mode --symmetric family` on `threads`
+/// threads: no error, `states` states.
+fn assert_reduced_count(model: &str, family: &str, mode: &str, threads: &str, states: u64) {
+    let r = CheckRun::run(
+        model,
+        &[],
+        &[
+            "--symmetry",
+            mode,
+            "--symmetric",
+            family,
+            "--threads",
+            threads,
+        ],
+    );
+    assert_eq!(r.result(), "ok", "{}", r.command);
+    assert_eq!(r.count("states"), states, "{}", r.command);
+}
+
 #[test]
 fn the_papers_peterson_models_give_its_symmetry_reduced_counts() {
     for &(model, states) in ORBITS {
         for mode in ["canon", "markers-exact", "flood"] {
             for threads in ["1", "2"] {
-                let r = CheckRun::run(
-                    model,
-                    &[],
-                    &[
-                        "--symmetry",
-                        mode,
-                        "--symmetric",
-                        "user",
-                        "--threads",
-                        threads,
-                    ],
-                );
-                assert_eq!(r.result(), "ok", "{}", r.command);
-                assert_eq!(r.count("states"), states, "{}", r.command);
+                assert_reduced_count(model, "user", mode, threads, states);
             }
         }
     }
@@ -472,20 +478,7 @@ fn the_email_system_gives_spins_counts_and_the_papers_pattern_under_symmetry() {
                 &["1", "2"]
             };
             for &threads in threads {
-                let r = CheckRun::run(
-                    model,
-                    &[],
-                    &[
-                        "--symmetry",
-                        mode,
-                        "--symmetric",
-                        "client",
-                        "--threads",
-                        threads,
-                    ],
-                );
-                assert_eq!(r.result(), "ok", "{}", r.command);
-                assert_eq!(r.count("states"), expected, "{}", r.command);
+                assert_reduced_count(model, "client", mode, threads, expected);
             }
         }
     }
