@@ -152,10 +152,13 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
         let stutter = self.model.stutter_is_deadlock();
         *moved = !stutter;
         match (self.symmetry.as_ref(), symmetry) {
-            (Some(layer), Some(ss)) => self.model.successors(model, state, &mut |_, s| {
-                note_move(moved, s, state);
-                emit(layer.reduce(s, ss))
-            }),
+            (Some(layer), Some(ss)) => {
+                layer.check_expansion(self.model, model, ss, state)?;
+                self.model.successors(model, state, &mut |_, s| {
+                    note_move(moved, s, state);
+                    emit(layer.reduce(s, ss))
+                })
+            }
             _ => self.model.successors(model, state, &mut |_, s| {
                 note_move(moved, s, state);
                 emit(s)
@@ -188,6 +191,9 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
             moved,
         } = scratch;
         let ps = ps.as_mut().expect("scratch made with the layer");
+        if let (Some(layer), Some(ss)) = (self.symmetry.as_ref(), symmetry.as_mut()) {
+            layer.check_expansion(self.model, model, ss, state)?;
+        }
         let proper = por.expand(self.model, model, ps, state)?;
         let layer = self.symmetry.as_ref();
         let width = self.model.state_width();

@@ -98,6 +98,7 @@ pub struct Run {
 pub struct Checker<'m, M: Model, S: StateSymmetry = NoSymmetry> {
     model: &'m M,
     symmetry: Option<(S, SymmetryMode)>,
+    symmetry_check: bool,
     independence: Option<Independence>,
     order: Order,
     threads: usize,
@@ -112,6 +113,7 @@ impl<'m, M: Model> Checker<'m, M> {
         Checker {
             model,
             symmetry: None,
+            symmetry_check: true,
             independence: None,
             order: Order::Bfs,
             threads: 1,
@@ -199,12 +201,22 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
         Checker {
             model: self.model,
             symmetry: Some((sym, mode)),
+            symmetry_check: self.symmetry_check,
             independence: self.independence,
             order: self.order,
             threads: self.threads,
             config: self.config,
             budget: self.budget,
         }
+    }
+
+    /// Whether symmetry reduction first checks, on a sample of the
+    /// expanded states, that the model's transitions commute with the
+    /// declared permutations ([`crate::symmetry::soundness`]; default on).
+    /// A violation stops the run: the model is refused.
+    pub fn symmetry_check(mut self, on: bool) -> Self {
+        self.symmetry_check = on;
+        self
     }
 
     /// Partial order reduction with the front end's `independence`.
@@ -271,7 +283,8 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
             None => None,
             Some((sym, mode)) => Some(
                 SymmetryLayer::new(sym, mode)
-                    .map_err(|e| CheckerError::new(e, "choose another symmetry mode"))?,
+                    .map_err(|e| CheckerError::new(e, "choose another symmetry mode"))?
+                    .with_check(self.symmetry_check),
             ),
         };
         Ok((Layered::new(self.model, symmetry, por), config))

@@ -136,6 +136,12 @@ pub struct CheckArgs {
     /// of interchangeable given-set elements.
     #[arg(long, value_enum, default_value_t = Symmetry::Off)]
     pub symmetry: Symmetry,
+    /// Trust the declared symmetry: skip the check that, on a sample of
+    /// the expanded states, a random permutation of the symmetric elements
+    /// maps the successors of a state onto the successors of its image
+    /// (on by default with `--symmetry`; a violation refuses the model).
+    #[arg(long)]
+    pub no_symmetry_check: bool,
     /// Partial order reduction: expand each state through an ample set of
     /// independent operations (Dobrikov and Leuschel). With -v, prints how
     /// each pair of operations was decided.
@@ -212,6 +218,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         progress: Some(progress.callback()),
         budget: Some(budget.clone()),
         symmetry: args.symmetry.mode(),
+        symmetry_check: !args.no_symmetry_check,
         por: args.por,
         verbose: verbose > 0,
     };

@@ -43,6 +43,9 @@ pub struct CheckJob {
     pub budget: Option<Budget>,
     /// Symmetry reduction, if any.
     pub symmetry: Option<SymmetryMode>,
+    /// Whether symmetry reduction checks the declared symmetry on a sample
+    /// of the states ([`crate::symmetry::soundness`]).
+    pub symmetry_check: bool,
     /// Partial order reduction.
     pub por: bool,
     /// Say how the reductions were set up (on stderr).
@@ -68,6 +71,7 @@ impl CheckJob {
             progress: None,
             budget: None,
             symmetry: None,
+            symmetry_check: true,
             por: false,
             verbose: false,
         }
@@ -137,7 +141,8 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
         .max_states(job.max_states)
         .time_limit(job.time_limit)
         .memory_limit(job.memory_limit)
-        .store(job.store);
+        .store(job.store)
+        .symmetry_check(job.symmetry_check);
     if let Some(cancel) = &job.cancel {
         checker = checker.cancel(cancel.clone());
     }

@@ -186,6 +186,17 @@ pub trait StateSymmetry: Sync {
         out: &mut Vec<u64>,
     ) -> bool;
 
+    /// The name of permutable domain `domain` in the model's language
+    /// (a scalarset type, a deferred set), for messages.
+    fn domain_name(&self, domain: usize) -> String {
+        format!("domain {}", domain + 1)
+    }
+
+    /// The name of element `element` of domain `domain`, for messages.
+    fn element_name(&self, _domain: usize, element: u32) -> String {
+        format!("#{}", element + 1)
+    }
+
     /// Whether the initial states of class `class` ([`super::Step::initial_class`])
     /// are left out: the front end may leave out a class whose initial
     /// states are symmetric to those of another class that is kept (B sets

@@ -115,8 +115,10 @@ pub enum Verdict {
     ModelError,
     /// The search did not explore everything: see `stopped` (exit 3).
     Stopped,
-    /// The model or the flags were refused before anything ran: see
-    /// `diagnostics` (exit 2).
+    /// The model or the flags were refused before anything ran (see
+    /// `diagnostics`), or the search found a declaration of the model
+    /// that does not hold, such as a symmetry its transitions break (see
+    /// `message` and `trace`) (exit 2).
     Refused,
 }
 

@@ -71,6 +71,12 @@ impl RunSummary {
                 None,
                 1,
             ),
+            Outcome::ModelError(e) if e.refused => (
+                Verdict::Refused,
+                "model refused: a declaration does not hold".to_string(),
+                Some(e.message.clone()),
+                2,
+            ),
             Outcome::ModelError(e) => (
                 Verdict::ModelError,
                 "model error".to_string(),

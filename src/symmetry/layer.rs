@@ -13,7 +13,8 @@
 
 use super::canonical::{CanonScratch, Canonicaliser};
 use super::flood::{Flood, FloodScratch};
-use crate::model::{Permutable, Permutation, StateSymmetry};
+use super::soundness::{self, SoundnessScratch};
+use crate::model::{Model, ModelError, Permutable, Permutation, StateSymmetry};
 
 /// The symmetry reduction modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +62,8 @@ pub struct SymmetryLayer<S: StateSymmetry> {
     sym: S,
     mode: SymmetryMode,
     reducer: Reducer,
+    /// Whether expansions are sampled for the soundness check.
+    check: bool,
 }
 
 /// Per-thread buffers of the [`SymmetryLayer`].
@@ -69,6 +72,7 @@ pub struct SymmetryScratch<H> {
     canon: CanonScratch,
     flood: FloodScratch,
     out: Vec<u64>,
+    soundness: SoundnessScratch,
 }
 
 impl<H> SymmetryScratch<H> {
@@ -97,7 +101,47 @@ impl<S: StateSymmetry> SymmetryLayer<S> {
             SymmetryMode::Markers => Reducer::Markers,
             SymmetryMode::MarkersExact => Reducer::SortedMarkers,
         };
-        Ok(SymmetryLayer { sym, mode, reducer })
+        Ok(SymmetryLayer {
+            sym,
+            mode,
+            reducer,
+            check: true,
+        })
+    }
+
+    /// Turns the soundness check ([`soundness`]) on (the default) or off.
+    pub fn with_check(mut self, on: bool) -> Self {
+        self.check = on;
+        self
+    }
+
+    /// Whether the soundness check is on.
+    pub fn checks(&self) -> bool {
+        self.check
+    }
+
+    /// The soundness check of `state`'s expansion in `model` (when the
+    /// check is on and samples it): a refusal when the model's successors
+    /// do not commute with a permutation. Call before expanding `state`.
+    #[inline]
+    pub fn check_expansion<M: Model>(
+        &self,
+        model: &M,
+        model_scratch: &mut M::Scratch,
+        scratch: &mut SymmetryScratch<S::Scratch>,
+        state: &[u64],
+    ) -> Result<(), ModelError> {
+        if !self.check {
+            return Ok(());
+        }
+        soundness::check(
+            model,
+            &self.sym,
+            model_scratch,
+            &mut scratch.hooks,
+            &mut scratch.soundness,
+            state,
+        )
     }
 
     /// The mode.
@@ -126,6 +170,7 @@ impl<S: StateSymmetry> SymmetryLayer<S> {
             canon,
             flood: FloodScratch::default(),
             out: Vec::new(),
+            soundness: SoundnessScratch::default(),
         }
     }
 

@@ -9,6 +9,8 @@
 //!   computes the markers; the marker table and the sorting permutation
 //!   are shared;
 //! - [`SymmetryLayer`]: the mode chosen, mapping states to representatives;
+//! - [`soundness`]: the check that the model's transitions really commute
+//!   with the declared permutations (on by default);
 //!   `trace`: [`SymmetryLayer::real_trace`] maps its traces back to real
 //!   runs by composing the permutations of the steps.
 
@@ -16,6 +18,7 @@ mod canonical;
 mod flood;
 mod layer;
 pub mod markers;
+pub mod soundness;
 mod trace;
 
 pub use crate::model::{Permutable, Permutation, all_permutations};

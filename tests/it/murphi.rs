@@ -30,6 +30,7 @@ const EXPECTED: &[Row] = &[
     ("german.m", &[], &[], "ok", 27_513, 109_728),
     ("features.m", &[], &["--no-deadlock"], "ok", 826, 1_513),
     ("msg_net_counts.m", &[], &[], "ok", 964, 3_972),
+    ("no_semicolons.m", &[], &[], "ok", 27, 55),
 ];
 
 #[test]
@@ -162,8 +163,12 @@ fn canon_counts_are_brute_force_orbit_counts() {
             vec![("N".to_string(), 2), ("K".to_string(), 2)],
         ),
     ] {
-        let system = orbit::frontends::murphi::load(&cli_support::model_path(&murphi(file)), &sets)
-            .expect("loads");
+        let system = orbit::frontends::murphi::load(
+            &cli_support::model_path(&murphi(file)),
+            &sets,
+            Default::default(),
+        )
+        .expect("loads");
         let runs = ModelRuns(&system);
         let mut seen: HashSet<Box<[u64]>> = HashSet::new();
         let mut queue = VecDeque::new();
@@ -935,4 +940,225 @@ fn graph_and_por_run_on_a_bundled_murphi_model() {
         "{}",
         refused.stderr
     );
+}
+
+/// CMurphi 5.4.9's counts (states, rules fired) of models written for it:
+/// without symmetry (`-nosym`) and with its default symmetry reduction,
+/// as recorded in EXPECTED.md.
+const CMURPHI: &[(&str, &[&str], u64, u64, u64, u64)] = &[
+    (
+        "undefined_owner.m",
+        &["--dialect", "cmurphi"],
+        65,
+        190,
+        22,
+        62,
+    ),
+    ("multi_quantifier.m", &["--no-deadlock"], 57, 156, 32, 87),
+];
+
+#[test]
+fn cmurphi_dialect_and_syntax_give_cmurphis_counts() {
+    for &(file, flags, states, rules, orbits, orbit_rules) in CMURPHI {
+        for (extra, expected) in [
+            (&["--threads", "1"][..], (states, rules)),
+            (&["--threads", "2"], (states, rules)),
+            (
+                &["--symmetry", "canon", "--threads", "1"],
+                (orbits, orbit_rules),
+            ),
+            (
+                &["--symmetry", "flood", "--threads", "2"],
+                (orbits, orbit_rules),
+            ),
+            (
+                &["--symmetry", "markers-exact", "--threads", "2"],
+                (orbits, orbit_rules),
+            ),
+        ] {
+            let all: Vec<&str> = flags.iter().chain(extra).copied().collect();
+            let r = CheckRun::run(&murphi(file), &[], &all);
+            assert_eq!(r.result(), "ok", "{}: {}", r.command, r.json);
+            assert_eq!(
+                (r.count("states"), r.count("transitions")),
+                expected,
+                "{}",
+                r.command
+            );
+        }
+    }
+}
+
+#[test]
+fn undefined_scalarsets_are_errors_for_rumur_and_values_for_cmurphi() {
+    // Rumur's reading (the default): the first read of the undefined
+    // owner stops the run, with its place.
+    let r = CheckRun::run(&murphi("undefined_owner.m"), &[], &[]);
+    assert_eq!(r.result(), "model_error", "{}", r.json);
+    let message = r.json["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("`owner` is undefined") && message.contains("undefined_owner.m:"),
+        "{message}"
+    );
+    let r = CheckRun::run(&murphi("undefined_owner.m"), &[], &["--dialect", "rumur"]);
+    assert_eq!(r.result(), "model_error", "{}", r.json);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        CheckRun::run_path(
+            &path.display().to_string(),
+            &[],
+            &["--dialect", "cmurphi", "--no-deadlock"],
+            DEFAULT_TIMEOUT,
+        )
+    };
+    // CMurphi too stops when an undefined value indexes an array...
+    let index = "type N: scalarset(2);\nvar o: N; a: array[N] of boolean;\n\
+                 startstate undefine o; for n: N do a[n] := false; endfor; endstartstate;\n\
+                 rule !a[o] ==> a[o] := true; endrule;\n";
+    let r = run("index.m", index);
+    assert_eq!(r.result(), "model_error", "{}", r.json);
+    let message = r.json["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("an undefined value indexes `a[") && message.contains("index.m:4:"),
+        "{message}"
+    );
+    // ... and reads undefined enumerations, booleans and integers checked.
+    let enumeration = "type E: enum {x, y};\nvar e: E;\n\
+                       startstate undefine e; endstartstate;\n\
+                       rule e != x ==> e := x; endrule;\n";
+    let r = run("enum.m", enumeration);
+    assert_eq!(r.result(), "model_error", "{}", r.json);
+    assert!(
+        r.json["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`e` is undefined"),
+        "{}",
+        r.json
+    );
+    // Two undefined values are equal; stored through an expression or
+    // passed by value, the undefined value stays undefined.
+    let copies = "type N: scalarset(2);\nvar a, b: N; c: 0..2;\n\
+                  function pick(n: N): N; begin return n; end;\n\
+                  startstate undefine a; undefine b; c := 0; endstartstate;\n\
+                  rule a = b & c = 0 ==> b := pick(a); c := 1; endrule;\n\
+                  rule c = 1 & isundefined(b) ==> c := 2; endrule;\n";
+    let r = run("copies.m", copies);
+    assert_eq!((r.result(), r.count("states")), ("ok", 3), "{}", r.json);
+    // The flag is the Murphi front end's own.
+    let r = CheckRun::run("Counters.mch", &[], &["--dialect", "cmurphi"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("`--dialect` applies to Murphi programs only"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_declared_symmetry_the_rules_break_is_refused_with_the_rule_named() {
+    // The litmus test hands its programs out in the order of a loop over
+    // the scalarset: restarting singles out caches 1 and 2.
+    for flags in [
+        &["--symmetry", "canon", "--threads", "1"][..],
+        &["--symmetry", "canon", "--threads", "2", "--order", "any"],
+        &["--symmetry", "flood", "--threads", "2"],
+        &["--symmetry", "markers-exact", "--threads", "1"],
+        &["--symmetry", "canon", "--por", "--threads", "2"],
+    ] {
+        let r = CheckRun::run(&murphi("litmus_order.m"), &[], flags);
+        assert_eq!((r.code, r.result()), (Some(2), "refused"), "{}", r.command);
+        let message = r.json["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("the declared symmetry does not hold")
+                && message.contains("`run the test again`")
+                && message.contains("Cache: "),
+            "{message}"
+        );
+        assert!(!r.trace().is_empty(), "the trace to the state: {}", r.json);
+    }
+    // Without symmetry the model is fine; trusting the declaration runs
+    // (to a meaningless count).
+    let r = CheckRun::run(&murphi("litmus_order.m"), &[], &[]);
+    assert_eq!((r.result(), r.count("states")), ("ok", 9), "{}", r.json);
+    let r = CheckRun::run(
+        &murphi("litmus_order.m"),
+        &[],
+        &["--symmetry", "canon", "--no-symmetry-check"],
+    );
+    assert_eq!(r.result(), "ok", "{}", r.json);
+}
+
+/// A small symmetric protocol over a scalarset, with the order dependence
+/// `inject` decides: none (a ruleset parameter picks the node), or a loop
+/// that grants the first idle node in the scalarset's order.
+fn generated_model(nodes: u32, tokens: u32, seed: u32, inject: bool) -> String {
+    let grant = if inject {
+        "rule \"grant\" free > 0 ==>\n\
+           var done: boolean;\n\
+           begin done := false;\n\
+           for n: Node do if !done & st[n] = idle then st[n] := busy; free := free - 1; done := true; endif; endfor;\n\
+           end;\n"
+            .to_string()
+    } else {
+        "ruleset n: Node do rule \"grant\" free > 0 & st[n] = idle ==>\n\
+           begin st[n] := busy; free := free - 1; end; endruleset;\n"
+            .to_string()
+    };
+    let extra = match seed % 3 {
+        0 => {
+            "ruleset n: Node do rule \"rest\" st[n] = busy ==> st[n] := resting; endrule; endruleset;\n\
+              ruleset n: Node do rule \"wake\" st[n] = resting ==> st[n] := idle; free := free + 1; endrule; endruleset;\n"
+        }
+        1 => {
+            "ruleset n: Node do rule \"release\" st[n] = busy ==> st[n] := idle; free := free + 1; endrule; endruleset;\n"
+        }
+        _ => {
+            "ruleset n: Node; m: Node do rule \"pass\" n != m & st[n] = busy & st[m] = idle ==>\n\
+              st[n] := idle; st[m] := busy; endrule; endruleset;\n\
+              ruleset n: Node do rule \"release\" st[n] = busy ==> st[n] := idle; free := free + 1; endrule; endruleset;\n"
+        }
+    };
+    format!(
+        "const N: {nodes}; T: {tokens};\n\
+         type Node: scalarset(N); State: enum {{idle, busy, resting}};\n\
+         var st: array[Node] of State; free: 0..T;\n\
+         startstate for n: Node do st[n] := idle; endfor; free := T; endstartstate;\n\
+         {grant}{extra}\
+         invariant \"tokens\" free <= T;\n"
+    )
+}
+
+#[test]
+fn generated_order_dependences_are_caught_and_symmetric_twins_pass() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for seed in 0..6u32 {
+        let (nodes, tokens) = (2 + seed % 3, 1 + seed % 2);
+        for inject in [false, true] {
+            let path = dir.path().join(format!("gen{seed}_{inject}.m"));
+            std::fs::write(&path, generated_model(nodes, tokens, seed, inject)).expect("write");
+            let path = path.display().to_string();
+            let plain = CheckRun::run_path(&path, &[], &["--no-deadlock"], DEFAULT_TIMEOUT);
+            assert_eq!(plain.result(), "ok", "{}: {}", plain.command, plain.json);
+            for mode in ["canon", "flood", "markers-exact"] {
+                let r = CheckRun::run_path(
+                    &path,
+                    &[],
+                    &["--no-deadlock", "--symmetry", mode, "--threads", "2"],
+                    DEFAULT_TIMEOUT,
+                );
+                if inject {
+                    assert_eq!((r.code, r.result()), (Some(2), "refused"), "{}", r.command);
+                    let message = r.json["message"].as_str().unwrap_or_default();
+                    assert!(message.contains("`grant`"), "{}: {message}", r.command);
+                } else {
+                    assert_eq!(r.result(), "ok", "{}: {}", r.command, r.json);
+                    assert!(r.count("states") <= plain.count("states"), "{}", r.command);
+                }
+            }
+        }
+    }
 }

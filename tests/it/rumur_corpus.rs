@@ -74,7 +74,7 @@ fn orbit_verdict(
     deadlocks: bool,
     stuttering: bool,
 ) -> Option<Result<bool, String>> {
-    let mut system = match orbit::frontends::murphi::load(path, &[]) {
+    let mut system = match orbit::frontends::murphi::load(path, &[], Default::default()) {
         Ok(s) => s,
         Err(e) => return Some(Err(e)),
     };

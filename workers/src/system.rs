@@ -59,6 +59,10 @@ pub struct ModelError {
     /// Set when this is no error of the model but the run's budget running
     /// out in the middle of a computation.
     pub stopped: Option<crate::report::StopReason>,
+    /// Set when a declaration of the model was found not to hold (a
+    /// declared symmetry that the transitions break): the model is refused
+    /// rather than found wrong, and no verdict about its states stands.
+    pub refused: bool,
 }
 
 impl ModelError {
@@ -67,6 +71,16 @@ impl ModelError {
         ModelError {
             message: message.into(),
             stopped: None,
+            refused: false,
+        }
+    }
+
+    /// The model is refused: a declaration it makes does not hold.
+    pub fn refused(message: impl Into<String>) -> Self {
+        ModelError {
+            message: message.into(),
+            stopped: None,
+            refused: true,
         }
     }
 
@@ -76,6 +90,7 @@ impl ModelError {
         ModelError {
             message: format!("stopped: {reason}"),
             stopped: Some(reason),
+            refused: false,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! names resolved (constants folded, `--set` overrides applied), types
 //! checked, word offsets assigned, read/write sets collected per rule.
 
+use super::Dialect;
 use super::ast::*;
 use super::ir::*;
 use super::parser::Program;
@@ -89,6 +90,9 @@ struct Compiler<'a> {
     /// The conditions of the enclosing `choose` rulesets (the chosen slot
     /// holds an element) and the variables they read.
     choose_guards: Vec<(CExpr, Option<usize>)>,
+    /// Whose reading of the program (CMurphi's reads undefined scalarset
+    /// and union values without an error).
+    dialect: Dialect,
 }
 
 /// Most scalar leaves a state may have (a state of this many words is
@@ -103,9 +107,9 @@ fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
     Err(Diagnostic::error(span, msg))
 }
 
-/// Compiles `program`; `overrides` replace the values of constants
-/// (`--set NAME=N`).
-pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
+/// Compiles `program` as `dialect` reads it; `overrides` replace the
+/// values of constants (`--set NAME=N`).
+pub fn compile(program: &Program, overrides: &[(String, i64)], dialect: Dialect) -> R<Compiled> {
     let mut c = Compiler {
         scopes: vec![HashMap::new()],
         globals: Vec::new(),
@@ -130,6 +134,7 @@ pub fn compile(program: &Program, overrides: &[(String, i64)]) -> R<Compiled> {
         assumptions: Vec::new(),
         covers: Vec::new(),
         cover_statements: Vec::new(),
+        dialect,
     };
     let (mut starts, mut rules, mut invariants) = (Vec::new(), Vec::new(), Vec::new());
     let mut params = Vec::new();
@@ -765,7 +770,7 @@ impl Compiler<'_> {
                     // CMurphi: a variable of the same kind is copied even
                     // when undefined (`x := y` leaves `x` undefined).
                     if k == want
-                        && let CExpr::Load(src) = &v
+                        && let CExpr::Load(src) | CExpr::LoadUnchecked(src) = &v
                     {
                         return Ok(CStmt::AssignVar(place, (**src).clone(), s.span));
                     }
@@ -1089,12 +1094,7 @@ impl Compiler<'_> {
         match (from, to) {
             (k, Kind::Union(u)) if member(u, k).is_some() => {
                 let (off, _) = member(u, k).expect("checked");
-                Ok(CExpr::Binary(
-                    BinOp::Add,
-                    Box::new(e),
-                    Box::new(CExpr::Const(off)),
-                    span,
-                ))
+                Ok(CExpr::Widen(Box::new(e), off))
             }
             (Kind::Union(u), k) if member(u, k).is_some() => {
                 let (off, card) = member(u, k).expect("checked");
@@ -1393,6 +1393,13 @@ impl Compiler<'_> {
                 }
                 let p = self.place(e)?;
                 match p.ty.kind() {
+                    // CMurphi's generated code reads an undefined
+                    // scalarset or union value unchecked.
+                    Some(k @ (Kind::Scalarset(_) | Kind::Union(_)))
+                        if self.dialect == Dialect::Cmurphi =>
+                    {
+                        (CExpr::LoadUnchecked(Box::new(p)), k)
+                    }
                     Some(k) => (CExpr::Load(Box::new(p)), k),
                     None => {
                         return err(

@@ -180,6 +180,12 @@ impl<'p, 'm> Machine<'p, 'm> {
                     let i = self.eval(index)?;
                     let pos = i.wrapping_sub(*lo) as u64;
                     let Some(pos) = (pos < *len).then_some(pos as usize) else {
+                        if i == UNDEFINED && unchecked_kind(index_ty) {
+                            return Err(Fail::error(
+                                format!("an undefined value indexes `{}`", p.text),
+                                p.span,
+                            ));
+                        }
                         return Err(Fail::error(
                             format!(
                                 "index {} of `{}` is out of its range",
@@ -208,6 +214,15 @@ impl<'p, 'm> Machine<'p, 'm> {
                 }
                 (w as i64).wrapping_sub(1).wrapping_add(p.bounds.0)
             }
+            // Scalarsets and unions start at 0: word 0 reads as UNDEFINED.
+            CExpr::LoadUnchecked(p) => {
+                let a = self.addr(p)?;
+                (self.mem[a] as i64).wrapping_sub(1)
+            }
+            CExpr::Widen(e, offset) => match self.eval(e)? {
+                UNDEFINED => UNDEFINED,
+                v => v + offset,
+            },
             CExpr::Call(id, args, span) => match self.call(*id, args, *span)? {
                 Some(v) => v,
                 None => {
@@ -271,7 +286,11 @@ impl<'p, 'm> Machine<'p, 'm> {
                 i64::from(self.mem[a..a + w].iter().all(|&x| x == 0))
             }
             CExpr::Narrow(e, offset, card, span) => {
-                let v = self.eval(e)? - offset;
+                let v = self.eval(e)?;
+                if v == UNDEFINED {
+                    return Ok(UNDEFINED);
+                }
+                let v = v - offset;
                 if !(0..*card).contains(&v) {
                     return Err(Fail::error(
                         "the union value is not of the expected member type".into(),
@@ -381,6 +400,7 @@ impl<'p, 'm> Machine<'p, 'm> {
         let old = self.push_frame(p.frame);
         for ((at, _, ty), v) in p.params.iter().zip(values) {
             match v {
+                ArgVal::Scalar(UNDEFINED) if unchecked_kind(ty) => self.mem[self.fp + at] = 0,
                 ArgVal::Scalar(x) => {
                     if !ty.contains(x) {
                         self.pop_frame(old);
@@ -439,6 +459,13 @@ impl<'p, 'm> Machine<'p, 'm> {
             CStmt::Assign(p, e, span) => {
                 let v = self.eval(e)?;
                 if v < p.bounds.0 || v > p.bounds.1 {
+                    if v == UNDEFINED && unchecked_kind(&p.ty) {
+                        // CMurphi: the undefined value read unchecked is
+                        // stored as undefined.
+                        let a = self.addr(p)?;
+                        self.mem[a] = 0;
+                        return Ok(());
+                    }
                     return Err(Fail::error(
                         format!("{} is out of the range of `{}`", p.ty.show(v), p.text),
                         *span,
@@ -614,7 +641,8 @@ impl<'p, 'm> Machine<'p, 'm> {
             }
             CStmt::ReturnChecked(e, ty, span) => {
                 let v = self.eval(e)?;
-                if !ty.contains(v) {
+                // The undefined value read unchecked is returned as is.
+                if !ty.contains(v) && !(v == UNDEFINED && unchecked_kind(ty)) {
                     return Err(Fail::error(
                         format!(
                             "the function returns {}, outside its result type",
@@ -681,4 +709,10 @@ pub fn message(file: &SourceFile, f: &Fail) -> String {
         Fail::Discard => "an `assume` outside a rule is false".to_string(),
         Fail::Stopped(reason) => format!("stopped: {reason}"),
     }
+}
+
+/// Whether values of `ty` may be read unchecked when undefined
+/// ([`CExpr::LoadUnchecked`]): scalarsets and unions.
+fn unchecked_kind(ty: &Ty) -> bool {
+    matches!(ty, Ty::Scalarset { .. } | Ty::Union(..))
 }

@@ -2,15 +2,26 @@
 //! the generic commands use (the system, its scalarset symmetry, the
 //! independence of its rules from their read and write sets).
 
-use super::MurphiSystem;
 use super::symmetry::MurphiSymmetry;
+use super::{Dialect, MurphiSystem};
 use crate::frontends::{DeadlockMode, FrontEnd, LoadFailure, LoadRequest, LoadedModel, ModelParts};
 use crate::model::{Independence, StateSymmetry};
 use crate::report::{PorInfo, SymmetryInfo};
 use crate::symmetry::SymmetryMode;
+use clap::{Args, FromArgMatches};
 
 /// Murphi, as CMurphi's and Rumur's manuals describe it.
 pub struct MurphiFrontEnd;
+
+/// The Murphi front end's own flags.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct MurphiArgs {
+    /// Whose reading of the program to follow: `rumur` (reading an
+    /// undefined value is an error) or `cmurphi` (undefined scalarset and
+    /// union values read as CMurphi's generated code reads them).
+    #[arg(long, value_enum, value_name = "DIALECT", default_value_t = Dialect::Rumur)]
+    pub dialect: Dialect,
+}
 
 impl FrontEnd for MurphiFrontEnd {
     fn name(&self) -> &'static str {
@@ -25,7 +36,15 @@ impl FrontEnd for MurphiFrontEnd {
         &["m"]
     }
 
+    fn args(&self, cmd: clap::Command) -> clap::Command {
+        MurphiArgs::augment_args(cmd)
+    }
+
     fn load(&self, request: &LoadRequest<'_>) -> Result<Box<dyn LoadedModel>, LoadFailure> {
+        let args = match request.args {
+            Some(matches) => MurphiArgs::from_arg_matches(matches).map_err(LoadFailure::input)?,
+            None => MurphiArgs::default(),
+        };
         if request.checks.goal {
             return Err(LoadFailure::input(
                 "`--goal` needs a GOAL definition, which Murphi programs do not have",
@@ -37,7 +56,7 @@ impl FrontEnd for MurphiFrontEnd {
             .map(|(n, v)| (n.clone(), i64::from(*v)))
             .collect();
         // A load cut short by the run's budget is a stop, not an error.
-        let mut system = super::load(request.path, &overrides).map_err(|text| {
+        let mut system = super::load(request.path, &overrides, args.dialect).map_err(|text| {
             workers::budget::tripped().map_or(LoadFailure::Input(text), LoadFailure::Stopped)
         })?;
         system.check_invariants = request.checks.invariant;

@@ -56,6 +56,11 @@ pub struct Place {
     pub span: Span,
 }
 
+/// The value of an undefined scalarset or union read unchecked
+/// ([`CExpr::LoadUnchecked`]): below every element (their values start at
+/// 0), so it equals only another undefined value, as in CMurphi.
+pub const UNDEFINED: i64 = -1;
+
 /// A compiled expression (its value is an `i64`: booleans 0/1, enums and
 /// scalarsets their ordinal).
 #[derive(Clone, Debug)]
@@ -64,6 +69,9 @@ pub enum CExpr {
     Const(i64),
     /// The scalar stored at a place (an error if undefined).
     Load(Box<Place>),
+    /// A scalarset or union value read as CMurphi's generated code reads
+    /// it (`--dialect cmurphi`): undefined reads as [`UNDEFINED`].
+    LoadUnchecked(Box<Place>),
     /// A function call.
     Call(usize, Vec<Arg>, Span),
     /// `-e`, `!e` or `~e`.
@@ -80,8 +88,11 @@ pub enum CExpr {
     /// Equality of two compound places (`=` is true, `!=` false).
     CompoundEq(bool, Box<Place>, Box<Place>),
     /// A union value narrowed to one member: `e - offset`, an error unless
-    /// it lies in `offset .. offset + card`.
+    /// it lies in `offset .. offset + card` ([`UNDEFINED`] stays so).
     Narrow(Box<CExpr>, i64, i64, Span),
+    /// A member's value shifted into its union: `e + offset`
+    /// ([`UNDEFINED`] stays so).
+    Widen(Box<CExpr>, i64),
     /// `multisetcount`: the present slots of the multiset for which the
     /// predicate holds, with the slot index bound in a frame word.
     MultisetCount(Box<Place>, usize, Box<CExpr>),

@@ -13,8 +13,9 @@
 //!   words);
 //! - `compile` (into `ir`): names resolved, `--set` overrides of
 //!   constants, types checked, read/write sets per rule;
-//! - `eval`: the interpreter (range-checked assignments, undefined reads
-//!   are errors, as in CMurphi);
+//! - `eval`: the interpreter (range-checked assignments; undefined reads
+//!   are errors, as in Rumur, except scalarsets and unions under
+//!   `--dialect cmurphi`, which CMurphi reads unchecked: [`Dialect`]);
 //! - `system`: [`MurphiSystem`], the program as a `Model`: rules are the
 //!   transition groups, ruleset instances their transitions.
 //!
@@ -43,10 +44,29 @@ use crate::diag::SourceFile;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Reads, parses and compiles the Murphi program in `path`; `overrides`
-/// replace constants (`--set N=4`). Errors come back rendered with
-/// file:line:column.
-pub fn load(path: &Path, overrides: &[(String, i64)]) -> Result<MurphiSystem, String> {
+/// Whose reading of a Murphi program orbit follows (`--dialect`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Dialect {
+    /// Rumur's (the default): reading an undefined value of any type is a
+    /// model error.
+    #[default]
+    Rumur,
+    /// CMurphi 5's generated code: an undefined scalarset or union value
+    /// reads without an error, equal only to another undefined value;
+    /// stored, passed or narrowed it stays undefined; indexing an array
+    /// with it is an error. Undefined booleans, enumerations and integers
+    /// are errors, as in CMurphi.
+    Cmurphi,
+}
+
+/// Reads, parses and compiles the Murphi program in `path` as `dialect`
+/// reads it; `overrides` replace constants (`--set N=4`). Errors come back
+/// rendered with file:line:column.
+pub fn load(
+    path: &Path,
+    overrides: &[(String, i64)],
+    dialect: Dialect,
+) -> Result<MurphiSystem, String> {
     let bytes = std::fs::read(path)
         .map_err(|e| format!("error: cannot read `{}`: {e}\n", path.display()))?;
     let text = match String::from_utf8(bytes) {
@@ -64,15 +84,16 @@ pub fn load(path: &Path, overrides: &[(String, i64)]) -> Result<MurphiSystem, St
         }
     };
     let file = Arc::new(SourceFile::new(path.display().to_string(), text));
-    load_source(file, overrides)
+    load_source(file, overrides, dialect)
 }
 
 /// [`load`] from text already read.
 pub fn load_source(
     file: Arc<SourceFile>,
     overrides: &[(String, i64)],
+    dialect: Dialect,
 ) -> Result<MurphiSystem, String> {
     let program = parser::parse_program(&file.text).map_err(|d| d.render(&file))?;
-    let compiled = compile::compile(&program, overrides).map_err(|d| d.render(&file))?;
+    let compiled = compile::compile(&program, overrides, dialect).map_err(|d| d.render(&file))?;
     MurphiSystem::new(compiled, file.clone()).map_err(|e| format!("error: {e}\n"))
 }

@@ -299,6 +299,7 @@ impl Parser {
             TypeExpr::Array(Box::new(index), Box::new(elem))
         } else if self.eat_kw("record") {
             let mut fields = Vec::new();
+            // Rumur reads fields without `;` between them too.
             while let Tok::Ident(_) = self.peek() {
                 let names = self.ident_list()?;
                 self.expect_punct(":")?;
@@ -306,9 +307,7 @@ impl Parser {
                 for (n, _) in names {
                     fields.push((n, ty.clone()));
                 }
-                if !self.eat_punct(";") {
-                    break;
-                }
+                self.end_decl()?;
             }
             self.expect_end("endrecord")?;
             TypeExpr::Record(fields)
@@ -495,10 +494,7 @@ impl Parser {
             }
             Rule::Cover { name, cond, span }
         } else if self.eat_kw("ruleset") {
-            let mut qs = vec![self.quantifier()?];
-            while self.eat_punct(";") {
-                qs.push(self.quantifier()?);
-            }
+            let qs = self.quantifiers()?;
             self.expect_kw("do")?;
             let mut rules = Vec::new();
             while !self.is_kw("end") && !self.is_kw("endruleset") {
@@ -560,12 +556,24 @@ impl Parser {
             self.expect_punct(":")?;
             let target = self.expr()?;
             out.push(AliasDecl { name, target, span });
-            if !self.eat_punct(";") || self.is_kw("do") {
+            // Rumur reads aliases without `;` between them too.
+            let separated = self.eat_punct(";");
+            if self.is_kw("do") || !(separated || matches!(self.peek(), Tok::Ident(_))) {
                 break;
             }
         }
         self.expect_kw("do")?;
         Ok(out)
+    }
+
+    /// `q1; q2; ...`: the quantifiers of a ruleset, or of a `for`,
+    /// `forall` or `exists` as CMurphi reads them (Rumur takes one).
+    fn quantifiers(&mut self) -> R<Vec<Quantifier>> {
+        let mut qs = vec![self.quantifier()?];
+        while self.eat_punct(";") {
+            qs.push(self.quantifier()?);
+        }
+        Ok(qs)
     }
 
     fn quantifier(&mut self) -> R<Quantifier> {
@@ -671,11 +679,19 @@ impl Parser {
             self.expect_end("endswitch")?;
             StmtKind::Switch(e, cases, otherwise)
         } else if self.eat_kw("for") {
-            let q = self.quantifier()?;
+            let mut qs = self.quantifiers()?;
             self.expect_kw("do")?;
-            let body = self.stmts()?;
+            let mut body = self.stmts()?;
             self.expect_end("endfor")?;
-            StmtKind::For(q, body)
+            // CMurphi's `for i : T; j : U do`: loops nested in order.
+            let outer = qs.remove(0);
+            for q in qs.into_iter().rev() {
+                body = vec![Stmt {
+                    kind: StmtKind::For(q, body),
+                    span,
+                }];
+            }
+            StmtKind::For(outer, body)
         } else if self.eat_kw("while") {
             let c = self.expr()?;
             self.expect_kw("do")?;
@@ -1015,17 +1031,26 @@ impl Parser {
             }
             Tok::Keyword(k @ ("exists" | "forall")) => {
                 self.bump();
-                let q = self.quantifier()?;
+                let mut qs = self.quantifiers()?;
                 self.expect_kw("do")?;
-                let body = self.expr()?;
+                let mut body = self.expr()?;
                 self.expect_end(if k == "exists" {
                     "endexists"
                 } else {
                     "endforall"
                 })?;
+                // CMurphi's `forall i : T; j : U do`: nested quantifiers.
+                let span = span.to(self.prev_span());
+                let outer = qs.remove(0);
+                for q in qs.into_iter().rev() {
+                    body = Expr {
+                        kind: ExprKind::Quant(k == "exists", Box::new(q), Box::new(body)),
+                        span,
+                    };
+                }
                 Ok(Expr {
-                    kind: ExprKind::Quant(k == "exists", Box::new(q), Box::new(body)),
-                    span: span.to(self.prev_span()),
+                    kind: ExprKind::Quant(k == "exists", Box::new(outer), Box::new(body)),
+                    span,
                 })
             }
             Tok::Keyword("undefined") => {

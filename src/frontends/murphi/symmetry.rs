@@ -105,6 +105,8 @@ pub struct MurphiSymmetry {
     leaves: usize,
     /// Approximate markers: the first state seen per state marker.
     marker_table: MarkerTable,
+    /// The scalarset types' names, by domain.
+    names: Vec<String>,
 }
 
 /// Per-thread buffers: the distinct scalar words met and their vertices,
@@ -214,6 +216,7 @@ impl MurphiSymmetry {
             packer: packer.clone(),
             leaves: prog.width,
             marker_table: MarkerTable::new(),
+            names: prog.domains.iter().map(|(n, _)| n.clone()).collect(),
         }
     }
 
@@ -538,6 +541,15 @@ impl StateSymmetry for MurphiSymmetry {
 
     fn domains(&self) -> &Permutable {
         &self.domains
+    }
+
+    fn domain_name(&self, domain: usize) -> String {
+        self.names[domain].clone()
+    }
+
+    /// Elements print as the traces print them: 1 to N.
+    fn element_name(&self, _domain: usize, element: u32) -> String {
+        (element + 1).to_string()
     }
 
     fn describe(&self, state: &[u64], scratch: &mut MurphiSymScratch, g: &mut StateGraph) -> bool {

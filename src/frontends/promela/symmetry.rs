@@ -1044,6 +1044,15 @@ impl StateSymmetry for PromelaSymmetry<'_> {
         &self.domains
     }
 
+    fn domain_name(&self, _domain: usize) -> String {
+        "_pid".to_string()
+    }
+
+    /// Pids print as SPIN prints them, from 0.
+    fn element_name(&self, _domain: usize, element: u32) -> String {
+        element.to_string()
+    }
+
     fn describe(&self, state: &[u64], scratch: &mut PromelaSymScratch, g: &mut StateGraph) -> bool {
         let mut mem = std::mem::take(&mut scratch.mem);
         self.sys.unpack(state, &mut mem);

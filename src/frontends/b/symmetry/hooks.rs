@@ -31,6 +31,9 @@ pub struct BSymmetry<'a> {
     /// Per constant valuation, whether its initial states are set up
     /// (`None`: all; see [`super::plan_setups`]).
     setups: Option<Vec<bool>>,
+    /// The given sets' names and their elements' names (for messages;
+    /// empty: generic names).
+    names: Vec<(String, Vec<String>)>,
 }
 
 /// Per-thread buffers of [`BSymmetry`].
@@ -62,6 +65,7 @@ impl<'a> BSymmetry<'a> {
             markers: (markers == MarkerMode::Markers)
                 .then(|| Markers::new(layout, domains, slot_limit)),
             setups: None,
+            names: Vec::new(),
         }
     }
 
@@ -73,12 +77,19 @@ impl<'a> BSymmetry<'a> {
             SymmetryMode::Markers | SymmetryMode::MarkersExact => MarkerMode::Markers,
             SymmetryMode::Canon | SymmetryMode::Flood => MarkerMode::None,
         };
-        BSymmetry::new(
+        let mut sym = BSymmetry::new(
             layout,
             &system.interchangeable,
             layout.slots().len(),
             markers,
-        )
+        );
+        sym.names = system
+            .interpreter()
+            .given_sets
+            .iter()
+            .map(|g| (g.name.clone(), g.elements.clone()))
+            .collect();
+        sym
     }
 
     /// Sets up only the constant valuations `setups` keeps (see
@@ -121,6 +132,19 @@ impl StateSymmetry for BSymmetry<'_> {
 
     fn domains(&self) -> &Permutable {
         &self.domains
+    }
+
+    fn domain_name(&self, domain: usize) -> String {
+        self.names
+            .get(domain)
+            .map_or_else(|| format!("set {}", domain + 1), |(n, _)| n.clone())
+    }
+
+    fn element_name(&self, domain: usize, element: u32) -> String {
+        self.names
+            .get(domain)
+            .and_then(|(_, e)| e.get(element as usize))
+            .map_or_else(|| format!("#{}", element + 1), String::clone)
     }
 
     #[inline]
