@@ -945,7 +945,10 @@ fn graph_and_por_run_on_a_bundled_murphi_model() {
 /// CMurphi 5.4.9's counts (states, rules fired) of models written for it:
 /// without symmetry (`-nosym`) and with its default symmetry reduction,
 /// as recorded in EXPECTED.md.
-const CMURPHI: &[(&str, &[&str], u64, u64, u64, u64)] = &[
+/// (file, flags, states, rules fired, with symmetry: states, rules fired).
+type CmurphiRow = (&'static str, &'static [&'static str], u64, u64, u64, u64);
+
+const CMURPHI: &[CmurphiRow] = &[
     (
         "undefined_owner.m",
         &["--dialect", "cmurphi"],

@@ -714,3 +714,48 @@ fn partial_order_reduction_keeps_every_verdict() {
     let r = CheckRun::run_path(&path, &[], &["--por"], DEFAULT_TIMEOUT);
     assert_eq!(r.result(), "assertion_violation", "{}", r.command);
 }
+
+#[test]
+fn a_family_declared_symmetric_that_is_not_is_refused_by_the_check() {
+    // `--symmetric user` declares the processes alike, but pid 0 writes
+    // another value than the others: the check finds the transition.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = model_file(
+        dir.path(),
+        "first.pml",
+        "byte x;\n\
+         active [3] proctype user() {\n\
+         \x20 do\n\
+         \x20 :: _pid == 0 -> x = 1\n\
+         \x20 :: _pid != 0 -> x = 2\n\
+         \x20 od\n\
+         }\n",
+    );
+    for mode in ["canon", "flood", "markers-exact"] {
+        let r = CheckRun::run_path(
+            &path,
+            &[],
+            &["--symmetry", mode, "--symmetric", "user"],
+            DEFAULT_TIMEOUT,
+        );
+        assert_eq!((r.code, r.result()), (Some(2), "refused"), "{}", r.command);
+        let message = r.json["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("the declared symmetry does not hold") && message.contains("_pid: "),
+            "{message}"
+        );
+    }
+    let r = CheckRun::run_path(
+        &path,
+        &[],
+        &[
+            "--symmetry",
+            "canon",
+            "--symmetric",
+            "user",
+            "--no-symmetry-check",
+        ],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(r.result(), "ok", "{}", r.json);
+}

@@ -642,7 +642,7 @@ impl<'p, 'm> Machine<'p, 'm> {
             CStmt::ReturnChecked(e, ty, span) => {
                 let v = self.eval(e)?;
                 // The undefined value read unchecked is returned as is.
-                if !ty.contains(v) && !(v == UNDEFINED && unchecked_kind(ty)) {
+                if !(ty.contains(v) || v == UNDEFINED && unchecked_kind(ty)) {
                     return Err(Fail::error(
                         format!(
                             "the function returns {}, outside its result type",

@@ -1111,6 +1111,47 @@ mod tests {
     }
 
     #[test]
+    fn declarations_need_no_semicolons_and_quantifiers_nest() {
+        // Rumur: record fields, constants and aliases without `;`.
+        let p = parse_program(
+            "const N: 2 M: 3
+             type r: record a: 0..N b: boolean c, d: 0..M end
+             var x: r y: r
+             rule true ==> alias u: x.a v: x.b do u := 0; v := true endalias end",
+        )
+        .unwrap();
+        let fields = p.decls.iter().find_map(|d| match d {
+            Decl::Type(_, TypeExpr::Record(f), _) => Some(f.len()),
+            _ => None,
+        });
+        assert_eq!(fields, Some(4));
+        // CMurphi: `for` and `forall` with several quantifiers nest them
+        // in order.
+        let p = parse_program(
+            "type a: 1..2; b: 1..3; var m: array [a] of array [b] of boolean;
+             startstate for i: a; j: b do m[i][j] := false endfor end;
+             invariant forall i: a; j: b do !m[i][j] endforall",
+        )
+        .unwrap();
+        let Rule::Start { body, .. } = &p.rules[0] else {
+            panic!("a start state")
+        };
+        let StmtKind::For(outer, inner) = &body[0].kind else {
+            panic!("a loop")
+        };
+        assert_eq!(outer.name, "i");
+        assert!(matches!(&inner[0].kind, StmtKind::For(q, _) if q.name == "j"));
+        let Rule::Invariant { cond, .. } = &p.rules[1] else {
+            panic!("an invariant")
+        };
+        let ExprKind::Quant(false, q, body) = &cond.kind else {
+            panic!("forall")
+        };
+        assert_eq!(q.name, "i");
+        assert!(matches!(&body.kind, ExprKind::Quant(false, q, _) if q.name == "j"));
+    }
+
+    #[test]
     fn multisets_parse() {
         let p = parse_program(
             "type m: multiset [3] of boolean; var n: m;
