@@ -34,6 +34,10 @@ pub const CHECK_FIRST: u64 = 512;
 /// After [`CHECK_FIRST`], one expansion in this many is checked.
 pub const CHECK_EVERY: u64 = 256;
 
+/// Most characters of a state printed in a refusal (the trace shows the
+/// state that was checked in full).
+const SHOWN_CHARS: usize = 2_000;
+
 /// Per-thread buffers and counters of the check.
 #[derive(Debug, Default)]
 pub struct SoundnessScratch {
@@ -330,18 +334,23 @@ fn mismatch<M: Model, S: StateSymmetry>(
         "leads from the permuted state to a state that is the image of no successor of this \
          state"
     };
-    let shown: Vec<String> = model
+    let mut shown = model
         .describe_state(target)
         .into_iter()
         .map(|(n, v)| format!("{n} = {v}"))
-        .collect();
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let Some((cut, _)) = shown.char_indices().nth(SHOWN_CHARS) {
+        shown.truncate(cut);
+        shown.push_str(" ...");
+    }
     ModelError::refused(format!(
         "{} `{name}` {what} (that state: {}); the transitions of `{name}` depend on the \
          identity of the elements (a loop over a symmetric type whose order matters, or an \
          element singled out); fix the model, or run without --symmetry (or with \
          --no-symmetry-check to trust the declaration)",
         preamble(sym, perm),
-        shown.join(", ")
+        shown
     ))
 }
 
