@@ -1050,6 +1050,40 @@ fn undefined_scalarsets_are_errors_for_rumur_and_values_for_cmurphi() {
                   rule c = 1 & isundefined(b) ==> c := 2; endrule;\n";
     let r = run("copies.m", copies);
     assert_eq!((r.result(), r.count("states")), ("ok", 3), "{}", r.json);
+    // A multiset takes the undefined value as an element: CMurphi 5.4.9
+    // stores 10 states and fires 12 rules (`-nosym`), 7 and 9 reduced.
+    let multiset = "type N: scalarset(2);\n\
+                    var o: N; m: multiset [3] of N; k: 0..3;\n\
+                    startstate undefine o; undefine m; k := 0; endstartstate;\n\
+                    rule \"add\" k < 3 ==> multisetadd(o, m); k := k + 1; endrule;\n\
+                    ruleset n: N do rule \"own\" isundefined(o) & k = 1 ==> o := n; endrule; endruleset;\n\
+                    rule \"clear\" k = 3 & multisetcount(i: m, isundefined(m[i])) >= 1 ==>\n\
+                    k := 0; multisetremovepred(i: m, true); undefine o; endrule;\n";
+    let r = run("multiset.m", multiset);
+    assert_eq!(
+        (r.result(), r.count("states"), r.count("transitions")),
+        ("ok", 10, 12),
+        "{}",
+        r.json
+    );
+    let r = CheckRun::run_path(
+        &dir.path().join("multiset.m").display().to_string(),
+        &[],
+        &[
+            "--dialect",
+            "cmurphi",
+            "--no-deadlock",
+            "--symmetry",
+            "canon",
+        ],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(
+        (r.result(), r.count("states"), r.count("transitions")),
+        ("ok", 7, 9),
+        "{}",
+        r.json
+    );
     // The flag is the Murphi front end's own.
     let r = CheckRun::run("Counters.mch", &[], &["--dialect", "cmurphi"]);
     assert_eq!(r.code, Some(2), "{}", r.stderr);

@@ -585,7 +585,10 @@ impl<'p, 'm> Machine<'p, 'm> {
                 let words: Vec<u64> = match value {
                     MultisetValue::Scalar(e, ty) => {
                         let v = self.eval(e)?;
-                        if !ty.contains(v) {
+                        if v == UNDEFINED && unchecked_kind(ty) {
+                            // CMurphi adds the undefined value read unchecked.
+                            vec![0]
+                        } else if !ty.contains(v) {
                             return Err(Fail::error(
                                 format!(
                                     "{} is out of the range of `{}`'s elements",
@@ -594,8 +597,9 @@ impl<'p, 'm> Machine<'p, 'm> {
                                 ),
                                 *span,
                             ));
+                        } else {
+                            vec![ty.encode(v)]
                         }
-                        vec![ty.encode(v)]
                     }
                     MultisetValue::Copy(src) => {
                         let a = self.addr(src)?;

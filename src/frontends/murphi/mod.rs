@@ -53,7 +53,8 @@ pub enum Dialect {
     Rumur,
     /// CMurphi 5's generated code: an undefined scalarset or union value
     /// reads without an error, equal only to another undefined value;
-    /// stored, passed or narrowed it stays undefined; indexing an array
+    /// stored, passed, returned, added to a multiset or narrowed it stays
+    /// undefined; indexing an array
     /// with it is an error. Undefined booleans, enumerations and integers
     /// are errors, as in CMurphi.
     Cmurphi,
