@@ -180,7 +180,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                     let i = self.eval(index)?;
                     let pos = i.wrapping_sub(*lo) as u64;
                     let Some(pos) = (pos < *len).then_some(pos as usize) else {
-                        if i == UNDEFINED && unchecked_kind(index_ty) {
+                        if undefined_read(index_ty, i) {
                             return Err(Fail::error(
                                 format!("an undefined value indexes `{}`", p.text),
                                 p.span,
@@ -400,7 +400,7 @@ impl<'p, 'm> Machine<'p, 'm> {
         let old = self.push_frame(p.frame);
         for ((at, _, ty), v) in p.params.iter().zip(values) {
             match v {
-                ArgVal::Scalar(UNDEFINED) if unchecked_kind(ty) => self.mem[self.fp + at] = 0,
+                ArgVal::Scalar(x) if undefined_read(ty, x) => self.mem[self.fp + at] = 0,
                 ArgVal::Scalar(x) => {
                     if !ty.contains(x) {
                         self.pop_frame(old);
@@ -459,7 +459,7 @@ impl<'p, 'm> Machine<'p, 'm> {
             CStmt::Assign(p, e, span) => {
                 let v = self.eval(e)?;
                 if v < p.bounds.0 || v > p.bounds.1 {
-                    if v == UNDEFINED && unchecked_kind(&p.ty) {
+                    if undefined_read(&p.ty, v) {
                         // CMurphi: the undefined value read unchecked is
                         // stored as undefined.
                         let a = self.addr(p)?;
@@ -585,7 +585,7 @@ impl<'p, 'm> Machine<'p, 'm> {
                 let words: Vec<u64> = match value {
                     MultisetValue::Scalar(e, ty) => {
                         let v = self.eval(e)?;
-                        if v == UNDEFINED && unchecked_kind(ty) {
+                        if undefined_read(ty, v) {
                             // CMurphi adds the undefined value read unchecked.
                             vec![0]
                         } else if !ty.contains(v) {
@@ -646,7 +646,7 @@ impl<'p, 'm> Machine<'p, 'm> {
             CStmt::ReturnChecked(e, ty, span) => {
                 let v = self.eval(e)?;
                 // The undefined value read unchecked is returned as is.
-                if !(ty.contains(v) || v == UNDEFINED && unchecked_kind(ty)) {
+                if !(ty.contains(v) || undefined_read(ty, v)) {
                     return Err(Fail::error(
                         format!(
                             "the function returns {}, outside its result type",
@@ -715,8 +715,10 @@ pub fn message(file: &SourceFile, f: &Fail) -> String {
     }
 }
 
-/// Whether values of `ty` may be read unchecked when undefined
-/// ([`CExpr::LoadUnchecked`]): scalarsets and unions.
-fn unchecked_kind(ty: &Ty) -> bool {
-    matches!(ty, Ty::Scalarset { .. } | Ty::Union(..))
+/// Whether `v`, bound for a place of type `ty`, is the undefined value
+/// of a scalarset or union read unchecked ([`CExpr::LoadUnchecked`],
+/// `--dialect cmurphi`): stored, passed, returned or added, it stays
+/// undefined (word 0); as an index it is an error.
+fn undefined_read(ty: &Ty, v: i64) -> bool {
+    v == UNDEFINED && matches!(ty, Ty::Scalarset { .. } | Ty::Union(..))
 }
