@@ -17,3 +17,4 @@ pub mod model;
 pub mod por;
 pub mod report;
 pub mod symmetry;
+pub mod temporal;

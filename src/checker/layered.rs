@@ -27,6 +27,12 @@ pub struct LayeredScratch<MS, SS> {
 }
 
 impl<MS, SS> LayeredScratch<MS, SS> {
+    /// The model's buffers, to evaluate the model's own predicates on a
+    /// state (the temporal checks' atoms).
+    pub fn model_mut(&mut self) -> &mut MS {
+        &mut self.model
+    }
+
     /// The symmetry layer's buffers, if it is on.
     pub fn symmetry(&self) -> Option<&SymmetryScratch<SS>> {
         self.symmetry.as_ref()

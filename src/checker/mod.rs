@@ -31,6 +31,8 @@ pub use layered::{Layered, LayeredScratch, ModelRuns};
 use crate::model::{Independence, Model, NoSymmetry, StateSymmetry};
 use crate::por::PorLayer;
 use crate::symmetry::{SymmetryLayer, SymmetryMode};
+use crate::temporal::TemporalError;
+use crate::temporal::liveness::{LivenessFigures, LivenessVerdict};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -90,8 +92,11 @@ impl std::error::Error for CheckerError {}
 /// mapped back to a real run of the model).
 #[derive(Debug)]
 pub struct Run {
-    /// The engine's report.
+    /// The engine's report (with the liveness check's verdict when the
+    /// model has liveness properties).
     pub report: Report,
+    /// What the liveness check measured, when it ran.
+    pub liveness: Option<LivenessFigures>,
 }
 
 /// A model checker under construction (see the module docs).
@@ -279,6 +284,7 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
                 Some(PorLayer::new(ind, self.symmetry.is_some()))
             }
         };
+        refuse_liveness_with(self.model, self.independence.is_some(), &self.symmetry)?;
         let symmetry = match self.symmetry {
             None => None,
             Some((sym, mode)) => Some(
@@ -322,9 +328,112 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
             _ => None,
         };
         let _entered = budget.enter();
-        Ok(Run {
-            report: explore(&layered, &config),
-        })
+        let mut report = explore(&layered, &config);
+        let liveness = check_liveness(&layered, &config, &mut report);
+        Ok(Run { report, liveness })
+    }
+}
+
+/// Refuses what the liveness check cannot honour: partial order reduction
+/// (an ample set can prune the only path to a state satisfying `p`),
+/// symmetry modes that are not exact, and instances that name one element
+/// of a permuted domain (not invariant under the permutations).
+fn refuse_liveness_with<M: Model, S: StateSymmetry>(
+    model: &M,
+    por: bool,
+    symmetry: &Option<(S, SymmetryMode)>,
+) -> Result<(), CheckerError> {
+    let properties = model.liveness_properties();
+    let Some(first) = properties.first() else {
+        return Ok(());
+    };
+    if por {
+        return Err(CheckerError::new(
+            format!(
+                "not supported yet: partial order reduction with liveness properties                  (\"{}\", {}): an ample set can cut the only path to a state that satisfies one",
+                first.name, first.place
+            ),
+            "run without --por",
+        ));
+    }
+    if let Some((_, mode)) = symmetry {
+        if !mode.is_exact() {
+            return Err(CheckerError::new(
+                format!(
+                    "not supported yet: liveness properties (\"{}\", {}) with the approximate \
+                     symmetry mode {}",
+                    first.name,
+                    first.place,
+                    mode.name()
+                ),
+                "use an exact symmetry mode (canon, flood, markers-exact) or none",
+            ));
+        }
+        if let Some(p) = properties.iter().find(|p| p.names_element_of.is_some()) {
+            return Err(CheckerError::new(
+                format!(
+                    "not supported yet: liveness property \"{}\" ({}) with symmetry reduction: \
+                     it names one element of `{}`, so the permutations do not leave it unchanged",
+                    p.name,
+                    p.place,
+                    p.names_element_of.as_deref().unwrap_or_default()
+                ),
+                "run without --symmetry",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// After a complete search of a model with liveness properties: checks
+/// them ([`crate::temporal::liveness`]) and puts the verdict into
+/// `report` (a violation with its trace, or why the check stopped).
+fn check_liveness<M: Model, S: StateSymmetry>(
+    layered: &Layered<'_, M, S>,
+    config: &Config,
+    report: &mut Report,
+) -> Option<LivenessFigures> {
+    let model = layered.model();
+    let properties = model.liveness_properties();
+    if properties.is_empty() || !matches!(report.outcome, workers::Outcome::Complete) {
+        return None;
+    }
+    let result = crate::temporal::liveness::check(
+        layered,
+        config.threads,
+        properties.len(),
+        |scratch, state, k| model.liveness_holds(scratch.model_mut(), state, k),
+    );
+    match result {
+        Err(TemporalError::Stopped(reason)) => {
+            report.outcome = workers::Outcome::Stopped(reason);
+            None
+        }
+        Err(TemporalError::Model(e)) => {
+            report.outcome = workers::Outcome::ModelError(e);
+            None
+        }
+        Ok((verdict, figures)) => {
+            if let LivenessVerdict::Violated { property, path } = verdict {
+                let p = &properties[property];
+                report.outcome = workers::Outcome::Violation(workers::Violation {
+                    kind: workers::ViolationKind::Liveness,
+                    message: format!(
+                        "liveness property \"{}\" violated ({}): no state that satisfies it \
+                         is reachable from the last state of the trace",
+                        p.name, p.place
+                    ),
+                });
+                match workers::trace::replay(layered, &path) {
+                    Ok(trace) => {
+                        report.trace = Some(trace);
+                        real_trace(layered, report);
+                    }
+                    Err(e) => report.trace_error = Some(e),
+                }
+            }
+            Some(figures)
+        }
     }
 }
 
@@ -344,6 +453,13 @@ pub fn explore<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, config: 
     {
         report.outcome = workers::Outcome::ModelError(workers::ModelError::new(message));
     }
+    real_trace(layered, &mut report);
+    report
+}
+
+/// Maps a trace of representatives in `report` back to a real run of the
+/// model (or drops it, with `trace_error` saying why).
+fn real_trace<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, report: &mut Report) {
     if let (Some(layer), Some(trace)) = (layered.symmetry(), &report.trace) {
         match layer.real_trace(&layered.real_runs(), trace) {
             Ok(real) => report.trace = Some(real),
@@ -353,5 +469,4 @@ pub fn explore<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, config: 
             }
         }
     }
-    report
 }

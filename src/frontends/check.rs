@@ -166,6 +166,7 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
         None => checker.run()?,
     };
     let report = run.report;
+    let liveness = run.liveness;
     notes.symmetry = notes.symmetry.map(|info| info.after(&report));
     notes.por = notes.por.map(|info| info.after(&report));
     notes.bounded = parts.bounded();
@@ -177,5 +178,8 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
         job.terminated(),
     );
     summary.add_notes(notes);
+    if let Some(figures) = &liveness {
+        summary.set_liveness(figures);
+    }
     Ok(summary)
 }

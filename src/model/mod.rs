@@ -242,4 +242,37 @@ pub trait Model: Sync {
     fn after_complete_search(&self) -> Option<String> {
         None
     }
+
+    /// The model's liveness properties (Rumur's `liveness`): state
+    /// predicates `p` such that from every reachable state a state
+    /// satisfying `p` stays reachable (CTL's AG EF p). Checked by
+    /// [`crate::temporal::liveness`] after a complete search; none by
+    /// default.
+    fn liveness_properties(&self) -> Vec<LivenessProperty> {
+        Vec::new()
+    }
+
+    /// Whether `state` satisfies liveness property `index` (an index into
+    /// [`Self::liveness_properties`]).
+    fn liveness_holds(
+        &self,
+        _scratch: &mut Self::Scratch,
+        _state: &[u64],
+        _index: usize,
+    ) -> Result<bool, ModelError> {
+        Ok(true)
+    }
+}
+
+/// One liveness property of a model (one instance of a quantified family).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LivenessProperty {
+    /// Its name as reports give it, e.g. `x is y, y:3`.
+    pub name: String,
+    /// Where the model states it (`file:line:column`).
+    pub place: String,
+    /// The permutable domain it names an element of (a ruleset parameter
+    /// of a scalarset type), if any: such an instance is not invariant
+    /// under symmetry reduction's permutations, which then refuses it.
+    pub names_element_of: Option<String>,
 }

@@ -50,6 +50,10 @@ pub struct CheckReport {
     /// The partial order reduction, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub por: Option<PorReport>,
+    /// The liveness check, when the model has liveness properties and the
+    /// search was complete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub liveness: Option<LivenessReport>,
     /// The counterexample: the initialisation, then one step per operation.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trace: Vec<TraceStep>,
@@ -87,6 +91,7 @@ impl CheckReport {
             search: None,
             symmetry: None,
             por: None,
+            liveness: None,
             trace: Vec::new(),
             trace_error: None,
             bounded: None,
@@ -106,6 +111,9 @@ pub enum Verdict {
     InvariantViolation,
     /// An assertion is false in a reachable state (exit 1).
     AssertionViolation,
+    /// A liveness property fails: from the trace's last state no state
+    /// satisfying it is reachable (exit 1).
+    LivenessViolation,
     /// A reachable state has no enabled operation, or (Murphi's stuttering
     /// deadlocks) none that leads to another state (exit 1).
     Deadlock,
@@ -198,6 +206,22 @@ pub struct SymmetryReport {
     /// For modes that can miss states.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+}
+
+/// The `liveness` object: what the check of the liveness properties
+/// measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct LivenessReport {
+    /// Property instances checked.
+    pub properties: u64,
+    /// States of the explicit graph the check built.
+    pub states: u64,
+    /// Its edges, duplicates included.
+    pub edges: u64,
+    /// Bytes of the graph (states, edges, parents, labels).
+    pub graph_bytes: u64,
+    /// Wall time of the check.
+    pub wall_seconds: f64,
 }
 
 /// The `por` object.

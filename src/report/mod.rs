@@ -52,6 +52,7 @@ impl RunSummary {
                 let verdict = match v.kind {
                     workers::ViolationKind::Invariant => Verdict::InvariantViolation,
                     workers::ViolationKind::Assertion => Verdict::AssertionViolation,
+                    workers::ViolationKind::Liveness => Verdict::LivenessViolation,
                 };
                 (verdict, v.kind.to_string(), Some(v.message.clone()), 1)
             }
@@ -126,6 +127,7 @@ impl RunSummary {
                 }),
                 symmetry: None,
                 por: None,
+                liveness: None,
                 trace,
                 trace_error: report.trace_error.clone(),
                 bounded: None,
@@ -211,6 +213,17 @@ impl RunSummary {
         self.report.por = Some(info.to_report());
     }
 
+    /// Adds what the liveness check measured.
+    pub fn set_liveness(&mut self, figures: &crate::temporal::liveness::LivenessFigures) {
+        self.report.liveness = Some(json::LivenessReport {
+            properties: figures.properties as u64,
+            states: figures.states,
+            edges: figures.edges,
+            graph_bytes: figures.graph_bytes,
+            wall_seconds: figures.wall.as_secs_f64(),
+        });
+    }
+
     /// The process exit code for this result.
     pub fn exit_code(&self) -> u8 {
         self.exit_code
@@ -268,6 +281,22 @@ impl RunSummary {
         }
         if let Some(info) = &r.por {
             out.push_str(&notes::por_text(info));
+        }
+        if let Some(l) = &r.liveness {
+            let _ = writeln!(
+                out,
+                "liveness:             {} {} checked on a graph of {} states, {} edges ({}, {:.3} s)",
+                group(l.properties),
+                if l.properties == 1 {
+                    "property"
+                } else {
+                    "properties"
+                },
+                group(l.states),
+                group(l.edges),
+                bytesize::ByteSize(l.graph_bytes).display().iec(),
+                l.wall_seconds
+            );
         }
         out
     }

@@ -35,7 +35,7 @@ mod parallel;
 mod por;
 mod recent;
 mod sequential;
-mod trace;
+pub mod trace;
 mod watch;
 
 pub use config::{Config, ParallelMode, ProgressFn, SearchOrder, StoreKind};

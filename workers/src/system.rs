@@ -34,6 +34,10 @@ pub enum ViolationKind {
     Invariant,
     /// An assertion (a theorem about reachable states) is false.
     Assertion,
+    /// A liveness property (AG EF p) fails: from the trace's last state no
+    /// state satisfying it is reachable. Found after the search, on the
+    /// whole state graph, never by `check_state`.
+    Liveness,
 }
 
 impl fmt::Display for ViolationKind {
@@ -41,6 +45,7 @@ impl fmt::Display for ViolationKind {
         f.write_str(match self {
             ViolationKind::Invariant => "invariant violation",
             ViolationKind::Assertion => "assertion violation",
+            ViolationKind::Liveness => "liveness violation",
         })
     }
 }

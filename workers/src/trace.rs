@@ -33,6 +33,15 @@ impl StepKey {
     }
 }
 
+/// Replays a path of states of `system` (an initial state first, each
+/// further state a successor of the one before) into a labelled trace:
+/// what a search that keeps its own graph (the temporal checks) calls to
+/// print a counterexample.
+pub fn replay<T: TransitionSystem>(system: &T, path: &[Box<[u64]>]) -> Result<Trace, String> {
+    let chain: Vec<StepKey> = path.iter().cloned().map(StepKey::Words).collect();
+    rebuild(system, &chain)
+}
+
 /// Replays `chain` (initial state first) into a labelled trace.
 pub(crate) fn rebuild<T: TransitionSystem>(system: &T, chain: &[StepKey]) -> Result<Trace, String> {
     let Some(first) = chain.first() else {

@@ -447,6 +447,7 @@ impl BSystem {
         let what = match kind {
             ViolationKind::Invariant => "invariant",
             ViolationKind::Assertion => "assertion",
+            ViolationKind::Liveness => "liveness property",
         };
         Violation {
             kind,

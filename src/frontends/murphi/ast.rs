@@ -124,6 +124,16 @@ pub enum Rule {
         /// Where it is.
         span: Span,
     },
+    /// `liveness "name" cond` (Rumur): from every reachable state, a state
+    /// satisfying it stays reachable (AG EF cond).
+    Liveness {
+        /// The name.
+        name: String,
+        /// The condition.
+        cond: Expr,
+        /// Where it is.
+        span: Span,
+    },
     /// `cover "name" cond` (Rumur): some reachable state must satisfy it.
     Cover {
         /// The name.

@@ -32,6 +32,9 @@ pub struct Compiled {
     /// Cover properties (Rumur's `cover`): some reachable state must
     /// satisfy each instance.
     pub covers: Vec<CRule>,
+    /// Liveness properties (Rumur's `liveness`): from every reachable
+    /// state a state satisfying each instance stays reachable.
+    pub liveness: Vec<CRule>,
     /// Cover statements, numbered by [`CStmt::Cover`]: name and place.
     pub cover_statements: Vec<(String, Span)>,
     /// The scalarset domains: (type name, size).
@@ -86,6 +89,7 @@ struct Compiler<'a> {
     assumptions: Vec<CRule>,
     /// The compiled `cover` properties and the cover statements met.
     covers: Vec<CRule>,
+    liveness: Vec<CRule>,
     cover_statements: Vec<(String, Span)>,
     /// The conditions of the enclosing `choose` rulesets (the chosen slot
     /// holds an element) and the variables they read.
@@ -133,6 +137,7 @@ pub fn compile(program: &Program, overrides: &[(String, i64)], dialect: Dialect)
         choose_guards: Vec::new(),
         assumptions: Vec::new(),
         covers: Vec::new(),
+        liveness: Vec::new(),
         cover_statements: Vec::new(),
         dialect,
     };
@@ -172,6 +177,7 @@ pub fn compile(program: &Program, overrides: &[(String, i64)], dialect: Dialect)
         invariants,
         assumptions: c.assumptions,
         covers: c.covers,
+        liveness: c.liveness,
         cover_statements: c.cover_statements,
         domains: c.domains,
     })
@@ -628,6 +634,7 @@ impl Compiler<'_> {
                         | Rule::Invariant { .. }
                         | Rule::Assume { .. }
                         | Rule::Cover { .. }
+                        | Rule::Liveness { .. }
                 ) {
                     return err(
                         *span,
@@ -713,7 +720,8 @@ impl Compiler<'_> {
             }
             Rule::Invariant { name, cond, span }
             | Rule::Assume { name, cond, span }
-            | Rule::Cover { name, cond, span } => {
+            | Rule::Cover { name, cond, span }
+            | Rule::Liveness { name, cond, span } => {
                 let c = self.bool_expr(cond)?;
                 (name, *span, Some(c), Vec::new(), Vec::new())
             }
@@ -744,6 +752,7 @@ impl Compiler<'_> {
             Rule::Start { .. } => starts.push(compiled),
             Rule::Assume { .. } => self.assumptions.push(compiled),
             Rule::Cover { .. } => self.covers.push(compiled),
+            Rule::Liveness { .. } => self.liveness.push(compiled),
             _ => invariants.push(compiled),
         }
         (self.next_local, self.max_local) = saved;

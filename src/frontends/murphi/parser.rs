@@ -524,8 +524,16 @@ impl Parser {
             }
             self.expect_end("endchoose")?;
             Rule::Choose(name, set, rules, span)
-        } else if self.is_kw("liveness") || self.is_kw("property") {
-            return self.unsupported("liveness and property rules");
+        } else if self.eat_kw("liveness") {
+            let named = matches!(self.peek(), Tok::Str(_));
+            let mut name = self.rule_name("liveness");
+            let cond = self.expr()?;
+            if !named && let Some(s) = self.trailing_name() {
+                name = s;
+            }
+            Rule::Liveness { name, cond, span }
+        } else if self.is_kw("property") {
+            return self.unsupported("property rules");
         } else {
             return self.error("a rule, ruleset, startstate or invariant");
         };
@@ -764,7 +772,10 @@ impl Parser {
             };
             StmtKind::Cover(name, self.expr()?)
         } else if self.is_kw("liveness") {
-            return self.unsupported("liveness statements");
+            return self.error(
+                "a statement (`liveness` is a property of the whole model: write it \
+                 at the top level or in a ruleset, not in a rule's body)",
+            );
         } else if self.eat_kw("multisetadd") {
             self.expect_punct("(")?;
             let e = self.expr()?;
@@ -1169,9 +1180,20 @@ mod tests {
     fn unsupported_constructs_are_named() {
         let e = parse_program("rule begin liveness \"c\" true end").unwrap_err();
         assert!(
-            e.message.contains("not supported yet: liveness"),
+            e.message
+                .contains("`liveness` is a property of the whole model"),
             "{}",
             e.message
+        );
+        let e = parse_program("property \"p\" true").unwrap_err();
+        assert!(
+            e.message.contains("not supported yet: property rules"),
+            "{}",
+            e.message
+        );
+        let p = parse_program("ruleset i: 0..2 do liveness \"l\" i = 1 end").unwrap();
+        assert!(
+            matches!(&p.rules[0], Rule::Ruleset(_, rules) if matches!(&rules[0], Rule::Liveness { name, .. } if name == "l"))
         );
         assert!(parse_program("type t: union {a, b};").is_ok());
         let e = parse_program("var x: boolean; rule x := end").unwrap_err();

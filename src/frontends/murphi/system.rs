@@ -7,11 +7,11 @@ use super::compile::Compiled;
 use super::eval::{Fail, Machine, message};
 use super::ir::{CRule, Range};
 use super::pack::Packer;
-use super::types::normalise_multisets;
+use super::types::{Ty, normalise_multisets};
 use crate::diag::SourceFile;
 use crate::model::{
-    GroupInfo, INITIAL_GROUP, Independence, Model, ModelError, SlotInfo, Step, Violation,
-    ViolationKind,
+    GroupInfo, INITIAL_GROUP, Independence, LivenessProperty, Model, ModelError, SlotInfo, Step,
+    Violation, ViolationKind,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,6 +37,8 @@ pub struct MurphiSystem {
     covers: Vec<Instance>,
     cover_hits: Vec<AtomicU64>,
     statement_hits: Vec<AtomicU64>,
+    /// The instances of `liveness` properties.
+    liveness: Vec<Instance>,
     /// Whether rules have different CMurphi priorities (then a state fires
     /// only its enabled rules of the least priority number).
     prioritised: bool,
@@ -180,6 +182,7 @@ impl MurphiSystem {
             .windows(2)
             .any(|w| w[0].priority != w[1].priority);
         let covers = instances(&prog, &prog.covers, &file)?;
+        let liveness = instances(&prog, &prog.liveness, &file)?;
         let cover_hits = covers.iter().map(|_| AtomicU64::new(0)).collect();
         let statement_hits = prog
             .cover_statements
@@ -227,6 +230,7 @@ impl MurphiSystem {
             covers,
             cover_hits,
             statement_hits,
+            liveness,
             prioritised,
             groups,
             check_invariants: true,
@@ -611,6 +615,44 @@ impl Model for MurphiSystem {
             }
         }
         Ok(None)
+    }
+
+    fn liveness_properties(&self) -> Vec<LivenessProperty> {
+        self.liveness
+            .iter()
+            .map(|inst| {
+                let rule = &self.prog.liveness[inst.rule];
+                let step = RuleStep {
+                    rules: &self.prog.liveness,
+                    inst,
+                    group: 0,
+                };
+                LivenessProperty {
+                    name: step.label(),
+                    place: self.file.location(rule.span),
+                    names_element_of: rule.params.iter().find_map(|(_, _, _, ty)| match ty {
+                        Ty::Scalarset { domain, .. } => Some(self.prog.domains[*domain].0.clone()),
+                        _ => None,
+                    }),
+                }
+            })
+            .collect()
+    }
+
+    fn liveness_holds(
+        &self,
+        scratch: &mut MurphiScratch,
+        state: &[u64],
+        index: usize,
+    ) -> Result<bool, ModelError> {
+        let inst = &self.liveness[index];
+        let w = self.leaves();
+        let MurphiScratch { mem, base, .. } = scratch;
+        self.packer.unpack(state, base);
+        let m = &mut self.machine(mem);
+        m.mem[..w].copy_from_slice(base);
+        self.run(m, &self.prog.liveness[inst.rule], inst)
+            .map_err(|f| self.error(&f))
     }
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {

@@ -21,8 +21,9 @@
 pub mod front_end;
 
 use orbit::model::{
-    GroupInfo, GroupSet, INITIAL_GROUP, Independence, Model, ModelError, Permutable, Permutation,
-    Relations, SlotInfo, StateGraph, StateSymmetry, Step, Violation, ViolationKind,
+    GroupInfo, GroupSet, INITIAL_GROUP, Independence, LivenessProperty, Model, ModelError,
+    Permutable, Permutation, Relations, SlotInfo, StateGraph, StateSymmetry, Step, Violation,
+    ViolationKind,
 };
 
 /// The invariant of a procs model.
@@ -36,6 +37,19 @@ pub enum Invariant {
     FullAtMost(u64),
 }
 
+/// A liveness property of a procs model (AG EF of the predicate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Live {
+    /// `owner = none` (invariant under renaming the processes).
+    Free,
+    /// `total >= v` (invariant too).
+    TotalAtLeast(u64),
+    /// `total = v` (invariant).
+    TotalIs(u64),
+    /// `c[i] = v`: names process `i`, so symmetry reduction refuses it.
+    CounterAt(usize, u64),
+}
+
 /// A procs model.
 #[derive(Clone, Debug)]
 pub struct Procs {
@@ -43,6 +57,11 @@ pub struct Procs {
     pub k: u64,
     pub t: u64,
     pub invariant: Invariant,
+    /// The liveness properties.
+    pub liveness: Vec<Live>,
+    /// Whether the owner may release once `total = t` too (`total` then
+    /// stays at `t`): the graph has cycles and no deadlock.
+    pub cyclic: bool,
     groups: Vec<GroupInfo>,
     domains: Permutable,
 }
@@ -99,6 +118,8 @@ impl Procs {
             k,
             t,
             invariant,
+            liveness: Vec::new(),
+            cyclic: false,
             groups,
             domains: Permutable {
                 movable: vec![if n >= 2 {
@@ -171,6 +192,16 @@ impl Procs {
         }
     }
 
+    /// Whether liveness property `live` holds in `s`.
+    pub fn live_holds(&self, live: Live, s: &[u64]) -> bool {
+        match live {
+            Live::Free => s[self.n] == NONE,
+            Live::TotalAtLeast(v) => s[self.n + 1] >= v,
+            Live::TotalIs(v) => s[self.n + 1] == v,
+            Live::CounterAt(i, v) => s[i] == v,
+        }
+    }
+
     /// Whether the invariant holds in `s`.
     pub fn invariant_holds(&self, s: &[u64]) -> bool {
         match self.invariant {
@@ -197,11 +228,11 @@ impl Procs {
                 f(3 * i + 1, &out);
                 out[owner] = NONE;
             }
-            if s[owner] == i as u64 && s[total] < self.t {
+            if s[owner] == i as u64 && (s[total] < self.t || self.cyclic) {
                 let (c, o, t) = (out[i], out[owner], out[total]);
                 out[owner] = NONE;
                 out[i] = 0;
-                out[total] += 1;
+                out[total] = (out[total] + 1).min(self.t);
                 f(3 * i + 2, &out);
                 (out[i], out[owner], out[total]) = (c, o, t);
             }
@@ -280,6 +311,21 @@ impl Model for Procs {
             kind: ViolationKind::Invariant,
             message: format!("{:?}", self.invariant),
         }))
+    }
+
+    fn liveness_properties(&self) -> Vec<LivenessProperty> {
+        self.liveness
+            .iter()
+            .map(|&live| LivenessProperty {
+                name: format!("{live:?}"),
+                place: "procs".into(),
+                names_element_of: matches!(live, Live::CounterAt(..)).then(|| "process".into()),
+            })
+            .collect()
+    }
+
+    fn liveness_holds(&self, _: &mut (), state: &[u64], index: usize) -> Result<bool, ModelError> {
+        Ok(self.live_holds(self.liveness[index], state))
     }
 
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
