@@ -243,6 +243,14 @@ pub trait Model: Sync {
         None
     }
 
+    /// After a search: how often each of the model's `cover` properties
+    /// and statements was hit (states that satisfy a property, executions
+    /// of a statement whose condition was true), as Rumur reports them;
+    /// none by default.
+    fn cover_counts(&self) -> Vec<CoverCount> {
+        Vec::new()
+    }
+
     /// The model's liveness properties (Rumur's `liveness`): state
     /// predicates `p` such that from every reachable state a state
     /// satisfying `p` stays reachable (CTL's AG EF p). Checked by
@@ -262,6 +270,15 @@ pub trait Model: Sync {
     ) -> Result<bool, ModelError> {
         Ok(true)
     }
+}
+
+/// How often one `cover` of a model was hit in a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoverCount {
+    /// Its name, e.g. `x reaches 3`.
+    pub name: String,
+    /// States (a property) or executions (a statement) that met it.
+    pub hits: u64,
 }
 
 /// One liveness property of a model (one instance of a quantified family).

@@ -50,6 +50,10 @@ pub struct CheckReport {
     /// The partial order reduction, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub por: Option<PorReport>,
+    /// How often each `cover` of the model was hit (Murphi), in the order
+    /// of the model.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub covers: Vec<CoverReport>,
     /// The liveness check, when the model has liveness properties and the
     /// search was complete.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -91,6 +95,7 @@ impl CheckReport {
             search: None,
             symmetry: None,
             por: None,
+            covers: Vec::new(),
             liveness: None,
             trace: Vec::new(),
             trace_error: None,
@@ -206,6 +211,16 @@ pub struct SymmetryReport {
     /// For modes that can miss states.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+}
+
+/// One element of `covers`.
+#[derive(Clone, Debug, Serialize)]
+pub struct CoverReport {
+    /// The cover's name.
+    pub name: String,
+    /// States (a property) or executions (a statement) that met it; with
+    /// symmetry reduction, representatives.
+    pub hits: u64,
 }
 
 /// The `liveness` object: what the check of the liveness properties

@@ -127,6 +127,14 @@ impl RunSummary {
                 }),
                 symmetry: None,
                 por: None,
+                covers: system
+                    .cover_counts()
+                    .into_iter()
+                    .map(|c| json::CoverReport {
+                        name: c.name,
+                        hits: c.hits,
+                    })
+                    .collect(),
                 liveness: None,
                 trace,
                 trace_error: report.trace_error.clone(),
@@ -281,6 +289,10 @@ impl RunSummary {
         }
         if let Some(info) = &r.por {
             out.push_str(&notes::por_text(info));
+        }
+        for c in &r.covers {
+            let times = if c.hits == 1 { "time" } else { "times" };
+            let _ = writeln!(out, "cover \"{}\" hit {} {times}", c.name, group(c.hits));
         }
         if let Some(l) = &r.liveness {
             let _ = writeln!(

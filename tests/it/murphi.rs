@@ -1199,3 +1199,214 @@ fn generated_order_dependences_are_caught_and_symmetric_twins_pass() {
         }
     }
 }
+
+/// Rumur's liveness models through the command line: the verdict, the
+/// property named with its place, a shortest counterexample, the graph's
+/// figures, the same at 1 and 2 threads; with symmetry, an instance that
+/// names one scalarset element is refused by name, a symmetric property is
+/// checked; `--por` is refused.
+#[test]
+fn liveness_properties_are_checked_from_the_command_line() {
+    let corpus = |f: &str| format!("tests/it/rumur_corpus/{f}");
+    for threads in ["1", "2"] {
+        let r = CheckRun::run_path(
+            &corpus("liveness-miss3.m"),
+            &[],
+            &["--threads", threads],
+            DEFAULT_TIMEOUT,
+        );
+        assert_eq!(r.result(), "liveness_violation", "{}", r.json);
+        assert_eq!(r.code, Some(1));
+        let message = r.json["message"].as_str().expect("a message");
+        assert!(message.contains("\"x is 7\"") && message.contains("liveness-miss3.m:21:1"));
+        // 0 -> 8: no rule moves down from 8, so 7 is out of reach there.
+        assert_eq!(r.json["trace"].as_array().expect("a trace").len(), 9);
+        assert_eq!(r.json["liveness"]["states"], 11, "{}", r.json);
+        let r = CheckRun::run_path(
+            &corpus("liveness-in-ruleset.m"),
+            &[],
+            &["--threads", threads],
+            DEFAULT_TIMEOUT,
+        );
+        assert_eq!((r.result(), r.code), ("ok", Some(0)), "{}", r.json);
+        assert_eq!(r.json["liveness"]["properties"], 11, "{}", r.json);
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(cli_support::model_path(&murphi("german.m"))).expect("read");
+    let symmetric = dir.path().join("german_idle.m");
+    std::fs::write(
+        &symmetric,
+        format!("{text}\nliveness \"the home can fall idle\" cur_cmd = empty;\n"),
+    )
+    .expect("write");
+    let named = dir.path().join("german_exclusive.m");
+    std::fs::write(
+        &named,
+        format!(
+            "{text}\nruleset i: node do liveness \"exclusive\" cache[i] = exclusive endruleset;\n"
+        ),
+    )
+    .expect("write");
+    let path = |p: &std::path::Path| p.display().to_string();
+    for flags in [&["--symmetry", "off"][..], &["--symmetry", "canon"]] {
+        let r = CheckRun::run_path(&path(&symmetric), &[("NODES", 2)], flags, DEFAULT_TIMEOUT);
+        assert_eq!(r.result(), "ok", "{flags:?} {}", r.json);
+        let states = if flags[1] == "off" { 1_461 } else { 735 };
+        assert_eq!(r.json["liveness"]["states"], states, "{}", r.json);
+    }
+    let r = CheckRun::run_path(&path(&named), &[("NODES", 2)], &[], DEFAULT_TIMEOUT);
+    assert_eq!(r.result(), "ok", "{}", r.json);
+    assert_eq!(r.json["liveness"]["properties"], 2, "{}", r.json);
+    let r = CheckRun::run_path(
+        &path(&named),
+        &[("NODES", 2)],
+        &["--symmetry", "canon"],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(r.code, Some(2), "{}", r.json);
+    assert!(
+        r.stderr.contains("names one element of `node`"),
+        "{}",
+        r.stderr
+    );
+    let r = CheckRun::run_path(
+        &path(&symmetric),
+        &[("NODES", 2)],
+        &["--por"],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr.contains("partial order reduction with liveness"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Cover counts as Rumur prints them (`cover "x" hit N times`), in text and
+/// JSON.
+#[test]
+fn cover_hits_are_counted() {
+    let r = CheckRun::run_path(
+        "tests/it/rumur_corpus/cover-basic2.m",
+        &[],
+        &[],
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(r.result(), "ok");
+    assert_eq!(r.json["covers"][0]["name"], "x was false", "{}", r.json);
+    assert_eq!(r.json["covers"][0]["hits"], 2, "{}", r.json);
+}
+
+/// Compiles `model` with Rumur (no symmetry, no deadlock check), runs its
+/// verifier and returns what it printed.
+fn rumur_output(model: &std::path::Path, dir: &std::path::Path) -> String {
+    let c = dir.join("verifier.c");
+    let exe = dir.join("verifier");
+    let status = Command::new("rumur")
+        .args(["--symmetry-reduction", "off", "--deadlock-detection", "off"])
+        .arg("--output")
+        .arg(&c)
+        .arg(model)
+        .status()
+        .expect("rumur runs (apt-get install rumur)");
+    assert!(status.success(), "rumur failed on {}", model.display());
+    let status = Command::new("cc")
+        .args(["-O2", "-mcx16", "-o"])
+        .arg(&exe)
+        .arg(&c)
+        .args(["-lpthread", "-latomic"])
+        .status()
+        .expect("cc runs");
+    assert!(
+        status.success(),
+        "the verifier of {} does not compile",
+        model.display()
+    );
+    let out = Command::new(&exe).output().expect("the verifier runs");
+    String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// Rumur's corpus models with liveness properties or covers, and German
+/// with generated liveness properties: orbit's verdict (and the property
+/// it names), its states and its cover counts equal Rumur's.
+#[test]
+#[ignore = "needs rumur (apt-get install rumur) and a C compiler; .ci/run runs it with --ignored external_"]
+fn external_rumur_agrees_on_liveness_and_covers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut models: Vec<PathBuf> = std::fs::read_dir("tests/it/rumur_corpus")
+        .expect("the corpus")
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).unwrap_or_default();
+            p.extension().is_some_and(|e| e == "m")
+                && !text.contains("rumur_exit_code: 1")
+                && !text.contains("rumur_flags")
+                && (text.contains("liveness") || text.contains("cover"))
+        })
+        .collect();
+    models.sort();
+    let german = std::fs::read_to_string(cli_support::model_path(&murphi("german.m")))
+        .expect("read")
+        .replace("NODES: 3;", "NODES: 2;");
+    for (k, property) in [
+        "liveness \"idle\" cur_cmd = empty;",
+        "ruleset i: node do liveness \"exclusive\" cache[i] = exclusive endruleset;",
+        "liveness \"granted\" exclusive_granted;",
+        "liveness \"never both\" !exclusive_granted & cur_cmd = req_shared;",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("german_live{k}.m"));
+        std::fs::write(&path, format!("{german}\n{property}\n")).expect("write");
+        models.push(path);
+    }
+    assert!(models.len() >= 15, "{models:?}");
+    for model in &models {
+        let rumur = rumur_output(model, dir.path());
+        let r = CheckRun::run_path(
+            &model.display().to_string(),
+            &[],
+            &["--no-deadlock"],
+            DEFAULT_TIMEOUT,
+        );
+        let what = model.display();
+        let states: u64 = rumur
+            .lines()
+            .find(|l| l.contains(" states, ") && l.contains("rules fired"))
+            .and_then(|l| l.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{what}: no count in Rumur's output:\n{rumur}"));
+        assert_eq!(r.count("states"), states, "{what}");
+        let violated = rumur.lines().find_map(|l| {
+            l.trim()
+                .strip_prefix("liveness property \"")?
+                .split('"')
+                .next()
+        });
+        match violated {
+            Some(name) => {
+                assert_eq!(r.result(), "liveness_violation", "{what}: {}", r.json);
+                let message = r.json["message"].as_str().unwrap_or_default();
+                // orbit names the instance (`x is y, y:10`), Rumur the rule.
+                assert!(message.contains(&format!("\"{name}")), "{what}: {message}");
+            }
+            None if rumur.contains("not hit") => assert_eq!(r.result(), "model_error", "{what}"),
+            None => assert_eq!(r.result(), "ok", "{what}: {rumur}\n{}", r.json),
+        }
+        for line in rumur.lines().filter(|l| l.contains("\" hit ")) {
+            let name = line.split('"').nth(1).expect("a name");
+            let hits: u64 = line
+                .rsplit(" hit ")
+                .next()
+                .and_then(|t| t.split_whitespace().next()?.parse().ok())
+                .expect("a count");
+            let covers = r.json["covers"].as_array().cloned().unwrap_or_default();
+            let ours = covers
+                .iter()
+                .find(|c| c["name"] == name)
+                .unwrap_or_else(|| panic!("{what}: no cover {name}: {}", r.json));
+            assert_eq!(ours["hits"], hits, "{what}: cover {name}");
+        }
+    }
+}

@@ -8,10 +8,10 @@ use super::eval::{Fail, Machine, message};
 use super::ir::{CRule, Range};
 use super::pack::Packer;
 use super::types::{Ty, normalise_multisets};
-use crate::diag::SourceFile;
+use crate::diag::{SourceFile, Span};
 use crate::model::{
-    GroupInfo, INITIAL_GROUP, Independence, LivenessProperty, Model, ModelError, SlotInfo, Step,
-    Violation, ViolationKind,
+    CoverCount, GroupInfo, INITIAL_GROUP, Independence, LivenessProperty, Model, ModelError,
+    SlotInfo, Step, Violation, ViolationKind,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -238,6 +238,31 @@ impl MurphiSystem {
         })
     }
 
+    /// Every cover, property instances then statements: its name, place
+    /// and hit counter.
+    fn covers_with_hits(&self) -> impl Iterator<Item = (String, Span, &AtomicU64)> + '_ {
+        let properties = self
+            .covers
+            .iter()
+            .zip(&self.cover_hits)
+            .map(|(inst, hits)| {
+                let rule = &self.prog.covers[inst.rule];
+                let step = RuleStep {
+                    rules: &self.prog.covers,
+                    inst,
+                    group: 0,
+                };
+                (step.label(), rule.span, hits)
+            });
+        let statements = self
+            .prog
+            .cover_statements
+            .iter()
+            .zip(&self.statement_hits)
+            .map(|((name, span), hits)| (name.clone(), *span, hits));
+        properties.chain(statements)
+    }
+
     /// The compiled program.
     pub fn program(&self) -> &Compiled {
         &self.prog
@@ -422,30 +447,20 @@ impl Model for MurphiSystem {
         scratch.discarded_move
     }
 
+    fn cover_counts(&self) -> Vec<CoverCount> {
+        self.covers_with_hits()
+            .map(|(name, _, hits)| CoverCount {
+                name,
+                hits: hits.load(Ordering::Relaxed),
+            })
+            .collect()
+    }
+
     /// A `cover` no reachable state (property) or rule execution
     /// (statement) made true.
     fn after_complete_search(&self) -> Option<String> {
-        let properties = self
-            .covers
-            .iter()
-            .zip(&self.cover_hits)
-            .map(|(inst, hits)| {
-                let rule = &self.prog.covers[inst.rule];
-                let step = RuleStep {
-                    rules: &self.prog.covers,
-                    inst,
-                    group: 0,
-                };
-                (step.label(), rule.span, hits)
-            });
-        let statements = self
-            .prog
-            .cover_statements
-            .iter()
-            .zip(&self.statement_hits)
-            .map(|((name, span), hits)| (name.clone(), *span, hits));
-        let missed: Vec<String> = properties
-            .chain(statements)
+        let missed: Vec<String> = self
+            .covers_with_hits()
             .filter(|(_, _, hits)| hits.load(Ordering::Relaxed) == 0)
             .map(|(name, span, _)| {
                 format!("cover \"{name}\" not hit ({})", self.file.location(span))
