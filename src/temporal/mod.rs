@@ -13,6 +13,7 @@
 
 pub mod graph;
 pub mod liveness;
+pub mod ltl;
 
 use std::fmt;
 use workers::{ModelError, StopReason};
