@@ -33,6 +33,11 @@ impl<MS, SS> LayeredScratch<MS, SS> {
         &mut self.model
     }
 
+    /// The model's and the symmetry layer's buffers at once.
+    pub fn parts_mut(&mut self) -> (&mut MS, Option<&mut SymmetryScratch<SS>>) {
+        (&mut self.model, self.symmetry.as_mut())
+    }
+
     /// The symmetry layer's buffers, if it is on.
     pub fn symmetry(&self) -> Option<&SymmetryScratch<SS>> {
         self.symmetry.as_ref()

@@ -25,14 +25,15 @@
 //! ```
 
 mod layered;
+mod temporal;
 
 pub use layered::{Layered, LayeredScratch, ModelRuns};
+pub use temporal::{LtlProperty, LtlRun, STUTTER_LABEL};
 
 use crate::model::{Independence, Model, NoSymmetry, StateSymmetry};
 use crate::por::PorLayer;
 use crate::symmetry::{SymmetryLayer, SymmetryMode};
-use crate::temporal::TemporalError;
-use crate::temporal::liveness::{LivenessFigures, LivenessVerdict};
+use crate::temporal::liveness::LivenessFigures;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -97,6 +98,8 @@ pub struct Run {
     pub report: Report,
     /// What the liveness check measured, when it ran.
     pub liveness: Option<LivenessFigures>,
+    /// What each LTL check that ran measured, in order.
+    pub ltl: Vec<LtlRun>,
 }
 
 /// A model checker under construction (see the module docs).
@@ -109,6 +112,7 @@ pub struct Checker<'m, M: Model, S: StateSymmetry = NoSymmetry> {
     threads: usize,
     config: Config,
     budget: Option<Budget>,
+    ltl: Vec<LtlProperty>,
 }
 
 impl<'m, M: Model> Checker<'m, M> {
@@ -124,6 +128,7 @@ impl<'m, M: Model> Checker<'m, M> {
             threads: 1,
             config: Config::default(),
             budget: None,
+            ltl: Vec::new(),
         }
     }
 }
@@ -212,7 +217,24 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
             threads: self.threads,
             config: self.config,
             budget: self.budget,
+            ltl: self.ltl,
         }
+    }
+
+    /// Checks the LTL property `property` (named `name` in reports) after
+    /// a complete search, on every fair path of the model (see
+    /// [`crate::temporal::ltl`]); properties are checked in the order
+    /// given, up to the first that fails.
+    pub fn ltl(
+        mut self,
+        name: impl Into<String>,
+        property: crate::temporal::ltl::Property,
+    ) -> Self {
+        self.ltl.push(LtlProperty {
+            name: name.into(),
+            property,
+        });
+        self
     }
 
     /// Whether symmetry reduction first checks, on a sample of the
@@ -284,7 +306,13 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
                 Some(PorLayer::new(ind, self.symmetry.is_some()))
             }
         };
-        refuse_liveness_with(self.model, self.independence.is_some(), &self.symmetry)?;
+        temporal::refuse_liveness_with(self.model, self.independence.is_some(), &self.symmetry)?;
+        temporal::refuse_ltl_with(
+            self.model,
+            &self.ltl,
+            self.independence.is_some(),
+            &self.symmetry,
+        )?;
         let symmetry = match self.symmetry {
             None => None,
             Some((sym, mode)) => Some(
@@ -298,8 +326,15 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
 
     /// Builds and runs the search; a trace of representatives is mapped
     /// back to a real run of the model.
-    pub fn run(self) -> Result<Run, CheckerError> {
+    pub fn run(mut self) -> Result<Run, CheckerError> {
         let given = self.budget.clone();
+        let properties = std::mem::take(&mut self.ltl);
+        temporal::refuse_ltl_with(
+            self.model,
+            &properties,
+            self.independence.is_some(),
+            &self.symmetry,
+        )?;
         let (layered, config) = self.build()?;
         // The budget given, else the one the calling thread works for,
         // else the run's own.
@@ -329,111 +364,13 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
         };
         let _entered = budget.enter();
         let mut report = explore(&layered, &config);
-        let liveness = check_liveness(&layered, &config, &mut report);
-        Ok(Run { report, liveness })
-    }
-}
-
-/// Refuses what the liveness check cannot honour: partial order reduction
-/// (an ample set can prune the only path to a state satisfying `p`),
-/// symmetry modes that are not exact, and instances that name one element
-/// of a permuted domain (not invariant under the permutations).
-fn refuse_liveness_with<M: Model, S: StateSymmetry>(
-    model: &M,
-    por: bool,
-    symmetry: &Option<(S, SymmetryMode)>,
-) -> Result<(), CheckerError> {
-    let properties = model.liveness_properties();
-    let Some(first) = properties.first() else {
-        return Ok(());
-    };
-    if por {
-        return Err(CheckerError::new(
-            format!(
-                "not supported yet: partial order reduction with liveness properties                  (\"{}\", {}): an ample set can cut the only path to a state that satisfies one",
-                first.name, first.place
-            ),
-            "run without --por",
-        ));
-    }
-    if let Some((_, mode)) = symmetry {
-        if !mode.is_exact() {
-            return Err(CheckerError::new(
-                format!(
-                    "not supported yet: liveness properties (\"{}\", {}) with the approximate \
-                     symmetry mode {}",
-                    first.name,
-                    first.place,
-                    mode.name()
-                ),
-                "use an exact symmetry mode (canon, flood, markers-exact) or none",
-            ));
-        }
-        if let Some(p) = properties.iter().find(|p| p.names_element_of.is_some()) {
-            return Err(CheckerError::new(
-                format!(
-                    "not supported yet: liveness property \"{}\" ({}) with symmetry reduction: \
-                     it names one element of `{}`, so the permutations do not leave it unchanged",
-                    p.name,
-                    p.place,
-                    p.names_element_of.as_deref().unwrap_or_default()
-                ),
-                "run without --symmetry",
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// After a complete search of a model with liveness properties: checks
-/// them ([`crate::temporal::liveness`]) and puts the verdict into
-/// `report` (a violation with its trace, or why the check stopped).
-fn check_liveness<M: Model, S: StateSymmetry>(
-    layered: &Layered<'_, M, S>,
-    config: &Config,
-    report: &mut Report,
-) -> Option<LivenessFigures> {
-    let model = layered.model();
-    let properties = model.liveness_properties();
-    if properties.is_empty() || !matches!(report.outcome, workers::Outcome::Complete) {
-        return None;
-    }
-    let result = crate::temporal::liveness::check(
-        layered,
-        config.threads,
-        properties.len(),
-        |scratch, state, k| model.liveness_holds(scratch.model_mut(), state, k),
-    );
-    match result {
-        Err(TemporalError::Stopped(reason)) => {
-            report.outcome = workers::Outcome::Stopped(reason);
-            None
-        }
-        Err(TemporalError::Model(e)) => {
-            report.outcome = workers::Outcome::ModelError(e);
-            None
-        }
-        Ok((verdict, figures)) => {
-            if let LivenessVerdict::Violated { property, path } = verdict {
-                let p = &properties[property];
-                report.outcome = workers::Outcome::Violation(workers::Violation {
-                    kind: workers::ViolationKind::Liveness,
-                    message: format!(
-                        "liveness property \"{}\" violated ({}): no state that satisfies it \
-                         is reachable from the last state of the trace",
-                        p.name, p.place
-                    ),
-                });
-                match workers::trace::replay(layered, &path) {
-                    Ok(trace) => {
-                        report.trace = Some(trace);
-                        real_trace(layered, report);
-                    }
-                    Err(e) => report.trace_error = Some(e),
-                }
-            }
-            Some(figures)
-        }
+        let liveness = temporal::check_liveness(&layered, &config, &mut report);
+        let ltl = temporal::check_ltl(&layered, &config, &properties, &mut report);
+        Ok(Run {
+            report,
+            liveness,
+            ltl,
+        })
     }
 }
 
@@ -459,7 +396,10 @@ pub fn explore<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, config: 
 
 /// Maps a trace of representatives in `report` back to a real run of the
 /// model (or drops it, with `trace_error` saying why).
-fn real_trace<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, report: &mut Report) {
+pub(crate) fn real_trace<M: Model, S: StateSymmetry>(
+    layered: &Layered<'_, M, S>,
+    report: &mut Report,
+) {
     if let (Some(layer), Some(trace)) = (layered.symmetry(), &report.trace) {
         match layer.real_trace(&layered.real_runs(), trace) {
             Ok(real) => report.trace = Some(real),

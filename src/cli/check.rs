@@ -147,6 +147,13 @@ pub struct CheckArgs {
     /// each pair of operations was decided.
     #[arg(long)]
     pub por: bool,
+    /// Check an LTL formula in ProB's syntax after the search (repeatable):
+    /// `G F X U W R`, `not & or =>`, `{predicate}` in the model's language,
+    /// `e(op)`, `[op]`, `deadlock`, and fairness left of a top-level
+    /// implication (`WF(op) => G F {x = 0}`). B machines' `ASSERT_LTL`
+    /// definitions are checked too.
+    #[arg(long, value_name = "FORMULA")]
+    pub ltl: Vec<String>,
     /// Do not check the invariant (assertions are still checked). With
     /// `--por` and no other property, only deadlocks are searched for and the
     /// reduction needs only conditions A1 and A2, so it reduces more.
@@ -220,6 +227,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         symmetry: args.symmetry.mode(),
         symmetry_check: !args.no_symmetry_check,
         por: args.por,
+        ltl: args.ltl.clone(),
         verbose: verbose > 0,
     };
     let summary = loaded.check(&job);

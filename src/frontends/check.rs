@@ -3,6 +3,7 @@
 
 use super::ModelParts;
 use crate::checker::{Checker, CheckerError, Order};
+use crate::model::Model;
 use crate::report::{RunNotes, RunSummary};
 use crate::symmetry::SymmetryMode;
 use std::path::PathBuf;
@@ -48,6 +49,9 @@ pub struct CheckJob {
     pub symmetry_check: bool,
     /// Partial order reduction.
     pub por: bool,
+    /// LTL formulas (ProB's syntax) to check after the search, besides
+    /// those the model states itself (B's `ASSERT_LTL` definitions).
+    pub ltl: Vec<String>,
     /// Say how the reductions were set up (on stderr).
     pub verbose: bool,
 }
@@ -73,6 +77,7 @@ impl CheckJob {
             symmetry: None,
             symmetry_check: true,
             por: false,
+            ltl: Vec::new(),
             verbose: false,
         }
     }
@@ -152,6 +157,27 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
     if let Some(budget) = &job.budget {
         checker = checker.budget(budget.clone());
     }
+    let mut formulas: Vec<(String, String)> = model.ltl_assertions();
+    formulas.extend(
+        job.ltl
+            .iter()
+            .enumerate()
+            .map(|(k, f)| (format!("--ltl {}", k + 1), f.clone())),
+    );
+    for (name, text) in formulas {
+        let property = crate::temporal::ltl::parse(&text).map_err(|e| {
+            CheckerError::new(
+                format!(
+                    "LTL property `{name}`: {e}\n  {text}\n  {:>width$}",
+                    "^",
+                    width = e.at + 1
+                ),
+                "ProB's syntax: G F X U W R, not & or =>, {predicate}, e(op), [op], deadlock, \
+                 WF(op)/SF(op)/WEF/SEF => formula",
+            )
+        })?;
+        checker = checker.ltl(name, property);
+    }
     let mut notes = RunNotes::default();
     if let Some((independence, info)) = por {
         checker = checker.por(independence);
@@ -167,6 +193,7 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
     };
     let report = run.report;
     let liveness = run.liveness;
+    let ltl = run.ltl;
     notes.symmetry = notes.symmetry.map(|info| info.after(&report));
     notes.por = notes.por.map(|info| info.after(&report));
     notes.bounded = parts.bounded();
@@ -181,5 +208,6 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
     if let Some(figures) = &liveness {
         summary.set_liveness(figures);
     }
+    summary.set_ltl(&ltl);
     Ok(summary)
 }

@@ -243,6 +243,22 @@ pub trait Model: Sync {
         None
     }
 
+    /// Compiles `text`, a state predicate in the model's own language (the
+    /// atom `{text}` of an LTL formula), for evaluation on the model's
+    /// states; an error says what is wrong with it (or that the language
+    /// has no such predicates).
+    fn state_predicate(&self, text: &str) -> Result<StatePredicate<'_, Self::Scratch>, String> {
+        Err(format!(
+            "not supported yet: state predicates (`{{{text}}}`) in LTL formulas for this language"
+        ))
+    }
+
+    /// The LTL properties the model states itself (B: its `ASSERT_LTL...`
+    /// definitions), as (name, formula) in ProB's syntax; none by default.
+    fn ltl_assertions(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// After a search: how often each of the model's `cover` properties
     /// and statements was hit (states that satisfy a property, executions
     /// of a statement whose condition was true), as Rumur reports them;
@@ -271,6 +287,11 @@ pub trait Model: Sync {
         Ok(true)
     }
 }
+
+/// A state predicate a front end compiled (see [`Model::state_predicate`]):
+/// whether a state satisfies it, with the model's per-thread buffers.
+pub type StatePredicate<'m, Sc> =
+    Box<dyn Fn(&mut Sc, &[u64]) -> Result<bool, ModelError> + Send + Sync + 'm>;
 
 /// How often one `cover` of a model was hit in a search.
 #[derive(Clone, Debug, PartialEq, Eq)]

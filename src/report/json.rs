@@ -61,6 +61,13 @@ pub struct CheckReport {
     /// The counterexample: the initialisation, then one step per operation.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trace: Vec<TraceStep>,
+    /// For a lasso (an LTL counterexample): the index in `trace` of the
+    /// step the run returns to after its last step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cycle_start: Option<usize>,
+    /// The LTL properties checked (up to the first that failed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ltl: Vec<LtlReport>,
     /// Why no counterexample could be rebuilt, if so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_error: Option<String>,
@@ -97,6 +104,8 @@ impl CheckReport {
             por: None,
             covers: Vec::new(),
             liveness: None,
+            cycle_start: None,
+            ltl: Vec::new(),
             trace: Vec::new(),
             trace_error: None,
             bounded: None,
@@ -119,6 +128,9 @@ pub enum Verdict {
     /// A liveness property fails: from the trace's last state no state
     /// satisfying it is reachable (exit 1).
     LivenessViolation,
+    /// An LTL property is false on a fair run: the trace is a lasso, see
+    /// `cycle_start` (exit 1).
+    LtlViolation,
     /// A reachable state has no enabled operation, or (Murphi's stuttering
     /// deadlocks) none that leads to another state (exit 1).
     Deadlock,
@@ -211,6 +223,25 @@ pub struct SymmetryReport {
     /// For modes that can miss states.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+}
+
+/// One element of `ltl`: what checking one LTL property measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct LtlReport {
+    /// The property's name.
+    pub name: String,
+    /// Its formula.
+    pub formula: String,
+    /// States of the Büchi automaton of its negation.
+    pub automaton_states: u64,
+    /// States of the product of the model and the automaton.
+    pub product_states: u64,
+    /// Edges of the product.
+    pub product_edges: u64,
+    /// Bytes of the product graph.
+    pub graph_bytes: u64,
+    /// Wall time of the check.
+    pub wall_seconds: f64,
 }
 
 /// One element of `covers`.

@@ -53,6 +53,7 @@ impl RunSummary {
                     workers::ViolationKind::Invariant => Verdict::InvariantViolation,
                     workers::ViolationKind::Assertion => Verdict::AssertionViolation,
                     workers::ViolationKind::Liveness => Verdict::LivenessViolation,
+                    workers::ViolationKind::Ltl => Verdict::LtlViolation,
                 };
                 (verdict, v.kind.to_string(), Some(v.message.clone()), 1)
             }
@@ -136,6 +137,8 @@ impl RunSummary {
                     })
                     .collect(),
                 liveness: None,
+                cycle_start: report.trace.as_ref().and_then(|t| t.cycle_start),
+                ltl: Vec::new(),
                 trace,
                 trace_error: report.trace_error.clone(),
                 bounded: None,
@@ -232,6 +235,22 @@ impl RunSummary {
         });
     }
 
+    /// Adds what the LTL checks measured.
+    pub fn set_ltl(&mut self, runs: &[crate::checker::LtlRun]) {
+        self.report.ltl = runs
+            .iter()
+            .map(|r| json::LtlReport {
+                name: r.name.clone(),
+                formula: r.formula.clone(),
+                automaton_states: r.figures.automaton_states as u64,
+                product_states: r.figures.product_states,
+                product_edges: r.figures.product_edges,
+                graph_bytes: r.figures.graph_bytes,
+                wall_seconds: r.figures.wall.as_secs_f64(),
+            })
+            .collect();
+    }
+
     /// The process exit code for this result.
     pub fn exit_code(&self) -> u8 {
         self.exit_code
@@ -261,10 +280,23 @@ impl RunSummary {
             let steps = if n == 1 { "step" } else { "steps" };
             let _ = writeln!(out, "\ncounterexample ({n} {steps}):");
             for (i, step) in r.trace.iter().enumerate() {
-                let _ = writeln!(out, "{:>4}. {}", i + 1, step.label);
+                let mark = if r.cycle_start == Some(i) {
+                    "   <- the cycle starts here"
+                } else {
+                    ""
+                };
+                let _ = writeln!(out, "{:>4}. {}{mark}", i + 1, step.label);
                 for (name, value) in &step.changes.0 {
                     let _ = writeln!(out, "        {name} = {value}");
                 }
+            }
+            if let Some(start) = r.cycle_start {
+                let _ = writeln!(
+                    out,
+                    "      (step {n} is step {}: the run repeats steps {} to {n} forever)",
+                    start + 1,
+                    start + 2
+                );
             }
         }
         let _ = writeln!(out);
@@ -289,6 +321,18 @@ impl RunSummary {
         }
         if let Some(info) = &r.por {
             out.push_str(&notes::por_text(info));
+        }
+        for l in &r.ltl {
+            let _ = writeln!(
+                out,
+                "LTL {}: automaton of {} states, product of {} states, {} edges ({}, {:.3} s)",
+                l.name,
+                l.automaton_states,
+                group(l.product_states),
+                group(l.product_edges),
+                bytesize::ByteSize(l.graph_bytes).display().iec(),
+                l.wall_seconds
+            );
         }
         for c in &r.covers {
             let times = if c.hits == 1 { "time" } else { "times" };

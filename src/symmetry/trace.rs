@@ -97,7 +97,10 @@ impl<S: StateSymmetry> SymmetryLayer<S> {
                 state: real.state,
             });
         }
-        Ok(Trace { steps })
+        Ok(Trace {
+            steps,
+            cycle_start: None,
+        })
     }
 
     /// Maps a trace of approximate-marker representatives by search.
@@ -123,6 +126,9 @@ impl<S: StateSymmetry> SymmetryLayer<S> {
                 state: real.state,
             });
         }
-        Ok(Trace { steps })
+        Ok(Trace {
+            steps,
+            cycle_start: None,
+        })
     }
 }

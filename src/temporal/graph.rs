@@ -34,6 +34,8 @@ pub struct StateGraph {
     /// (duplicates kept, in the system's order).
     succ_start: Vec<u64>,
     succ: Vec<u32>,
+    /// With a tagged system: the tag of each edge, beside `succ`.
+    tags: Vec<u32>,
     /// The breadth-first parent of each state ([`NO_PARENT`] for an
     /// initial state).
     parent: Vec<u32>,
@@ -106,11 +108,16 @@ struct ChunkOut {
 impl StateGraph {
     /// Builds the graph of `system` with `threads` threads; `label` writes
     /// `label_words` words of label bits for each state (called once per
-    /// state, on the thread that expands it).
+    /// state, on the thread that expands it, right after the state's
+    /// successors with the same scratch, so that it may read what the
+    /// expansion left there). With `tagged`, every successor the system
+    /// emits carries one more word after its `state_width()` words: the
+    /// edge's tag ([`StateGraph::tag`]), not part of the state.
     pub fn build<T, L>(
         system: &T,
         threads: usize,
         label_words: usize,
+        tagged: bool,
         label: L,
     ) -> Result<StateGraph, TemporalError>
     where
@@ -123,6 +130,7 @@ impl StateGraph {
             states: Vec::new(),
             succ_start: vec![0],
             succ: Vec::new(),
+            tags: Vec::new(),
             parent: Vec::new(),
             labels: Vec::new(),
             label_words,
@@ -136,6 +144,7 @@ impl StateGraph {
             graph.add(&mut index, s, NO_PARENT)?;
         }
         drop(initial);
+        let emitted = width + usize::from(tagged);
         let mut level = 0..graph.len();
         while !level.is_empty() {
             let outs = expand_level(system, &graph, level.clone(), &mut scratches, &label)?;
@@ -145,7 +154,10 @@ impl StateGraph {
                     let v = out.first + k;
                     for _ in 0..count {
                         let s = &out.successors[at..at + width];
-                        at += width;
+                        if tagged {
+                            graph.tags.push(out.successors[at + width] as u32);
+                        }
+                        at += emitted;
                         let id = graph.add(&mut index, s, v as u32)?;
                         graph.succ.push(id);
                     }
@@ -209,6 +221,13 @@ impl StateGraph {
         &self.succ[self.succ_start[v] as usize..self.succ_start[v + 1] as usize]
     }
 
+    /// The edges of `v`: (successor, tag), tags 0 for an untagged graph.
+    pub fn edges_of(&self, v: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let v = v as usize;
+        let range = self.succ_start[v] as usize..self.succ_start[v + 1] as usize;
+        range.map(move |e| (self.succ[e], self.tags.get(e).copied().unwrap_or(0)))
+    }
+
     /// The label words of `v`.
     pub fn labels(&self, v: u32) -> &[u64] {
         let v = v as usize;
@@ -265,6 +284,7 @@ impl StateGraph {
         (self.states.capacity() * 8
             + self.succ_start.capacity() * 8
             + self.succ.capacity() * 4
+            + self.tags.capacity() * 4
             + self.parent.capacity() * 4
             + self.labels.capacity() * 8) as u64
     }

@@ -78,7 +78,7 @@ where
 {
     let start = Instant::now();
     let words = properties.div_ceil(64);
-    let graph = StateGraph::build(system, threads, words, |scratch, state, out| {
+    let graph = StateGraph::build(system, threads, words, false, |scratch, state, out| {
         for k in 0..properties {
             if holds(scratch, state, k)? {
                 out[k / 64] |= 1 << (k % 64);

@@ -186,6 +186,11 @@ pub struct Trace {
     /// `labelled_initial_states`); each further step is a successor of the
     /// previous one with the label of the transition taken.
     pub steps: Vec<TraceStep>,
+    /// For a lasso (a counterexample to a temporal property): the index
+    /// of the step the run returns to after the last one. The last step's
+    /// state equals this step's state, and the steps after it repeat
+    /// forever. `None` for a finite path.
+    pub cycle_start: Option<usize>,
 }
 
 impl Trace {

@@ -38,6 +38,10 @@ pub enum ViolationKind {
     /// state satisfying it is reachable. Found after the search, on the
     /// whole state graph, never by `check_state`.
     Liveness,
+    /// An LTL property fails: the trace is a lasso (a run that repeats
+    /// its last steps forever) on which the formula is false. Found after
+    /// the search, never by `check_state`.
+    Ltl,
 }
 
 impl fmt::Display for ViolationKind {
@@ -46,6 +50,7 @@ impl fmt::Display for ViolationKind {
             ViolationKind::Invariant => "invariant violation",
             ViolationKind::Assertion => "assertion violation",
             ViolationKind::Liveness => "liveness violation",
+            ViolationKind::Ltl => "LTL property violated",
         })
     }
 }

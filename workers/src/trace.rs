@@ -81,5 +81,8 @@ pub(crate) fn rebuild<T: TransitionSystem>(system: &T, chain: &[StepKey]) -> Res
             state: next.state,
         });
     }
-    Ok(Trace { steps })
+    Ok(Trace {
+        steps,
+        cycle_start: None,
+    })
 }

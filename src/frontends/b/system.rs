@@ -448,6 +448,7 @@ impl BSystem {
             ViolationKind::Invariant => "invariant",
             ViolationKind::Assertion => "assertion",
             ViolationKind::Liveness => "liveness property",
+            ViolationKind::Ltl => "LTL property",
         };
         Violation {
             kind,

@@ -96,5 +96,7 @@ pub fn load_source(
 ) -> Result<MurphiSystem, String> {
     let program = parser::parse_program(&file.text).map_err(|d| d.render(&file))?;
     let compiled = compile::compile(&program, overrides, dialect).map_err(|d| d.render(&file))?;
-    MurphiSystem::new(compiled, file.clone()).map_err(|e| format!("error: {e}\n"))
+    Ok(MurphiSystem::new(compiled, file.clone())
+        .map_err(|e| format!("error: {e}\n"))?
+        .compiled_with(overrides, dialect))
 }

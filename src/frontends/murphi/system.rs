@@ -11,7 +11,7 @@ use super::types::{Ty, normalise_multisets};
 use crate::diag::{SourceFile, Span};
 use crate::model::{
     CoverCount, GroupInfo, INITIAL_GROUP, Independence, LivenessProperty, Model, ModelError,
-    SlotInfo, Step, Violation, ViolationKind,
+    SlotInfo, StatePredicate, Step, Violation, ViolationKind,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,6 +39,10 @@ pub struct MurphiSystem {
     statement_hits: Vec<AtomicU64>,
     /// The instances of `liveness` properties.
     liveness: Vec<Instance>,
+    /// The constants' overrides and the dialect the program was compiled
+    /// with (state predicates are compiled the same way).
+    overrides: Vec<(String, i64)>,
+    dialect: super::Dialect,
     /// Whether rules have different CMurphi priorities (then a state fires
     /// only its enabled rules of the least priority number).
     prioritised: bool,
@@ -231,6 +235,8 @@ impl MurphiSystem {
             cover_hits,
             statement_hits,
             liveness,
+            overrides: Vec::new(),
+            dialect: super::Dialect::default(),
             prioritised,
             groups,
             check_invariants: true,
@@ -261,6 +267,14 @@ impl MurphiSystem {
             .zip(&self.statement_hits)
             .map(|((name, span), hits)| (name.clone(), *span, hits));
         properties.chain(statements)
+    }
+
+    /// Records the constants' overrides and the dialect the program was
+    /// compiled with, for the state predicates compiled later.
+    pub fn compiled_with(mut self, overrides: &[(String, i64)], dialect: super::Dialect) -> Self {
+        self.overrides = overrides.to_vec();
+        self.dialect = dialect;
+        self
     }
 
     /// The compiled program.
@@ -630,6 +644,39 @@ impl Model for MurphiSystem {
             }
         }
         Ok(None)
+    }
+
+    /// A Murphi boolean expression over the global variables (constants,
+    /// types, functions of the program in scope), compiled as the
+    /// condition of one more invariant at the end of the program.
+    fn state_predicate(&self, text: &str) -> Result<StatePredicate<'_, MurphiScratch>, String> {
+        let source = format!("{}\ninvariant \"LTL atom\"\n{text}\n;\n", self.file.text);
+        let file = SourceFile::new(self.file.name.clone(), source);
+        let program = super::parser::parse_program(&file.text).map_err(|d| d.render(&file))?;
+        let compiled = super::compile::compile(&program, &self.overrides, self.dialect)
+            .map_err(|d| d.render(&file))?;
+        let same = compiled.invariants.len() == self.prog.invariants.len() + 1
+            && compiled.rules.len() == self.prog.rules.len()
+            && compiled.starts.len() == self.prog.starts.len()
+            && compiled.procs.len() == self.prog.procs.len();
+        let rule = match compiled.invariants.last() {
+            Some(rule) if same && rule.params.is_empty() => rule.clone(),
+            _ => return Err("expected one boolean expression".to_string()),
+        };
+        let inst = Instance {
+            rule: 0,
+            values: Vec::new(),
+        };
+        Ok(Box::new(
+            move |scratch: &mut MurphiScratch, state: &[u64]| {
+                let w = self.leaves();
+                let MurphiScratch { mem, base, .. } = scratch;
+                self.packer.unpack(state, base);
+                let m = &mut self.machine(mem);
+                m.mem[..w].copy_from_slice(base);
+                self.run(m, &rule, &inst).map_err(|f| self.error(&f))
+            },
+        ))
     }
 
     fn liveness_properties(&self) -> Vec<LivenessProperty> {

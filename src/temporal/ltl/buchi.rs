@@ -115,7 +115,7 @@ impl Buchi {
                     stack.push(node);
                 }
                 Ltl::Atom(_) | Ltl::Not(_) => {
-                    if !node.old.contains(&Ltl::not(eta.clone()).nnf()) {
+                    if !node.old.contains(&Ltl::negation(eta.clone()).nnf()) {
                         node.old.insert(eta);
                         stack.push(node);
                     }
@@ -354,7 +354,7 @@ mod tests {
         }
         let sub = |s: &mut u64| random_formula(s, depth - 1, atoms);
         match r % 9 {
-            0 => Ltl::not(sub(seed)),
+            0 => Ltl::negation(sub(seed)),
             1 => Ltl::And(b(sub(seed)), b(sub(seed))),
             2 => Ltl::Or(b(sub(seed)), b(sub(seed))),
             3 => Ltl::Next(b(sub(seed))),
@@ -392,7 +392,7 @@ mod tests {
 
     #[test]
     fn small_formulas_give_small_automata() {
-        let a = Buchi::of(&Ltl::not(parse("G F {p}").unwrap().formula)).unwrap();
+        let a = Buchi::of(&Ltl::negation(parse("G F {p}").unwrap().formula)).unwrap();
         assert!(a.len() <= 3, "{}", a.len());
         let a = Buchi::of(&parse("false").unwrap().formula).unwrap();
         assert!(a.initial.is_empty());

@@ -116,7 +116,7 @@ fn b(f: Ltl) -> Box<Ltl> {
 
 impl Ltl {
     /// `not f`, simplified for constants.
-    pub fn not(f: Ltl) -> Ltl {
+    pub fn negation(f: Ltl) -> Ltl {
         match f {
             Ltl::True => Ltl::False,
             Ltl::False => Ltl::True,
@@ -141,7 +141,7 @@ impl Ltl {
 
     /// `f => g` = `not f or g`.
     pub fn implies(f: Ltl, g: Ltl) -> Ltl {
-        Ltl::Or(b(Ltl::not(f)), b(g))
+        Ltl::Or(b(Ltl::negation(f)), b(g))
     }
 
     /// The negation normal form: `not` only on atoms.
@@ -218,8 +218,8 @@ impl Ltl {
                 false
             }
             Ltl::Release(f, g) => !Ltl::Until(
-                b(Ltl::not((**f).clone())),
-                b(Ltl::not((**g).clone())),
+                b(Ltl::negation((**f).clone())),
+                b(Ltl::negation((**g).clone())),
             )
             .holds_on_lasso(word, cycle_start, i),
         }
@@ -385,7 +385,7 @@ impl<'a> Parser<'a> {
 
     fn unary(&mut self) -> Result<Ltl, SyntaxError> {
         if self.eat("not") {
-            return Ok(Ltl::not(self.unary()?));
+            return Ok(Ltl::negation(self.unary()?));
         }
         if self.eat("G") {
             return Ok(Ltl::always(self.unary()?));

@@ -1,0 +1,367 @@
+//! The checker's temporal phase: after a complete safety search, the
+//! model's liveness properties ([`crate::temporal::liveness`]) and the
+//! LTL properties ([`crate::temporal::ltl`]) are checked, and their
+//! verdicts and counterexamples put into the run's report.
+
+use super::{CheckerError, Layered, real_trace};
+use crate::model::{Model, StateSymmetry};
+use crate::symmetry::SymmetryMode;
+use crate::temporal::TemporalError;
+use crate::temporal::liveness::{LivenessFigures, LivenessVerdict};
+use crate::temporal::ltl::product::STUTTER;
+use crate::temporal::ltl::{LtlError, LtlFigures, LtlVerdict, Property};
+use workers::{Config, ModelError, Report, Trace, TraceStep};
+
+/// An LTL property to check, with the name reports give it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LtlProperty {
+    /// Its name (a B definition's, or `--ltl` and its number).
+    pub name: String,
+    /// The parsed property.
+    pub property: Property,
+}
+
+/// What one LTL check measured, by property name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LtlRun {
+    /// The property's name.
+    pub name: String,
+    /// Its formula as written.
+    pub formula: String,
+    /// The figures.
+    pub figures: LtlFigures,
+}
+
+/// The label of a deadlock's step of no operation in a lasso.
+pub const STUTTER_LABEL: &str = "(deadlock: no operation is enabled, the state repeats)";
+
+/// Most times a lasso of representatives is unrolled to close it in the
+/// real system (the real cycle may need the representatives' cycle
+/// several times, up to the order of the permutation it amounts to).
+const MAX_UNROLL: usize = 24;
+
+/// Refuses what the LTL check cannot honour: a property whose atoms do
+/// not compile against the model (an unknown operation, a predicate the
+/// front end rejects), partial order reduction and approximate symmetry
+/// modes.
+pub(super) fn refuse_ltl_with<M: Model, S>(
+    model: &M,
+    properties: &[LtlProperty],
+    por: bool,
+    symmetry: &Option<(S, SymmetryMode)>,
+) -> Result<(), CheckerError> {
+    let Some(first) = properties.first() else {
+        return Ok(());
+    };
+    for p in properties {
+        if let Err(LtlError::Refused(message)) =
+            crate::temporal::ltl::check::prepare(model, &p.property)
+        {
+            return Err(CheckerError::new(
+                format!("LTL property `{}`: {message}", p.name),
+                "correct the formula",
+            ));
+        }
+    }
+    if por {
+        return Err(CheckerError::new(
+            format!(
+                "not supported yet: partial order reduction with LTL properties (`{}`)",
+                first.name
+            ),
+            "run without --por",
+        ));
+    }
+    if let Some((_, mode)) = symmetry
+        && !mode.is_exact()
+    {
+        return Err(CheckerError::new(
+            format!(
+                "not supported yet: LTL properties (`{}`) with the approximate symmetry mode {}",
+                first.name,
+                mode.name()
+            ),
+            "use an exact symmetry mode (canon, flood, markers-exact) or none",
+        ));
+    }
+    Ok(())
+}
+
+/// After a complete search: checks `properties` in order and puts the
+/// first violation (or why the check stopped, or was refused) into
+/// `report`; the figures of the properties checked.
+pub(super) fn check_ltl<M: Model, S: StateSymmetry>(
+    layered: &Layered<'_, M, S>,
+    config: &Config,
+    properties: &[LtlProperty],
+    report: &mut Report,
+) -> Vec<LtlRun> {
+    let mut runs = Vec::new();
+    for p in properties {
+        if !matches!(report.outcome, workers::Outcome::Complete) {
+            break;
+        }
+        match crate::temporal::ltl::check(layered, config.threads, &p.property) {
+            Err(LtlError::Refused(message)) => {
+                report.outcome = workers::Outcome::ModelError(ModelError::refused(format!(
+                    "LTL property `{}`: {message}",
+                    p.name
+                )));
+            }
+            Err(LtlError::Search(TemporalError::Stopped(reason))) => {
+                report.outcome = workers::Outcome::Stopped(reason);
+            }
+            Err(LtlError::Search(TemporalError::Model(e))) => {
+                report.outcome = workers::Outcome::ModelError(e);
+            }
+            Ok((verdict, figures)) => {
+                runs.push(LtlRun {
+                    name: p.name.clone(),
+                    formula: p.property.text.clone(),
+                    figures,
+                });
+                if let LtlVerdict::Violated {
+                    states,
+                    groups,
+                    cycle_start,
+                } = verdict
+                {
+                    report.outcome = workers::Outcome::Violation(workers::Violation {
+                        kind: workers::ViolationKind::Ltl,
+                        message: format!(
+                            "LTL property `{}` is false: {}; the counterexample is a run \
+                             that repeats its steps from step {} on forever",
+                            p.name,
+                            p.property.text,
+                            cycle_start + 1
+                        ),
+                    });
+                    match lasso_trace(layered, &states, &groups, cycle_start) {
+                        Ok(trace) => report.trace = Some(trace),
+                        Err(e) => report.trace_error = Some(e),
+                    }
+                }
+            }
+        }
+    }
+    runs
+}
+
+/// The lasso of representatives `states` (steps of `groups`) as a labelled
+/// trace of the real model.
+fn lasso_trace<M: Model, S: StateSymmetry>(
+    layered: &Layered<'_, M, S>,
+    states: &[Box<[u64]>],
+    groups: &[u32],
+    cycle_start: usize,
+) -> Result<Trace, String> {
+    use workers::TransitionSystem;
+    let model = layered.model();
+    let initial = layered
+        .labelled_initial_states()
+        .map_err(|e| format!("model error while replaying the initialisation: {e}"))?;
+    let first = initial
+        .into_iter()
+        .find(|l| l.state == states[0])
+        .ok_or("the lasso's first state is not an initial state")?;
+    let mut steps = vec![TraceStep {
+        label: first.label,
+        state: first.state,
+    }];
+    let mut scratch = layered.new_scratch();
+    for i in 1..states.len() {
+        if groups[i] == STUTTER {
+            steps.push(TraceStep {
+                label: STUTTER_LABEL.to_string(),
+                state: states[i].clone(),
+            });
+            continue;
+        }
+        let (ms, mut ss) = scratch.parts_mut();
+        let mut label = None;
+        model
+            .successors(ms, &states[i - 1], &mut |step, t| {
+                if label.is_some() || step.group() != groups[i] as usize {
+                    return;
+                }
+                let rep = match (layered.symmetry(), ss.as_deref_mut()) {
+                    (Some(layer), Some(ss)) => layer.reduce(t, ss) == &*states[i],
+                    _ => t == &*states[i],
+                };
+                if rep {
+                    label = Some(step.label());
+                }
+            })
+            .map_err(|e| format!("model error while replaying step {i} of the lasso: {e}"))?;
+        let label =
+            label.ok_or_else(|| format!("step {i} of the lasso is not a step of the model"))?;
+        steps.push(TraceStep {
+            label,
+            state: states[i].clone(),
+        });
+    }
+    let reps = Trace {
+        steps,
+        cycle_start: Some(cycle_start),
+    };
+    real_lasso(layered, reps)
+}
+
+/// Maps a lasso of representatives to a real lasso: the stem and the cycle
+/// unrolled until the real run comes back to a state it passed at the
+/// start of an unrolling (see [`MAX_UNROLL`]).
+fn real_lasso<M: Model, S: StateSymmetry>(
+    layered: &Layered<'_, M, S>,
+    reps: Trace,
+) -> Result<Trace, String> {
+    let Some(layer) = layered.symmetry() else {
+        return Ok(reps);
+    };
+    let start = reps.cycle_start.unwrap_or(0);
+    let stem = &reps.steps[..=start];
+    let cycle = &reps.steps[start + 1..];
+    let runs = layered.real_runs();
+    if cycle.len() == 1 && cycle[0].label == STUTTER_LABEL {
+        let mut real = layer.real_trace(
+            &runs,
+            &Trace {
+                steps: stem.to_vec(),
+                cycle_start: None,
+            },
+        )?;
+        let last = real.steps.last().expect("a step").state.clone();
+        real.steps.push(TraceStep {
+            label: STUTTER_LABEL.to_string(),
+            state: last,
+        });
+        real.cycle_start = Some(start);
+        return Ok(real);
+    }
+    for r in 1..=MAX_UNROLL {
+        let mut steps = stem.to_vec();
+        for _ in 0..r {
+            steps.extend_from_slice(cycle);
+        }
+        let real = layer.real_trace(
+            &runs,
+            &Trace {
+                steps,
+                cycle_start: None,
+            },
+        )?;
+        let last = &real.steps.last().expect("a step").state;
+        if let Some(j) = (0..r).find(|j| real.steps[start + j * cycle.len()].state == *last) {
+            return Ok(Trace {
+                steps: real.steps,
+                cycle_start: Some(start + j * cycle.len()),
+            });
+        }
+    }
+    Err(format!(
+        "the counterexample's cycle of representatives does not close in the real model \
+         within {MAX_UNROLL} unrollings"
+    ))
+}
+
+/// Refuses what the liveness check cannot honour: partial order reduction
+/// (an ample set can prune the only path to a state satisfying `p`),
+/// symmetry modes that are not exact, and instances that name one element
+/// of a permuted domain (not invariant under the permutations).
+pub(super) fn refuse_liveness_with<M: Model, S: StateSymmetry>(
+    model: &M,
+    por: bool,
+    symmetry: &Option<(S, SymmetryMode)>,
+) -> Result<(), CheckerError> {
+    let properties = model.liveness_properties();
+    let Some(first) = properties.first() else {
+        return Ok(());
+    };
+    if por {
+        return Err(CheckerError::new(
+            format!(
+                "not supported yet: partial order reduction with liveness properties                  (\"{}\", {}): an ample set can cut the only path to a state that satisfies one",
+                first.name, first.place
+            ),
+            "run without --por",
+        ));
+    }
+    if let Some((_, mode)) = symmetry {
+        if !mode.is_exact() {
+            return Err(CheckerError::new(
+                format!(
+                    "not supported yet: liveness properties (\"{}\", {}) with the approximate \
+                     symmetry mode {}",
+                    first.name,
+                    first.place,
+                    mode.name()
+                ),
+                "use an exact symmetry mode (canon, flood, markers-exact) or none",
+            ));
+        }
+        if let Some(p) = properties.iter().find(|p| p.names_element_of.is_some()) {
+            return Err(CheckerError::new(
+                format!(
+                    "not supported yet: liveness property \"{}\" ({}) with symmetry reduction: \
+                     it names one element of `{}`, so the permutations do not leave it unchanged",
+                    p.name,
+                    p.place,
+                    p.names_element_of.as_deref().unwrap_or_default()
+                ),
+                "run without --symmetry",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// After a complete search of a model with liveness properties: checks
+/// them ([`crate::temporal::liveness`]) and puts the verdict into
+/// `report` (a violation with its trace, or why the check stopped).
+pub(super) fn check_liveness<M: Model, S: StateSymmetry>(
+    layered: &Layered<'_, M, S>,
+    config: &Config,
+    report: &mut Report,
+) -> Option<LivenessFigures> {
+    let model = layered.model();
+    let properties = model.liveness_properties();
+    if properties.is_empty() || !matches!(report.outcome, workers::Outcome::Complete) {
+        return None;
+    }
+    let result = crate::temporal::liveness::check(
+        layered,
+        config.threads,
+        properties.len(),
+        |scratch, state, k| model.liveness_holds(scratch.model_mut(), state, k),
+    );
+    match result {
+        Err(TemporalError::Stopped(reason)) => {
+            report.outcome = workers::Outcome::Stopped(reason);
+            None
+        }
+        Err(TemporalError::Model(e)) => {
+            report.outcome = workers::Outcome::ModelError(e);
+            None
+        }
+        Ok((verdict, figures)) => {
+            if let LivenessVerdict::Violated { property, path } = verdict {
+                let p = &properties[property];
+                report.outcome = workers::Outcome::Violation(workers::Violation {
+                    kind: workers::ViolationKind::Liveness,
+                    message: format!(
+                        "liveness property \"{}\" violated ({}): no state that satisfies it \
+                         is reachable from the last state of the trace",
+                        p.name, p.place
+                    ),
+                });
+                match workers::trace::replay(layered, &path) {
+                    Ok(trace) => {
+                        report.trace = Some(trace);
+                        real_trace(layered, report);
+                    }
+                    Err(e) => report.trace_error = Some(e),
+                }
+            }
+            Some(figures)
+        }
+    }
+}

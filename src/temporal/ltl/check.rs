@@ -1,0 +1,207 @@
+//! Checking one LTL property on a model: the automaton of the negated
+//! formula, the product graph (built by every thread, as the liveness
+//! check's graph), and a fair accepting cycle in it, which is a
+//! counterexample.
+//!
+//! The search builds the whole product before looking for cycles: an
+//! explicit-graph check, exact at every thread count and with every
+//! fairness constraint. (An on-the-fly nested depth-first search, such as
+//! CNDFS, would stop at the first counterexample and keep no edges; it is
+//! not built yet.)
+
+use super::buchi::Buchi;
+use super::emptiness::{FairnessSet, fair_lasso};
+use super::formula::{Atom, Fairness, Ltl, Property};
+use super::product::{CompiledAtom, Product, STUTTER};
+use crate::checker::Layered;
+use crate::model::{Model, StateSymmetry};
+use crate::temporal::TemporalError;
+use crate::temporal::graph::StateGraph;
+use std::time::{Duration, Instant};
+
+/// What an LTL check measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LtlFigures {
+    /// States of the automaton of the negated formula.
+    pub automaton_states: usize,
+    /// States of the product graph.
+    pub product_states: u64,
+    /// Its edges.
+    pub product_edges: u64,
+    /// Bytes of the product graph.
+    pub graph_bytes: u64,
+    /// Wall time of the check.
+    pub wall: Duration,
+}
+
+/// The verdict of an LTL check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LtlVerdict {
+    /// Every fair path of the model satisfies the formula.
+    Holds,
+    /// A fair path that violates it, as a lasso of the checked system's
+    /// (representative) states: the last state equals
+    /// `states[cycle_start]`, and the run repeats the steps after it.
+    Violated {
+        /// The states, initial first.
+        states: Vec<Box<[u64]>>,
+        /// The group of the step into each state ([`STUTTER`] for a
+        /// deadlock's step of no operation; `groups[0]` unused).
+        groups: Vec<u32>,
+        /// Where the cycle starts.
+        cycle_start: usize,
+    },
+}
+
+/// Why an LTL check gave no verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LtlError {
+    /// The property cannot be checked on this model (an unknown operation,
+    /// a predicate the front end rejects, too many atoms).
+    Refused(String),
+    /// The graph could not be built.
+    Search(TemporalError),
+}
+
+impl From<TemporalError> for LtlError {
+    fn from(e: TemporalError) -> Self {
+        LtlError::Search(e)
+    }
+}
+
+/// Most atoms in one formula (one bit of a letter each).
+pub const MAX_ATOMS: usize = 64;
+
+/// The groups named `op`, or why there are none.
+fn groups_named<M: Model>(model: &M, op: &str) -> Result<Vec<usize>, LtlError> {
+    let found: Vec<usize> = model
+        .groups()
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.name == op)
+        .map(|(k, _)| k)
+        .collect();
+    if found.is_empty() {
+        let mut names: Vec<&str> = model.groups().iter().map(|g| g.name.as_str()).collect();
+        names.dedup();
+        return Err(LtlError::Refused(format!(
+            "the LTL formula names `{op}`, which is no operation or rule of the model (it has: {})",
+            names.join(", ")
+        )));
+    }
+    Ok(found)
+}
+
+/// The atoms of `property` compiled against `model`, its fairness
+/// constraints as (strong, groups), and the automaton of its negation; or
+/// why the property cannot be checked on the model (checked before any
+/// search, so that a typo costs nothing).
+#[allow(clippy::type_complexity)]
+pub fn prepare<'m, M: Model>(
+    model: &'m M,
+    property: &Property,
+) -> Result<
+    (
+        Vec<CompiledAtom<'m, M::Scratch>>,
+        Vec<(bool, Vec<usize>)>,
+        Buchi,
+    ),
+    LtlError,
+> {
+    if property.atoms.len() > MAX_ATOMS {
+        return Err(LtlError::Refused(format!(
+            "not supported yet: LTL formulas with more than {MAX_ATOMS} distinct atoms"
+        )));
+    }
+    let mut atoms = Vec::new();
+    for atom in &property.atoms {
+        atoms.push(match atom {
+            Atom::Predicate(text) => CompiledAtom::Predicate(
+                model
+                    .state_predicate(text)
+                    .map_err(|e| LtlError::Refused(format!("in the atom `{{{text}}}`: {e}")))?,
+            ),
+            Atom::Enabled(op) => CompiledAtom::Enabled(groups_named(model, op)?),
+            Atom::Taken(op) => CompiledAtom::Taken(groups_named(model, op)?),
+            Atom::Deadlock => CompiledAtom::Deadlock,
+        });
+    }
+    let mut fair: Vec<(bool, Vec<usize>)> = Vec::new();
+    for f in &property.fairness {
+        match f {
+            Fairness::Weak(op) => fair.push((false, groups_named(model, op)?)),
+            Fairness::Strong(op) => fair.push((true, groups_named(model, op)?)),
+            Fairness::WeakAll => fair.extend((0..model.groups().len()).map(|g| (false, vec![g]))),
+            Fairness::StrongAll => fair.extend((0..model.groups().len()).map(|g| (true, vec![g]))),
+        }
+    }
+    let buchi = Buchi::of(&Ltl::negation(property.formula.clone())).map_err(LtlError::Refused)?;
+    Ok((atoms, fair, buchi))
+}
+
+/// Checks `property` on `layered` (the model with its symmetry layer) with
+/// `threads` threads.
+pub fn check<M: Model, S: StateSymmetry>(
+    layered: &Layered<'_, M, S>,
+    threads: usize,
+    property: &Property,
+) -> Result<(LtlVerdict, LtlFigures), LtlError> {
+    let start = Instant::now();
+    let (atoms, fair, buchi) = prepare(layered.model(), property)?;
+    let product = Product::new(layered, &buchi, atoms);
+    let width = product.model_width();
+    let label_words = fair.len().div_ceil(64);
+    let graph = StateGraph::build(&product, threads, label_words, true, |scratch, _, out| {
+        let enabled = scratch.enabled();
+        for (k, (_, groups)) in fair.iter().enumerate() {
+            if groups.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1) {
+                out[k / 64] |= 1 << (k % 64);
+            }
+        }
+        Ok(())
+    })?;
+    let mut figures = LtlFigures {
+        automaton_states: buchi.len(),
+        product_states: graph.len() as u64,
+        product_edges: graph.edges() as u64,
+        graph_bytes: graph.bytes(),
+        wall: Duration::ZERO,
+    };
+    if let Some(reason) = workers::budget::tripped() {
+        return Err(LtlError::Search(TemporalError::Stopped(reason)));
+    }
+    let automaton = |v: u32| graph.state(v)[width] as usize;
+    let accepting = |v: u32| buchi.accepting[automaton(v)];
+    let sets: Vec<FairnessSet<'_>> = fair
+        .iter()
+        .enumerate()
+        .map(|(k, (strong, groups))| FairnessSet {
+            strong: *strong,
+            takes: Box::new(move |tag| tag != STUTTER && groups.contains(&(tag as usize))),
+            enabled: Box::new({
+                let graph = &graph;
+                move |v| graph.label(v, k)
+            }),
+        })
+        .collect();
+    let verdict = match fair_lasso(&graph, buchi.all_sets(), &accepting, &sets) {
+        None => LtlVerdict::Holds,
+        Some(lasso) => {
+            let mut states: Vec<Box<[u64]>> = lasso
+                .states
+                .iter()
+                .map(|&v| graph.state(v)[..width].into())
+                .collect();
+            let mut groups = lasso.tags.clone();
+            states.push(graph.state(lasso.states[lasso.cycle_start])[..width].into());
+            groups.push(lasso.closing_tag);
+            LtlVerdict::Violated {
+                states,
+                groups,
+                cycle_start: lasso.cycle_start,
+            }
+        }
+    };
+    figures.wall = start.elapsed();
+    Ok((verdict, figures))
+}
