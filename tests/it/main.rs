@@ -34,6 +34,7 @@ mod front_ends;
 mod graph_export;
 mod hostile;
 mod hostile_limits;
+mod ltl_differential;
 mod models;
 mod modular;
 mod murphi;

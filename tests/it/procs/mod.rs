@@ -22,8 +22,8 @@ pub mod front_end;
 
 use orbit::model::{
     GroupInfo, GroupSet, INITIAL_GROUP, Independence, LivenessProperty, Model, ModelError,
-    Permutable, Permutation, Relations, SlotInfo, StateGraph, StateSymmetry, Step, Violation,
-    ViolationKind,
+    Permutable, Permutation, Relations, SlotInfo, StateGraph, StatePredicate, StateSymmetry, Step,
+    Violation, ViolationKind,
 };
 
 /// The invariant of a procs model.
@@ -322,6 +322,28 @@ impl Model for Procs {
                 names_element_of: matches!(live, Live::CounterAt(..)).then(|| "process".into()),
             })
             .collect()
+    }
+
+    /// Predicates for LTL atoms: `free` (no owner), `total>=V`, `cI=V`
+    /// (counter of process `I`).
+    fn state_predicate(&self, text: &str) -> Result<StatePredicate<'_, ()>, String> {
+        let n = self.n;
+        let number = |t: &str| t.parse::<u64>().map_err(|_| format!("not a number: {t}"));
+        if text == "free" {
+            return Ok(Box::new(move |_: &mut (), s: &[u64]| Ok(s[n] == NONE)));
+        }
+        if let Some(v) = text.strip_prefix("total>=") {
+            let v = number(v)?;
+            return Ok(Box::new(move |_: &mut (), s: &[u64]| Ok(s[n + 1] >= v)));
+        }
+        if let Some((i, v)) = text.strip_prefix('c').and_then(|t| t.split_once('=')) {
+            let (i, v) = (number(i)? as usize, number(v)?);
+            if i >= n {
+                return Err(format!("no process {i}"));
+            }
+            return Ok(Box::new(move |_: &mut (), s: &[u64]| Ok(s[i] == v)));
+        }
+        Err(format!("unknown predicate {text}"))
     }
 
     fn liveness_holds(&self, _: &mut (), state: &[u64], index: usize) -> Result<bool, ModelError> {
