@@ -72,6 +72,28 @@ pub(super) fn refuse_ltl_with<M: Model, S>(
             "run without --por",
         ));
     }
+    let names_groups = |p: &LtlProperty| {
+        !p.property.fairness.is_empty()
+            || p.property.atoms.iter().any(|a| {
+                matches!(
+                    a,
+                    crate::temporal::ltl::Atom::Enabled(_) | crate::temporal::ltl::Atom::Taken(_)
+                )
+            })
+    };
+    if symmetry.is_some()
+        && !model.groups_commute_with_symmetry()
+        && let Some(p) = properties.iter().find(|p| names_groups(p))
+    {
+        return Err(CheckerError::new(
+            format!(
+                "not supported yet: LTL property `{}` names operations (e(op), [op] or fairness) \
+                 with symmetry reduction, and this model's operations belong to single elements",
+                p.name
+            ),
+            "run without --symmetry",
+        ));
+    }
     if let Some((_, mode)) = symmetry
         && !mode.is_exact()
     {

@@ -154,6 +154,10 @@ pub struct CheckArgs {
     /// definitions are checked too.
     #[arg(long, value_name = "FORMULA")]
     pub ltl: Vec<String>,
+    /// Do not check the model's own LTL assertions (B's `ASSERT_LTL`
+    /// definitions, checked by default).
+    #[arg(long)]
+    pub no_assert_ltl: bool,
     /// Do not check the invariant (assertions are still checked). With
     /// `--por` and no other property, only deadlocks are searched for and the
     /// reduction needs only conditions A1 and A2, so it reduces more.
@@ -182,6 +186,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
             DeadlockMode::Stuck => LoadDeadlockMode::Stuck,
             DeadlockMode::Stuttering => LoadDeadlockMode::Stuttering,
         }),
+        ltl: args.ltl.clone(),
     };
     let loaded = match args.input.load(checks) {
         Ok(loaded) => loaded,
@@ -228,6 +233,7 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         symmetry_check: !args.no_symmetry_check,
         por: args.por,
         ltl: args.ltl.clone(),
+        model_ltl: !args.no_assert_ltl,
         verbose: verbose > 0,
     };
     let summary = loaded.check(&job);

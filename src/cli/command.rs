@@ -49,7 +49,7 @@ const SCHEMA_ABOUT: &str = "The JSON Schema of `orbit check --json` or `orbit po
 
 const CHECK_EXIT_CODES: &str = "Exit codes:\n  \
     0  every reachable state was explored and no error was found\n  \
-    1  an invariant or assertion fails, a deadlock or goal state was found, or the model is ill-defined\n  \
+    1  an invariant, assertion, liveness or LTL property fails, a deadlock or goal state was found, or the model is ill-defined\n  \
     2  bad input or usage\n  \
     3  incomplete: a limit (--max-states, --time-limit, --memory), Ctrl-C, SIGTERM or a failed worker thread stopped the search; no verdict";
 

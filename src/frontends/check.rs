@@ -52,6 +52,9 @@ pub struct CheckJob {
     /// LTL formulas (ProB's syntax) to check after the search, besides
     /// those the model states itself (B's `ASSERT_LTL` definitions).
     pub ltl: Vec<String>,
+    /// Whether the model's own LTL assertions (B's `ASSERT_LTL`
+    /// definitions) are checked (default: yes).
+    pub model_ltl: bool,
     /// Say how the reductions were set up (on stderr).
     pub verbose: bool,
 }
@@ -78,6 +81,7 @@ impl CheckJob {
             symmetry_check: true,
             por: false,
             ltl: Vec::new(),
+            model_ltl: true,
             verbose: false,
         }
     }
@@ -157,7 +161,11 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
     if let Some(budget) = &job.budget {
         checker = checker.budget(budget.clone());
     }
-    let mut formulas: Vec<(String, String)> = model.ltl_assertions();
+    let mut formulas: Vec<(String, String)> = if job.model_ltl {
+        model.ltl_assertions()
+    } else {
+        Vec::new()
+    };
     formulas.extend(
         job.ltl
             .iter()

@@ -56,7 +56,7 @@ pub trait FrontEnd: Send + Sync {
 }
 
 /// What a command asks of a model before it is loaded.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LoadRequest<'a> {
     /// The model file.
     pub path: &'a Path,
@@ -84,7 +84,7 @@ impl<'a> LoadRequest<'a> {
 }
 
 /// What a run checks, as far as loading the model depends on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checks {
     /// The invariant is checked (not `--no-invariant`).
     pub invariant: bool,
@@ -93,6 +93,9 @@ pub struct Checks {
     /// What a deadlock is, when the user chose (`None`: the language's
     /// default).
     pub deadlock: Option<DeadlockMode>,
+    /// LTL formulas given on the command line (`--ltl`): a front end that
+    /// compiles their predicate atoms with the model reads them here.
+    pub ltl: Vec<String>,
 }
 
 impl Default for Checks {
@@ -101,6 +104,7 @@ impl Default for Checks {
             invariant: true,
             goal: false,
             deadlock: None,
+            ltl: Vec::new(),
         }
     }
 }

@@ -253,6 +253,15 @@ pub trait Model: Sync {
         ))
     }
 
+    /// Whether every transition group is left unchanged by the symmetry's
+    /// permutations (a Murphi ruleset is one group for all its instances,
+    /// a B operation one for all its parameters): then LTL's `e(op)`,
+    /// `[op]` and fairness are invariant and may run under symmetry
+    /// reduction. `false` by default (groups per process or element).
+    fn groups_commute_with_symmetry(&self) -> bool {
+        false
+    }
+
     /// The LTL properties the model states itself (B: its `ASSERT_LTL...`
     /// definitions), as (name, formula) in ProB's syntax; none by default.
     fn ltl_assertions(&self) -> Vec<(String, String)> {

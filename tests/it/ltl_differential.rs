@@ -380,3 +380,223 @@ fn an_atom_that_is_not_invariant_is_refused_under_symmetry() {
     }
     let _ = Ltl::True;
 }
+
+/// A never claim as `spin -f` prints it: states (accepting or not) with
+/// guarded transitions. `atomic { (g) -> assert(...) }` is a transition
+/// on `g` to an accepting sink (the claim is violated at once), and a
+/// state whose body is `skip` an accepting state that loops on anything.
+struct NeverClaim {
+    accepting: Vec<bool>,
+    /// (from, guard, to); `usize::MAX` as `to`: the accepting sink.
+    edges: Vec<(usize, String, usize)>,
+}
+
+fn never_claim(text: &str) -> NeverClaim {
+    let mut names: Vec<Vec<String>> = Vec::new();
+    let mut bodies: Vec<Vec<String>> = Vec::new();
+    let mut pending: Vec<String> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("never") || line == "}" || line.is_empty() || line.starts_with("/*") {
+            continue;
+        }
+        if let Some(label) = line.strip_suffix(':') {
+            pending.push(label.to_string());
+            continue;
+        }
+        if !pending.is_empty() {
+            names.push(std::mem::take(&mut pending));
+            bodies.push(Vec::new());
+        }
+        bodies.last_mut().expect("a state").push(line.to_string());
+    }
+    let index = |target: &str| {
+        names
+            .iter()
+            .position(|ls| ls.iter().any(|l| l == target))
+            .unwrap_or_else(|| panic!("no state {target} in\n{text}"))
+    };
+    let mut claim = NeverClaim {
+        accepting: names
+            .iter()
+            .map(|ls| ls.iter().any(|l| l.starts_with("accept")))
+            .collect(),
+        edges: Vec::new(),
+    };
+    for (q, body) in bodies.iter().enumerate() {
+        for line in body {
+            if line == "skip" {
+                claim.accepting[q] = true;
+                claim.edges.push((q, "1".into(), q));
+            } else if let Some(rest) = line.strip_prefix(":: atomic { ") {
+                let guard = rest.split(" -> assert").next().expect("a guard");
+                claim.edges.push((q, guard.to_string(), usize::MAX));
+            } else if let Some(rest) = line.strip_prefix(":: ") {
+                let (guard, target) = rest.split_once(" -> goto ").expect("a transition");
+                claim
+                    .edges
+                    .push((q, guard.to_string(), index(target.trim())));
+            }
+        }
+    }
+    claim
+}
+
+/// Evaluates a guard of a never claim on `letter` (bit `k` for `pk`).
+fn guard_holds(guard: &str, letter: u64) -> bool {
+    fn or(t: &[&str], at: &mut usize, letter: u64) -> bool {
+        let mut v = and(t, at, letter);
+        while t.get(*at) == Some(&"||") {
+            *at += 1;
+            v |= and(t, at, letter);
+        }
+        v
+    }
+    fn and(t: &[&str], at: &mut usize, letter: u64) -> bool {
+        let mut v = unary(t, at, letter);
+        while t.get(*at) == Some(&"&&") {
+            *at += 1;
+            v &= unary(t, at, letter);
+        }
+        v
+    }
+    fn unary(t: &[&str], at: &mut usize, letter: u64) -> bool {
+        let tok = t[*at];
+        *at += 1;
+        match tok {
+            "!" => !unary(t, at, letter),
+            "(" => {
+                let v = or(t, at, letter);
+                assert_eq!(t[*at], ")");
+                *at += 1;
+                v
+            }
+            "1" | "true" => true,
+            "0" | "false" => false,
+            p => {
+                let k: u64 = p.strip_prefix('p').expect("an atom").parse().expect("pN");
+                letter >> k & 1 == 1
+            }
+        }
+    }
+    let spaced = guard
+        .replace('(', " ( ")
+        .replace(')', " ) ")
+        .replace('!', " ! ")
+        .replace("&&", " && ")
+        .replace("||", " || ");
+    let tokens: Vec<&str> = spaced.split_whitespace().collect();
+    let mut at = 0;
+    or(&tokens, &mut at, letter)
+}
+
+/// Whether the never claim accepts the lasso `word` looping at `start`.
+fn claim_accepts(claim: &NeverClaim, word: &[u64], start: usize) -> bool {
+    let n = word.len();
+    let q = claim.accepting.len() + 1;
+    let sink = q - 1;
+    let id = |pos: usize, s: usize| pos * q + s;
+    let next = |pos: usize| if pos + 1 < n { pos + 1 } else { start };
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n * q];
+    for pos in 0..n {
+        for (from, guard, to) in &claim.edges {
+            if guard_holds(guard, word[pos]) {
+                let to = if *to == usize::MAX { sink } else { *to };
+                succ[id(pos, *from)].push(id(next(pos), to));
+            }
+        }
+        succ[id(pos, sink)].push(id(next(pos), sink));
+    }
+    let accepting = |v: usize| {
+        let s = v % q;
+        s == sink || claim.accepting[s]
+    };
+    let reach = |from: usize| {
+        let mut seen = vec![false; n * q];
+        let mut stack = vec![from];
+        while let Some(v) = stack.pop() {
+            for &w in &succ[v] {
+                if !seen[w] {
+                    seen[w] = true;
+                    stack.push(w);
+                }
+            }
+        }
+        seen
+    };
+    let mut from_initial = reach(id(0, 0));
+    from_initial[id(0, 0)] = true;
+    (0..n * q).any(|v| from_initial[v] && accepting(v) && reach(v)[v])
+}
+
+/// SPIN's translator (`spin -f`) and orbit's accept the same lassos for
+/// the negations of random formulas without `X` (Debian's spin is built
+/// without it): every word of up to 4 letters over 2 atoms, every loop
+/// start.
+#[test]
+#[ignore = "needs spin (apt-get install spin); .ci/run runs it with --ignored external_"]
+fn external_spin_translates_formulas_as_orbit_does() {
+    let mut seed = 3u64;
+    let mut compared = 0;
+    while compared < 120 {
+        let f = random_formula(&mut seed, 3);
+        if f.uses_next() {
+            continue;
+        }
+        let negated = Ltl::negation(f.clone());
+        let out = std::process::Command::new("spin")
+            .arg("-f")
+            .arg(negated.to_spin())
+            .output()
+            .expect("spin runs (apt-get install spin)");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            text.contains("never"),
+            "spin -f {}: {text}{}",
+            negated.to_spin(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let claim = never_claim(&text);
+        let ours = orbit::temporal::ltl::Buchi::of(&negated).expect("an automaton");
+        for len in 1..=4usize {
+            for bits in 0..(1u64 << (2 * len)) {
+                let word: Vec<u64> = (0..len).map(|i| bits >> (2 * i) & 3).collect();
+                for start in 0..len {
+                    assert_eq!(
+                        claim_accepts(&claim, &word, start),
+                        ours.accepts_lasso(&word, start),
+                        "{} on {word:?} looping at {start}:\n{text}",
+                        negated.to_spin()
+                    );
+                }
+            }
+        }
+        compared += 1;
+    }
+}
+
+/// Random formulas over atoms `p0`, `p1`, with every operator.
+fn random_formula(seed: &mut u64, depth: u32) -> Ltl {
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let r = (*seed >> 33) as usize;
+    if depth == 0 {
+        return match r % 5 {
+            0 => Ltl::True,
+            1 => Ltl::False,
+            k => Ltl::Atom(k % 2),
+        };
+    }
+    let b = Box::new;
+    let sub = |s: &mut u64| random_formula(s, depth - 1);
+    match r % 8 {
+        0 => Ltl::negation(sub(seed)),
+        1 => Ltl::And(b(sub(seed)), b(sub(seed))),
+        2 => Ltl::Or(b(sub(seed)), b(sub(seed))),
+        3 => Ltl::Until(b(sub(seed)), b(sub(seed))),
+        4 => Ltl::Release(b(sub(seed)), b(sub(seed))),
+        5 => Ltl::eventually(sub(seed)),
+        6 => Ltl::always(sub(seed)),
+        _ => Ltl::Atom(r % 2),
+    }
+}

@@ -88,6 +88,11 @@ pub struct Machine {
     pub definitions: Vec<Definition>,
     /// The `GOAL == P` definition, parsed as a predicate, if present.
     pub goal: Option<Expr>,
+    /// The `ASSERT_LTL...` definitions: name and formula (ProB's syntax).
+    pub ltl: Vec<(String, String)>,
+    /// The predicate atoms `{P}` of the LTL formulas (the machine's own and
+    /// those given on the command line), each with its text as written.
+    pub ltl_atoms: Vec<(String, Expr)>,
     /// `scope_X == e` definitions: set name `X` and the expression
     /// (an interval `1..n` or an integer `n`), giving the size of deferred set `X`.
     pub scopes: Vec<(Ident, Expr)>,
@@ -120,6 +125,8 @@ impl Machine {
             local_operations: Vec::new(),
             definitions: Vec::new(),
             goal: None,
+            ltl: Vec::new(),
+            ltl_atoms: Vec::new(),
             scopes: Vec::new(),
         }
     }

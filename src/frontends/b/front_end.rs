@@ -89,6 +89,7 @@ impl FrontEnd for BFrontEnd {
             maxint: args.maxint,
             minint: args.minint,
             unchecked_invariant: !request.checks.invariant,
+            ltl: request.checks.ltl.clone(),
         };
         let (mut system, machine, types) =
             load_machine_with_ast(request.path, &options).map_err(|e| match e {

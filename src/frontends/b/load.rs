@@ -33,6 +33,9 @@ pub struct LoadOptions {
     /// `--no-invariant`: the invariant will not be checked, so nothing is
     /// assumed from it (integer variables are not packed to its ranges).
     pub unchecked_invariant: bool,
+    /// `--ltl`: formulas checked besides the machine's `ASSERT_LTL`
+    /// definitions, whose predicate atoms are parsed in the machine.
+    pub ltl: Vec<String>,
 }
 
 /// Why a machine could not be loaded.
@@ -72,6 +75,7 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
     let compose_options = ComposeOptions {
         search_path: options.search_path.clone(),
         find_abort: options.find_abort,
+        ltl: options.ltl.clone(),
         scalars: options
             .set_sizes
             .iter()
@@ -79,18 +83,19 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
             .collect(),
     };
     let mut composed = compose(path, &compose_options).map_err(LoadError::Input)?;
-    // ProB checks `ASSERT_LTL` formulas; orbit does not yet, and says so.
-    let ltl: Vec<&str> = composed
+    // ProB checks `ASSERT_CTL` formulas; orbit does not yet, and says so
+    // (`ASSERT_LTL` formulas are checked).
+    let ctl: Vec<&str> = composed
         .machine
         .definitions
         .iter()
         .map(|d| d.name.name.as_str())
-        .filter(|n| n.starts_with("ASSERT_LTL") || n.starts_with("ASSERT_CTL"))
+        .filter(|n| n.starts_with("ASSERT_CTL"))
         .collect();
-    if !ltl.is_empty() {
+    if !ctl.is_empty() {
         composed.warnings.push(format!(
-            "not supported yet: temporal properties ({}); they are not checked",
-            ltl.join(", ")
+            "not supported yet: CTL properties ({}); they are not checked",
+            ctl.join(", ")
         ));
     }
     let file = Arc::new(composed.file);
@@ -201,6 +206,7 @@ pub fn load_machine_with_ast(
         ));
     }
     system.warnings = warnings;
+    system.ltl = machine.ltl.clone();
     system.shapes = types.shapes.clone();
     system.interchangeable =
         crate::frontends::b::symmetry::interchangeable_elements(&machine, &types.given_sets);

@@ -16,7 +16,7 @@ use crate::frontends::b::eval::{EvalError, Interpreter, PropertyFailure, Step};
 use crate::frontends::b::por::instances::Instances;
 use crate::frontends::b::state::{ElementTables, StateLayout};
 use crate::frontends::b::value::Value;
-use crate::model::{GroupInfo, INITIAL_GROUP, Model, SlotInfo};
+use crate::model::{GroupInfo, INITIAL_GROUP, Model, SlotInfo, StatePredicate};
 use std::sync::Arc;
 use workers::{ModelError, Violation, ViolationKind};
 
@@ -54,6 +54,9 @@ pub struct BSystem {
     /// Per invariant conjunct: the slot whose packed form vouches for it
     /// (see [`BSystem::vouch_for`]); empty when none does.
     vouchers: Vec<Option<usize>>,
+    /// The machine's `ASSERT_LTL...` definitions: name and formula (set by
+    /// the loader).
+    pub ltl: Vec<(String, String)>,
 }
 
 /// Per-thread buffers for decoding and encoding states.
@@ -133,6 +136,7 @@ impl BSystem {
             layout,
             file,
             valuations,
+            ltl: Vec::new(),
         })
     }
 
@@ -597,6 +601,33 @@ impl Model for BSystem {
 
     fn has_goal(&self) -> bool {
         self.interpreter.has_goal()
+    }
+
+    /// A predicate atom of an LTL formula the machine was loaded with (its
+    /// `ASSERT_LTL` definitions, `--ltl`), parsed and typed with the
+    /// machine.
+    fn state_predicate(&self, text: &str) -> Result<StatePredicate<'_, BScratch>, String> {
+        let k = self.interpreter.ltl_atom_index(text).ok_or_else(|| {
+            format!("the predicate `{text}` was not loaded with the machine (give it with --ltl)")
+        })?;
+        Ok(Box::new(move |scratch: &mut BScratch, state: &[u64]| {
+            let words = self.unpack(scratch, state);
+            self.decode(scratch, &words);
+            scratch.words = words;
+            self.interpreter
+                .ltl_atom(k, &scratch.constants, &scratch.variables)
+                .map_err(|e| self.error(&e))
+        }))
+    }
+
+    fn ltl_assertions(&self) -> Vec<(String, String)> {
+        self.ltl.clone()
+    }
+
+    /// An operation is one group for all its parameters, which the
+    /// permutations of the deferred sets map to itself.
+    fn groups_commute_with_symmetry(&self) -> bool {
+        true
     }
 
     fn is_goal(&self, scratch: &mut BScratch, state: &[u64]) -> Result<bool, ModelError> {

@@ -679,6 +679,12 @@ impl Model for MurphiSystem {
         ))
     }
 
+    /// A rule's group is the whole ruleset, which the scalarset
+    /// permutations map to itself.
+    fn groups_commute_with_symmetry(&self) -> bool {
+        true
+    }
+
     fn liveness_properties(&self) -> Vec<LivenessProperty> {
         self.liveness
             .iter()

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! formula  := fairness '=>' formula | impl
-//! impl     := or ('=>' impl)?                  (right associative)
+//! impl     := or (('=>' | '->') impl)?         (right associative)
 //! or       := and ('or' and)*
 //! and      := binary ('&' binary)*
 //! binary   := unary (('U' | 'W' | 'R') binary)?  (right associative)
@@ -347,7 +347,8 @@ impl<'a> Parser<'a> {
 
     fn implication(&mut self) -> Result<Ltl, SyntaxError> {
         let f = self.or()?;
-        if self.eat("=>") {
+        // `->` is read as `=>` (SPIN's spelling, found in B machines).
+        if self.eat("=>") || self.eat("->") {
             let g = self.implication()?;
             return Ok(Ltl::implies(f, g));
         }

@@ -53,7 +53,7 @@ use crate::diag::{Diagnostic, SourceFile};
 use crate::frontends::b::ast::{
     BinaryOp, Expr, ExprKind, Ident, Machine, MachineRef, Operation, Subst,
 };
-use crate::frontends::b::parser::parse_machine_tokens;
+use crate::frontends::b::parser::{parse_machine_tokens, parse_machine_tokens_with};
 use crate::frontends::b::visit::mentions_any;
 use calls::{CallContext, Callable, inline_calls};
 use files::Files;
@@ -73,6 +73,9 @@ pub struct ComposeOptions {
     /// Whether a called operation's failing precondition is a model error
     /// (ProB's `TRY_FIND_ABORT`) rather than a guard.
     pub find_abort: bool,
+    /// LTL formulas given on the command line, whose predicate atoms are
+    /// parsed in the checked machine.
+    pub ltl: Vec<String>,
 }
 
 /// A model's components merged into one machine.
@@ -150,7 +153,7 @@ struct Composer {
 impl Composer {
     fn main(&mut self, options: &ComposeOptions) -> Result<(Machine, Scalars), Diagnostic> {
         let tokens = self.files.main_tokens()?;
-        let machine = parse_machine_tokens(&self.files.file, tokens)?;
+        let machine = parse_machine_tokens_with(&self.files.file, tokens, &options.ltl)?;
         if !has_structure(&machine) {
             // A machine on its own: nothing to merge (the common case).
             return self.parameters_as_constants(machine, options);
@@ -172,6 +175,7 @@ impl Composer {
         let own_init = m.initialisation.take();
         let own_params = std::mem::take(&mut m.params);
         let (kind, name) = (m.kind, m.name.clone());
+        let (ltl, ltl_atoms) = (std::mem::take(&mut m.ltl), std::mem::take(&mut m.ltl_atoms));
         let (goal, scopes, definitions, constraints) = (
             m.goal.take(),
             std::mem::take(&mut m.scopes),
@@ -185,6 +189,8 @@ impl Composer {
         merged.name = name;
         merged.params = own_params;
         merged.goal = goal;
+        merged.ltl = ltl;
+        merged.ltl_atoms = ltl_atoms;
         merged.scopes.extend(scopes);
         merged.definitions = definitions;
         merged.constraints = constraints;
@@ -283,6 +289,8 @@ impl Composer {
         out.params = std::mem::take(&mut m.params);
         out.constraints = m.constraints.take();
         out.goal = m.goal.take();
+        out.ltl = std::mem::take(&mut m.ltl);
+        out.ltl_atoms = std::mem::take(&mut m.ltl_atoms);
         let scopes = std::mem::take(&mut m.scopes);
         if self.stack.len() <= 1 {
             out.scopes = scopes;

@@ -68,6 +68,8 @@ pub struct Interpreter {
     invariant_reads: Vec<Vec<usize>>,
     assertions: Vec<(CPred, String)>,
     goal: Option<CPred>,
+    /// The LTL formulas' predicate atoms, by the text they were written as.
+    ltl_atoms: Vec<(String, CPred)>,
     /// Frame size for invariant, assertions and goal.
     state_frame: usize,
     initialisation: Option<CSubst>,
@@ -178,6 +180,10 @@ impl Interpreter {
             assertions.push((c.pred(a)?, text(a.span)));
         }
         let goal = machine.goal.as_ref().map(|g| c.pred(g)).transpose()?;
+        let mut ltl_atoms = Vec::new();
+        for (text, e) in &machine.ltl_atoms {
+            ltl_atoms.push((text.clone(), c.pred(e)?));
+        }
         let state_frame = c.frame_size() as usize;
 
         state_scope(&mut c, nv as u32);
@@ -277,6 +283,7 @@ impl Interpreter {
             invariant_reads,
             assertions,
             goal,
+            ltl_atoms,
             state_frame,
             initialisation,
             initialisation_span: machine
@@ -578,6 +585,25 @@ impl Interpreter {
             Some(g) => Ok(self.holds(g, &mut self.state_env(constants, variables))?),
             None => Ok(false),
         }
+    }
+
+    /// The index of the LTL predicate atom written as `text`, if the
+    /// machine was loaded with it.
+    pub fn ltl_atom_index(&self, text: &str) -> Option<usize> {
+        self.ltl_atoms.iter().position(|(t, _)| t == text)
+    }
+
+    /// Whether LTL predicate atom `k` holds in the state.
+    pub fn ltl_atom(
+        &self,
+        k: usize,
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<bool, EvalError> {
+        Ok(self.holds(
+            &self.ltl_atoms[k].1,
+            &mut self.state_env(constants, variables),
+        )?)
     }
 
     /// Number of operations (the range of [`Step::op`]).

@@ -317,6 +317,44 @@ impl Parser<'_> {
         result
     }
 
+    /// Parses `text` (outside the file: an LTL formula's predicate atom)
+    /// with `parse`, the machine's definitions in scope; its tokens all
+    /// stand at `at` in the file (diagnostics say where in `text`).
+    pub(super) fn parse_text<T>(
+        &mut self,
+        text: &str,
+        at: Span,
+        parse: impl FnOnce(&mut Self) -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
+        let mut tokens = crate::frontends::b::lexer::lex(text)?;
+        let column = |t: &Token| t.span.start as usize + 1;
+        let columns: Vec<usize> = tokens.iter().map(column).collect();
+        for t in &mut tokens {
+            t.span = at;
+        }
+        let saved_tokens = std::mem::replace(&mut self.tokens, tokens);
+        let saved_pos = std::mem::replace(&mut self.pos, 0);
+        let saved_pending = std::mem::take(&mut self.pending);
+        let saved_depth = std::mem::replace(&mut self.depth, 0);
+        let saved_shadowed = std::mem::take(&mut self.shadowed);
+        let result = parse(self).and_then(|value| {
+            self.expect_eof()?;
+            Ok(value)
+        });
+        let failed_at = self.pos.min(columns.len().saturating_sub(1));
+        self.shadowed = saved_shadowed;
+        self.tokens = saved_tokens;
+        self.pos = saved_pos;
+        self.pending = saved_pending;
+        self.depth = saved_depth;
+        result.map_err(|mut d| {
+            if let Some(c) = columns.get(failed_at) {
+                d.message = format!("{} (column {c} of the predicate)", d.message);
+            }
+            d
+        })
+    }
+
     /// The index just past the `DEFINITIONS` clause whose keyword is the
     /// file token at `index`.
     pub(super) fn definitions_clause_end(&self, index: usize) -> Option<usize> {

@@ -14,8 +14,8 @@ use std::collections::HashMap;
 use super::Parser;
 use crate::diag::{Diagnostic, Span};
 use crate::frontends::b::ast::{
-    ComponentKind, ConstructorDecl, Expr, FreeTypeDecl, Ident, Machine, MachineRef, Operation,
-    SetDecl,
+    ComponentKind, ConstructorDecl, Expr, ExprKind, FreeTypeDecl, Ident, Machine, MachineRef,
+    Operation, SetDecl,
 };
 use crate::frontends::b::lexer::{Keyword, Sym, Token, TokenKind};
 
@@ -108,6 +108,51 @@ impl Parser<'_> {
                 ));
             } else if def_name.name == "GOAL" {
                 m.goal = Some(self.parse_definition_body(index, |p| p.expr())?);
+            } else if def_name.name.starts_with("ASSERT_LTL") {
+                let body = self.parse_definition_body(index, |p| p.expr())?;
+                let ExprKind::Str(formula) = body.kind else {
+                    return Err(Diagnostic::error(
+                        body.span,
+                        format!("expected a string (an LTL formula) as `{}`", def_name.name),
+                    ));
+                };
+                m.ltl.push((def_name.name.clone(), formula));
+            }
+        }
+        let formulas: Vec<(String, Span)> = m
+            .ltl
+            .iter()
+            .map(|(name, f)| {
+                let at = m
+                    .definitions
+                    .iter()
+                    .find(|d| d.name.name == *name)
+                    .map_or_else(Span::default, |d| d.name.span);
+                (f.clone(), at)
+            })
+            .chain(
+                self.ltl_formulas
+                    .iter()
+                    .map(|f| (f.clone(), Span::default())),
+            )
+            .collect();
+        for (formula, at) in formulas {
+            // A formula that does not parse is reported by the checker.
+            let Ok(property) = crate::temporal::ltl::parse(&formula) else {
+                continue;
+            };
+            for atom in property.atoms {
+                let crate::temporal::ltl::Atom::Predicate(text) = atom else {
+                    continue;
+                };
+                if m.ltl_atoms.iter().any(|(t, _)| *t == text) {
+                    continue;
+                }
+                let expr = self.parse_text(&text, at, |p| p.expr()).map_err(|d| {
+                    let message = format!("in the LTL atom `{{{text}}}`: {}", d.message);
+                    Diagnostic { message, ..d }
+                })?;
+                m.ltl_atoms.push((text, expr));
             }
         }
         Ok(m)

@@ -64,7 +64,19 @@ pub fn parse_machine(file: &SourceFile) -> Result<Machine, Diagnostic> {
 /// Parses a component from tokens already read from `file` (e.g. with the
 /// tokens of definition files spliced in by [`crate::frontends::b::compose`]).
 pub fn parse_machine_tokens(file: &SourceFile, tokens: Vec<Token>) -> Result<Machine, Diagnostic> {
+    parse_machine_tokens_with(file, tokens, &[])
+}
+
+/// [`parse_machine_tokens`] for the checked machine, with LTL formulas
+/// given besides its own (`--ltl`): their predicate atoms are parsed with
+/// the machine's definitions ([`Machine::ltl_atoms`]).
+pub fn parse_machine_tokens_with(
+    file: &SourceFile,
+    tokens: Vec<Token>,
+    ltl_formulas: &[String],
+) -> Result<Machine, Diagnostic> {
     let mut parser = Parser::new(file, tokens);
+    parser.ltl_formulas = ltl_formulas.to_vec();
     parser.collect_definitions()?;
     parser.machine()
 }
@@ -110,6 +122,9 @@ pub(crate) struct Parser<'f> {
     /// Names bound by the binders being parsed: a definition of the same
     /// name is not expanded in their scope (the bound name shadows it).
     shadowed: Vec<String>,
+    /// LTL formulas given besides the machine's (`--ltl`), whose predicate
+    /// atoms are parsed with the machine's definitions.
+    ltl_formulas: Vec<String>,
 }
 
 impl<'f> Parser<'f> {
@@ -124,6 +139,7 @@ impl<'f> Parser<'f> {
             links: 0,
             last_span: Span::default(),
             shadowed: Vec::new(),
+            ltl_formulas: Vec::new(),
         }
     }
 

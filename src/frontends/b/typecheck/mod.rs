@@ -136,6 +136,9 @@ pub fn check_machine(
     if let Some(goal) = &machine.goal {
         checker.pred(goal);
     }
+    for (_, atom) in &machine.ltl_atoms {
+        checker.pred(atom);
+    }
     checker.settle_overloads();
     let fields = checker.settle_fields();
 
