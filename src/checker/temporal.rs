@@ -286,9 +286,8 @@ fn real_lasso<M: Model, S: StateSymmetry>(
 }
 
 /// Refuses what the liveness check cannot honour: partial order reduction
-/// (an ample set can prune the only path to a state satisfying `p`),
-/// symmetry modes that are not exact, and instances that name one element
-/// of a permuted domain (not invariant under the permutations).
+/// (an ample set can prune the only path to a state satisfying `p`) and
+/// symmetry modes that are not exact.
 pub(super) fn refuse_liveness_with<M: Model, S: StateSymmetry>(
     model: &M,
     por: bool,
@@ -301,7 +300,8 @@ pub(super) fn refuse_liveness_with<M: Model, S: StateSymmetry>(
     if por {
         return Err(CheckerError::new(
             format!(
-                "not supported yet: partial order reduction with liveness properties                  (\"{}\", {}): an ample set can cut the only path to a state that satisfies one",
+                "not supported yet: partial order reduction with liveness properties \
+                 (\"{}\", {}): an ample set can cut the only path to a state that satisfies one",
                 first.name, first.place
             ),
             "run without --por",
@@ -318,18 +318,6 @@ pub(super) fn refuse_liveness_with<M: Model, S: StateSymmetry>(
                     mode.name()
                 ),
                 "use an exact symmetry mode (canon, flood, markers-exact) or none",
-            ));
-        }
-        if let Some(p) = properties.iter().find(|p| p.names_element_of.is_some()) {
-            return Err(CheckerError::new(
-                format!(
-                    "not supported yet: liveness property \"{}\" ({}) with symmetry reduction: \
-                     it names one element of `{}`, so the permutations do not leave it unchanged",
-                    p.name,
-                    p.place,
-                    p.names_element_of.as_deref().unwrap_or_default()
-                ),
-                "run without --symmetry",
             ));
         }
     }
@@ -349,12 +337,26 @@ pub(super) fn check_liveness<M: Model, S: StateSymmetry>(
     if properties.is_empty() || !matches!(report.outcome, workers::Outcome::Complete) {
         return None;
     }
-    let result = crate::temporal::liveness::check(
-        layered,
-        config.threads,
-        properties.len(),
-        |scratch, state, k| model.liveness_holds(scratch.model_mut(), state, k),
-    );
+    let holds = |scratch: &mut super::LayeredScratch<M::Scratch, S::Scratch>,
+                 state: &[u64],
+                 k: usize| model.liveness_holds(scratch.model_mut(), state, k);
+    let families =
+        layered.symmetry().is_some() && properties.iter().any(|p| p.names_element_of.is_some());
+    let result = if families {
+        let system = FamilyEdges {
+            layered,
+            properties: properties.len(),
+        };
+        crate::temporal::liveness::check_family(
+            &system,
+            config.threads,
+            properties.len(),
+            system.tag_words(),
+            holds,
+        )
+    } else {
+        crate::temporal::liveness::check(layered, config.threads, properties.len(), holds)
+    };
     match result {
         Err(TemporalError::Stopped(reason)) => {
             report.outcome = workers::Outcome::Stopped(reason);
@@ -366,6 +368,23 @@ pub(super) fn check_liveness<M: Model, S: StateSymmetry>(
         }
         Ok((verdict, figures)) => {
             if let LivenessVerdict::Violated { property, path } = verdict {
+                let mut property = property;
+                let replayed = workers::trace::replay(layered, &path);
+                if let Ok(trace) = &replayed {
+                    report.trace = Some(trace.clone());
+                    real_trace(layered, report);
+                }
+                // A family's property is named at the representative: the
+                // real run's last state is its image under some `π`, whose
+                // inverse renames the property.
+                if let (true, Some(layer), Some(real)) =
+                    (families, layered.symmetry(), &report.trace)
+                    && let Some(last) = real.last_state()
+                    && let Some((_, pi)) = layer.to_representative(last)
+                    && let Some(renamed) = model.liveness_image(property, &pi.inverse())
+                {
+                    property = renamed;
+                }
                 let p = &properties[property];
                 report.outcome = workers::Outcome::Violation(workers::Violation {
                     kind: workers::ViolationKind::Liveness,
@@ -375,15 +394,110 @@ pub(super) fn check_liveness<M: Model, S: StateSymmetry>(
                         p.name, p.place
                     ),
                 });
-                match workers::trace::replay(layered, &path) {
-                    Ok(trace) => {
-                        report.trace = Some(trace);
-                        real_trace(layered, report);
-                    }
-                    Err(e) => report.trace_error = Some(e),
+                if let Err(e) = replayed {
+                    report.trace_error = Some(e);
                 }
             }
             Some(figures)
         }
+    }
+}
+
+/// The graph of representatives for a liveness family under symmetry:
+/// each successor carries, as its tag, the inverse of the map its
+/// canonicalising permutation induces on the properties (see
+/// [`crate::temporal::liveness::check_family`]).
+struct FamilyEdges<'a, 'm, M: Model, S: StateSymmetry> {
+    layered: &'a Layered<'m, M, S>,
+    properties: usize,
+}
+
+impl<M: Model, S: StateSymmetry> FamilyEdges<'_, '_, M, S> {
+    /// Words of tag: 16 bits per property.
+    fn tag_words(&self) -> usize {
+        self.properties.div_ceil(4)
+    }
+}
+
+impl<M: Model, S: StateSymmetry> workers::TransitionSystem for FamilyEdges<'_, '_, M, S> {
+    type Scratch = super::LayeredScratch<M::Scratch, S::Scratch>;
+
+    fn new_scratch(&self) -> Self::Scratch {
+        self.layered.new_scratch()
+    }
+
+    fn state_width(&self) -> usize {
+        self.layered.model().state_width()
+    }
+
+    fn initial_states(
+        &self,
+        scratch: &mut Self::Scratch,
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        self.layered.initial_states(scratch, emit)
+    }
+
+    fn successors(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        let model = self.layered.model();
+        let layer = self
+            .layered
+            .symmetry()
+            .expect("families run under symmetry");
+        let mut out: Vec<u64> = Vec::new();
+        let mut open = None;
+        model.successors(scratch.model_mut(), state, &mut |_, t| {
+            let (rep, perm) = layer
+                .to_representative(t)
+                .unwrap_or_else(|| (t.into(), crate::model::Permutation::identity(&[])));
+            out.clear();
+            out.extend_from_slice(&rep);
+            let mut tag = vec![0u64; self.tag_words()];
+            for i in 0..self.properties {
+                match model.liveness_image(i, &perm) {
+                    Some(j) => tag[j / 4] |= (i as u64) << (16 * (j % 4)),
+                    None => open = Some(i),
+                }
+            }
+            out.extend_from_slice(&tag);
+            emit(&out);
+        })?;
+        if let Some(i) = open {
+            let p = &model.liveness_properties()[i];
+            return Err(ModelError::refused(format!(
+                "the liveness property \"{}\" ({}) names an element of `{}`, but the model has \
+                 no instance for the element's image under a permutation: the family is not \
+                 closed under the symmetry",
+                p.name,
+                p.place,
+                p.names_element_of.as_deref().unwrap_or_default()
+            )));
+        }
+        Ok(())
+    }
+
+    fn labelled_initial_states(&self) -> Result<Vec<workers::LabelledState>, ModelError> {
+        Ok(Vec::new())
+    }
+
+    fn labelled_successors(&self, _: &[u64]) -> Result<Vec<workers::LabelledState>, ModelError> {
+        Ok(Vec::new())
+    }
+
+    fn check_state(
+        &self,
+        _: &mut Self::Scratch,
+        _: &[u64],
+    ) -> Result<Option<workers::Violation>, ModelError> {
+        Ok(None)
+    }
+
+    fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
+        self.layered.model().describe_state(state)
     }
 }

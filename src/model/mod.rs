@@ -285,6 +285,17 @@ pub trait Model: Sync {
         Vec::new()
     }
 
+    /// The liveness property that permutation `perm` of the symmetry's
+    /// domains maps property `index` to: for an instance of a family that
+    /// names an element ([`LivenessProperty::names_element_of`]), the
+    /// instance naming the element's image (so that `p_index(s)` holds
+    /// exactly when `p_image(perm(s))` does), `None` when the model has
+    /// no such instance (the family is not closed under the permutations);
+    /// `index` itself for the others (the default).
+    fn liveness_image(&self, index: usize, _perm: &Permutation) -> Option<usize> {
+        Some(index)
+    }
+
     /// Whether `state` satisfies liveness property `index` (an index into
     /// [`Self::liveness_properties`]).
     fn liveness_holds(
@@ -320,6 +331,7 @@ pub struct LivenessProperty {
     pub place: String,
     /// The permutable domain it names an element of (a ruleset parameter
     /// of a scalarset type), if any: such an instance is not invariant
-    /// under symmetry reduction's permutations, which then refuses it.
+    /// under symmetry reduction's permutations, which then checks the
+    /// family through [`Model::liveness_image`].
     pub names_element_of: Option<String>,
 }

@@ -34,8 +34,10 @@ pub struct StateGraph {
     /// (duplicates kept, in the system's order).
     succ_start: Vec<u64>,
     succ: Vec<u32>,
-    /// With a tagged system: the tag of each edge, beside `succ`.
-    tags: Vec<u32>,
+    /// With a tagged system: `tag_words` words of tag per edge, beside
+    /// `succ`.
+    tags: Vec<u64>,
+    tag_words: usize,
     /// The breadth-first parent of each state ([`NO_PARENT`] for an
     /// initial state).
     parent: Vec<u32>,
@@ -110,14 +112,15 @@ impl StateGraph {
     /// `label_words` words of label bits for each state (called once per
     /// state, on the thread that expands it, right after the state's
     /// successors with the same scratch, so that it may read what the
-    /// expansion left there). With `tagged`, every successor the system
-    /// emits carries one more word after its `state_width()` words: the
-    /// edge's tag ([`StateGraph::tag`]), not part of the state.
+    /// expansion left there). With `tag_words > 0`, every successor the
+    /// system emits carries that many more words after its
+    /// `state_width()` words: the edge's tag ([`StateGraph::edges_of`],
+    /// [`StateGraph::edge_tags`]), not part of the state.
     pub fn build<T, L>(
         system: &T,
         threads: usize,
         label_words: usize,
-        tagged: bool,
+        tag_words: usize,
         label: L,
     ) -> Result<StateGraph, TemporalError>
     where
@@ -131,6 +134,7 @@ impl StateGraph {
             succ_start: vec![0],
             succ: Vec::new(),
             tags: Vec::new(),
+            tag_words,
             parent: Vec::new(),
             labels: Vec::new(),
             label_words,
@@ -144,7 +148,7 @@ impl StateGraph {
             graph.add(&mut index, s, NO_PARENT)?;
         }
         drop(initial);
-        let emitted = width + usize::from(tagged);
+        let emitted = width + tag_words;
         let mut level = 0..graph.len();
         while !level.is_empty() {
             let outs = expand_level(system, &graph, level.clone(), &mut scratches, &label)?;
@@ -154,9 +158,9 @@ impl StateGraph {
                     let v = out.first + k;
                     for _ in 0..count {
                         let s = &out.successors[at..at + width];
-                        if tagged {
-                            graph.tags.push(out.successors[at + width] as u32);
-                        }
+                        graph
+                            .tags
+                            .extend_from_slice(&out.successors[at + width..at + emitted]);
                         at += emitted;
                         let id = graph.add(&mut index, s, v as u32)?;
                         graph.succ.push(id);
@@ -221,11 +225,19 @@ impl StateGraph {
         &self.succ[self.succ_start[v] as usize..self.succ_start[v + 1] as usize]
     }
 
-    /// The edges of `v`: (successor, tag), tags 0 for an untagged graph.
+    /// The edges of `v`: (successor, the tag's first word as `u32`; 0 for
+    /// an untagged graph).
     pub fn edges_of(&self, v: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.edge_tags(v)
+            .map(|(w, tag)| (w, tag.first().map_or(0, |&t| t as u32)))
+    }
+
+    /// The edges of `v` with their whole tags.
+    pub fn edge_tags(&self, v: u32) -> impl Iterator<Item = (u32, &[u64])> + '_ {
         let v = v as usize;
         let range = self.succ_start[v] as usize..self.succ_start[v + 1] as usize;
-        range.map(move |e| (self.succ[e], self.tags.get(e).copied().unwrap_or(0)))
+        let k = self.tag_words;
+        range.map(move |e| (self.succ[e], &self.tags[e * k..(e + 1) * k]))
     }
 
     /// The label words of `v`.
@@ -284,7 +296,7 @@ impl StateGraph {
         (self.states.capacity() * 8
             + self.succ_start.capacity() * 8
             + self.succ.capacity() * 4
-            + self.tags.capacity() * 4
+            + self.tags.capacity() * 8
             + self.parent.capacity() * 4
             + self.labels.capacity() * 8) as u64
     }

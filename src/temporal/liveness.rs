@@ -78,7 +78,7 @@ where
 {
     let start = Instant::now();
     let words = properties.div_ceil(64);
-    let graph = StateGraph::build(system, threads, words, false, |scratch, state, out| {
+    let graph = StateGraph::build(system, threads, words, 0, |scratch, state, out| {
         for k in 0..properties {
             if holds(scratch, state, k)? {
                 out[k / 64] |= 1 << (k % 64);
@@ -109,6 +109,112 @@ where
             break;
         }
     }
+    figures.wall = start.elapsed();
+    Ok((verdict, figures))
+}
+
+/// [`check`] for properties that form families permuted by symmetry
+/// reduction (instances that name one element of a permuted domain, such
+/// as a ruleset's liveness property over a scalarset), on the graph of
+/// representatives. `system` emits, after each successor's words,
+/// `tag_words` words that pack, 16 bits per property, the *inverse* map of
+/// the edge: for each property `j` at the successor's representative, the
+/// property `i` at the expanded state it stands for (with `σ` the
+/// permutation that took the real successor to its representative,
+/// `σ(i) = j`).
+///
+/// EF p_i holds at a real state `s` exactly when EF p_σ(i) holds at `σ(s)`,
+/// so the marks spread backwards over pairs (state, property) along the
+/// edges, each through its map (the annotated quotient structure of
+/// Emerson and Sistla, "Symmetry and model checking", 1996): exact for
+/// the whole family without unfolding the symmetry. The verdict names the
+/// property at the representative; the caller renames it for the real
+/// trace.
+pub fn check_family<T, H>(
+    system: &T,
+    threads: usize,
+    properties: usize,
+    tag_words: usize,
+    holds: H,
+) -> Result<(LivenessVerdict, LivenessFigures), TemporalError>
+where
+    T: TransitionSystem,
+    H: Fn(&mut T::Scratch, &[u64], usize) -> Result<bool, ModelError> + Sync,
+{
+    let start = Instant::now();
+    let words = properties.div_ceil(64);
+    let graph = StateGraph::build(system, threads, words, tag_words, |scratch, state, out| {
+        for k in 0..properties {
+            if holds(scratch, state, k)? {
+                out[k / 64] |= 1 << (k % 64);
+            }
+        }
+        Ok(())
+    })?;
+    let mut figures = LivenessFigures {
+        properties,
+        states: graph.len() as u64,
+        edges: graph.edges() as u64,
+        graph_bytes: graph.bytes(),
+        wall: Duration::ZERO,
+    };
+    let n = graph.len();
+    // Edges into each state: (source, edge's tag) by target.
+    let mut start_of = vec![0usize; n + 1];
+    for v in 0..n as u32 {
+        for (w, _) in graph.edge_tags(v) {
+            start_of[w as usize + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        start_of[v + 1] += start_of[v];
+    }
+    let mut fill = start_of.clone();
+    let mut incoming: Vec<(u32, u32, usize)> = vec![(0, 0, 0); graph.edges()];
+    for v in 0..n as u32 {
+        for (k, (w, _)) in graph.edge_tags(v).enumerate() {
+            incoming[fill[w as usize]] = (v, w, k);
+            fill[w as usize] += 1;
+        }
+    }
+    let inverse = |v: u32, k: usize, j: usize| -> usize {
+        let (_, tag) = graph.edge_tags(v).nth(k).expect("the edge");
+        (tag[j / 4] >> (16 * (j % 4)) & 0xffff) as usize
+    };
+    let mut good = vec![false; n * properties];
+    let mut queue: VecDeque<(u32, usize)> = VecDeque::new();
+    for v in 0..n as u32 {
+        for j in 0..properties {
+            if graph.label(v, j) {
+                good[v as usize * properties + j] = true;
+                queue.push_back((v, j));
+            }
+        }
+    }
+    while let Some((w, j)) = queue.pop_front() {
+        for &(v, _, k) in &incoming[start_of[w as usize]..start_of[w as usize + 1]] {
+            let i = inverse(v, k, j);
+            if !good[v as usize * properties + i] {
+                good[v as usize * properties + i] = true;
+                queue.push_back((v, i));
+            }
+        }
+        if let Some(reason) = workers::budget::tripped_every(queue.len() as u64) {
+            return Err(TemporalError::Stopped(reason));
+        }
+    }
+    let verdict = match good.iter().position(|g| !g) {
+        None => LivenessVerdict::Holds,
+        Some(at) => {
+            let (v, property) = ((at / properties) as u32, at % properties);
+            let path = graph
+                .path_to(v)
+                .into_iter()
+                .map(|s| graph.state(s).into())
+                .collect();
+            LivenessVerdict::Violated { property, path }
+        }
+    };
     figures.wall = start.elapsed();
     Ok((verdict, figures))
 }

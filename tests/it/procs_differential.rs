@@ -289,50 +289,51 @@ fn liveness_oracle(m: &Procs, live: Live) -> Option<usize> {
 /// shallowest violating state, ending where the property is out of reach.
 #[test]
 fn liveness_agrees_with_brute_force() {
-    let (mut held, mut failed) = (0, 0);
+    let (mut held, mut failed, mut families) = (0, 0, 0);
     for n in 1..=3 {
         for k in 1..=3 {
             for t in 1..=2 {
                 for cyclic in [false, true] {
-                    let lives = [
-                        Live::Free,
-                        Live::TotalAtLeast(t),
-                        Live::TotalIs(0),
-                        Live::CounterAt(0, k - 1),
-                        Live::CounterAt(n - 1, 0),
+                    // Each case: the properties besides `total >= 0`; a
+                    // counter's are a family over every process, which
+                    // symmetry checks through the permutations' images.
+                    let cases: Vec<Vec<Live>> = vec![
+                        vec![Live::Free],
+                        vec![Live::TotalAtLeast(t)],
+                        vec![Live::TotalIs(0)],
+                        (0..n).map(|i| Live::CounterAt(i, k - 1)).collect(),
+                        (0..n).map(|i| Live::CounterAt(i, 0)).collect(),
                     ];
-                    for live in lives {
+                    for lives in cases {
                         let mut m = Procs::new(n, k, t, Invariant::None);
                         m.cyclic = cyclic;
-                        m.liveness = vec![Live::TotalAtLeast(0), live];
-                        let expected = liveness_oracle(&m, live);
-                        let symmetric = !matches!(live, Live::CounterAt(..));
+                        m.liveness = vec![Live::TotalAtLeast(0)];
+                        m.liveness.extend(&lives);
+                        let expected = lives.iter().filter_map(|&l| liveness_oracle(&m, l)).min();
                         for threads in [1, 2] {
                             for symmetry in [false, true] {
                                 let what = format!("{m:?} -j{threads} symmetry={symmetry}");
                                 let checker =
                                     Checker::new(&m).threads(threads).check_deadlock(false);
                                 let run = if symmetry {
-                                    let r = checker.symmetry(m.clone(), SymmetryMode::Canon).run();
-                                    if !symmetric {
-                                        let e = r.expect_err("refused");
-                                        assert!(e.message.contains("names one element"), "{what}");
-                                        continue;
-                                    }
-                                    r
+                                    families += usize::from(lives.len() > 1);
+                                    checker.symmetry(m.clone(), SymmetryMode::Canon).run()
                                 } else {
                                     checker.run()
                                 }
                                 .expect("valid");
                                 let report = run.report;
                                 let figures = run.liveness.expect("the liveness check ran");
-                                assert_eq!(figures.properties, 2, "{what}");
+                                assert_eq!(figures.properties, 1 + lives.len(), "{what}");
                                 match (expected, &report.outcome) {
                                     (None, Outcome::Complete) => held += 1,
                                     (Some(depth), Outcome::Violation(v)) => {
                                         failed += 1;
                                         assert_eq!(v.kind, workers::ViolationKind::Liveness);
-                                        assert!(v.message.contains(&format!("{live:?}")), "{what}");
+                                        let named = *lives
+                                            .iter()
+                                            .find(|l| v.message.contains(&format!("\"{l:?}\"")))
+                                            .unwrap_or_else(|| panic!("{what}: {}", v.message));
                                         let trace = report.trace.as_ref().expect("a trace");
                                         assert_eq!(trace.transitions(), depth, "{what}");
                                         let runs = ModelRuns(&m);
@@ -344,11 +345,9 @@ fn liveness_agrees_with_brute_force() {
                                             );
                                         }
                                         let last = trace.last_state().expect("a state").to_vec();
-                                        let mut alone = m.clone();
-                                        alone.liveness.clear();
                                         assert!(
-                                            !reaches_from(&alone, &last, live),
-                                            "{what}: p is reachable from the trace's end"
+                                            !reaches_from(&m, &last, named),
+                                            "{what}: {named:?} is reachable from the trace's end"
                                         );
                                     }
                                     (e, o) => panic!("{what}: brute force {e:?}, orbit {o:?}"),
@@ -360,7 +359,28 @@ fn liveness_agrees_with_brute_force() {
             }
         }
     }
-    assert!(held > 20 && failed > 20, "{held} held, {failed} failed");
+    assert!(
+        held > 20 && failed > 20 && families > 20,
+        "{held} held, {failed} failed"
+    );
+}
+
+/// A family that is not closed under the permutations (process 0's
+/// counter alone) is refused under symmetry, by name.
+#[test]
+fn an_open_liveness_family_is_refused_under_symmetry() {
+    let mut m = Procs::new(3, 2, 1, Invariant::None);
+    m.cyclic = true;
+    m.liveness = vec![Live::CounterAt(0, 1)];
+    let run = Checker::new(&m)
+        .check_deadlock(false)
+        .symmetry(m.clone(), SymmetryMode::Canon)
+        .run()
+        .expect("valid");
+    match run.report.outcome {
+        Outcome::ModelError(e) => assert!(e.refused && e.message.contains("not closed"), "{e}"),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// Whether a state satisfying `live` is reachable from `from` in `m`.

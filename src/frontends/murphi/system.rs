@@ -11,7 +11,7 @@ use super::types::{Ty, normalise_multisets};
 use crate::diag::{SourceFile, Span};
 use crate::model::{
     CoverCount, GroupInfo, INITIAL_GROUP, Independence, LivenessProperty, Model, ModelError,
-    SlotInfo, StatePredicate, Step, Violation, ViolationKind,
+    Permutation, SlotInfo, StatePredicate, Step, Violation, ViolationKind,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -705,6 +705,23 @@ impl Model for MurphiSystem {
                 }
             })
             .collect()
+    }
+
+    fn liveness_image(&self, index: usize, perm: &Permutation) -> Option<usize> {
+        let inst = &self.liveness[index];
+        let rule = &self.prog.liveness[inst.rule];
+        let values: Vec<i64> = rule
+            .params
+            .iter()
+            .zip(&inst.values)
+            .map(|((_, _, _, ty), &v)| match ty {
+                Ty::Scalarset { domain, .. } => i64::from(perm.image(*domain as u32, v as u32)),
+                _ => v,
+            })
+            .collect();
+        self.liveness
+            .iter()
+            .position(|other| other.rule == inst.rule && other.values == values)
     }
 
     fn liveness_holds(

@@ -151,7 +151,7 @@ pub fn check<M: Model, S: StateSymmetry>(
     let product = Product::new(layered, &buchi, atoms);
     let width = product.model_width();
     let label_words = fair.len().div_ceil(64);
-    let graph = StateGraph::build(&product, threads, label_words, true, |scratch, _, out| {
+    let graph = StateGraph::build(&product, threads, label_words, 1, |scratch, _, out| {
         let enabled = scratch.enabled();
         for (k, (_, groups)) in fair.iter().enumerate() {
             if groups.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1) {

@@ -346,6 +346,16 @@ impl Model for Procs {
         Err(format!("unknown predicate {text}"))
     }
 
+    fn liveness_image(&self, index: usize, perm: &Permutation) -> Option<usize> {
+        match self.liveness[index] {
+            Live::CounterAt(i, v) => {
+                let image = Live::CounterAt(perm.image(0, i as u32) as usize, v);
+                self.liveness.iter().position(|&l| l == image)
+            }
+            _ => Some(index),
+        }
+    }
+
     fn liveness_holds(&self, _: &mut (), state: &[u64], index: usize) -> Result<bool, ModelError> {
         Ok(self.live_holds(self.liveness[index], state))
     }
