@@ -307,19 +307,19 @@ pub(super) fn refuse_liveness_with<M: Model, S: StateSymmetry>(
             "run without --por",
         ));
     }
-    if let Some((_, mode)) = symmetry {
-        if !mode.is_exact() {
-            return Err(CheckerError::new(
-                format!(
-                    "not supported yet: liveness properties (\"{}\", {}) with the approximate \
-                     symmetry mode {}",
-                    first.name,
-                    first.place,
-                    mode.name()
-                ),
-                "use an exact symmetry mode (canon, flood, markers-exact) or none",
-            ));
-        }
+    if let Some((_, mode)) = symmetry
+        && !mode.is_exact()
+    {
+        return Err(CheckerError::new(
+            format!(
+                "not supported yet: liveness properties (\"{}\", {}) with the approximate \
+                 symmetry mode {}",
+                first.name,
+                first.place,
+                mode.name()
+            ),
+            "use an exact symmetry mode (canon, flood, markers-exact) or none",
+        ));
     }
     Ok(())
 }
