@@ -42,6 +42,12 @@ pub struct Product<'a, 'm, M: Model, S: StateSymmetry> {
     /// With symmetry: check on states' permutation images that every
     /// predicate atom is invariant.
     check_invariance: bool,
+    /// The predicate atoms' bits, and per automaton state the predicate
+    /// literals of its label (atoms that must hold, atoms that must not):
+    /// a product state whose model state contradicts them is never made.
+    predicates: u64,
+    must: Vec<u64>,
+    must_not: Vec<u64>,
 }
 
 /// Per-thread buffers of the product.
@@ -78,16 +84,54 @@ impl<'a, 'm, M: Model, S: StateSymmetry> Product<'a, 'm, M, S> {
         buchi: &'a Buchi,
         atoms: Vec<CompiledAtom<'a, M::Scratch>>,
     ) -> Self {
+        let predicates = atoms
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| matches!(a, CompiledAtom::Predicate(_)))
+            .fold(0u64, |m, (k, _)| m | 1 << k);
+        let literals = |positive: bool| -> Vec<u64> {
+            buchi
+                .labels
+                .iter()
+                .map(|label| {
+                    label
+                        .iter()
+                        .filter(|l| l.positive == positive)
+                        .fold(0u64, |m, l| m | 1 << l.atom)
+                        & predicates
+                })
+                .collect()
+        };
         Product {
             layered,
             buchi,
-            check_invariance: layered.symmetry().is_some()
-                && atoms
-                    .iter()
-                    .any(|a| matches!(a, CompiledAtom::Predicate(_))),
+            check_invariance: layered.symmetry().is_some() && predicates != 0,
+            must: literals(true),
+            must_not: literals(false),
+            predicates,
             atoms,
             groups: layered.model().groups().len(),
         }
+    }
+
+    /// The predicate atoms' bits of the model state `state`.
+    fn predicate_bits(&self, scratch: &mut M::Scratch, state: &[u64]) -> Result<u64, ModelError> {
+        let mut bits = 0u64;
+        for (k, atom) in self.atoms.iter().enumerate() {
+            if let CompiledAtom::Predicate(p) = atom
+                && p(scratch, state)?
+            {
+                bits |= 1 << k;
+            }
+        }
+        Ok(bits)
+    }
+
+    /// Whether a model state with predicate bits `bits` fits the
+    /// predicate literals of automaton state `q`.
+    fn fits(&self, q: u32, bits: u64) -> bool {
+        let q = q as usize;
+        self.must[q] & !bits == 0 && self.must_not[q] & bits == 0
     }
 
     /// Words of the model's states.
@@ -97,17 +141,11 @@ impl<'a, 'm, M: Model, S: StateSymmetry> Product<'a, 'm, M, S> {
 
     /// The state atoms' bits of `state` (the model state) with `enabled`
     /// groups (the step atoms are added per step).
-    fn state_letter(
-        &self,
-        scratch: &mut M::Scratch,
-        state: &[u64],
-        enabled: &[u64],
-        deadlock: bool,
-    ) -> Result<u64, ModelError> {
-        let mut letter = 0u64;
+    fn state_letter(&self, predicates: u64, enabled: &[u64], deadlock: bool) -> u64 {
+        let mut letter = predicates;
         for (k, atom) in self.atoms.iter().enumerate() {
             let holds = match atom {
-                CompiledAtom::Predicate(p) => p(scratch, state)?,
+                CompiledAtom::Predicate(_) => false,
                 CompiledAtom::Enabled(gs) => {
                     gs.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1)
                 }
@@ -118,7 +156,7 @@ impl<'a, 'm, M: Model, S: StateSymmetry> Product<'a, 'm, M, S> {
                 letter |= 1 << k;
             }
         }
-        Ok(letter)
+        letter
     }
 
     /// The step atoms' bits of a step of `group` ([`STUTTER`]: none).
@@ -200,7 +238,8 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Product<'_, '_, M, S> {
         self.layered
             .initial_states(&mut scratch.inner, &mut |s| initial.push(s.to_vec()))?;
         for s in initial {
-            for &q in &self.buchi.initial {
+            let bits = self.predicate_bits(scratch.inner.model_mut(), &s)?;
+            for &q in self.buchi.initial.iter().filter(|&&q| self.fits(q, bits)) {
                 scratch.out.clear();
                 scratch.out.extend_from_slice(&s);
                 scratch.out.push(u64::from(q));
@@ -236,6 +275,12 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Product<'_, '_, M, S> {
         groups.clear();
         words.clear();
         enabled.iter_mut().for_each(|e| *e = 0);
+        let bits = self.predicate_bits(inner.model_mut(), s)?;
+        if !self.fits(q, bits) {
+            // Not made by the product's own successors; an initial state
+            // whose label contradicts it has no run.
+            return Ok(());
+        }
         let model = self.layered.model();
         {
             let (ms, mut ss) = inner.parts_mut();
@@ -251,25 +296,31 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Product<'_, '_, M, S> {
             })?;
         }
         let deadlock = groups.is_empty();
-        let letter = self.state_letter(inner.model_mut(), s, enabled, deadlock)?;
+        let letter = self.state_letter(bits, enabled, deadlock);
         let next = &self.buchi.successors[q as usize];
-        let mut step = |group: u32, target: &[u64], out: &mut Vec<u64>| {
+        let mut step = |group: u32, target: &[u64], out: &mut Vec<u64>| -> Result<(), ModelError> {
             if !self.buchi.reads(q, letter | self.step_letter(group)) {
-                return;
+                return Ok(());
             }
-            for &q2 in next {
+            let target_bits = if self.predicates == 0 {
+                0
+            } else {
+                self.predicate_bits(inner.model_mut(), target)?
+            };
+            for &q2 in next.iter().filter(|&&q2| self.fits(q2, target_bits)) {
                 out.clear();
                 out.extend_from_slice(target);
                 out.push(u64::from(q2));
                 out.push(u64::from(group));
                 emit(out);
             }
+            Ok(())
         };
         if deadlock {
-            step(STUTTER, s, out);
+            step(STUTTER, s, out)?;
         } else {
             for (k, &g) in groups.iter().enumerate() {
-                step(g, &words[k * w..(k + 1) * w], out);
+                step(g, &words[k * w..(k + 1) * w], out)?;
             }
         }
         Ok(())
