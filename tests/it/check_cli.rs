@@ -688,6 +688,7 @@ fn temporal_assertions_are_checked() {
     // A B predicate that does not type, and an unknown operation: refused.
     let (code, _, err) = check(machine, &["--no-assert-ltl", "--ltl", "G {x = TRUE}"]);
     assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("in the LTL atom `{x = TRUE}`"), "{err}");
     let (code, _, err) = check(machine, &["--no-assert-ltl", "--ltl", "G e(dec)"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("`dec`") && err.contains("inc, reset"), "{err}");

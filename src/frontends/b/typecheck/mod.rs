@@ -136,8 +136,14 @@ pub fn check_machine(
     if let Some(goal) = &machine.goal {
         checker.pred(goal);
     }
-    for (_, atom) in &machine.ltl_atoms {
+    for (text, atom) in &machine.ltl_atoms {
+        // The atom's tokens stand at its ASSERT_LTL definition (or the
+        // file's start, for --ltl): its errors name it.
+        let before = checker.diags.len();
         checker.pred(atom);
+        for d in &mut checker.diags[before..] {
+            d.message = format!("in the LTL atom `{{{text}}}`: {}", d.message);
+        }
     }
     checker.settle_overloads();
     let fields = checker.settle_fields();
