@@ -77,22 +77,7 @@ where
     H: Fn(&mut T::Scratch, &[u64], usize) -> Result<bool, ModelError> + Sync,
 {
     let start = Instant::now();
-    let words = properties.div_ceil(64);
-    let graph = StateGraph::build(system, threads, words, 0, |scratch, state, out| {
-        for k in 0..properties {
-            if holds(scratch, state, k)? {
-                out[k / 64] |= 1 << (k % 64);
-            }
-        }
-        Ok(())
-    })?;
-    let mut figures = LivenessFigures {
-        properties,
-        states: graph.len() as u64,
-        edges: graph.edges() as u64,
-        graph_bytes: graph.bytes(),
-        wall: Duration::ZERO,
-    };
+    let (graph, mut figures) = labelled_graph(system, threads, properties, 0, holds)?;
     let (start_of, preds) = graph.predecessors();
     let mut verdict = LivenessVerdict::Holds;
     for k in 0..properties {
@@ -142,22 +127,7 @@ where
     H: Fn(&mut T::Scratch, &[u64], usize) -> Result<bool, ModelError> + Sync,
 {
     let start = Instant::now();
-    let words = properties.div_ceil(64);
-    let graph = StateGraph::build(system, threads, words, tag_words, |scratch, state, out| {
-        for k in 0..properties {
-            if holds(scratch, state, k)? {
-                out[k / 64] |= 1 << (k % 64);
-            }
-        }
-        Ok(())
-    })?;
-    let mut figures = LivenessFigures {
-        properties,
-        states: graph.len() as u64,
-        edges: graph.edges() as u64,
-        graph_bytes: graph.bytes(),
-        wall: Duration::ZERO,
-    };
+    let (graph, mut figures) = labelled_graph(system, threads, properties, tag_words, holds)?;
     let n = graph.len();
     // Edges into each state: (source, edge's tag) by target.
     let mut start_of = vec![0usize; n + 1];
@@ -217,6 +187,39 @@ where
     };
     figures.wall = start.elapsed();
     Ok((verdict, figures))
+}
+
+/// The graph of `system` (with `tag_words` words of tag per edge) whose
+/// label bit `k` says that a state satisfies property `k`, and its figures
+/// (the wall time is the caller's to fill in).
+fn labelled_graph<T, H>(
+    system: &T,
+    threads: usize,
+    properties: usize,
+    tag_words: usize,
+    holds: H,
+) -> Result<(StateGraph, LivenessFigures), TemporalError>
+where
+    T: TransitionSystem,
+    H: Fn(&mut T::Scratch, &[u64], usize) -> Result<bool, ModelError> + Sync,
+{
+    let words = properties.div_ceil(64);
+    let graph = StateGraph::build(system, threads, words, tag_words, |scratch, state, out| {
+        for k in 0..properties {
+            if holds(scratch, state, k)? {
+                out[k / 64] |= 1 << (k % 64);
+            }
+        }
+        Ok(())
+    })?;
+    let figures = LivenessFigures {
+        properties,
+        states: graph.len() as u64,
+        edges: graph.edges() as u64,
+        graph_bytes: graph.bytes(),
+        wall: Duration::ZERO,
+    };
+    Ok((graph, figures))
 }
 
 /// The least state of `graph` from which no state with label bit `k` is

@@ -686,36 +686,7 @@ fn multiset_operations_and_cmurphi_syntax_behave_as_in_cmurphi() {
 /// Compiles `model` with Rumur (symmetry reduction `symmetry`, no
 /// deadlock check) and returns its (states, rules fired).
 fn rumur_counts(model: &std::path::Path, dir: &std::path::Path, symmetry: &str) -> (u64, u64) {
-    let c = dir.join("verifier.c");
-    let exe = dir.join("verifier");
-    let status = Command::new("rumur")
-        .args([
-            "--symmetry-reduction",
-            symmetry,
-            "--deadlock-detection",
-            "off",
-            "--output",
-        ])
-        .arg(&c)
-        .arg(model)
-        .status()
-        .expect("rumur runs (apt-get install rumur)");
-    assert!(status.success(), "rumur failed on {}", model.display());
-    let status = Command::new("cc")
-        .args(["-O2", "-mcx16", "-o"])
-        .arg(&exe)
-        .arg(&c)
-        .args(["-lpthread", "-latomic"])
-        .status()
-        .expect("cc runs");
-    assert!(
-        status.success(),
-        "the verifier of {} does not compile",
-        model.display()
-    );
-    let out = Command::new(&exe).output().expect("the verifier runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text = rumur_output(model, dir, symmetry);
     let line = text
         .lines()
         .find(|l| l.contains(" states, ") && l.contains("rules fired"))
@@ -1296,13 +1267,18 @@ fn cover_hits_are_counted() {
     assert_eq!(r.json["covers"][0]["hits"], 2, "{}", r.json);
 }
 
-/// Compiles `model` with Rumur (no symmetry, no deadlock check), runs its
-/// verifier and returns what it printed.
-fn rumur_output(model: &std::path::Path, dir: &std::path::Path) -> String {
+/// Compiles `model` with Rumur (symmetry reduction `symmetry`, no
+/// deadlock check), runs its verifier and returns what it printed.
+fn rumur_output(model: &std::path::Path, dir: &std::path::Path, symmetry: &str) -> String {
     let c = dir.join("verifier.c");
     let exe = dir.join("verifier");
     let status = Command::new("rumur")
-        .args(["--symmetry-reduction", "off", "--deadlock-detection", "off"])
+        .args([
+            "--symmetry-reduction",
+            symmetry,
+            "--deadlock-detection",
+            "off",
+        ])
         .arg("--output")
         .arg(&c)
         .arg(model)
@@ -1362,7 +1338,7 @@ fn external_rumur_agrees_on_liveness_and_covers() {
     }
     assert!(models.len() >= 15, "{models:?}");
     for model in &models {
-        let rumur = rumur_output(model, dir.path());
+        let rumur = rumur_output(model, dir.path(), "off");
         let r = CheckRun::run_path(
             &model.display().to_string(),
             &[],

@@ -264,22 +264,11 @@ fn liveness_oracle(m: &Procs, live: Live) -> Option<usize> {
             }
         });
     }
-    let reaches = |from: &Vec<u64>| {
-        let mut seen = HashSet::from([from.clone()]);
-        let mut queue = VecDeque::from([from.clone()]);
-        while let Some(s) = queue.pop_front() {
-            if m.live_holds(live, &s) {
-                return true;
-            }
-            m.next(&s, &mut |_, t| {
-                if seen.insert(t.to_vec()) {
-                    queue.push_back(t.to_vec());
-                }
-            });
-        }
-        false
-    };
-    order.iter().filter(|s| !reaches(s)).map(|s| depth[s]).min()
+    order
+        .iter()
+        .filter(|s| !reaches_from(m, s, live))
+        .map(|s| depth[s])
+        .min()
 }
 
 /// Liveness properties of generated models (acyclic ones, and cyclic ones

@@ -300,7 +300,17 @@ impl Parser<'_> {
             origin,
             synthetic: false,
         });
-        let saved_tokens = std::mem::replace(&mut self.tokens, body);
+        self.parse_tokens(body, parse)
+    }
+
+    /// Parses `tokens` (ending with `Eof`) on their own with `parse`, to
+    /// their end, and comes back to where the parser was.
+    fn parse_tokens<T>(
+        &mut self,
+        tokens: Vec<Token>,
+        parse: impl FnOnce(&mut Self) -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
+        let saved_tokens = std::mem::replace(&mut self.tokens, tokens);
         let saved_pos = std::mem::replace(&mut self.pos, 0);
         let saved_pending = std::mem::take(&mut self.pending);
         let saved_depth = std::mem::replace(&mut self.depth, 0);
@@ -332,21 +342,13 @@ impl Parser<'_> {
         for t in &mut tokens {
             t.span = at;
         }
-        let saved_tokens = std::mem::replace(&mut self.tokens, tokens);
-        let saved_pos = std::mem::replace(&mut self.pos, 0);
-        let saved_pending = std::mem::take(&mut self.pending);
-        let saved_depth = std::mem::replace(&mut self.depth, 0);
-        let saved_shadowed = std::mem::take(&mut self.shadowed);
-        let result = parse(self).and_then(|value| {
-            self.expect_eof()?;
-            Ok(value)
+        let mut failed_at = 0;
+        let result = self.parse_tokens(tokens, |p| {
+            let value = parse(p);
+            failed_at = p.pos;
+            value
         });
-        let failed_at = self.pos.min(columns.len().saturating_sub(1));
-        self.shadowed = saved_shadowed;
-        self.tokens = saved_tokens;
-        self.pos = saved_pos;
-        self.pending = saved_pending;
-        self.depth = saved_depth;
+        let failed_at = failed_at.min(columns.len().saturating_sub(1));
         result.map_err(|mut d| {
             if let Some(c) = columns.get(failed_at) {
                 d.message = format!("{} (column {c} of the predicate)", d.message);
