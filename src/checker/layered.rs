@@ -33,11 +33,6 @@ impl<MS, SS> LayeredScratch<MS, SS> {
         &mut self.model
     }
 
-    /// The model's and the symmetry layer's buffers at once.
-    pub fn parts_mut(&mut self) -> (&mut MS, Option<&mut SymmetryScratch<SS>>) {
-        (&mut self.model, self.symmetry.as_mut())
-    }
-
     /// The symmetry layer's buffers, if it is on.
     pub fn symmetry(&self) -> Option<&SymmetryScratch<SS>> {
         self.symmetry.as_ref()
@@ -77,6 +72,25 @@ impl<'m, M: Model, S: StateSymmetry> Layered<'m, M, S> {
     /// The unreduced model's labelled transitions (for mapping traces).
     pub fn real_runs(&self) -> ModelRuns<'_, M> {
         ModelRuns(self.model)
+    }
+
+    /// Every model successor of `state` with the step that produced it,
+    /// each as its representative under the symmetry layer (as itself
+    /// without one); no partial order reduction and no soundness check:
+    /// what the temporal checks, which read the steps, expand states by.
+    pub fn stepped_successors(
+        &self,
+        scratch: &mut LayeredScratch<M::Scratch, S::Scratch>,
+        state: &[u64],
+        emit: &mut dyn FnMut(&dyn Step, &[u64]),
+    ) -> Result<(), ModelError> {
+        let LayeredScratch {
+            model, symmetry, ..
+        } = scratch;
+        let layer = self.symmetry.as_ref();
+        self.model.successors(model, state, &mut |step, t| {
+            reduced(layer, symmetry, t, &mut |rep| emit(step, rep))
+        })
     }
 }
 

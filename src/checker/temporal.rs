@@ -178,7 +178,6 @@ fn lasso_trace<M: Model, S: StateSymmetry>(
     cycle_start: usize,
 ) -> Result<Trace, String> {
     use workers::TransitionSystem;
-    let model = layered.model();
     let initial = layered
         .labelled_initial_states()
         .map_err(|e| format!("model error while replaying the initialisation: {e}"))?;
@@ -199,18 +198,10 @@ fn lasso_trace<M: Model, S: StateSymmetry>(
             });
             continue;
         }
-        let (ms, mut ss) = scratch.parts_mut();
         let mut label = None;
-        model
-            .successors(ms, &states[i - 1], &mut |step, t| {
-                if label.is_some() || step.group() != groups[i] as usize {
-                    return;
-                }
-                let rep = match (layered.symmetry(), ss.as_deref_mut()) {
-                    (Some(layer), Some(ss)) => layer.reduce(t, ss) == &*states[i],
-                    _ => t == &*states[i],
-                };
-                if rep {
+        layered
+            .stepped_successors(&mut scratch, &states[i - 1], &mut |step, rep| {
+                if label.is_none() && step.group() == groups[i] as usize && rep == &*states[i] {
                     label = Some(step.label());
                 }
             })

@@ -281,20 +281,13 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Product<'_, '_, M, S> {
             // whose label contradicts it has no run.
             return Ok(());
         }
-        let model = self.layered.model();
-        {
-            let (ms, mut ss) = inner.parts_mut();
-            let layer = self.layered.symmetry();
-            model.successors(ms, s, &mut |step, t| {
+        self.layered
+            .stepped_successors(inner, s, &mut |step, rep| {
                 let g = step.group();
                 enabled[g / 64] |= 1 << (g % 64);
                 groups.push(g as u32);
-                match (layer, ss.as_deref_mut()) {
-                    (Some(layer), Some(ss)) => words.extend_from_slice(layer.reduce(t, ss)),
-                    _ => words.extend_from_slice(t),
-                }
+                words.extend_from_slice(rep);
             })?;
-        }
         let deadlock = groups.is_empty();
         let letter = self.state_letter(bits, enabled, deadlock);
         let next = &self.buchi.successors[q as usize];
