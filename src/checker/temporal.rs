@@ -8,7 +8,7 @@ use crate::model::{Model, StateSymmetry};
 use crate::symmetry::SymmetryMode;
 use crate::temporal::TemporalError;
 use crate::temporal::liveness::{LivenessFigures, LivenessVerdict};
-use crate::temporal::ltl::product::STUTTER;
+use crate::temporal::ltl::lettered::STUTTER;
 use crate::temporal::ltl::{LtlError, LtlFigures, LtlVerdict, Property};
 use workers::{Config, ModelError, Report, Trace, TraceStep};
 

@@ -234,11 +234,14 @@ pub struct LtlReport {
     pub formula: String,
     /// States of the Büchi automaton of its negation.
     pub automaton_states: u64,
-    /// States of the product of the model and the automaton.
+    /// States of the model's graph the product is made from.
+    pub model_states: u64,
+    /// States of the product of the model and the automaton that the
+    /// search reached.
     pub product_states: u64,
-    /// Edges of the product.
+    /// Edges of the product it followed.
     pub product_edges: u64,
-    /// Bytes of the product graph.
+    /// Bytes of the model's graph and of the search's marks.
     pub graph_bytes: u64,
     /// Wall time of the check.
     pub wall_seconds: f64,

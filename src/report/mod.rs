@@ -243,6 +243,7 @@ impl RunSummary {
                 name: r.name.clone(),
                 formula: r.formula.clone(),
                 automaton_states: r.figures.automaton_states as u64,
+                model_states: r.figures.model_states,
                 product_states: r.figures.product_states,
                 product_edges: r.figures.product_edges,
                 graph_bytes: r.figures.graph_bytes,
@@ -325,9 +326,10 @@ impl RunSummary {
         for l in &r.ltl {
             let _ = writeln!(
                 out,
-                "LTL {}: automaton of {} states, product of {} states, {} edges ({}, {:.3} s)",
+                "LTL {}: automaton of {} states, graph of {} states, product of {} states, {} edges ({}, {:.3} s)",
                 l.name,
                 l.automaton_states,
+                group(l.model_states),
                 group(l.product_states),
                 group(l.product_edges),
                 bytesize::ByteSize(l.graph_bytes).display().iec(),

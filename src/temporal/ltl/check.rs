@@ -1,34 +1,40 @@
 //! Checking one LTL property on a model: the automaton of the negated
-//! formula, the product graph (built by every thread, as the liveness
-//! check's graph), and a fair accepting cycle in it, which is a
-//! counterexample.
+//! formula, the model's graph with each state's letter (built by every
+//! thread, as the liveness check's graph: the model's successors and the
+//! symmetry layer's canonical labelling are the costly part, done once per
+//! model state whatever the automaton), and a fair accepting cycle in the
+//! product of the two, which is a counterexample. The product is never
+//! stored: its edges are made from the model graph's as the search for
+//! cycles asks for them ([`super::product`], [`super::emptiness`]), and the
+//! search stops at the first fair accepting component.
 //!
-//! The search builds the whole product before looking for cycles: an
-//! explicit-graph check, exact at every thread count and with every
-//! fairness constraint. (An on-the-fly nested depth-first search, such as
-//! CNDFS, would stop at the first counterexample and keep no edges; it is
-//! not built yet.)
+//! Exact at every thread count and with every fairness constraint; the
+//! cycle search itself runs on one thread.
 
 use super::buchi::Buchi;
-use super::emptiness::{FairnessSet, fair_lasso};
+use super::emptiness::{FairnessSet, Graph, fair_lasso};
 use super::formula::{Atom, Fairness, Ltl, Property};
-use super::product::{CompiledAtom, Product, STUTTER};
+use super::lettered::{CompiledAtom, LetteredModel, Letters, STUTTER};
+use super::product::ProductGraph;
 use crate::checker::Layered;
 use crate::model::{Model, StateSymmetry};
 use crate::temporal::TemporalError;
 use crate::temporal::graph::StateGraph;
 use std::time::{Duration, Instant};
+use workers::StopReason;
 
 /// What an LTL check measured.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LtlFigures {
     /// States of the automaton of the negated formula.
     pub automaton_states: usize,
-    /// States of the product graph.
+    /// States of the model's graph (the product is made from it).
+    pub model_states: u64,
+    /// States of the product the search reached.
     pub product_states: u64,
-    /// Its edges.
+    /// Edges of the product it followed.
     pub product_edges: u64,
-    /// Bytes of the product graph.
+    /// Bytes of the model's graph and of the search's marks.
     pub graph_bytes: u64,
     /// Wall time of the check.
     pub wall: Duration,
@@ -71,6 +77,10 @@ impl From<TemporalError> for LtlError {
 
 /// Most atoms in one formula (one bit of a letter each).
 pub const MAX_ATOMS: usize = 64;
+
+/// Most product states (model states times automaton states) a check can
+/// number.
+pub const MAX_PRODUCT: usize = super::emptiness::MAX_STATES;
 
 /// The groups named `op`, or why there are none.
 fn groups_named<M: Model>(model: &M, op: &str) -> Result<Vec<usize>, LtlError> {
@@ -148,30 +158,31 @@ pub fn check<M: Model, S: StateSymmetry>(
 ) -> Result<(LtlVerdict, LtlFigures), LtlError> {
     let start = Instant::now();
     let (atoms, fair, buchi) = prepare(layered.model(), property)?;
-    let product = Product::new(layered, &buchi, atoms);
-    let width = product.model_width();
-    let label_words = fair.len().div_ceil(64);
-    let graph = StateGraph::build(&product, threads, label_words, 1, |scratch, _, out| {
-        let enabled = scratch.enabled();
+    let letters = Letters::new(atoms, layered.model().groups().len());
+    let system = LetteredModel::new(layered, &letters);
+    // Label word 0: the letter; then one bit per fairness constraint, set
+    // where its operation is enabled.
+    let label_words = 1 + fair.len().div_ceil(64);
+    let graph = StateGraph::build(&system, threads, label_words, 1, |scratch, state, out| {
+        let (model, enabled) = scratch.model_and_enabled();
+        out[0] = letters.state(model, state, enabled)?;
         for (k, (_, groups)) in fair.iter().enumerate() {
             if groups.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1) {
-                out[k / 64] |= 1 << (k % 64);
+                out[1 + k / 64] |= 1 << (k % 64);
             }
         }
         Ok(())
     })?;
-    let mut figures = LtlFigures {
-        automaton_states: buchi.len(),
-        product_states: graph.len() as u64,
-        product_edges: graph.edges() as u64,
-        graph_bytes: graph.bytes(),
-        wall: Duration::ZERO,
-    };
     if let Some(reason) = workers::budget::tripped() {
         return Err(LtlError::Search(TemporalError::Stopped(reason)));
     }
-    let automaton = |v: u32| graph.state(v)[width] as usize;
-    let accepting = |v: u32| buchi.accepting[automaton(v)];
+    if graph.len().saturating_mul(buchi.len()) > MAX_PRODUCT {
+        return Err(LtlError::Search(TemporalError::Stopped(
+            StopReason::StoreFull,
+        )));
+    }
+    let product = ProductGraph::new(&graph, &buchi, letters.state_atoms(), letters.taken());
+    let accepting = |p: u32| buchi.accepting[product.automaton_state(p) as usize];
     let sets: Vec<FairnessSet<'_>> = fair
         .iter()
         .enumerate()
@@ -179,21 +190,29 @@ pub fn check<M: Model, S: StateSymmetry>(
             strong: *strong,
             takes: Box::new(move |tag| tag != STUTTER && groups.contains(&(tag as usize))),
             enabled: Box::new({
-                let graph = &graph;
-                move |v| graph.label(v, k)
+                let (graph, product) = (&graph, &product);
+                move |p| graph.label(product.model_state(p), 64 + k)
             }),
         })
         .collect();
-    let verdict = match fair_lasso(&graph, buchi.all_sets(), &accepting, &sets) {
+    let (lasso, explored) = fair_lasso(&product, buchi.all_sets(), &accepting, &sets);
+    let figures = LtlFigures {
+        automaton_states: buchi.len(),
+        model_states: graph.len() as u64,
+        product_states: explored.states,
+        product_edges: explored.edges,
+        // The model graph, and the search's two words per product state.
+        graph_bytes: graph.bytes() + 8 * product.bound() as u64,
+        wall: start.elapsed(),
+    };
+    let verdict = match lasso {
         None => LtlVerdict::Holds,
         Some(lasso) => {
-            let mut states: Vec<Box<[u64]>> = lasso
-                .states
-                .iter()
-                .map(|&v| graph.state(v)[..width].into())
-                .collect();
+            let model_state = |p: u32| graph.state(product.model_state(p)).into();
+            let mut states: Vec<Box<[u64]>> =
+                lasso.states.iter().map(|&p| model_state(p)).collect();
             let mut groups = lasso.tags.clone();
-            states.push(graph.state(lasso.states[lasso.cycle_start])[..width].into());
+            states.push(model_state(lasso.states[lasso.cycle_start]));
             groups.push(lasso.closing_tag);
             LtlVerdict::Violated {
                 states,
@@ -202,6 +221,5 @@ pub fn check<M: Model, S: StateSymmetry>(
             }
         }
     };
-    figures.wall = start.elapsed();
     Ok((verdict, figures))
 }

@@ -1,10 +1,13 @@
 //! Whether a product graph has a fair accepting cycle, and a lasso to one.
 //!
-//! The graph's strongly connected components are found by Tarjan's
-//! algorithm (iterative). A component `C` holds a *fair accepting* cycle
-//! when a cycle through all of `C` is one, after strong fairness has cut
-//! it down, as in the Emerson–Lei / Streett emptiness checks (Emerson and
-//! Lei, 1987; Latvala and Heljanko, 2000):
+//! The graph is implicit ([`Graph`]: its edges are made when asked for) and
+//! is searched from its initial states by Tarjan's algorithm (iterative,
+//! with one shared stack of pending edges), which closes strongly
+//! connected components one by one; each is checked as it closes, and the
+//! first fair one ends the search. A component `C` holds a *fair
+//! accepting* cycle when a cycle through all of `C` is one, after strong
+//! fairness has cut it down, as in the Emerson–Lei / Streett emptiness
+//! checks (Emerson and Lei, 1987; Latvala and Heljanko, 2000):
 //! - every acceptance set has a state in `C`;
 //! - weak fairness `WF(op)`: `op` is disabled in some state of `C`, or an
 //!   edge of `op` joins two states of `C` (a cycle through all of `C`
@@ -14,14 +17,26 @@
 //!   enabled are removed and the components of the rest are checked the
 //!   same way.
 //!
-//! A fair component yields a lasso: a shortest path (the graph's
-//! breadth-first parents) to its first state, then a cycle inside it that
-//! visits a state of every acceptance set, an `op` edge for every fairness
-//! constraint that has one inside, and a state where `op` is disabled for
-//! every weak one that has none.
+//! A component that passes the first test is copied out as an explicit
+//! subgraph ([`Local`]) for the others. A fair component yields a lasso: a
+//! shortest path from an initial state to its first state (breadth-first,
+//! over the whole graph), then a cycle inside it that visits a state of
+//! every acceptance set, an `op` edge for every fairness constraint that
+//! has one inside, and a state where `op` is disabled for every weak one
+//! that has none.
 
-use crate::temporal::graph::StateGraph;
 use std::collections::VecDeque;
+
+/// A directed graph with tagged edges whose states are numbered below
+/// [`Graph::bound`].
+pub trait Graph {
+    /// Every state id is below this.
+    fn bound(&self) -> usize;
+    /// The states searches start from.
+    fn initial(&self) -> Vec<u32>;
+    /// Appends the edges of `v` to `out`, as (target, tag).
+    fn edges(&self, v: u32, out: &mut Vec<(u32, u32)>);
+}
 
 /// A fairness constraint over edge tags: the tags that take its
 /// operation, whether it is strong, and whether its operation is enabled
@@ -51,186 +66,287 @@ pub struct Lasso {
     pub closing_tag: u32,
 }
 
-/// A fair accepting cycle of `graph`, as a lasso, if there is one;
-/// `accepting(v)` gives the acceptance sets of `v` as a mask over `sets`
-/// sets.
-pub fn fair_lasso(
-    graph: &StateGraph,
+/// What a search went through: the states and edges it reached.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Explored {
+    /// States reached.
+    pub states: u64,
+    /// Edges followed.
+    pub edges: u64,
+}
+
+/// Most states a search can number (one id marks "unseen", one "done").
+pub const MAX_STATES: usize = u32::MAX as usize - 2;
+
+/// A fair accepting cycle of `graph` reachable from its initial states,
+/// as a lasso, if there is one; `accepting(v)` gives the acceptance sets
+/// of `v` as a mask over `sets`.
+pub fn fair_lasso<G: Graph>(
+    graph: &G,
     sets: u64,
     accepting: &dyn Fn(u32) -> u64,
     fairness: &[FairnessSet<'_>],
-) -> Option<Lasso> {
-    let n = graph.len();
-    let mut member = vec![u32::MAX; n];
-    let all: Vec<u32> = (0..n as u32).collect();
-    let mut generation = 0u32;
-    let components = components(graph, &all, &|_| true);
-    for c in components {
-        if let Some(fair) = fair_part(
-            graph,
-            c,
-            sets,
-            accepting,
-            fairness,
-            &mut member,
-            &mut generation,
-        ) {
-            return Some(lasso(graph, &fair, sets, accepting, fairness));
+) -> (Option<Lasso>, Explored) {
+    let roots = graph.initial();
+    let mut found: Option<(Local, Vec<u32>)> = None;
+    let explored = components(graph, &roots, &|_| true, &mut |c, self_loop| {
+        if c.len() == 1 && !self_loop {
+            return false;
         }
-    }
-    None
+        let mask = c.iter().fold(0u64, |m, &v| m | accepting(v));
+        if mask & sets != sets {
+            return false;
+        }
+        let local = Local::of(graph, c);
+        let all: Vec<u32> = (0..local.nodes.len() as u32).collect();
+        match fair_part(&local, all, sets, accepting, fairness) {
+            Some(part) => {
+                found = Some((local, part));
+                true
+            }
+            None => false,
+        }
+    });
+    let lasso = found.map(|(local, part)| lasso(graph, &local, &part, sets, accepting, fairness));
+    (lasso, explored)
 }
 
-/// The fair part of component `c` (see the module docs), if any.
+/// A strongly connected component copied out of a graph: its states
+/// (global ids, sorted) numbered by position, and the edges between them.
+struct Local {
+    nodes: Vec<u32>,
+    start: Vec<u32>,
+    succ: Vec<(u32, u32)>,
+}
+
+impl Local {
+    /// The subgraph of `graph` on the states `c`.
+    fn of<G: Graph>(graph: &G, c: &[u32]) -> Local {
+        let mut nodes = c.to_vec();
+        nodes.sort_unstable();
+        let mut start = vec![0u32];
+        let mut succ = Vec::new();
+        let mut buffer = Vec::new();
+        for &v in &nodes {
+            buffer.clear();
+            graph.edges(v, &mut buffer);
+            for &(w, tag) in &buffer {
+                if let Ok(k) = nodes.binary_search(&w) {
+                    succ.push((k as u32, tag));
+                }
+            }
+            start.push(succ.len() as u32);
+        }
+        Local { nodes, start, succ }
+    }
+
+    /// The global id of local state `v`.
+    fn global(&self, v: u32) -> u32 {
+        self.nodes[v as usize]
+    }
+
+    /// The edges of local state `v`.
+    fn out(&self, v: u32) -> &[(u32, u32)] {
+        &self.succ[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+}
+
+impl Graph for Local {
+    fn bound(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn initial(&self) -> Vec<u32> {
+        (0..self.nodes.len() as u32).collect()
+    }
+
+    fn edges(&self, v: u32, out: &mut Vec<(u32, u32)>) {
+        out.extend_from_slice(self.out(v));
+    }
+}
+
+/// The fair part of the states `c` of `local` (one strongly connected
+/// component of the subgraph they make; see the module docs), if any, as
+/// local ids.
 fn fair_part(
-    graph: &StateGraph,
+    local: &Local,
     c: Vec<u32>,
     sets: u64,
     accepting: &dyn Fn(u32) -> u64,
     fairness: &[FairnessSet<'_>],
-    member: &mut Vec<u32>,
-    generation: &mut u32,
 ) -> Option<Vec<u32>> {
-    *generation += 1;
-    let gen_ = *generation;
+    let mut member = vec![false; local.nodes.len()];
     for &v in &c {
-        member[v as usize] = gen_;
+        member[v as usize] = true;
     }
-    let inside = |v: u32, member: &Vec<u32>| member[v as usize] == gen_;
+    let inside_edges = |v: u32| local.out(v).iter().filter(|(w, _)| member[*w as usize]);
     // Trivial components (one state, no self-loop) hold no cycle.
-    if c.len() == 1 && !graph.successors(c[0]).contains(&c[0]) {
+    if c.len() == 1 && !inside_edges(c[0]).any(|&(w, _)| w == c[0]) {
         return None;
     }
-    let mask = c.iter().fold(0u64, |m, &v| m | accepting(v));
+    let mask = c.iter().fold(0u64, |m, &v| m | accepting(local.global(v)));
     if mask & sets != sets {
         return None;
     }
     let mut bad = Vec::new();
     for (k, f) in fairness.iter().enumerate() {
-        let taken = c.iter().any(|&v| {
-            graph
-                .edges_of(v)
-                .any(|(w, tag)| inside(w, member) && (f.takes)(tag))
-        });
-        if taken {
+        if c.iter()
+            .any(|&v| inside_edges(v).any(|&(_, tag)| (f.takes)(tag)))
+        {
             continue;
         }
         if f.strong {
-            if c.iter().any(|&v| (f.enabled)(v)) {
+            if c.iter().any(|&v| (f.enabled)(local.global(v))) {
                 bad.push(k);
             }
-        } else if c.iter().all(|&v| (f.enabled)(v)) {
+        } else if c.iter().all(|&v| (f.enabled)(local.global(v))) {
             return None;
         }
     }
     if bad.is_empty() {
         return Some(c);
     }
+    // Remove the states where a strongly fair operation never taken inside
+    // is enabled, and check the components of the rest.
     let rest: Vec<u32> = c
         .into_iter()
-        .filter(|&v| !bad.iter().any(|&k| (fairness[k].enabled)(v)))
+        .filter(|&v| !bad.iter().any(|&k| (fairness[k].enabled)(local.global(v))))
         .collect();
-    let within = {
-        let member = member.clone();
-        move |v: u32| member[v as usize] == gen_
-    };
-    // The removed states leave the set: rebuild the membership of `rest`.
-    let keep: std::collections::HashSet<u32> = rest.iter().copied().collect();
-    let parts = components(graph, &rest, &|v| within(v) && keep.contains(&v));
-    for part in parts {
-        if let Some(fair) = fair_part(graph, part, sets, accepting, fairness, member, generation) {
-            return Some(fair);
-        }
+    let mut keep = vec![false; local.nodes.len()];
+    for &v in &rest {
+        keep[v as usize] = true;
     }
-    None
+    let mut parts: Vec<Vec<u32>> = Vec::new();
+    components(local, &rest, &|v| keep[v as usize], &mut |part, _| {
+        parts.push(part.to_vec());
+        false
+    });
+    parts
+        .into_iter()
+        .find_map(|part| fair_part(local, part, sets, accepting, fairness))
 }
 
-/// The strongly connected components of the subgraph of the states in
-/// `roots`' reach that `inside` admits, by Tarjan's algorithm with an
-/// explicit stack; components come in the order Tarjan closes them.
-fn components(graph: &StateGraph, roots: &[u32], inside: &dyn Fn(u32) -> bool) -> Vec<Vec<u32>> {
+/// Tarjan's algorithm over the states reached from `roots` inside the
+/// subgraph that `inside` admits: calls `closed` on each strongly
+/// connected component as it closes (with whether its root has an edge to
+/// itself) and stops when `closed` says so. What it went through.
+fn components<G: Graph>(
+    graph: &G,
+    roots: &[u32],
+    inside: &dyn Fn(u32) -> bool,
+    closed: &mut dyn FnMut(&[u32], bool) -> bool,
+) -> Explored {
+    /// `index` of a state not reached yet.
     const UNSEEN: u32 = u32::MAX;
-    let n = graph.len();
+    /// `index` of a state whose component has closed.
+    const DONE: u32 = u32::MAX - 1;
+    let n = graph.bound();
+    assert!(n <= MAX_STATES, "the caller bounds the graph");
     let mut index = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
     let mut stack: Vec<u32> = Vec::new();
-    let mut out = Vec::new();
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut explored = Explored::default();
+    // Call stack: the state, its next edge in `edges`, the end of its
+    // edges, and whether it has a self-loop.
+    let mut calls: Vec<(u32, usize, usize, bool)> = Vec::new();
     let mut counter = 0u32;
-    // Call stack: (state, next edge position).
-    let mut calls: Vec<(u32, usize)> = Vec::new();
+    let mut open = |v: u32,
+                    index: &mut Vec<u32>,
+                    low: &mut Vec<u32>,
+                    stack: &mut Vec<u32>,
+                    edges: &mut Vec<(u32, u32)>,
+                    calls: &mut Vec<(u32, usize, usize, bool)>,
+                    explored: &mut Explored| {
+        index[v as usize] = counter;
+        low[v as usize] = counter;
+        counter += 1;
+        stack.push(v);
+        let first = edges.len();
+        graph.edges(v, edges);
+        explored.states += 1;
+        explored.edges += (edges.len() - first) as u64;
+        calls.push((v, first, edges.len(), false));
+    };
     for &root in roots {
         if index[root as usize] != UNSEEN || !inside(root) {
             continue;
         }
-        calls.push((root, 0));
-        index[root as usize] = counter;
-        low[root as usize] = counter;
-        counter += 1;
-        stack.push(root);
-        on_stack[root as usize] = true;
-        while let Some(&mut (v, ref mut at)) = calls.last_mut() {
-            let succ = graph.successors(v);
-            if *at < succ.len() {
-                let w = succ[*at];
+        open(
+            root,
+            &mut index,
+            &mut low,
+            &mut stack,
+            &mut edges,
+            &mut calls,
+            &mut explored,
+        );
+        while let Some(&mut (v, ref mut at, end, ref mut self_loop)) = calls.last_mut() {
+            if *at < end {
+                let (w, _) = edges[*at];
                 *at += 1;
+                if w == v {
+                    *self_loop = true;
+                    continue;
+                }
                 if !inside(w) {
                     continue;
                 }
-                if index[w as usize] == UNSEEN {
-                    index[w as usize] = counter;
-                    low[w as usize] = counter;
-                    counter += 1;
-                    stack.push(w);
-                    on_stack[w as usize] = true;
-                    calls.push((w, 0));
-                } else if on_stack[w as usize] {
-                    low[v as usize] = low[v as usize].min(index[w as usize]);
+                match index[w as usize] {
+                    UNSEEN => open(
+                        w,
+                        &mut index,
+                        &mut low,
+                        &mut stack,
+                        &mut edges,
+                        &mut calls,
+                        &mut explored,
+                    ),
+                    DONE => {}
+                    i => low[v as usize] = low[v as usize].min(i),
                 }
                 continue;
             }
-            calls.pop();
-            if let Some(&(parent, _)) = calls.last() {
+            let (_, first, _, self_loop) = calls.pop().expect("a call");
+            edges.truncate(first);
+            if let Some(&(parent, ..)) = calls.last() {
                 low[parent as usize] = low[parent as usize].min(low[v as usize]);
             }
             if low[v as usize] == index[v as usize] {
-                let mut c = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w as usize] = false;
-                    c.push(w);
-                    if w == v {
-                        break;
-                    }
+                let from = stack.iter().rposition(|&w| w == v).expect("v is stacked");
+                for &w in &stack[from..] {
+                    index[w as usize] = DONE;
                 }
-                c.sort_unstable();
-                out.push(c);
+                if closed(&stack[from..], self_loop) {
+                    return explored;
+                }
+                stack.truncate(from);
             }
         }
     }
-    out
+    explored
 }
 
-/// The lasso through the fair set `c` (see the module docs).
-fn lasso(
-    graph: &StateGraph,
-    c: &[u32],
+/// The lasso through the fair states `part` of `local` (see the module
+/// docs), in `graph`'s ids.
+fn lasso<G: Graph>(
+    graph: &G,
+    local: &Local,
+    part: &[u32],
     sets: u64,
     accepting: &dyn Fn(u32) -> u64,
     fairness: &[FairnessSet<'_>],
 ) -> Lasso {
-    let set: std::collections::HashSet<u32> = c.iter().copied().collect();
-    let start = c[0];
-    let stem = graph.path_to(start);
-    let mut states = stem.clone();
-    let mut tags = vec![0u32; states.len()];
-    // The tags along the stem, from the edges the parents took.
-    for i in 1..states.len() {
-        tags[i] = graph
-            .edges_of(states[i - 1])
-            .find(|&(w, _)| w == states[i])
-            .map_or(0, |(_, t)| t);
+    let mut member = vec![false; local.nodes.len()];
+    for &v in part {
+        member[v as usize] = true;
     }
-    let cycle_start = states.len() - 1;
+    let inside_edges = |v: u32| local.out(v).iter().filter(|(w, _)| member[*w as usize]);
+    let start = part[0];
+    let (stem, stem_tags) = shortest_path(graph, local.global(start));
+    let mut states = Vec::new();
+    let mut tags = Vec::new();
+    let cycle_start = stem.len() - 1;
     // The targets the cycle visits: states, or edges (source, target, tag).
     enum Target {
         State(u32),
@@ -239,22 +355,23 @@ fn lasso(
     let mut targets = Vec::new();
     for k in 0..64 {
         if sets >> k & 1 == 1
-            && let Some(&v) = c.iter().find(|&&v| accepting(v) >> k & 1 == 1)
+            && let Some(&v) = part
+                .iter()
+                .find(|&&v| accepting(local.global(v)) >> k & 1 == 1)
         {
             targets.push(Target::State(v));
         }
     }
     for f in fairness {
-        let edge = c.iter().find_map(|&v| {
-            graph
-                .edges_of(v)
-                .find(|&(w, tag)| set.contains(&w) && (f.takes)(tag))
-                .map(|(w, tag)| (v, w, tag))
+        let edge = part.iter().find_map(|&v| {
+            inside_edges(v)
+                .find(|&&(_, tag)| (f.takes)(tag))
+                .map(|&(w, tag)| (v, w, tag))
         });
         match edge {
             Some((v, w, tag)) => targets.push(Target::Edge(v, w, tag)),
             None => {
-                if let Some(&v) = c.iter().find(|&&v| !(f.enabled)(v)) {
+                if let Some(&v) = part.iter().find(|&&v| !(f.enabled)(local.global(v))) {
                     targets.push(Target::State(v));
                 }
             }
@@ -262,7 +379,7 @@ fn lasso(
     }
     let mut at = start;
     let walk = |from: u32, to: u32, states: &mut Vec<u32>, tags: &mut Vec<u32>| {
-        for (v, tag) in path_within(graph, &set, from, to) {
+        for (v, tag) in path_within(local, &member, from, to) {
             states.push(v);
             tags.push(tag);
         }
@@ -282,10 +399,9 @@ fn lasso(
         }
     }
     // Back to the start, by at least one step.
-    if states.len() - 1 == cycle_start {
-        let (w, tag) = graph
-            .edges_of(start)
-            .find(|(w, _)| set.contains(w))
+    if states.is_empty() {
+        let &(w, tag) = inside_edges(start)
+            .next()
             .expect("a component with a cycle has an edge inside");
         states.push(w);
         tags.push(tag);
@@ -295,39 +411,86 @@ fn lasso(
     // The last state is `start` again: close the cycle on the state before.
     let closing_tag = tags.pop().expect("a cycle of at least one step");
     states.pop();
+    let mut all = stem;
+    all.extend(states.into_iter().map(|v| local.global(v)));
+    let mut all_tags = stem_tags;
+    all_tags.extend(tags);
     Lasso {
-        states,
-        tags,
+        states: all,
+        tags: all_tags,
         cycle_start,
         closing_tag,
     }
 }
 
-/// A shortest path from `from` to `to` inside `set`, without `from`:
-/// each state with the tag of the edge into it (empty when they are the
-/// same state).
-fn path_within(
-    graph: &StateGraph,
-    set: &std::collections::HashSet<u32>,
-    from: u32,
-    to: u32,
-) -> Vec<(u32, u32)> {
+/// A shortest path in `graph` from an initial state to `to`, as states and
+/// the tags of the edges into them (`tags[0]` unused).
+fn shortest_path<G: Graph>(graph: &G, to: u32) -> (Vec<u32>, Vec<u32>) {
+    const NONE: u32 = u32::MAX;
+    let mut parent = vec![(NONE, 0u32); graph.bound()];
+    let mut queue = VecDeque::new();
+    let mut reached = vec![false; graph.bound()];
+    for v in graph.initial() {
+        if !reached[v as usize] {
+            reached[v as usize] = true;
+            queue.push_back(v);
+        }
+    }
+    let mut buffer = Vec::new();
+    while let Some(v) = queue.pop_front() {
+        if v == to {
+            break;
+        }
+        buffer.clear();
+        graph.edges(v, &mut buffer);
+        for &(w, tag) in &buffer {
+            if !reached[w as usize] {
+                reached[w as usize] = true;
+                parent[w as usize] = (v, tag);
+                queue.push_back(w);
+            }
+        }
+    }
+    assert!(
+        reached[to as usize],
+        "the component was reached from an initial state"
+    );
+    let mut states = vec![to];
+    let mut tags = Vec::new();
+    let mut at = to;
+    while parent[at as usize].0 != NONE {
+        let (p, tag) = parent[at as usize];
+        tags.push(tag);
+        states.push(p);
+        at = p;
+    }
+    tags.push(0);
+    states.reverse();
+    tags.reverse();
+    (states, tags)
+}
+
+/// A shortest path from `from` to `to` through the `member` states of
+/// `local`, without `from`: each state with the tag of the edge into it
+/// (empty when they are the same state).
+fn path_within(local: &Local, member: &[bool], from: u32, to: u32) -> Vec<(u32, u32)> {
     if from == to {
         return Vec::new();
     }
-    let mut parent: std::collections::HashMap<u32, (u32, u32)> = std::collections::HashMap::new();
+    const NONE: u32 = u32::MAX;
+    let mut parent = vec![(NONE, 0u32); local.nodes.len()];
     let mut queue = VecDeque::from([from]);
     while let Some(v) = queue.pop_front() {
-        for (w, tag) in graph.edges_of(v) {
-            if !set.contains(&w) || w == from || parent.contains_key(&w) {
+        for &(w, tag) in local.out(v) {
+            if !member[w as usize] || w == from || parent[w as usize].0 != NONE {
                 continue;
             }
-            parent.insert(w, (v, tag));
+            parent[w as usize] = (v, tag);
             if w == to {
                 let mut path = vec![(w, tag)];
                 let mut at = v;
                 while at != from {
-                    let (p, t) = parent[&at];
+                    let (p, t) = parent[at as usize];
                     path.push((at, t));
                     at = p;
                 }
@@ -338,4 +501,120 @@ fn path_within(
         }
     }
     unreachable!("states of one component reach each other")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An explicit graph for the tests: edges as (source, target, tag).
+    struct Edges {
+        n: usize,
+        initial: Vec<u32>,
+        edges: Vec<(u32, u32, u32)>,
+    }
+
+    impl Graph for Edges {
+        fn bound(&self) -> usize {
+            self.n
+        }
+        fn initial(&self) -> Vec<u32> {
+            self.initial.clone()
+        }
+        fn edges(&self, v: u32, out: &mut Vec<(u32, u32)>) {
+            out.extend(
+                self.edges
+                    .iter()
+                    .filter(|e| e.0 == v)
+                    .map(|&(_, w, t)| (w, t)),
+            );
+        }
+    }
+
+    /// Whether `lasso` is a path of `g` from an initial state that closes.
+    fn is_lasso(g: &Edges, lasso: &Lasso) -> bool {
+        let step = |a: u32, b: u32, t: u32| g.edges.contains(&(a, b, t));
+        g.initial.contains(&lasso.states[0])
+            && (1..lasso.states.len())
+                .all(|i| step(lasso.states[i - 1], lasso.states[i], lasso.tags[i]))
+            && step(
+                *lasso.states.last().unwrap(),
+                lasso.states[lasso.cycle_start],
+                lasso.closing_tag,
+            )
+    }
+
+    #[test]
+    fn finds_only_reachable_accepting_cycles() {
+        // 0 -> 1 -> 2 -> 1; 3 <-> 3 unreachable and accepting.
+        let g = Edges {
+            n: 4,
+            initial: vec![0],
+            edges: vec![(0, 1, 7), (1, 2, 8), (2, 1, 9), (3, 3, 1)],
+        };
+        let acc_cycle = |v: u32| u64::from(v == 2);
+        let (lasso, explored) = fair_lasso(&g, 1, &acc_cycle, &[]);
+        let lasso = lasso.expect("0 1 2 1 ... is accepting");
+        assert!(is_lasso(&g, &lasso));
+        assert_eq!(lasso.states[..2], [0, 1]);
+        assert_eq!(explored.states, 3);
+        let only_unreachable = |v: u32| u64::from(v == 3 || v == 0);
+        assert_eq!(fair_lasso(&g, 1, &only_unreachable, &[]).0, None);
+    }
+
+    #[test]
+    fn self_loops_make_cycles_and_single_states_do_not() {
+        let g = Edges {
+            n: 2,
+            initial: vec![0],
+            edges: vec![(0, 1, 0)],
+        };
+        assert_eq!(fair_lasso(&g, 1, &|_| 1, &[]).0, None);
+        let g = Edges {
+            n: 2,
+            initial: vec![0],
+            edges: vec![(0, 1, 0), (1, 1, 5)],
+        };
+        let lasso = fair_lasso(&g, 1, &|v| u64::from(v == 1), &[]).0.unwrap();
+        assert!(is_lasso(&g, &lasso));
+        assert_eq!((lasso.cycle_start, lasso.closing_tag), (1, 5));
+    }
+
+    #[test]
+    fn strong_fairness_cuts_components_down() {
+        // 0 <-> 1 with tag 1 from 0 to 1, tag 2 back; 1 has a self-loop
+        // (tag 3). Operation 2 is enabled in 1 only. Under SF(op 2), the
+        // cycle 0 1 0 takes op 2; the self-loop at 1 alone is unfair (op 2
+        // enabled, never taken).
+        let g = Edges {
+            n: 2,
+            initial: vec![0],
+            edges: vec![(0, 1, 1), (1, 0, 2), (1, 1, 3)],
+        };
+        let sf = |strong| FairnessSet {
+            strong,
+            takes: Box::new(|t| t == 2),
+            enabled: Box::new(|v| v == 1),
+        };
+        // Acceptance at 1 only: the fair cycles through 1 take op 2.
+        let lasso = fair_lasso(&g, 1, &|v| u64::from(v == 1), &[sf(true)])
+            .0
+            .unwrap();
+        assert!(is_lasso(&g, &lasso));
+        assert!(lasso.tags.contains(&2) || lasso.closing_tag == 2);
+        // Without the edge back, the self-loop at 1 is unfair under SF and
+        // WF alike.
+        let g = Edges {
+            n: 2,
+            initial: vec![0],
+            edges: vec![(0, 1, 1), (1, 1, 3)],
+        };
+        let sf_never = |strong| FairnessSet {
+            strong,
+            takes: Box::new(|t| t == 2),
+            enabled: Box::new(|v| v == 1),
+        };
+        assert_eq!(fair_lasso(&g, 1, &|_| 1, &[sf_never(true)]).0, None);
+        assert_eq!(fair_lasso(&g, 1, &|_| 1, &[sf_never(false)]).0, None);
+    }
 }

@@ -1,12 +1,14 @@
 //! Linear temporal logic in ProB's syntax ([`formula`]), translated to
-//! generalised Büchi automata ([`buchi`]), checked on the product of the
-//! model and the automaton ([`product`], [`check`]) by a search for fair
-//! accepting cycles ([`emptiness`]).
+//! generalised Büchi automata ([`buchi`]), checked on the product
+//! ([`product`]) of the model's graph with letters ([`lettered`]) and the
+//! automaton by a search for fair accepting cycles ([`emptiness`]);
+//! [`check`] puts them together.
 
 pub mod buchi;
 pub mod check;
 pub mod emptiness;
 pub mod formula;
+pub mod lettered;
 pub mod product;
 
 pub use buchi::Buchi;
