@@ -6,13 +6,16 @@
 //! What the temporal checks need that the safety engine does not keep:
 //! the edges. The graph is built level by level; the states of a level are
 //! expanded in chunks by every thread (successor generation and the
-//! symmetry layer's canonical labelling are the costly part), then the
-//! chunks' successors are numbered in chunk order by one thread. The
-//! numbering, the edges and the parents are therefore the same at every
-//! thread count, and so are the counterexamples.
+//! symmetry layer's canonical labelling are the costly part), and the
+//! chunks' successors are numbered in chunk order by one thread at a time,
+//! while the others go on expanding. The numbering, the edges and the
+//! parents are therefore the same at every thread count, and so are the
+//! counterexamples.
 
 use crate::temporal::TemporalError;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use parking_lot::Mutex;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use workers::{ModelError, StopReason, TransitionSystem};
 
 /// States expanded by one thread between two claims of work.
@@ -148,33 +151,49 @@ impl StateGraph {
             graph.add(&mut index, s, NO_PARENT)?;
         }
         drop(initial);
-        let emitted = width + tag_words;
         let mut level = 0..graph.len();
         while !level.is_empty() {
-            let outs = expand_level(system, &graph, level.clone(), &mut scratches, &label)?;
-            for out in outs {
-                let mut at = 0;
-                for (k, &count) in out.counts.iter().enumerate() {
-                    let v = out.first + k;
-                    for _ in 0..count {
-                        let s = &out.successors[at..at + width];
-                        graph
-                            .tags
-                            .extend_from_slice(&out.successors[at + width..at + emitted]);
-                        at += emitted;
-                        let id = graph.add(&mut index, s, v as u32)?;
-                        graph.succ.push(id);
-                    }
-                    graph.succ_start.push(graph.succ.len() as u64);
-                }
-                graph.labels.extend_from_slice(&out.labels);
-            }
+            // The level's states, apart from the graph that numbering its
+            // successors extends meanwhile.
+            let frontier = graph.states[level.start * width..level.end * width].to_vec();
+            expand_level(
+                system,
+                &mut graph,
+                &mut index,
+                &frontier,
+                level.start,
+                &mut scratches,
+                &label,
+            )?;
             if let Some(reason) = workers::budget::tripped() {
                 return Err(TemporalError::Stopped(reason));
             }
             level = level.end..graph.len();
         }
         Ok(graph)
+    }
+
+    /// Numbers the successors of a chunk of the level being expanded (in
+    /// order: chunks are numbered in chunk order) and adds the chunk's
+    /// edges and labels.
+    fn number(&mut self, index: &mut Index, out: &ChunkOut) -> Result<(), TemporalError> {
+        let width = self.width;
+        let emitted = width + self.tag_words;
+        let mut at = 0;
+        for (k, &count) in out.counts.iter().enumerate() {
+            let v = out.first + k;
+            for _ in 0..count {
+                let s = &out.successors[at..at + width];
+                self.tags
+                    .extend_from_slice(&out.successors[at + width..at + emitted]);
+                at += emitted;
+                let id = self.add(index, s, v as u32)?;
+                self.succ.push(id);
+            }
+            self.succ_start.push(self.succ.len() as u64);
+        }
+        self.labels.extend_from_slice(&out.labels);
+        Ok(())
     }
 
     /// The id of `s`, adding it (with `parent`) if new.
@@ -302,39 +321,98 @@ impl StateGraph {
     }
 }
 
-/// Expands the states `level` of `graph`, in chunks claimed by every
-/// scratch's thread; the chunks in order.
+/// The chunks of a level that are expanded and wait to be numbered, and
+/// whether a thread is numbering.
+struct Pending {
+    chunks: BTreeMap<usize, ChunkOut>,
+    /// The next chunk to number.
+    next: usize,
+    numbering: bool,
+}
+
+/// Expands the states `frontier` (ids from `first`) in chunks claimed by
+/// every scratch's thread, and numbers their successors into `graph` as
+/// the chunks come in: the thread that finishes a chunk while nobody
+/// numbers takes the numbering up and goes on while the next chunk in
+/// order is ready, so that numbering (one thread at a time, in chunk
+/// order) overlaps the other threads' expansions.
 fn expand_level<T, L>(
     system: &T,
-    graph: &StateGraph,
-    level: std::ops::Range<usize>,
+    graph: &mut StateGraph,
+    index: &mut Index,
+    frontier: &[u64],
+    first: usize,
     scratches: &mut [T::Scratch],
     label: &L,
-) -> Result<Vec<ChunkOut>, TemporalError>
+) -> Result<(), TemporalError>
 where
     T: TransitionSystem,
     L: Fn(&mut T::Scratch, &[u64], &mut [u64]) -> Result<(), ModelError> + Sync,
 {
-    let chunks = level.len().div_ceil(CHUNK);
+    let width = graph.width;
+    let label_words = graph.label_words;
+    let states = frontier.len() / width.max(1);
+    let chunks = states.div_ceil(CHUNK);
     let next = AtomicUsize::new(0);
-    let work = |scratch: &mut T::Scratch| -> Result<Vec<(usize, ChunkOut)>, TemporalError> {
-        let mut done = Vec::new();
+    let failed = AtomicBool::new(false);
+    let pending = Mutex::new(Pending {
+        chunks: BTreeMap::new(),
+        next: 0,
+        numbering: false,
+    });
+    let numbered = Mutex::new((graph, index));
+    // Hands `out` (chunk `c`) over, and numbers what is ready if nobody is.
+    let deliver = |c: usize, out: ChunkOut| -> Result<(), TemporalError> {
+        let mut p = pending.lock();
+        p.chunks.insert(c, out);
+        if p.numbering {
+            return Ok(());
+        }
+        p.numbering = true;
+        loop {
+            let mut batch = Vec::new();
+            while let Some(out) = {
+                let at = p.next;
+                p.chunks.remove(&at)
+            } {
+                batch.push(out);
+                p.next += 1;
+            }
+            if batch.is_empty() {
+                p.numbering = false;
+                return Ok(());
+            }
+            drop(p);
+            {
+                let mut g = numbered.lock();
+                let (graph, index) = &mut *g;
+                for out in &batch {
+                    if let Err(e) = graph.number(index, out) {
+                        pending.lock().numbering = false;
+                        return Err(e);
+                    }
+                }
+            }
+            p = pending.lock();
+        }
+    };
+    let work = |scratch: &mut T::Scratch| -> Result<(), TemporalError> {
         loop {
             let c = next.fetch_add(1, Ordering::Relaxed);
-            if c >= chunks {
-                return Ok(done);
+            if c >= chunks || failed.load(Ordering::Relaxed) {
+                return Ok(());
             }
             if let Some(reason) = workers::budget::tripped() {
                 return Err(TemporalError::Stopped(reason));
             }
-            let first = level.start + c * CHUNK;
-            let last = (first + CHUNK).min(level.end);
+            let from = c * CHUNK;
+            let to = (from + CHUNK).min(states);
             let mut out = ChunkOut {
-                first,
+                first: first + from,
                 ..ChunkOut::default()
             };
-            for v in first..last {
-                let state = graph.state(v as u32);
+            for v in from..to {
+                let state = &frontier[v * width..(v + 1) * width];
                 let mut count = 0u32;
                 system.successors(scratch, state, &mut |s| {
                     out.successors.extend_from_slice(s);
@@ -342,44 +420,50 @@ where
                 })?;
                 out.counts.push(count);
                 let at = out.labels.len();
-                out.labels.resize(at + graph.label_words, 0);
+                out.labels.resize(at + label_words, 0);
                 label(scratch, state, &mut out.labels[at..])?;
             }
-            done.push((c, out));
+            deliver(c, out)?;
         }
     };
-    let mut results: Vec<(usize, ChunkOut)> = Vec::with_capacity(chunks);
-    if scratches.len() == 1 || chunks == 1 {
-        results = work(&mut scratches[0])?;
+    let work = |scratch: &mut T::Scratch| {
+        let result = work(scratch);
+        if result.is_err() {
+            failed.store(true, Ordering::Relaxed);
+        }
+        result
+    };
+    if scratches.len() == 1 || chunks <= 1 {
+        work(&mut scratches[0])?;
     } else {
         let budget = workers::budget::current();
-        let parts: Vec<Result<Vec<(usize, ChunkOut)>, TemporalError>> =
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = scratches
-                    .iter_mut()
-                    .map(|scratch| {
-                        let budget = budget.clone();
-                        let work = &work;
-                        scope.spawn(move || {
-                            let _entered = budget.as_ref().map(|b| b.enter());
-                            work(scratch)
-                        })
+        let results: Vec<Result<(), TemporalError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = scratches
+                .iter_mut()
+                .map(|scratch| {
+                    let budget = budget.clone();
+                    let work = &work;
+                    scope.spawn(move || {
+                        let _entered = budget.as_ref().map(|b| b.enter());
+                        work(scratch)
                     })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join()
-                            .unwrap_or(Err(TemporalError::Stopped(StopReason::WorkerFailed)))
-                    })
-                    .collect()
-            });
-        for part in parts {
-            results.extend(part?);
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or(Err(TemporalError::Stopped(StopReason::WorkerFailed)))
+                })
+                .collect()
+        });
+        for result in results {
+            result?;
         }
     }
-    results.sort_unstable_by_key(|(c, _)| *c);
-    Ok(results.into_iter().map(|(_, out)| out).collect())
+    let p = pending.lock();
+    debug_assert!(p.chunks.is_empty() && p.next == chunks);
+    Ok(())
 }
 
 impl From<ModelError> for TemporalError {
