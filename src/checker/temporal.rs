@@ -119,11 +119,17 @@ pub(super) fn check_ltl<M: Model, S: StateSymmetry>(
     report: &mut Report,
 ) -> Vec<LtlRun> {
     let mut runs = Vec::new();
-    for p in properties {
-        if !matches!(report.outcome, workers::Outcome::Complete) {
-            break;
-        }
-        match crate::temporal::ltl::check(layered, config.threads, &p.property) {
+    if properties.is_empty() || !matches!(report.outcome, workers::Outcome::Complete) {
+        return runs;
+    }
+    let checked: Vec<&Property> = properties.iter().map(|p| &p.property).collect();
+    // A property that cannot be prepared is refused before any search.
+    let (outcomes, first) = match crate::temporal::ltl::check(layered, config.threads, &checked) {
+        Ok(outcomes) => (outcomes, 0),
+        Err((k, e)) => (vec![Err(e)], k),
+    };
+    for (p, outcome) in properties[first..].iter().zip(outcomes) {
+        match outcome {
             Err(LtlError::Refused(message)) => {
                 report.outcome = workers::Outcome::ModelError(ModelError::refused(format!(
                     "LTL property `{}`: {message}",

@@ -311,6 +311,61 @@ fn ltl_agrees_with_the_semantics_on_every_short_lasso() {
     );
 }
 
+/// Several properties in one run share one graph of the model, each with
+/// its own letters and fairness: the run reports the first (in order) that
+/// the oracle finds violated, after one figure per property checked.
+#[test]
+fn several_properties_share_one_graph_and_stop_at_the_first_violated() {
+    let mut seed = 29;
+    let fairness = ["", "WF(\"step(0)\") => ", "SF(\"acquire(1)\") => "];
+    let mut stopped_late = 0;
+    for round in 0..40 {
+        let mut m = Procs::new(2, 1 + round % 2, 1, Invariant::None);
+        m.cyclic = round % 3 != 0;
+        let properties: Vec<Property> = (0..3)
+            .map(|i| {
+                let text = format!(
+                    "{}{}",
+                    fairness[(round as usize + i) % fairness.len()],
+                    formula(&mut seed, 2, false)
+                );
+                parse(&text).expect("a formula")
+            })
+            .collect();
+        let first_violated = properties.iter().position(|p| violated_within(&m, p, 7));
+        for threads in [1, 2] {
+            let mut checker = Checker::new(&m).threads(threads).check_deadlock(false);
+            for (i, p) in properties.iter().enumerate() {
+                checker = checker.ltl(&format!("f{i}"), p.clone());
+            }
+            let run = checker.run().expect("valid");
+            let texts: Vec<&str> = properties.iter().map(|p| p.text.as_str()).collect();
+            let what = format!("{texts:?} on {m:?} -j{threads}");
+            match (first_violated, &run.report.outcome) {
+                (None, Outcome::Complete) => assert_eq!(run.ltl.len(), 3, "{what}"),
+                (Some(k), Outcome::Violation(v)) if v.kind == ViolationKind::Ltl => {
+                    assert_eq!(run.ltl.len(), k + 1, "{what}");
+                    assert!(
+                        v.message.contains(&format!("`f{k}`")),
+                        "{what}: {}",
+                        v.message
+                    );
+                    let trace = run.report.trace.as_ref().expect("a lasso");
+                    check_lasso(&m, &properties[k], trace, &what);
+                    if k > 0 {
+                        stopped_late += 1;
+                    }
+                }
+                (expected, other) => panic!("{what}: expected {expected:?}, got {other:?}"),
+            }
+        }
+    }
+    assert!(
+        stopped_late > 0,
+        "no run found its violation after a property that held"
+    );
+}
+
 #[test]
 fn a_deadlock_stays_forever_as_in_prob() {
     // Acyclic procs end in a deadlock, which repeats forever: `F G

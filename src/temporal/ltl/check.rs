@@ -149,39 +149,99 @@ pub fn prepare<'m, M: Model>(
     Ok((atoms, fair, buchi))
 }
 
-/// Checks `property` on `layered` (the model with its symmetry layer) with
-/// `threads` threads.
+/// One property's outcome: its verdict and figures, or why it has none.
+pub type LtlOutcome = Result<(LtlVerdict, LtlFigures), LtlError>;
+
+/// Checks `properties` in order on `layered` (the model with its symmetry
+/// layer) with `threads` threads, on one graph of the model labelled with
+/// every property's letters; the outcomes up to the first that is not
+/// [`LtlVerdict::Holds`] (a violation, or why the check stopped). The first
+/// outcome's wall time includes building the graph, which the others reuse.
+/// Before any search: the index of a property that cannot be checked on
+/// the model, and why.
 pub fn check<M: Model, S: StateSymmetry>(
     layered: &Layered<'_, M, S>,
     threads: usize,
-    property: &Property,
-) -> Result<(LtlVerdict, LtlFigures), LtlError> {
-    let start = Instant::now();
-    let (atoms, fair, buchi) = prepare(layered.model(), property)?;
-    let letters = Letters::new(atoms, layered.model().groups().len());
+    properties: &[&Property],
+) -> Result<Vec<LtlOutcome>, (usize, LtlError)> {
+    let mut start = Instant::now();
+    let mut prepared = Vec::new();
+    for (k, property) in properties.iter().enumerate() {
+        prepared.push(prepare(layered.model(), property).map_err(|e| (k, e))?);
+    }
+    let groups = layered.model().groups().len();
+    let mut letters = Vec::new();
+    let mut fairness = Vec::new();
+    let mut automata = Vec::new();
+    // Label words: per property its letter, then one bit per fairness
+    // constraint, set where its operation is enabled.
+    let mut offsets = Vec::new();
+    let mut label_words = 0;
+    for (atoms, fair, buchi) in prepared {
+        offsets.push(label_words);
+        label_words += 1 + fair.len().div_ceil(64);
+        letters.push(Letters::new(atoms, groups));
+        fairness.push(fair);
+        automata.push(buchi);
+    }
     let system = LetteredModel::new(layered, &letters);
-    // Label word 0: the letter; then one bit per fairness constraint, set
-    // where its operation is enabled.
-    let label_words = 1 + fair.len().div_ceil(64);
-    let graph = StateGraph::build(&system, threads, label_words, 1, |scratch, state, out| {
+    let built = StateGraph::build(&system, threads, label_words, 1, |scratch, state, out| {
         let (model, enabled) = scratch.model_and_enabled();
-        out[0] = letters.state(model, state, enabled)?;
-        for (k, (_, groups)) in fair.iter().enumerate() {
-            if groups.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1) {
-                out[1 + k / 64] |= 1 << (k % 64);
+        for (i, l) in letters.iter().enumerate() {
+            let at = offsets[i];
+            out[at] = l.state(model, state, enabled)?;
+            for (k, (_, groups)) in fairness[i].iter().enumerate() {
+                if groups.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1) {
+                    out[at + 1 + k / 64] |= 1 << (k % 64);
+                }
             }
         }
         Ok(())
-    })?;
+    });
+    let graph = match built {
+        Ok(graph) => graph,
+        Err(e) => return Ok(vec![Err(e.into())]),
+    };
     if let Some(reason) = workers::budget::tripped() {
-        return Err(LtlError::Search(TemporalError::Stopped(reason)));
+        return Ok(vec![Err(LtlError::Search(TemporalError::Stopped(reason)))]);
     }
+    let mut outcomes = Vec::new();
+    for i in 0..letters.len() {
+        let outcome = search(
+            &graph,
+            offsets[i],
+            &letters[i],
+            &fairness[i],
+            &automata[i],
+            start,
+        );
+        let go_on = matches!(outcome, Ok((LtlVerdict::Holds, _)));
+        outcomes.push(outcome);
+        if !go_on {
+            break;
+        }
+        start = Instant::now();
+    }
+    Ok(outcomes)
+}
+
+/// Searches the product of `graph` (the property's letter in label word
+/// `offset`, its fairness bits after it) and `buchi` for a fair accepting
+/// cycle.
+fn search<Sc>(
+    graph: &StateGraph,
+    offset: usize,
+    letters: &Letters<'_, Sc>,
+    fair: &[(bool, Vec<usize>)],
+    buchi: &Buchi,
+    start: Instant,
+) -> LtlOutcome {
     if graph.len().saturating_mul(buchi.len()) > MAX_PRODUCT {
         return Err(LtlError::Search(TemporalError::Stopped(
             StopReason::StoreFull,
         )));
     }
-    let product = ProductGraph::new(&graph, &buchi, letters.state_atoms(), letters.taken());
+    let product = ProductGraph::new(graph, offset, buchi, letters.state_atoms(), letters.taken());
     let accepting = |p: u32| buchi.accepting[product.automaton_state(p) as usize];
     let sets: Vec<FairnessSet<'_>> = fair
         .iter()
@@ -190,8 +250,8 @@ pub fn check<M: Model, S: StateSymmetry>(
             strong: *strong,
             takes: Box::new(move |tag| tag != STUTTER && groups.contains(&(tag as usize))),
             enabled: Box::new({
-                let (graph, product) = (&graph, &product);
-                move |p| graph.label(product.model_state(p), 64 + k)
+                let product = &product;
+                move |p| graph.label(product.model_state(p), 64 * (offset + 1) + k)
             }),
         })
         .collect();

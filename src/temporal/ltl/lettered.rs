@@ -117,7 +117,7 @@ impl<'m, Sc> Letters<'m, Sc> {
 /// The model with tagged steps (see the module docs).
 pub struct LetteredModel<'a, 'm, M: Model, S: StateSymmetry> {
     layered: &'a Layered<'m, M, S>,
-    letters: &'a Letters<'a, M::Scratch>,
+    letters: &'a [Letters<'a, M::Scratch>],
     groups: usize,
     /// With symmetry: check on states' permutation images that every
     /// predicate atom is invariant.
@@ -154,11 +154,12 @@ const CHECK_FIRST: u64 = 4096;
 const CHECK_EVERY: u64 = 64;
 
 impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
-    /// `layered` read through `letters`.
-    pub fn new(layered: &'a Layered<'m, M, S>, letters: &'a Letters<'a, M::Scratch>) -> Self {
+    /// `layered` read through the `letters` of one or more properties.
+    pub fn new(layered: &'a Layered<'m, M, S>, letters: &'a [Letters<'a, M::Scratch>]) -> Self {
         LetteredModel {
             layered,
-            check_invariance: layered.symmetry().is_some() && letters.predicates != 0,
+            check_invariance: layered.symmetry().is_some()
+                && letters.iter().any(|l| l.predicates != 0),
             letters,
             groups: layered.model().groups().len(),
         }
@@ -183,10 +184,12 @@ impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
         let Some(image) = layer.permute(perm, state) else {
             return Ok(());
         };
-        if self
-            .letters
-            .predicates_differ(scratch.inner.model_mut(), state, &image)?
-        {
+        let model = scratch.inner.model_mut();
+        let mut differ = false;
+        for letters in self.letters {
+            differ = differ || letters.predicates_differ(model, state, &image)?;
+        }
+        if differ {
             return Err(ModelError::refused(format!(
                 "an atom of the LTL formula is not invariant under the symmetry's \
                  permutations ({}): symmetry reduction would change its verdict; \

@@ -16,10 +16,12 @@ use super::emptiness::Graph;
 use super::lettered::STUTTER;
 use crate::temporal::graph::StateGraph;
 
-/// The product (see the module docs) over a model graph whose label word
-/// 0 is each state's letter.
+/// The product (see the module docs) over a model graph that labels each
+/// state with its letter.
 pub struct ProductGraph<'a> {
     graph: &'a StateGraph,
+    /// The label word that holds the letter.
+    letter_word: usize,
     buchi: &'a Buchi,
     automaton: u32,
     /// Per automaton state, the atoms its label needs to hold, and to fail.
@@ -32,11 +34,12 @@ pub struct ProductGraph<'a> {
 }
 
 impl<'a> ProductGraph<'a> {
-    /// The product of `graph` and `buchi`; `taken[group]` holds the step
-    /// atoms true on a step of `group`, and `state_atoms` the bits of the
-    /// others.
+    /// The product of `graph` (the letters in label word `letter_word`)
+    /// and `buchi`; `taken[group]` holds the step atoms true on a step of
+    /// `group`, and `state_atoms` the bits of the others.
     pub fn new(
         graph: &'a StateGraph,
+        letter_word: usize,
         buchi: &'a Buchi,
         state_atoms: u64,
         taken: &'a [u64],
@@ -55,6 +58,7 @@ impl<'a> ProductGraph<'a> {
         };
         ProductGraph {
             graph,
+            letter_word,
             buchi,
             automaton: buchi.len() as u32,
             must: literals(true),
@@ -79,7 +83,7 @@ impl<'a> ProductGraph<'a> {
     /// The letter of model state `v`.
     #[inline]
     fn letter(&self, v: u32) -> u64 {
-        self.graph.labels(v)[0]
+        self.graph.labels(v)[self.letter_word]
     }
 
     /// Whether automaton state `q` reads `letter`.
