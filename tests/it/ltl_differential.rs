@@ -336,7 +336,7 @@ fn several_properties_share_one_graph_and_stop_at_the_first_violated() {
         for threads in [1, 2] {
             let mut checker = Checker::new(&m).threads(threads).check_deadlock(false);
             for (i, p) in properties.iter().enumerate() {
-                checker = checker.ltl(&format!("f{i}"), p.clone());
+                checker = checker.ltl(format!("f{i}"), p.clone());
             }
             let run = checker.run().expect("valid");
             let texts: Vec<&str> = properties.iter().map(|p| p.text.as_str()).collect();
