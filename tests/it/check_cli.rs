@@ -689,6 +689,14 @@ fn temporal_assertions_are_checked() {
     let (code, _, err) = check(machine, &["--no-assert-ltl", "--ltl", "G {x = TRUE}"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("in the LTL atom `{x = TRUE}`"), "{err}");
+    // In an ASSERT_LTL definition, the error points at the atom itself.
+    let typo = machine.replace("G {x < 2}", "G F {x = TRUE}");
+    let (code, _, err) = check(&typo, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("in the LTL atom `{x = TRUE}`") && err.contains(":2:37"),
+        "{err}"
+    );
     let (code, _, err) = check(machine, &["--no-assert-ltl", "--ltl", "G e(dec)"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("`dec`") && err.contains("inc, reset"), "{err}");

@@ -327,20 +327,25 @@ impl Parser<'_> {
         result
     }
 
-    /// Parses `text` (outside the file: an LTL formula's predicate atom)
-    /// with `parse`, the machine's definitions in scope; its tokens all
-    /// stand at `at` in the file (diagnostics say where in `text`).
+    /// Parses `text` (an LTL formula's predicate atom) with `parse`, the
+    /// machine's definitions in scope. When the text stands at byte `base`
+    /// of the file its tokens keep their places there; else they all stand
+    /// at `at` (diagnostics say where in `text`).
     pub(super) fn parse_text<T>(
         &mut self,
         text: &str,
         at: Span,
+        base: Option<usize>,
         parse: impl FnOnce(&mut Self) -> Result<T, Diagnostic>,
     ) -> Result<T, Diagnostic> {
         let mut tokens = crate::frontends::b::lexer::lex(text)?;
         let column = |t: &Token| t.span.start as usize + 1;
         let columns: Vec<usize> = tokens.iter().map(column).collect();
         for t in &mut tokens {
-            t.span = at;
+            t.span = match base {
+                Some(b) => Span::new(b + t.span.start as usize, b + t.span.end as usize),
+                None => at,
+            };
         }
         let mut failed_at = 0;
         let result = self.parse_tokens(tokens, |p| {

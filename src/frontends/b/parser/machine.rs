@@ -96,6 +96,8 @@ impl Parser<'_> {
         }
         self.expect_eof()?;
         m.definitions = self.definition_list();
+        // Where each ASSERT_LTL formula's string stands in the file.
+        let mut literals: Vec<(String, Span)> = Vec::new();
         for (index, def_name) in self.definition_names() {
             if let Some(set) = def_name.name.strip_prefix("scope_") {
                 let size = self.parse_definition_body(index, |p| p.expr())?;
@@ -116,10 +118,14 @@ impl Parser<'_> {
                         format!("expected a string (an LTL formula) as `{}`", def_name.name),
                     ));
                 };
+                literals.push((def_name.name.clone(), body.span));
                 m.ltl.push((def_name.name.clone(), formula));
             }
         }
-        let formulas: Vec<(String, Span)> = m
+        // Each formula with where it stands: its string in the file (an
+        // atom found in it is located exactly), else the definition's name
+        // (or the file's start, for --ltl).
+        let formulas: Vec<(String, Span, Option<Span>)> = m
             .ltl
             .iter()
             .map(|(name, f)| {
@@ -128,15 +134,16 @@ impl Parser<'_> {
                     .iter()
                     .find(|d| d.name.name == *name)
                     .map_or_else(Span::default, |d| d.name.span);
-                (f.clone(), at)
+                let literal = literals.iter().find(|(n, _)| n == name).map(|&(_, s)| s);
+                (f.clone(), at, literal)
             })
             .chain(
                 self.ltl_formulas
                     .iter()
-                    .map(|f| (f.clone(), Span::default())),
+                    .map(|f| (f.clone(), Span::default(), None)),
             )
             .collect();
-        for (formula, at) in formulas {
+        for (formula, at, literal) in formulas {
             // A formula that does not parse is reported by the checker.
             let Ok(property) = crate::temporal::ltl::parse(&formula) else {
                 continue;
@@ -148,10 +155,17 @@ impl Parser<'_> {
                 if m.ltl_atoms.iter().any(|(t, _)| *t == text) {
                     continue;
                 }
-                let expr = self.parse_text(&text, at, |p| p.expr()).map_err(|d| {
-                    let message = format!("in the LTL atom `{{{text}}}`: {}", d.message);
-                    Diagnostic { message, ..d }
-                })?;
+                // The atom's text as it stands in the file, if it does.
+                let base = literal.and_then(|l| {
+                    let source = self.file.text.get(l.start as usize..l.end as usize)?;
+                    source.find(&*text).map(|k| l.start as usize + k)
+                });
+                let expr = self
+                    .parse_text(&text, at, base, |p| p.expr())
+                    .map_err(|d| {
+                        let message = format!("in the LTL atom `{{{text}}}`: {}", d.message);
+                        Diagnostic { message, ..d }
+                    })?;
                 m.ltl_atoms.push((text, expr));
             }
         }

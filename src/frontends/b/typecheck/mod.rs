@@ -137,8 +137,8 @@ pub fn check_machine(
         checker.pred(goal);
     }
     for (text, atom) in &machine.ltl_atoms {
-        // The atom's tokens stand at its ASSERT_LTL definition (or the
-        // file's start, for --ltl): its errors name it.
+        // The atom's tokens stand where it is written in its ASSERT_LTL
+        // definition (at the file's start, for --ltl): its errors name it.
         let before = checker.diags.len();
         checker.pred(atom);
         for d in &mut checker.diags[before..] {
