@@ -226,6 +226,41 @@ fn fair_part(
         .find_map(|part| fair_part(local, part, sets, accepting, fairness))
 }
 
+/// `index` of a state not reached yet.
+const UNSEEN: u32 = u32::MAX;
+/// `index` of a state whose component has closed.
+const DONE: u32 = u32::MAX - 1;
+
+/// Tarjan's search state: per graph state its index and low link, the
+/// states of the components not closed yet, and the call stack over one
+/// shared stack of pending edges.
+struct Tarjan {
+    index: Vec<u32>,
+    low: Vec<u32>,
+    stack: Vec<u32>,
+    edges: Vec<(u32, u32)>,
+    /// Per call: the state, its next edge in `edges`, the end of its
+    /// edges, and whether it has a self-loop.
+    calls: Vec<(u32, usize, usize, bool)>,
+    counter: u32,
+    explored: Explored,
+}
+
+impl Tarjan {
+    /// Reaches `v`: numbers it, stacks it and its edges, and calls it.
+    fn open<G: Graph>(&mut self, graph: &G, v: u32) {
+        self.index[v as usize] = self.counter;
+        self.low[v as usize] = self.counter;
+        self.counter += 1;
+        self.stack.push(v);
+        let first = self.edges.len();
+        graph.edges(v, &mut self.edges);
+        self.explored.states += 1;
+        self.explored.edges += (self.edges.len() - first) as u64;
+        self.calls.push((v, first, self.edges.len(), false));
+    }
+}
+
 /// Tarjan's algorithm over the states reached from `roots` inside the
 /// subgraph that `inside` admits: calls `closed` on each strongly
 /// connected component as it closes (with whether its root has an edge to
@@ -236,54 +271,25 @@ fn components<G: Graph>(
     inside: &dyn Fn(u32) -> bool,
     closed: &mut dyn FnMut(&[u32], bool) -> bool,
 ) -> Explored {
-    /// `index` of a state not reached yet.
-    const UNSEEN: u32 = u32::MAX;
-    /// `index` of a state whose component has closed.
-    const DONE: u32 = u32::MAX - 1;
     let n = graph.bound();
     assert!(n <= MAX_STATES, "the caller bounds the graph");
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    let mut explored = Explored::default();
-    // Call stack: the state, its next edge in `edges`, the end of its
-    // edges, and whether it has a self-loop.
-    let mut calls: Vec<(u32, usize, usize, bool)> = Vec::new();
-    let mut counter = 0u32;
-    let mut open = |v: u32,
-                    index: &mut Vec<u32>,
-                    low: &mut Vec<u32>,
-                    stack: &mut Vec<u32>,
-                    edges: &mut Vec<(u32, u32)>,
-                    calls: &mut Vec<(u32, usize, usize, bool)>,
-                    explored: &mut Explored| {
-        index[v as usize] = counter;
-        low[v as usize] = counter;
-        counter += 1;
-        stack.push(v);
-        let first = edges.len();
-        graph.edges(v, edges);
-        explored.states += 1;
-        explored.edges += (edges.len() - first) as u64;
-        calls.push((v, first, edges.len(), false));
+    let mut t = Tarjan {
+        index: vec![UNSEEN; n],
+        low: vec![0u32; n],
+        stack: Vec::new(),
+        edges: Vec::new(),
+        calls: Vec::new(),
+        counter: 0,
+        explored: Explored::default(),
     };
     for &root in roots {
-        if index[root as usize] != UNSEEN || !inside(root) {
+        if t.index[root as usize] != UNSEEN || !inside(root) {
             continue;
         }
-        open(
-            root,
-            &mut index,
-            &mut low,
-            &mut stack,
-            &mut edges,
-            &mut calls,
-            &mut explored,
-        );
-        while let Some(&mut (v, ref mut at, end, ref mut self_loop)) = calls.last_mut() {
+        t.open(graph, root);
+        while let Some(&mut (v, ref mut at, end, ref mut self_loop)) = t.calls.last_mut() {
             if *at < end {
-                let (w, _) = edges[*at];
+                let (w, _) = t.edges[*at];
                 *at += 1;
                 if w == v {
                     *self_loop = true;
@@ -292,39 +298,31 @@ fn components<G: Graph>(
                 if !inside(w) {
                     continue;
                 }
-                match index[w as usize] {
-                    UNSEEN => open(
-                        w,
-                        &mut index,
-                        &mut low,
-                        &mut stack,
-                        &mut edges,
-                        &mut calls,
-                        &mut explored,
-                    ),
+                match t.index[w as usize] {
+                    UNSEEN => t.open(graph, w),
                     DONE => {}
-                    i => low[v as usize] = low[v as usize].min(i),
+                    i => t.low[v as usize] = t.low[v as usize].min(i),
                 }
                 continue;
             }
-            let (_, first, _, self_loop) = calls.pop().expect("a call");
-            edges.truncate(first);
-            if let Some(&(parent, ..)) = calls.last() {
-                low[parent as usize] = low[parent as usize].min(low[v as usize]);
+            let (_, first, _, self_loop) = t.calls.pop().expect("a call");
+            t.edges.truncate(first);
+            if let Some(&(parent, ..)) = t.calls.last() {
+                t.low[parent as usize] = t.low[parent as usize].min(t.low[v as usize]);
             }
-            if low[v as usize] == index[v as usize] {
-                let from = stack.iter().rposition(|&w| w == v).expect("v is stacked");
-                for &w in &stack[from..] {
-                    index[w as usize] = DONE;
+            if t.low[v as usize] == t.index[v as usize] {
+                let from = t.stack.iter().rposition(|&w| w == v).expect("v is stacked");
+                for &w in &t.stack[from..] {
+                    t.index[w as usize] = DONE;
                 }
-                if closed(&stack[from..], self_loop) {
-                    return explored;
+                if closed(&t.stack[from..], self_loop) {
+                    return t.explored;
                 }
-                stack.truncate(from);
+                t.stack.truncate(from);
             }
         }
     }
-    explored
+    t.explored
 }
 
 /// The lasso through the fair states `part` of `local` (see the module
