@@ -92,6 +92,50 @@ impl<'m, M: Model, S: StateSymmetry> Layered<'m, M, S> {
             reduced(layer, symmetry, t, &mut |rep| emit(step, rep))
         })
     }
+
+    /// Like [`Self::stepped_successors`], through an ample set of `por`
+    /// (a layer of its own, not the search's; `ps` its buffers): runs the
+    /// model's successors of `state` once and emits those of the ample set
+    /// (all of them when no proper one exists), with their group, each as
+    /// its representative; `true` when the set was proper.
+    /// [`Self::remaining_stepped_successors`] emits the others.
+    pub fn ample_stepped_successors(
+        &self,
+        scratch: &mut LayeredScratch<M::Scratch, S::Scratch>,
+        por: &PorLayer,
+        ps: &mut PorScratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(usize, &[u64]),
+    ) -> Result<bool, ModelError> {
+        let LayeredScratch {
+            model, symmetry, ..
+        } = scratch;
+        let proper = por.expand(self.model, model, ps, state)?;
+        let layer = self.symmetry.as_ref();
+        por.emit_steps(ps, self.model.state_width(), true, &mut |g, s| {
+            reduced(layer, symmetry, s, &mut |rep| emit(g, rep))
+        });
+        Ok(proper)
+    }
+
+    /// After [`Self::ample_stepped_successors`] with the same buffers: the
+    /// successors its ample set left out (none after a full expansion).
+    pub fn remaining_stepped_successors(
+        &self,
+        scratch: &mut LayeredScratch<M::Scratch, S::Scratch>,
+        por: &PorLayer,
+        ps: &PorScratch,
+        emit: &mut dyn FnMut(usize, &[u64]),
+    ) {
+        if !por.was_proper(ps) {
+            return;
+        }
+        let layer = self.symmetry.as_ref();
+        let symmetry = &mut scratch.symmetry;
+        por.emit_steps(ps, self.model.state_width(), false, &mut |g, s| {
+            reduced(layer, symmetry, s, &mut |rep| emit(g, rep))
+        });
+    }
 }
 
 /// Sets `moved` once a successor `s` differs from `state` (the first

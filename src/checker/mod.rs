@@ -335,6 +335,12 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
             self.independence.is_some(),
             &self.symmetry,
         )?;
+        let ltl_por = temporal::ltl_por_layer(
+            self.model,
+            &properties,
+            self.independence.as_ref(),
+            self.symmetry.is_some(),
+        );
         let (layered, config) = self.build()?;
         // The budget given, else the one the calling thread works for,
         // else the run's own.
@@ -365,7 +371,13 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
         let _entered = budget.enter();
         let mut report = explore(&layered, &config);
         let liveness = temporal::check_liveness(&layered, &config, &mut report);
-        let ltl = temporal::check_ltl(&layered, &config, &properties, &mut report);
+        let ltl = temporal::check_ltl(
+            &layered,
+            ltl_por.as_ref(),
+            &config,
+            &properties,
+            &mut report,
+        );
         Ok(Run {
             report,
             liveness,

@@ -4,7 +4,8 @@
 //! verdicts and counterexamples put into the run's report.
 
 use super::{CheckerError, Layered, real_trace};
-use crate::model::{Model, StateSymmetry};
+use crate::model::{GroupSet, Independence, Model, StateSymmetry};
+use crate::por::PorLayer;
 use crate::symmetry::SymmetryMode;
 use crate::temporal::TemporalError;
 use crate::temporal::liveness::{LivenessFigures, LivenessVerdict};
@@ -42,7 +43,8 @@ const MAX_UNROLL: usize = 24;
 
 /// Refuses what the LTL check cannot honour: a property whose atoms do
 /// not compile against the model (an unknown operation, a predicate the
-/// front end rejects), partial order reduction and approximate symmetry
+/// front end rejects), partial order reduction of a property it would not
+/// preserve ([`crate::temporal::ltl::reduction`]) and approximate symmetry
 /// modes.
 pub(super) fn refuse_ltl_with<M: Model, S>(
     model: &M,
@@ -64,13 +66,20 @@ pub(super) fn refuse_ltl_with<M: Model, S>(
         }
     }
     if por {
-        return Err(CheckerError::new(
-            format!(
-                "not supported yet: partial order reduction with LTL properties (`{}`)",
-                first.name
-            ),
-            "run without --por",
-        ));
+        for p in properties {
+            crate::temporal::ltl::reduction::visible_groups(model, &p.property).map_err(
+                |what| {
+                    CheckerError::new(
+                        format!(
+                            "not supported yet: partial order reduction with {what} \
+                         (LTL property `{}`)",
+                            p.name
+                        ),
+                        "run without --por",
+                    )
+                },
+            )?;
+        }
     }
     let names_groups = |p: &LtlProperty| {
         !p.property.fairness.is_empty()
@@ -109,11 +118,34 @@ pub(super) fn refuse_ltl_with<M: Model, S>(
     Ok(())
 }
 
+/// The partial order reduction layer of the LTL check's graph: the
+/// search's relations, with the groups that may change an atom of some
+/// property visible (after [`refuse_ltl_with`] accepted them).
+pub(super) fn ltl_por_layer<M: Model>(
+    model: &M,
+    properties: &[LtlProperty],
+    independence: Option<&Independence>,
+    symmetric: bool,
+) -> Option<PorLayer> {
+    let independence = independence.filter(|_| !properties.is_empty())?;
+    let mut visible = GroupSet::empty(model.groups().len());
+    for p in properties {
+        let groups = crate::temporal::ltl::reduction::visible_groups(model, &p.property)
+            .expect("accepted before the run");
+        visible.union_with(&groups);
+    }
+    Some(PorLayer::new(
+        &independence.with_visible_groups(&visible),
+        symmetric,
+    ))
+}
+
 /// After a complete search: checks `properties` in order and puts the
 /// first violation (or why the check stopped, or was refused) into
 /// `report`; the figures of the properties checked.
 pub(super) fn check_ltl<M: Model, S: StateSymmetry>(
     layered: &Layered<'_, M, S>,
+    por: Option<&PorLayer>,
     config: &Config,
     properties: &[LtlProperty],
     report: &mut Report,
@@ -124,10 +156,11 @@ pub(super) fn check_ltl<M: Model, S: StateSymmetry>(
     }
     let checked: Vec<&Property> = properties.iter().map(|p| &p.property).collect();
     // A property that cannot be prepared is refused before any search.
-    let (outcomes, first) = match crate::temporal::ltl::check(layered, config.threads, &checked) {
-        Ok(outcomes) => (outcomes, 0),
-        Err((k, e)) => (vec![Err(e)], k),
-    };
+    let (outcomes, first) =
+        match crate::temporal::ltl::check(layered, por, config.threads, &checked) {
+            Ok(outcomes) => (outcomes, 0),
+            Err((k, e)) => (vec![Err(e)], k),
+        };
     for (p, outcome) in properties[first..].iter().zip(outcomes) {
         match outcome {
             Err(LtlError::Refused(message)) => {

@@ -284,6 +284,24 @@ impl Independence {
     }
 }
 
+impl Independence {
+    /// The same relations with `visible` (a set over the groups) as the
+    /// groups that may change a checked label, for labels other than the
+    /// ones the front end decided them for (LTL atoms): an instance is
+    /// visible when its group is, and the cycle proviso is on.
+    pub fn with_visible_groups(&self, visible: &GroupSet) -> Independence {
+        let mut out = self.clone();
+        out.groups.visible = visible.clone();
+        if let Some(inst) = &mut out.instances {
+            let n = inst.group_of.len();
+            inst.relations.visible =
+                GroupSet::of(n, (0..n).filter(|&i| visible.contains(inst.group_of[i])));
+        }
+        out.proviso = true;
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

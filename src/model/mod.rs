@@ -253,6 +253,14 @@ pub trait Model: Sync {
         ))
     }
 
+    /// The slots (indices into [`Self::slots`]) that the state predicate
+    /// `text` reads, as [`Self::state_predicate`] compiles it; `None` when
+    /// the front end cannot say (partial order reduction then refuses an
+    /// LTL property with the atom `{text}`).
+    fn predicate_reads(&self, _text: &str) -> Option<Vec<usize>> {
+        None
+    }
+
     /// Whether every transition group is left unchanged by the symmetry's
     /// permutations (a Murphi ruleset is one group for all its instances,
     /// a B operation one for all its parameters): then LTL's `e(op)`,

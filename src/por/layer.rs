@@ -312,6 +312,35 @@ impl PorLayer {
         }
     }
 
+    /// Like [`Self::emit_part`], with the group of each successor's step.
+    pub fn emit_steps(
+        &self,
+        scratch: &PorScratch,
+        width: usize,
+        inside: bool,
+        emit: &mut dyn FnMut(usize, &[u64]),
+    ) {
+        let group = |op: u32| match &self.group_of {
+            Some(of) => of[op as usize],
+            None => op as usize,
+        };
+        for (i, &op) in scratch.ops.iter().enumerate() {
+            let part = !scratch.proper || scratch.ample.chosen.contains(op as usize);
+            if part == inside {
+                emit(group(op), &scratch.words[i * width..(i + 1) * width]);
+            }
+        }
+    }
+
+    /// The groups enabled in the state of the last expansion.
+    pub fn enabled_groups<'s>(&self, scratch: &'s PorScratch) -> &'s OpSet {
+        if self.group_of.is_some() {
+            &scratch.group_enabled
+        } else {
+            &scratch.enabled
+        }
+    }
+
     /// Whether the last expansion was through a proper ample set.
     pub fn was_proper(&self, scratch: &PorScratch) -> bool {
         scratch.proper

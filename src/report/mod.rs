@@ -323,10 +323,16 @@ impl RunSummary {
         if let Some(info) = &r.por {
             out.push_str(&notes::por_text(info));
         }
+        // With --por the LTL graph is built through ample sets too.
+        let graph = if r.por.is_some() {
+            "reduced graph"
+        } else {
+            "graph"
+        };
         for l in &r.ltl {
             let _ = writeln!(
                 out,
-                "LTL {}: automaton of {} states, graph of {} states, product of {} states, {} edges ({}, {:.3} s)",
+                "LTL {}: automaton of {} states, {graph} of {} states, product of {} states, {} edges ({}, {:.3} s)",
                 l.name,
                 l.automaton_states,
                 group(l.model_states),

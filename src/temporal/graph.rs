@@ -11,12 +11,15 @@
 //! while the others go on expanding. The numbering, the edges and the
 //! parents are therefore the same at every thread count, and so are the
 //! counterexamples.
+//!
+//! A system that reduces (partial order reduction) is expanded through its
+//! ample sets; the numbering applies the cycle proviso ([`StateGraph::build`]).
 
 use crate::temporal::TemporalError;
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use workers::{ModelError, StopReason, TransitionSystem};
+use workers::{Expansion, ModelError, StopReason, TransitionSystem};
 
 /// States expanded by one thread between two claims of work.
 const CHUNK: usize = 64;
@@ -102,11 +105,16 @@ impl Index {
 
 /// What one thread made of a chunk of a level: per state, its labels and
 /// how many successors it has; the successors' words one after the other.
+/// With a reducing system, per state also the successors its ample set
+/// left out (none when the expansion was full), which numbering adds only
+/// when the cycle proviso asks for them.
 #[derive(Default)]
 struct ChunkOut {
     first: usize,
     counts: Vec<u32>,
     successors: Vec<u64>,
+    left_counts: Vec<u32>,
+    left_out: Vec<u64>,
     labels: Vec<u64>,
 }
 
@@ -119,6 +127,11 @@ impl StateGraph {
     /// system emits carries that many more words after its
     /// `state_width()` words: the edge's tag ([`StateGraph::edges_of`],
     /// [`StateGraph::edge_tags`]), not part of the state.
+    ///
+    /// When `system` reduces ([`TransitionSystem::reduces`]), each state is
+    /// expanded through its ample set, and fully when an ample successor
+    /// was numbered before the state's successors were (with the proviso
+    /// on): every cycle of the graph then has a fully expanded state.
     pub fn build<T, L>(
         system: &T,
         threads: usize,
@@ -175,25 +188,51 @@ impl StateGraph {
 
     /// Numbers the successors of a chunk of the level being expanded (in
     /// order: chunks are numbered in chunk order) and adds the chunk's
-    /// edges and labels.
+    /// edges and labels. A state expanded through an ample set gets the
+    /// successors it left out too when one of its ample successors was
+    /// numbered before (the cycle proviso: along a cycle of states that
+    /// keep their ample sets each would be numbered after the one before
+    /// it, which cannot close).
     fn number(&mut self, index: &mut Index, out: &ChunkOut) -> Result<(), TemporalError> {
-        let width = self.width;
-        let emitted = width + self.tag_words;
-        let mut at = 0;
+        let emitted = self.width + self.tag_words;
+        let (mut at, mut left_at) = (0, 0);
         for (k, &count) in out.counts.iter().enumerate() {
             let v = out.first + k;
+            let before = self.len() as u32;
+            let mut seen = false;
             for _ in 0..count {
-                let s = &out.successors[at..at + width];
-                self.tags
-                    .extend_from_slice(&out.successors[at + width..at + emitted]);
+                let id = self.add_edge(index, &out.successors[at..at + emitted], v as u32)?;
+                seen |= id < before;
                 at += emitted;
-                let id = self.add(index, s, v as u32)?;
-                self.succ.push(id);
+            }
+            let left = out.left_counts.get(k).map_or(0, |&n| n as usize);
+            if seen {
+                for _ in 0..left {
+                    self.add_edge(index, &out.left_out[left_at..left_at + emitted], v as u32)?;
+                    left_at += emitted;
+                }
+            } else {
+                left_at += left * emitted;
             }
             self.succ_start.push(self.succ.len() as u64);
         }
         self.labels.extend_from_slice(&out.labels);
         Ok(())
+    }
+
+    /// Adds the edge from `v` to the state of `emitted` (its words, then
+    /// the tag), numbering the state if new; its id.
+    fn add_edge(
+        &mut self,
+        index: &mut Index,
+        emitted: &[u64],
+        v: u32,
+    ) -> Result<u32, TemporalError> {
+        let (s, tag) = emitted.split_at(self.width);
+        self.tags.extend_from_slice(tag);
+        let id = self.add(index, s, v)?;
+        self.succ.push(id);
+        Ok(id)
     }
 
     /// The id of `s`, adding it (with `parent`) if new.
@@ -411,14 +450,31 @@ where
                 first: first + from,
                 ..ChunkOut::default()
             };
+            let reduces = system.reduces();
             for v in from..to {
                 let state = &frontier[v * width..(v + 1) * width];
                 let mut count = 0u32;
-                system.successors(scratch, state, &mut |s| {
+                let mut push = |s: &[u64]| {
                     out.successors.extend_from_slice(s);
                     count += 1;
-                })?;
+                };
+                let expansion = if reduces {
+                    system.reduced_successors(scratch, state, &mut push)?
+                } else {
+                    system.successors(scratch, state, &mut push)?;
+                    Expansion::Full
+                };
                 out.counts.push(count);
+                if reduces {
+                    let mut left = 0u32;
+                    if let Expansion::Ample { proviso: true } = expansion {
+                        system.remaining_successors(scratch, state, &mut |s| {
+                            out.left_out.extend_from_slice(s);
+                            left += 1;
+                        })?;
+                    }
+                    out.left_counts.push(left);
+                }
                 let at = out.labels.len();
                 out.labels.resize(at + label_words, 0);
                 label(scratch, state, &mut out.labels[at..])?;

@@ -712,6 +712,45 @@ fn temporal_assertions_are_checked() {
     );
 }
 
+/// `--por` with LTL on B: the graph of an `ASSERT_LTL` without `X`, `[op]`
+/// or fairness is built through ample sets (the invisible `incB` runs
+/// first), with the unreduced verdict; `X` is refused by name.
+#[test]
+fn temporal_assertions_with_partial_order_reduction() {
+    let machine = |formula: &str| {
+        format!(
+            "MACHINE P\nDEFINITIONS ASSERT_LTL == \"{formula}\"\nVARIABLES a, b\n\
+             INVARIANT a : 0..2 & b : 0..2\nINITIALISATION a := 0 || b := 0\nOPERATIONS\n  \
+             incA = PRE a < 2 THEN a := a + 1 END;\n  incB = PRE b < 2 THEN b := b + 1 END\nEND\n"
+        )
+    };
+    for (formula, result, code) in [
+        ("F {a = 2}", "ok", 0),
+        ("F G {b = 2}", "ok", 0),
+        ("G {a < 2}", "ltl_violation", 1),
+    ] {
+        for (flags, states) in [
+            (&["--json", "--no-deadlock"][..], 9),
+            (&["--json", "--no-deadlock", "--por"], 5),
+        ] {
+            let (got, out, err) = check(&machine(formula), flags);
+            assert_eq!(got, Some(code), "{formula} {flags:?}: {out}{err}");
+            let report = json(&out);
+            assert_eq!(report["result"], result, "{formula} {flags:?}: {report}");
+            assert_eq!(
+                report["ltl"][0]["model_states"], states,
+                "{formula} {flags:?}: {report}"
+            );
+        }
+    }
+    let (code, _, err) = check(&machine("G X {a < 3}"), &["--no-deadlock", "--por"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("partial order reduction with the next-time operator X"),
+        "{err}"
+    );
+}
+
 /// Traces print records with their field names, in states and in labels.
 #[test]
 fn traces_print_records_with_field_names() {

@@ -1252,6 +1252,80 @@ fn liveness_properties_are_checked_from_the_command_line() {
     );
 }
 
+/// `--ltl` on a Murphi program: braces hold a Murphi expression, `e(...)`
+/// names a rule; the verdict is the same at 1 and 2 threads and with
+/// `--por`, which shrinks the graph where an invisible rule runs first and
+/// expands fully where an invisible cycle would postpone a visible rule
+/// forever (the cycle proviso); what it cannot preserve it refuses.
+#[test]
+fn ltl_on_murphi_with_and_without_partial_order_reduction() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        path.display().to_string()
+    };
+    // Two independent counters: `b` runs first in the reduced graph.
+    let counters = write(
+        "counters.m",
+        "var a: 0..3; b: 0..3;\nstartstate begin a := 0; b := 0; end;\n\
+         rule \"a\" a < 3 ==> begin a := a + 1; end;\n\
+         rule \"b\" b < 3 ==> begin b := b + 1; end;\n",
+    );
+    // `flip` cycles for ever beside `set`, which the reduction must not
+    // postpone for ever.
+    let flip = write(
+        "flip.m",
+        "var x: 0..1; y: 0..1;\nstartstate begin x := 0; y := 0; end;\n\
+         rule \"flip\" true ==> begin y := 1 - y; end;\n\
+         rule \"set\" x = 0 ==> begin x := 1; end;\n",
+    );
+    let run = |model: &str, formula: &str, flags: &[&str]| {
+        let mut all = vec!["--no-deadlock", "--ltl", formula];
+        all.extend_from_slice(flags);
+        CheckRun::run_path(model, &[], &all, DEFAULT_TIMEOUT)
+    };
+    for (model, formula, holds, full, reduced) in [
+        (&counters, "F {a = 3}", true, 16, 7),
+        (&counters, "G (e(a) or {a = 3})", true, 16, 7),
+        (&counters, "G {a < 3}", false, 16, 7),
+        (&counters, "F G deadlock", true, 16, 7),
+        (&flip, "G {x = 0}", false, 4, 4),
+        (&flip, "G F {y = 0}", true, 4, 3),
+    ] {
+        for threads in ["1", "2"] {
+            for (por, states) in [(false, full), (true, reduced)] {
+                let mut flags = vec!["--threads", threads];
+                if por {
+                    flags.push("--por");
+                }
+                let r = run(model, formula, &flags);
+                let what = format!("{formula} {flags:?}: {}", r.json);
+                let expected = if holds { "ok" } else { "ltl_violation" };
+                assert_eq!(r.result(), expected, "{what}");
+                assert_eq!(r.code, Some(if holds { 0 } else { 1 }), "{what}");
+                assert_eq!(r.json["ltl"][0]["model_states"], states, "{what}");
+            }
+        }
+    }
+    for (formula, what) in [
+        ("G X {x = 0}", "next-time operator X"),
+        ("G F [flip]", "step atom `[flip]`"),
+        ("WF(set) => F {x = 1}", "fairness"),
+    ] {
+        let r = run(&flip, formula, &["--por"]);
+        assert_eq!(r.code, Some(2), "{formula}: {}", r.json);
+        assert!(
+            r.stderr.contains("partial order reduction with") && r.stderr.contains(what),
+            "{formula}: {}",
+            r.stderr
+        );
+    }
+    // Weak fairness on `set` makes `F {x = 1}` hold without reduction.
+    let r = run(&flip, "WF(set) => F {x = 1}", &[]);
+    assert_eq!(r.result(), "ok", "{}", r.json);
+}
+
 /// Cover counts as Rumur prints them (`cover "x" hit N times`), in text and
 /// JSON.
 #[test]

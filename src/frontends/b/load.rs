@@ -211,6 +211,8 @@ pub fn load_machine_with_ast(
     system.interchangeable =
         crate::frontends::b::symmetry::interchangeable_elements(&machine, &types.given_sets);
     system.groups = crate::frontends::b::por::independence::group_infos(&machine, system.layout());
+    system.ltl_reads =
+        crate::frontends::b::por::independence::ltl_atom_reads(&machine, system.layout());
     system.constant_rules = crate::frontends::b::symmetry::ConstantRules::of(
         &machine,
         &types.constants,

@@ -57,6 +57,9 @@ pub struct BSystem {
     /// The machine's `ASSERT_LTL...` definitions: name and formula (set by
     /// the loader).
     pub ltl: Vec<(String, String)>,
+    /// Per LTL predicate atom (its text), the slots it reads (set by the
+    /// loader).
+    pub ltl_reads: Vec<(String, Vec<usize>)>,
 }
 
 /// Per-thread buffers for decoding and encoding states.
@@ -137,6 +140,7 @@ impl BSystem {
             file,
             valuations,
             ltl: Vec::new(),
+            ltl_reads: Vec::new(),
         })
     }
 
@@ -618,6 +622,13 @@ impl Model for BSystem {
                 .ltl_atom(k, &scratch.constants, &scratch.variables)
                 .map_err(|e| self.error(&e))
         }))
+    }
+
+    fn predicate_reads(&self, text: &str) -> Option<Vec<usize>> {
+        self.ltl_reads
+            .iter()
+            .find(|(t, _)| t == text)
+            .map(|(_, reads)| reads.clone())
     }
 
     fn ltl_assertions(&self) -> Vec<(String, String)> {

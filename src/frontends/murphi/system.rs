@@ -310,6 +310,25 @@ impl MurphiSystem {
         Independence::from_access(&self.groups, &visible)
     }
 
+    /// A Murphi boolean expression over the global variables (constants,
+    /// types, functions of the program in scope), compiled as the
+    /// condition of one more invariant at the end of the program.
+    fn compile_atom(&self, text: &str) -> Result<CRule, String> {
+        let source = format!("{}\ninvariant \"LTL atom\"\n{text}\n;\n", self.file.text);
+        let file = SourceFile::new(self.file.name.clone(), source);
+        let program = super::parser::parse_program(&file.text).map_err(|d| d.render(&file))?;
+        let compiled = super::compile::compile(&program, &self.overrides, self.dialect)
+            .map_err(|d| d.render(&file))?;
+        let same = compiled.invariants.len() == self.prog.invariants.len() + 1
+            && compiled.rules.len() == self.prog.rules.len()
+            && compiled.starts.len() == self.prog.starts.len()
+            && compiled.procs.len() == self.prog.procs.len();
+        match compiled.invariants.last() {
+            Some(rule) if same && rule.params.is_empty() => Ok(rule.clone()),
+            _ => Err("expected one boolean expression".to_string()),
+        }
+    }
+
     fn machine<'s>(&'s self, mem: &'s mut Vec<u64>) -> Machine<'s, 's> {
         Machine::new(&self.prog, mem).counting_covers(&self.statement_hits)
     }
@@ -646,23 +665,9 @@ impl Model for MurphiSystem {
         Ok(None)
     }
 
-    /// A Murphi boolean expression over the global variables (constants,
-    /// types, functions of the program in scope), compiled as the
-    /// condition of one more invariant at the end of the program.
+    /// The atom compiled as one more invariant ([`Self::compile_atom`]).
     fn state_predicate(&self, text: &str) -> Result<StatePredicate<'_, MurphiScratch>, String> {
-        let source = format!("{}\ninvariant \"LTL atom\"\n{text}\n;\n", self.file.text);
-        let file = SourceFile::new(self.file.name.clone(), source);
-        let program = super::parser::parse_program(&file.text).map_err(|d| d.render(&file))?;
-        let compiled = super::compile::compile(&program, &self.overrides, self.dialect)
-            .map_err(|d| d.render(&file))?;
-        let same = compiled.invariants.len() == self.prog.invariants.len() + 1
-            && compiled.rules.len() == self.prog.rules.len()
-            && compiled.starts.len() == self.prog.starts.len()
-            && compiled.procs.len() == self.prog.procs.len();
-        let rule = match compiled.invariants.last() {
-            Some(rule) if same && rule.params.is_empty() => rule.clone(),
-            _ => return Err("expected one boolean expression".to_string()),
-        };
+        let rule = self.compile_atom(text)?;
         let inst = Instance {
             rule: 0,
             values: Vec::new(),
@@ -679,6 +684,19 @@ impl Model for MurphiSystem {
         ))
     }
 
+    /// What the atom's condition reads, collected as an invariant's.
+    fn predicate_reads(&self, text: &str) -> Option<Vec<usize>> {
+        let rule = self.compile_atom(text).ok()?;
+        let mut reads: Vec<usize> = rule
+            .guard_reads
+            .iter()
+            .chain(&rule.reads)
+            .copied()
+            .collect();
+        reads.sort_unstable();
+        reads.dedup();
+        Some(reads)
+    }
     /// A rule's group is the whole ruleset, which the scalarset
     /// permutations map to itself.
     fn groups_commute_with_symmetry(&self) -> bool {

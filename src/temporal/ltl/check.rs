@@ -18,6 +18,7 @@ use super::lettered::{CompiledAtom, LetteredModel, Letters, STUTTER};
 use super::product::ProductGraph;
 use crate::checker::Layered;
 use crate::model::{Model, StateSymmetry};
+use crate::por::PorLayer;
 use crate::temporal::TemporalError;
 use crate::temporal::graph::StateGraph;
 use std::time::{Duration, Instant};
@@ -153,7 +154,9 @@ pub fn prepare<'m, M: Model>(
 pub type LtlOutcome = Result<(LtlVerdict, LtlFigures), LtlError>;
 
 /// Checks `properties` in order on `layered` (the model with its symmetry
-/// layer) with `threads` threads, on one graph of the model labelled with
+/// layer; its graph reduced through `por`'s ample sets, whose visible
+/// groups are those of [`super::reduction`]) with `threads` threads, on one
+/// graph of the model labelled with
 /// every property's letters; the outcomes up to the first that is not
 /// [`LtlVerdict::Holds`] (a violation, or why the check stopped). The first
 /// outcome's wall time includes building the graph, which the others reuse.
@@ -161,6 +164,7 @@ pub type LtlOutcome = Result<(LtlVerdict, LtlFigures), LtlError>;
 /// the model, and why.
 pub fn check<M: Model, S: StateSymmetry>(
     layered: &Layered<'_, M, S>,
+    por: Option<&PorLayer>,
     threads: usize,
     properties: &[&Property],
 ) -> Result<Vec<LtlOutcome>, (usize, LtlError)> {
@@ -184,7 +188,7 @@ pub fn check<M: Model, S: StateSymmetry>(
         fairness.push(fair);
         automata.push(buchi);
     }
-    let system = LetteredModel::new(layered, &letters);
+    let system = LetteredModel::new(layered, &letters).with_por(por);
     let built = StateGraph::build(&system, threads, label_words, 1, |scratch, state, out| {
         let (model, enabled) = scratch.model_and_enabled();
         for (i, l) in letters.iter().enumerate() {

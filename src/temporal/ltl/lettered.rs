@@ -9,10 +9,16 @@
 //!
 //! After an expansion the scratch keeps the groups enabled in the state
 //! ([`LetteredScratch::enabled`]), which the letter and fairness read.
+//!
+//! With a partial order reduction layer ([`LetteredModel::with_por`], whose
+//! visible groups are those that may change the atoms, see
+//! [`super::reduction`]) the system reduces: a state's successors are those
+//! of an ample set, the rest on demand.
 
 use crate::checker::{Layered, LayeredScratch};
 use crate::model::{Model, Permutation, StatePredicate, StateSymmetry};
-use workers::{LabelledState, ModelError, TransitionSystem, Violation};
+use crate::por::{PorLayer, PorScratch};
+use workers::{Expansion, LabelledState, ModelError, TransitionSystem, Violation};
 
 /// The tag of a deadlock's step of no operation.
 pub const STUTTER: u32 = u32::MAX;
@@ -118,6 +124,7 @@ impl<'m, Sc> Letters<'m, Sc> {
 pub struct LetteredModel<'a, 'm, M: Model, S: StateSymmetry> {
     layered: &'a Layered<'m, M, S>,
     letters: &'a [Letters<'a, M::Scratch>],
+    por: Option<&'a PorLayer>,
     groups: usize,
     /// With symmetry: check on states' permutation images that every
     /// predicate atom is invariant.
@@ -133,6 +140,7 @@ pub struct LetteredScratch<MS, SS> {
     /// Expansions so far (the invariance check samples them).
     expanded: u64,
     perm: Option<Permutation>,
+    por: Option<PorScratch>,
 }
 
 impl<MS, SS> LetteredScratch<MS, SS> {
@@ -161,8 +169,31 @@ impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
             check_invariance: layered.symmetry().is_some()
                 && letters.iter().any(|l| l.predicates != 0),
             letters,
+            por: None,
             groups: layered.model().groups().len(),
         }
+    }
+
+    /// The same, expanded through the ample sets of `por`.
+    pub fn with_por(mut self, por: Option<&'a PorLayer>) -> Self {
+        self.por = por;
+        self
+    }
+
+    /// Checks the predicate atoms' invariance on `state` when sampled.
+    fn sample_invariance(
+        &self,
+        scratch: &mut LetteredScratch<M::Scratch, S::Scratch>,
+        state: &[u64],
+    ) -> Result<(), ModelError> {
+        if self.check_invariance {
+            let n = scratch.expanded;
+            scratch.expanded += 1;
+            if n < CHECK_FIRST || workers::fingerprint(state).is_multiple_of(CHECK_EVERY) {
+                self.check_invariant(scratch, state)?;
+            }
+        }
+        Ok(())
     }
 
     /// Refuses the run when a predicate atom differs on `state` and a
@@ -211,6 +242,7 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for LetteredModel<'_, '_, M, S
             out: Vec::new(),
             expanded: 0,
             perm: None,
+            por: self.por.map(PorLayer::new_scratch),
         }
     }
 
@@ -233,13 +265,7 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for LetteredModel<'_, '_, M, S
         state: &[u64],
         emit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), ModelError> {
-        if self.check_invariance {
-            let n = scratch.expanded;
-            scratch.expanded += 1;
-            if n < CHECK_FIRST || workers::fingerprint(state).is_multiple_of(CHECK_EVERY) {
-                self.check_invariant(scratch, state)?;
-            }
-        }
+        self.sample_invariance(scratch, state)?;
         let LetteredScratch {
             inner,
             enabled,
@@ -253,17 +279,79 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for LetteredModel<'_, '_, M, S
                 let g = step.group();
                 enabled[g / 64] |= 1 << (g % 64);
                 any = true;
-                out.clear();
-                out.extend_from_slice(rep);
-                out.push(g as u64);
-                emit(out);
+                emit(tagged(out, rep, g as u64));
             })?;
         if !any {
-            out.clear();
-            out.extend_from_slice(state);
-            out.push(u64::from(STUTTER));
-            emit(out);
+            emit(tagged(out, state, u64::from(STUTTER)));
         }
+        Ok(())
+    }
+
+    fn reduces(&self) -> bool {
+        self.por.is_some()
+    }
+
+    fn reduced_successors(
+        &self,
+        scratch: &mut Self::Scratch,
+        state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<Expansion, ModelError> {
+        let Some(por) = self.por else {
+            self.successors(scratch, state, emit)?;
+            return Ok(Expansion::Full);
+        };
+        self.sample_invariance(scratch, state)?;
+        let LetteredScratch {
+            inner,
+            enabled,
+            out,
+            por: ps,
+            ..
+        } = scratch;
+        let ps = ps.as_mut().expect("scratch made with the layer");
+        let proper =
+            self.layered
+                .ample_stepped_successors(inner, por, ps, state, &mut |g, rep| {
+                    emit(tagged(out, rep, g as u64))
+                })?;
+        let groups = por.enabled_groups(ps);
+        enabled.iter_mut().for_each(|e| *e = 0);
+        for g in groups.iter() {
+            enabled[g / 64] |= 1 << (g % 64);
+        }
+        if groups.is_empty() {
+            emit(tagged(out, state, u64::from(STUTTER)));
+        }
+        Ok(if proper {
+            Expansion::Ample { proviso: true }
+        } else {
+            Expansion::Full
+        })
+    }
+
+    fn remaining_successors(
+        &self,
+        scratch: &mut Self::Scratch,
+        _state: &[u64],
+        emit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ModelError> {
+        let (
+            Some(por),
+            LetteredScratch {
+                inner,
+                out,
+                por: Some(ps),
+                ..
+            },
+        ) = (self.por, scratch)
+        else {
+            return Ok(());
+        };
+        self.layered
+            .remaining_stepped_successors(inner, por, ps, &mut |g, rep| {
+                emit(tagged(out, rep, g as u64))
+            });
         Ok(())
     }
 
@@ -286,4 +374,13 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for LetteredModel<'_, '_, M, S
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
         self.layered.model().describe_state(state)
     }
+}
+
+/// `state` followed by the tag `tag`, in `out`.
+#[inline]
+fn tagged<'o>(out: &'o mut Vec<u64>, state: &[u64], tag: u64) -> &'o [u64] {
+    out.clear();
+    out.extend_from_slice(state);
+    out.push(tag);
+    out
 }

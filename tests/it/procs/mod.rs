@@ -346,6 +346,18 @@ impl Model for Procs {
         Err(format!("unknown predicate {text}"))
     }
 
+    fn predicate_reads(&self, text: &str) -> Option<Vec<usize>> {
+        let n = self.n;
+        if text == "free" {
+            return Some(vec![n]);
+        }
+        if text.starts_with("total>=") {
+            return Some(vec![n + 1]);
+        }
+        let i = text.strip_prefix('c')?.split_once('=')?.0.parse().ok()?;
+        Some(vec![i])
+    }
+
     fn liveness_image(&self, index: usize, perm: &Permutation) -> Option<usize> {
         match self.liveness[index] {
             Live::CounterAt(i, v) => {

@@ -22,21 +22,22 @@ pub struct Checked {
     pub goal: bool,
 }
 
+/// The slots of `layout` that hold the variables `names` (constants are
+/// never written, so they do not count), ascending.
+fn variable_slots(layout: &StateLayout, names: &BTreeSet<String>) -> Vec<usize> {
+    layout
+        .slots()
+        .iter()
+        .enumerate()
+        .skip(layout.constant_count())
+        .filter(|(_, s)| names.contains(&s.name))
+        .map(|(k, _)| k)
+        .collect()
+}
+
 /// The transition groups of `machine` (its operations, in order) with the
 /// slots of `layout` their guards read and their actions read and write.
 pub fn group_infos(machine: &Machine, layout: &StateLayout) -> Vec<GroupInfo> {
-    let slot_of = |names: &BTreeSet<String>| -> Vec<usize> {
-        let mut slots: Vec<usize> = layout
-            .slots()
-            .iter()
-            .enumerate()
-            .skip(layout.constant_count())
-            .filter(|(_, s)| names.contains(&s.name))
-            .map(|(k, _)| k)
-            .collect();
-        slots.sort_unstable();
-        slots
-    };
     machine
         .operations
         .iter()
@@ -44,10 +45,24 @@ pub fn group_infos(machine: &Machine, layout: &StateLayout) -> Vec<GroupInfo> {
             let sets = access_sets(machine, op);
             GroupInfo {
                 name: op.name.name.clone(),
-                guard_reads: slot_of(&sets.read_guard),
-                action_reads: slot_of(&sets.read_action),
-                writes: slot_of(&sets.write),
+                guard_reads: variable_slots(layout, &sets.read_guard),
+                action_reads: variable_slots(layout, &sets.read_action),
+                writes: variable_slots(layout, &sets.write),
             }
+        })
+        .collect()
+}
+
+/// Per LTL predicate atom of `machine` (its text), the slots of `layout`
+/// holding the variables it reads.
+pub fn ltl_atom_reads(machine: &Machine, layout: &StateLayout) -> Vec<(String, Vec<usize>)> {
+    let variables: BTreeSet<String> = machine.variables.iter().map(|v| v.name.clone()).collect();
+    machine
+        .ltl_atoms
+        .iter()
+        .map(|(text, atom)| {
+            let names = expr_reads(&variables, atom);
+            (text.clone(), variable_slots(layout, &names))
         })
         .collect()
 }
