@@ -47,6 +47,7 @@ mod por_cli;
 mod por_differential;
 mod por_models;
 mod por_search;
+mod prob_ltl;
 mod procs_differential;
 mod promela;
 mod rumur_corpus;
