@@ -103,6 +103,24 @@ pub(super) fn refuse_ltl_with<M: Model, S>(
             "run without --symmetry",
         ));
     }
+    if symmetry.is_some()
+        && let Some((p, atom)) = properties.iter().find_map(|p| {
+            p.property
+                .atoms
+                .iter()
+                .find(|a| matches!(a, crate::temporal::ltl::Atom::TakenWith(..)))
+                .map(|a| (p, a))
+        })
+    {
+        return Err(CheckerError::new(
+            format!(
+                "not supported yet: the step atom `{atom}` (with arguments) in LTL property \
+                 `{}` with symmetry reduction: its arguments may name single elements",
+                p.name
+            ),
+            "run without --symmetry",
+        ));
+    }
     if let Some((_, mode)) = symmetry
         && !mode.is_exact()
     {
@@ -184,7 +202,9 @@ pub(super) fn check_ltl<M: Model, S: StateSymmetry>(
                 if let LtlVerdict::Violated {
                     states,
                     groups,
+                    labels,
                     cycle_start,
+                    ..
                 } = verdict
                 {
                     report.outcome = workers::Outcome::Violation(workers::Violation {
@@ -197,7 +217,7 @@ pub(super) fn check_ltl<M: Model, S: StateSymmetry>(
                             cycle_start + 1
                         ),
                     });
-                    match lasso_trace(layered, &states, &groups, cycle_start) {
+                    match lasso_trace(layered, &states, &groups, &labels, cycle_start) {
                         Ok(trace) => report.trace = Some(trace),
                         Err(e) => report.trace_error = Some(e),
                     }
@@ -208,12 +228,13 @@ pub(super) fn check_ltl<M: Model, S: StateSymmetry>(
     runs
 }
 
-/// The lasso of representatives `states` (steps of `groups`) as a labelled
-/// trace of the real model.
+/// The lasso of representatives `states` (the group and label of the step
+/// into each) as a labelled trace of the real model.
 fn lasso_trace<M: Model, S: StateSymmetry>(
     layered: &Layered<'_, M, S>,
     states: &[Box<[u64]>],
     groups: &[u32],
+    labels: &[Option<String>],
     cycle_start: usize,
 ) -> Result<Trace, String> {
     use workers::TransitionSystem;
@@ -228,25 +249,12 @@ fn lasso_trace<M: Model, S: StateSymmetry>(
         label: first.label,
         state: first.state,
     }];
-    let mut scratch = layered.new_scratch();
     for i in 1..states.len() {
-        if groups[i] == STUTTER {
-            steps.push(TraceStep {
-                label: STUTTER_LABEL.to_string(),
-                state: states[i].clone(),
-            });
-            continue;
-        }
-        let mut label = None;
-        layered
-            .stepped_successors(&mut scratch, &states[i - 1], &mut |step, rep| {
-                if label.is_none() && step.group() == groups[i] as usize && rep == &*states[i] {
-                    label = Some(step.label());
-                }
-            })
-            .map_err(|e| format!("model error while replaying step {i} of the lasso: {e}"))?;
-        let label =
-            label.ok_or_else(|| format!("step {i} of the lasso is not a step of the model"))?;
+        let label = match labels.get(i) {
+            _ if groups[i] == STUTTER => STUTTER_LABEL.to_string(),
+            Some(Some(label)) => label.clone(),
+            _ => return Err(format!("step {i} of the lasso is not a step of the model")),
+        };
         steps.push(TraceStep {
             label,
             state: states[i].clone(),

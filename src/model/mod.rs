@@ -107,6 +107,14 @@ pub trait Step {
     /// The transition's label for traces, e.g. `r <-- op(2)`. Called only
     /// to print counterexamples.
     fn label(&self) -> String;
+
+    /// Whether the transition's `k`-th argument equals `value`, a value of
+    /// the front end's own type as its [`StepArguments`] computes them;
+    /// `None` when the step has no such argument.
+    fn argument_is(&self, k: usize, value: &dyn std::any::Any) -> Option<bool> {
+        let _ = (k, value);
+        None
+    }
 }
 
 /// A model as every layer above the front end sees it. See the module docs
@@ -253,6 +261,21 @@ pub trait Model: Sync {
         ))
     }
 
+    /// Compiles the arguments `args` of the LTL step atom `[op(args)]`
+    /// (expressions in the model's language, evaluated in the state the
+    /// step leaves; `None`: any value); an error says what is wrong with
+    /// them, or that the language has no such atoms.
+    fn step_arguments(
+        &self,
+        op: &str,
+        args: &[Option<String>],
+    ) -> Result<StepArguments<'_, Self::Scratch>, String> {
+        let _ = args;
+        Err(format!(
+            "not supported yet: arguments in the step atom `[{op}(...)]` for this language"
+        ))
+    }
+
     /// The slots (indices into [`Self::slots`]) that the state predicate
     /// `text` reads, as [`Self::state_predicate`] compiles it; `None` when
     /// the front end cannot say (partial order reduction then refuses an
@@ -320,6 +343,17 @@ pub trait Model: Sync {
 /// whether a state satisfies it, with the model's per-thread buffers.
 pub type StatePredicate<'m, Sc> =
     Box<dyn Fn(&mut Sc, &[u64]) -> Result<bool, ModelError> + Send + Sync + 'm>;
+
+/// The arguments of a step atom `[op(a1, ..., an)]` a front end compiled
+/// (see [`Model::step_arguments`]): their values in a state, in the front
+/// end's own value type, `None` for an empty argument (any value). A step
+/// matches when each value is its argument's ([`Step::argument_is`]).
+pub type StepArguments<'m, Sc> = Box<
+    dyn Fn(&mut Sc, &[u64]) -> Result<Vec<Option<Box<dyn std::any::Any + Send>>>, ModelError>
+        + Send
+        + Sync
+        + 'm,
+>;
 
 /// How often one `cover` of a model was hit in a search.
 #[derive(Clone, Debug, PartialEq, Eq)]

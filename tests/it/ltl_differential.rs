@@ -49,6 +49,7 @@ fn letter(m: &Procs, p: &Property, preds: &[Option<StatePredicate<'_, ()>>], at:
             Atom::Enabled(op) => group_named(m, op).iter().any(|g| at.enabled.contains(g)),
             Atom::Taken(op) => at.taken.is_some_and(|t| group_named(m, op).contains(&t)),
             Atom::Deadlock => at.enabled.is_empty(),
+            Atom::TakenWith(..) => panic!("procs has no step arguments"),
         };
         if holds {
             bits |= 1 << a;

@@ -14,7 +14,7 @@
 use super::buchi::Buchi;
 use super::emptiness::{FairnessSet, Graph, fair_lasso};
 use super::formula::{Atom, Fairness, Ltl, Property};
-use super::lettered::{CompiledAtom, LetteredModel, Letters, STUTTER};
+use super::lettered::{CompiledAtom, LetteredModel, Letters, MAX_STEP_ATOMS, STUTTER};
 use super::product::ProductGraph;
 use crate::checker::Layered;
 use crate::model::{Model, StateSymmetry};
@@ -55,6 +55,12 @@ pub enum LtlVerdict {
         /// The group of the step into each state ([`STUTTER`] for a
         /// deadlock's step of no operation; `groups[0]` unused).
         groups: Vec<u32>,
+        /// The whole tag of the step into each state (with the bits of
+        /// the step atoms with arguments; `tags[0]` unused).
+        tags: Vec<u64>,
+        /// The label of the step into each state (`None` for the first and
+        /// for a deadlock's stutter).
+        labels: Vec<Option<String>>,
         /// Where the cycle starts.
         cycle_start: usize,
     },
@@ -134,6 +140,12 @@ pub fn prepare<'m, M: Model>(
             ),
             Atom::Enabled(op) => CompiledAtom::Enabled(groups_named(model, op)?),
             Atom::Taken(op) => CompiledAtom::Taken(groups_named(model, op)?),
+            Atom::TakenWith(op, args) => CompiledAtom::TakenWith(
+                groups_named(model, op)?,
+                model
+                    .step_arguments(op, args)
+                    .map_err(|e| LtlError::Refused(format!("in the atom `{atom}`: {e}")))?,
+            ),
             Atom::Deadlock => CompiledAtom::Deadlock,
         });
     }
@@ -181,10 +193,23 @@ pub fn check<M: Model, S: StateSymmetry>(
     // constraint, set where its operation is enabled.
     let mut offsets = Vec::new();
     let mut label_words = 0;
-    for (atoms, fair, buchi) in prepared {
+    // Tag bits of the step atoms with arguments, above the group's 32.
+    let mut tag_bit = 32;
+    for (k, (atoms, fair, buchi)) in prepared.into_iter().enumerate() {
         offsets.push(label_words);
         label_words += 1 + fair.len().div_ceil(64);
-        letters.push(Letters::new(atoms, groups));
+        let l = Letters::new(atoms, groups, tag_bit);
+        tag_bit += l.step_atoms_with_arguments();
+        if tag_bit > 32 + MAX_STEP_ATOMS {
+            return Err((
+                k,
+                LtlError::Refused(format!(
+                    "not supported yet: more than {MAX_STEP_ATOMS} step atoms with arguments \
+                     in one run"
+                )),
+            ));
+        }
+        letters.push(l);
         fairness.push(fair);
         automata.push(buchi);
     }
@@ -219,6 +244,12 @@ pub fn check<M: Model, S: StateSymmetry>(
             &automata[i],
             start,
         );
+        let outcome = outcome.and_then(|(verdict, figures)| {
+            Ok((
+                step_labels(&system, verdict).map_err(LtlError::from)?,
+                figures,
+            ))
+        });
         let go_on = matches!(outcome, Ok((LtlVerdict::Holds, _)));
         outcomes.push(outcome);
         if !go_on {
@@ -245,7 +276,13 @@ fn search<Sc>(
             StopReason::StoreFull,
         )));
     }
-    let product = ProductGraph::new(graph, offset, buchi, letters.state_atoms(), letters.taken());
+    let product = ProductGraph::new(
+        graph,
+        offset,
+        buchi,
+        letters.state_atoms(),
+        letters.step_tables(),
+    );
     let accepting = |p: u32| buchi.accepting[product.automaton_state(p) as usize];
     let sets: Vec<FairnessSet<'_>> = fair
         .iter()
@@ -278,12 +315,58 @@ fn search<Sc>(
             let mut groups = lasso.tags.clone();
             states.push(model_state(lasso.states[lasso.cycle_start]));
             groups.push(lasso.closing_tag);
+            // The whole tags (with the arguments' bits), for the labels.
+            let mut ids = lasso.states.clone();
+            ids.push(lasso.states[lasso.cycle_start]);
+            let tags: Vec<u64> = std::iter::once(0)
+                .chain((1..ids.len()).map(|i| {
+                    product
+                        .edge_tag(ids[i - 1], ids[i], groups[i])
+                        .unwrap_or(u64::from(groups[i]))
+                }))
+                .collect();
             LtlVerdict::Violated {
                 states,
                 groups,
+                tags,
+                labels: Vec::new(),
                 cycle_start: lasso.cycle_start,
             }
         }
     };
     Ok((verdict, figures))
+}
+
+/// The verdict with the label of each step of its lasso: the model's step
+/// from each state to the next with the edge's whole tag.
+fn step_labels<M: Model, S: StateSymmetry>(
+    system: &LetteredModel<'_, '_, M, S>,
+    verdict: LtlVerdict,
+) -> Result<LtlVerdict, TemporalError> {
+    let LtlVerdict::Violated {
+        states,
+        groups,
+        tags,
+        cycle_start,
+        ..
+    } = verdict
+    else {
+        return Ok(verdict);
+    };
+    let mut scratch = workers::TransitionSystem::new_scratch(system);
+    let mut out = vec![None];
+    for i in 1..states.len() {
+        out.push(if groups[i] == STUTTER {
+            None
+        } else {
+            system.step_label(&mut scratch, &states[i - 1], tags[i], &states[i])?
+        });
+    }
+    Ok(LtlVerdict::Violated {
+        states,
+        groups,
+        tags,
+        labels: out,
+        cycle_start,
+    })
 }

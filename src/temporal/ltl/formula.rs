@@ -28,6 +28,10 @@ pub enum Atom {
     Enabled(String),
     /// `[op]`: the next step is a transition of `op`.
     Taken(String),
+    /// `[op(a1, ..., an)]`: the next step is a transition of `op` whose
+    /// `k`-th argument equals the value of expression `ak` in the current
+    /// state (the model's language; `None`: an empty argument, any value).
+    TakenWith(String, Vec<Option<String>>),
     /// `deadlock`: no transition is enabled.
     Deadlock,
 }
@@ -38,6 +42,10 @@ impl fmt::Display for Atom {
             Atom::Predicate(text) => write!(f, "{{{text}}}"),
             Atom::Enabled(op) => write!(f, "e({op})"),
             Atom::Taken(op) => write!(f, "[{op}]"),
+            Atom::TakenWith(op, args) => {
+                let args: Vec<&str> = args.iter().map(|a| a.as_deref().unwrap_or("")).collect();
+                write!(f, "[{op}({})]", args.join(","))
+            }
             Atom::Deadlock => f.write_str("deadlock"),
         }
     }
@@ -417,8 +425,10 @@ impl<'a> Parser<'a> {
         }
         if self.eat("[") {
             let op = self.name()?;
-            if self.rest().trim_start().starts_with('(') {
-                return Err(self.unsupported("arguments in `[op(...)]`"));
+            if self.eat("(") {
+                let args = self.arguments()?;
+                self.expect("]")?;
+                return Ok(self.atom(Atom::TakenWith(op, args)));
             }
             self.expect("]")?;
             return Ok(self.atom(Atom::Taken(op)));
@@ -506,6 +516,37 @@ impl<'a> Parser<'a> {
 
     /// An operation or rule name: letters, digits, `_`, `.` (B's renamed
     /// operations), or a Murphi rule's quoted name.
+    /// The arguments of `[op(...)]` after its `(`, up to the closing `)`:
+    /// expressions of the model's language separated by top-level commas
+    /// (brackets nest), each `None` when empty.
+    fn arguments(&mut self) -> Result<Vec<Option<String>>, SyntaxError> {
+        let mut depth = 0usize;
+        let mut args = Vec::new();
+        let mut start = 0;
+        for (k, c) in self.rest().char_indices() {
+            match c {
+                '(' | '{' | '[' => depth += 1,
+                ')' if depth == 0 => {
+                    let rest = self.rest();
+                    args.push(rest[start..k].trim().to_string());
+                    self.at += k + 1;
+                    return Ok(args
+                        .into_iter()
+                        .map(|a| (!a.is_empty()).then_some(a))
+                        .collect());
+                }
+                ')' | '}' | ']' => depth = depth.saturating_sub(1),
+                ',' if depth == 0 => {
+                    args.push(self.rest()[start..k].trim().to_string());
+                    start = k + 1;
+                }
+                _ => {}
+            }
+        }
+        self.at += self.rest().len();
+        Err(self.error("a `)` closing the arguments"))
+    }
+
     fn name(&mut self) -> Result<String, SyntaxError> {
         self.skip_space();
         let rest = self.rest();
@@ -572,6 +613,19 @@ mod tests {
     }
 
     #[test]
+    fn step_atoms_take_arguments_as_prob_does() {
+        let p = parse("G ([op(3,,4*f(v, w))] => X {x = 1})").unwrap();
+        let args = vec![Some("3".to_string()), None, Some("4*f(v, w)".to_string())];
+        assert_eq!(p.atoms[0], Atom::TakenWith("op".into(), args));
+        assert_eq!(p.atoms[0].to_string(), "[op(3,,4*f(v, w))]");
+        let p = parse("G [op({1, 2})]").unwrap();
+        assert_eq!(
+            p.atoms[0],
+            Atom::TakenWith("op".into(), vec![Some("{1, 2}".to_string())])
+        );
+    }
+
+    #[test]
     fn errors_say_where_and_what() {
         let e = parse("G (").unwrap_err();
         assert_eq!(e.at, 3);
@@ -581,8 +635,8 @@ mod tests {
             e.message.contains("not supported yet: past operators"),
             "{e}"
         );
-        let e = parse("G [op(1)]").unwrap_err();
-        assert!(e.message.contains("not supported yet: arguments"), "{e}");
+        let e = parse("G [op(1, 2]").unwrap_err();
+        assert!(e.message.contains("a `)` closing the arguments"), "{e}");
         assert!(parse("{x = 1} )").is_err());
         assert!(parse("{x = 1").is_err());
     }

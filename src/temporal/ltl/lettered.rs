@@ -4,8 +4,10 @@
 //! step of no operation tagged [`STUTTER`], as ProB treats a finite run.
 //! Its graph ([`crate::temporal::graph::StateGraph`]) labels each state
 //! with its *letter*, the bits of the state atoms (`{p}`, `e(op)`,
-//! `deadlock`) that hold there; the step atom `[op]` is read from the tag
-//! of the step taken ([`Letters::taken`]).
+//! `deadlock`) that hold there; the step atoms `[op]` and `[op(args)]` are
+//! read from the tag of the step taken: its group in the low 32 bits, and
+//! bit 32 + `i` set when the step matches the arguments of the `i`-th step
+//! atom with arguments of the run ([`Letters::step_bits`]).
 //!
 //! After an expansion the scratch keeps the groups enabled in the state
 //! ([`LetteredScratch::enabled`]), which the letter and fairness read.
@@ -16,7 +18,7 @@
 //! of an ample set, the rest on demand.
 
 use crate::checker::{Layered, LayeredScratch};
-use crate::model::{Model, Permutation, StatePredicate, StateSymmetry};
+use crate::model::{Model, Permutation, StatePredicate, StateSymmetry, Step, StepArguments};
 use crate::por::{PorLayer, PorScratch};
 use workers::{Expansion, LabelledState, ModelError, TransitionSystem, Violation};
 
@@ -31,9 +33,15 @@ pub enum CompiledAtom<'m, Sc> {
     Enabled(Vec<usize>),
     /// `[op]`: the step's group is one of these.
     Taken(Vec<usize>),
+    /// `[op(args)]`: the step's group is one of these and its arguments
+    /// are the values the front end computes in the state it leaves.
+    TakenWith(Vec<usize>, StepArguments<'m, Sc>),
     /// `deadlock`: no step.
     Deadlock,
 }
+
+/// Most step atoms with arguments in one run (one tag bit each).
+pub const MAX_STEP_ATOMS: usize = 32;
 
 /// The atoms of a formula, compiled, and how they make letters.
 pub struct Letters<'m, Sc> {
@@ -42,17 +50,24 @@ pub struct Letters<'m, Sc> {
     pub predicates: u64,
     /// Per group, the bits of the step atoms its steps make true.
     taken: Vec<u64>,
+    /// Per step atom with arguments: its bit, and its tag bit (above 32).
+    with_args: Vec<(u32, u32)>,
 }
 
 impl<'m, Sc> Letters<'m, Sc> {
-    /// The letters of `atoms` on a model of `groups` groups.
-    pub fn new(atoms: Vec<CompiledAtom<'m, Sc>>, groups: usize) -> Self {
+    /// The letters of `atoms` on a model of `groups` groups; the step
+    /// atoms with arguments take the tag bits from `first_tag_bit` on.
+    pub fn new(atoms: Vec<CompiledAtom<'m, Sc>>, groups: usize, first_tag_bit: usize) -> Self {
         let mut predicates = 0u64;
         let mut taken = vec![0u64; groups];
+        let mut with_args = Vec::new();
         for (k, atom) in atoms.iter().enumerate() {
             match atom {
                 CompiledAtom::Predicate(_) => predicates |= 1 << k,
                 CompiledAtom::Taken(gs) => gs.iter().for_each(|&g| taken[g] |= 1 << k),
+                CompiledAtom::TakenWith(..) => {
+                    with_args.push((k as u32, (first_tag_bit + with_args.len()) as u32));
+                }
                 CompiledAtom::Enabled(_) | CompiledAtom::Deadlock => {}
             }
         }
@@ -60,12 +75,26 @@ impl<'m, Sc> Letters<'m, Sc> {
             atoms,
             predicates,
             taken,
+            with_args,
         }
     }
 
-    /// Per group, the bits of the step atoms true on its steps.
-    pub fn taken(&self) -> &[u64] {
-        &self.taken
+    /// Number of step atoms with arguments (tag bits taken).
+    pub fn step_atoms_with_arguments(&self) -> usize {
+        self.with_args.len()
+    }
+
+    /// The bits of the step atoms true on a step tagged `tag` (not a
+    /// deadlock's stutter).
+    #[inline]
+    pub fn step_bits(&self, tag: u64) -> u64 {
+        step_bits(&self.taken, &self.with_args, tag)
+    }
+
+    /// The step atoms' bits per group, and per step atom with arguments
+    /// its bit and tag bit (what [`step_bits`] reads).
+    pub fn step_tables(&self) -> (&[u64], &[(u32, u32)]) {
+        (&self.taken, &self.with_args)
     }
 
     /// The bits of the state atoms (all but `[op]`).
@@ -73,7 +102,7 @@ impl<'m, Sc> Letters<'m, Sc> {
         self.atoms
             .iter()
             .enumerate()
-            .filter(|(_, a)| !matches!(a, CompiledAtom::Taken(_)))
+            .filter(|(_, a)| !matches!(a, CompiledAtom::Taken(_) | CompiledAtom::TakenWith(..)))
             .fold(0u64, |m, (k, _)| m | 1 << k)
     }
 
@@ -92,7 +121,7 @@ impl<'m, Sc> Letters<'m, Sc> {
                 CompiledAtom::Enabled(gs) => {
                     gs.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1)
                 }
-                CompiledAtom::Taken(_) => false,
+                CompiledAtom::Taken(_) | CompiledAtom::TakenWith(..) => false,
                 CompiledAtom::Deadlock => deadlock,
             };
             if holds {
@@ -120,10 +149,25 @@ impl<'m, Sc> Letters<'m, Sc> {
     }
 }
 
+/// The bits of the step atoms true on a step tagged `tag`: those of its
+/// group (`taken`) and those of the step atoms with arguments (atom bit,
+/// tag bit) whose tag bit it has.
+#[inline]
+pub fn step_bits(taken: &[u64], with_args: &[(u32, u32)], tag: u64) -> u64 {
+    let mut bits = taken[tag as u32 as usize];
+    for &(atom, bit) in with_args {
+        bits |= (tag >> bit & 1) << atom;
+    }
+    bits
+}
+
 /// The model with tagged steps (see the module docs).
 pub struct LetteredModel<'a, 'm, M: Model, S: StateSymmetry> {
     layered: &'a Layered<'m, M, S>,
     letters: &'a [Letters<'a, M::Scratch>],
+    /// Every step atom with arguments of the letters: its groups, its
+    /// arguments and its tag bit.
+    with_args: Vec<StepAtom<'a, M::Scratch>>,
     por: Option<&'a PorLayer>,
     groups: usize,
     /// With symmetry: check on states' permutation images that every
@@ -141,7 +185,15 @@ pub struct LetteredScratch<MS, SS> {
     expanded: u64,
     perm: Option<Permutation>,
     por: Option<PorScratch>,
+    /// Per step atom with arguments, their values in the state expanded.
+    values: Vec<ArgumentValues>,
 }
+
+/// The values of a step atom's arguments in a state (`None`: any).
+type ArgumentValues = Vec<Option<Box<dyn std::any::Any + Send>>>;
+
+/// A step atom with arguments: its groups, its arguments, its tag bit.
+type StepAtom<'a, Sc> = (&'a [usize], &'a StepArguments<'a, Sc>, u32);
 
 impl<MS, SS> LetteredScratch<MS, SS> {
     /// The groups enabled in the state last expanded, as bits.
@@ -168,6 +220,19 @@ impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
             layered,
             check_invariance: layered.symmetry().is_some()
                 && letters.iter().any(|l| l.predicates != 0),
+            with_args: letters
+                .iter()
+                .flat_map(|l| {
+                    l.atoms
+                        .iter()
+                        .filter_map(|a| match a {
+                            CompiledAtom::TakenWith(groups, args) => Some((&groups[..], args)),
+                            _ => None,
+                        })
+                        .zip(&l.with_args)
+                        .map(|((groups, args), &(_, bit))| (groups, args, bit))
+                })
+                .collect(),
             letters,
             por: None,
             groups: layered.model().groups().len(),
@@ -178,6 +243,67 @@ impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
     pub fn with_por(mut self, por: Option<&'a PorLayer>) -> Self {
         self.por = por;
         self
+    }
+
+    /// Emits every step of `state` as its representative followed by its
+    /// tag (a deadlock: `state` tagged [`STUTTER`]), with the step, and
+    /// leaves the enabled groups in the scratch.
+    fn tagged_steps(
+        &self,
+        scratch: &mut LetteredScratch<M::Scratch, S::Scratch>,
+        state: &[u64],
+        emit: &mut dyn FnMut(Option<&dyn Step>, &[u64]),
+    ) -> Result<(), ModelError> {
+        let LetteredScratch {
+            inner,
+            enabled,
+            out,
+            values,
+            ..
+        } = scratch;
+        values.clear();
+        for (_, args, _) in &self.with_args {
+            values.push(args(inner.model_mut(), state)?);
+        }
+        enabled.iter_mut().for_each(|e| *e = 0);
+        let mut any = false;
+        let with_args = &self.with_args;
+        self.layered
+            .stepped_successors(inner, state, &mut |step, rep| {
+                let g = step.group();
+                enabled[g / 64] |= 1 << (g % 64);
+                any = true;
+                let mut tag = g as u64;
+                for ((groups, _, bit), values) in with_args.iter().zip(values.iter()) {
+                    if groups.contains(&g) && arguments_match(step, values) {
+                        tag |= 1 << bit;
+                    }
+                }
+                emit(Some(step), tagged(out, rep, tag));
+            })?;
+        if !any {
+            emit(None, tagged(out, state, u64::from(STUTTER)));
+        }
+        Ok(())
+    }
+
+    /// The label of a step of `state` tagged `tag` to `target` (a
+    /// representative), for a counterexample; `None` when there is none.
+    pub fn step_label(
+        &self,
+        scratch: &mut LetteredScratch<M::Scratch, S::Scratch>,
+        state: &[u64],
+        tag: u64,
+        target: &[u64],
+    ) -> Result<Option<String>, ModelError> {
+        let width = state.len();
+        let mut label = None;
+        self.tagged_steps(scratch, state, &mut |step, out| {
+            if label.is_none() && out[width] == tag && &out[..width] == target {
+                label = step.map(|s| s.label());
+            }
+        })?;
+        Ok(label)
     }
 
     /// Checks the predicate atoms' invariance on `state` when sampled.
@@ -243,6 +369,7 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for LetteredModel<'_, '_, M, S
             expanded: 0,
             perm: None,
             por: self.por.map(PorLayer::new_scratch),
+            values: Vec::new(),
         }
     }
 
@@ -266,25 +393,7 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for LetteredModel<'_, '_, M, S
         emit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), ModelError> {
         self.sample_invariance(scratch, state)?;
-        let LetteredScratch {
-            inner,
-            enabled,
-            out,
-            ..
-        } = scratch;
-        enabled.iter_mut().for_each(|e| *e = 0);
-        let mut any = false;
-        self.layered
-            .stepped_successors(inner, state, &mut |step, rep| {
-                let g = step.group();
-                enabled[g / 64] |= 1 << (g % 64);
-                any = true;
-                emit(tagged(out, rep, g as u64));
-            })?;
-        if !any {
-            emit(tagged(out, state, u64::from(STUTTER)));
-        }
-        Ok(())
+        self.tagged_steps(scratch, state, &mut |_, out| emit(out))
     }
 
     fn reduces(&self) -> bool {
@@ -374,6 +483,14 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for LetteredModel<'_, '_, M, S
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
         self.layered.model().describe_state(state)
     }
+}
+
+/// Whether each argument of `step` is the value in `values` (or any).
+fn arguments_match(step: &dyn Step, values: &ArgumentValues) -> bool {
+    values.iter().enumerate().all(|(k, v)| {
+        v.as_ref()
+            .is_none_or(|v| step.argument_is(k, v.as_ref()) == Some(true))
+    })
 }
 
 /// `state` followed by the tag `tag`, in `out`.

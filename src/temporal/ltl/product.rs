@@ -13,7 +13,7 @@
 
 use super::buchi::Buchi;
 use super::emptiness::Graph;
-use super::lettered::STUTTER;
+use super::lettered::{STUTTER, step_bits};
 use crate::temporal::graph::StateGraph;
 
 /// The product (see the module docs) over a model graph that labels each
@@ -31,18 +31,21 @@ pub struct ProductGraph<'a> {
     state_atoms: u64,
     /// The step atoms' bits per group.
     taken: &'a [u64],
+    /// The step atoms with arguments: bit, tag bit.
+    with_args: &'a [(u32, u32)],
 }
 
 impl<'a> ProductGraph<'a> {
     /// The product of `graph` (the letters in label word `letter_word`)
     /// and `buchi`; `taken[group]` holds the step atoms true on a step of
-    /// `group`, and `state_atoms` the bits of the others.
+    /// `group`, `with_args` the step atoms with arguments (bit, tag bit;
+    /// [`step_bits`]) and `state_atoms` the bits of the others.
     pub fn new(
         graph: &'a StateGraph,
         letter_word: usize,
         buchi: &'a Buchi,
         state_atoms: u64,
-        taken: &'a [u64],
+        (taken, with_args): (&'a [u64], &'a [(u32, u32)]),
     ) -> Self {
         let literals = |positive: bool| -> Vec<u64> {
             buchi
@@ -65,7 +68,31 @@ impl<'a> ProductGraph<'a> {
             must_not: literals(false),
             state_atoms,
             taken,
+            with_args,
         }
+    }
+
+    /// The letter bits of the step tagged `tag`.
+    #[inline]
+    fn step(&self, tag: u64) -> u64 {
+        if tag as u32 == STUTTER {
+            0
+        } else {
+            step_bits(self.taken, self.with_args, tag)
+        }
+    }
+
+    /// The whole tag of an edge from product state `p` to `to` whose
+    /// group is `group` (as [`Graph::edges`] gives it), for replaying a
+    /// counterexample: the first such model edge whose letter `p` reads.
+    pub fn edge_tag(&self, p: u32, to: u32, group: u32) -> Option<u64> {
+        let (v, q) = (self.model_state(p), self.automaton_state(p));
+        let letter = self.letter(v);
+        self.graph.edge_tags(v).find_map(|(w, tag)| {
+            let t = tag[0];
+            (w == self.model_state(to) && t as u32 == group && self.reads(q, letter | self.step(t)))
+                .then_some(t)
+        })
     }
 
     /// The model state of product state `p`.
@@ -127,19 +154,15 @@ impl Graph for ProductGraph<'_> {
         let (v, q) = (self.model_state(p), self.automaton_state(p));
         let letter = self.letter(v);
         let next = &self.buchi.successors[q as usize];
-        for (w, tag) in self.graph.edges_of(v) {
-            let step = if tag == STUTTER {
-                0
-            } else {
-                self.taken[tag as usize]
-            };
-            if !self.reads(q, letter | step) {
+        for (w, tag) in self.graph.edge_tags(v) {
+            let tag = tag[0];
+            if !self.reads(q, letter | self.step(tag)) {
                 continue;
             }
             let target = self.letter(w);
             for &q2 in next {
                 if self.fits(q2, target) {
-                    out.push((w * self.automaton + q2, tag));
+                    out.push((w * self.automaton + q2, tag as u32));
                 }
             }
         }

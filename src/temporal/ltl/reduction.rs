@@ -69,7 +69,9 @@ pub fn visible_groups<M: Model>(model: &M, property: &Property) -> Result<GroupS
                     slots.extend(&g.guard_reads);
                 }
             }
-            Atom::Taken(op) => return Err(format!("the step atom `[{op}]`")),
+            Atom::Taken(_) | Atom::TakenWith(..) => {
+                return Err(format!("the step atom `{atom}`"));
+            }
             Atom::Deadlock => {}
         }
     }
