@@ -108,7 +108,10 @@ pub(super) fn refuse_ltl_with<M: Model, S>(
             p.property
                 .atoms
                 .iter()
-                .find(|a| matches!(a, crate::temporal::ltl::Atom::TakenWith(..)))
+                .find(|a| {
+                    matches!(a, crate::temporal::ltl::Atom::TakenWith(_, args)
+                        if args.iter().any(Option::is_some))
+                })
                 .map(|a| (p, a))
         })
     {

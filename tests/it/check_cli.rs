@@ -751,6 +751,77 @@ fn temporal_assertions_with_partial_order_reduction() {
     );
 }
 
+/// `[op(args)]` as ProB reads it: each argument an expression over the
+/// state the step leaves, empty for any value, `op()` any arguments; the
+/// counterexample names the step that matched, even where another step of
+/// the operation reaches the same state; arity and types are checked;
+/// symmetry reduction refuses such atoms.
+#[test]
+fn step_atoms_with_arguments() {
+    let machine = "MACHINE S\nDEFINITIONS ASSERT_LTL == \"G not [tick(2)]\"\nVARIABLES n\n\
+                   INVARIANT n : 0..1\nINITIALISATION n := 0\nOPERATIONS\n  \
+                   tick(x) = PRE x : 0..2 THEN skip END;\n  flip = n := 1 - n\nEND\n";
+    let labels = |out: &str| -> Vec<String> {
+        json(out)["trace"]
+            .as_array()
+            .expect("a trace")
+            .iter()
+            .map(|s| s["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Every tick loops on its state, so the model has edges of `tick` to
+    // the same state that only their arguments tell apart: the lasso names
+    // tick(2), then repeats any step.
+    let (code, out, err) = check(machine, &["--json"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(labels(&out)[1], "tick(2)", "{out}");
+    for (formula, code, step) in [
+        // From n = 1, tick(n + 1) is tick(2).
+        ("G ([tick(n + 1)] => {n = 0})", 1, Some("tick(2)")),
+        ("G ([tick(n + 1)] => {n + 1 /= 2} or [tick(2)])", 0, None),
+        ("G ([tick()] => not [flip])", 0, None),
+        ("G F [flip()]", 1, Some("tick(0)")),
+    ] {
+        let (got, out, err) = check(machine, &["--json", "--no-assert-ltl", "--ltl", formula]);
+        assert_eq!(got, Some(code), "{formula}: {out}{err}");
+        if let Some(step) = step {
+            assert!(labels(&out).iter().any(|l| l == step), "{formula}: {out}");
+        }
+    }
+    for (formula, message) in [
+        (
+            "G not [tick(1, 2)]",
+            "`tick` has 1 parameter(s), the atom gives 2 argument(s)",
+        ),
+        (
+            "G not [tick(TRUE)]",
+            "in the LTL atom `[tick(TRUE)]`: expected INTEGER, found BOOL",
+        ),
+        ("G not [tick(m)]", "unknown identifier `m`"),
+    ] {
+        let (got, _, err) = check(machine, &["--no-assert-ltl", "--ltl", formula]);
+        assert_eq!(got, Some(2), "{formula}: {err}");
+        assert!(err.contains(message), "{formula}: {err}");
+    }
+    let symmetric = "MACHINE T\nSETS P\nCONSTANTS c\nPROPERTIES c : P\nVARIABLES s\n\
+                     INVARIANT s <: P\nINITIALISATION s := {}\nOPERATIONS\n  \
+                     add(p) = PRE p : P - s THEN s := s \\/ {p} END\nEND\n";
+    let (got, _, err) = check(
+        symmetric,
+        &[
+            "--set",
+            "P=2",
+            "--no-deadlock",
+            "--symmetry",
+            "canon",
+            "--ltl",
+            "G not [add(c)]",
+        ],
+    );
+    assert_eq!(got, Some(2), "{err}");
+    assert!(err.contains("with symmetry reduction"), "{err}");
+}
+
 /// Traces print records with their field names, in states and in labels.
 #[test]
 fn traces_print_records_with_field_names() {

@@ -93,6 +93,10 @@ pub struct Machine {
     /// The predicate atoms `{P}` of the LTL formulas (the machine's own and
     /// those given on the command line), each with its text as written.
     pub ltl_atoms: Vec<(String, Expr)>,
+    /// The step atoms with arguments `[op(a1, ..., an)]` of the LTL
+    /// formulas, each with its text as [`crate::temporal::ltl::Atom`]
+    /// prints it.
+    pub ltl_steps: Vec<LtlStep>,
     /// `scope_X == e` definitions: set name `X` and the expression
     /// (an interval `1..n` or an integer `n`), giving the size of deferred set `X`.
     pub scopes: Vec<(Ident, Expr)>,
@@ -127,12 +131,25 @@ impl Machine {
             goal: None,
             ltl: Vec::new(),
             ltl_atoms: Vec::new(),
+            ltl_steps: Vec::new(),
             scopes: Vec::new(),
         }
     }
 }
 
 /// A machine named in a structuring clause: `r.M(a, b)`.
+/// A step atom with arguments of an LTL formula, `[op(a1, ..., an)]`:
+/// each argument an expression over the state (`None`: any value).
+#[derive(Clone, Debug)]
+pub struct LtlStep {
+    /// The atom as printed (the key the checker asks for it by).
+    pub text: String,
+    /// The operation.
+    pub op: String,
+    /// The arguments.
+    pub args: Vec<Option<Expr>>,
+}
+
 #[derive(Clone, Debug)]
 pub struct MachineRef {
     /// The renaming prefix `r` of `r.M`, if any.

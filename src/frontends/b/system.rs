@@ -624,6 +624,32 @@ impl Model for BSystem {
         }))
     }
 
+    /// A step atom with arguments the machine was loaded with: the values
+    /// of its arguments in a state, as B values.
+    fn step_arguments(
+        &self,
+        op: &str,
+        args: &[Option<String>],
+    ) -> Result<crate::model::StepArguments<'_, BScratch>, String> {
+        let text = crate::temporal::ltl::Atom::TakenWith(op.to_string(), args.to_vec()).to_string();
+        let k = self.interpreter.ltl_step_index(&text).ok_or_else(|| {
+            format!("the atom `{text}` was not loaded with the machine (give it with --ltl)")
+        })?;
+        Ok(Box::new(move |scratch: &mut BScratch, state: &[u64]| {
+            let words = self.unpack(scratch, state);
+            self.decode(scratch, &words);
+            scratch.words = words;
+            let values = self
+                .interpreter
+                .ltl_step_arguments(k, &scratch.constants, &scratch.variables)
+                .map_err(|e| self.error(&e))?;
+            Ok(values
+                .into_iter()
+                .map(|v| v.map(|v| Box::new(v) as Box<dyn std::any::Any + Send>))
+                .collect())
+        }))
+    }
+
     fn predicate_reads(&self, text: &str) -> Option<Vec<usize>> {
         self.ltl_reads
             .iter()
@@ -710,6 +736,11 @@ impl crate::model::Step for OperationStep<'_, '_> {
 
     fn label(&self) -> String {
         self.system.interpreter.format_step(self.step)
+    }
+
+    fn argument_is(&self, k: usize, value: &dyn std::any::Any) -> Option<bool> {
+        let value = value.downcast_ref::<Value>()?;
+        Some(self.step.params.get(k)? == value)
     }
 }
 

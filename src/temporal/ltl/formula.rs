@@ -9,12 +9,14 @@
 //! binary   := unary (('U' | 'W' | 'R') binary)?  (right associative)
 //! unary    := ('not' | 'G' | 'F' | 'X') unary | atom | '(' formula ')'
 //! atom     := 'true' | 'false' | 'deadlock' | '{' text '}' | 'e(' op ')' | '[' op ']'
+//!           | '[' op '(' text? (',' text?)* ')' ']'
 //! fairness := ('WF(' op ')' | 'SF(' op ')' | 'WEF' | 'SEF') ('&' fairness)*
 //! ```
 //!
 //! `{...}` holds a predicate of the model's own language, `e(op)` says that
 //! operation (B) or rule (Murphi) `op` is enabled, `[op]` that the next step
-//! takes it. Fairness constraints stand on the left of a top-level
+//! takes it, `[op(a, , b)]` with these arguments (expressions of the model's
+//! language, evaluated by the front end; an empty one takes any value). Fairness constraints stand on the left of a top-level
 //! implication, as in ProB: `WF(inc) => G F {x = 0}`.
 
 use std::fmt;
@@ -30,7 +32,8 @@ pub enum Atom {
     Taken(String),
     /// `[op(a1, ..., an)]`: the next step is a transition of `op` whose
     /// `k`-th argument equals the value of expression `ak` in the current
-    /// state (the model's language; `None`: an empty argument, any value).
+    /// state (the model's language; `None`: an empty argument, any value;
+    /// `[op()]`, no arguments, takes any).
     TakenWith(String, Vec<Option<String>>),
     /// `deadlock`: no transition is enabled.
     Deadlock,
@@ -530,6 +533,9 @@ impl<'a> Parser<'a> {
                     let rest = self.rest();
                     args.push(rest[start..k].trim().to_string());
                     self.at += k + 1;
+                    if args.len() == 1 && args[0].is_empty() {
+                        return Ok(Vec::new()); // `op()`: any arguments
+                    }
                     return Ok(args
                         .into_iter()
                         .map(|a| (!a.is_empty()).then_some(a))

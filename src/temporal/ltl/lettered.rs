@@ -192,6 +192,9 @@ pub struct LetteredScratch<MS, SS> {
 /// The values of a step atom's arguments in a state (`None`: any).
 type ArgumentValues = Vec<Option<Box<dyn std::any::Any + Send>>>;
 
+/// Receives a tagged successor with its step (`None`: a deadlock's stutter).
+type TaggedEmit<'e> = dyn FnMut(Option<&dyn Step>, &[u64]) + 'e;
+
 /// A step atom with arguments: its groups, its arguments, its tag bit.
 type StepAtom<'a, Sc> = (&'a [usize], &'a StepArguments<'a, Sc>, u32);
 
@@ -252,7 +255,7 @@ impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
         &self,
         scratch: &mut LetteredScratch<M::Scratch, S::Scratch>,
         state: &[u64],
-        emit: &mut dyn FnMut(Option<&dyn Step>, &[u64]),
+        emit: &mut TaggedEmit<'_>,
     ) -> Result<(), ModelError> {
         let LetteredScratch {
             inner,

@@ -176,6 +176,7 @@ impl Composer {
         let own_params = std::mem::take(&mut m.params);
         let (kind, name) = (m.kind, m.name.clone());
         let (ltl, ltl_atoms) = (std::mem::take(&mut m.ltl), std::mem::take(&mut m.ltl_atoms));
+        let ltl_steps = std::mem::take(&mut m.ltl_steps);
         let (goal, scopes, definitions, constraints) = (
             m.goal.take(),
             std::mem::take(&mut m.scopes),
@@ -191,6 +192,7 @@ impl Composer {
         merged.goal = goal;
         merged.ltl = ltl;
         merged.ltl_atoms = ltl_atoms;
+        merged.ltl_steps = ltl_steps;
         merged.scopes.extend(scopes);
         merged.definitions = definitions;
         merged.constraints = constraints;
@@ -291,6 +293,7 @@ impl Composer {
         out.goal = m.goal.take();
         out.ltl = std::mem::take(&mut m.ltl);
         out.ltl_atoms = std::mem::take(&mut m.ltl_atoms);
+        out.ltl_steps = std::mem::take(&mut m.ltl_steps);
         let scopes = std::mem::take(&mut m.scopes);
         if self.stack.len() <= 1 {
             out.scopes = scopes;

@@ -70,6 +70,8 @@ pub struct Interpreter {
     goal: Option<CPred>,
     /// The LTL formulas' predicate atoms, by the text they were written as.
     ltl_atoms: Vec<(String, CPred)>,
+    /// The LTL step atoms' arguments (`None`: any), by the atom's text.
+    ltl_steps: Vec<(String, Vec<Option<super::ir::CExpr>>)>,
     /// Frame size for invariant, assertions and goal.
     state_frame: usize,
     initialisation: Option<CSubst>,
@@ -184,6 +186,15 @@ impl Interpreter {
         for (text, e) in &machine.ltl_atoms {
             ltl_atoms.push((text.clone(), c.pred(e)?));
         }
+        let mut ltl_steps = Vec::new();
+        for step in &machine.ltl_steps {
+            let args = step
+                .args
+                .iter()
+                .map(|a| a.as_ref().map(|e| c.expr(e)).transpose())
+                .collect::<Result<Vec<_>, _>>()?;
+            ltl_steps.push((step.text.clone(), args));
+        }
         let state_frame = c.frame_size() as usize;
 
         state_scope(&mut c, nv as u32);
@@ -284,6 +295,7 @@ impl Interpreter {
             assertions,
             goal,
             ltl_atoms,
+            ltl_steps,
             state_frame,
             initialisation,
             initialisation_span: machine
@@ -604,6 +616,31 @@ impl Interpreter {
             &self.ltl_atoms[k].1,
             &mut self.state_env(constants, variables),
         )?)
+    }
+
+    /// The index of the LTL step atom with arguments written as `text`, if
+    /// the machine was loaded with it.
+    pub fn ltl_step_index(&self, text: &str) -> Option<usize> {
+        self.ltl_steps.iter().position(|(t, _)| t == text)
+    }
+
+    /// The values of LTL step atom `k`'s arguments in the state (`None`:
+    /// any value).
+    pub fn ltl_step_arguments(
+        &self,
+        k: usize,
+        constants: &[Value],
+        variables: &[Value],
+    ) -> Result<Vec<Option<Value>>, EvalError> {
+        let mut env = self.state_env(constants, variables);
+        let mut out = Vec::new();
+        for arg in &self.ltl_steps[k].1 {
+            out.push(match arg {
+                None => None,
+                Some(e) => Some(self.eval(e, &mut env)?),
+            });
+        }
+        Ok(out)
     }
 
     /// Number of operations (the range of [`Step::op`]).

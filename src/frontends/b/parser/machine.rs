@@ -149,6 +149,10 @@ impl Parser<'_> {
                 continue;
             };
             for atom in property.atoms {
+                if let crate::temporal::ltl::Atom::TakenWith(op, args) = &atom {
+                    self.step_atom(&mut m, &atom, op, args, at)?;
+                    continue;
+                }
                 let crate::temporal::ltl::Atom::Predicate(text) = atom else {
                     continue;
                 };
@@ -170,6 +174,38 @@ impl Parser<'_> {
             }
         }
         Ok(m)
+    }
+
+    /// Parses the arguments of the step atom `atom`, `[op(args)]`, of an
+    /// LTL formula defined at `at` into `m` (once per atom).
+    fn step_atom(
+        &mut self,
+        m: &mut Machine,
+        atom: &crate::temporal::ltl::Atom,
+        op: &str,
+        args: &[Option<String>],
+        at: Span,
+    ) -> Result<(), Diagnostic> {
+        let text = atom.to_string();
+        if m.ltl_steps.iter().any(|s| s.text == text) {
+            return Ok(());
+        }
+        let mut parsed = Vec::new();
+        for arg in args {
+            parsed.push(match arg {
+                None => None,
+                Some(arg) => Some(self.parse_text(arg, at, None, |p| p.expr()).map_err(|d| {
+                    let message = format!("in the LTL atom `{text}`: {}", d.message);
+                    Diagnostic { message, ..d }
+                })?),
+            });
+        }
+        m.ltl_steps.push(crate::frontends::b::ast::LtlStep {
+            text,
+            op: op.to_string(),
+            args: parsed,
+        });
+        Ok(())
     }
 
     /// Parses the clause introduced by `kw` (the next token) into `m`.

@@ -136,6 +136,45 @@ pub fn check_machine(
     if let Some(goal) = &machine.goal {
         checker.pred(goal);
     }
+    for step in &machine.ltl_steps {
+        // An unknown operation is refused by the LTL check, by name.
+        let Some(k) = machine
+            .operations
+            .iter()
+            .position(|o| o.name.name == step.op)
+        else {
+            continue;
+        };
+        let before = checker.diags.len();
+        let params = &op_terms[k].0;
+        // `[op()]` takes any arguments, as `[op]`.
+        if !step.args.is_empty() && step.args.len() != params.len() {
+            let span = step
+                .args
+                .iter()
+                .flatten()
+                .next()
+                .map_or(crate::diag::Span::default(), |e| e.span);
+            checker.error(Diagnostic::error(
+                span,
+                format!(
+                    "`{}` has {} parameter(s), the atom gives {} argument(s)",
+                    step.op,
+                    params.len(),
+                    step.args.len()
+                ),
+            ));
+        } else {
+            for (arg, &param) in step.args.iter().zip(params) {
+                if let Some(arg) = arg {
+                    checker.expect(arg, param);
+                }
+            }
+        }
+        for d in &mut checker.diags[before..] {
+            d.message = format!("in the LTL atom `{}`: {}", step.text, d.message);
+        }
+    }
     for (text, atom) in &machine.ltl_atoms {
         // The atom's tokens stand where it is written in its ASSERT_LTL
         // definition (at the file's start, for --ltl): its errors name it.
