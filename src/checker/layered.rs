@@ -9,6 +9,10 @@ use crate::por::{PorLayer, PorScratch};
 use crate::symmetry::{RealRuns, SymmetryLayer, SymmetryScratch};
 use workers::{Expansion, LabelledState, ModelError, TransitionSystem, Violation};
 
+/// Receives a successor's step, whether it leaves the state, and the
+/// successor's representative ([`Layered::stepped_successors`]).
+pub type SteppedEmit<'e> = dyn FnMut(&dyn Step, bool, &[u64]) + 'e;
+
 /// A model with its reductions, as the engine explores it.
 pub struct Layered<'m, M: Model, S: StateSymmetry = NoSymmetry> {
     model: &'m M,
@@ -74,22 +78,24 @@ impl<'m, M: Model, S: StateSymmetry> Layered<'m, M, S> {
         ModelRuns(self.model)
     }
 
-    /// Every model successor of `state` with the step that produced it,
-    /// each as its representative under the symmetry layer (as itself
-    /// without one); no partial order reduction and no soundness check:
-    /// what the temporal checks, which read the steps, expand states by.
+    /// Every model successor of `state` with the step that produced it and
+    /// whether it differs from `state`, each as its representative under
+    /// the symmetry layer (as itself without one); no partial order
+    /// reduction and no soundness check: what the temporal checks, which
+    /// read the steps, expand states by.
     pub fn stepped_successors(
         &self,
         scratch: &mut LayeredScratch<M::Scratch, S::Scratch>,
         state: &[u64],
-        emit: &mut dyn FnMut(&dyn Step, &[u64]),
+        emit: &mut SteppedEmit<'_>,
     ) -> Result<(), ModelError> {
         let LayeredScratch {
             model, symmetry, ..
         } = scratch;
         let layer = self.symmetry.as_ref();
         self.model.successors(model, state, &mut |step, t| {
-            reduced(layer, symmetry, t, &mut |rep| emit(step, rep))
+            let moves = t != state;
+            reduced(layer, symmetry, t, &mut |rep| emit(step, moves, rep))
         })
     }
 

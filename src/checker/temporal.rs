@@ -86,7 +86,10 @@ pub(super) fn refuse_ltl_with<M: Model, S>(
             || p.property.atoms.iter().any(|a| {
                 matches!(
                     a,
-                    crate::temporal::ltl::Atom::Enabled(_) | crate::temporal::ltl::Atom::Taken(_)
+                    crate::temporal::ltl::Atom::Enabled(_)
+                        | crate::temporal::ltl::Atom::Taken(_)
+                        | crate::temporal::ltl::Atom::TakenWith(..)
+                        | crate::temporal::ltl::Atom::EnabledAmong(..)
                 )
             })
     };

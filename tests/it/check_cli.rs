@@ -685,6 +685,18 @@ fn temporal_assertions_are_checked() {
     );
     assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(json(&out)["ltl"].as_array().map(Vec::len), Some(2), "{out}");
+    // ProB's atoms on the enabled operations: one of inc and reset is
+    // always enabled, inc not at 3; no step stays put.
+    for (formula, code) in [
+        ("G controller(inc, reset) & G deterministic(inc,reset)", 0),
+        ("F deadlock(inc)", 0),
+        ("G deadlock(inc)", 1),
+        ("G not sink", 0),
+        ("F sink", 1),
+    ] {
+        let (got, out, err) = check(machine, &["--json", "--no-assert-ltl", "--ltl", formula]);
+        assert_eq!(got, Some(code), "{formula}: {out}{err}");
+    }
     // A B predicate that does not type, and an unknown operation: refused.
     let (code, _, err) = check(machine, &["--no-assert-ltl", "--ltl", "G {x = TRUE}"]);
     assert_eq!(code, Some(2), "{err}");

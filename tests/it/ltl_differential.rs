@@ -50,6 +50,12 @@ fn letter(m: &Procs, p: &Property, preds: &[Option<StatePredicate<'_, ()>>], at:
             Atom::Taken(op) => at.taken.is_some_and(|t| group_named(m, op).contains(&t)),
             Atom::Deadlock => at.enabled.is_empty(),
             Atom::TakenWith(..) => panic!("procs has no step arguments"),
+            Atom::EnabledAmong(among, ops) => among.holds(
+                ops.iter()
+                    .filter(|op| group_named(m, op).iter().any(|g| at.enabled.contains(g)))
+                    .count(),
+            ),
+            Atom::Sink => successors(m, &at.state).iter().all(|(_, t)| *t == at.state),
         };
         if holds {
             bits |= 1 << a;
@@ -220,7 +226,7 @@ fn formula(seed: &mut u64, depth: u32, symmetric: bool) -> String {
     let r = (*seed >> 33) as usize;
     if depth == 0 {
         let atoms: &[&str] = if symmetric {
-            &["{free}", "{total>=1}", "deadlock", "true"]
+            &["{free}", "{total>=1}", "deadlock", "true", "sink"]
         } else {
             &[
                 "{free}",
@@ -230,6 +236,10 @@ fn formula(seed: &mut u64, depth: u32, symmetric: bool) -> String {
                 "[\"release(1)\"]",
                 "[\"step(0)\"]",
                 "deadlock",
+                "controller(\"acquire(0)\",\"step(1)\")",
+                "deadlock(\"step(0)\",\"release(1)\")",
+                "deterministic(\"acquire(0)\",\"acquire(1)\")",
+                "sink",
             ]
         };
         return atoms[r % atoms.len()].to_string();
@@ -372,7 +382,7 @@ fn several_properties_share_one_graph_and_stop_at_the_first_violated() {
 fn stutter_invariant_formula(seed: &mut u64, symmetric: bool) -> String {
     loop {
         let text = formula(seed, 2, symmetric);
-        if !text.contains("X (") && !text.contains('[') {
+        if !text.contains("X (") && !text.contains('[') && !text.contains("sink") {
             return text;
         }
     }

@@ -147,6 +147,13 @@ pub fn prepare<'m, M: Model>(
                     .map_err(|e| LtlError::Refused(format!("in the atom `{atom}`: {e}")))?,
             ),
             Atom::Deadlock => CompiledAtom::Deadlock,
+            Atom::EnabledAmong(among, ops) => CompiledAtom::EnabledAmong(
+                *among,
+                ops.iter()
+                    .map(|op| groups_named(model, op))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Atom::Sink => CompiledAtom::Sink,
         });
     }
     let mut fair: Vec<(bool, Vec<usize>)> = Vec::new();
@@ -215,10 +222,10 @@ pub fn check<M: Model, S: StateSymmetry>(
     }
     let system = LetteredModel::new(layered, &letters).with_por(por);
     let built = StateGraph::build(&system, threads, label_words, 1, |scratch, state, out| {
-        let (model, enabled) = scratch.model_and_enabled();
+        let (model, enabled, moves) = scratch.model_and_enabled();
         for (i, l) in letters.iter().enumerate() {
             let at = offsets[i];
-            out[at] = l.state(model, state, enabled)?;
+            out[at] = l.state(model, state, enabled, moves)?;
             for (k, (_, groups)) in fairness[i].iter().enumerate() {
                 if groups.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1) {
                     out[at + 1 + k / 64] |= 1 << (k % 64);

@@ -37,6 +37,43 @@ pub enum Atom {
     TakenWith(String, Vec<Option<String>>),
     /// `deadlock`: no transition is enabled.
     Deadlock,
+    /// `deadlock(ops)`, `controller(ops)`, `deterministic(ops)`: how many
+    /// of the operations `ops` are enabled (none, exactly one, at most one).
+    EnabledAmong(Among, Vec<String>),
+    /// `sink`: no enabled transition leads to another state.
+    Sink,
+}
+
+/// What an [`Atom::EnabledAmong`] asks of the number of its operations
+/// that are enabled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Among {
+    /// `deadlock(ops)`: none.
+    None,
+    /// `controller(ops)`: exactly one.
+    ExactlyOne,
+    /// `deterministic(ops)`: at most one.
+    AtMostOne,
+}
+
+impl Among {
+    /// The atom's keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Among::None => "deadlock",
+            Among::ExactlyOne => "controller",
+            Among::AtMostOne => "deterministic",
+        }
+    }
+
+    /// Whether `enabled` operations of the atom's satisfy it.
+    pub fn holds(self, enabled: usize) -> bool {
+        match self {
+            Among::None => enabled == 0,
+            Among::ExactlyOne => enabled == 1,
+            Among::AtMostOne => enabled <= 1,
+        }
+    }
 }
 
 impl fmt::Display for Atom {
@@ -50,6 +87,8 @@ impl fmt::Display for Atom {
                 write!(f, "[{op}({})]", args.join(","))
             }
             Atom::Deadlock => f.write_str("deadlock"),
+            Atom::EnabledAmong(among, ops) => write!(f, "{}({})", among.keyword(), ops.join(",")),
+            Atom::Sink => f.write_str("sink"),
         }
     }
 }
@@ -414,8 +453,26 @@ impl<'a> Parser<'a> {
         if self.eat("false") {
             return Ok(Ltl::False);
         }
-        if self.eat("deadlock") {
-            return Ok(self.atom(Atom::Deadlock));
+        for among in [Among::None, Among::ExactlyOne, Among::AtMostOne] {
+            let save = self.at;
+            if self.eat(among.keyword()) {
+                if self.eat("(") {
+                    let mut ops = vec![self.name()?];
+                    while self.eat(",") {
+                        ops.push(self.name()?);
+                    }
+                    self.expect(")")?;
+                    return Ok(self.atom(Atom::EnabledAmong(among, ops)));
+                }
+                if among == Among::None {
+                    return Ok(self.atom(Atom::Deadlock));
+                }
+                self.at = save;
+                return Err(self.error(&format!("`{}(op, ...)`", among.keyword())));
+            }
+        }
+        if self.eat("sink") {
+            return Ok(self.atom(Atom::Sink));
         }
         if self.eat("(") {
             let f = self.implication()?;
@@ -441,10 +498,7 @@ impl<'a> Parser<'a> {
             ("Y", "past operators (Y, H, O, S, T)"),
             ("H", "past operators (Y, H, O, S, T)"),
             ("O", "past operators (Y, H, O, S, T)"),
-            ("sink", "`sink`"),
             ("current", "`current`"),
-            ("controller", "`controller(...)`"),
-            ("deterministic", "`deterministic(...)`"),
             (
                 "unchanged",
                 "transition predicates (`unchanged`, `changed`, ...)",
@@ -628,6 +682,39 @@ mod tests {
         assert_eq!(
             p.atoms[0],
             Atom::TakenWith("op".into(), vec![Some("{1, 2}".to_string())])
+        );
+    }
+
+    #[test]
+    fn probs_enabledness_atoms() {
+        let p = parse("G (not deadlock(a, b) & controller(a,\"c(1)\") & deterministic(b)) or sink")
+            .unwrap();
+        assert_eq!(
+            p.atoms,
+            vec![
+                Atom::EnabledAmong(Among::None, vec!["a".into(), "b".into()]),
+                Atom::EnabledAmong(Among::ExactlyOne, vec!["a".into(), "c(1)".into()]),
+                Atom::EnabledAmong(Among::AtMostOne, vec!["b".into()]),
+                Atom::Sink,
+            ]
+        );
+        assert_eq!(p.atoms[0].to_string(), "deadlock(a,b)");
+        assert_eq!(parse("G deadlock").unwrap().atoms, vec![Atom::Deadlock]);
+        assert!(parse("G controller").is_err());
+        assert!(
+            (0..3)
+                .map(|n| Among::ExactlyOne.holds(n))
+                .eq([false, true, false])
+        );
+        assert!(
+            (0..3)
+                .map(|n| Among::AtMostOne.holds(n))
+                .eq([true, true, false])
+        );
+        assert!(
+            (0..3)
+                .map(|n| Among::None.holds(n))
+                .eq([true, false, false])
         );
     }
 

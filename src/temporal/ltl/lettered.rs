@@ -17,6 +17,7 @@
 //! [`super::reduction`]) the system reduces: a state's successors are those
 //! of an ample set, the rest on demand.
 
+use super::formula::Among;
 use crate::checker::{Layered, LayeredScratch};
 use crate::model::{Model, Permutation, StatePredicate, StateSymmetry, Step, StepArguments};
 use crate::por::{PorLayer, PorScratch};
@@ -38,6 +39,11 @@ pub enum CompiledAtom<'m, Sc> {
     TakenWith(Vec<usize>, StepArguments<'m, Sc>),
     /// `deadlock`: no step.
     Deadlock,
+    /// `deadlock(ops)`, `controller(ops)`, `deterministic(ops)`: per
+    /// operation its groups; how many operations may be enabled.
+    EnabledAmong(Among, Vec<Vec<usize>>),
+    /// `sink`: no step leaves the state.
+    Sink,
 }
 
 /// Most step atoms with arguments in one run (one tag bit each).
@@ -68,7 +74,10 @@ impl<'m, Sc> Letters<'m, Sc> {
                 CompiledAtom::TakenWith(..) => {
                     with_args.push((k as u32, (first_tag_bit + with_args.len()) as u32));
                 }
-                CompiledAtom::Enabled(_) | CompiledAtom::Deadlock => {}
+                CompiledAtom::Enabled(_)
+                | CompiledAtom::Deadlock
+                | CompiledAtom::EnabledAmong(..)
+                | CompiledAtom::Sink => {}
             }
         }
         Letters {
@@ -106,21 +115,26 @@ impl<'m, Sc> Letters<'m, Sc> {
             .fold(0u64, |m, (k, _)| m | 1 << k)
     }
 
-    /// The letter of `state`, whose enabled groups are the bits `enabled`.
+    /// The letter of `state`, whose enabled groups are the bits `enabled`
+    /// and which a step leaves (to another state) when `moves`.
     pub fn state(
         &self,
         scratch: &mut Sc,
         state: &[u64],
         enabled: &[u64],
+        moves: bool,
     ) -> Result<u64, ModelError> {
         let mut letter = 0u64;
         let deadlock = enabled.iter().all(|&e| e == 0);
+        let on = |gs: &[usize]| gs.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1);
         for (k, atom) in self.atoms.iter().enumerate() {
             let holds = match atom {
                 CompiledAtom::Predicate(p) => p(scratch, state)?,
-                CompiledAtom::Enabled(gs) => {
-                    gs.iter().any(|&g| enabled[g / 64] >> (g % 64) & 1 == 1)
+                CompiledAtom::Enabled(gs) => on(gs),
+                CompiledAtom::EnabledAmong(among, ops) => {
+                    among.holds(ops.iter().filter(|gs| on(gs)).count())
                 }
+                CompiledAtom::Sink => !moves,
                 CompiledAtom::Taken(_) | CompiledAtom::TakenWith(..) => false,
                 CompiledAtom::Deadlock => deadlock,
             };
@@ -187,6 +201,8 @@ pub struct LetteredScratch<MS, SS> {
     por: Option<PorScratch>,
     /// Per step atom with arguments, their values in the state expanded.
     values: Vec<ArgumentValues>,
+    /// Whether a step of the state last expanded leaves it.
+    moves: bool,
 }
 
 /// The values of a step atom's arguments in a state (`None`: any).
@@ -204,9 +220,10 @@ impl<MS, SS> LetteredScratch<MS, SS> {
         &self.enabled
     }
 
-    /// The model's scratch and the enabled groups' bits, apart.
-    pub fn model_and_enabled(&mut self) -> (&mut MS, &[u64]) {
-        (self.inner.model_mut(), &self.enabled)
+    /// The model's scratch, the enabled groups' bits and whether a step
+    /// leaves the state, apart.
+    pub fn model_and_enabled(&mut self) -> (&mut MS, &[u64], bool) {
+        (self.inner.model_mut(), &self.enabled, self.moves)
     }
 }
 
@@ -262,8 +279,10 @@ impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
             enabled,
             out,
             values,
+            moves,
             ..
         } = scratch;
+        *moves = false;
         values.clear();
         for (_, args, _) in &self.with_args {
             values.push(args(inner.model_mut(), state)?);
@@ -272,7 +291,8 @@ impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
         let mut any = false;
         let with_args = &self.with_args;
         self.layered
-            .stepped_successors(inner, state, &mut |step, rep| {
+            .stepped_successors(inner, state, &mut |step, leaves, rep| {
+                *moves |= leaves;
                 let g = step.group();
                 enabled[g / 64] |= 1 << (g % 64);
                 any = true;
@@ -373,6 +393,7 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for LetteredModel<'_, '_, M, S
             perm: None,
             por: self.por.map(PorLayer::new_scratch),
             values: Vec::new(),
+            moves: false,
         }
     }
 

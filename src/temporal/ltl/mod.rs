@@ -15,4 +15,4 @@ pub mod reduction;
 
 pub use buchi::Buchi;
 pub use check::{LtlError, LtlFigures, LtlVerdict, check};
-pub use formula::{Atom, Fairness, Ltl, Property, parse};
+pub use formula::{Among, Atom, Fairness, Ltl, Property, parse};

@@ -72,6 +72,12 @@ pub fn visible_groups<M: Model>(model: &M, property: &Property) -> Result<GroupS
             Atom::Taken(_) | Atom::TakenWith(..) => {
                 return Err(format!("the step atom `{atom}`"));
             }
+            Atom::EnabledAmong(_, ops) => {
+                for g in groups.iter().filter(|g| ops.contains(&g.name)) {
+                    slots.extend(&g.guard_reads);
+                }
+            }
+            Atom::Sink => return Err("the atom `sink`".to_string()),
             Atom::Deadlock => {}
         }
     }
