@@ -130,8 +130,9 @@ impl StateGraph {
     ///
     /// When `system` reduces ([`TransitionSystem::reduces`]), each state is
     /// expanded through its ample set, and fully when an ample successor
-    /// was numbered before the state's successors were (with the proviso
-    /// on): every cycle of the graph then has a fully expanded state.
+    /// lies on the state's own breadth-first level or an earlier one (with
+    /// the proviso on): every cycle of the graph then has a fully expanded
+    /// state.
     pub fn build<T, L>(
         system: &T,
         threads: usize,
@@ -189,20 +190,25 @@ impl StateGraph {
     /// Numbers the successors of a chunk of the level being expanded (in
     /// order: chunks are numbered in chunk order) and adds the chunk's
     /// edges and labels. A state expanded through an ample set gets the
-    /// successors it left out too when one of its ample successors was
-    /// numbered before (the cycle proviso: along a cycle of states that
-    /// keep their ample sets each would be numbered after the one before
-    /// it, which cannot close).
-    fn number(&mut self, index: &mut Index, out: &ChunkOut) -> Result<(), TemporalError> {
+    /// successors it left out too when one of its ample successors lies on
+    /// its own level or an earlier one, below `next_level` (the cycle
+    /// proviso for breadth-first search: along a cycle the levels cannot
+    /// only grow, so some edge of it goes to a level no deeper than its
+    /// source, whose source is then fully expanded).
+    fn number(
+        &mut self,
+        index: &mut Index,
+        out: &ChunkOut,
+        next_level: u32,
+    ) -> Result<(), TemporalError> {
         let emitted = self.width + self.tag_words;
         let (mut at, mut left_at) = (0, 0);
         for (k, &count) in out.counts.iter().enumerate() {
             let v = out.first + k;
-            let before = self.len() as u32;
             let mut seen = false;
             for _ in 0..count {
                 let id = self.add_edge(index, &out.successors[at..at + emitted], v as u32)?;
-                seen |= id < before;
+                seen |= id < next_level;
                 at += emitted;
             }
             let left = out.left_counts.get(k).map_or(0, |&n| n as usize);
@@ -391,6 +397,9 @@ where
     let width = graph.width;
     let label_words = graph.label_words;
     let states = frontier.len() / width.max(1);
+    // The first id of the next level: states below it are on this level or
+    // an earlier one.
+    let next_level = (first + states) as u32;
     let chunks = states.div_ceil(CHUNK);
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
@@ -426,7 +435,7 @@ where
                 let mut g = numbered.lock();
                 let (graph, index) = &mut *g;
                 for out in &batch {
-                    if let Err(e) = graph.number(index, out) {
+                    if let Err(e) = graph.number(index, out, next_level) {
                         pending.lock().numbering = false;
                         return Err(e);
                     }

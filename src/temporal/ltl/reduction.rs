@@ -11,12 +11,12 @@
 //!   may change an atom: it writes a slot that a predicate atom `{p}`
 //!   reads, or one that the guard of an operation named by `e(op)` reads;
 //! * C3 (cycles): every cycle of the reduced graph has a fully expanded
-//!   state. The graph build ([`crate::temporal::graph`]) expands a state
-//!   fully when one of its ample successors was numbered before the state's
-//!   successors were: along a cycle of states expanded through ample sets
-//!   only, each state would be numbered after the one before it, which
-//!   cannot close. Numbering is sequential, so this holds at every thread
-//!   count.
+//!   state. The graph build ([`crate::temporal::graph`]) is breadth-first
+//!   and expands a state fully when one of its ample successors lies on the
+//!   state's own level or an earlier one: the levels along a cycle cannot
+//!   only grow, so some edge of it goes to a level no deeper than its
+//!   source, and that source was fully expanded. Levels and numbering do
+//!   not depend on the thread count, so neither does the graph.
 //!
 //! Then every path of the model has a path of the reduced graph that is
 //! stuttering-equivalent to it on the atoms, and a formula without `X` has
