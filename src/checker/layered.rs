@@ -9,9 +9,9 @@ use crate::por::{PorLayer, PorScratch};
 use crate::symmetry::{RealRuns, SymmetryLayer, SymmetryScratch};
 use workers::{Expansion, LabelledState, ModelError, TransitionSystem, Violation};
 
-/// Receives a successor's step, whether it leaves the state, and the
-/// successor's representative ([`Layered::stepped_successors`]).
-pub type SteppedEmit<'e> = dyn FnMut(&dyn Step, bool, &[u64]) + 'e;
+/// Receives a successor's step, the successor, and its representative
+/// ([`Layered::stepped_successors`]).
+pub type SteppedEmit<'e> = dyn FnMut(&dyn Step, &[u64], &[u64]) + 'e;
 
 /// A model with its reductions, as the engine explores it.
 pub struct Layered<'m, M: Model, S: StateSymmetry = NoSymmetry> {
@@ -78,11 +78,10 @@ impl<'m, M: Model, S: StateSymmetry> Layered<'m, M, S> {
         ModelRuns(self.model)
     }
 
-    /// Every model successor of `state` with the step that produced it and
-    /// whether it differs from `state`, each as its representative under
-    /// the symmetry layer (as itself without one); no partial order
-    /// reduction and no soundness check: what the temporal checks, which
-    /// read the steps, expand states by.
+    /// Every model successor of `state` with the step that produced it,
+    /// itself and its representative under the symmetry layer (itself
+    /// without one); no partial order reduction and no soundness check:
+    /// what the temporal checks, which read the steps, expand states by.
     pub fn stepped_successors(
         &self,
         scratch: &mut LayeredScratch<M::Scratch, S::Scratch>,
@@ -94,8 +93,7 @@ impl<'m, M: Model, S: StateSymmetry> Layered<'m, M, S> {
         } = scratch;
         let layer = self.symmetry.as_ref();
         self.model.successors(model, state, &mut |step, t| {
-            let moves = t != state;
-            reduced(layer, symmetry, t, &mut |rep| emit(step, moves, rep))
+            reduced(layer, symmetry, t, &mut |rep| emit(step, t, rep))
         })
     }
 

@@ -8,7 +8,7 @@
 //! formulas whose atoms are invariant.
 
 use crate::procs::{Invariant, Procs};
-use orbit::checker::{Checker, ModelRuns, STUTTER_LABEL};
+use orbit::checker::{Checker, ModelRuns, Run, STUTTER_LABEL};
 use orbit::model::{Model, StatePredicate};
 use orbit::symmetry::{RealRuns, SymmetryMode};
 use orbit::temporal::ltl::{Atom, Fairness, Ltl, Property, parse};
@@ -218,6 +218,24 @@ fn check_lasso(m: &Procs, p: &Property, trace: &workers::Trace, what: &str) {
     );
 }
 
+/// Checks `p` on `m` with `threads` threads, deadlocks off, with canonical
+/// symmetry reduction and partial order reduction if asked.
+fn run_ltl(m: &Procs, p: &Property, threads: usize, symmetry: bool, por: bool) -> Run {
+    let mut checker = Checker::new(m)
+        .threads(threads)
+        .check_deadlock(false)
+        .ltl("f", p.clone());
+    if por {
+        checker = checker.por(m.independence(false));
+    }
+    if symmetry {
+        checker.symmetry(m.clone(), SymmetryMode::Canon).run()
+    } else {
+        checker.run()
+    }
+    .expect("valid")
+}
+
 /// Random formulas over the procs atoms.
 fn formula(seed: &mut u64, depth: u32, symmetric: bool) -> String {
     *seed = seed
@@ -290,16 +308,7 @@ fn ltl_agrees_with_the_semantics_on_every_short_lasso() {
                     continue;
                 }
                 let what = format!("{text} on {m:?} -j{threads} symmetry={symmetry}");
-                let checker = Checker::new(&m)
-                    .threads(threads)
-                    .check_deadlock(false)
-                    .ltl("f", p.clone());
-                let run = if symmetry {
-                    checker.symmetry(m.clone(), SymmetryMode::Canon).run()
-                } else {
-                    checker.run()
-                }
-                .expect("valid");
+                let run = run_ltl(&m, &p, threads, symmetry, false);
                 assert_eq!(run.ltl.len(), 1, "{what}");
                 match &run.report.outcome {
                     Outcome::Complete => {
@@ -403,11 +412,7 @@ fn partial_order_reduction_keeps_every_ltl_verdict() {
         let symmetric = round % 4 == 0;
         let text = stutter_invariant_formula(&mut seed, symmetric);
         let p = parse(&text).expect("a formula");
-        let plain = Checker::new(&m)
-            .check_deadlock(false)
-            .ltl("f", p.clone())
-            .run()
-            .expect("valid");
+        let plain = run_ltl(&m, &p, 1, false, false);
         let expected = matches!(plain.report.outcome, Outcome::Complete);
         let full_states = plain.ltl.first().map(|r| r.figures.model_states);
         for threads in [1, 2] {
@@ -416,17 +421,7 @@ fn partial_order_reduction_keeps_every_ltl_verdict() {
                     continue;
                 }
                 let what = format!("{text} on {m:?} --por -j{threads} symmetry={symmetry}");
-                let checker = Checker::new(&m)
-                    .threads(threads)
-                    .check_deadlock(false)
-                    .por(m.independence(false))
-                    .ltl("f", p.clone());
-                let run = if symmetry {
-                    checker.symmetry(m.clone(), SymmetryMode::Canon).run()
-                } else {
-                    checker.run()
-                }
-                .expect("valid");
+                let run = run_ltl(&m, &p, threads, symmetry, true);
                 match &run.report.outcome {
                     Outcome::Complete => {
                         assert!(expected, "{what}: violated without reduction");

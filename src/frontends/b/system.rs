@@ -246,6 +246,14 @@ impl BSystem {
         words
     }
 
+    /// Decodes `state` into the scratch's constants and variables, for
+    /// evaluating a predicate or expression on it.
+    fn load(&self, scratch: &mut BScratch, state: &[u64]) {
+        let words = self.unpack(scratch, state);
+        self.decode(scratch, &words);
+        scratch.words = words;
+    }
+
     /// Decodes the unpacked `state` into the scratch buffers.
     fn decode(&self, scratch: &mut BScratch, state: &[u64]) {
         let cw = self.layout.constant_words();
@@ -615,9 +623,7 @@ impl Model for BSystem {
             format!("the predicate `{text}` was not loaded with the machine (give it with --ltl)")
         })?;
         Ok(Box::new(move |scratch: &mut BScratch, state: &[u64]| {
-            let words = self.unpack(scratch, state);
-            self.decode(scratch, &words);
-            scratch.words = words;
+            self.load(scratch, state);
             self.interpreter
                 .ltl_atom(k, &scratch.constants, &scratch.variables)
                 .map_err(|e| self.error(&e))
@@ -636,9 +642,7 @@ impl Model for BSystem {
             format!("the atom `{text}` was not loaded with the machine (give it with --ltl)")
         })?;
         Ok(Box::new(move |scratch: &mut BScratch, state: &[u64]| {
-            let words = self.unpack(scratch, state);
-            self.decode(scratch, &words);
-            scratch.words = words;
+            self.load(scratch, state);
             let values = self
                 .interpreter
                 .ltl_step_arguments(k, &scratch.constants, &scratch.variables)
@@ -668,9 +672,7 @@ impl Model for BSystem {
     }
 
     fn is_goal(&self, scratch: &mut BScratch, state: &[u64]) -> Result<bool, ModelError> {
-        let words = self.unpack(scratch, state);
-        self.decode(scratch, &words);
-        scratch.words = words;
+        self.load(scratch, state);
         self.interpreter
             .goal(&scratch.constants, &scratch.variables)
             .map_err(|e| self.error(&e))

@@ -182,6 +182,8 @@ pub struct LetteredModel<'a, 'm, M: Model, S: StateSymmetry> {
     /// Every step atom with arguments of the letters: its groups, its
     /// arguments and its tag bit.
     with_args: Vec<StepAtom<'a, M::Scratch>>,
+    /// Some letter reads `sink`: expansions note whether a step leaves.
+    sink: bool,
     por: Option<&'a PorLayer>,
     groups: usize,
     /// With symmetry: check on states' permutation images that every
@@ -201,7 +203,8 @@ pub struct LetteredScratch<MS, SS> {
     por: Option<PorScratch>,
     /// Per step atom with arguments, their values in the state expanded.
     values: Vec<ArgumentValues>,
-    /// Whether a step of the state last expanded leaves it.
+    /// Whether a step of the state last expanded leaves it (noted only
+    /// when a letter reads `sink`).
     moves: bool,
 }
 
@@ -253,6 +256,9 @@ impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
                         .map(|((groups, args), &(_, bit))| (groups, args, bit))
                 })
                 .collect(),
+            sink: letters
+                .iter()
+                .any(|l| l.atoms.iter().any(|a| matches!(a, CompiledAtom::Sink))),
             letters,
             por: None,
             groups: layered.model().groups().len(),
@@ -289,10 +295,12 @@ impl<'a, 'm, M: Model, S: StateSymmetry> LetteredModel<'a, 'm, M, S> {
         }
         enabled.iter_mut().for_each(|e| *e = 0);
         let mut any = false;
-        let with_args = &self.with_args;
+        let (with_args, sink) = (&self.with_args, self.sink);
         self.layered
-            .stepped_successors(inner, state, &mut |step, leaves, rep| {
-                *moves |= leaves;
+            .stepped_successors(inner, state, &mut |step, successor, rep| {
+                if sink && !*moves {
+                    *moves = successor != state;
+                }
                 let g = step.group();
                 enabled[g / 64] |= 1 << (g % 64);
                 any = true;
