@@ -125,8 +125,8 @@ impl StateGraph {
     /// successors with the same scratch, so that it may read what the
     /// expansion left there). With `tag_words > 0`, every successor the
     /// system emits carries that many more words after its
-    /// `state_width()` words: the edge's tag ([`StateGraph::edges_of`],
-    /// [`StateGraph::edge_tags`]), not part of the state.
+    /// `state_width()` words: the edge's tag ([`StateGraph::edge_tags`]),
+    /// not part of the state.
     ///
     /// When `system` reduces ([`TransitionSystem::reduces`]), each state is
     /// expanded through its ample set, and fully when an ample successor
@@ -287,13 +287,6 @@ impl StateGraph {
     pub fn successors(&self, v: u32) -> &[u32] {
         let v = v as usize;
         &self.succ[self.succ_start[v] as usize..self.succ_start[v + 1] as usize]
-    }
-
-    /// The edges of `v`: (successor, the tag's first word as `u32`; 0 for
-    /// an untagged graph).
-    pub fn edges_of(&self, v: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
-        self.edge_tags(v)
-            .map(|(w, tag)| (w, tag.first().map_or(0, |&t| t as u32)))
     }
 
     /// The edges of `v` with their whole tags.

@@ -7,7 +7,7 @@
 //! `deadlock`) that hold there; the step atoms `[op]` and `[op(args)]` are
 //! read from the tag of the step taken: its group in the low 32 bits, and
 //! bit 32 + `i` set when the step matches the arguments of the `i`-th step
-//! atom with arguments of the run ([`Letters::step_bits`]).
+//! atom with arguments of the run ([`step_bits`]).
 //!
 //! After an expansion the scratch keeps the groups enabled in the state
 //! ([`LetteredScratch::enabled`]), which the letter and fairness read.
@@ -91,13 +91,6 @@ impl<'m, Sc> Letters<'m, Sc> {
     /// Number of step atoms with arguments (tag bits taken).
     pub fn step_atoms_with_arguments(&self) -> usize {
         self.with_args.len()
-    }
-
-    /// The bits of the step atoms true on a step tagged `tag` (not a
-    /// deadlock's stutter).
-    #[inline]
-    pub fn step_bits(&self, tag: u64) -> u64 {
-        step_bits(&self.taken, &self.with_args, tag)
     }
 
     /// The step atoms' bits per group, and per step atom with arguments
@@ -456,11 +449,9 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for LetteredModel<'_, '_, M, S
                 .ample_stepped_successors(inner, por, ps, state, &mut |g, rep| {
                     emit(tagged(out, rep, g as u64))
                 })?;
+        // The same bit layout: bit `g % 64` of word `g / 64`.
         let groups = por.enabled_groups(ps);
-        enabled.iter_mut().for_each(|e| *e = 0);
-        for g in groups.iter() {
-            enabled[g / 64] |= 1 << (g % 64);
-        }
+        enabled.copy_from_slice(&groups.words);
         if groups.is_empty() {
             emit(tagged(out, state, u64::from(STUTTER)));
         }
