@@ -24,6 +24,10 @@ use workers::{Expansion, ModelError, StopReason, TransitionSystem};
 /// States expanded by one thread between two claims of work.
 const CHUNK: usize = 64;
 
+/// How many edges ahead numbering asks for the index slot of an edge's
+/// target, so that the slot's cache miss overlaps the edges before it.
+const LOOKAHEAD: usize = 8;
+
 /// Most states a graph can number (ids are `u32`, one value is "none").
 pub const MAX_STATES: usize = u32::MAX as usize - 1;
 
@@ -67,9 +71,17 @@ impl Index {
         }
     }
 
-    /// The id of `words` if `states` holds it, else where to put it.
-    fn find(&self, states: &[u64], width: usize, words: &[u64]) -> Result<u32, usize> {
-        let mut at = workers::fingerprint(words) as usize & self.mask;
+    /// Asks for the home slot of fingerprint `hash` to be brought into
+    /// the cache.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        workers::prefetch(self.slots.as_ptr().wrapping_add(hash as usize & self.mask));
+    }
+
+    /// The id of `words` (whose fingerprint is `hash`) if `states` holds
+    /// it, else where to put it.
+    fn find(&self, states: &[u64], width: usize, words: &[u64], hash: u64) -> Result<u32, usize> {
+        let mut at = hash as usize & self.mask;
         loop {
             match self.slots[at] {
                 0 => return Err(at),
@@ -104,7 +116,9 @@ impl Index {
 }
 
 /// What one thread made of a chunk of a level: per state, its labels and
-/// how many successors it has; the successors' words one after the other.
+/// how many successors it has; the successors' words one after the other,
+/// and their fingerprints (hashed here, on the expanding threads, rather
+/// than by the one thread that numbers).
 /// With a reducing system, per state also the successors its ample set
 /// left out (none when the expansion was full), which numbering adds only
 /// when the cycle proviso asks for them.
@@ -113,6 +127,7 @@ struct ChunkOut {
     first: usize,
     counts: Vec<u32>,
     successors: Vec<u64>,
+    hashes: Vec<u64>,
     left_counts: Vec<u32>,
     left_out: Vec<u64>,
     labels: Vec<u64>,
@@ -162,7 +177,7 @@ impl StateGraph {
         let mut initial: Vec<Box<[u64]>> = Vec::new();
         system.initial_states(&mut scratches[0], &mut |s| initial.push(s.into()))?;
         for s in &initial {
-            graph.add(&mut index, s, NO_PARENT)?;
+            graph.add(&mut index, s, workers::fingerprint(s), NO_PARENT)?;
         }
         drop(initial);
         let mut level = 0..graph.len();
@@ -202,19 +217,29 @@ impl StateGraph {
         next_level: u32,
     ) -> Result<(), TemporalError> {
         let emitted = self.width + self.tag_words;
-        let (mut at, mut left_at) = (0, 0);
+        let (mut at, mut left_at, mut edge) = (0, 0, 0);
+        for &hash in out.hashes.iter().take(LOOKAHEAD) {
+            index.prefetch(hash);
+        }
         for (k, &count) in out.counts.iter().enumerate() {
             let v = out.first + k;
             let mut seen = false;
             for _ in 0..count {
-                let id = self.add_edge(index, &out.successors[at..at + emitted], v as u32)?;
+                if let Some(&ahead) = out.hashes.get(edge + LOOKAHEAD) {
+                    index.prefetch(ahead);
+                }
+                let successor = &out.successors[at..at + emitted];
+                let id = self.add_edge(index, successor, out.hashes[edge], v as u32)?;
                 seen |= id < next_level;
                 at += emitted;
+                edge += 1;
             }
             let left = out.left_counts.get(k).map_or(0, |&n| n as usize);
             if seen {
                 for _ in 0..left {
-                    self.add_edge(index, &out.left_out[left_at..left_at + emitted], v as u32)?;
+                    let successor = &out.left_out[left_at..left_at + emitted];
+                    let hash = workers::fingerprint(&successor[..self.width]);
+                    self.add_edge(index, successor, hash, v as u32)?;
                     left_at += emitted;
                 }
             } else {
@@ -227,23 +252,32 @@ impl StateGraph {
     }
 
     /// Adds the edge from `v` to the state of `emitted` (its words, then
-    /// the tag), numbering the state if new; its id.
+    /// the tag; `hash` the state's fingerprint), numbering the state if
+    /// new; its id.
     fn add_edge(
         &mut self,
         index: &mut Index,
         emitted: &[u64],
+        hash: u64,
         v: u32,
     ) -> Result<u32, TemporalError> {
         let (s, tag) = emitted.split_at(self.width);
         self.tags.extend_from_slice(tag);
-        let id = self.add(index, s, v)?;
+        let id = self.add(index, s, hash, v)?;
         self.succ.push(id);
         Ok(id)
     }
 
-    /// The id of `s`, adding it (with `parent`) if new.
-    fn add(&mut self, index: &mut Index, s: &[u64], parent: u32) -> Result<u32, TemporalError> {
-        match index.find(&self.states, self.width, s) {
+    /// The id of `s` (whose fingerprint is `hash`), adding it (with
+    /// `parent`) if new.
+    fn add(
+        &mut self,
+        index: &mut Index,
+        s: &[u64],
+        hash: u64,
+        parent: u32,
+    ) -> Result<u32, TemporalError> {
+        match index.find(&self.states, self.width, s, hash) {
             Ok(id) => Ok(id),
             Err(_) => {
                 let id = self.len();
@@ -251,7 +285,7 @@ impl StateGraph {
                     return Err(TemporalError::Stopped(StopReason::StoreFull));
                 }
                 index.grow_if_needed(&self.states, self.width, id);
-                let Err(at) = index.find(&self.states, self.width, s) else {
+                let Err(at) = index.find(&self.states, self.width, s, hash) else {
                     unreachable!("the state was not there before the table grew")
                 };
                 index.slots[at] = id as u32 + 1;
@@ -301,6 +335,17 @@ impl StateGraph {
     pub fn labels(&self, v: u32) -> &[u64] {
         let v = v as usize;
         &self.labels[v * self.label_words..(v + 1) * self.label_words]
+    }
+
+    /// Asks for the label words of `v` to be brought into the cache (a
+    /// hint for a search about to read them).
+    #[inline]
+    pub fn prefetch_labels(&self, v: u32) {
+        workers::prefetch(
+            self.labels
+                .as_ptr()
+                .wrapping_add(v as usize * self.label_words),
+        );
     }
 
     /// Whether label bit `bit` of `v` is set.
@@ -458,6 +503,7 @@ where
                 let mut count = 0u32;
                 let mut push = |s: &[u64]| {
                     out.successors.extend_from_slice(s);
+                    out.hashes.push(workers::fingerprint(&s[..width]));
                     count += 1;
                 };
                 let expansion = if reduces {

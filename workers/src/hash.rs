@@ -46,7 +46,7 @@ pub(crate) fn fingerprint_of(len: usize, words: impl Iterator<Item = u64>) -> u6
 /// later read of it does not wait on memory (a hint: no effect on results,
 /// a no-op where the target has no stable prefetch instruction).
 #[inline(always)]
-pub(crate) fn prefetch<T>(at: *const T) {
+pub fn prefetch<T>(at: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults and reads nothing the program sees,
     // whatever the address.

@@ -39,7 +39,7 @@ pub mod trace;
 mod watch;
 
 pub use config::{Config, ParallelMode, ProgressFn, SearchOrder, StoreKind};
-pub use hash::fingerprint;
+pub use hash::{fingerprint, prefetch};
 pub use parallel::explore_parallel;
 pub use report::{Outcome, Progress, Report, Stats, StopReason, Trace, TraceStep};
 pub use sequential::explore_sequential;

@@ -292,6 +292,40 @@ impl Buchi {
         }
     }
 
+    /// Per state, whether an accepting cycle can pass through it: the
+    /// state lies on a cycle of the automaton and the states of its
+    /// strongly connected component meet every acceptance set. A cycle of
+    /// the product stays inside one component of the automaton, so no
+    /// accepting cycle of the product passes through a state whose entry
+    /// here is false: a search needs only to reach such states.
+    pub fn cycle_states(&self) -> Vec<bool> {
+        let n = self.len();
+        // reach[q][r]: r is reachable from q in one step or more (the
+        // automata are small: a search from every state).
+        let reach: Vec<Vec<bool>> = (0..n)
+            .map(|q| {
+                let mut seen = vec![false; n];
+                let mut stack: Vec<u32> = self.successors[q].clone();
+                while let Some(r) = stack.pop() {
+                    if !std::mem::replace(&mut seen[r as usize], true) {
+                        stack.extend(&self.successors[r as usize]);
+                    }
+                }
+                seen
+            })
+            .collect();
+        (0..n)
+            .map(|q| {
+                reach[q][q]
+                    && (0..n)
+                        .filter(|&r| reach[q][r] && reach[r][q])
+                        .fold(0u64, |m, r| m | self.accepting[r])
+                        & self.all_sets()
+                        == self.all_sets()
+            })
+            .collect()
+    }
+
     /// Whether the letter `letter` (bit `a` set when atom `a` holds)
     /// satisfies the label of state `q`.
     pub fn reads(&self, q: u32, letter: u64) -> bool {
@@ -411,6 +445,28 @@ mod tests {
             6 => Ltl::eventually(sub(seed)),
             7 => Ltl::always(sub(seed)),
             _ => Ltl::Atom(r % atoms),
+        }
+    }
+
+    #[test]
+    fn cycle_states_are_those_on_accepting_components() {
+        // The automaton of `not G F p`, i.e. `F G !p`: a waiting state
+        // (no accepting cycle) and the state looping on `!p`.
+        let p = || Ltl::Atom(0);
+        let b = Buchi::of(&Ltl::negation(Ltl::always(Ltl::eventually(p())))).unwrap();
+        let cycles = b.cycle_states();
+        assert!(cycles.iter().any(|&c| c) && cycles.iter().any(|&c| !c));
+        for (q, &cycle) in cycles.iter().enumerate() {
+            assert_eq!(cycle, b.accepting[q] != 0, "state {q}");
+        }
+        // `G p` holds on one accepting state that loops: every state.
+        let b = Buchi::of(&Ltl::always(p())).unwrap();
+        assert!(b.cycle_states().iter().all(|&c| c));
+        // No initial state of `X X p` lies on a cycle.
+        let b = Buchi::of(&Ltl::Next(Box::new(Ltl::Next(Box::new(p()))))).unwrap();
+        let cycles = b.cycle_states();
+        for &q in &b.initial {
+            assert!(!cycles[q as usize]);
         }
     }
 

@@ -9,10 +9,10 @@
 //! search stops at the first fair accepting component.
 //!
 //! Exact at every thread count and with every fairness constraint; the
-//! cycle search itself runs on one thread.
+//! cycle search runs on two threads at most ([`super::emptiness`]).
 
 use super::buchi::Buchi;
-use super::emptiness::{FairnessSet, Graph, fair_lasso};
+use super::emptiness::{Acceptance, FairnessSet, Graph, fair_lasso};
 use super::formula::{Atom, Fairness, Ltl, Property};
 use super::lettered::{CompiledAtom, LetteredModel, Letters, MAX_STEP_ATOMS, STUTTER};
 use super::product::ProductGraph;
@@ -238,6 +238,7 @@ pub fn check<M: Model, S: StateSymmetry>(
         Ok(graph) => graph,
         Err(e) => return Ok(vec![Err(e.into())]),
     };
+    tracing::debug!(elapsed = ?start.elapsed(), states = graph.len(), "LTL: model graph built");
     if let Some(reason) = workers::budget::tripped() {
         return Ok(vec![Err(LtlError::Search(TemporalError::Stopped(reason)))]);
     }
@@ -249,6 +250,7 @@ pub fn check<M: Model, S: StateSymmetry>(
             &letters[i],
             &fairness[i],
             &automata[i],
+            threads,
             start,
         );
         let outcome = outcome.and_then(|(verdict, figures)| {
@@ -276,6 +278,7 @@ fn search<Sc>(
     letters: &Letters<'_, Sc>,
     fair: &[(bool, Vec<usize>)],
     buchi: &Buchi,
+    threads: usize,
     start: Instant,
 ) -> LtlOutcome {
     if graph.len().saturating_mul(buchi.len()) > MAX_PRODUCT {
@@ -303,7 +306,23 @@ fn search<Sc>(
             }),
         })
         .collect();
-    let (lasso, explored) = fair_lasso(&product, buchi.all_sets(), &accepting, &sets);
+    let searched = Instant::now();
+    let cycle_states = buchi.cycle_states();
+    let on_cycle = |p: u32| cycle_states[product.automaton_state(p) as usize];
+    let acceptance = Acceptance {
+        sets: buchi.all_sets(),
+        accepting: &accepting,
+        fairness: &sets,
+        on_cycle: &on_cycle,
+    };
+    // A second thread helps only when some states lie off cycles.
+    let threads = if cycle_states.iter().all(|&c| c) {
+        1
+    } else {
+        threads
+    };
+    let (lasso, explored) = fair_lasso(&product, &acceptance, threads);
+    tracing::debug!(elapsed = ?searched.elapsed(), states = explored.states, "LTL: product searched");
     let figures = LtlFigures {
         automaton_states: buchi.len(),
         model_states: graph.len() as u64,

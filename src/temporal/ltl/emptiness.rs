@@ -17,6 +17,11 @@
 //!   enabled are removed and the components of the rest are checked the
 //!   same way.
 //!
+//! States that no fair accepting cycle passes through (the caller knows
+//! them from the automaton: [`Acceptance::on_cycle`]) are only reached:
+//! the search neither stacks nor closes them, and with two threads
+//! another thread reaches them ([`components_split`]).
+//!
 //! A component that passes the first test is copied out as an explicit
 //! subgraph ([`Local`]) for the others. A fair component yields a lasso: a
 //! shortest path from an initial state to its first state (breadth-first,
@@ -78,37 +83,89 @@ pub struct Explored {
 /// Most states a search can number (one id marks "unseen", one "done").
 pub const MAX_STATES: usize = u32::MAX as usize - 2;
 
+/// What the search for a fair accepting cycle is given: the acceptance
+/// sets, the fairness constraints, and which states a cycle can pass
+/// through.
+pub struct Acceptance<'a> {
+    /// The mask of every acceptance set.
+    pub sets: u64,
+    /// The acceptance sets of a state, as a mask over `sets`.
+    pub accepting: &'a dyn Fn(u32) -> u64,
+    /// The fairness constraints a cycle must meet.
+    pub fairness: &'a [FairnessSet<'a>],
+    /// False on states no fair accepting cycle passes through, and alike
+    /// on the states of each strongly connected component (the product's
+    /// states over an automaton component without an accepting cycle:
+    /// [`super::buchi::Buchi::cycle_states`]). The search only reaches
+    /// them: it neither stacks nor closes them.
+    pub on_cycle: &'a (dyn Fn(u32) -> bool + Sync),
+}
+
 /// A fair accepting cycle of `graph` reachable from its initial states,
-/// as a lasso, if there is one; `accepting(v)` gives the acceptance sets
-/// of `v` as a mask over `sets`.
-pub fn fair_lasso<G: Graph>(
+/// as a lasso, if there is one. With `threads > 1`, the states off cycles
+/// are reached on a second thread while this one searches the others for
+/// components ([`components_split`]); a cycle found that way is searched
+/// for again on one thread, so that the lasso, like the verdict, is the
+/// same at every thread count.
+pub fn fair_lasso<G: Graph + Sync>(
     graph: &G,
-    sets: u64,
-    accepting: &dyn Fn(u32) -> u64,
-    fairness: &[FairnessSet<'_>],
+    acceptance: &Acceptance<'_>,
+    threads: usize,
 ) -> (Option<Lasso>, Explored) {
     let roots = graph.initial();
-    let mut found: Option<(Local, Vec<u32>)> = None;
-    let explored = components(graph, &roots, &|_| true, &mut |c, self_loop| {
-        if c.len() == 1 && !self_loop {
-            return false;
+    if threads > 1 {
+        let mut fair = false;
+        let explored = components_split(graph, &roots, acceptance.on_cycle, &mut |c, self_loop| {
+            fair = fair_component(graph, acceptance, c, self_loop).is_some();
+            fair
+        });
+        if !fair {
+            return (None, explored);
         }
-        let mask = c.iter().fold(0u64, |m, &v| m | accepting(v));
-        if mask & sets != sets {
-            return false;
-        }
-        let local = Local::of(graph, c);
-        let all: Vec<u32> = (0..local.nodes.len() as u32).collect();
-        match fair_part(&local, all, sets, accepting, fairness) {
-            Some(part) => {
-                found = Some((local, part));
-                true
-            }
-            None => false,
-        }
+    }
+    let mut found = None;
+    let explored = components(
+        graph,
+        &roots,
+        &|_| true,
+        acceptance.on_cycle,
+        &mut |c, self_loop| {
+            found = fair_component(graph, acceptance, c, self_loop);
+            found.is_some()
+        },
+    );
+    let lasso = found.map(|(local, part)| {
+        let a = acceptance;
+        lasso(graph, &local, &part, a.sets, a.accepting, a.fairness)
     });
-    let lasso = found.map(|(local, part)| lasso(graph, &local, &part, sets, accepting, fairness));
     (lasso, explored)
+}
+
+/// The component `c` of `graph` (with whether its root has an edge to
+/// itself) copied out with its fair part, if it has one.
+fn fair_component<G: Graph>(
+    graph: &G,
+    acceptance: &Acceptance<'_>,
+    c: &[u32],
+    self_loop: bool,
+) -> Option<(Local, Vec<u32>)> {
+    let Acceptance {
+        sets,
+        accepting,
+        fairness,
+        ..
+    } = *acceptance;
+    if c.len() == 1 && !self_loop {
+        return None;
+    }
+    let mask = c.iter().fold(0u64, |m, &v| m | accepting(v));
+    if mask & sets != sets {
+        return None;
+    }
+    let local = Local::of(graph, c);
+    let all: Vec<u32> = (0..local.nodes.len() as u32).collect();
+    let part = fair_part(&local, all, sets, accepting, fairness)?;
+    Some((local, part))
 }
 
 /// A strongly connected component copied out of a graph: its states
@@ -217,10 +274,16 @@ fn fair_part(
         keep[v as usize] = true;
     }
     let mut parts: Vec<Vec<u32>> = Vec::new();
-    components(local, &rest, &|v| keep[v as usize], &mut |part, _| {
-        parts.push(part.to_vec());
-        false
-    });
+    components(
+        local,
+        &rest,
+        &|v| keep[v as usize],
+        &|_| true,
+        &mut |part, _| {
+            parts.push(part.to_vec());
+            false
+        },
+    );
     parts
         .into_iter()
         .find_map(|part| fair_part(local, part, sets, accepting, fairness))
@@ -228,7 +291,8 @@ fn fair_part(
 
 /// `index` of a state not reached yet.
 const UNSEEN: u32 = u32::MAX;
-/// `index` of a state whose component has closed.
+/// `index` of a state whose component has closed, or that lies on no
+/// cycle the search looks for.
 const DONE: u32 = u32::MAX - 1;
 
 /// Tarjan's search state: per graph state its index and low link, the
@@ -247,49 +311,65 @@ struct Tarjan {
 }
 
 impl Tarjan {
-    /// Reaches `v`: numbers it, stacks it and its edges, and calls it.
-    fn open<G: Graph>(&mut self, graph: &G, v: u32) {
-        self.index[v as usize] = self.counter;
-        self.low[v as usize] = self.counter;
-        self.counter += 1;
-        self.stack.push(v);
+    /// A search over states below `n`, none reached yet.
+    fn new(n: usize) -> Tarjan {
+        assert!(n <= MAX_STATES, "the caller bounds the graph");
+        Tarjan {
+            index: vec![UNSEEN; n],
+            low: vec![0u32; n],
+            stack: Vec::new(),
+            edges: Vec::new(),
+            calls: Vec::new(),
+            counter: 0,
+            explored: Explored::default(),
+        }
+    }
+
+    /// Reaches `v`: numbers and stacks it (when it is `on_cycle`; else
+    /// marks it done, a component of its own that is never checked), and
+    /// calls it.
+    fn open<G: Graph>(&mut self, graph: &G, v: u32, on_cycle: bool) {
+        if on_cycle {
+            self.index[v as usize] = self.counter;
+            self.low[v as usize] = self.counter;
+            self.counter += 1;
+            self.stack.push(v);
+        } else {
+            self.index[v as usize] = DONE;
+        }
         let first = self.edges.len();
         graph.edges(v, &mut self.edges);
+        // The search reads each target's index when it comes to the edge:
+        // ask for them all now, so that the misses overlap.
+        for &(w, _) in &self.edges[first..] {
+            workers::prefetch(self.index.as_ptr().wrapping_add(w as usize));
+        }
         self.explored.states += 1;
         self.explored.edges += (self.edges.len() - first) as u64;
         self.calls.push((v, first, self.edges.len(), false));
     }
-}
 
-/// Tarjan's algorithm over the states reached from `roots` inside the
-/// subgraph that `inside` admits: calls `closed` on each strongly
-/// connected component as it closes (with whether its root has an edge to
-/// itself) and stops when `closed` says so. What it went through.
-fn components<G: Graph>(
-    graph: &G,
-    roots: &[u32],
-    inside: &dyn Fn(u32) -> bool,
-    closed: &mut dyn FnMut(&[u32], bool) -> bool,
-) -> Explored {
-    let n = graph.bound();
-    assert!(n <= MAX_STATES, "the caller bounds the graph");
-    let mut t = Tarjan {
-        index: vec![UNSEEN; n],
-        low: vec![0u32; n],
-        stack: Vec::new(),
-        edges: Vec::new(),
-        calls: Vec::new(),
-        counter: 0,
-        explored: Explored::default(),
-    };
-    for &root in roots {
-        if t.index[root as usize] != UNSEEN || !inside(root) {
-            continue;
+    /// Searches from `root` (unless reached already or not `inside`),
+    /// calling `closed` on each component of `on_cycle` states as it
+    /// closes; true when `closed` stopped the search. A state off cycles
+    /// is searched through here, or, with `hand_off`, given to it (once)
+    /// instead.
+    fn run<G: Graph>(
+        &mut self,
+        graph: &G,
+        root: u32,
+        inside: &dyn Fn(u32) -> bool,
+        on_cycle: &dyn Fn(u32) -> bool,
+        mut hand_off: Option<&mut dyn FnMut(u32)>,
+        closed: &mut dyn FnMut(&[u32], bool) -> bool,
+    ) -> bool {
+        if self.index[root as usize] != UNSEEN || !inside(root) {
+            return false;
         }
-        t.open(graph, root);
-        while let Some(&mut (v, ref mut at, end, ref mut self_loop)) = t.calls.last_mut() {
+        self.open(graph, root, on_cycle(root));
+        while let Some(&mut (v, ref mut at, end, ref mut self_loop)) = self.calls.last_mut() {
             if *at < end {
-                let (w, _) = t.edges[*at];
+                let (w, _) = self.edges[*at];
                 *at += 1;
                 if w == v {
                     *self_loop = true;
@@ -298,31 +378,217 @@ fn components<G: Graph>(
                 if !inside(w) {
                     continue;
                 }
-                match t.index[w as usize] {
-                    UNSEEN => t.open(graph, w),
+                match self.index[w as usize] {
+                    UNSEEN => {
+                        let cycles = on_cycle(w);
+                        match &mut hand_off {
+                            Some(hand_off) if !cycles => {
+                                self.index[w as usize] = DONE;
+                                hand_off(w);
+                            }
+                            _ => self.open(graph, w, cycles),
+                        }
+                    }
                     DONE => {}
-                    i => t.low[v as usize] = t.low[v as usize].min(i),
+                    i => {
+                        // An edge back into the stack closes a cycle: both
+                        // ends are in one component, on cycles alike.
+                        debug_assert!(self.index[v as usize] != DONE);
+                        self.low[v as usize] = self.low[v as usize].min(i);
+                    }
                 }
                 continue;
             }
-            let (_, first, _, self_loop) = t.calls.pop().expect("a call");
-            t.edges.truncate(first);
-            if let Some(&(parent, ..)) = t.calls.last() {
-                t.low[parent as usize] = t.low[parent as usize].min(t.low[v as usize]);
+            let (_, first, _, self_loop) = self.calls.pop().expect("a call");
+            self.edges.truncate(first);
+            if self.index[v as usize] == DONE {
+                // Off cycles: nothing to close.
+                continue;
             }
-            if t.low[v as usize] == t.index[v as usize] {
-                let from = t.stack.iter().rposition(|&w| w == v).expect("v is stacked");
-                for &w in &t.stack[from..] {
-                    t.index[w as usize] = DONE;
-                }
-                if closed(&t.stack[from..], self_loop) {
-                    return t.explored;
-                }
-                t.stack.truncate(from);
+            if let Some(&(parent, ..)) = self.calls.last() {
+                self.low[parent as usize] = self.low[parent as usize].min(self.low[v as usize]);
             }
+            if self.low[v as usize] == self.index[v as usize] {
+                let from = self
+                    .stack
+                    .iter()
+                    .rposition(|&w| w == v)
+                    .expect("v is stacked");
+                for &w in &self.stack[from..] {
+                    self.index[w as usize] = DONE;
+                }
+                if closed(&self.stack[from..], self_loop) {
+                    return true;
+                }
+                self.stack.truncate(from);
+            }
+        }
+        false
+    }
+}
+
+/// Tarjan's algorithm over the states reached from `roots` inside the
+/// subgraph that `inside` admits: calls `closed` on each strongly
+/// connected component of `on_cycle` states as it closes (with whether its
+/// root has an edge to itself) and stops when `closed` says so. What it
+/// went through.
+fn components<G: Graph>(
+    graph: &G,
+    roots: &[u32],
+    inside: &dyn Fn(u32) -> bool,
+    on_cycle: &dyn Fn(u32) -> bool,
+    closed: &mut dyn FnMut(&[u32], bool) -> bool,
+) -> Explored {
+    let mut t = Tarjan::new(graph.bound());
+    for &root in roots {
+        if t.run(graph, root, inside, on_cycle, None, closed) {
+            break;
         }
     }
     t.explored
+}
+
+/// States handed from one thread of [`components_split`] to the other,
+/// or the end of the search.
+enum Work {
+    States(Vec<u32>),
+    Stop,
+}
+
+/// States handed over at once.
+const BATCH: usize = 1024;
+
+/// [`components`] on two threads: this one runs Tarjan's algorithm over
+/// the states on cycles, another reaches the states off cycles (no
+/// component to find there: a depth-first search with one bit per state).
+/// Each hands the states it meets that are the other's to it, in batches;
+/// a count of the batches sent and not yet searched through ends the
+/// search when it drops to zero (a batch is counted before it is sent and
+/// uncounted after all it led to was sent, so zero means no work is left
+/// anywhere). The components found, and what was explored when `closed`
+/// never stops the search, are [`components`]'s.
+fn components_split<G: Graph + Sync>(
+    graph: &G,
+    roots: &[u32],
+    on_cycle: &(dyn Fn(u32) -> bool + Sync),
+    closed: &mut dyn FnMut(&[u32], bool) -> bool,
+) -> Explored {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+    use std::sync::mpsc::{Sender, channel};
+    let (to_reach, reach_inbox) = channel::<Work>();
+    let (to_search, search_inbox) = channel::<Work>();
+    let pending = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let send = |to: &Sender<Work>, batch: Vec<u32>| {
+        if !batch.is_empty() {
+            pending.fetch_add(1, SeqCst);
+            // The other side only stops when told or when nothing is
+            // pending, after this batch: it still listens.
+            let _ = to.send(Work::States(batch));
+        }
+    };
+    let (cycling, off): (Vec<u32>, Vec<u32>) = roots.iter().partition(|&&r| on_cycle(r));
+    send(&to_search, cycling);
+    send(&to_reach, off);
+    if pending.load(SeqCst) == 0 {
+        return Explored::default();
+    }
+    // Uncounts a batch searched through; at zero, tells the other side.
+    let done_with = |batch_end: &Sender<Work>| -> bool {
+        let last = pending.fetch_sub(1, SeqCst) == 1;
+        if last {
+            let _ = batch_end.send(Work::Stop);
+        }
+        last
+    };
+    let (send, done_with, stop) = (&send, &done_with, &stop);
+    std::thread::scope(|scope| {
+        let to_search = &to_search;
+        let reach = scope.spawn(move || {
+            let mut seen = vec![0u64; graph.bound().div_ceil(64)];
+            // Marks `v` reached; whether it was not before.
+            let mut mark = |v: u32| {
+                let (word, bit) = (v as usize / 64, 1u64 << (v % 64));
+                let new = seen[word] & bit == 0;
+                seen[word] |= bit;
+                new
+            };
+            let mut explored = Explored::default();
+            let (mut handed, mut stack, mut edges) = (Vec::new(), Vec::new(), Vec::new());
+            'work: while let Ok(Work::States(batch)) = reach_inbox.recv() {
+                for root in batch {
+                    if mark(root) {
+                        stack.push(root);
+                    }
+                    while let Some(v) = stack.pop() {
+                        explored.states += 1;
+                        edges.clear();
+                        graph.edges(v, &mut edges);
+                        explored.edges += edges.len() as u64;
+                        for &(w, _) in &edges {
+                            if !mark(w) {
+                                continue;
+                            }
+                            if on_cycle(w) {
+                                handed.push(w);
+                                if handed.len() >= BATCH {
+                                    send(to_search, std::mem::take(&mut handed));
+                                }
+                            } else {
+                                stack.push(w);
+                            }
+                        }
+                        if explored.states % 4096 == 0 && stop.load(SeqCst) {
+                            break 'work;
+                        }
+                    }
+                }
+                send(to_search, std::mem::take(&mut handed));
+                if done_with(to_search) {
+                    break;
+                }
+            }
+            explored
+        });
+        let mut t = Tarjan::new(graph.bound());
+        let mut handed = Vec::new();
+        while let Ok(Work::States(batch)) = search_inbox.recv() {
+            let mut hand_off = |w: u32| {
+                handed.push(w);
+                if handed.len() >= BATCH {
+                    send(&to_reach, std::mem::take(&mut handed));
+                }
+            };
+            let mut stopped = false;
+            for root in batch {
+                if t.run(
+                    graph,
+                    root,
+                    &|_| true,
+                    on_cycle,
+                    Some(&mut hand_off),
+                    closed,
+                ) {
+                    stopped = true;
+                    break;
+                }
+            }
+            if stopped {
+                stop.store(true, SeqCst);
+                let _ = to_reach.send(Work::Stop);
+                break;
+            }
+            send(&to_reach, std::mem::take(&mut handed));
+            if done_with(&to_reach) {
+                break;
+            }
+        }
+        let reached = reach.join().expect("the reaching thread does not panic");
+        Explored {
+            states: t.explored.states + reached.states,
+            edges: t.explored.edges + reached.edges,
+        }
+    })
 }
 
 /// The lasso through the fair states `part` of `local` (see the module
@@ -529,6 +795,21 @@ mod tests {
         }
     }
 
+    /// [`fair_lasso`] on one thread, every state on cycles.
+    fn search(
+        g: &Edges,
+        accepting: &dyn Fn(u32) -> u64,
+        fairness: &[FairnessSet<'_>],
+    ) -> (Option<Lasso>, Explored) {
+        let acceptance = Acceptance {
+            sets: 1,
+            accepting,
+            fairness,
+            on_cycle: &|_| true,
+        };
+        fair_lasso(g, &acceptance, 1)
+    }
+
     /// Whether `lasso` is a path of `g` from an initial state that closes.
     fn is_lasso(g: &Edges, lasso: &Lasso) -> bool {
         let step = |a: u32, b: u32, t: u32| g.edges.contains(&(a, b, t));
@@ -551,13 +832,81 @@ mod tests {
             edges: vec![(0, 1, 7), (1, 2, 8), (2, 1, 9), (3, 3, 1)],
         };
         let acc_cycle = |v: u32| u64::from(v == 2);
-        let (lasso, explored) = fair_lasso(&g, 1, &acc_cycle, &[]);
+        let (lasso, explored) = search(&g, &acc_cycle, &[]);
         let lasso = lasso.expect("0 1 2 1 ... is accepting");
         assert!(is_lasso(&g, &lasso));
         assert_eq!(lasso.states[..2], [0, 1]);
         assert_eq!(explored.states, 3);
         let only_unreachable = |v: u32| u64::from(v == 3 || v == 0);
-        assert_eq!(fair_lasso(&g, 1, &only_unreachable, &[]).0, None);
+        assert_eq!(search(&g, &only_unreachable, &[]).0, None);
+    }
+
+    /// On random graphs whose states lie in layers (edges never go to an
+    /// earlier layer, so every cycle stays in one), with the layers without
+    /// accepting states off cycles: the search with and without the
+    /// layers, on one and two threads, finds the same verdict and explores
+    /// the same when there is no cycle to find; the lasso is the same on
+    /// both thread counts and closes in the graph.
+    #[test]
+    fn off_cycle_states_change_no_verdict_on_any_thread_count() {
+        let mut seed = 0x5eed_u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        let mut verdicts = [0, 0];
+        for round in 0..300 {
+            let n = 2 + next(40) as usize;
+            let layers = 1 + next(4) as u32;
+            let layer: Vec<u32> = (0..n).map(|_| next(u64::from(layers)) as u32).collect();
+            let mut edges = Vec::new();
+            for _ in 0..n * (1 + next(3) as usize) {
+                let (a, b) = (next(n as u64) as u32, next(n as u64) as u32);
+                if layer[b as usize] >= layer[a as usize] {
+                    edges.push((a, b, next(3) as u32));
+                }
+            }
+            let accepting_layer: Vec<bool> = (0..layers).map(|_| next(2) == 0).collect();
+            let marks: Vec<u64> = (0..n)
+                .map(|v| u64::from(accepting_layer[layer[v] as usize] && next(3) == 0))
+                .collect();
+            let g = Edges {
+                n,
+                initial: vec![0, next(n as u64) as u32],
+                edges,
+            };
+            let accepting = |v: u32| marks[v as usize];
+            let on_cycle = |v: u32| accepting_layer[layer[v as usize] as usize];
+            let every = Acceptance {
+                sets: 1,
+                accepting: &accepting,
+                fairness: &[],
+                on_cycle: &|_| true,
+            };
+            let split = Acceptance {
+                on_cycle: &on_cycle,
+                ..every
+            };
+            let (plain, plain_explored) = fair_lasso(&g, &every, 1);
+            let (one, one_explored) = fair_lasso(&g, &split, 1);
+            let (two, two_explored) = fair_lasso(&g, &split, 2);
+            assert_eq!(plain.is_some(), one.is_some(), "round {round}");
+            assert_eq!(one, two, "round {round}");
+            assert_eq!(one_explored, two_explored, "round {round}");
+            if plain.is_none() {
+                assert_eq!(plain_explored, one_explored, "round {round}");
+            }
+            if let Some(lasso) = &one {
+                assert!(is_lasso(&g, lasso), "round {round}");
+                let cycle = &lasso.states[lasso.cycle_start..];
+                assert!(cycle.iter().any(|&v| accepting(v) == 1), "round {round}");
+            }
+            verdicts[usize::from(one.is_some())] += 1;
+        }
+        // Both verdicts are drawn often.
+        assert!(verdicts.iter().all(|&k| k > 50), "{verdicts:?}");
     }
 
     #[test]
@@ -567,13 +916,13 @@ mod tests {
             initial: vec![0],
             edges: vec![(0, 1, 0)],
         };
-        assert_eq!(fair_lasso(&g, 1, &|_| 1, &[]).0, None);
+        assert_eq!(search(&g, &|_| 1, &[]).0, None);
         let g = Edges {
             n: 2,
             initial: vec![0],
             edges: vec![(0, 1, 0), (1, 1, 5)],
         };
-        let lasso = fair_lasso(&g, 1, &|v| u64::from(v == 1), &[]).0.unwrap();
+        let lasso = search(&g, &|v| u64::from(v == 1), &[]).0.unwrap();
         assert!(is_lasso(&g, &lasso));
         assert_eq!((lasso.cycle_start, lasso.closing_tag), (1, 5));
     }
@@ -595,9 +944,7 @@ mod tests {
             enabled: Box::new(|v| v == 1),
         };
         // Acceptance at 1 only: the fair cycles through 1 take op 2.
-        let lasso = fair_lasso(&g, 1, &|v| u64::from(v == 1), &[sf(true)])
-            .0
-            .unwrap();
+        let lasso = search(&g, &|v| u64::from(v == 1), &[sf(true)]).0.unwrap();
         assert!(is_lasso(&g, &lasso));
         assert!(lasso.tags.contains(&2) || lasso.closing_tag == 2);
         // Without the edge back, the self-loop at 1 is unfair under SF and
@@ -612,7 +959,7 @@ mod tests {
             takes: Box::new(|t| t == 2),
             enabled: Box::new(|v| v == 1),
         };
-        assert_eq!(fair_lasso(&g, 1, &|_| 1, &[sf_never(true)]).0, None);
-        assert_eq!(fair_lasso(&g, 1, &|_| 1, &[sf_never(false)]).0, None);
+        assert_eq!(search(&g, &|_| 1, &[sf_never(true)]).0, None);
+        assert_eq!(search(&g, &|_| 1, &[sf_never(false)]).0, None);
     }
 }

@@ -154,6 +154,11 @@ impl Graph for ProductGraph<'_> {
         let (v, q) = (self.model_state(p), self.automaton_state(p));
         let letter = self.letter(v);
         let next = &self.buchi.successors[q as usize];
+        // The targets' letters are read below, one cache miss each: ask
+        // for them all first, so that the misses overlap.
+        for &w in self.graph.successors(v) {
+            self.graph.prefetch_labels(w);
+        }
         for (w, tag) in self.graph.edge_tags(v) {
             let tag = tag[0];
             if !self.reads(q, letter | self.step(tag)) {
