@@ -25,8 +25,9 @@ use workers::{Expansion, ModelError, StopReason, TransitionSystem};
 const CHUNK: usize = 64;
 
 /// How many edges ahead numbering asks for the index slot of an edge's
-/// target, so that the slot's cache miss overlaps the edges before it.
-const LOOKAHEAD: usize = 8;
+/// target, and, half as far ahead, for the state that slot names, so that
+/// both cache misses overlap the edges before it.
+const LOOKAHEAD: usize = 16;
 
 /// Most states a graph can number (ids are `u32`, one value is "none").
 pub const MAX_STATES: usize = u32::MAX as usize - 1;
@@ -76,6 +77,16 @@ impl Index {
     #[inline]
     fn prefetch(&self, hash: u64) {
         workers::prefetch(self.slots.as_ptr().wrapping_add(hash as usize & self.mask));
+    }
+
+    /// Asks for the words of the state in the home slot of `hash`, if
+    /// any, to be brought into the cache (its comparison comes next).
+    #[inline]
+    fn prefetch_state(&self, states: &[u64], width: usize, hash: u64) {
+        let k = self.slots[hash as usize & self.mask] as usize;
+        if k != 0 {
+            workers::prefetch(states.as_ptr().wrapping_add((k - 1) * width));
+        }
     }
 
     /// The id of `words` (whose fingerprint is `hash`) if `states` holds
@@ -227,6 +238,9 @@ impl StateGraph {
             for _ in 0..count {
                 if let Some(&ahead) = out.hashes.get(edge + LOOKAHEAD) {
                     index.prefetch(ahead);
+                }
+                if let Some(&ahead) = out.hashes.get(edge + LOOKAHEAD / 2) {
+                    index.prefetch_state(&self.states, self.width, ahead);
                 }
                 let successor = &out.successors[at..at + emitted];
                 let id = self.add_edge(index, successor, out.hashes[edge], v as u32)?;
