@@ -62,8 +62,10 @@ pub struct Quantifier {
     pub name: String,
     /// What it ranges over.
     pub range: QRange,
-    /// Where it is.
+    /// Where it is (its name).
     pub span: Span,
+    /// The whole quantifier, name and range.
+    pub whole: Span,
 }
 
 /// What a quantifier ranges over.

@@ -599,13 +599,16 @@ impl Parser {
                 name,
                 range: QRange::Ints(from, to, by),
                 span,
+                whole: Span::new(span.start as usize, self.prev_span().end as usize),
             });
         }
         self.expect_punct(":")?;
+        let range = QRange::Type(self.type_expr()?);
         Ok(Quantifier {
             name,
-            range: QRange::Type(self.type_expr()?),
+            range,
             span,
+            whole: Span::new(span.start as usize, self.prev_span().end as usize),
         })
     }
 

@@ -3,6 +3,7 @@
 //! group for all its instances); successors come rule by rule in
 //! declaration order, ruleset instances in parameter order.
 
+use super::ast::{Quantifier, Rule};
 use super::compile::Compiled;
 use super::eval::{Fail, Machine, message};
 use super::ir::{CRule, Range};
@@ -11,7 +12,7 @@ use super::types::{Ty, normalise_multisets};
 use crate::diag::{SourceFile, Span};
 use crate::model::{
     CoverCount, GroupInfo, INITIAL_GROUP, Independence, LivenessProperty, Model, ModelError,
-    Permutation, SlotInfo, StatePredicate, Step, Violation, ViolationKind,
+    Permutation, SlotInfo, StatePredicate, Step, StepArguments, Violation, ViolationKind,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -116,6 +117,15 @@ impl Step for RuleStep<'_> {
             .map(|((_, _, name, ty), v)| format!("{name}:{}", ty.show(*v)))
             .collect();
         format!("{}, {}", r.name, params.join(", "))
+    }
+
+    /// `value` is what [`MurphiSystem::step_arguments`] computes: the
+    /// argument's value among the parameter's, `None` when it is none of
+    /// them.
+    fn argument_is(&self, k: usize, value: &dyn std::any::Any) -> Option<bool> {
+        let mine = *self.inst.values.get(k)?;
+        let value = value.downcast_ref::<Option<i64>>()?;
+        Some(*value == Some(mine))
     }
 }
 
@@ -314,7 +324,13 @@ impl MurphiSystem {
     /// types, functions of the program in scope), compiled as the
     /// condition of one more invariant at the end of the program.
     fn compile_atom(&self, text: &str) -> Result<CRule, String> {
-        let source = format!("{}\ninvariant \"LTL atom\"\n{text}\n;\n", self.file.text);
+        self.compile_property(&format!("invariant \"LTL atom\"\n{text}\n"), 0)
+    }
+
+    /// The property `text` (an invariant, in rulesets binding `params`
+    /// parameters) compiled at the end of the program.
+    fn compile_property(&self, text: &str, params: usize) -> Result<CRule, String> {
+        let source = format!("{}\n{text};\n", self.file.text);
         let file = SourceFile::new(self.file.name.clone(), source);
         let program = super::parser::parse_program(&file.text).map_err(|d| d.render(&file))?;
         let compiled = super::compile::compile(&program, &self.overrides, self.dialect)
@@ -324,8 +340,59 @@ impl MurphiSystem {
             && compiled.starts.len() == self.prog.starts.len()
             && compiled.procs.len() == self.prog.procs.len();
         match compiled.invariants.last() {
-            Some(rule) if same && rule.params.is_empty() => Ok(rule.clone()),
+            Some(rule) if same && rule.params.len() == params => Ok(rule.clone()),
             _ => Err("expected one boolean expression".to_string()),
+        }
+    }
+
+    /// The quantifiers of the rulesets around the rules named `op` (the
+    /// outermost first), the same for all of them; an error if none is
+    /// named so, if they differ, or if one is inside a `choose`.
+    fn rule_quantifiers(&self, op: &str) -> Result<Vec<Quantifier>, String> {
+        fn walk(
+            rules: &[Rule],
+            op: &str,
+            around: &mut Vec<Quantifier>,
+            chosen: bool,
+            found: &mut Vec<Option<Vec<Quantifier>>>,
+        ) {
+            for rule in rules {
+                match rule {
+                    Rule::Simple { name, .. } if name == op => {
+                        found.push((!chosen).then(|| around.clone()));
+                    }
+                    Rule::Ruleset(quantifiers, inner) => {
+                        let depth = around.len();
+                        around.extend(quantifiers.iter().cloned());
+                        walk(inner, op, around, chosen, found);
+                        around.truncate(depth);
+                    }
+                    Rule::Alias(_, inner) => walk(inner, op, around, chosen, found),
+                    Rule::Choose(_, _, inner, _) => walk(inner, op, around, true, found),
+                    _ => {}
+                }
+            }
+        }
+        let program =
+            super::parser::parse_program(&self.file.text).map_err(|d| d.render(&self.file))?;
+        let mut found = Vec::new();
+        walk(&program.rules, op, &mut Vec::new(), false, &mut found);
+        let text = |q: &Quantifier| &self.file.text[q.whole.start as usize..q.whole.end as usize];
+        let texts = |qs: &Option<Vec<Quantifier>>| -> Option<Vec<&str>> {
+            qs.as_ref().map(|qs| qs.iter().map(text).collect())
+        };
+        match found.first() {
+            None => Err(format!("no rule is named `{op}`")),
+            Some(None) => Err(format!(
+                "not supported yet: arguments of `{op}`, a rule inside `choose`"
+            )),
+            Some(Some(first)) if found.iter().all(|q| texts(q) == texts(&found[0])) => {
+                Ok(first.clone())
+            }
+            Some(_) => Err(format!(
+                "not supported yet: arguments of `{op}`, a name that rules with different \
+                 parameters share"
+            )),
         }
     }
 
@@ -680,6 +747,71 @@ impl Model for MurphiSystem {
                 let m = &mut self.machine(mem);
                 m.mem[..w].copy_from_slice(base);
                 self.run(m, &rule, &inst).map_err(|f| self.error(&f))
+            },
+        ))
+    }
+
+    /// Each argument `e` of parameter `p: T` is compiled as the invariant
+    /// `ruleset x: T do invariant x = (e) end` at the end of the program
+    /// (so that Murphi's rules check its type against the parameter's),
+    /// and its value in a state is the `x` of `T` where that holds.
+    fn step_arguments(
+        &self,
+        op: &str,
+        args: &[Option<String>],
+    ) -> Result<StepArguments<'_, MurphiScratch>, String> {
+        let quantifiers = self.rule_quantifiers(op)?;
+        // `[op()]`: any arguments.
+        let any = vec![None; quantifiers.len()];
+        let args = if args.is_empty() { &any[..] } else { args };
+        if args.len() != quantifiers.len() {
+            return Err(format!(
+                "`{op}` has {} parameter(s), the atom gives {} argument(s)",
+                quantifiers.len(),
+                args.len()
+            ));
+        }
+        let mut compiled = Vec::new();
+        for (q, arg) in quantifiers.iter().zip(args) {
+            let Some(arg) = arg else {
+                compiled.push(None);
+                continue;
+            };
+            let whole = &self.file.text[q.whole.start as usize..q.whole.end as usize];
+            let range = &whole[q.name.len()..];
+            const X: &str = "orbit_step_argument";
+            let rule = self.compile_property(
+                &format!(
+                    "ruleset {X}{range} do invariant \"LTL step argument\"\n{X} = ({arg})\nend"
+                ),
+                1,
+            )?;
+            let values = instances(&self.prog, std::slice::from_ref(&rule), &self.file)?;
+            compiled.push(Some((rule, values)));
+        }
+        Ok(Box::new(
+            move |scratch: &mut MurphiScratch, state: &[u64]| {
+                let w = self.leaves();
+                let MurphiScratch { mem, base, .. } = scratch;
+                self.packer.unpack(state, base);
+                let m = &mut self.machine(mem);
+                let mut out: Vec<Option<Box<dyn std::any::Any + Send>>> = Vec::new();
+                for c in &compiled {
+                    let Some((rule, values)) = c else {
+                        out.push(None);
+                        continue;
+                    };
+                    let mut value = None;
+                    for inst in values {
+                        m.mem[..w].copy_from_slice(base);
+                        if self.run(m, rule, inst).map_err(|f| self.error(&f))? {
+                            value = Some(inst.values[0]);
+                            break;
+                        }
+                    }
+                    out.push(Some(Box::new(value)));
+                }
+                Ok(out)
             },
         ))
     }
