@@ -407,6 +407,20 @@ impl MurphiSystem {
         ModelError::new(message(&self.file, f))
     }
 
+    /// Whether the property `rule` (instance `inst`) holds in the unpacked
+    /// state `base`, evaluated in the machine memory `mem`.
+    fn holds(
+        &self,
+        mem: &mut Vec<u64>,
+        base: &[u64],
+        rule: &CRule,
+        inst: &Instance,
+    ) -> Result<bool, ModelError> {
+        let m = &mut self.machine(mem);
+        m.mem[..self.leaves()].copy_from_slice(base);
+        self.run(m, rule, inst).map_err(|f| self.error(&f))
+    }
+
     /// Runs instance `inst` of `rule` on the machine's state words: its
     /// guard (if any), then its body; `Ok(false)` if the guard is false.
     fn run(&self, m: &mut Machine<'_, '_>, rule: &CRule, inst: &Instance) -> Result<bool, Fail> {
@@ -741,12 +755,9 @@ impl Model for MurphiSystem {
         };
         Ok(Box::new(
             move |scratch: &mut MurphiScratch, state: &[u64]| {
-                let w = self.leaves();
                 let MurphiScratch { mem, base, .. } = scratch;
                 self.packer.unpack(state, base);
-                let m = &mut self.machine(mem);
-                m.mem[..w].copy_from_slice(base);
-                self.run(m, &rule, &inst).map_err(|f| self.error(&f))
+                self.holds(mem, base, &rule, &inst)
             },
         ))
     }
@@ -791,10 +802,8 @@ impl Model for MurphiSystem {
         }
         Ok(Box::new(
             move |scratch: &mut MurphiScratch, state: &[u64]| {
-                let w = self.leaves();
                 let MurphiScratch { mem, base, .. } = scratch;
                 self.packer.unpack(state, base);
-                let m = &mut self.machine(mem);
                 let mut out: Vec<Option<Box<dyn std::any::Any + Send>>> = Vec::new();
                 for c in &compiled {
                     let Some((rule, values)) = c else {
@@ -803,8 +812,7 @@ impl Model for MurphiSystem {
                     };
                     let mut value = None;
                     for inst in values {
-                        m.mem[..w].copy_from_slice(base);
-                        if self.run(m, rule, inst).map_err(|f| self.error(&f))? {
+                        if self.holds(mem, base, rule, inst)? {
                             value = Some(inst.values[0]);
                             break;
                         }
