@@ -1260,11 +1260,7 @@ fn liveness_properties_are_checked_from_the_command_line() {
 #[test]
 fn ltl_on_murphi_with_and_without_partial_order_reduction() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).expect("write");
-        path.display().to_string()
-    };
+    let write = |name: &str, text: &str| model_in(&dir, name, text);
     // Two independent counters: `b` runs first in the reduced graph.
     let counters = write(
         "counters.m",
@@ -1467,11 +1463,7 @@ fn external_rumur_agrees_on_liveness_and_covers() {
 #[test]
 fn step_atoms_with_arguments_on_murphi() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).expect("write");
-        path.display().to_string()
-    };
+    let write = |name: &str, text: &str| model_in(&dir, name, text);
     // A token goes round three processes; `look` stays put, enabled for
     // the process holding the token with `b` true only.
     let ring = write(
@@ -1540,4 +1532,11 @@ fn step_atoms_with_arguments_on_murphi() {
     let r = CheckRun::run_path(&symmetric, &[], &flags, DEFAULT_TIMEOUT);
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("with symmetry reduction"), "{}", r.stderr);
+}
+
+/// Writes `text` as the model file `name` in `dir`; its path.
+fn model_in(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write");
+    path.display().to_string()
 }
