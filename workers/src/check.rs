@@ -23,7 +23,8 @@ pub(crate) enum Finding {
 }
 
 impl Finding {
-    fn into_outcome(self) -> Outcome {
+    /// The outcome the finding ends a search with.
+    pub(crate) fn into_outcome(self) -> Outcome {
         match self {
             Finding::Violation(v) => Outcome::Violation(v),
             Finding::Deadlock => Outcome::Deadlock,

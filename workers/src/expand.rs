@@ -259,6 +259,21 @@ impl<'a, T: TransitionSystem> Expander<'a, T> {
         result
     }
 
+    /// Adds `state`, received from another process, found at `depth` from
+    /// `parent` (a state of that process): stores it unless it is stored,
+    /// checks it and queues it if new, as a successor of a state here.
+    pub(crate) fn add_received<V: Visits, Q: Queue>(
+        &mut self,
+        store: &mut V,
+        queue: &mut Q,
+        state: &[u64],
+        parent: Ref,
+        depth: u64,
+    ) -> Result<(), Stop> {
+        let fp = crate::hash::fingerprint(state);
+        self.add_state(store, queue, state, fp, parent, depth)
+    }
+
     /// Inserts `state` (fingerprint `fp`), found at `depth` from `parent`;
     /// if it is new, floods its orbit (when the system floods), checks it
     /// and queues it.

@@ -28,6 +28,7 @@ pub mod store;
 pub mod system;
 
 mod check;
+pub mod distributed;
 mod expand;
 mod flood;
 mod hash;
@@ -41,7 +42,7 @@ mod watch;
 pub use config::{Config, ParallelMode, ProgressFn, SearchOrder, StoreKind};
 pub use hash::{fingerprint, prefetch};
 pub use parallel::explore_parallel;
-pub use report::{Outcome, Progress, Report, Stats, StopReason, Trace, TraceStep};
+pub use report::{Outcome, Progress, RankStats, Report, Stats, StopReason, Trace, TraceStep};
 pub use sequential::explore_sequential;
 
 /// Most worker threads a parallel search can use (one arena of the

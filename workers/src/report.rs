@@ -142,6 +142,26 @@ pub struct Stats {
     /// birthday bound `n(n-1)/2 / 2^64` over the `n` distinct states (the
     /// pessimistic figure TLC prints). `None` in exact mode.
     pub collision_probability: Option<f64>,
+    /// A distributed search's figures per rank, rank 0 first (empty for a
+    /// search in one process).
+    pub ranks: Vec<RankStats>,
+}
+
+/// One rank's figures in a distributed search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RankStats {
+    /// Distinct states the rank owns and stored.
+    pub states: u64,
+    /// Successors its expansions emitted.
+    pub transitions: u64,
+    /// Bytes of its visited store.
+    pub store_bytes: u64,
+    /// Messages it sent to other ranks.
+    pub messages_sent: u64,
+    /// Bytes of those messages.
+    pub bytes_sent: u64,
+    /// States it sent to their owners.
+    pub states_sent: u64,
 }
 
 impl Stats {

@@ -277,4 +277,31 @@ pub trait TransitionSystem: Sync {
     /// seen, without checking or expanding them, so one state per orbit is
     /// explored. Called only when [`TransitionSystem::floods`].
     fn flood(&self, _scratch: &mut Self::Scratch, _state: &[u64], _emit: &mut dyn FnMut(&[u64])) {}
+
+    /// Whether a state's words refer to values kept outside them (B's
+    /// values without a flat encoding are ids into a table of the
+    /// process): a distributed search then ships them with the states
+    /// ([`TransitionSystem::export_context`]). Off by default.
+    fn exports_context(&self) -> bool {
+        false
+    }
+
+    /// Appends to `out` the values `state` refers to by id that another
+    /// process needs to evaluate it, for each id for which `fresh` returns
+    /// true (the ids not yet sent to that process; `fresh` records them).
+    /// Only called when [`TransitionSystem::exports_context`].
+    fn export_context(
+        &self,
+        _state: &[u64],
+        _fresh: &mut dyn FnMut(u64) -> bool,
+        _out: &mut Vec<u8>,
+    ) {
+    }
+
+    /// Makes the values [`TransitionSystem::export_context`] wrote (in
+    /// another process of the same build and model) known here, before a
+    /// state that refers to them is checked or expanded.
+    fn import_context(&self, _bytes: &[u8]) -> Result<(), String> {
+        Ok(())
+    }
 }

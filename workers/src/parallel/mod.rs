@@ -21,7 +21,7 @@ mod batch;
 mod idle;
 mod level_sync;
 mod work_stealing;
-mod worker;
+pub(crate) mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};

@@ -215,7 +215,8 @@ impl<'s, 'a, T: TransitionSystem> Worker<'s, 'a, T> {
 }
 
 /// Why the search stops when the visited set refuses a state.
-fn stop_reason(full: Full) -> StopReason {
+/// Why a store's refusal stops the search.
+pub(crate) fn stop_reason(full: Full) -> StopReason {
     match full {
         Full::Memory => StopReason::MemoryLimit,
         Full::States => StopReason::MaxStates,

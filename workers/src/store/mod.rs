@@ -618,20 +618,33 @@ impl VisitedSet {
         parent::read(&record[record.len() - PARENT_BYTES..])
     }
 
+    /// The bits of a reference below its index, which name its arena.
+    pub(crate) fn worker_bits(&self) -> u32 {
+        self.worker_bits
+    }
+
+    /// The key of the record of `r` (its state, or in compact mode its
+    /// fingerprint) and its parent: one link of a chain.
+    pub(crate) fn link(&self, r: Ref) -> (StepKey, Ref) {
+        let record = self.record(r);
+        let (head, tail) = record.split_at(self.key_bytes);
+        let key = if self.compact {
+            StepKey::Fingerprint(u64::from_le_bytes(head.try_into().expect("8 bytes")))
+        } else {
+            let mut state = Vec::new();
+            self.read_state(r, &mut state);
+            StepKey::Words(state.into())
+        };
+        (key, Self::parent_in(tail))
+    }
+
     /// The chain of keys from an initial state to the state of `r`.
     pub(crate) fn chain_to(&self, mut r: Ref) -> Vec<StepKey> {
         let mut chain = Vec::new();
         loop {
-            let record = self.record(r);
-            let (head, tail) = record.split_at(self.key_bytes);
-            chain.push(if self.compact {
-                StepKey::Fingerprint(u64::from_le_bytes(head.try_into().expect("8 bytes")))
-            } else {
-                let mut state = Vec::new();
-                self.read_state(r, &mut state);
-                StepKey::Words(state.into())
-            });
-            r = Self::parent_in(tail);
+            let (key, parent) = self.link(r);
+            chain.push(key);
+            r = parent;
             if r == NO_PARENT {
                 break;
             }

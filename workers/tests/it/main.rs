@@ -4,6 +4,7 @@
 
 mod common;
 
+mod distributed;
 mod engines;
 mod flood;
 mod por_hook;

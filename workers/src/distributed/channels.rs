@@ -1,0 +1,67 @@
+//! Ranks as threads of one process: a [`Transport`] over channels, for
+//! tests and for trying the distributed search without MPI.
+
+use super::{Transport, TransportError};
+use crossbeam::channel::{Receiver, Sender, TryRecvError, unbounded};
+
+/// One rank's end of a group of channels (see [`ChannelTransport::group`]).
+pub struct ChannelTransport {
+    rank: usize,
+    peers: Vec<Sender<(usize, Vec<u8>)>>,
+    inbox: Receiver<(usize, Vec<u8>)>,
+    /// Messages sent and bytes sent, for tests.
+    sent: (u64, u64),
+}
+
+impl ChannelTransport {
+    /// `ranks` connected transports, rank `k` at index `k`: give each to
+    /// the thread that runs that rank.
+    pub fn group(ranks: usize) -> Vec<ChannelTransport> {
+        let (senders, receivers): (Vec<_>, Vec<_>) = (0..ranks).map(|_| unbounded()).unzip();
+        receivers
+            .into_iter()
+            .enumerate()
+            .map(|(rank, inbox)| ChannelTransport {
+                rank,
+                peers: senders.clone(),
+                inbox,
+                sent: (0, 0),
+            })
+            .collect()
+    }
+
+    /// Messages and bytes this rank has sent.
+    pub fn sent(&self) -> (u64, u64) {
+        self.sent
+    }
+}
+
+impl Transport for ChannelTransport {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn ranks(&self) -> usize {
+        self.peers.len()
+    }
+
+    fn send(&mut self, to: usize, bytes: Vec<u8>) -> Result<(), TransportError> {
+        self.sent.0 += 1;
+        self.sent.1 += bytes.len() as u64;
+        self.peers[to]
+            .send((self.rank, bytes))
+            .map_err(|_| TransportError(format!("rank {to} has ended")))
+    }
+
+    fn try_receive(&mut self) -> Result<Option<(usize, Vec<u8>)>, TransportError> {
+        match self.inbox.try_recv() {
+            Ok(message) => Ok(Some(message)),
+            Err(TryRecvError::Empty) => Ok(None),
+            Err(TryRecvError::Disconnected) => Err(TransportError("every rank has ended".into())),
+        }
+    }
+
+    fn flush(&mut self) -> Result<(), TransportError> {
+        Ok(())
+    }
+}

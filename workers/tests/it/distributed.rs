@@ -1,0 +1,125 @@
+//! The distributed search with ranks as threads ([`ChannelTransport`]):
+//! on random graphs every number of ranks and threads finds the reference
+//! counts, and violations at the shortest depth with a trace on rank 0.
+
+use crate::common;
+
+use common::{Graph, Lattice, check_trace_is_path, reference_bfs};
+use proptest::prelude::*;
+use workers::distributed::{ChannelTransport, explore_distributed};
+use workers::{Config, Outcome, Report, StoreKind, TransitionSystem};
+
+/// Runs `system` on `ranks` ranks of `config.threads` threads each, one
+/// thread per rank; the reports in rank order.
+fn run<T: TransitionSystem>(system: &T, config: &Config, ranks: usize) -> Vec<Report> {
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = ChannelTransport::group(ranks)
+            .into_iter()
+            .map(|mut transport| {
+                scope.spawn(move || explore_distributed(system, config, &mut transport))
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    })
+}
+
+fn graph() -> impl Strategy<Value = Graph> {
+    (1usize..150).prop_flat_map(|n| {
+        let node = 0..n as u64;
+        (
+            proptest::collection::vec(proptest::collection::vec(node.clone(), 0..4), n),
+            proptest::collection::vec(node.clone(), 1..3),
+            proptest::option::of(node),
+        )
+            .prop_map(|(edges, init, bad)| Graph { edges, init, bad })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #[test]
+    fn ranks_agree_with_a_reference_search(g in graph(), ranks in 1usize..5, threads in 1usize..3, compact: bool) {
+        let config = Config {
+            threads,
+            check_deadlock: false,
+            store: if compact { StoreKind::Compact } else { StoreKind::Exact },
+            ..Config::default()
+        };
+        let without_bad = Graph { bad: None, ..g.clone() };
+        let (states, transitions, _) = reference_bfs(&without_bad);
+        let (_, _, bad_depth) = reference_bfs(&g);
+        for report in run(&without_bad, &config, ranks) {
+            prop_assert_eq!(&report.outcome, &Outcome::Complete);
+            prop_assert_eq!(report.stats.states, states);
+            prop_assert_eq!(report.stats.transitions, transitions);
+            prop_assert_eq!(report.stats.ranks.len(), ranks);
+            prop_assert_eq!(report.stats.ranks.iter().map(|r| r.states).sum::<u64>(), states);
+        }
+        let reports = run(&g, &config, ranks);
+        for (rank, report) in reports.iter().enumerate() {
+            match bad_depth {
+                None => prop_assert_eq!(&report.outcome, &Outcome::Complete),
+                Some(depth) => {
+                    prop_assert!(matches!(report.outcome, Outcome::Violation(_)), "{:?}", report.outcome);
+                    if rank == 0 {
+                        let trace = report.trace.as_ref().expect("rank 0 has the trace");
+                        prop_assert_eq!(check_trace_is_path(&g, trace), depth);
+                        prop_assert_eq!(trace.last_state(), Some(&[g.bad.unwrap()][..]));
+                    } else {
+                        prop_assert!(report.trace.is_none());
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn deadlocks_and_limits_reach_every_rank() {
+    // A lattice's far corner has no successor: a deadlock at its depth.
+    let lattice = Lattice::new(3, 6);
+    let (states, transitions) = (lattice.state_count(), lattice.transition_count());
+    let config = Config {
+        threads: 2,
+        ..Config::default()
+    };
+    let reports = run(&lattice, &config, 3);
+    for report in &reports {
+        assert_eq!(report.outcome, Outcome::Deadlock);
+    }
+    let trace = reports[0].trace.as_ref().unwrap();
+    assert_eq!(trace.transitions(), 18, "the corner is 3 x 6 steps away");
+    let complete = run(
+        &lattice,
+        &Config {
+            check_deadlock: false,
+            ..config.clone()
+        },
+        3,
+    );
+    for report in &complete {
+        assert_eq!(report.outcome, Outcome::Complete);
+        assert_eq!(
+            (report.stats.states, report.stats.transitions),
+            (states, transitions)
+        );
+        let sent: u64 = report.stats.ranks.iter().map(|r| r.states_sent).sum();
+        assert!(sent > 0, "states crossed ranks");
+    }
+    let limited = run(
+        &lattice,
+        &Config {
+            check_deadlock: false,
+            max_states: Some(100),
+            ..config
+        },
+        3,
+    );
+    for report in &limited {
+        assert_eq!(
+            report.outcome,
+            Outcome::Stopped(workers::StopReason::MaxStates)
+        );
+        assert!(report.stats.states <= 100, "{}", report.stats.states);
+    }
+}
