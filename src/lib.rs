@@ -12,6 +12,7 @@ pub mod canon;
 pub mod checker;
 pub mod cli;
 pub mod diag;
+pub mod distributed;
 pub mod frontends;
 pub mod model;
 pub mod por;

@@ -368,6 +368,18 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
             layer.flood(state, ss, emit);
         }
     }
+
+    fn exports_context(&self) -> bool {
+        self.model.exports_context()
+    }
+
+    fn export_context(&self, state: &[u64], fresh: &mut dyn FnMut(u64) -> bool, out: &mut Vec<u8>) {
+        self.model.export_context(state, fresh, out);
+    }
+
+    fn import_context(&self, bytes: &[u8]) -> Result<(), String> {
+        self.model.import_context(bytes)
+    }
 }
 
 impl<M: Model, S: StateSymmetry> Layered<'_, M, S> {

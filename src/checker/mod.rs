@@ -30,6 +30,7 @@ mod temporal;
 pub use layered::{Layered, LayeredScratch, ModelRuns};
 pub use temporal::{LtlProperty, LtlRun, STUTTER_LABEL};
 
+use crate::distributed::Distribution;
 use crate::model::{Independence, Model, NoSymmetry, StateSymmetry};
 use crate::por::PorLayer;
 use crate::symmetry::{SymmetryLayer, SymmetryMode};
@@ -113,6 +114,7 @@ pub struct Checker<'m, M: Model, S: StateSymmetry = NoSymmetry> {
     config: Config,
     budget: Option<Budget>,
     ltl: Vec<LtlProperty>,
+    distribution: Option<Distribution>,
 }
 
 impl<'m, M: Model> Checker<'m, M> {
@@ -129,6 +131,7 @@ impl<'m, M: Model> Checker<'m, M> {
             config: Config::default(),
             budget: None,
             ltl: Vec::new(),
+            distribution: None,
         }
     }
 }
@@ -218,7 +221,17 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
             config: self.config,
             budget: self.budget,
             ltl: self.ltl,
+            distribution: self.distribution,
         }
+    }
+
+    /// Searches together with the other ranks of `distribution`, each
+    /// owning a share of the states (see [`workers::distributed`]): level
+    /// by level, with [`Checker::threads`] threads per rank. Every rank
+    /// builds the same checker; rank 0's report has the counterexample.
+    pub fn distributed(mut self, distribution: Distribution) -> Self {
+        self.distribution = Some(distribution);
+        self
     }
 
     /// Checks the LTL property `property` (named `name` in reports) after
@@ -255,7 +268,7 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
     /// Checks the combination and builds the layer stack and the engine's
     /// configuration.
     pub fn build(self) -> Result<(Layered<'m, M, S>, Config), CheckerError> {
-        let mut config = self.config;
+        let mut config = self.config.clone();
         if self.threads == 0 || self.threads > workers::MAX_THREADS {
             return Err(CheckerError::new(
                 format!("cannot run with {} worker threads", self.threads),
@@ -306,6 +319,9 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
                 Some(PorLayer::new(ind, self.symmetry.is_some()))
             }
         };
+        if let Some(distribution) = &self.distribution {
+            self.refuse_distributed(distribution.ranks(), &config)?;
+        }
         temporal::refuse_liveness_with(self.model, self.independence.is_some(), &self.symmetry)?;
         temporal::refuse_ltl_with(
             self.model,
@@ -324,10 +340,68 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
         Ok((Layered::new(self.model, symmetry, por), config))
     }
 
+    /// Refuses what a distributed search over `ranks` processes cannot
+    /// honour.
+    fn refuse_distributed(&self, ranks: usize, config: &Config) -> Result<(), CheckerError> {
+        let refuse = |what: &str, note: &str| Err(CheckerError::new(what, note));
+        if self.order != Order::Bfs {
+            return refuse(
+                "not supported yet: a distributed search in another order than breadth first",
+                "use --order bfs (level by level, shortest counterexamples)",
+            );
+        }
+        if self.independence.is_some() {
+            return refuse(
+                "not supported yet: partial order reduction with --distributed (its cycle \
+                 proviso looks up states in one process's visited set)",
+                "run without --por",
+            );
+        }
+        if let Some((_, SymmetryMode::Flood)) = &self.symmetry {
+            return refuse(
+                "not supported yet: --symmetry flood with --distributed (a state's orbit \
+                 belongs to many ranks)",
+                "use --symmetry canon or markers",
+            );
+        }
+        if config.store == StoreKind::Tree {
+            return refuse(
+                "not supported yet: --store tree with --distributed (a state is compressed \
+                 against its parent, which may be on another rank)",
+                "use --store exact or compact",
+            );
+        }
+        if !self.ltl.is_empty() || !self.model.liveness_properties().is_empty() {
+            return refuse(
+                "not supported yet: LTL and liveness properties with --distributed",
+                "check them in one process, or run with --no-assert-ltl",
+            );
+        }
+        if self.threads * ranks > workers::MAX_THREADS {
+            return refuse(
+                &format!(
+                    "cannot run {} threads on each of {ranks} ranks",
+                    self.threads
+                ),
+                &format!(
+                    "threads x ranks at most {} (one arena of each visited set per thread)",
+                    workers::MAX_THREADS
+                ),
+            );
+        }
+        Ok(())
+    }
+
     /// Builds and runs the search; a trace of representatives is mapped
     /// back to a real run of the model.
     pub fn run(mut self) -> Result<Run, CheckerError> {
         let given = self.budget.clone();
+        if self.distribution.is_some() && !self.ltl.is_empty() {
+            return Err(CheckerError::new(
+                "not supported yet: LTL and liveness properties with --distributed",
+                "check them in one process, or run with --no-assert-ltl",
+            ));
+        }
         let properties = std::mem::take(&mut self.ltl);
         temporal::refuse_ltl_with(
             self.model,
@@ -341,6 +415,7 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
             self.independence.as_ref(),
             self.symmetry.is_some(),
         );
+        let distribution = self.distribution.clone();
         let (layered, config) = self.build()?;
         // The budget given, else the one the calling thread works for,
         // else the run's own.
@@ -369,6 +444,17 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
             _ => None,
         };
         let _entered = budget.enter();
+        if let Some(distribution) = &distribution {
+            let mut report = distribution.with(|transport| {
+                workers::distributed::explore_distributed(&layered, &config, transport)
+            });
+            finish_report(&layered, &mut report);
+            return Ok(Run {
+                report,
+                liveness: None,
+                ltl: Vec::new(),
+            });
+        }
         let mut report = explore(&layered, &config);
         let liveness = temporal::check_liveness(&layered, &config, &mut report);
         let ltl = temporal::check_ltl(
@@ -391,6 +477,14 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
 /// `trace_error` saying why).
 pub fn explore<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, config: &Config) -> Report {
     let mut report = workers::explore(layered, config);
+    finish_report(layered, &mut report);
+    report
+}
+
+/// What the model adds to the engine's report: no initial state is an
+/// error, the model's own check after a complete search, and a trace of
+/// representatives mapped back to a real run.
+fn finish_report<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, report: &mut Report) {
     // Exploring nothing is not "no error found": the model cannot start.
     if matches!(report.outcome, workers::Outcome::Complete) && report.stats.initial_states == 0 {
         report.outcome = workers::Outcome::ModelError(workers::ModelError::new(
@@ -402,8 +496,7 @@ pub fn explore<M: Model, S: StateSymmetry>(layered: &Layered<'_, M, S>, config: 
     {
         report.outcome = workers::Outcome::ModelError(workers::ModelError::new(message));
     }
-    real_trace(layered, &mut report);
-    report
+    real_trace(layered, report);
 }
 
 /// Maps a trace of representatives in `report` back to a real run of the

@@ -163,11 +163,31 @@ pub struct CheckArgs {
     /// reduction needs only conditions A1 and A2, so it reduces more.
     #[arg(long)]
     pub no_invariant: bool,
+    /// Search across the processes of an MPI job (`mpirun -np N orbit
+    /// check --distributed ...`): each rank stores the states it owns and
+    /// runs `--threads` threads (default: this machine's cores shared by
+    /// its ranks); level by level, rank 0 prints. Needs a build with
+    /// `--features mpi`.
+    #[arg(long)]
+    pub distributed: bool,
 }
 
 /// Runs `orbit check`; `verbose` is the number of `-v` flags.
 pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
-    let threads = match threads_for(args) {
+    let (distribution, local_ranks) = match args.distributed {
+        false => (None, 1),
+        true => match join_job() {
+            Ok((distribution, local)) => (Some(distribution), local),
+            Err(message) => return refused(args, &format!("error: {message}\n")),
+        },
+    };
+    // Rank 0 of a distributed run speaks for all.
+    let quiet = distribution.as_ref().is_some_and(|d| d.rank() != 0);
+    let refused = |args: &CheckArgs, text: &str| match quiet {
+        false => refused(args, text),
+        true => ExitCode::from(2),
+    };
+    let threads = match threads_for(args, local_ranks) {
         Ok(threads) => threads,
         Err(message) => return refused(args, &format!("error: {message}\n")),
     };
@@ -193,15 +213,17 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         Err(LoadFailure::Stopped(reason)) => {
             let terminated = signals.terminated.load(Ordering::SeqCst);
             let stopped = report::stopped_before_search(&args.input.model, reason, terminated);
-            print_summary(&stopped, args.json);
+            if !quiet {
+                print_summary(&stopped, args.json);
+            }
             return ExitCode::from(stopped.exit_code());
         }
         Err(LoadFailure::Input(text)) => return refused(args, &text),
         Err(failure) => {
-            if let (LoadFailure::Model(text), true) = (&failure, args.json) {
+            if let (LoadFailure::Model(text), true, false) = (&failure, args.json, quiet) {
                 super::output::print_line(&report::model_error_json(&args.input.model, text));
             }
-            return super::model::not_loaded(&failure);
+            return super::model::not_loaded_quietly(&failure, quiet);
         }
     };
     tracing::debug!(elapsed = ?load_start.elapsed(), "model loaded");
@@ -234,17 +256,50 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
         por: args.por,
         ltl: args.ltl.clone(),
         model_ltl: !args.no_assert_ltl,
-        verbose: verbose > 0,
+        verbose: verbose > 0 && !quiet,
+        distribution: distribution.clone(),
     };
     let summary = loaded.check(&job);
     progress.finish();
     match summary {
         Ok(summary) => {
-            print_summary(&summary, args.json);
-            ExitCode::from(summary.exit_code())
+            if !quiet {
+                print_summary(&summary, args.json);
+            }
+            let code = summary.exit_code();
+            if let Some(distribution) = &distribution
+                && summary.ranks_reported() < distribution.ranks()
+            {
+                // This rank lost the others: leave without waiting for
+                // them in MPI's finalisation.
+                std::process::exit(i32::from(code));
+            }
+            ExitCode::from(code)
         }
         Err(e) => refused(args, &format!("error: {e}\n")),
     }
+}
+
+/// Joins the MPI job this process was started in.
+#[cfg(feature = "mpi")]
+fn join_job() -> Result<(crate::distributed::Distribution, usize), String> {
+    let transport = crate::distributed::mpi::MpiTransport::init()?;
+    let local = transport.local_ranks();
+    Ok((
+        crate::distributed::Distribution::new(Box::new(transport)),
+        local,
+    ))
+}
+
+/// Without the `mpi` feature there is no job to join.
+#[cfg(not(feature = "mpi"))]
+fn join_job() -> Result<(crate::distributed::Distribution, usize), String> {
+    Err(
+        "--distributed needs a build with MPI: `cargo build --release --features mpi` \
+         (with Open MPI: apt-get install libopenmpi-dev openmpi-bin libclang-dev), \
+         then `mpirun -np N target/release/orbit check --distributed ...`"
+            .into(),
+    )
 }
 
 /// Refuses the run: `text` (rendered diagnostics) on stderr and, with
@@ -265,10 +320,12 @@ fn print_summary(summary: &RunSummary, json: bool) {
         super::output::print(&summary.to_text());
     }
 }
-/// The thread count: as asked, or one per core for the parallel orders.
+/// The thread count: as asked, or one per core for the parallel orders
+/// (the cores shared by the `local_ranks` ranks of a distributed run on
+/// this machine).
 /// A sequential order with several threads is refused rather than silently
 /// approximated.
-fn threads_for(args: &CheckArgs) -> Result<usize, String> {
+fn threads_for(args: &CheckArgs, local_ranks: usize) -> Result<usize, String> {
     let sequential = matches!(args.order, Order::Dfs | Order::Mixed);
     match args.threads {
         Some(n) if n > 1 && sequential => Err(format!(
@@ -282,6 +339,9 @@ fn threads_for(args: &CheckArgs) -> Result<usize, String> {
         )),
         Some(n) => Ok(n as usize),
         None if sequential => Ok(1),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .div_ceil(local_ranks.max(1))
+            .max(1)),
     }
 }

@@ -58,6 +58,19 @@ impl clap::Args for FrontEndArgs {
 /// Prints why a model did not load and returns the exit code: 2 for bad
 /// input, 1 for a model error, 3 for a stop.
 pub fn not_loaded(failure: &LoadFailure) -> ExitCode {
+    not_loaded_quietly(failure, false)
+}
+
+/// [`not_loaded`], printing nothing when `quiet` (the other ranks of a
+/// distributed run, whose rank 0 prints).
+pub fn not_loaded_quietly(failure: &LoadFailure, quiet: bool) -> ExitCode {
+    if quiet {
+        return ExitCode::from(match failure {
+            LoadFailure::Input(_) => 2,
+            LoadFailure::Model(_) => 1,
+            LoadFailure::Stopped(_) => crate::report::EXIT_INCOMPLETE,
+        });
+    }
     match failure {
         LoadFailure::Input(text) => {
             eprint!("{text}");

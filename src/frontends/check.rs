@@ -57,6 +57,8 @@ pub struct CheckJob {
     pub model_ltl: bool,
     /// Say how the reductions were set up (on stderr).
     pub verbose: bool,
+    /// Search together with the other ranks of this distribution.
+    pub distribution: Option<crate::distributed::Distribution>,
 }
 
 impl CheckJob {
@@ -83,6 +85,7 @@ impl CheckJob {
             ltl: Vec::new(),
             model_ltl: true,
             verbose: false,
+            distribution: None,
         }
     }
 
@@ -160,6 +163,9 @@ pub(super) fn run<P: ModelParts>(parts: &P, job: &CheckJob) -> Result<RunSummary
     }
     if let Some(budget) = &job.budget {
         checker = checker.budget(budget.clone());
+    }
+    if let Some(distribution) = &job.distribution {
+        checker = checker.distributed(distribution.clone());
     }
     let mut formulas: Vec<(String, String)> = if job.model_ltl {
         model.ltl_assertions()

@@ -337,6 +337,27 @@ pub trait Model: Sync {
     ) -> Result<bool, ModelError> {
         Ok(true)
     }
+
+    /// Whether a state's words refer to values kept outside them (see
+    /// [`workers::TransitionSystem::exports_context`]); default no.
+    fn exports_context(&self) -> bool {
+        false
+    }
+
+    /// Appends the values `state` refers to by id and for which `fresh`
+    /// returns true (see [`workers::TransitionSystem::export_context`]).
+    fn export_context(
+        &self,
+        _state: &[u64],
+        _fresh: &mut dyn FnMut(u64) -> bool,
+        _out: &mut Vec<u8>,
+    ) {
+    }
+
+    /// Makes values written by [`Model::export_context`] known here.
+    fn import_context(&self, _bytes: &[u8]) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// A state predicate a front end compiled (see [`Model::state_predicate`]):

@@ -203,6 +203,32 @@ pub struct SearchFigures {
     /// a state.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub collision_probability: Option<f64>,
+    /// With `--distributed`: the ranks of the job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_ranks: Option<usize>,
+    /// With `--distributed`: each rank's figures, by rank; only the
+    /// reporting rank's when it lost the others.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<RankReport>,
+}
+
+/// One element of `ranks`: one process of a distributed search.
+#[derive(Clone, Debug, Serialize)]
+pub struct RankReport {
+    /// The rank.
+    pub rank: usize,
+    /// Distinct states the rank owns.
+    pub states: u64,
+    /// Successor edges its expansions emitted.
+    pub transitions: u64,
+    /// Bytes of its visited store.
+    pub store_bytes: u64,
+    /// States it sent to the ranks that own them.
+    pub states_sent: u64,
+    /// Messages it sent.
+    pub messages_sent: u64,
+    /// Bytes of those messages.
+    pub bytes_sent: u64,
 }
 
 /// The `symmetry` object.

@@ -125,6 +125,20 @@ impl RunSummary {
                     threads: s.threads,
                     tree_nodes: s.tree_nodes,
                     collision_probability: s.collision_probability,
+                    job_ranks: (s.job_ranks > 0).then_some(s.job_ranks),
+                    ranks: s
+                        .ranks
+                        .iter()
+                        .map(|r| json::RankReport {
+                            rank: r.rank,
+                            states: r.states,
+                            transitions: r.transitions,
+                            store_bytes: r.store_bytes,
+                            states_sent: r.states_sent,
+                            messages_sent: r.messages_sent,
+                            bytes_sent: r.bytes_sent,
+                        })
+                        .collect(),
                 }),
                 symmetry: None,
                 por: None,
@@ -255,6 +269,12 @@ impl RunSummary {
     /// The process exit code for this result.
     pub fn exit_code(&self) -> u8 {
         self.exit_code
+    }
+
+    /// Ranks whose figures the report holds (0 for a search in one
+    /// process): fewer than the job's when a rank lost the others.
+    pub fn ranks_reported(&self) -> usize {
+        self.report.search.as_ref().map_or(0, |s| s.ranks.len())
     }
 
     /// The report as one JSON object (one line).
@@ -477,7 +497,38 @@ fn write_search_figures(out: &mut String, states: u64, s: &SearchFigures) {
     if let Some(peak) = s.peak_memory_bytes {
         let _ = writeln!(out, "peak memory:          {}", iec(peak));
     }
-    let _ = writeln!(out, "threads:              {}", s.threads);
+    if s.ranks.is_empty() {
+        let _ = writeln!(out, "threads:              {}", s.threads);
+    } else {
+        let job = s.job_ranks.unwrap_or(s.ranks.len());
+        let _ = if s.ranks.len() < job {
+            writeln!(
+                out,
+                "ranks:                {} of {job} reported, {} threads each (the others were lost: \
+                 the figures are this rank's alone)",
+                s.ranks.len(),
+                s.threads
+            )
+        } else {
+            writeln!(
+                out,
+                "ranks:                {job} of {} threads each",
+                s.threads
+            )
+        };
+        for r in &s.ranks {
+            let _ = writeln!(
+                out,
+                "  rank {:<15}{} states, {} store; sent {} states in {} messages, {}",
+                format!("{}:", r.rank),
+                group(r.states),
+                iec(r.store_bytes),
+                group(r.states_sent),
+                group(r.messages_sent),
+                iec(r.bytes_sent)
+            );
+        }
+    }
 }
 
 /// The JSON report of a model that failed before the search started.

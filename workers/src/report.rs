@@ -142,14 +142,19 @@ pub struct Stats {
     /// birthday bound `n(n-1)/2 / 2^64` over the `n` distinct states (the
     /// pessimistic figure TLC prints). `None` in exact mode.
     pub collision_probability: Option<f64>,
-    /// A distributed search's figures per rank, rank 0 first (empty for a
-    /// search in one process).
+    /// A distributed search's figures per rank, by rank (empty for a
+    /// search in one process); fewer than [`Stats::job_ranks`] when a rank
+    /// lost the others and reports its own alone.
     pub ranks: Vec<RankStats>,
+    /// Ranks of a distributed search's job (0 for a search in one process).
+    pub job_ranks: usize,
 }
 
 /// One rank's figures in a distributed search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RankStats {
+    /// The rank.
+    pub rank: usize,
     /// Distinct states the rank owns and stored.
     pub states: u64,
     /// Successors its expansions emitted.

@@ -700,6 +700,18 @@ impl Model for BSystem {
         }
     }
 
+    fn exports_context(&self) -> bool {
+        self.layout.refers_by_id()
+    }
+
+    fn export_context(&self, state: &[u64], fresh: &mut dyn FnMut(u64) -> bool, out: &mut Vec<u8>) {
+        self.layout.export_values(state, fresh, out);
+    }
+
+    fn import_context(&self, bytes: &[u8]) -> Result<(), String> {
+        self.layout.import_values(bytes)
+    }
+
     fn describe_state(&self, state: &[u64]) -> Vec<(String, String)> {
         let mut words = Vec::new();
         self.layout.unpack(state, &mut words);

@@ -3,6 +3,8 @@
 
 use super::{Transport, TransportError};
 use crossbeam::channel::{Receiver, Sender, TryRecvError, unbounded};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One rank's end of a group of channels (see [`ChannelTransport::group`]).
 pub struct ChannelTransport {
@@ -11,6 +13,9 @@ pub struct ChannelTransport {
     inbox: Receiver<(usize, Vec<u8>)>,
     /// Messages sent and bytes sent, for tests.
     sent: (u64, u64),
+    /// Per rank: whether its thread panicked while holding its transport
+    /// (a failed rank, which will never answer).
+    failed: Arc<[AtomicBool]>,
 }
 
 impl ChannelTransport {
@@ -18,6 +23,7 @@ impl ChannelTransport {
     /// the thread that runs that rank.
     pub fn group(ranks: usize) -> Vec<ChannelTransport> {
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..ranks).map(|_| unbounded()).unzip();
+        let failed: Arc<[AtomicBool]> = (0..ranks).map(|_| AtomicBool::new(false)).collect();
         receivers
             .into_iter()
             .enumerate()
@@ -26,6 +32,7 @@ impl ChannelTransport {
                 peers: senders.clone(),
                 inbox,
                 sent: (0, 0),
+                failed: failed.clone(),
             })
             .collect()
     }
@@ -56,12 +63,25 @@ impl Transport for ChannelTransport {
     fn try_receive(&mut self) -> Result<Option<(usize, Vec<u8>)>, TransportError> {
         match self.inbox.try_recv() {
             Ok(message) => Ok(Some(message)),
-            Err(TryRecvError::Empty) => Ok(None),
+            Err(TryRecvError::Empty) => {
+                match self.failed.iter().position(|f| f.load(Ordering::Acquire)) {
+                    Some(rank) => Err(TransportError(format!("rank {rank} failed"))),
+                    None => Ok(None),
+                }
+            }
             Err(TryRecvError::Disconnected) => Err(TransportError("every rank has ended".into())),
         }
     }
 
     fn flush(&mut self) -> Result<(), TransportError> {
         Ok(())
+    }
+}
+
+impl Drop for ChannelTransport {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.failed[self.rank].store(true, Ordering::Release);
+        }
     }
 }

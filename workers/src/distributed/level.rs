@@ -39,8 +39,11 @@ const INITIAL_CAPACITY: usize = 1 << 14;
 const CHUNK: usize = 64;
 /// How long a rank whose run was stopped (a signal, the time limit)
 /// waits for silent peers before it gives up on them: a peer that failed
-/// or was killed never answers.
-const GRACE: Duration = Duration::from_secs(5);
+/// or was killed never answers, and `mpirun`, which then signals the
+/// others, kills them outright a second later (Open MPI's default). Live
+/// peers answer a stop within milliseconds: each stops expanding at the
+/// next state and ends its level.
+const GRACE: Duration = Duration::from_millis(500);
 
 /// What one rank found or was stopped by in a level.
 #[derive(Clone, Debug)]
@@ -61,6 +64,8 @@ struct Summary {
     initial_states: u64,
     max_depth: u64,
     queue_peak: u64,
+    /// Bytes of the rank's store when it was empty.
+    initial_bytes: u64,
 }
 
 impl Summary {
@@ -78,6 +83,7 @@ impl Summary {
             self.initial_states,
             self.max_depth,
             self.queue_peak,
+            self.initial_bytes,
         ] {
             w.u64(v);
         }
@@ -98,7 +104,7 @@ impl Summary {
     fn read(r: &mut Reader<'_>) -> Result<Summary, Malformed> {
         let new = r.u64()?;
         let stop = r.stop()?;
-        let mut v = [0u64; 9];
+        let mut v = [0u64; 10];
         for x in &mut v {
             *x = r.u64()?;
         }
@@ -115,6 +121,7 @@ impl Summary {
             found,
             stop,
             counts: RankStats {
+                rank: 0,
                 states: v[0],
                 transitions: v[1],
                 store_bytes: v[2],
@@ -125,6 +132,7 @@ impl Summary {
             initial_states: v[6],
             max_depth: v[7],
             queue_peak: v[8],
+            initial_bytes: v[9],
         })
     }
 }
@@ -496,19 +504,21 @@ pub fn explore_distributed<T: TransitionSystem>(
         start,
         queue_peak: 0,
         last_progress: start,
+        initial_bytes: ctx.set.bytes(),
     };
-    let result = search.run(&mut hands, &mut talker);
-    let flushed = talker.transport.flush();
-    let mut report = match result {
-        Ok(report) => report,
+    match search.run(&mut hands, &mut talker) {
+        // Every rank has decided: what this one sent has been taken.
+        Ok(mut report) => {
+            if let Err(e) = talker.transport.flush() {
+                tracing::error!("rank {rank}: the transport failed at the end: {e}");
+                report.outcome = Outcome::Stopped(StopReason::WorkerFailed);
+                report.trace = None;
+            }
+            report
+        }
+        // A send to a rank that is gone would never complete: no flush.
         Err(broken) => search.broken(&mut hands, &talker, broken),
-    };
-    if let (Err(e), false) = (flushed, matches!(report.outcome, Outcome::Stopped(_))) {
-        tracing::error!("rank {rank}: the transport failed at the end: {e}");
-        report.outcome = Outcome::Stopped(StopReason::WorkerFailed);
-        report.trace = None;
     }
-    report
 }
 
 /// One rank's search.
@@ -519,6 +529,7 @@ struct Search<'c, 'a, T: TransitionSystem> {
     start: Instant,
     queue_peak: u64,
     last_progress: Instant,
+    initial_bytes: u64,
 }
 
 /// The decision every rank takes after a level.
@@ -769,7 +780,13 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             }
             wire::SUMMARY => {
                 let summary = Summary::read(&mut r).map_err(malformed)?;
-                talker.summaries[from] = Some(summary);
+                talker.summaries[from] = Some(Summary {
+                    counts: RankStats {
+                        rank: from,
+                        ..summary.counts
+                    },
+                    ..summary
+                });
                 Ok(())
             }
             _ => Err(Broken::Malformed(from)),
@@ -881,6 +898,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             found,
             stop,
             counts: RankStats {
+                rank: self.ctx.rank,
                 states: self.ctx.set.len(),
                 transitions: counts.transitions,
                 store_bytes: self.ctx.set.bytes(),
@@ -891,6 +909,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             initial_states: counts.initial_states,
             max_depth: counts.max_depth,
             queue_peak: self.queue_peak,
+            initial_bytes: self.initial_bytes,
         }
     }
 
@@ -928,6 +947,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
     fn stats(&self, summaries: &[Summary]) -> Stats {
         let mut stats = Stats {
             threads: self.part.threads,
+            job_ranks: self.part.ranks,
             compact: self.config.store == StoreKind::Compact,
             state_bytes: self.ctx.state_bytes as u64,
             ..Stats::default()
@@ -939,6 +959,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             stats.initial_states += s.initial_states;
             stats.max_depth = stats.max_depth.max(s.max_depth);
             stats.queue_peak += s.queue_peak;
+            stats.store_initial_bytes += s.initial_bytes;
             stats.ranks.push(s.counts);
         }
         stats
@@ -948,6 +969,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
     /// others).
     fn local_stats(&self, hands: &[Hand<'a, T>], talker: &Talker<'_>) -> Stats {
         let mut counts = RankStats {
+            rank: self.ctx.rank,
             states: self.ctx.set.len(),
             store_bytes: self.ctx.set.bytes(),
             messages_sent: talker.messages_sent,
@@ -956,6 +978,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
         };
         let mut stats = Stats {
             threads: self.part.threads,
+            job_ranks: self.part.ranks,
             compact: self.config.store == StoreKind::Compact,
             state_bytes: self.ctx.state_bytes as u64,
             ..Stats::default()
@@ -970,6 +993,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
         stats.states = counts.states;
         stats.transitions = counts.transitions;
         stats.store_bytes = counts.store_bytes;
+        stats.store_initial_bytes = self.initial_bytes;
         stats.ranks = vec![counts];
         stats
     }

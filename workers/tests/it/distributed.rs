@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{Graph, Lattice, check_trace_is_path, reference_bfs};
+use common::{Graph, Lattice, Panicky, check_trace_is_path, reference_bfs};
 use proptest::prelude::*;
 use workers::distributed::{ChannelTransport, explore_distributed};
 use workers::{Config, Outcome, Report, StoreKind, TransitionSystem};
@@ -121,5 +121,32 @@ fn deadlocks_and_limits_reach_every_rank() {
             Outcome::Stopped(workers::StopReason::MaxStates)
         );
         assert!(report.stats.states <= 100, "{}", report.stats.states);
+    }
+}
+
+#[test]
+fn a_failed_rank_leaves_the_others_incomplete() {
+    let system = Panicky(Lattice::new(3, 6), vec![3, 3, 3]);
+    let config = Config {
+        check_deadlock: false,
+        ..Config::default()
+    };
+    let outcomes: Vec<Option<Outcome>> = std::thread::scope(|scope| {
+        let runs: Vec<_> = ChannelTransport::group(3)
+            .into_iter()
+            .map(|mut transport| {
+                let (system, config) = (&system, &config);
+                scope.spawn(move || explore_distributed(system, config, &mut transport).outcome)
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().ok()).collect()
+    });
+    assert_eq!(
+        outcomes.iter().filter(|o| o.is_none()).count(),
+        1,
+        "one rank panicked: {outcomes:?}"
+    );
+    for outcome in outcomes.into_iter().flatten() {
+        assert_eq!(outcome, Outcome::Stopped(workers::StopReason::WorkerFailed));
     }
 }

@@ -15,6 +15,7 @@
 mod codec;
 mod interner;
 mod ranges;
+mod shipping;
 
 pub use codec::{Codec, EncodeError, Finite, INTERNED_ID_BITS, MAX_BITSET_ELEMENTS};
 pub use interner::Interner;

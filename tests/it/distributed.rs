@@ -1,0 +1,340 @@
+//! The distributed search on bundled models: ranks as threads of this
+//! process, each with its own instance of the model (so values a B state
+//! refers to by id must travel with the states), agree with one process
+//! on counts, verdicts and trace lengths; and, with `mpirun` and a build
+//! with `--features mpi`, ranks as processes (`external_mpi_*`).
+
+use crate::cli_support::{Output, model_path, run_orbit};
+use orbit::distributed::{ChannelTransport, Distribution};
+use orbit::frontends::{CheckJob, LoadRequest, Registry};
+use orbit::symmetry::SymmetryMode;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Loads `model` with the constants `sets` and checks it with `job`, on
+/// this thread.
+fn check_here(model: &Path, sets: &[(&str, u32)], job: CheckJob) -> Value {
+    let registry = Registry::builtin();
+    let constants: Vec<(String, u32)> = sets.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+    let front_end = registry.for_path(model).expect("a front end");
+    let loaded = front_end
+        .load(&LoadRequest {
+            constants: &constants,
+            ..LoadRequest::new(model)
+        })
+        .expect("loads");
+    let summary = loaded.check(&job).expect("runs");
+    serde_json::from_str(&summary.to_json()).expect("JSON")
+}
+
+fn job(model: &Path, symmetry: Option<SymmetryMode>) -> CheckJob {
+    CheckJob {
+        symmetry,
+        model_ltl: false,
+        ..CheckJob::new(model)
+    }
+}
+
+/// The reports of `ranks` ranks (threads), rank 0 first.
+fn check_on_ranks(
+    model: &Path,
+    sets: &[(&str, u32)],
+    symmetry: Option<SymmetryMode>,
+    ranks: usize,
+) -> Vec<Value> {
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = ChannelTransport::group(ranks)
+            .into_iter()
+            .map(|transport| {
+                scope.spawn(move || {
+                    let job = CheckJob {
+                        distribution: Some(Distribution::new(Box::new(transport))),
+                        ..job(model, symmetry)
+                    };
+                    check_here(model, sets, job)
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().expect("rank")).collect()
+    })
+}
+
+/// What must agree between runs: verdict, counts, trace length.
+fn essentials(report: &Value) -> (Value, Value, Value, usize) {
+    (
+        report["result"].clone(),
+        report["states"].clone(),
+        report["transitions"].clone(),
+        report["trace"].as_array().map_or(0, Vec::len),
+    )
+}
+
+/// Bundled models of the three languages: sequences (B's ids), symmetry,
+/// violations.
+const CASES: &[(&str, &[(&str, u32)], Option<SymmetryMode>)] = &[
+    ("scheduler1.mch", &[("PROC", 4)], None),
+    ("scheduler1.mch", &[("PROC", 4)], Some(SymmetryMode::Canon)),
+    ("murphi/german.m", &[], None),
+    ("murphi/german.m", &[], Some(SymmetryMode::Canon)),
+    ("murphi/mutex_bug.m", &[], None),
+    ("promela/peterson3.pml", &[], None),
+];
+
+#[test]
+fn ranks_agree_with_one_process_on_bundled_models() {
+    for &(file, sets, symmetry) in CASES {
+        let model = model_path(file);
+        let one = check_here(&model, sets, job(&model, symmetry));
+        for ranks in [2, 3] {
+            let reports = check_on_ranks(&model, sets, symmetry, ranks);
+            let what = format!("{file} {symmetry:?} on {ranks} ranks");
+            assert_eq!(essentials(&reports[0]), essentials(&one), "{what}");
+            for report in &reports[1..] {
+                assert_eq!(report["result"], one["result"], "{what}");
+                assert_eq!(report["states"], one["states"], "{what}");
+            }
+            let per_rank = reports[0]["ranks"].as_array().expect("ranks");
+            assert_eq!(per_rank.len(), ranks, "{what}");
+            let owned: u64 = per_rank.iter().map(|r| r["states"].as_u64().unwrap()).sum();
+            assert_eq!(Some(owned), one["states"].as_u64(), "{what}");
+        }
+    }
+}
+
+#[test]
+fn what_a_distributed_search_cannot_honour_is_refused_by_name() {
+    let model = model_path("murphi/german.m");
+    let refused = |job: CheckJob, words: &str| {
+        let registry = Registry::builtin();
+        let cli = registry
+            .args(clap::Command::new("check").arg(clap::Arg::new("model")))
+            .try_get_matches_from(["check", model.to_str().unwrap()])
+            .unwrap();
+        let loaded = registry
+            .for_path(&model)
+            .unwrap()
+            .load(&LoadRequest {
+                args: Some(&cli),
+                ..LoadRequest::new(&model)
+            })
+            .unwrap();
+        let transport = ChannelTransport::group(2).remove(0);
+        let job = CheckJob {
+            distribution: Some(Distribution::new(Box::new(transport))),
+            ..job
+        };
+        match loaded.check(&job) {
+            Ok(_) => panic!("not refused: {words}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let base = || job(&model, None);
+    let cases = [
+        (
+            CheckJob {
+                order: orbit::checker::Order::Any,
+                ..base()
+            },
+            "another order than breadth first",
+        ),
+        (
+            CheckJob {
+                por: true,
+                ..base()
+            },
+            "partial order reduction",
+        ),
+        (
+            CheckJob {
+                symmetry: Some(SymmetryMode::Flood),
+                ..base()
+            },
+            "--symmetry flood",
+        ),
+        (
+            CheckJob {
+                store: workers::StoreKind::Tree,
+                ..base()
+            },
+            "--store tree",
+        ),
+        (
+            CheckJob {
+                ltl: vec!["G F {true}".into()],
+                ..base()
+            },
+            "LTL",
+        ),
+        (
+            CheckJob {
+                threads: 200,
+                ..base()
+            },
+            "threads x ranks",
+        ),
+    ];
+    for (job, words) in cases {
+        let message = refused(job, words);
+        assert!(message.contains(words), "{words}: {message}");
+    }
+}
+
+/// The binary built with `--features mpi` (`.ci/run` builds it and names
+/// it in `ORBIT_MPI_BIN`).
+fn mpi_binary() -> PathBuf {
+    let path = std::env::var_os("ORBIT_MPI_BIN")
+        .map(PathBuf::from)
+        .expect("ORBIT_MPI_BIN: an orbit built with --features mpi");
+    assert!(path.exists(), "{}", path.display());
+    path
+}
+
+/// `mpirun -np ranks` of the MPI build checking `model`: rank 0's report.
+fn mpirun(ranks: usize, model: &Path, flags: &[&str]) -> (Option<i32>, Value, String) {
+    let out = Command::new("mpirun")
+        .args([
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "-np",
+            &ranks.to_string(),
+        ])
+        .arg(mpi_binary())
+        .args([
+            "check",
+            model.to_str().unwrap(),
+            "--distributed",
+            "--threads",
+            "1",
+            "--json",
+        ])
+        .args(flags)
+        .stdin(Stdio::null())
+        .output()
+        .expect("mpirun runs (apt-get install openmpi-bin)");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let report = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|e| panic!("one JSON report from rank 0 ({e}):\n{stdout}\n{stderr}"));
+    (out.status.code(), report, stderr)
+}
+
+/// One process's report, by the default build's binary.
+fn one_process(model: &Path, flags: &[&str]) -> (Option<i32>, Value) {
+    let mut args: Vec<String> = vec![
+        "check".into(),
+        model.to_str().unwrap().into(),
+        "--json".into(),
+    ];
+    args.extend(flags.iter().map(|f| f.to_string()));
+    let Output { code, stdout, .. } = run_orbit(&args, Duration::from_secs(300));
+    (code, serde_json::from_str(stdout.trim()).expect("JSON"))
+}
+
+#[test]
+#[ignore = "needs Open MPI and the orbit of --features mpi in ORBIT_MPI_BIN; .ci/run runs it with --ignored external_"]
+fn external_mpi_ranks_agree_with_one_process() {
+    for &(file, sets, symmetry) in CASES {
+        let model = model_path(file);
+        let sets: Vec<String> = sets.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let mut flags: Vec<&str> = sets.iter().flat_map(|s| ["--set", s.as_str()]).collect();
+        flags.push("--no-assert-ltl");
+        if symmetry.is_some() {
+            flags.extend(["--symmetry", "canon"]);
+        }
+        let (code, one) = one_process(&model, &flags);
+        for ranks in [2, 3] {
+            let (mpi_code, report, stderr) = mpirun(ranks, &model, &flags);
+            let what = format!("{file} {flags:?} on {ranks} ranks: {stderr}");
+            assert_eq!(essentials(&report), essentials(&one), "{what}");
+            assert_eq!(mpi_code, code, "{what}");
+            assert_eq!(report["job_ranks"], ranks, "{what}");
+            assert_eq!(
+                report["ranks"].as_array().map(Vec::len),
+                Some(ranks),
+                "{what}"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs Open MPI and the orbit of --features mpi in ORBIT_MPI_BIN; .ci/run runs it with --ignored external_"]
+fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Each rank under a shell that passes mpirun's SIGTERM on and records
+    // the rank's exit code.
+    let wrapper = dir.path().join("rank.sh");
+    std::fs::write(
+        &wrapper,
+        "#!/bin/bash\n\"$@\" > \"$OUT.$OMPI_COMM_WORLD_RANK\" 2>&1 & child=$!\n\
+         trap 'kill -TERM $child 2>/dev/null' TERM INT\n\
+         while true; do wait $child; rc=$?; kill -0 $child 2>/dev/null || break; done\n\
+         echo $rc > \"$OUT.rc.$OMPI_COMM_WORLD_RANK\"\nexit $rc\n",
+    )
+    .unwrap();
+    let out = dir.path().join("rank");
+    let model = model_path("murphi/german.m");
+    let mut mpirun = Command::new("mpirun")
+        .args([
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "-np",
+            "2",
+            "-x",
+            "OUT",
+        ])
+        .env("OUT", &out)
+        .arg("bash")
+        .arg(&wrapper)
+        .arg(mpi_binary())
+        .args([
+            "check",
+            model.to_str().unwrap(),
+            "--distributed",
+            "--threads",
+            "1",
+        ])
+        .args(["--set", "NODES=5"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("mpirun runs");
+    // Let the search get going, then kill rank 1's orbit outright.
+    std::thread::sleep(Duration::from_secs(2));
+    let pids = Command::new("pgrep")
+        .args([
+            "-f",
+            &format!("{} check {}", mpi_binary().display(), model.display()),
+        ])
+        .output()
+        .expect("pgrep");
+    let pids: Vec<i32> = String::from_utf8_lossy(&pids.stdout)
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    assert_eq!(pids.len(), 2, "two ranks running: {pids:?}");
+    let rank1 = pids
+        .iter()
+        .copied()
+        .find(|&pid| {
+            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| {
+                env.split(|&b| b == 0)
+                    .any(|v| v == b"OMPI_COMM_WORLD_RANK=1")
+            })
+        })
+        .expect("rank 1's process");
+    // SAFETY: sending a signal to a process id.
+    assert_eq!(unsafe { libc::kill(rank1, libc::SIGKILL) }, 0);
+    let status = mpirun.wait().expect("mpirun ends");
+    assert!(!status.success(), "mpirun reports the failure");
+    let rc0 =
+        std::fs::read_to_string(format!("{}.rc.0", out.display())).expect("rank 0 ended by itself");
+    let text0 = std::fs::read_to_string(format!("{}.0", out.display())).unwrap();
+    assert_eq!(rc0.trim(), "3", "rank 0 exits 3:\n{text0}");
+    assert!(text0.contains("incomplete"), "{text0}");
+    assert!(!text0.contains("no error"), "{text0}");
+    assert!(text0.contains("1 of 2 reported"), "{text0}");
+}
