@@ -73,7 +73,10 @@ fn essentials(report: &Value) -> (Value, Value, Value, usize) {
 
 /// Bundled models of the three languages: sequences (B's ids), symmetry,
 /// violations.
-const CASES: &[(&str, &[(&str, u32)], Option<SymmetryMode>)] = &[
+/// A bundled model, its constants and its symmetry reduction.
+type Case = (&'static str, &'static [(&'static str, u32)], Option<SymmetryMode>);
+
+const CASES: &[Case] = &[
     ("scheduler1.mch", &[("PROC", 4)], None),
     ("scheduler1.mch", &[("PROC", 4)], Some(SymmetryMode::Canon)),
     ("murphi/german.m", &[], None),
@@ -276,7 +279,7 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
     .unwrap();
     let out = dir.path().join("rank");
     let model = model_path("murphi/german.m");
-    let mut mpirun = Command::new("mpirun")
+    let mpirun = Command::new("mpirun")
         .args([
             "--allow-run-as-root",
             "--oversubscribe",
@@ -302,6 +305,14 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
         .stderr(Stdio::null())
         .spawn()
         .expect("mpirun runs");
+    // Whatever happens, no rank outlives the test.
+    struct KillOnDrop(std::process::Child);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+        }
+    }
+    let mut mpirun = KillOnDrop(mpirun);
     // Let the search get going, then kill rank 1's orbit outright.
     std::thread::sleep(Duration::from_secs(2));
     let pids = Command::new("pgrep")
@@ -311,12 +322,20 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
         ])
         .output()
         .expect("pgrep");
-    let pids: Vec<i32> = String::from_utf8_lossy(&pids.stdout)
+    let binary = std::fs::canonicalize(mpi_binary()).unwrap();
+    // The orbit processes themselves (not mpirun nor the shells).
+    let ranks: Vec<i32> = String::from_utf8_lossy(&pids.stdout)
         .split_whitespace()
         .filter_map(|p| p.parse().ok())
+        .filter(|pid| std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|exe| exe == binary))
+        .filter(|pid| {
+            let marker = format!("OUT={}", out.display());
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == marker.as_bytes()))
+        })
         .collect();
-    assert_eq!(pids.len(), 2, "two ranks running: {pids:?}");
-    let rank1 = pids
+    assert_eq!(ranks.len(), 2, "two ranks running: {ranks:?}");
+    let rank1 = ranks
         .iter()
         .copied()
         .find(|&pid| {
@@ -328,13 +347,21 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
         .expect("rank 1's process");
     // SAFETY: sending a signal to a process id.
     assert_eq!(unsafe { libc::kill(rank1, libc::SIGKILL) }, 0);
-    let status = mpirun.wait().expect("mpirun ends");
+    let status = mpirun.0.wait().expect("mpirun ends");
     assert!(!status.success(), "mpirun reports the failure");
     let rc0 =
         std::fs::read_to_string(format!("{}.rc.0", out.display())).expect("rank 0 ended by itself");
     let text0 = std::fs::read_to_string(format!("{}.0", out.display())).unwrap();
-    assert_eq!(rc0.trim(), "3", "rank 0 exits 3:\n{text0}");
-    assert!(text0.contains("incomplete"), "{text0}");
+    let text1 = std::fs::read_to_string(format!("{}.1", out.display())).unwrap_or_default();
+    assert_eq!(
+        rc0.trim(),
+        "3",
+        "rank 0 exits 3:\n{text0}\nrank 1:\n{text1}"
+    );
+    assert!(
+        text0.contains("incomplete"),
+        "rank 0 ({rc0}):\n{text0}\nrank 1:\n{text1}"
+    );
     assert!(!text0.contains("no error"), "{text0}");
     assert!(text0.contains("1 of 2 reported"), "{text0}");
 }

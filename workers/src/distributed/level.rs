@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crossbeam::channel::{Receiver, TryRecvError, unbounded};
+use crossbeam::channel::{Receiver, unbounded};
 use crossbeam::epoch::Guard;
 
 use super::wire::{self, Malformed, Reader, Writer};
@@ -728,14 +728,9 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             talker.send(to, batch)?;
             busy = true;
         }
-        loop {
-            match batches.try_recv() {
-                Ok((to, batch)) => {
-                    talker.send(to, batch)?;
-                    busy = true;
-                }
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
-            }
+        while let Ok((to, batch)) = batches.try_recv() {
+            talker.send(to, batch)?;
+            busy = true;
         }
         for _ in 0..16 {
             match talker.transport.try_receive().map_err(Broken::Transport)? {
