@@ -71,11 +71,15 @@ fn essentials(report: &Value) -> (Value, Value, Value, usize) {
     )
 }
 
+/// A bundled model, its constants and its symmetry reduction.
+type Case = (
+    &'static str,
+    &'static [(&'static str, u32)],
+    Option<SymmetryMode>,
+);
+
 /// Bundled models of the three languages: sequences (B's ids), symmetry,
 /// violations.
-/// A bundled model, its constants and its symmetry reduction.
-type Case = (&'static str, &'static [(&'static str, u32)], Option<SymmetryMode>);
-
 const CASES: &[Case] = &[
     ("scheduler1.mch", &[("PROC", 4)], None),
     ("scheduler1.mch", &[("PROC", 4)], Some(SymmetryMode::Canon)),
