@@ -227,7 +227,8 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
 
     /// Searches together with the other ranks of `distribution`, each
     /// owning a share of the states (see [`workers::distributed`]): level
-    /// by level, with [`Checker::threads`] threads per rank. Every rank
+    /// by level with [`Order::Bfs`], without barriers with [`Order::Any`],
+    /// with [`Checker::threads`] threads per rank. Every rank
     /// builds the same checker; rank 0's report has the counterexample.
     pub fn distributed(mut self, distribution: Distribution) -> Self {
         self.distribution = Some(distribution);
@@ -344,10 +345,10 @@ impl<'m, M: Model, S: StateSymmetry> Checker<'m, M, S> {
     /// honour.
     fn refuse_distributed(&self, ranks: usize, config: &Config) -> Result<(), CheckerError> {
         let refuse = |what: &str, note: &str| Err(CheckerError::new(what, note));
-        if self.order != Order::Bfs {
+        if !matches!(self.order, Order::Bfs | Order::Any) {
             return refuse(
-                "not supported yet: a distributed search in another order than breadth first",
-                "use --order bfs (level by level, shortest counterexamples)",
+                "a sequential order cannot run across processes",
+                "use --order bfs (level by level, shortest counterexamples) or --order any",
             );
         }
         if self.independence.is_some() {

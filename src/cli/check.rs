@@ -166,7 +166,8 @@ pub struct CheckArgs {
     /// Search across the processes of an MPI job (`mpirun -np N orbit
     /// check --distributed ...`): each rank stores the states it owns and
     /// runs `--threads` threads (default: this machine's cores shared by
-    /// its ranks); level by level, rank 0 prints. Needs a build with
+    /// its ranks); level by level with `--order bfs`, without barriers
+    /// with `--order any`; rank 0 prints. Needs a build with
     /// `--features mpi`.
     #[arg(long)]
     pub distributed: bool,

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 use super::Partition;
-use super::level::{Broken, Talker};
+use super::rank::{Broken, Talker};
 use super::wire::{self, Reader, Writer};
 use crate::store::{NO_PARENT, Ref, VisitedSet};
 use crate::trace::StepKey;

@@ -15,277 +15,23 @@
 //! `d + 1` before it has every `Summary(d)`, and a rank that receives
 //! such a message early keeps it for that level, so levels never mix.
 
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam::channel::{Receiver, unbounded};
-use crossbeam::epoch::Guard;
 
+use super::rank::{
+    Broken, CHUNK, Found, Hand, INITIAL_CAPACITY, Next, Outbox, RankCtx, Summary, Talker, View,
+};
 use super::wire::{self, Malformed, Reader, Writer};
-use super::{Partition, Transport, TransportError, owner_of};
+use super::{Partition, Transport};
 use crate::check::{Finding, goal_checked};
-use crate::config::{Config, StoreKind};
-use crate::expand::{Expander, Queue, Stop, Visits};
-use crate::parallel::worker::stop_reason;
+use crate::config::{Config, ParallelMode, StoreKind};
+use crate::expand::{Expander, Stop};
 use crate::report::{Outcome, Progress, RankStats, Report, Stats, StopReason};
-use crate::store::{Handle, Insert, Ref, VisitedSet};
+use crate::store::VisitedSet;
 use crate::system::TransitionSystem;
 use crate::trace::StepKey;
-
-/// Initial slots of each rank's table.
-const INITIAL_CAPACITY: usize = 1 << 14;
-/// States a thread takes from the level at once.
-const CHUNK: usize = 64;
-/// How long a rank whose run was stopped (a signal, the time limit)
-/// waits for silent peers before it gives up on them: a peer that failed
-/// or was killed never answers, and `mpirun`, which then signals the
-/// others, kills them outright a second later (Open MPI's default). Live
-/// peers answer a stop within milliseconds: each stops expanding at the
-/// next state and ends its level.
-const GRACE: Duration = Duration::from_millis(500);
-
-/// What one rank found or was stopped by in a level.
-#[derive(Clone, Debug)]
-struct Found {
-    depth: u64,
-    at: Ref,
-    finding: Finding,
-}
-
-/// A rank's figures after a level, as sent to every other rank.
-#[derive(Clone, Debug)]
-struct Summary {
-    /// New states of the next level it owns.
-    new: u64,
-    found: Option<Found>,
-    stop: Option<StopReason>,
-    counts: RankStats,
-    initial_states: u64,
-    max_depth: u64,
-    queue_peak: u64,
-    /// Bytes of the rank's store when it was empty.
-    initial_bytes: u64,
-}
-
-impl Summary {
-    fn write(&self, level: u64) -> Vec<u8> {
-        let mut w = Writer::new(wire::SUMMARY);
-        w.u64(level).u64(self.new).stop(self.stop);
-        let c = &self.counts;
-        for v in [
-            c.states,
-            c.transitions,
-            c.store_bytes,
-            c.messages_sent,
-            c.bytes_sent,
-            c.states_sent,
-            self.initial_states,
-            self.max_depth,
-            self.queue_peak,
-            self.initial_bytes,
-        ] {
-            w.u64(v);
-        }
-        match &self.found {
-            None => {
-                w.u8(0);
-            }
-            Some(found) => {
-                w.u8(1)
-                    .u64(found.depth)
-                    .u64(found.at)
-                    .finding(&found.finding);
-            }
-        }
-        w.0
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Summary, Malformed> {
-        let new = r.u64()?;
-        let stop = r.stop()?;
-        let mut v = [0u64; 10];
-        for x in &mut v {
-            *x = r.u64()?;
-        }
-        let found = match r.u8()? {
-            0 => None,
-            _ => Some(Found {
-                depth: r.u64()?,
-                at: r.u64()?,
-                finding: r.finding()?,
-            }),
-        };
-        Ok(Summary {
-            new,
-            found,
-            stop,
-            counts: RankStats {
-                rank: 0,
-                states: v[0],
-                transitions: v[1],
-                store_bytes: v[2],
-                messages_sent: v[3],
-                bytes_sent: v[4],
-                states_sent: v[5],
-            },
-            initial_states: v[6],
-            max_depth: v[7],
-            queue_peak: v[8],
-            initial_bytes: v[9],
-        })
-    }
-}
-
-/// One thread's batches to the other ranks.
-struct Outbox {
-    /// The batch being filled for each rank (empty: none).
-    batches: Vec<Vec<u8>>,
-    counts: Vec<u32>,
-    /// Ids whose values this thread has sent to each rank.
-    sent_ids: Vec<HashSet<u64>>,
-    /// Full batches, to be sent.
-    ready: Vec<(usize, Vec<u8>)>,
-    level: u64,
-    state_bytes: usize,
-    states_sent: u64,
-}
-
-impl Outbox {
-    fn new(ranks: usize, state_bytes: usize) -> Self {
-        Outbox {
-            batches: vec![Vec::new(); ranks],
-            counts: vec![0; ranks],
-            sent_ids: vec![HashSet::new(); ranks],
-            ready: Vec::new(),
-            level: 0,
-            state_bytes,
-            states_sent: 0,
-        }
-    }
-
-    #[inline]
-    fn push<T: TransitionSystem>(&mut self, system: &T, to: usize, state: &[u64], parent: Ref) {
-        let batch = &mut self.batches[to];
-        if batch.is_empty() {
-            batch.reserve(wire::BATCH_BYTES + 1024);
-            batch.push(wire::STATES);
-            batch.extend_from_slice(&self.level.to_le_bytes());
-            batch.extend_from_slice(&0u32.to_le_bytes());
-        }
-        wire::put_parent(batch, parent);
-        let mut left = self.state_bytes;
-        for &word in state {
-            let take = left.min(8);
-            batch.extend_from_slice(&word.to_le_bytes()[..take]);
-            left -= take;
-        }
-        if system.exports_context() {
-            let at = batch.len();
-            batch.extend_from_slice(&0u32.to_le_bytes());
-            let ids = &mut self.sent_ids[to];
-            system.export_context(state, &mut |id| ids.insert(id), batch);
-            let len = (batch.len() - at - 4) as u32;
-            batch[at..at + 4].copy_from_slice(&len.to_le_bytes());
-        }
-        self.counts[to] += 1;
-        self.states_sent += 1;
-        if batch.len() >= wire::BATCH_BYTES {
-            self.seal(to);
-        }
-    }
-
-    /// Moves the batch for `to`, if any, to the ready ones.
-    fn seal(&mut self, to: usize) {
-        if self.counts[to] == 0 {
-            return;
-        }
-        let mut batch = std::mem::take(&mut self.batches[to]);
-        batch[wire::BATCH_HEADER - 4..wire::BATCH_HEADER]
-            .copy_from_slice(&self.counts[to].to_le_bytes());
-        self.counts[to] = 0;
-        self.ready.push((to, batch));
-    }
-
-    fn seal_all(&mut self) {
-        for to in 0..self.batches.len() {
-            self.seal(to);
-        }
-    }
-}
-
-/// A thread's view of its rank's visited set: owned states are inserted,
-/// the others go to their owners.
-struct View<'w, T: TransitionSystem> {
-    system: &'w T,
-    set: &'w VisitedSet,
-    handle: &'w mut Handle,
-    guard: &'w Guard,
-    out: &'w mut Outbox,
-    rank: usize,
-    ranks: usize,
-    /// Adding initial states: every rank computes them all and keeps
-    /// those it owns.
-    initial: bool,
-}
-
-impl<T: TransitionSystem> Visits for View<'_, T> {
-    #[inline]
-    fn insert_with_fingerprint(
-        &mut self,
-        state: &[u64],
-        fp: u64,
-        parent: Ref,
-    ) -> Result<Insert, StopReason> {
-        let owner = owner_of(fp, self.ranks);
-        if owner == self.rank {
-            self.set
-                .insert_with_fingerprint(self.handle, self.guard, state, fp, parent)
-                .map_err(stop_reason)
-        } else {
-            if !self.initial {
-                self.out.push(self.system, owner, state, parent);
-            }
-            Ok(Insert::Seen)
-        }
-    }
-
-    #[inline]
-    fn prefetch(&self, fp: u64) {
-        if owner_of(fp, self.ranks) == self.rank {
-            self.set.prefetch(self.guard, fp);
-        }
-    }
-
-    #[inline]
-    fn read_to_expand(&mut self, id: Ref, out: &mut Vec<u64>) {
-        self.set.read_to_expand(self.handle, id, out);
-    }
-}
-
-/// The next level, as a thread collects it: each new state's reference
-/// and words.
-struct Next<'w> {
-    records: &'w mut Vec<u64>,
-}
-
-impl Queue for Next<'_> {
-    #[inline]
-    fn push(&mut self, id: Ref, _depth: u64, state: &[u64]) {
-        self.records.push(id);
-        self.records.extend_from_slice(state);
-    }
-}
-
-/// One thread of a rank: its handle, expander, batches and next level.
-struct Hand<'a, T: TransitionSystem> {
-    handle: Handle,
-    expander: Expander<'a, T>,
-    out: Outbox,
-    next: Vec<u64>,
-    /// The first finding or stop of this thread in the level.
-    ended: Option<Stop>,
-}
 
 /// What the rank's threads share in a level.
 struct LevelShared<'l> {
@@ -335,6 +81,7 @@ impl<'a, T: TransitionSystem> Hand<'a, T> {
                     rank: rank.rank,
                     ranks: rank.ranks,
                     initial: false,
+                    depth: depth + 1,
                 };
                 let mut next = Next {
                     records: &mut self.next,
@@ -362,84 +109,14 @@ impl<'a, T: TransitionSystem> Hand<'a, T> {
     }
 }
 
-/// What the whole rank shares: the system, its set, its place.
-struct RankCtx<'a, T: TransitionSystem> {
-    system: &'a T,
-    set: VisitedSet,
-    rank: usize,
-    ranks: usize,
-    width: usize,
-    state_bytes: usize,
-}
-
-/// The rank's thread that talks to the other ranks: its counters and
-/// the messages it keeps for later levels.
-pub(super) struct Talker<'t> {
-    pub(super) transport: &'t mut dyn Transport,
-    messages_sent: u64,
-    bytes_sent: u64,
-    /// Messages of a later level, in arrival order.
-    later: Vec<(usize, Vec<u8>)>,
-    /// `End` messages of the current level received.
-    ends: usize,
-    /// `Summary` messages of the current level, by rank.
-    summaries: Vec<Option<Summary>>,
-    /// When the run was found stopped while waiting for peers.
-    stopped_since: Option<Instant>,
-}
-
-/// Why a rank cannot go on talking to the others.
-pub(super) enum Broken {
-    Transport(TransportError),
-    Malformed(usize),
-    /// Stopped and the peers are silent: a rank has failed or was killed.
-    Silent(StopReason),
-}
-
-impl Talker<'_> {
-    pub(super) fn send(&mut self, to: usize, bytes: Vec<u8>) -> Result<(), Broken> {
-        self.messages_sent += 1;
-        self.bytes_sent += bytes.len() as u64;
-        self.transport.send(to, bytes).map_err(Broken::Transport)
-    }
-
-    pub(super) fn send_all(&mut self, bytes: &[u8]) -> Result<(), Broken> {
-        let (rank, ranks) = (self.transport.rank(), self.transport.ranks());
-        for to in (0..ranks).filter(|&to| to != rank) {
-            self.send(to, bytes.to_vec())?;
-        }
-        Ok(())
-    }
-
-    /// Waits a little for a message: `None` if none came (and, once the
-    /// run is stopped, fails when peers stay silent for [`GRACE`]).
-    pub(super) fn poll(&mut self) -> Result<Option<(usize, Vec<u8>)>, Broken> {
-        match self.transport.try_receive().map_err(Broken::Transport)? {
-            Some(message) => {
-                self.stopped_since = None;
-                Ok(Some(message))
-            }
-            None => {
-                if let Some(reason) = crate::budget::tripped() {
-                    let since = *self.stopped_since.get_or_insert_with(Instant::now);
-                    if since.elapsed() > GRACE {
-                        return Err(Broken::Silent(reason));
-                    }
-                }
-                std::thread::yield_now();
-                Ok(None)
-            }
-        }
-    }
-}
-
 /// Explores `system` as rank `transport.rank()` of a distributed run of
 /// `transport.ranks()` processes, each of `config.threads` threads (see
 /// the module docs of [`super`]); every rank must call it with the same
 /// system and configuration. Every rank returns the run's outcome and
 /// figures; rank 0's report alone has the counterexample.
 ///
-/// Level by level only (`config.order` and `config.mode` are not read);
+/// Level by level (shortest counterexamples), or in any order with
+/// [`ParallelMode::WorkStealing`] (see `any`; `config.order` is not read);
 /// the tree store is refused by the caller (`crate::store`'s tree
 /// compresses a state against its parent, which may be on another rank).
 pub fn explore_distributed<T: TransitionSystem>(
@@ -506,7 +183,11 @@ pub fn explore_distributed<T: TransitionSystem>(
         last_progress: start,
         initial_bytes: ctx.set.bytes(),
     };
-    match search.run(&mut hands, &mut talker) {
+    let run = match config.mode {
+        ParallelMode::WorkStealing => search.run_any(&mut hands, &mut talker),
+        _ => search.run(&mut hands, &mut talker),
+    };
+    match run {
         // Every rank has decided: what this one sent has been taken.
         Ok(mut report) => {
             if let Err(e) = talker.transport.flush() {
@@ -522,18 +203,18 @@ pub fn explore_distributed<T: TransitionSystem>(
 }
 
 /// One rank's search.
-struct Search<'c, 'a, T: TransitionSystem> {
-    ctx: &'c RankCtx<'a, T>,
-    config: &'c Config,
-    part: Partition,
-    start: Instant,
-    queue_peak: u64,
-    last_progress: Instant,
-    initial_bytes: u64,
+pub(super) struct Search<'c, 'a, T: TransitionSystem> {
+    pub(super) ctx: &'c RankCtx<'a, T>,
+    pub(super) config: &'c Config,
+    pub(super) part: Partition,
+    pub(super) start: Instant,
+    pub(super) queue_peak: u64,
+    pub(super) last_progress: Instant,
+    pub(super) initial_bytes: u64,
 }
 
 /// The decision every rank takes after a level.
-enum Decision {
+pub(super) enum Decision {
     Next,
     Complete,
     Stopped(StopReason),
@@ -541,45 +222,16 @@ enum Decision {
 }
 
 impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
-    fn run(
+    pub(super) fn run(
         &mut self,
         hands: &mut [Hand<'a, T>],
         talker: &mut Talker<'_>,
     ) -> Result<Report, Broken> {
         let ctx = self.ctx;
-        // Level 0: every rank computes the initial states and keeps its own.
-        let mut frontier = Vec::new();
-        let init = {
-            let hand = &mut hands[0];
-            let guard = crossbeam::epoch::pin();
-            let mut view = View {
-                system: ctx.system,
-                set: &ctx.set,
-                handle: &mut hand.handle,
-                guard: &guard,
-                out: &mut hand.out,
-                rank: ctx.rank,
-                ranks: ctx.ranks,
-                initial: true,
-            };
-            let mut next = Next {
-                records: &mut frontier,
-            };
-            hand.expander.add_initial_states(&mut view, &mut next)
+        let mut frontier = match self.initial(hands, talker) {
+            Ok(frontier) => frontier,
+            Err(report) => return Ok(*report),
         };
-        match init {
-            // The same error on every rank: no message needed.
-            Err(e) => {
-                return Ok(crate::check::finish(
-                    ctx.system,
-                    crate::check::End::InitError(e),
-                    self.local_stats(hands, talker),
-                    self.start,
-                ));
-            }
-            Ok(Err(stop)) => hands[0].ended = Some(stop),
-            Ok(Ok(())) => {}
-        }
         let mut depth = 0u64;
         loop {
             self.queue_peak = self
@@ -599,21 +251,78 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
                     frontier = next;
                     depth += 1;
                 }
-                Decision::Complete => return Ok(self.report(Outcome::Complete, &summaries, None)),
-                Decision::Stopped(reason) => {
-                    return Ok(self.report(Outcome::Stopped(reason), &summaries, None));
-                }
-                Decision::Found { holder, found } => {
-                    let chain = super::chain::collect(
-                        talker,
-                        &ctx.set,
-                        self.part,
-                        (holder == ctx.rank).then_some(found.at),
-                        found.at,
-                    )?;
-                    let outcome_finding = found.finding.clone();
-                    return Ok(self.found(outcome_finding, chain, &summaries));
-                }
+                decision => return self.conclude(decision, talker, &summaries),
+            }
+        }
+    }
+
+    /// Every rank computes the initial states and keeps its own: their
+    /// records (reference and words), or the report of the run when
+    /// computing them failed (the same on every rank).
+    pub(super) fn initial(
+        &mut self,
+        hands: &mut [Hand<'a, T>],
+        talker: &Talker<'_>,
+    ) -> Result<Vec<u64>, Box<Report>> {
+        let ctx = self.ctx;
+        let mut frontier = Vec::new();
+        let init = {
+            let hand = &mut hands[0];
+            let guard = crossbeam::epoch::pin();
+            let mut view = View {
+                system: ctx.system,
+                set: &ctx.set,
+                handle: &mut hand.handle,
+                guard: &guard,
+                out: &mut hand.out,
+                rank: ctx.rank,
+                ranks: ctx.ranks,
+                initial: true,
+                depth: 0,
+            };
+            let mut next = Next {
+                records: &mut frontier,
+            };
+            hand.expander.add_initial_states(&mut view, &mut next)
+        };
+        match init {
+            Err(e) => Err(Box::new(crate::check::finish(
+                ctx.system,
+                crate::check::End::InitError(e),
+                self.local_stats(hands, talker),
+                self.start,
+            ))),
+            Ok(Err(stop)) => {
+                hands[0].ended = Some(stop);
+                Ok(frontier)
+            }
+            Ok(Ok(())) => Ok(frontier),
+        }
+    }
+
+    /// The report of a decision that ends the search, with the chain of
+    /// a finding gathered on rank 0.
+    pub(super) fn conclude(
+        &self,
+        decision: Decision,
+        talker: &mut Talker<'_>,
+        summaries: &[Summary],
+    ) -> Result<Report, Broken> {
+        let ctx = self.ctx;
+        match decision {
+            Decision::Next | Decision::Complete => {
+                Ok(self.report(Outcome::Complete, summaries, None))
+            }
+            Decision::Stopped(reason) => Ok(self.report(Outcome::Stopped(reason), summaries, None)),
+            Decision::Found { holder, found } => {
+                let chain = super::chain::collect(
+                    talker,
+                    &ctx.set,
+                    self.part,
+                    (holder == ctx.rank).then_some(found.at),
+                    found.at,
+                )?;
+                Ok(self.found(found.finding, chain, summaries))
             }
         }
     }
@@ -775,13 +484,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             }
             wire::SUMMARY => {
                 let summary = Summary::read(&mut r).map_err(malformed)?;
-                talker.summaries[from] = Some(Summary {
-                    counts: RankStats {
-                        rank: from,
-                        ..summary.counts
-                    },
-                    ..summary
-                });
+                talker.summaries[from] = Some(summary.with_rank(from));
                 Ok(())
             }
             _ => Err(Broken::Malformed(from)),
@@ -801,27 +504,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
         let guard = crossbeam::epoch::pin();
         let mut state = vec![0u64; ctx.width];
         for _ in 0..count {
-            let parent = wire::get_parent(r.take(wire::PARENT_BYTES)?);
-            let bytes = r.take(ctx.state_bytes)?;
-            state.fill(0);
-            for (k, chunk) in bytes.chunks(8).enumerate() {
-                let mut word = [0u8; 8];
-                word[..chunk.len()].copy_from_slice(chunk);
-                state[k] = u64::from_le_bytes(word);
-            }
-            if ctx.system.exports_context() {
-                let len = r.u32()? as usize;
-                let context = r.take(len)?;
-                if !context.is_empty() {
-                    ctx.system.import_context(context).map_err(|e| {
-                        tracing::error!("rank {}: a state's values cannot be read: {e}", ctx.rank);
-                        Malformed
-                    })?;
-                }
-            }
-            if owner_of(crate::hash::fingerprint(&state), ctx.ranks) != ctx.rank {
-                return Err(Malformed);
-            }
+            let (parent, _) = ctx.read_state(r, false, &mut state)?;
             // Once the level has stopped, states are no longer needed.
             if hand.ended.is_some() || shared.stop.load(Ordering::Relaxed) {
                 continue;
@@ -835,6 +518,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
                 rank: ctx.rank,
                 ranks: ctx.ranks,
                 initial: false,
+                depth: depth + 1,
             };
             let mut next = Next {
                 records: &mut hand.next,
@@ -852,7 +536,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
 
     /// This rank's summary of the level: its shallowest finding, or its
     /// stop, and its counters.
-    fn summary(
+    pub(super) fn summary(
         &self,
         first: &mut Hand<'a, T>,
         helpers: &mut [Hand<'a, T>],
@@ -910,7 +594,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
 
     /// The decision of every rank after level `depth`, from the same
     /// summaries.
-    fn decide(&self, talker: &Talker<'_>, _depth: u64) -> Decision {
+    pub(super) fn decide(&self, talker: &Talker<'_>, _depth: u64) -> Decision {
         let summaries = talker
             .summaries
             .iter()
@@ -939,7 +623,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
     }
 
     /// The run's figures from every rank's summary.
-    fn stats(&self, summaries: &[Summary]) -> Stats {
+    pub(super) fn stats(&self, summaries: &[Summary]) -> Stats {
         let mut stats = Stats {
             threads: self.part.threads,
             job_ranks: self.part.ranks,
@@ -962,7 +646,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
 
     /// Stats of this rank alone (a run that could not agree with the
     /// others).
-    fn local_stats(&self, hands: &[Hand<'a, T>], talker: &Talker<'_>) -> Stats {
+    pub(super) fn local_stats(&self, hands: &[Hand<'a, T>], talker: &Talker<'_>) -> Stats {
         let mut counts = RankStats {
             rank: self.ctx.rank,
             states: self.ctx.set.len(),
@@ -993,7 +677,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
         stats
     }
 
-    fn report(
+    pub(super) fn report(
         &self,
         outcome: Outcome,
         summaries: &[Summary],
@@ -1013,7 +697,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
     }
 
     /// The report of a finding: rank 0 replays the chain into a trace.
-    fn found(
+    pub(super) fn found(
         &self,
         finding: Finding,
         chain: Option<Vec<StepKey>>,
@@ -1046,7 +730,12 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
 
     /// The report of a rank that cannot reach the others any more: its
     /// own figures, and the run incomplete.
-    fn broken(&self, hands: &mut [Hand<'a, T>], talker: &Talker<'_>, broken: Broken) -> Report {
+    pub(super) fn broken(
+        &self,
+        hands: &mut [Hand<'a, T>],
+        talker: &Talker<'_>,
+        broken: Broken,
+    ) -> Report {
         let reason = match broken {
             Broken::Transport(e) => {
                 tracing::error!("rank {}: the transport failed: {e}", self.ctx.rank);
@@ -1080,7 +769,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
     }
 
     /// Rank 0 calls the progress callback with the whole run's figures.
-    fn progress(&mut self, summaries: &[Summary]) {
+    pub(super) fn progress(&mut self, summaries: &[Summary]) {
         let Some(progress) = &self.config.progress else {
             return;
         };
@@ -1096,11 +785,5 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             store_bytes: stats.store_bytes,
             elapsed: self.start.elapsed(),
         });
-    }
-}
-
-impl From<Malformed> for Broken {
-    fn from(_: Malformed) -> Self {
-        Broken::Malformed(usize::MAX)
     }
 }

@@ -30,7 +30,9 @@
 //! This is a barrier per level (Stern and Dill's parallel Murphi and
 //! LTSmin's distributed BFS synchronise the same way); termination needs
 //! no token, because every rank knows after the second round that no
-//! message of level `d` is in flight (argued in `level`).
+//! message of level `d` is in flight (argued in `level`). Without the
+//! barrier ([`crate::ParallelMode::WorkStealing`], module `any`) each
+//! rank expands what it has and Safra's token detects the end.
 //!
 //! # What crosses the network
 //! A state is its significant bytes ([`crate::TransitionSystem::state_bytes`]),
@@ -43,9 +45,11 @@
 //! rank ([`Partition::rank_of_ref`]) and a counterexample follows parents
 //! across ranks (`chain`).
 
+mod any;
 mod chain;
 mod channels;
 mod level;
+mod rank;
 mod wire;
 
 pub use channels::ChannelTransport;

@@ -20,6 +20,17 @@ pub(crate) const STEP: u8 = 5;
 /// Counterexample: rank 0 has the whole chain.
 pub(crate) const CHAIN_DONE: u8 = 6;
 
+/// Counterexample or end: the sender stops (a finding, a limit).
+pub(crate) const STOP: u8 = 7;
+/// Any order: Safra's token (the count of batches in flight, its colour).
+pub(crate) const TOKEN: u8 = 8;
+/// Any order: rank 0 has detected termination.
+pub(crate) const TERMINATE: u8 = 9;
+
+/// The level of batches, ends and summaries of the any-order search:
+/// its batches give each state's depth.
+pub(crate) const ANY_ORDER: u64 = u64::MAX;
+
 /// Bytes of a batch header: kind, level, count.
 pub(crate) const BATCH_HEADER: usize = 1 + 8 + 4;
 /// Bytes of a parent reference in a batch.
