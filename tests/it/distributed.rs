@@ -87,6 +87,8 @@ type Case = (
 const CASES: &[Case] = &[
     ("scheduler1.mch", &[("PROC", 4)], None),
     ("scheduler1.mch", &[("PROC", 4)], Some(SymmetryMode::Canon)),
+    ("ValuesById.mch", &[], None),
+    ("SymCounterEx.mch", &[], Some(SymmetryMode::Canon)),
     ("murphi/german.m", &[], None),
     ("murphi/german.m", &[], Some(SymmetryMode::Canon)),
     ("murphi/mutex_bug.m", &[], None),
