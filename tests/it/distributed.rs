@@ -120,6 +120,9 @@ fn ranks_agree_with_one_process_on_bundled_models() {
                 assert_eq!(report["result"], reports[0]["result"], "{what}");
                 assert_eq!(report["states"], reports[0]["states"], "{what}");
             }
+            for report in &reports {
+                crate::json_schema::check_report(report);
+            }
             let per_rank = reports[0]["ranks"].as_array().expect("ranks");
             assert_eq!(per_rank.len(), ranks, "{what}");
             let owned: u64 = per_rank.iter().map(|r| r["states"].as_u64().unwrap()).sum();
@@ -273,6 +276,7 @@ fn external_mpi_ranks_agree_with_one_process() {
             let mut flags = flags.clone();
             flags.extend(["--order", order]);
             let (mpi_code, report, stderr) = mpirun(ranks, &model, &flags);
+            crate::json_schema::check_report(&report);
             let what = format!("{file} {flags:?} on {ranks} ranks: {stderr}");
             let (got, want) = (essentials(&report), essentials(&one));
             if order == "bfs" || want.0 == "ok" {
@@ -393,4 +397,34 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
     );
     assert!(!text0.contains("no error"), "{text0}");
     assert!(text0.contains("1 of 2 reported"), "{text0}");
+}
+
+#[test]
+fn limits_stop_every_rank_with_the_partial_figures() {
+    let model = model_path("murphi/german.m");
+    for order in [Order::Bfs, Order::Any] {
+        let reports: Vec<Value> = std::thread::scope(|scope| {
+            let runs: Vec<_> = ChannelTransport::group(2)
+                .into_iter()
+                .map(|transport| {
+                    let model = &model;
+                    scope.spawn(move || {
+                        let job = CheckJob {
+                            distribution: Some(Distribution::new(Box::new(transport))),
+                            order,
+                            time_limit: Some(Duration::from_millis(1)),
+                            ..job(model, None)
+                        };
+                        check_here(model, &[], job)
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().expect("rank")).collect()
+        });
+        for report in &reports {
+            assert_eq!(report["result"], "stopped", "{order:?}: {report}");
+            assert_eq!(report["stopped"], "time-limit", "{order:?}: {report}");
+            crate::json_schema::check_report(report);
+        }
+    }
 }
