@@ -38,27 +38,18 @@ fn job(model: &Path, symmetry: Option<SymmetryMode>) -> CheckJob {
     }
 }
 
-/// The reports of `ranks` ranks (threads) searching in `order`, rank 0
-/// first.
-fn check_on_ranks(
-    model: &Path,
-    sets: &[(&str, u32)],
-    symmetry: Option<SymmetryMode>,
-    ranks: usize,
-    order: Order,
-) -> Vec<Value> {
+/// The reports of `ranks` ranks (threads) running `base` with their
+/// distribution, rank 0 first.
+fn check_on_ranks(model: &Path, sets: &[(&str, u32)], base: &CheckJob, ranks: usize) -> Vec<Value> {
     std::thread::scope(|scope| {
         let runs: Vec<_> = ChannelTransport::group(ranks)
             .into_iter()
             .map(|transport| {
-                scope.spawn(move || {
-                    let job = CheckJob {
-                        distribution: Some(Distribution::new(Box::new(transport))),
-                        order,
-                        ..job(model, symmetry)
-                    };
-                    check_here(model, sets, job)
-                })
+                let job = CheckJob {
+                    distribution: Some(Distribution::new(Box::new(transport))),
+                    ..base.clone()
+                };
+                scope.spawn(move || check_here(model, sets, job))
             })
             .collect();
         runs.into_iter().map(|r| r.join().expect("rank")).collect()
@@ -106,7 +97,11 @@ fn ranks_agree_with_one_process_on_bundled_models() {
             (2, Order::Any),
             (3, Order::Any),
         ] {
-            let reports = check_on_ranks(&model, sets, symmetry, ranks, order);
+            let base = CheckJob {
+                order,
+                ..job(&model, symmetry)
+            };
+            let reports = check_on_ranks(&model, sets, &base, ranks);
             let what = format!("{file} {symmetry:?} on {ranks} ranks, {order:?}");
             let (got, want) = (essentials(&reports[0]), essentials(&one));
             if order == Order::Bfs || want.0 == "ok" {
@@ -403,24 +398,12 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
 fn limits_stop_every_rank_with_the_partial_figures() {
     let model = model_path("murphi/german.m");
     for order in [Order::Bfs, Order::Any] {
-        let reports: Vec<Value> = std::thread::scope(|scope| {
-            let runs: Vec<_> = ChannelTransport::group(2)
-                .into_iter()
-                .map(|transport| {
-                    let model = &model;
-                    scope.spawn(move || {
-                        let job = CheckJob {
-                            distribution: Some(Distribution::new(Box::new(transport))),
-                            order,
-                            time_limit: Some(Duration::from_millis(1)),
-                            ..job(model, None)
-                        };
-                        check_here(model, &[], job)
-                    })
-                })
-                .collect();
-            runs.into_iter().map(|r| r.join().expect("rank")).collect()
-        });
+        let base = CheckJob {
+            order,
+            time_limit: Some(Duration::from_millis(1)),
+            ..job(&model, None)
+        };
+        let reports = check_on_ranks(&model, &[], &base, 2);
         for report in &reports {
             assert_eq!(report["result"], "stopped", "{order:?}: {report}");
             assert_eq!(report["stopped"], "time-limit", "{order:?}: {report}");

@@ -32,7 +32,7 @@ use crossbeam::deque::{Injector, Steal};
 use parking_lot::Mutex;
 
 use super::level::Search;
-use super::rank::{Broken, CHUNK, Hand, Summary, Talker, View};
+use super::rank::{Broken, CHUNK, Hand, Summary, Talker};
 use super::wire::{self, Malformed, Reader, Writer};
 use crate::expand::{Queue, Stop};
 use crate::report::Report;
@@ -121,17 +121,7 @@ impl<'a, T: TransitionSystem> Hand<'a, T> {
                 break;
             }
             let (id, depth) = (record[0], record[1]);
-            let mut view = View {
-                system: ctx.system,
-                set: &ctx.set,
-                handle: &mut self.handle,
-                guard: &guard,
-                out: &mut self.out,
-                rank: ctx.rank,
-                ranks: ctx.ranks,
-                initial: false,
-                depth: depth + 1,
-            };
+            let mut view = ctx.view(&mut self.handle, &mut self.out, &guard, depth + 1);
             let mut found = Found {
                 records: &mut self.next,
             };
@@ -355,17 +345,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             if hand.ended.is_some() {
                 continue;
             }
-            let mut view = View {
-                system: ctx.system,
-                set: &ctx.set,
-                handle: &mut hand.handle,
-                guard: &guard,
-                out: &mut hand.out,
-                rank: ctx.rank,
-                ranks: ctx.ranks,
-                initial: false,
-                depth,
-            };
+            let mut view = ctx.view(&mut hand.handle, &mut hand.out, &guard, depth);
             let mut found = Found {
                 records: &mut hand.next,
             };

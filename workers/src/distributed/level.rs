@@ -72,17 +72,7 @@ impl<'a, T: TransitionSystem> Hand<'a, T> {
                 let id = record[0];
                 state.clear();
                 state.extend_from_slice(&record[1..]);
-                let mut view = View {
-                    system: rank.system,
-                    set: &rank.set,
-                    handle: &mut self.handle,
-                    guard: &guard,
-                    out: &mut self.out,
-                    rank: rank.rank,
-                    ranks: rank.ranks,
-                    initial: false,
-                    depth: depth + 1,
-                };
+                let mut view = rank.view(&mut self.handle, &mut self.out, &guard, depth + 1);
                 let mut next = Next {
                     records: &mut self.next,
                 };
@@ -270,15 +260,8 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             let hand = &mut hands[0];
             let guard = crossbeam::epoch::pin();
             let mut view = View {
-                system: ctx.system,
-                set: &ctx.set,
-                handle: &mut hand.handle,
-                guard: &guard,
-                out: &mut hand.out,
-                rank: ctx.rank,
-                ranks: ctx.ranks,
                 initial: true,
-                depth: 0,
+                ..ctx.view(&mut hand.handle, &mut hand.out, &guard, 0)
             };
             let mut next = Next {
                 records: &mut frontier,
@@ -509,17 +492,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             if hand.ended.is_some() || shared.stop.load(Ordering::Relaxed) {
                 continue;
             }
-            let mut view = View {
-                system: ctx.system,
-                set: &ctx.set,
-                handle: &mut hand.handle,
-                guard: &guard,
-                out: &mut hand.out,
-                rank: ctx.rank,
-                ranks: ctx.ranks,
-                initial: false,
-                depth: depth + 1,
-            };
+            let mut view = ctx.view(&mut hand.handle, &mut hand.out, &guard, depth + 1);
             let mut next = Next {
                 records: &mut hand.next,
             };

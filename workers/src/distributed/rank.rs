@@ -306,7 +306,29 @@ pub(super) struct RankCtx<'a, T: TransitionSystem> {
     pub(super) state_bytes: usize,
 }
 
-impl<T: TransitionSystem> RankCtx<'_, T> {
+impl<'a, T: TransitionSystem> RankCtx<'a, T> {
+    /// A thread's view of this rank's set, through its `handle`, sending
+    /// to `out`, inserting states of depth `depth`.
+    pub(super) fn view<'w>(
+        &'w self,
+        handle: &'w mut Handle,
+        out: &'w mut Outbox,
+        guard: &'w Guard,
+        depth: u64,
+    ) -> View<'w, T> {
+        View {
+            system: self.system,
+            set: &self.set,
+            handle,
+            guard,
+            out,
+            rank: self.rank,
+            ranks: self.ranks,
+            initial: false,
+            depth,
+        }
+    }
+
     /// Reads the next state of a batch into `state`: its parent, its
     /// depth when the batch says it (any order), and the values it refers
     /// to by id, which are made known here. Refuses a state this rank
