@@ -460,7 +460,7 @@ fn deferred_set_sizes_are_inferred_from_properties() {
         ("a /= b", 2 * 2 * 8, 2 * 2 * 8 * 2),
     ] {
         let text = machine(&format!("{base} & {extra}"));
-        let (code, out, err) = check(&text, &["--json"]);
+        let (code, out, err) = check(&text, &["--json", "--no-constant-symmetry"]);
         assert_eq!(code, Some(0), "{extra}: {out}{err}");
         let r = json(&out);
         assert_eq!(r["constant_valuations"], valuations, "{extra}");
@@ -945,9 +945,9 @@ END
     assert_murphi_refuses("--bound-integers");
 }
 
-/// `--constant-symmetry` sets up ProB's normal form of the constant
-/// valuations (as ProB's model checker does by default) and leaves states
-/// unreduced: a Hanoi-like machine whose two distinct constants range over
+/// By default (`--constant-symmetry`) a B machine sets up ProB's normal
+/// form of the constant valuations (as ProB's model checker does) and
+/// leaves states unreduced; `--no-constant-symmetry` sets up every one: a Hanoi-like machine whose two distinct constants range over
 /// a deferred set of 3 keeps 1 of its 6 valuations and a sixth of its
 /// states, with the same verdicts; Murphi programs refuse the flag.
 #[test]
@@ -962,16 +962,21 @@ fn constant_symmetry_sets_up_prob_normal_form_only() {
         let r: serde_json::Value = serde_json::from_str(&out).unwrap();
         (r["constant_valuations"].as_u64(), r["states"].as_u64())
     };
-    assert_eq!(counts(&[]), (Some(6), Some(18)));
+    assert_eq!(counts(&["--no-constant-symmetry"]), (Some(6), Some(18)));
+    assert_eq!(counts(&[]), (Some(1), Some(3)));
     assert_eq!(counts(&["--constant-symmetry"]), (Some(1), Some(3)));
+    // The last of the two flags wins.
+    let both = ["--constant-symmetry", "--no-constant-symmetry"];
+    assert_eq!(counts(&both), (Some(6), Some(18)));
     let broken = text.replace("INVARIANT at : S", "INVARIANT at : S & at /= dest");
-    for flags in [&[][..], &["--constant-symmetry"]] {
+    for flags in [&[][..], &["--no-constant-symmetry"]] {
         let (code, out, _) = check(&broken, &[&["--json"], flags].concat());
         assert_eq!(code, Some(1), "{flags:?}");
         let r: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(r["result"], "invariant_violation", "{flags:?}");
     }
     assert_murphi_refuses("--constant-symmetry");
+    assert_murphi_refuses("--no-constant-symmetry");
 }
 
 /// A sequence bounded by `size(z) : 0..n` is enumerated up to length `n`

@@ -343,9 +343,9 @@ cases! {
 // ---------------------------------------------------------------------------
 // Thesis Tables 4.3/4.4: TicTacToe. The thesis did not treat deadlocks as
 // errors (every finished game is one), hence `--no-deadlock`. ProB's 5480 =
-// 1 + 1 + 5478 relied on ProB fixing the lone deferred-set constants to the
-// first set element; orbit enumerates every valuation (3 resp. 9), each with
-// the 5478 positions of the game.
+// 1 + 1 + 5478 relies on ProB fixing the lone deferred-set constants to the
+// first set element, as orbit does by default; `--no-constant-symmetry`
+// enumerates every valuation (3 resp. 9), each with the 5478 positions.
 
 const TTT: Case = Case {
     model: "TicTacToe_Sym.mch",
@@ -361,8 +361,12 @@ const TTS: Case = Case {
 };
 cases! {
     // Without --set: the sizes come from card(Pos) = 3 & card(RowCol) = 2 in PROPERTIES.
-    tictactoe_sym_full: Case { sets: &[], flags: &["--no-deadlock"], prob_count: Some(1 + 3 + 3 * 5478), constant_valuations: Some(3), states: Some(3 * 5478), op_transitions: Some(3 * 32334), ..TTT };
-    tictactoe_simpler_sym_full: Case { flags: &["--no-deadlock"], prob_count: Some(1 + 9 + 9 * 5478), constant_valuations: Some(9), states: Some(9 * 5478), op_transitions: Some(9 * 17130), ..TTS };
+    // ProB's default (and orbit's): the lone constant fixed, the published 5480.
+    tictactoe_sym_full: Case { sets: &[], flags: &["--no-deadlock"], prob_count: Some(5480), constant_valuations: Some(1), states: Some(5478), op_transitions: Some(32334), ..TTT };
+    tictactoe_simpler_sym_full: Case { flags: &["--no-deadlock"], prob_count: Some(5480), constant_valuations: Some(1), states: Some(5478), op_transitions: Some(17130), ..TTS };
+    // Every valuation (3 resp. 9), each with the 5478 positions of the game.
+    tictactoe_sym_all_valuations: Case { sets: &[], flags: &["--no-deadlock", "--no-constant-symmetry"], constant_valuations: Some(3), states: Some(3 * 5478), op_transitions: Some(3 * 32334), ..TTT };
+    tictactoe_simpler_sym_all_valuations: Case { flags: &["--no-deadlock", "--no-constant-symmetry"], constant_valuations: Some(9), states: Some(9 * 5478), op_transitions: Some(9 * 17130), ..TTS };
     // A drawn game (and, in TicTacToe_Sym, also a won one) has no enabled operation.
     tictactoe_sym_deadlock: Case { verdict: Verdict::Deadlock, last_step: Some("Put"), ..TTT };
     tictactoe_simpler_sym_deadlock: Case { verdict: Verdict::Deadlock, last_step: Some("Put"), ..TTS };
@@ -391,11 +395,11 @@ cases! {
 // symmetry for constants; without symmetry every solution of the PROPERTIES
 // is a valuation. The machines have no operations, so every state deadlocks.
 cases! {
-    prob_wiki_m: Case { model: "prob_wiki_m.mch", sets: &[("D", 6)], flags: &["--no-deadlock"], has_constants: true, constant_valuations: Some(6 * 5 * 6 * 6), states: Some(1080), ..BASE };
-    prob_wiki_m_from_properties: Case { model: "prob_wiki_m.mch", flags: &["--no-deadlock"], has_constants: true, constant_valuations: Some(1080), ..BASE };
-    prob_wiki_partition: Case { model: "prob_wiki_partition.mch", sets: &[("D", 6)], flags: &["--no-deadlock"], has_constants: true, constant_valuations: Some(20), states: Some(20), ..BASE };
+    prob_wiki_m: Case { model: "prob_wiki_m.mch", sets: &[("D", 6)], flags: &["--no-deadlock", "--no-constant-symmetry"], has_constants: true, constant_valuations: Some(6 * 5 * 6 * 6), states: Some(1080), ..BASE };
+    prob_wiki_m_from_properties: Case { model: "prob_wiki_m.mch", flags: &["--no-deadlock", "--no-constant-symmetry"], has_constants: true, constant_valuations: Some(1080), ..BASE };
+    prob_wiki_partition: Case { model: "prob_wiki_partition.mch", sets: &[("D", 6)], flags: &["--no-deadlock", "--no-constant-symmetry"], has_constants: true, constant_valuations: Some(20), states: Some(20), ..BASE };
     prob_wiki_m_deadlock: Case { model: "prob_wiki_m.mch", verdict: Verdict::Deadlock, has_constants: true, ..BASE };
-    // `--constant-symmetry`: ProB's default, the wiki's setups without reducing states.
+    // ProB's default and orbit's (`--constant-symmetry`): the wiki's setups without reducing states.
     prob_wiki_m_constant_symmetry: Case { model: "prob_wiki_m.mch", sets: &[("D", 6)], flags: &["--no-deadlock", "--constant-symmetry"], has_constants: true, constant_valuations: Some(10), states: Some(10), ..BASE };
     prob_wiki_partition_constant_symmetry: Case { model: "prob_wiki_partition.mch", sets: &[("D", 6)], flags: &["--no-deadlock", "--constant-symmetry"], has_constants: true, constant_valuations: Some(1), states: Some(1), ..BASE };
     prob_wiki_m_constant_symmetry_deadlock: Case { model: "prob_wiki_m.mch", flags: &["--constant-symmetry"], verdict: Verdict::Deadlock, has_constants: true, ..BASE };

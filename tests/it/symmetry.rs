@@ -350,12 +350,20 @@ fn constant_valuations_count_as_orbits_like_prob_setups() {
                 assert_eq!(run.count("states"), states, "{}", run.command);
             }
         }
-        // Without symmetry every solution of PROPERTIES is set up.
+        // Without symmetry: by default the same setups (ProB's normal form),
+        // with --no-constant-symmetry every solution of PROPERTIES.
         let plain = CheckRun::run(model, &[], &["--no-deadlock"]);
-        assert!(
-            plain.count("constant_valuations") > valuations,
+        assert_eq!(
+            plain.count("constant_valuations"),
+            valuations,
             "{}",
             plain.command
+        );
+        let every = CheckRun::run(model, &[], &["--no-deadlock", "--no-constant-symmetry"]);
+        assert!(
+            every.count("constant_valuations") > valuations,
+            "{}",
+            every.command
         );
     }
 }
@@ -505,7 +513,7 @@ fn one_valuation_per_orbit_gives_every_initial_representative() {
 /// tests confirm them by brute force).
 #[test]
 fn constants_with_interned_variables_canonicalise_without_panicking() {
-    let plain = CheckRun::run("HotelBooking.mch", &[], &[]);
+    let plain = CheckRun::run("HotelBooking.mch", &[], &["--no-constant-symmetry"]);
     assert_eq!((plain.result(), plain.count("states")), ("ok", 32));
     for mode in ["canon", "flood", "markers", "markers-exact"] {
         let r = CheckRun::run("HotelBooking.mch", &[], &["--symmetry", mode]);

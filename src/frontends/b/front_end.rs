@@ -48,9 +48,15 @@ pub struct BArgs {
     /// Set up only the constant valuations in ProB's normal form (ProB's
     /// static symmetry reduction of constants of deferred sets, which its
     /// model checker applies by default) without reducing states: the same
-    /// verdicts, ProB's state counts. Symmetry modes apply it already.
-    #[arg(long)]
+    /// verdicts, ProB's state counts. The default; symmetry modes apply it
+    /// too.
+    #[arg(long, overrides_with = "no_constant_symmetry")]
     pub constant_symmetry: bool,
+    /// Set up every valuation of the constants, symmetric ones included
+    /// (ProB with its symmetry preferences off): the counts of the
+    /// published tables obtained that way.
+    #[arg(long, overrides_with = "constant_symmetry")]
+    pub no_constant_symmetry: bool,
 }
 
 impl FrontEnd for BFrontEnd {
@@ -98,7 +104,7 @@ impl FrontEnd for BFrontEnd {
                 LoadError::Stopped(reason) => LoadFailure::Stopped(reason),
             })?;
         system.check_invariant = request.checks.invariant;
-        if args.constant_symmetry {
+        if !args.no_constant_symmetry {
             system.keep_normal_form_valuations();
         }
         if request.checks.goal && !system.has_goal() {
