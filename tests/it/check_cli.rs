@@ -977,6 +977,22 @@ fn constant_symmetry_sets_up_prob_normal_form_only() {
     }
     assert_murphi_refuses("--constant-symmetry");
     assert_murphi_refuses("--no-constant-symmetry");
+    // A machine can turn it off as in ProB; the command line wins.
+    let off = text.replace(
+        "SETS S",
+        "DEFINITIONS SET_PREF_STATIC_SYMMETRY_DETECTION == FALSE\nSETS S",
+    );
+    let counts_of = |text: &str, flags: &[&str]| {
+        let (code, out, err) = check(text, &[&["--json", "--no-deadlock"], flags].concat());
+        assert_eq!(code, Some(0), "{err}");
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (r["constant_valuations"].as_u64(), r["states"].as_u64())
+    };
+    assert_eq!(counts_of(&off, &[]), (Some(6), Some(18)));
+    assert_eq!(
+        counts_of(&off, &["--constant-symmetry"]),
+        (Some(1), Some(3))
+    );
 }
 
 /// A sequence bounded by `size(z) : 0..n` is enumerated up to length `n`

@@ -104,7 +104,14 @@ impl FrontEnd for BFrontEnd {
                 LoadError::Stopped(reason) => LoadFailure::Stopped(reason),
             })?;
         system.check_invariant = request.checks.invariant;
-        if !args.no_constant_symmetry {
+        // The command line, else the machine's SET_PREF_STATIC_SYMMETRY_DETECTION,
+        // else ProB's default: on.
+        let constant_symmetry = match (args.constant_symmetry, args.no_constant_symmetry) {
+            (true, _) => true,
+            (_, true) => false,
+            _ => types.static_symmetry.unwrap_or(true),
+        };
+        if constant_symmetry {
             system.keep_normal_form_valuations();
         }
         if request.checks.goal && !system.has_goal() {

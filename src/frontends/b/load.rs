@@ -116,11 +116,11 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
         LoadError::Input(texts.join("\n"))
     };
     // `SET_PREF_MAXINT == n` and friends in DEFINITIONS, under the command line's options.
-    let check_options = machine_preferences(&machine, &file)
-        .map_err(render_all)?
-        .apply(check_options, false);
+    let preferences = machine_preferences(&machine, &file).map_err(render_all)?;
+    let check_options = preferences.apply(check_options, false);
     let mut types = check_machine(&machine, &check_options).map_err(render_all)?;
     types.bound_integers = options.bound_integers;
+    types.static_symmetry = preferences.static_symmetry;
     if options.bound_integers {
         composed.warnings.push(format!(
             "--bound-integers: integers that nothing bounds are enumerated only within \

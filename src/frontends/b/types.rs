@@ -130,6 +130,10 @@ pub struct MachineTypes {
     /// bounds is enumerated within `MININT..MAXINT` (as ProB does) instead
     /// of being an error.
     pub bound_integers: bool,
+    /// `SET_PREF_STATIC_SYMMETRY_DETECTION == TRUE/FALSE`: whether the
+    /// machine asks for ProB's normal form of symmetric constants (`None`:
+    /// it does not say).
+    pub static_symmetry: Option<bool>,
 }
 
 /// Identifies a field access `r'f`: the span of the whole access and of
@@ -192,6 +196,7 @@ impl MachineTypes {
             operation_shapes: Vec::new(),
             free_types: Vec::new(),
             bound_integers: false,
+            static_symmetry: None,
             maxint: 3,
             minint: -1,
         }

@@ -254,6 +254,7 @@ pub fn check_machine(
         maxint,
         minint,
         bound_integers: false,
+        static_symmetry: None,
     })
 }
 

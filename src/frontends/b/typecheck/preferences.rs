@@ -2,9 +2,13 @@
 //!
 //! ProB lets a machine fix some of its animation preferences with
 //! definitions such as `SET_PREF_MAXINT == 255` (see "Tutorial Setup
-//! Phases" in the ProB manual). orbit reads the three that change what the
-//! machine means for the model checker: `SET_PREF_MAXINT`, `SET_PREF_MININT`
-//! and `SET_PREF_DEFAULT_SETSIZE`. Command-line options win over them.
+//! Phases" in the ProB manual). orbit reads those that change what the
+//! machine means for the model checker: `SET_PREF_MAXINT`, `SET_PREF_MININT`,
+//! `SET_PREF_DEFAULT_SETSIZE` and `SET_PREF_STATIC_SYMMETRY_DETECTION`
+//! (ProB's normal form of symmetric constants). Command-line options win
+//! over them. The others (ProB's solvers, display, time-outs, and the
+//! bounds on the transitions it computes, `SET_PREF_MAX_OPERATIONS`, which
+//! orbit never cuts short) do not change what orbit checks.
 //!
 //! The parser keeps definitions as macros (name, parameters, span), so the
 //! body is read back from the source text: the text after `==`.
@@ -14,6 +18,24 @@ use super::given_sets::const_int;
 use crate::diag::{Diagnostic, SourceFile};
 use crate::frontends::b::ast::{Definition, Machine};
 use crate::frontends::b::parser::parse_expression;
+
+/// The body of a definition, `TRUE` or `FALSE`, read from the source text.
+fn definition_bool(def: &Definition, file: &SourceFile) -> Result<bool, Diagnostic> {
+    let body = file
+        .text
+        .get(def.span.start as usize..def.span.end as usize)
+        .and_then(|text| text.split_once("=="))
+        .map(|(_, body)| body.trim());
+    match body {
+        Some("TRUE") => Ok(true),
+        Some("FALSE") => Ok(false),
+        _ => Err(Diagnostic::error(
+            def.span,
+            format!("cannot read the value of `{}`", def.name.name),
+        )
+        .with_label("expected TRUE or FALSE")),
+    }
+}
 
 /// The integer value of a definition's body, read from the source text.
 fn definition_value(def: &Definition, file: &SourceFile) -> Result<i64, Diagnostic> {
@@ -48,6 +70,8 @@ pub struct MachinePreferences {
     pub minint: Option<i64>,
     /// `SET_PREF_DEFAULT_SETSIZE == n`
     pub default_set_size: Option<u32>,
+    /// `SET_PREF_STATIC_SYMMETRY_DETECTION == TRUE/FALSE`
+    pub static_symmetry: Option<bool>,
 }
 
 impl MachinePreferences {
@@ -74,6 +98,13 @@ pub fn machine_preferences(
     let mut diags = Vec::new();
     for def in &machine.definitions {
         let name = def.name.name.as_str();
+        if name == "SET_PREF_STATIC_SYMMETRY_DETECTION" {
+            match definition_bool(def, file) {
+                Ok(on) => prefs.static_symmetry = Some(on),
+                Err(d) => diags.push(d),
+            }
+            continue;
+        }
         if !matches!(
             name,
             "SET_PREF_MAXINT" | "SET_PREF_MININT" | "SET_PREF_DEFAULT_SETSIZE"
@@ -113,6 +144,25 @@ pub fn machine_preferences(
 mod tests {
     use super::*;
     use crate::frontends::b::parser::parse_machine;
+
+    #[test]
+    fn static_symmetry_detection_is_read_as_a_truth_value() {
+        for (body, want) in [
+            ("TRUE", Ok(Some(true))),
+            ("FALSE", Ok(Some(false))),
+            ("1", Err(())),
+        ] {
+            let text = format!(
+                "MACHINE m\nDEFINITIONS SET_PREF_STATIC_SYMMETRY_DETECTION == {body}\nEND\n"
+            );
+            let file = SourceFile::new("m.mch", &text);
+            let m = parse_machine(&file).unwrap();
+            let got = machine_preferences(&m, &file)
+                .map(|p| p.static_symmetry)
+                .map_err(|_| ());
+            assert_eq!(got, want, "{body}");
+        }
+    }
 
     fn options_for(text: &str, given: CheckOptions) -> Result<CheckOptions, Vec<Diagnostic>> {
         let file = SourceFile::new("m.mch", text);
