@@ -595,15 +595,20 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
         }
     }
 
-    /// The run's figures from every rank's summary.
-    pub(super) fn stats(&self, summaries: &[Summary]) -> Stats {
-        let mut stats = Stats {
+    /// The figures every report of this rank starts from.
+    fn empty_stats(&self) -> Stats {
+        Stats {
             threads: self.part.threads,
             job_ranks: self.part.ranks,
             compact: self.config.store == StoreKind::Compact,
             state_bytes: self.ctx.state_bytes as u64,
             ..Stats::default()
-        };
+        }
+    }
+
+    /// The run's figures from every rank's summary.
+    pub(super) fn stats(&self, summaries: &[Summary]) -> Stats {
+        let mut stats = self.empty_stats();
         for s in summaries {
             stats.states += s.counts.states;
             stats.transitions += s.counts.transitions;
@@ -628,13 +633,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             bytes_sent: talker.bytes_sent,
             ..RankStats::default()
         };
-        let mut stats = Stats {
-            threads: self.part.threads,
-            job_ranks: self.part.ranks,
-            compact: self.config.store == StoreKind::Compact,
-            state_bytes: self.ctx.state_bytes as u64,
-            ..Stats::default()
-        };
+        let mut stats = self.empty_stats();
         for hand in hands {
             let c = hand.expander.counts();
             counts.transitions += c.transitions;

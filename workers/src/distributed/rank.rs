@@ -26,8 +26,8 @@ pub(super) const CHUNK: usize = 64;
 /// waits for silent peers before it gives up on them: a peer that failed
 /// or was killed never answers, and `mpirun`, which then signals the
 /// others, kills them outright a second later (Open MPI's default). Live
-/// peers answer a stop within milliseconds: each stops expanding at the
-/// next state and ends its level.
+/// peers answer a stop without waiting for their work: each stops
+/// expanding at the next state and ends its level.
 pub(super) const GRACE: Duration = Duration::from_millis(500);
 
 /// What one rank found or was stopped by in a level.
