@@ -24,8 +24,8 @@
 //! every count is final, and every rank takes the same decision from the
 //! same summaries. Counterexamples need not be shortest.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 
 use crossbeam::channel::{Receiver, Sender, unbounded};
 use crossbeam::deque::{Injector, Steal};
@@ -35,7 +35,7 @@ use super::level::Search;
 use super::rank::{Broken, CHUNK, Hand, Summary, Talker};
 use super::wire::{self, Malformed, Reader, Writer};
 use crate::expand::{Queue, Stop};
-use crate::report::Report;
+use crate::report::{Progress, Report};
 use crate::store::Ref;
 use crate::system::TransitionSystem;
 
@@ -56,6 +56,8 @@ struct Work {
     batches: Sender<(usize, Vec<u8>)>,
     /// The first finding or stop of a helper thread.
     ended: Mutex<Option<Stop>>,
+    /// Successors emitted by the rank's threads so far (progress only).
+    transitions: AtomicU64,
 }
 
 impl Work {
@@ -111,6 +113,7 @@ impl<'a, T: TransitionSystem> Hand<'a, T> {
     fn expand_chunk(&mut self, search: &Search<'_, 'a, T>, work: &Work, chunk: &[u64]) {
         let ctx = search.ctx;
         let stride = ctx.width + 2;
+        let transitions = self.expander.counts().transitions;
         let guard = crossbeam::epoch::pin();
         for record in chunk.chunks_exact(stride) {
             if work.done.load(Ordering::Relaxed) || self.ended.is_some() {
@@ -134,6 +137,10 @@ impl<'a, T: TransitionSystem> Hand<'a, T> {
         }
         drop(guard);
         work.queue(&mut self.next, stride);
+        work.transitions.fetch_add(
+            self.expander.counts().transitions - transitions,
+            Ordering::Relaxed,
+        );
     }
 
     /// Whether an outgoing batch is being filled.
@@ -166,6 +173,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             filling: AtomicU64::new(0),
             batches,
             ended: Mutex::new(None),
+            transitions: AtomicU64::new(0),
         };
         let mut records: Vec<u64> = initial
             .chunks_exact(ctx.width + 1)
@@ -223,9 +231,30 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
         let ctx = self.ctx;
         let (rank, ranks) = (ctx.rank, ctx.ranks);
         let mut safra = Safra::default();
-        let mut later: VecDeque<(usize, Vec<u8>)> = VecDeque::new();
         let mut stop_sent = false;
+        // Rank 0's progress lines: every rank's figures as last sent.
+        let mut figures = vec![[0u64; 4]; ranks];
+        let mut last_progress = Instant::now();
         loop {
+            if last_progress.elapsed() >= self.config.progress_interval {
+                last_progress = Instant::now();
+                let own = [
+                    ctx.set.len(),
+                    work.transitions.load(Ordering::Relaxed),
+                    ctx.set.bytes(),
+                    work.pending.load(Ordering::Relaxed) * CHUNK as u64,
+                ];
+                if rank == 0 {
+                    figures[0] = own;
+                    self.any_progress(&figures);
+                } else {
+                    let mut w = Writer::new(wire::PROGRESS);
+                    for v in own {
+                        w.u64(v);
+                    }
+                    talker.send(0, w.0)?;
+                }
+            }
             let mut busy = false;
             if let Some(chunk) = work.take() {
                 first.expand_chunk(self, work, &chunk);
@@ -244,10 +273,7 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             // Take what came.
             let mut ended_elsewhere = false;
             for _ in 0..16 {
-                let message = match later.pop_front() {
-                    Some(m) => Some(m),
-                    None => talker.transport.try_receive().map_err(Broken::Transport)?,
-                };
+                let message = talker.transport.try_receive().map_err(Broken::Transport)?;
                 let Some((from, bytes)) = message else { break };
                 busy = true;
                 match bytes.first() {
@@ -265,6 +291,12 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
                     }
                     Some(&wire::TERMINATE | &wire::STOP) => ended_elsewhere = true,
                     Some(&wire::SUMMARY) => take_final(finals, from, &bytes)?,
+                    Some(&wire::PROGRESS) => {
+                        let mut r = Reader::new(&bytes);
+                        for v in &mut figures[from] {
+                            *v = r.u64().map_err(|_| Broken::Malformed(from))?;
+                        }
+                    }
                     _ => return Err(Broken::Malformed(from)),
                 }
             }
@@ -320,6 +352,21 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
             if !busy {
                 std::thread::yield_now();
             }
+        }
+    }
+
+    /// Rank 0 calls the progress callback with the sum of every rank's
+    /// figures as last sent (states, transitions, store bytes, queue).
+    fn any_progress(&self, figures: &[[u64; 4]]) {
+        if let Some(progress) = &self.config.progress {
+            let sum = |k: usize| figures.iter().map(|f| f[k]).sum();
+            progress(&Progress {
+                states: sum(0),
+                transitions: sum(1),
+                store_bytes: sum(2),
+                queue: sum(3),
+                elapsed: self.start.elapsed(),
+            });
         }
     }
 

@@ -26,6 +26,8 @@ pub(crate) const STOP: u8 = 7;
 pub(crate) const TOKEN: u8 = 8;
 /// Any order: rank 0 has detected termination.
 pub(crate) const TERMINATE: u8 = 9;
+/// Any order: a rank's figures so far, for rank 0's progress lines.
+pub(crate) const PROGRESS: u8 = 10;
 
 /// The level of batches, ends and summaries of the any-order search:
 /// its batches give each state's depth.

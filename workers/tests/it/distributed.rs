@@ -170,3 +170,30 @@ fn a_failed_rank_in(mode: ParallelMode) {
         assert_eq!(outcome, Outcome::Stopped(workers::StopReason::WorkerFailed));
     }
 }
+
+#[test]
+fn rank_zero_reports_the_progress_of_every_rank() {
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+    let lattice = Lattice::new(3, 12);
+    for mode in [ParallelMode::LevelSynchronous, ParallelMode::WorkStealing] {
+        let seen: Arc<Mutex<Vec<u64>>> = Arc::default();
+        let record = Arc::clone(&seen);
+        let config = Config {
+            check_deadlock: false,
+            mode,
+            progress: Some(Arc::new(move |p: &workers::Progress| {
+                record.lock().unwrap().push(p.states)
+            })),
+            progress_interval: Duration::ZERO,
+            ..Config::default()
+        };
+        let reports = run(&lattice, &config, 2);
+        let seen = seen.lock().unwrap();
+        assert!(!seen.is_empty(), "{mode:?}: rank 0 reported progress");
+        assert!(
+            seen.iter().all(|&s| s <= reports[0].stats.states),
+            "{mode:?}: {seen:?}"
+        );
+    }
+}
