@@ -214,6 +214,17 @@ fn mpi_binary() -> PathBuf {
     path
 }
 
+/// The arguments of one rank: `check MODEL --distributed --threads 1`.
+fn distributed_check(model: &Path) -> [&str; 5] {
+    [
+        "check",
+        model.to_str().unwrap(),
+        "--distributed",
+        "--threads",
+        "1",
+    ]
+}
+
 /// `mpirun -np ranks` of the MPI build checking `model`: rank 0's report.
 fn mpirun(ranks: usize, model: &Path, flags: &[&str]) -> (Option<i32>, Value, String) {
     let out = Command::new("mpirun")
@@ -224,14 +235,8 @@ fn mpirun(ranks: usize, model: &Path, flags: &[&str]) -> (Option<i32>, Value, St
             &ranks.to_string(),
         ])
         .arg(mpi_binary())
-        .args([
-            "check",
-            model.to_str().unwrap(),
-            "--distributed",
-            "--threads",
-            "1",
-            "--json",
-        ])
+        .args(distributed_check(model))
+        .arg("--json")
         .args(flags)
         .stdin(Stdio::null())
         .output()
@@ -320,13 +325,7 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
         .arg("bash")
         .arg(&wrapper)
         .arg(mpi_binary())
-        .args([
-            "check",
-            model.to_str().unwrap(),
-            "--distributed",
-            "--threads",
-            "1",
-        ])
+        .args(distributed_check(&model))
         .args(["--set", "NODES=5"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
