@@ -4,7 +4,7 @@
 //! on counts, verdicts and trace lengths; and, with `mpirun` and a build
 //! with `--features mpi`, ranks as processes (`external_mpi_*`).
 
-use crate::cli_support::{Output, model_path, run_orbit};
+use crate::cli_support::{Output, model_path, run_command, run_orbit, wait_or_kill};
 use orbit::checker::Order;
 use orbit::distributed::{ChannelTransport, Distribution};
 use orbit::frontends::{CheckJob, LoadRequest, Registry};
@@ -214,6 +214,15 @@ fn mpi_binary() -> PathBuf {
     path
 }
 
+/// One MPI job at a time, each with its own session directory: two
+/// `mpirun`s of these tests never share Open MPI's files under `/tmp`
+/// (one job's clean-up could remove what the other is setting up).
+fn mpi_job() -> (std::sync::MutexGuard<'static, ()>, tempfile::TempDir) {
+    static ONE_JOB: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let guard = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
+    (guard, tempfile::tempdir().expect("temp dir"))
+}
+
 /// The arguments of one rank: `check MODEL --distributed --threads 1`.
 fn distributed_check(model: &Path) -> [&str; 5] {
     [
@@ -227,7 +236,10 @@ fn distributed_check(model: &Path) -> [&str; 5] {
 
 /// `mpirun -np ranks` of the MPI build checking `model`: rank 0's report.
 fn mpirun(ranks: usize, model: &Path, flags: &[&str]) -> (Option<i32>, Value, String) {
-    let out = Command::new("mpirun")
+    let (_one_job, session) = mpi_job();
+    let mut command = Command::new("mpirun");
+    command
+        .env("OMPI_MCA_orte_tmpdir_base", session.path())
         .args([
             "--allow-run-as-root",
             "--oversubscribe",
@@ -237,15 +249,16 @@ fn mpirun(ranks: usize, model: &Path, flags: &[&str]) -> (Option<i32>, Value, St
         .arg(mpi_binary())
         .args(distributed_check(model))
         .arg("--json")
-        .args(flags)
-        .stdin(Stdio::null())
-        .output()
-        .expect("mpirun runs (apt-get install openmpi-bin)");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    let report = serde_json::from_str(stdout.trim())
-        .unwrap_or_else(|e| panic!("one JSON report from rank 0 ({e}):\n{stdout}\n{stderr}"));
-    (out.status.code(), report, stderr)
+        .args(flags);
+    // A hung run fails with every process's stacks rather than hanging CI.
+    let out = run_command(command, Duration::from_secs(240));
+    let report = serde_json::from_str(out.stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "one JSON report from rank 0 ({e}):\n{}\n{}",
+            out.stdout, out.stderr
+        )
+    });
+    (out.code, report, out.stderr)
 }
 
 /// One process's report, by the default build's binary.
@@ -312,7 +325,9 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
     .unwrap();
     let out = dir.path().join("rank");
     let model = model_path("murphi/german.m");
+    let (_one_job, session) = mpi_job();
     let mpirun = Command::new("mpirun")
+        .env("OMPI_MCA_orte_tmpdir_base", session.path())
         .args([
             "--allow-run-as-root",
             "--oversubscribe",
@@ -320,6 +335,13 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
             "2",
             "-x",
             "OUT",
+            // mpirun sends the survivor SIGTERM, then SIGKILL this many
+            // seconds later (1 by default; mpirun waits them out): time
+            // for rank 0 to wait out its grace period and report on a
+            // loaded machine.
+            "--mca",
+            "odls_base_sigkill_timeout",
+            "10",
         ])
         .env("OUT", &out)
         .arg("bash")
@@ -374,7 +396,7 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
         .expect("rank 1's process");
     // SAFETY: sending a signal to a process id.
     assert_eq!(unsafe { libc::kill(rank1, libc::SIGKILL) }, 0);
-    let status = mpirun.0.wait().expect("mpirun ends");
+    let status = wait_or_kill(&mut mpirun.0, Duration::from_secs(120), String::new);
     assert!(!status.success(), "mpirun reports the failure");
     let rc0 =
         std::fs::read_to_string(format!("{}.rc.0", out.display())).expect("rank 0 ended by itself");

@@ -35,13 +35,22 @@ pub struct Output {
 
 /// Runs `orbit` with `args`; panics if it runs longer than `timeout`.
 pub fn run_orbit(args: &[String], timeout: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_orbit"))
-        .args(args)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_orbit"));
+    command.args(args);
+    run_command(command, timeout)
+}
+
+/// Runs `command` (stdin empty, stdout and stderr captured); if it runs
+/// longer than `timeout`, prints the stacks of its processes (with gdb,
+/// where installed), kills them all and panics.
+pub fn run_command(mut command: Command, timeout: Duration) -> Output {
+    let what = format!("{command:?}");
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("cannot start the orbit binary");
+        .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
     // Drain both pipes on threads so a chatty child cannot block on a full pipe.
     let mut stdout_pipe = child.stdout.take().expect("stdout is piped");
     let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
@@ -50,32 +59,101 @@ pub fn run_orbit(args: &[String], timeout: Duration) -> Output {
         let _ = stdout_pipe.read_to_string(&mut s);
         s
     });
-    let stderr_reader = std::thread::spawn(move || {
+    let mut stderr_reader = Some(std::thread::spawn(move || {
         let mut s = String::new();
         let _ = stderr_pipe.read_to_string(&mut s);
         s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("cannot wait for orbit") {
-            break status;
-        }
-        if start.elapsed() > timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "orbit {} ran longer than {:?} and was killed",
-                args.join(" "),
-                timeout
-            );
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    }));
+    let mut stderr = || {
+        let reader = stderr_reader.take().expect("read once");
+        reader.join().unwrap_or_default()
     };
+    let status = wait_or_kill(&mut child, timeout, || format!("{what}\n{}", stderr()));
     Output {
         code: status.code(),
         stdout: stdout_reader.join().unwrap_or_default(),
-        stderr: stderr_reader.join().unwrap_or_default(),
+        stderr: stderr(),
     }
+}
+
+/// Waits for `child`; if it runs longer than `timeout`, prints the stacks
+/// of its processes (with gdb, where installed), kills them all and
+/// panics with them and `output()` (what it printed so far).
+pub fn wait_or_kill(
+    child: &mut std::process::Child,
+    timeout: Duration,
+    output: impl FnOnce() -> String,
+) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("cannot wait for the child") {
+            return status;
+        }
+        if start.elapsed() > timeout {
+            let tree = process_tree(child.id());
+            let stacks = stacks_of(&tree);
+            for &pid in tree.iter().rev() {
+                // SAFETY: sending a signal to a process id.
+                unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            }
+            let _ = child.wait();
+            panic!(
+                "a child ran longer than {timeout:?} and was killed; its stacks:\n{stacks}\n\
+                 its output so far:\n{}",
+                output()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// `root` and its descendants, parents first.
+fn process_tree(root: u32) -> Vec<u32> {
+    let mut tree = vec![root];
+    let mut k = 0;
+    while k < tree.len() {
+        // Each thread's children (a child belongs to the thread that
+        // started it).
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", tree[k]));
+        for task in tasks.into_iter().flatten().flatten() {
+            let children =
+                std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            tree.extend(
+                children
+                    .split_whitespace()
+                    .filter_map(|c| c.parse::<u32>().ok()),
+            );
+        }
+        k += 1;
+    }
+    tree
+}
+
+/// Every thread's stack of each process of `pids` (a hung run's
+/// diagnosis), or why there are none.
+fn stacks_of(pids: &[u32]) -> String {
+    let mut out = String::new();
+    for pid in pids {
+        let name = std::fs::read_to_string(format!("/proc/{pid}/cmdline"))
+            .unwrap_or_default()
+            .replace('\0', " ");
+        out.push_str(&format!("--- {pid}: {name}\n"));
+        match Command::new("gdb")
+            .args([
+                "-p",
+                &pid.to_string(),
+                "-batch",
+                "-ex",
+                "thread apply all bt",
+            ])
+            .stdin(Stdio::null())
+            .output()
+        {
+            Ok(gdb) => out.push_str(&String::from_utf8_lossy(&gdb.stdout)),
+            Err(e) => out.push_str(&format!("(no stacks: gdb: {e})\n")),
+        }
+    }
+    out
 }
 
 /// The arguments of `orbit check <model> --set X=n ... <flags> --json`.
