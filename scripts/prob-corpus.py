@@ -27,6 +27,7 @@ supported yet" or error line, grouped), and how many time out; with
 
 Usage: scripts/prob-corpus.py SPECS_DIR [--orbit PATH] [--timeout SECONDS]
                               [--filter REGEX] [--list FILE] [--csv FILE] [--jobs N]
+                              [--orbit-arg FLAG ...]
   (--list: only the machines whose paths FILE lists, one per line)
   (git clone https://github.com/hhu-stups/specifications SPECS_DIR; build
   orbit first: cargo build --release)
@@ -77,11 +78,15 @@ def records(specs):
             }
 
 
+# Flags added to every run (`--orbit-arg`, repeatable).
+EXTRA = []
+
+
 def run(orbit, path, flags, timeout):
     """Runs `orbit check` with `--json`; (JSON or None, first error line)."""
     cmd = [orbit, "check", path, "--json", "--threads", "1", "--bound-integers",
            "--constant-symmetry",
-           "--time-limit", "%ds" % timeout] + flags
+           "--time-limit", "%ds" % timeout] + flags + EXTRA
     try:
         out = subprocess.run(cmd, capture_output=True, text=True,
                              timeout=timeout + 30, cwd=os.path.dirname(path))
@@ -179,7 +184,10 @@ def main():
     ap.add_argument("--list")
     ap.add_argument("--csv")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--orbit-arg", action="append", default=[],
+                    help="a flag added to every orbit run (repeatable), e.g. --orbit-arg=--solver=enumerate")
     args = ap.parse_args()
+    EXTRA.extend(args.orbit_arg)
     orbit = os.path.abspath(args.orbit)
     recs = [r for r in records(os.path.abspath(args.specs)) if re.search(args.filter, r["file"])]
     if args.list:

@@ -115,22 +115,36 @@ fn check_within(text: &str, flags: &[&str], within: Duration) -> CheckRun {
 
 #[test]
 fn the_time_limit_stops_solving_constants_and_building_sets() {
-    for properties in [
+    let machine = |properties: &str| {
+        format!(
+            "MACHINE M\nCONSTANTS f\nPROPERTIES {properties}\n\
+             VARIABLES x\nINVARIANT x : NAT\nINITIALISATION x := 0\nEND\n"
+        )
+    };
+    for (properties, solver) in [
         // Regression: spun forever (12^12 functions, none with f(1) = 13).
-        "f : 1..12 --> 1..12 & f(1) = 13",
+        ("f : 1..12 --> 1..12 & f(1) = 13", "enumerate"),
         // Regression: 41 s and 4.4 GiB before "too large".
-        "f = card((1..12) --> (1..4))",
+        ("f = card((1..12) --> (1..4))", "auto"),
     ] {
         let run = check_within(
-            &format!(
-                "MACHINE M\nCONSTANTS f\nPROPERTIES {properties}\n\
-                 VARIABLES x\nINVARIANT x : NAT\nINITIALISATION x := 0\nEND\n"
-            ),
-            &["--time-limit", "1s"],
+            &machine(properties),
+            &["--time-limit", "1s", "--solver", solver],
             Duration::from_secs(30),
         );
         assert_stopped(&run, "time-limit");
     }
+    // The constraint solver (the default) sees at once that no function
+    // has f(1) = 13.
+    let run = check_within(
+        &machine("f : 1..12 --> 1..12 & f(1) = 13"),
+        &["--time-limit", "20s"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(run.json["result"], "model_error", "{}", run.json);
+    let message = run.json["message"].as_str().unwrap_or("");
+    assert!(message.contains("PROPERTIES has no solution"), "{message}");
 }
 
 #[test]

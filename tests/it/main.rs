@@ -27,6 +27,7 @@ mod canon_families;
 mod canon_nauty;
 mod canon_props;
 mod check_cli;
+mod constant_solver;
 mod distributed;
 mod eval_exprs;
 mod eval_machines;

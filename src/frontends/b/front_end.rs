@@ -45,6 +45,14 @@ pub struct BArgs {
     /// the run warns that larger values are not explored.
     #[arg(long)]
     pub bound_integers: bool,
+    /// How the constants of PROPERTIES are found: `auto` hands them to
+    /// the constraint solver (propagation, then search) where enumeration
+    /// would try more than 100,000 candidate valuations and the predicate
+    /// is within the solver's reach; `enumerate` generates and tests
+    /// candidates only; `cp` uses the solver only and refuses a predicate
+    /// beyond its reach, naming the construct.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t)]
+    pub solver: crate::frontends::b::eval::cp::ConstantSolver,
     /// Set up only the constant valuations in ProB's normal form (ProB's
     /// static symmetry reduction of constants of deferred sets, which its
     /// model checker applies by default) without reducing states: the same
@@ -92,6 +100,7 @@ impl FrontEnd for BFrontEnd {
             search_path: args.search_path.clone(),
             find_abort: args.find_abort,
             bound_integers: args.bound_integers,
+            constant_solver: args.solver,
             maxint: args.maxint,
             minint: args.minint,
             unchecked_invariant: !request.checks.invariant,

@@ -30,6 +30,8 @@ pub struct LoadOptions {
     /// `--bound-integers`: enumerate integers that nothing bounds within
     /// `MININT..MAXINT`, as ProB does, instead of refusing them.
     pub bound_integers: bool,
+    /// `--solver`: how the constants are sought.
+    pub constant_solver: crate::frontends::b::eval::cp::ConstantSolver,
     /// `--no-invariant`: the invariant will not be checked, so nothing is
     /// assumed from it (integer variables are not packed to its ranges).
     pub unchecked_invariant: bool,
@@ -120,6 +122,7 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
     let check_options = preferences.apply(check_options, false);
     let mut types = check_machine(&machine, &check_options).map_err(render_all)?;
     types.bound_integers = options.bound_integers;
+    types.constant_solver = options.constant_solver;
     types.static_symmetry = preferences.static_symmetry;
     if options.bound_integers {
         composed.warnings.push(format!(
@@ -186,6 +189,10 @@ pub fn load_machine_with_ast(
     }
     let mut system = BSystem::new(interpreter, layout, file).map_err(|e| match e.stopped {
         Some(reason) => LoadError::Stopped(reason),
+        // `--solver cp` on a predicate beyond the solver: refused, not ill-defined.
+        None if e.to_string().starts_with("not supported yet") => {
+            LoadError::Input(format!("error: {e}\n"))
+        }
         None => {
             let mut text = format!("error: {e}\n");
             // An unbounded machine parameter: say how to give it.

@@ -134,6 +134,8 @@ pub struct MachineTypes {
     /// machine asks for ProB's normal form of symmetric constants (`None`:
     /// it does not say).
     pub static_symmetry: Option<bool>,
+    /// How the constants are sought (`--solver`).
+    pub constant_solver: crate::frontends::b::eval::cp::ConstantSolver,
 }
 
 /// Identifies a field access `r'f`: the span of the whole access and of
@@ -197,6 +199,7 @@ impl MachineTypes {
             free_types: Vec::new(),
             bound_integers: false,
             static_symmetry: None,
+            constant_solver: Default::default(),
             maxint: 3,
             minint: -1,
         }

@@ -58,6 +58,14 @@ pub struct Interpreter {
     num_variables: usize,
     /// Solves for the constants (frame slots `0..nc`).
     properties: Solver,
+    /// The conjuncts of CONSTRAINTS and PROPERTIES, for the constraint
+    /// solver (see [`super::cp`]).
+    properties_conjuncts: Vec<CPred>,
+    /// How the constants are sought (`--solver`).
+    pub(crate) constant_solver: super::cp::ConstantSolver,
+    /// The constants' names and types, for the constraint solver.
+    pub(crate) constant_names: Vec<String>,
+    pub(crate) constant_types: Vec<Type>,
     /// The constants' definitions in PROPERTIES, which values kept
     /// symbolic name (see [`super::symbolic`]).
     pub(super) definitions: Vec<super::symbolic::Definition>,
@@ -133,6 +141,7 @@ impl Interpreter {
                 }
             }
         }
+        let properties_conjuncts = parts.clone();
         let properties = plan::plan(
             &machine.constants,
             &const_slots,
@@ -287,6 +296,10 @@ impl Interpreter {
             minint: types.minint,
             num_variables: nv,
             properties,
+            properties_conjuncts,
+            constant_solver: types.constant_solver,
+            constant_names: machine.constants.iter().map(|k| k.name.clone()).collect(),
+            constant_types: types.constants.clone(),
             definitions,
             properties_frame,
             num_constants: nc,
@@ -312,6 +325,32 @@ impl Interpreter {
     /// Every valuation of the constants satisfying PROPERTIES, in a
     /// deterministic order (one empty valuation if there are no constants).
     pub fn constant_valuations(&self) -> Result<Vec<Vec<Value>>, EvalError> {
+        use super::cp::{ConstantSolver, Solved};
+        if self.num_constants > 0 && self.constant_solver != ConstantSolver::Enumerate {
+            let auto = self.constant_solver == ConstantSolver::Auto;
+            match self.solve_constants(&self.properties_conjuncts, auto) {
+                Solved::Valuations(valuations) => return Ok(valuations),
+                Solved::Stopped(reason) => {
+                    return Err(EvalError {
+                        span: self.properties.span,
+                        message: "stopped while solving the constants".into(),
+                        stopped: Some(reason),
+                    });
+                }
+                Solved::Unsupported(u) if !auto => {
+                    return Err(EvalError {
+                        span: u.span,
+                        message: format!(
+                            "not supported yet by the constraint solver (--solver cp): {}; \
+                             --solver enumerate enumerates instead",
+                            u.what
+                        ),
+                        stopped: None,
+                    });
+                }
+                Solved::Unsupported(_) | Solved::Small => {}
+            }
+        }
         let mut env = Env {
             consts: &[],
             frame: vec![unset(); self.properties_frame],

@@ -255,6 +255,7 @@ pub fn check_machine(
         minint,
         bound_integers: false,
         static_symmetry: None,
+        constant_solver: Default::default(),
     })
 }
 
