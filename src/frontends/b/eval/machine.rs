@@ -326,31 +326,41 @@ impl Interpreter {
     /// deterministic order (one empty valuation if there are no constants).
     pub fn constant_valuations(&self) -> Result<Vec<Vec<Value>>, EvalError> {
         use super::cp::{ConstantSolver, Solved};
-        if self.num_constants > 0 && self.constant_solver != ConstantSolver::Enumerate {
-            let auto = self.constant_solver == ConstantSolver::Auto;
-            match self.solve_constants(&self.properties_conjuncts, auto) {
-                Solved::Valuations(valuations) => return Ok(valuations),
-                Solved::Stopped(reason) => {
-                    return Err(EvalError {
-                        span: self.properties.span,
-                        message: "stopped while solving the constants".into(),
-                        stopped: Some(reason),
-                    });
+        let conjuncts = &self.properties_conjuncts;
+        let solved = match self.constant_solver {
+            _ if self.num_constants == 0 => return self.enumerate_constants(),
+            ConstantSolver::Enumerate => return self.enumerate_constants(),
+            ConstantSolver::Cp => self.solve_constants(conjuncts, false, false),
+            ConstantSolver::Auto => match self.solve_constants(conjuncts, true, true) {
+                Solved::Applies => {
+                    return self.race_for_constants(conjuncts, &|| self.enumerate_constants());
                 }
-                Solved::Unsupported(u) if !auto => {
-                    return Err(EvalError {
-                        span: u.span,
-                        message: format!(
-                            "not supported yet by the constraint solver (--solver cp): {}; \
-                             --solver enumerate enumerates instead",
-                            u.what
-                        ),
-                        stopped: None,
-                    });
-                }
-                Solved::Unsupported(_) | Solved::Small => {}
-            }
+                Solved::Unsupported(_) | Solved::Small => return self.enumerate_constants(),
+                other => other,
+            },
+        };
+        match solved {
+            Solved::Valuations(valuations) => Ok(valuations),
+            Solved::Stopped(reason) => Err(EvalError {
+                span: self.properties.span,
+                message: "stopped while solving the constants".into(),
+                stopped: Some(reason),
+            }),
+            Solved::Unsupported(u) => Err(EvalError {
+                span: u.span,
+                message: format!(
+                    "not supported yet by the constraint solver (--solver cp): {}; \
+                     --solver enumerate enumerates instead",
+                    u.what
+                ),
+                stopped: None,
+            }),
+            Solved::Small | Solved::Applies => self.enumerate_constants(),
         }
+    }
+
+    /// Every valuation of the constants, by the plan's enumeration.
+    fn enumerate_constants(&self) -> Result<Vec<Vec<Value>>, EvalError> {
         let mut env = Env {
             consts: &[],
             frame: vec![unset(); self.properties_frame],

@@ -32,6 +32,7 @@
 //! not depend on the solver's search.
 
 mod model;
+mod sets;
 
 use super::Interpreter;
 use super::ir::CPred;
@@ -77,14 +78,119 @@ pub(crate) enum Solved {
     Small,
     /// The run's budget ran out.
     Stopped(workers::StopReason),
+    /// The model is built and worth solving (`check_only`).
+    Applies,
+}
+
+/// What a racer of [`Interpreter::race_for_constants`] found.
+enum Finish {
+    Solver(Solved),
+    Enumeration(Result<Vec<Vec<Value>>, super::EvalError>),
 }
 
 impl Interpreter {
+    /// Solves the constants with the solver and by `enumerate` at once,
+    /// on two threads, and stops the other as soon as one has the answer:
+    /// propagation wins on tight puzzles, enumeration where the predicate
+    /// is a disjunction over many cases that it tests cheaply. Both are
+    /// exact, so the valuations (sorted) do not depend on which wins; an
+    /// error of enumeration counts only if the solver has no answer.
+    pub(crate) fn race_for_constants(
+        &self,
+        conjuncts: &[CPred],
+        enumerate: &(dyn Fn() -> Result<Vec<Vec<Value>>, super::EvalError> + Sync),
+    ) -> Result<Vec<Vec<Value>>, super::EvalError> {
+        use workers::budget::Budget;
+        let run = workers::budget::current();
+        let (solver_budget, enumeration_budget) = (Budget::new(), Budget::new());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stopped = |reason| super::EvalError {
+            span: Span::default(),
+            message: "stopped while solving the constants".into(),
+            stopped: Some(reason),
+        };
+        std::thread::scope(|scope| {
+            let (tx1, budget) = (tx.clone(), &solver_budget);
+            scope.spawn(move || {
+                let _entered = budget.enter();
+                let _ = tx1.send(Finish::Solver(
+                    self.solve_constants(conjuncts, false, false),
+                ));
+            });
+            let (tx2, budget) = (tx, &enumeration_budget);
+            scope.spawn(move || {
+                let _entered = budget.enter();
+                let _ = tx2.send(Finish::Enumeration(enumerate()));
+            });
+            let mut enumeration_error = None;
+            let mut solver_done = false;
+            let mut enumeration_done = false;
+            let result = loop {
+                match rx.recv_timeout(workers::budget::POLL) {
+                    Ok(Finish::Solver(Solved::Valuations(v))) => break Ok(v),
+                    Ok(Finish::Solver(_)) => {
+                        solver_done = true;
+                        if let Some(e) = enumeration_error.take() {
+                            break Err(e);
+                        }
+                    }
+                    Ok(Finish::Enumeration(Ok(mut v))) => {
+                        v.sort();
+                        break Ok(v);
+                    }
+                    Ok(Finish::Enumeration(Err(e))) => {
+                        enumeration_done = true;
+                        if let Some(reason) = e.stopped {
+                            if solver_done {
+                                break Err(stopped(reason));
+                            }
+                        } else if solver_done {
+                            break Err(e);
+                        } else {
+                            enumeration_error = Some(e);
+                        }
+                    }
+                    Err(_) => {
+                        if let Some(reason) = run.as_ref().and_then(Budget::tripped) {
+                            break Err(stopped(reason));
+                        }
+                        if solver_done && enumeration_done {
+                            break Err(stopped(workers::StopReason::Interrupted));
+                        }
+                    }
+                }
+            };
+            solver_budget.trip(workers::StopReason::Interrupted);
+            enumeration_budget.trip(workers::StopReason::Interrupted);
+            result
+        })
+    }
+
     /// Solves the constants with the constraint solver: `conjuncts` (of
     /// PROPERTIES and CONSTRAINTS) over the first `nc` frame slots.
-    pub(crate) fn solve_constants(&self, conjuncts: &[CPred], auto: bool) -> Solved {
+    pub(crate) fn solve_constants(
+        &self,
+        conjuncts: &[CPred],
+        auto: bool,
+        check_only: bool,
+    ) -> Solved {
+        // The solver is a dependency: should it fail inside, the constants
+        // are left to enumeration rather than the run to a crash.
+        let solve =
+            std::panic::AssertUnwindSafe(|| self.solve_constants_here(conjuncts, auto, check_only));
+        std::panic::catch_unwind(solve).unwrap_or_else(|_| {
+            Solved::Unsupported(Unsupported {
+                span: conjuncts.first().map_or_else(Span::default, |c| c.span),
+                what: "these constants: the constraint solver failed inside (an internal error)"
+                    .into(),
+            })
+        })
+    }
+
+    fn solve_constants_here(&self, conjuncts: &[CPred], auto: bool, check_only: bool) -> Solved {
         let mut m = model::Model::new(self);
         match m.build(conjuncts, auto) {
+            Ok(true) if check_only => return Solved::Applies,
             Ok(true) => {}
             Ok(false) => return Solved::Small,
             Err(model::Failure::Unsupported(u)) => return Solved::Unsupported(u),

@@ -10,17 +10,18 @@ use pumpkin_core::constraints::{Constraint, NegatableConstraint};
 use pumpkin_core::predicate;
 use pumpkin_core::predicates::Predicate;
 use pumpkin_core::proof::ConstraintTag;
-use pumpkin_core::results::{ProblemSolution, SatisfactionResult};
+use pumpkin_core::results::{CSPSolverExecutionFlag, ProblemSolution, SatisfactionResult};
 use pumpkin_core::termination::TerminationCondition;
 use pumpkin_core::variables::{AffineView, DomainId, Literal, TransformableVariable};
 
-use super::super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, Solver};
+use super::super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, SolveStep, Solver};
 use super::super::{Env, Fail, Interpreter, plan};
+use super::sets::SetTerm;
 use super::{AUTO_THRESHOLD, Unsupported};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
 use crate::frontends::b::types::Type;
-use crate::frontends::b::value::{Elem, Value};
+use crate::frontends::b::value::Value;
 
 /// Why a model could not be built.
 pub(super) enum Failure {
@@ -32,9 +33,9 @@ pub(super) enum Failure {
     Stopped(workers::StopReason),
 }
 
-type T<X> = Result<X, Failure>;
+pub(super) type T<X> = Result<X, Failure>;
 
-fn unsupported(span: Span, what: impl Into<String>) -> Failure {
+pub(super) fn unsupported(span: Span, what: impl Into<String>) -> Failure {
     Failure::Unsupported(Unsupported {
         span,
         what: what.into(),
@@ -43,7 +44,7 @@ fn unsupported(span: Span, what: impl Into<String>) -> Failure {
 
 /// What an integer variable stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Int,
     /// `FALSE` 0, `TRUE` 1.
     Bool,
@@ -53,38 +54,41 @@ enum Kind {
 
 /// How an unknown value is represented by the solver's variables.
 #[derive(Clone, Debug)]
-enum Enc {
+pub(super) enum Enc {
     Scalar(Kind, DomainId),
     /// A total function: the image of each element of its domain (sorted).
     Function {
         domain: Arc<[Value]>,
         images: Arc<[Enc]>,
     },
+    /// A set over a known universe (sorted): one 0/1 variable per
+    /// element, 1 for a member.
+    Set(SetTerm),
 }
 
 /// A linear integer term: `Σ cᵢ·xᵢ + k`.
 #[derive(Clone, Debug, Default)]
-struct Lin {
-    terms: Vec<(i64, DomainId)>,
-    k: i64,
+pub(super) struct Lin {
+    pub(super) terms: Vec<(i64, DomainId)>,
+    pub(super) k: i64,
 }
 
 impl Lin {
-    fn constant(k: i64) -> Lin {
+    pub(super) fn constant(k: i64) -> Lin {
         Lin {
             terms: Vec::new(),
             k,
         }
     }
 
-    fn var(x: DomainId) -> Lin {
+    pub(super) fn var(x: DomainId) -> Lin {
         Lin {
             terms: vec![(1, x)],
             k: 0,
         }
     }
 
-    fn scaled(mut self, c: i64) -> Lin {
+    pub(super) fn scaled(mut self, c: i64) -> Lin {
         for t in &mut self.terms {
             t.0 *= c;
         }
@@ -92,7 +96,7 @@ impl Lin {
         self
     }
 
-    fn plus(mut self, other: Lin) -> Lin {
+    pub(super) fn plus(mut self, other: Lin) -> Lin {
         for (c, x) in other.terms {
             match self.terms.iter_mut().find(|t| t.1 == x) {
                 Some(t) => t.0 += c,
@@ -106,11 +110,25 @@ impl Lin {
 }
 
 /// A translated expression.
-enum Term {
+pub(super) enum Term {
     Lin(Lin),
     Fun(Enc),
+    Set(SetTerm),
     Known(Value),
 }
+
+/// The domain an unbounded integer constant starts from (the solver's
+/// bounds are 32-bit: small multiples of it stay within them).
+const WIDE: i64 = 1 << 24;
+
+/// The widest domain propagation may leave an unbounded integer.
+const NARROWED: i64 = 1 << 20;
+
+/// Most values of the smaller factor of a product of two unknowns.
+const MAX_FACTOR_VALUES: i64 = 1 << 10;
+
+/// Most instances a binder is unrolled into.
+const MAX_INSTANCES: usize = 1 << 16;
 
 /// Polls the run's budget for the solver.
 #[derive(Default)]
@@ -131,9 +149,9 @@ impl TerminationCondition for Budget {
 
 /// The solver's model of the constants.
 pub(super) struct Model<'i> {
-    interp: &'i Interpreter,
-    cp: Cp,
-    tag: ConstraintTag,
+    pub(super) interp: &'i Interpreter,
+    pub(super) cp: Cp,
+    pub(super) tag: ConstraintTag,
     nc: usize,
     /// Constants whose value is known before solving.
     known: Vec<Option<Value>>,
@@ -141,9 +159,16 @@ pub(super) struct Model<'i> {
     enc: Vec<Option<Enc>>,
     /// The frame: known constants and the bound variables of unrolled
     /// quantifiers.
-    env: Env<'static>,
+    pub(super) env: Env<'static>,
     /// Every variable of an encoding: a solution is their values.
-    decision: Vec<DomainId>,
+    pub(super) decision: Vec<DomainId>,
+    /// The literal `[x >= 1]` of each 0/1 variable that has one.
+    pub(super) bit_lits: std::collections::HashMap<DomainId, Literal>,
+    /// Set while a binder is planned again (never twice).
+    replanning: bool,
+    /// Integer constants that nothing bounds before propagation: their
+    /// variables, wide, for propagation to narrow (`k`, variable, span).
+    wide: Vec<(usize, DomainId, Span)>,
 }
 
 impl<'i> Model<'i> {
@@ -163,6 +188,9 @@ impl<'i> Model<'i> {
                 frame: vec![super::super::unset(); interp.properties_frame],
             },
             decision: Vec::new(),
+            bit_lits: std::collections::HashMap::new(),
+            replanning: false,
+            wide: Vec::new(),
         }
     }
 
@@ -176,7 +204,9 @@ impl<'i> Model<'i> {
                 self.enc[k] = Some(enc);
             }
         }
-        if auto {
+        // Enumeration cannot take an integer that nothing bounds: the
+        // solver does, whatever the size of the rest.
+        if auto && self.wide.is_empty() {
             let space: f64 = self.enc.iter().flatten().map(|e| self.space(e)).product();
             if space <= AUTO_THRESHOLD {
                 return Ok(false);
@@ -184,6 +214,24 @@ impl<'i> Model<'i> {
         }
         for c in conjuncts {
             self.post(c)?;
+        }
+        if !self.wide.is_empty() {
+            // The domains the predicate leaves them, after propagation.
+            if self.cp.propagate_to_fixpoint() == CSPSolverExecutionFlag::Infeasible {
+                return Err(Failure::Unsat);
+            }
+            for &(k, x, span) in &self.wide {
+                if self.ub(x) - self.lb(x) > NARROWED || self.lb(x) == -WIDE || self.ub(x) == WIDE {
+                    let name = &self.interp.constant_names[k];
+                    return Err(unsupported(
+                        span,
+                        format!(
+                            "`{name}`: no finite domain, even after propagation (bound it, \
+                             e.g. `{name} : 0..100`, or give --bound-integers)"
+                        ),
+                    ));
+                }
+            }
         }
         Ok(true)
     }
@@ -245,7 +293,7 @@ impl<'i> Model<'i> {
 
     /// Evaluates the constants defined by an equality with known values,
     /// until none is left.
-    fn known_constants(&mut self, conjuncts: &[CPred]) -> T<()> {
+    pub(super) fn known_constants(&mut self, conjuncts: &[CPred]) -> T<()> {
         loop {
             let mut changed = false;
             for c in conjuncts {
@@ -273,7 +321,7 @@ impl<'i> Model<'i> {
     }
 
     /// The encoding of constant `k`: from its typing conjunct, else its type.
-    fn encode_constant(&mut self, k: usize, conjuncts: &[CPred]) -> T<Enc> {
+    pub(super) fn encode_constant(&mut self, k: usize, conjuncts: &[CPred]) -> T<Enc> {
         for c in conjuncts {
             if let PK::Member(x, s, false) = &c.kind
                 && matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == k)
@@ -281,11 +329,23 @@ impl<'i> Model<'i> {
             {
                 return self.encode(s);
             }
+            if let PK::Subset(x, s, _, false) = &c.kind
+                && matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == k)
+                && !self.reads_unknown(s)
+            {
+                let universe = self.known_set(s)?;
+                return self.new_set(universe, s.span);
+            }
         }
         let name = &self.interp.constant_names[k];
         let span = conjuncts.first().map_or_else(Span::default, |c| c.span);
         match &self.interp.constant_types[k] {
             Type::Bool => Ok(self.scalar(Kind::Bool, 0, 1)),
+            Type::Set(t) => {
+                let t = (**t).clone();
+                let universe = self.type_universe(&t, span)?;
+                self.new_set(universe, span)
+            }
             Type::Given(s) => {
                 let n = self.interp.given_sets[*s as usize].elements.len() as i64;
                 if n == 0 {
@@ -297,10 +357,14 @@ impl<'i> Model<'i> {
                 let (lo, hi) = self.int_bounds_of(k, conjuncts);
                 match (lo, hi) {
                     (Some(lo), Some(hi)) => self.int_var(lo, hi, span),
-                    _ => Err(unsupported(
-                        span,
-                        format!("`{name}`: no finite domain (no `{name} : S` nor bounds)"),
-                    )),
+                    // For propagation to narrow.
+                    (lo, hi) => {
+                        let enc = self.int_var(lo.unwrap_or(-WIDE), hi.unwrap_or(WIDE), span)?;
+                        if let Enc::Scalar(_, x) = enc {
+                            self.wide.push((k, x, span));
+                        }
+                        Ok(enc)
+                    }
                 }
             }
             t => Err(unsupported(
@@ -312,7 +376,11 @@ impl<'i> Model<'i> {
 
     /// Bounds of integer constant `k` from top-level comparisons with
     /// known values, else `--bound-integers`' MININT..MAXINT.
-    fn int_bounds_of(&mut self, k: usize, conjuncts: &[CPred]) -> (Option<i64>, Option<i64>) {
+    pub(super) fn int_bounds_of(
+        &mut self,
+        k: usize,
+        conjuncts: &[CPred],
+    ) -> (Option<i64>, Option<i64>) {
         let (mut lo, mut hi) = (None::<i64>, None::<i64>);
         for c in conjuncts {
             let PK::Cmp(op, a, b) = &c.kind else { continue };
@@ -338,16 +406,17 @@ impl<'i> Model<'i> {
                 _ => {}
             }
         }
-        if self.interp.bound_integers {
+        if self.interp.bound_integers && (lo.is_none() || hi.is_none()) {
             lo = lo.or(Some(self.interp.minint));
             hi = hi.or(Some(self.interp.maxint));
+            self.used_bound();
         }
         (lo, hi)
     }
 
     /// Whether `s` is a set an unknown constant can be encoded as a
     /// member of.
-    fn encodable(&self, s: &CExpr) -> bool {
+    pub(super) fn encodable(&self, s: &CExpr) -> bool {
         match &s.kind {
             EK::Binary(op, d, r) if total_function(*op).is_some() => {
                 !self.reads_unknown(d) && self.encodable(r)
@@ -355,13 +424,21 @@ impl<'i> Model<'i> {
             EK::Binary(BinaryOp::Interval, a, b) => {
                 !self.reads_unknown(a) && !self.reads_unknown(b)
             }
-            EK::Ints(_) => true,
+            // An unbounded one types an integer for propagation to narrow.
+            EK::Ints(kind) => {
+                let (lo, hi) = self.interp.int_bounds(*kind);
+                (lo.is_some() && hi.is_some()) || self.interp.bound_integers
+            }
+            EK::Binary(_, a, b) if is_function_space(s) => {
+                !self.reads_unknown(a) && !self.reads_unknown(b)
+            }
+            _ if pow_of(s).is_some() => !self.reads_unknown(s),
             _ => !self.reads_unknown(s) && !is_function_space(s),
         }
     }
 
     /// The encoding of an unknown member of `s` ([`Self::encodable`]).
-    fn encode(&mut self, s: &CExpr) -> T<Enc> {
+    pub(super) fn encode(&mut self, s: &CExpr) -> T<Enc> {
         if let EK::Binary(op, d, r) = &s.kind
             && total_function(*op).is_some()
         {
@@ -373,6 +450,20 @@ impl<'i> Model<'i> {
                 domain,
                 images: images.into(),
             });
+        }
+        if let Some((inner, _)) = pow_of(s) {
+            let universe = self.known_set(inner)?;
+            return self.new_set(universe, s.span);
+        }
+        if let EK::Binary(_, a, b) = &s.kind
+            && is_function_space(s)
+        {
+            let (a, b) = (self.known_set(a)?, self.known_set(b)?);
+            let pairs: Vec<Value> = a
+                .iter()
+                .flat_map(|x| b.iter().map(move |y| Value::pair(x.clone(), y.clone())))
+                .collect();
+            return self.new_set(pairs.into(), s.span);
         }
         match self.scalar_set(s)? {
             ScalarSet::Interval(lo, hi) => self.int_var(lo, hi, s.span),
@@ -388,13 +479,13 @@ impl<'i> Model<'i> {
         }
     }
 
-    fn scalar(&mut self, kind: Kind, lo: i64, hi: i64) -> Enc {
+    pub(super) fn scalar(&mut self, kind: Kind, lo: i64, hi: i64) -> Enc {
         let x = self.cp.new_bounded_integer(lo as i32, hi as i32);
         self.decision.push(x);
         Enc::Scalar(kind, x)
     }
 
-    fn int_var(&mut self, lo: i64, hi: i64, span: Span) -> T<Enc> {
+    pub(super) fn int_var(&mut self, lo: i64, hi: i64, span: Span) -> T<Enc> {
         if lo > hi {
             return Err(Failure::Unsat);
         }
@@ -404,19 +495,20 @@ impl<'i> Model<'i> {
     }
 
     /// Candidate values of an encoding.
-    fn space(&self, e: &Enc) -> f64 {
+    pub(super) fn space(&self, e: &Enc) -> f64 {
         match e {
             Enc::Scalar(_, x) => {
                 (self.cp.upper_bound(x) as f64 - self.cp.lower_bound(x) as f64 + 1.0).max(1.0)
             }
             Enc::Function { images, .. } => images.iter().map(|i| self.space(i)).product(),
+            Enc::Set(s) => 2f64.powi(s.bits.len() as i32),
         }
     }
 
     // ---- predicates ----
 
     /// Posts `p` as true.
-    fn post(&mut self, p: &CPred) -> T<()> {
+    pub(super) fn post(&mut self, p: &CPred) -> T<()> {
         if !self.pred_reads_unknown(p) {
             return if self.holds(p)? {
                 Ok(())
@@ -427,9 +519,19 @@ impl<'i> Model<'i> {
         match &p.kind {
             PK::And(ps) => ps.iter().try_for_each(|q| self.post(q)),
             PK::ForAll(s, q) => {
-                for instance in self.instances(s, p.span)? {
+                let (instances, residual) = self.instances(s, p.span)?;
+                for instance in instances {
                     self.bind(s, &instance);
-                    self.post(q)?;
+                    if residual.is_empty() {
+                        self.post(q)?;
+                    } else {
+                        let mut ls = Vec::with_capacity(residual.len() + 1);
+                        for r in &residual {
+                            ls.push(!self.lit(r)?);
+                        }
+                        ls.push(self.lit(q)?);
+                        self.clause(ls);
+                    }
                 }
                 Ok(())
             }
@@ -437,19 +539,24 @@ impl<'i> Model<'i> {
                 let (a, b) = (self.term(a)?, self.term(b)?);
                 self.post_cmp(*op, a, b, p.span)
             }
-            PK::Member(x, s, false) if is_function_space(s) => {
-                let Term::Fun(enc) = self.term(x)? else {
-                    return Err(unsupported(
-                        p.span,
-                        "membership of a known value in a function space",
-                    ));
-                };
-                self.post_function_space(&enc, s)
-            }
-            PK::Member(x, s, false) => {
+            PK::Member(x, s, false) if is_function_space(s) => match self.term(x)? {
+                Term::Fun(enc) => self.post_function_space(&enc, s),
+                Term::Set(set) => self.post_function_space(&Enc::Set(set), s),
+                _ => Err(unsupported(
+                    p.span,
+                    "membership of a known value in a function space",
+                )),
+            },
+            PK::Member(x, s, false) if pow_of(s).is_some() => {
                 let x = self.term(x)?;
-                let x = self.lin(x, p.span)?;
-                self.post_member(x, s)
+                let x = self.set_term(x, p.span)?;
+                self.post_in_pow(x, s)
+            }
+            PK::Subset(a, b, false, false) => {
+                let (a, b) = (self.term(a)?, self.term(b)?);
+                let (a, b) = (self.set_term(a, p.span)?, self.set_term(b, p.span)?);
+                self.post_subset(&a, &b);
+                Ok(())
             }
             _ => {
                 let l = self.lit(p)?;
@@ -459,8 +566,21 @@ impl<'i> Model<'i> {
         }
     }
 
+    /// A literal for the conjunction of `ps` (true for none).
+    pub(super) fn all(&mut self, ps: &[CPred]) -> T<Literal> {
+        let mut ls = Vec::with_capacity(ps.len());
+        for p in ps {
+            ls.push(self.lit(p)?);
+        }
+        Ok(if ls.is_empty() {
+            self.constant_lit(true)
+        } else {
+            self.and(ls)
+        })
+    }
+
     /// A literal true exactly when `p` holds.
-    fn lit(&mut self, p: &CPred) -> T<Literal> {
+    pub(super) fn lit(&mut self, p: &CPred) -> T<Literal> {
         if !self.pred_reads_unknown(p) {
             let truth = self.holds(p)?;
             return Ok(self.constant_lit(truth));
@@ -486,33 +606,101 @@ impl<'i> Model<'i> {
             }
             PK::Not(a) => Ok(!self.lit(a)?),
             PK::ForAll(s, q) => {
+                let (instances, residual) = self.instances(s, p.span)?;
                 let mut ls = Vec::new();
-                for instance in self.instances(s, p.span)? {
+                for instance in instances {
                     self.bind(s, &instance);
-                    ls.push(self.lit(q)?);
+                    let mut holds = Vec::with_capacity(residual.len() + 1);
+                    for r in &residual {
+                        holds.push(!self.lit(r)?);
+                    }
+                    holds.push(self.lit(q)?);
+                    ls.push(self.or(holds));
+                }
+                if ls.is_empty() {
+                    return Ok(self.constant_lit(true));
                 }
                 Ok(self.and(ls))
+            }
+            PK::Exists(s) => {
+                let (instances, residual) = self.instances(s, p.span)?;
+                let mut ls = Vec::new();
+                for instance in instances {
+                    self.bind(s, &instance);
+                    let mut all = Vec::with_capacity(residual.len());
+                    for r in &residual {
+                        all.push(self.lit(r)?);
+                    }
+                    ls.push(if all.is_empty() {
+                        self.constant_lit(true)
+                    } else {
+                        self.and(all)
+                    });
+                }
+                if ls.is_empty() {
+                    return Ok(self.constant_lit(false));
+                }
+                Ok(self.or(ls))
             }
             PK::Cmp(op, a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
                 self.cmp_lit(*op, a, b, p.span)
             }
-            PK::Member(x, s, negated) if !is_function_space(s) => {
-                let x = self.term(x)?;
-                let x = self.lin(x, p.span)?;
-                let l = self.member_lit(x, s)?;
+            PK::Member(x, s, negated) if !is_function_space(s) && pow_of(s).is_none() => {
+                let l = self.in_lit(x, s, p.span)?;
                 Ok(if *negated { !l } else { l })
             }
-            PK::Member(..) => Err(unsupported(
-                p.span,
-                "a function space under `or`, `=>`, `not` or a quantifier",
-            )),
-            PK::Subset(..) => Err(unsupported(p.span, "`<:` over unknown constants")),
-            PK::Exists(_) => Err(unsupported(p.span, "`#` over unknown constants")),
+            PK::Member(x, s, negated) => {
+                let x = self.term(x)?;
+                let l = match (&s.kind, x) {
+                    (_, x) if pow_of(s).is_some() => {
+                        let (inner, nonempty) = pow_of(s).expect("a power set");
+                        let x = self.set_term(x, p.span)?;
+                        let inner = self.term(inner)?;
+                        let inner = self.set_term(inner, p.span)?;
+                        let sub = self.subset_lit(&x, &inner, false);
+                        if nonempty {
+                            let card = self.card(&x);
+                            let some = self.cmp_lit(
+                                Cmp::Ge,
+                                Term::Lin(card),
+                                Term::Lin(Lin::constant(1)),
+                                p.span,
+                            )?;
+                            self.and(vec![sub, some])
+                        } else {
+                            sub
+                        }
+                    }
+                    (EK::Binary(op, a, b), x @ (Term::Set(_) | Term::Fun(_))) => {
+                        let x = self.set_term(x, p.span)?;
+                        let (a, b) = (self.known_set(a)?, self.known_set(b)?);
+                        let ls = self.relation_space_lits(&x, *op, &a, &b, p.span)?;
+                        if ls.is_empty() {
+                            self.constant_lit(true)
+                        } else {
+                            self.and(ls)
+                        }
+                    }
+                    _ => {
+                        return Err(unsupported(
+                            p.span,
+                            "membership of a known value in a function space",
+                        ));
+                    }
+                };
+                Ok(if *negated { !l } else { l })
+            }
+            PK::Subset(a, b, strict, negated) => {
+                let (a, b) = (self.term(a)?, self.term(b)?);
+                let (a, b) = (self.set_term(a, p.span)?, self.set_term(b, p.span)?);
+                let l = self.subset_lit(&a, &b, *strict);
+                Ok(if *negated { !l } else { l })
+            }
         }
     }
 
-    fn constant_lit(&self, truth: bool) -> Literal {
+    pub(super) fn constant_lit(&self, truth: bool) -> Literal {
         if truth {
             self.cp.get_true_literal()
         } else {
@@ -520,12 +708,12 @@ impl<'i> Model<'i> {
         }
     }
 
-    fn clause(&mut self, ls: Vec<Literal>) {
+    pub(super) fn clause(&mut self, ls: Vec<Literal>) {
         pumpkin_constraints::clause(ls, self.tag).post(&mut self.cp);
     }
 
     /// `l ⇔ ∧ ls`
-    fn and(&mut self, ls: Vec<Literal>) -> Literal {
+    pub(super) fn and(&mut self, ls: Vec<Literal>) -> Literal {
         if ls.len() == 1 {
             return ls[0];
         }
@@ -535,7 +723,7 @@ impl<'i> Model<'i> {
     }
 
     /// `l ⇔ ∨ ls`
-    fn or(&mut self, ls: Vec<Literal>) -> Literal {
+    pub(super) fn or(&mut self, ls: Vec<Literal>) -> Literal {
         if ls.len() == 1 {
             return ls[0];
         }
@@ -546,44 +734,133 @@ impl<'i> Model<'i> {
 
     /// The solutions of a quantifier's range, which must read only known
     /// values: the values of its bound variables.
-    fn instances(&mut self, s: &Solver, span: Span) -> T<Vec<Vec<Value>>> {
-        let mut slots = Vec::new();
-        plan::pred_slots(
-            &CPred {
-                kind: PK::Exists(Box::new(s.clone())),
-                span,
-            },
-            &mut slots,
-        );
-        if slots.iter().any(|&k| self.unknown(k)) {
-            return Err(unsupported(
-                span,
-                "a quantifier whose range depends on unknown constants",
-            ));
+    /// The solutions of a binder's conditions over known values (the
+    /// values of its bound variables), and its conditions that read
+    /// unknown constants, which each instance leaves to the solver.
+    pub(super) fn instances(&mut self, s: &Solver, span: Span) -> T<(Vec<Vec<Value>>, Vec<CPred>)> {
+        let mut known = Solver {
+            steps: Vec::with_capacity(s.steps.len()),
+            ..s.clone()
+        };
+        let mut residual = Vec::new();
+        for step in &s.steps {
+            let one = Solver {
+                steps: vec![step.clone()],
+                ..s.clone()
+            };
+            let mut slots = Vec::new();
+            plan::pred_slots(
+                &CPred {
+                    kind: PK::Exists(Box::new(one)),
+                    span,
+                },
+                &mut slots,
+            );
+            let reads_unknown = slots.iter().any(|&k| self.unknown(k));
+            match step {
+                SolveStep::Check(p) if reads_unknown => residual.push(p.clone()),
+                // A generator over unknowns (`i : dom(f)` read off
+                // `f(i) = x`): plan the binder again from its conditions
+                // over known values alone.
+                _ if reads_unknown && !self.replanning => return self.replanned(s, span),
+                _ if reads_unknown => {
+                    return Err(unsupported(
+                        span,
+                        "a bound variable whose values depend on unknown constants",
+                    ));
+                }
+                _ => known.steps.push(step.clone()),
+            }
         }
         let mut out = Vec::new();
         let vars = s.vars.clone();
         self.interp
-            .solve(s, &mut self.env, &mut |env| {
+            .solve(&known, &mut self.env, &mut |env| {
                 out.push(
                     vars.iter()
                         .map(|&v| env.frame[v as usize].clone())
                         .collect(),
                 );
-                Ok(true)
+                Ok(out.len() <= MAX_INSTANCES)
             })
             .map_err(|f| self.failure(f))?;
-        Ok(out)
+        if out.len() > MAX_INSTANCES {
+            return Err(unsupported(
+                span,
+                format!("a binder over more than {MAX_INSTANCES} values"),
+            ));
+        }
+        Ok((out, residual))
     }
 
-    fn bind(&mut self, s: &Solver, instance: &[Value]) {
+    /// [`Self::instances`] of a binder planned again: its conditions
+    /// (the plan's generators and checks, as conjuncts) over known values
+    /// generate and test, the others are left to the solver.
+    fn replanned(&mut self, s: &Solver, span: Span) -> T<(Vec<Vec<Value>>, Vec<CPred>)> {
+        let read = |slot: u32, span: Span| CExpr {
+            kind: EK::Read(Slot::Frame(slot)),
+            span,
+        };
+        let mut conjuncts = Vec::new();
+        for step in &s.steps {
+            match step {
+                SolveStep::Bind(k, super::super::ir::Gen::Eq(e)) => conjuncts.push(CPred {
+                    kind: PK::Cmp(Cmp::Eq, read(*k, e.span), e.clone()),
+                    span: e.span,
+                }),
+                SolveStep::Bind(k, super::super::ir::Gen::In(set)) => conjuncts.push(CPred {
+                    kind: PK::Member(read(*k, set.span), set.clone(), false),
+                    span: set.span,
+                }),
+                SolveStep::Bind(_, super::super::ir::Gen::Type(_))
+                | SolveStep::Bind(_, super::super::ir::Gen::Unbounded(_)) => {}
+                SolveStep::Check(p) => conjuncts.push(p.clone()),
+                SolveStep::Scan(scan) => {
+                    conjuncts.push(CPred {
+                        kind: PK::Member(read(scan.slot, scan.set.span), scan.set.clone(), false),
+                        span: scan.set.span,
+                    });
+                    conjuncts.push(scan.check.clone());
+                }
+                _ => {
+                    return Err(unsupported(
+                        span,
+                        "a bound variable whose values depend on unknown constants",
+                    ));
+                }
+            }
+        }
+        let (residual, known): (Vec<CPred>, Vec<CPred>) = conjuncts
+            .into_iter()
+            .partition(|c| self.pred_reads_unknown(c));
+        let names: Vec<crate::frontends::b::ast::Ident> = s
+            .vars
+            .iter()
+            .map(|v| crate::frontends::b::ast::Ident {
+                name: format!("bound variable {v}"),
+                span,
+            })
+            .collect();
+        let known = plan::plan(&names, &s.vars, None, known, span, s.lenient, None);
+        self.replanning = true;
+        let instances = self.instances(&known, span);
+        self.replanning = false;
+        let (instances, more) = instances?;
+        debug_assert!(
+            more.is_empty(),
+            "a plan of known conjuncts reads no unknown"
+        );
+        Ok((instances, residual))
+    }
+
+    pub(super) fn bind(&mut self, s: &Solver, instance: &[Value]) {
         for (&v, value) in s.vars.iter().zip(instance) {
             self.env.frame[v as usize] = value.clone();
         }
     }
 
-    fn post_cmp(&mut self, op: Cmp, a: Term, b: Term, span: Span) -> T<()> {
-        if let (Term::Fun(_), _) | (_, Term::Fun(_)) = (&a, &b) {
+    pub(super) fn post_cmp(&mut self, op: Cmp, a: Term, b: Term, span: Span) -> T<()> {
+        if let (Term::Fun(_) | Term::Set(_), _) | (_, Term::Fun(_) | Term::Set(_)) = (&a, &b) {
             let l = self.cmp_lit(op, a, b, span)?;
             self.clause(vec![l]);
             return Ok(());
@@ -611,8 +888,16 @@ impl<'i> Model<'i> {
         Ok(())
     }
 
-    fn cmp_lit(&mut self, op: Cmp, a: Term, b: Term, span: Span) -> T<Literal> {
+    pub(super) fn cmp_lit(&mut self, op: Cmp, a: Term, b: Term, span: Span) -> T<Literal> {
         match (a, b) {
+            (a, b) if (is_set(&a) || is_set(&b)) && matches!(op, Cmp::Eq | Cmp::Neq) => {
+                let (a, b) = (self.set_term(a, span)?, self.set_term(b, span)?);
+                let l = self.set_equal_lit(&a, &b);
+                Ok(if op == Cmp::Eq { l } else { !l })
+            }
+            (Term::Set(_), _) | (_, Term::Set(_)) => {
+                Err(unsupported(span, "an order comparison of sets"))
+            }
             (Term::Fun(f), other) | (other, Term::Fun(f)) if matches!(op, Cmp::Eq | Cmp::Neq) => {
                 let l = self.function_equals(&f, other, span)?;
                 Ok(if op == Cmp::Eq { l } else { !l })
@@ -653,7 +938,7 @@ impl<'i> Model<'i> {
 
     /// A literal for `f = other`, `f` an encoded function and `other` an
     /// encoded function over the same domain or a known function.
-    fn function_equals(&mut self, f: &Enc, other: Term, span: Span) -> T<Literal> {
+    pub(super) fn function_equals(&mut self, f: &Enc, other: Term, span: Span) -> T<Literal> {
         let Enc::Function { domain, images } = f else {
             unreachable!("Term::Fun holds functions")
         };
@@ -696,7 +981,7 @@ impl<'i> Model<'i> {
         Ok(self.and(ls))
     }
 
-    fn enc_equals(&mut self, a: &Enc, b: &Enc, span: Span) -> T<Literal> {
+    pub(super) fn enc_equals(&mut self, a: &Enc, b: &Enc, span: Span) -> T<Literal> {
         match (a, b) {
             (Enc::Scalar(_, x), Enc::Scalar(_, y)) => self.cmp_lit(
                 Cmp::Eq,
@@ -707,12 +992,13 @@ impl<'i> Model<'i> {
             (f @ Enc::Function { .. }, g @ Enc::Function { .. }) => {
                 self.function_equals(f, Term::Fun(g.clone()), span)
             }
+            (Enc::Set(a), Enc::Set(b)) => Ok(self.set_equal_lit(a, b)),
             _ => Ok(self.constant_lit(false)),
         }
     }
 
     /// A literal for "encoding `e` has the known value `v`".
-    fn known_enc(&mut self, e: &Enc, v: &Value, span: Span) -> T<Literal> {
+    pub(super) fn known_enc(&mut self, e: &Enc, v: &Value, span: Span) -> T<Literal> {
         match e {
             Enc::Scalar(..) => {
                 let Some(k) = scalar_code(v) else {
@@ -727,19 +1013,32 @@ impl<'i> Model<'i> {
                 )
             }
             Enc::Function { .. } => self.function_equals(e, Term::Known(v.clone()), span),
+            Enc::Set(s) => {
+                let known = self.set_term(Term::Known(v.clone()), span)?;
+                Ok(self.set_equal_lit(s, &known))
+            }
         }
     }
 
     /// Posts `enc : D op R` (a function space).
-    fn post_function_space(&mut self, enc: &Enc, s: &CExpr) -> T<()> {
+    pub(super) fn post_function_space(&mut self, enc: &Enc, s: &CExpr) -> T<()> {
         let EK::Binary(op, d, r) = &s.kind else {
             unreachable!("a function space")
         };
-        let Some((injective, surjective)) = total_function(*op) else {
-            return Err(unsupported(s.span, format!("the function space {op:?}")));
-        };
         let Enc::Function { domain, images } = enc else {
-            return Err(unsupported(s.span, "a function space for a scalar"));
+            return match enc {
+                Enc::Set(set) => {
+                    let (a, b) = (self.known_set(d)?, self.known_set(r)?);
+                    self.post_relation_space(set, *op, &a, &b, s.span)
+                }
+                _ => Err(unsupported(s.span, "a function space for a scalar")),
+            };
+        };
+        let Some((injective, surjective)) = total_function(*op) else {
+            return Err(unsupported(
+                s.span,
+                format!("a total function typed again as {op:?}"),
+            ));
         };
         if self.reads_unknown(d) || *self.known_set(d)? != **domain {
             return Err(unsupported(
@@ -748,20 +1047,14 @@ impl<'i> Model<'i> {
             ));
         }
         for image in images.iter() {
-            match image {
-                Enc::Function { .. } if is_function_space(r) => {
-                    self.post_function_space(image, r)?
-                }
-                Enc::Scalar(_, x) if !is_function_space(r) => self.post_member(Lin::var(*x), r)?,
-                _ => return Err(unsupported(s.span, "a function into another kind of value")),
-            }
+            self.post_enc_member(image, r)?;
         }
         if injective || surjective {
             let vars: Vec<DomainId> = images
                 .iter()
                 .map(|i| match i {
                     Enc::Scalar(_, x) => Ok(*x),
-                    Enc::Function { .. } => Err(unsupported(
+                    _ => Err(unsupported(
                         s.span,
                         "an injection or surjection into functions",
                     )),
@@ -789,8 +1082,112 @@ impl<'i> Model<'i> {
         Ok(())
     }
 
+    /// Posts that encoding `e` is a member of `s`.
+    pub(super) fn post_enc_member(&mut self, e: &Enc, s: &CExpr) -> T<()> {
+        match e {
+            Enc::Scalar(_, x) if !is_function_space(s) && pow_of(s).is_none() => {
+                self.post_member(Lin::var(*x), s)
+            }
+            Enc::Function { .. } | Enc::Set(_) if is_function_space(s) => {
+                self.post_function_space(e, s)
+            }
+            Enc::Set(set) if pow_of(s).is_some() => self.post_in_pow(set.clone(), s),
+            _ => Err(unsupported(
+                s.span,
+                "a value of another kind than its set's",
+            )),
+        }
+    }
+
+    /// Posts `x : POW(S)` (`POW1`, `FIN`, `FIN1`).
+    pub(super) fn post_in_pow(&mut self, x: super::sets::SetTerm, s: &CExpr) -> T<()> {
+        let (inner, nonempty) = pow_of(s).expect("a power set");
+        let inner = self.term(inner)?;
+        let inner = self.set_term(inner, s.span)?;
+        self.post_subset(&x, &inner);
+        if nonempty {
+            let card = self.card(&x);
+            self.post_cmp(
+                Cmp::Ge,
+                Term::Lin(card),
+                Term::Lin(Lin::constant(1)),
+                s.span,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A literal for `x : s` (`s` not a function space nor a power set).
+    pub(super) fn in_lit(&mut self, x: &CExpr, s: &CExpr, span: Span) -> T<Literal> {
+        if let EK::Binary(BinaryOp::Maplet, a, b) = &x.kind
+            && self.reads_unknown(x)
+        {
+            // `a |-> b : s`: some pair of `s` is (a, b).
+            let (a, b) = (self.term(a)?, self.term(b)?);
+            let (a, b) = (self.lin(a, span)?, self.lin(b, span)?);
+            let set = self.term(s)?;
+            let set = self.set_term(set, s.span)?;
+            let mut ls = Vec::new();
+            for (u, &bit) in set.universe.iter().zip(set.bits.iter()) {
+                let Value::Pair(p) = u else {
+                    return Err(unsupported(span, "a pair in a set of non-pairs"));
+                };
+                let (Some(c1), Some(c2)) = (scalar_code(&p.0), scalar_code(&p.1)) else {
+                    return Err(unsupported(
+                        span,
+                        "an unknown pair in a set of nested pairs",
+                    ));
+                };
+                let l1 = self.cmp_lit(
+                    Cmp::Eq,
+                    Term::Lin(a.clone()),
+                    Term::Lin(Lin::constant(c1)),
+                    span,
+                )?;
+                let l2 = self.cmp_lit(
+                    Cmp::Eq,
+                    Term::Lin(b.clone()),
+                    Term::Lin(Lin::constant(c2)),
+                    span,
+                )?;
+                let member = self.bit_lit(bit);
+                ls.push(self.and(vec![l1, l2, member]));
+            }
+            return Ok(if ls.is_empty() {
+                self.constant_lit(false)
+            } else {
+                self.or(ls)
+            });
+        }
+        let interval = matches!(s.kind, EK::Binary(BinaryOp::Interval, _, _) | EK::Ints(_));
+        if self.reads_unknown(s) && !interval {
+            let x = self.term(x)?;
+            let set = self.term(s)?;
+            let set = self.set_term(set, s.span)?;
+            return self.set_member_lit(x, set, span);
+        }
+        match self.term(x)? {
+            Term::Lin(l) => self.member_lit(l, s),
+            Term::Known(v) => match scalar_code(&v) {
+                Some(k) => self.member_lit(Lin::constant(k), s),
+                None => Err(unsupported(
+                    span,
+                    "membership of a known non-scalar in this set",
+                )),
+            },
+            Term::Set(_) => Err(unsupported(
+                span,
+                "membership of an unknown set in a set of sets",
+            )),
+            Term::Fun(_) => Err(unsupported(
+                span,
+                "membership of an unknown function in this set",
+            )),
+        }
+    }
+
     /// Posts `x : s`, `s` a set of scalars.
-    fn post_member(&mut self, x: Lin, s: &CExpr) -> T<()> {
+    pub(super) fn post_member(&mut self, x: Lin, s: &CExpr) -> T<()> {
         let l = self.member_lit(x, s)?;
         self.clause(vec![l]);
         Ok(())
@@ -798,7 +1195,36 @@ impl<'i> Model<'i> {
 
     /// A literal for `x : s`, `s` a set of scalars (an interval whose
     /// bounds may be unknown, or a known set).
-    fn member_lit(&mut self, x: Lin, s: &CExpr) -> T<Literal> {
+    pub(super) fn member_lit(&mut self, x: Lin, s: &CExpr) -> T<Literal> {
+        // `NATURAL`, `INTEGER`: only their finite side (membership is never
+        // cut by --bound-integers).
+        if let EK::Ints(kind) = &s.kind
+            && let (lo, hi) = self.interp.int_bounds(*kind)
+            && (lo.is_none() || hi.is_none())
+        {
+            let mut ls = Vec::new();
+            if let Some(lo) = lo {
+                ls.push(self.cmp_lit(
+                    Cmp::Ge,
+                    Term::Lin(x.clone()),
+                    Term::Lin(Lin::constant(lo)),
+                    s.span,
+                )?);
+            }
+            if let Some(hi) = hi {
+                ls.push(self.cmp_lit(
+                    Cmp::Le,
+                    Term::Lin(x),
+                    Term::Lin(Lin::constant(hi)),
+                    s.span,
+                )?);
+            }
+            return Ok(if ls.is_empty() {
+                self.constant_lit(true)
+            } else {
+                self.and(ls)
+            });
+        }
         if let EK::Binary(BinaryOp::Interval, a, b) = &s.kind
             && (self.reads_unknown(a) || self.reads_unknown(b))
         {
@@ -842,7 +1268,7 @@ impl<'i> Model<'i> {
 
     // ---- expressions ----
 
-    fn term(&mut self, e: &CExpr) -> T<Term> {
+    pub(super) fn term(&mut self, e: &CExpr) -> T<Term> {
         if !self.reads_unknown(e) {
             return Ok(Term::Known(self.eval(e)?));
         }
@@ -853,14 +1279,55 @@ impl<'i> Model<'i> {
                     .expect("an unknown constant is encoded")
                 {
                     Enc::Scalar(_, x) => Ok(Term::Lin(Lin::var(x))),
+                    Enc::Set(set) => Ok(Term::Set(set)),
                     f => Ok(Term::Fun(f)),
                 }
             }
             EK::Binary(op @ (BinaryOp::Add | BinaryOp::Minus), a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
+                if *op == BinaryOp::Minus && (is_set(&a) || is_set(&b)) {
+                    let (a, b) = (self.set_term(a, e.span)?, self.set_term(b, e.span)?);
+                    return Ok(Term::Set(self.set_op(BinaryOp::Minus, &a, &b)));
+                }
                 let (a, b) = (self.lin(a, e.span)?, self.lin(b, e.span)?);
                 let sign = if *op == BinaryOp::Add { 1 } else { -1 };
                 Ok(Term::Lin(a.plus(b.scaled(sign))))
+            }
+            EK::Binary(op @ (BinaryOp::Union | BinaryOp::Inter), a, b) => {
+                let (a, b) = (self.term(a)?, self.term(b)?);
+                let (a, b) = (self.set_term(a, e.span)?, self.set_term(b, e.span)?);
+                Ok(Term::Set(self.set_op(*op, &a, &b)))
+            }
+            EK::Unary(UnaryOp::Card, a) => {
+                let a = self.term(a)?;
+                let a = self.set_term(a, e.span)?;
+                Ok(Term::Lin(self.card(&a)))
+            }
+            EK::Unary(op @ (UnaryOp::Dom | UnaryOp::Ran), a) => {
+                let a = self.term(a)?;
+                let a = self.set_term(a, e.span)?;
+                Ok(Term::Set(self.projection(
+                    &a,
+                    *op == UnaryOp::Dom,
+                    e.span,
+                )?))
+            }
+            EK::Comprehension(s) => {
+                let (instances, residual) = self.instances(s, e.span)?;
+                let mut members: Vec<(Value, DomainId)> = Vec::with_capacity(instances.len());
+                for instance in instances {
+                    self.bind(s, &instance);
+                    let tuple = super::super::expr::tuple(&s.vars, &self.env);
+                    let l = self.all(&residual)?;
+                    let bit = self.bit_of(l);
+                    members.push((tuple, bit));
+                }
+                members.sort_by(|a, b| a.0.cmp(&b.0));
+                let (universe, bits): (Vec<Value>, Vec<DomainId>) = members.into_iter().unzip();
+                Ok(Term::Set(super::sets::SetTerm {
+                    universe: universe.into(),
+                    bits: bits.into(),
+                }))
             }
             EK::Binary(BinaryOp::Mul, a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
@@ -879,7 +1346,7 @@ impl<'i> Model<'i> {
                     *products.iter().max().expect("four"),
                     e.span,
                 )?;
-                pumpkin_constraints::times(x, y, z, self.tag).post(&mut self.cp);
+                self.post_product(x, y, z, e.span)?;
                 Ok(Term::Lin(Lin::var(z)))
             }
             EK::Binary(op @ (BinaryOp::Div | BinaryOp::Mod), a, b) => {
@@ -938,11 +1405,28 @@ impl<'i> Model<'i> {
                 self.apply(f, x, e.span)
             }
             EK::Quantified(QuantifiedExprKind::Sum, s, body) => {
+                let (instances, residual) = self.instances(s, e.span)?;
                 let mut sum = Lin::constant(0);
-                for instance in self.instances(s, e.span)? {
+                for instance in instances {
                     self.bind(s, &instance);
                     let t = self.term(body)?;
-                    sum = sum.plus(self.lin(t, e.span)?);
+                    let t = self.lin(t, e.span)?;
+                    if residual.is_empty() {
+                        sum = sum.plus(t);
+                        continue;
+                    }
+                    // The body counts where the conditions hold.
+                    let l = self.all(&residual)?;
+                    let bit = self.bit_of(l);
+                    if t.terms.is_empty() {
+                        sum = sum.plus(Lin::var(bit).scaled(t.k));
+                    } else {
+                        let x = self.materialise(&t, e.span)?;
+                        let (lo, hi) = (self.lb(x).min(0), self.ub(x).max(0));
+                        let z = self.aux(lo, hi, e.span)?;
+                        self.post_product(x, bit, z, e.span)?;
+                        sum = sum.plus(Lin::var(z));
+                    }
                 }
                 Ok(Term::Lin(sum))
             }
@@ -950,12 +1434,13 @@ impl<'i> Model<'i> {
         }
     }
 
-    fn apply(&mut self, f: Term, x: Term, span: Span) -> T<Term> {
+    pub(super) fn apply(&mut self, f: Term, x: Term, span: Span) -> T<Term> {
         match (f, x) {
             (Term::Fun(Enc::Function { domain, images }), Term::Known(x)) => {
                 match domain.binary_search(&x) {
                     Ok(i) => Ok(match &images[i] {
                         Enc::Scalar(_, v) => Term::Lin(Lin::var(*v)),
+                        Enc::Set(set) => Term::Set(set.clone()),
                         g => Term::Fun(g.clone()),
                     }),
                     Err(_) => Err(unsupported(span, "a function applied outside its domain")),
@@ -966,7 +1451,7 @@ impl<'i> Model<'i> {
                     .iter()
                     .map(|i| match i {
                         Enc::Scalar(_, v) => Ok(*v),
-                        Enc::Function { .. } => Err(unsupported(
+                        _ => Err(unsupported(
                             span,
                             "a function of functions applied to an unknown",
                         )),
@@ -1005,7 +1490,13 @@ impl<'i> Model<'i> {
     /// `array[x - lo]` for a function over the integers `lo..lo+n-1`;
     /// `x` must lie within them (else the application could be outside
     /// the domain, which enumeration reports and this would not).
-    fn element(&mut self, domain: &[Value], array: Vec<DomainId>, x: Lin, span: Span) -> T<Term> {
+    pub(super) fn element(
+        &mut self,
+        domain: &[Value],
+        array: Vec<DomainId>,
+        x: Lin,
+        span: Span,
+    ) -> T<Term> {
         let Some(Value::Int(lo)) = domain.first() else {
             return Err(unsupported(
                 span,
@@ -1040,8 +1531,45 @@ impl<'i> Model<'i> {
         Ok(Term::Lin(Lin::var(z)))
     }
 
+    /// Posts `x * y = z` as one linear equation per value of the factor
+    /// with the smaller domain (`[y = v] => z = v * x`): exact, and
+    /// without the solver's multiplication propagator.
+    pub(super) fn post_product(
+        &mut self,
+        x: DomainId,
+        y: DomainId,
+        z: DomainId,
+        span: Span,
+    ) -> T<()> {
+        let size = |m: &Self, v: DomainId| m.ub(v) - m.lb(v);
+        let (x, y) = if size(self, y) <= size(self, x) {
+            (x, y)
+        } else {
+            (y, x)
+        };
+        if size(self, y) > MAX_FACTOR_VALUES {
+            return Err(unsupported(
+                span,
+                "a product of two unknowns with large domains",
+            ));
+        }
+        for v in self.lb(y)..=self.ub(y) {
+            let v32 = check_i32(v, span)?;
+            if !self.cp.contains(&y, v32) {
+                continue;
+            }
+            let is = self
+                .cp
+                .new_literal_for_predicate(predicate!(y == v32), self.tag);
+            let d = Lin::var(x).scaled(v).plus(Lin::var(z).scaled(-1));
+            let (vars, rhs) = self.linear(&d, span)?;
+            pumpkin_constraints::equals(vars, rhs, self.tag).implied_by(&mut self.cp, is);
+        }
+        Ok(())
+    }
+
     /// A term as a linear term: known scalars by their codes.
-    fn lin(&mut self, t: Term, span: Span) -> T<Lin> {
+    pub(super) fn lin(&mut self, t: Term, span: Span) -> T<Lin> {
         match t {
             Term::Lin(l) => Ok(l),
             Term::Known(v) => match scalar_code(&v) {
@@ -1051,12 +1579,28 @@ impl<'i> Model<'i> {
                     "a set or pair where a number is expected",
                 )),
             },
-            Term::Fun(_) => Err(unsupported(span, "a function where a number is expected")),
+            Term::Fun(_) | Term::Set(_) => Err(unsupported(
+                span,
+                "a function or set where a number is expected",
+            )),
         }
     }
 
     /// The solver's form of `d` (`Σ cᵢ·xᵢ + k`): its terms and `-k`.
-    fn linear(&self, d: &Lin, span: Span) -> T<(Vec<AffineView<DomainId>>, i32)> {
+    pub(super) fn linear(&self, d: &Lin, span: Span) -> T<(Vec<AffineView<DomainId>>, i32)> {
+        // The solver computes with 32-bit bounds: every scaled bound, and
+        // their sum, must fit (else it would overflow).
+        let mut total = d.k.unsigned_abs();
+        for &(c, x) in &d.terms {
+            let bound = self.lb(x).unsigned_abs().max(self.ub(x).unsigned_abs());
+            total = total.saturating_add(c.unsigned_abs().saturating_mul(bound));
+        }
+        if total > i32::MAX as u64 {
+            return Err(unsupported(
+                span,
+                "a sum or product whose bounds exceed 32 bits",
+            ));
+        }
         let vars = d
             .terms
             .iter()
@@ -1066,7 +1610,7 @@ impl<'i> Model<'i> {
     }
 
     /// A variable equal to `l`.
-    fn materialise(&mut self, l: &Lin, span: Span) -> T<DomainId> {
+    pub(super) fn materialise(&mut self, l: &Lin, span: Span) -> T<DomainId> {
         if let [(1, x)] = l.terms[..]
             && l.k == 0
         {
@@ -1086,52 +1630,60 @@ impl<'i> Model<'i> {
     }
 
     /// An auxiliary variable (not part of a solution).
-    fn aux(&mut self, lo: i64, hi: i64, span: Span) -> T<DomainId> {
+    pub(super) fn aux(&mut self, lo: i64, hi: i64, span: Span) -> T<DomainId> {
         Ok(self
             .cp
             .new_bounded_integer(check_i32(lo, span)?, check_i32(hi, span)?))
     }
 
-    fn lb(&self, x: DomainId) -> i64 {
+    pub(super) fn lb(&self, x: DomainId) -> i64 {
         self.cp.lower_bound(&x) as i64
     }
 
-    fn ub(&self, x: DomainId) -> i64 {
+    pub(super) fn ub(&self, x: DomainId) -> i64 {
         self.cp.upper_bound(&x) as i64
     }
 
     // ---- known values ----
 
-    fn unknown(&self, slot: u32) -> bool {
+    /// Records that `--bound-integers` cut an integer's domain (the
+    /// report then says the run covers only those values).
+    fn used_bound(&self) {
+        self.interp
+            .bound_at_run_time
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub(super) fn unknown(&self, slot: u32) -> bool {
         (slot as usize) < self.nc && self.known[slot as usize].is_none()
     }
 
-    fn reads_unknown(&self, e: &CExpr) -> bool {
+    pub(super) fn reads_unknown(&self, e: &CExpr) -> bool {
         let mut slots = Vec::new();
         plan::expr_slots(e, &mut slots);
         slots.iter().any(|&s| self.unknown(s))
     }
 
-    fn pred_reads_unknown(&self, p: &CPred) -> bool {
+    pub(super) fn pred_reads_unknown(&self, p: &CPred) -> bool {
         let mut slots = Vec::new();
         plan::pred_slots(p, &mut slots);
         slots.iter().any(|&s| self.unknown(s))
     }
 
-    fn eval(&mut self, e: &CExpr) -> T<Value> {
+    pub(super) fn eval(&mut self, e: &CExpr) -> T<Value> {
         self.interp
             .eval(e, &mut self.env)
             .map_err(|f| self.failure(f))
     }
 
-    fn holds(&mut self, p: &CPred) -> T<bool> {
+    pub(super) fn holds(&mut self, p: &CPred) -> T<bool> {
         self.interp
             .holds(p, &mut self.env)
             .map_err(|f| self.failure(f))
     }
 
     /// An evaluation error: enumeration reports it exactly (or the stop).
-    fn failure(&self, f: Fail) -> Failure {
+    pub(super) fn failure(&self, f: Fail) -> Failure {
         match f.stopped {
             Some(reason) => Failure::Stopped(reason),
             None => unsupported(f.span, format!("evaluating: {}", f.message)),
@@ -1139,7 +1691,7 @@ impl<'i> Model<'i> {
     }
 
     /// The elements of a known set.
-    fn known_set(&mut self, s: &CExpr) -> T<Arc<[Value]>> {
+    pub(super) fn known_set(&mut self, s: &CExpr) -> T<Arc<[Value]>> {
         let v = self.eval(s)?;
         match v {
             Value::Set(xs) => Ok(xs),
@@ -1149,7 +1701,7 @@ impl<'i> Model<'i> {
 
     /// A set of scalars: an interval (possibly large, never listed) or
     /// known values.
-    fn scalar_set(&mut self, s: &CExpr) -> T<ScalarSet> {
+    pub(super) fn scalar_set(&mut self, s: &CExpr) -> T<ScalarSet> {
         match &s.kind {
             EK::Binary(BinaryOp::Interval, a, b) if !self.reads_unknown(s) => {
                 let (a, b) = (self.eval(a)?, self.eval(b)?);
@@ -1160,6 +1712,9 @@ impl<'i> Model<'i> {
             }
             EK::Ints(kind) => {
                 let (lo, hi) = self.interp.int_bounds(*kind);
+                if self.interp.bound_integers && (lo.is_none() || hi.is_none()) {
+                    self.used_bound();
+                }
                 let lo = lo.or(self.interp.bound_integers.then_some(self.interp.minint));
                 let hi = hi.or(self.interp.bound_integers.then_some(self.interp.maxint));
                 match (lo, hi) {
@@ -1193,14 +1748,14 @@ impl<'i> Model<'i> {
 }
 
 /// A set of scalar codes.
-enum ScalarSet {
+pub(super) enum ScalarSet {
     Interval(i64, i64),
     Values(Kind, Vec<i64>),
 }
 
 impl ScalarSet {
     /// Its elements, listed when an interval is small.
-    fn listed(self) -> ScalarSet {
+    pub(super) fn listed(self) -> ScalarSet {
         match self {
             ScalarSet::Interval(lo, hi) if hi - lo < 1 << 16 => {
                 ScalarSet::Values(Kind::Int, (lo..=hi).collect())
@@ -1213,17 +1768,7 @@ impl ScalarSet {
 /// The B value of encoding `e` in a solution.
 fn decode(e: &Enc, value_of: &dyn Fn(DomainId) -> i32) -> Value {
     match e {
-        Enc::Scalar(kind, x) => {
-            let v = value_of(*x);
-            match kind {
-                Kind::Int => Value::Int(v as i64),
-                Kind::Bool => Value::Bool(v != 0),
-                Kind::Elem(set) => Value::Elem(Elem {
-                    set: *set,
-                    index: v as u32,
-                }),
-            }
-        }
+        Enc::Scalar(kind, x) => super::sets::decode_scalar(*kind, value_of(*x)),
         Enc::Function { domain, images } => Value::Set(
             domain
                 .iter()
@@ -1231,11 +1776,19 @@ fn decode(e: &Enc, value_of: &dyn Fn(DomainId) -> i32) -> Value {
                 .map(|(d, i)| Value::Pair(Arc::new((d.clone(), decode(i, value_of)))))
                 .collect(),
         ),
+        Enc::Set(s) => Value::Set(
+            s.universe
+                .iter()
+                .zip(s.bits.iter())
+                .filter(|(_, b)| value_of(**b) != 0)
+                .map(|(u, _)| u.clone())
+                .collect(),
+        ),
     }
 }
 
 /// The integer code of a scalar value.
-fn scalar_code(v: &Value) -> Option<i64> {
+pub(super) fn scalar_code(v: &Value) -> Option<i64> {
     match v {
         Value::Int(i) => Some(*i),
         Value::Bool(b) => Some(*b as i64),
@@ -1272,6 +1825,21 @@ fn is_function_space(s: &CExpr) -> bool {
             _
         )
     )
+}
+
+/// Whether a term is a set (an encoded set or a known set).
+fn is_set(t: &Term) -> bool {
+    matches!(t, Term::Set(_) | Term::Known(Value::Set(_)))
+}
+
+/// The set of `POW(S)`, `POW1(S)`, `FIN(S)`, `FIN1(S)`, and whether
+/// the empty set is left out.
+fn pow_of(s: &CExpr) -> Option<(&CExpr, bool)> {
+    match &s.kind {
+        EK::Unary(UnaryOp::Pow | UnaryOp::Fin, inner) => Some((inner, false)),
+        EK::Unary(UnaryOp::Pow1 | UnaryOp::Fin1, inner) => Some((inner, true)),
+        _ => None,
+    }
 }
 
 fn flip(op: Cmp) -> Cmp {

@@ -1,0 +1,407 @@
+//! Sets as the solver sees them: a known, sorted universe and one 0/1
+//! variable per element (1 for a member). Unknown set and relation
+//! constants (`s <: S`, `r : A <-> B`, `p : A +-> B`), known sets,
+//! functions read as sets of pairs and comprehensions over known ranges
+//! all become such terms; `card` is the sum of the bits, `:`, `<:`, `=`
+//! clauses over them, `\/`, `/\`, `-`, `dom` and `ran` new bits.
+
+use std::sync::Arc;
+
+use pumpkin_core::predicate;
+use pumpkin_core::variables::{DomainId, Literal};
+
+use super::super::ir::Cmp;
+use super::super::plan;
+use super::model::{Enc, Kind, Lin, Model, T, Term, scalar_code, unsupported};
+use crate::diag::Span;
+use crate::frontends::b::ast::BinaryOp;
+use crate::frontends::b::value::{Elem, Value};
+
+/// Largest universe a set is encoded over.
+pub(super) const MAX_UNIVERSE: usize = 1 << 12;
+
+/// A set over a known universe (sorted, without duplicates): member `i`
+/// when `bits[i]` is 1.
+#[derive(Clone, Debug)]
+pub(super) struct SetTerm {
+    pub(super) universe: Arc<[Value]>,
+    pub(super) bits: Arc<[DomainId]>,
+}
+
+impl Model<'_> {
+    /// A set of fresh decision bits over `universe`.
+    pub(super) fn new_set(&mut self, universe: Arc<[Value]>, span: Span) -> T<Enc> {
+        if universe.len() > MAX_UNIVERSE {
+            return Err(unsupported(
+                span,
+                format!("a set over {} possible elements", universe.len()),
+            ));
+        }
+        let bits: Vec<DomainId> = (0..universe.len())
+            .map(|_| {
+                let x = self.cp.new_bounded_integer(0, 1);
+                self.decision.push(x);
+                x
+            })
+            .collect();
+        Ok(Enc::Set(SetTerm {
+            universe,
+            bits: bits.into(),
+        }))
+    }
+
+    /// The literal "bit `x` is 1".
+    pub(super) fn bit_lit(&mut self, x: DomainId) -> Literal {
+        if let Some(&l) = self.bit_lits.get(&x) {
+            return l;
+        }
+        let l = self
+            .cp
+            .new_literal_for_predicate(predicate!(x >= 1), self.tag);
+        self.bit_lits.insert(x, l);
+        l
+    }
+
+    /// A bit equal to literal `l`.
+    pub(super) fn bit_of(&mut self, l: Literal) -> DomainId {
+        let x = self.cp.new_bounded_integer(0, 1);
+        let lx = self.bit_lit(x);
+        self.clause(vec![!l, lx]);
+        self.clause(vec![l, !lx]);
+        x
+    }
+
+    /// A bit fixed to 0 or 1.
+    fn fixed_bit(&mut self, one: bool) -> DomainId {
+        let v = one as i32;
+        self.cp.new_bounded_integer(v, v)
+    }
+
+    /// A term as a set term (known sets, encoded sets, functions as sets
+    /// of pairs).
+    pub(super) fn set_term(&mut self, t: Term, span: Span) -> T<SetTerm> {
+        match t {
+            Term::Set(s) => Ok(s),
+            Term::Known(Value::Set(xs)) => {
+                let one = self.fixed_bit(true);
+                Ok(SetTerm {
+                    bits: vec![one; xs.len()].into(),
+                    universe: xs,
+                })
+            }
+            Term::Fun(Enc::Function { domain, images }) => {
+                let mut universe = Vec::new();
+                let mut bits = Vec::new();
+                for (d, image) in domain.iter().zip(images.iter()) {
+                    let Enc::Scalar(kind, x) = image else {
+                        return Err(unsupported(
+                            span,
+                            "a function of sets or functions read as a set",
+                        ));
+                    };
+                    let x = *x;
+                    for v in self.cp.lower_bound(&x)..=self.cp.upper_bound(&x) {
+                        if !self.cp.contains(&x, v) {
+                            continue;
+                        }
+                        universe.push(Value::pair(d.clone(), decode_scalar(*kind, v)));
+                        let l = self
+                            .cp
+                            .new_literal_for_predicate(predicate!(x == v), self.tag);
+                        bits.push(self.bit_of(l));
+                    }
+                }
+                Ok(SetTerm {
+                    universe: universe.into(),
+                    bits: bits.into(),
+                })
+            }
+            _ => Err(unsupported(span, "a number where a set is expected")),
+        }
+    }
+
+    /// The bit of `v` in `s`, if `v` is in its universe.
+    fn bit_in(s: &SetTerm, v: &Value) -> Option<DomainId> {
+        s.universe.binary_search(v).ok().map(|i| s.bits[i])
+    }
+
+    /// A literal for `x : s`.
+    pub(super) fn set_member_lit(&mut self, x: Term, s: SetTerm, span: Span) -> T<Literal> {
+        match x {
+            Term::Known(v) => Ok(match Self::bit_in(&s, &v) {
+                Some(b) => self.bit_lit(b),
+                None => self.constant_lit(false),
+            }),
+            Term::Lin(x) => {
+                let x = self.materialise(&x, span)?;
+                let mut ls = Vec::new();
+                for (u, &b) in s.universe.iter().zip(s.bits.iter()) {
+                    let Some(code) = scalar_code(u) else {
+                        return Err(unsupported(
+                            span,
+                            "an unknown number in a set of non-numbers",
+                        ));
+                    };
+                    let Ok(code) = i32::try_from(code) else {
+                        continue;
+                    };
+                    if !self.cp.contains(&x, code) {
+                        continue;
+                    }
+                    let is = self
+                        .cp
+                        .new_literal_for_predicate(predicate!(x == code), self.tag);
+                    let member = self.bit_lit(b);
+                    ls.push(self.and(vec![is, member]));
+                }
+                Ok(if ls.is_empty() {
+                    self.constant_lit(false)
+                } else {
+                    self.or(ls)
+                })
+            }
+            _ => Err(unsupported(
+                span,
+                "membership of a function or set with unknowns",
+            )),
+        }
+    }
+
+    /// The clauses of `a <: b`.
+    fn subset_clauses(&mut self, a: &SetTerm, b: &SetTerm) -> Vec<Vec<Literal>> {
+        let mut clauses = Vec::new();
+        for (u, &bit) in a.universe.iter().zip(a.bits.iter()) {
+            let la = self.bit_lit(bit);
+            match Self::bit_in(b, u) {
+                Some(bb) => {
+                    let lb = self.bit_lit(bb);
+                    clauses.push(vec![!la, lb]);
+                }
+                None => clauses.push(vec![!la]),
+            }
+        }
+        clauses
+    }
+
+    /// Posts `a <: b`.
+    pub(super) fn post_subset(&mut self, a: &SetTerm, b: &SetTerm) {
+        for c in self.subset_clauses(a, b) {
+            self.clause(c);
+        }
+    }
+
+    /// A literal for `a <: b` (`a <<: b` when `strict`).
+    pub(super) fn subset_lit(&mut self, a: &SetTerm, b: &SetTerm, strict: bool) -> Literal {
+        let clauses = self.subset_clauses(a, b);
+        let mut ls: Vec<Literal> = clauses.into_iter().map(|c| self.or(c)).collect();
+        if strict {
+            let equal = self.set_equal_lit(a, b);
+            ls.push(!equal);
+        }
+        if ls.is_empty() {
+            return self.constant_lit(true);
+        }
+        self.and(ls)
+    }
+
+    /// A literal for `a = b`.
+    pub(super) fn set_equal_lit(&mut self, a: &SetTerm, b: &SetTerm) -> Literal {
+        let mut clauses = self.subset_clauses(a, b);
+        clauses.extend(self.subset_clauses(b, a));
+        let ls: Vec<Literal> = clauses.into_iter().map(|c| self.or(c)).collect();
+        if ls.is_empty() {
+            return self.constant_lit(true);
+        }
+        self.and(ls)
+    }
+
+    /// `a \/ b`, `a /\ b` or `a - b`.
+    pub(super) fn set_op(&mut self, op: BinaryOp, a: &SetTerm, b: &SetTerm) -> SetTerm {
+        let mut universe: Vec<Value> = a
+            .universe
+            .iter()
+            .chain(b.universe.iter())
+            .cloned()
+            .collect();
+        universe.sort();
+        universe.dedup();
+        let mut bits = Vec::with_capacity(universe.len());
+        for u in &universe {
+            let la = Self::bit_in(a, u).map(|x| self.bit_lit(x));
+            let lb = Self::bit_in(b, u).map(|x| self.bit_lit(x));
+            let f = self.constant_lit(false);
+            let (la, lb) = (la.unwrap_or(f), lb.unwrap_or(f));
+            let l = match op {
+                BinaryOp::Union => self.or(vec![la, lb]),
+                BinaryOp::Inter => self.and(vec![la, lb]),
+                _ => self.and(vec![la, !lb]),
+            };
+            bits.push(self.bit_of(l));
+        }
+        SetTerm {
+            universe: universe.into(),
+            bits: bits.into(),
+        }
+    }
+
+    /// `card(s)`: the sum of its bits.
+    pub(super) fn card(&self, s: &SetTerm) -> Lin {
+        s.bits
+            .iter()
+            .fold(Lin::constant(0), |acc, &b| acc.plus(Lin::var(b)))
+    }
+
+    /// `dom(s)` (`first`) or `ran(s)` of a set of pairs.
+    pub(super) fn projection(&mut self, s: &SetTerm, first: bool, span: Span) -> T<SetTerm> {
+        let mut groups: Vec<(Value, Vec<Literal>)> = Vec::new();
+        for (u, &b) in s.universe.iter().zip(s.bits.iter()) {
+            let Value::Pair(p) = u else {
+                return Err(unsupported(span, "`dom` or `ran` of a set of non-pairs"));
+            };
+            let key = if first { p.0.clone() } else { p.1.clone() };
+            let l = self.bit_lit(b);
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.1.push(l),
+                None => groups.push((key, vec![l])),
+            }
+        }
+        groups.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut universe = Vec::with_capacity(groups.len());
+        let mut bits = Vec::with_capacity(groups.len());
+        for (key, ls) in groups {
+            let l = self.or(ls);
+            universe.push(key);
+            bits.push(self.bit_of(l));
+        }
+        Ok(SetTerm {
+            universe: universe.into(),
+            bits: bits.into(),
+        })
+    }
+
+    /// Posts that relation `s` lies in `A op B` (a relation or partial or
+    /// total function space over known `A` and `B`).
+    pub(super) fn post_relation_space(
+        &mut self,
+        s: &SetTerm,
+        op: BinaryOp,
+        a: &[Value],
+        b: &[Value],
+        span: Span,
+    ) -> T<()> {
+        for l in self.relation_space_lits(s, op, a, b, span)? {
+            self.clause(vec![l]);
+        }
+        Ok(())
+    }
+
+    /// Literals whose conjunction says that relation `s` lies in
+    /// `A op B`.
+    pub(super) fn relation_space_lits(
+        &mut self,
+        s: &SetTerm,
+        op: BinaryOp,
+        a: &[Value],
+        b: &[Value],
+        span: Span,
+    ) -> T<Vec<Literal>> {
+        let mut out = Vec::new();
+        // Nothing outside A * B.
+        for (u, &bit) in s.universe.iter().zip(s.bits.iter()) {
+            let Value::Pair(p) = u else {
+                return Err(unsupported(span, "a relation of non-pairs"));
+            };
+            if a.binary_search(&p.0).is_err() || b.binary_search(&p.1).is_err() {
+                let l = self.bit_lit(bit);
+                out.push(!l);
+            }
+        }
+        let (functional, total, injective, surjective) = match op {
+            BinaryOp::Relation => (false, false, false, false),
+            BinaryOp::PartialFunction => (true, false, false, false),
+            BinaryOp::TotalFunction => (true, true, false, false),
+            BinaryOp::PartialInjection => (true, false, true, false),
+            BinaryOp::TotalInjection => (true, true, true, false),
+            BinaryOp::PartialSurjection => (true, false, false, true),
+            BinaryOp::TotalSurjection => (true, true, false, true),
+            BinaryOp::PartialBijection => (true, false, true, true),
+            BinaryOp::TotalBijection => (true, true, true, true),
+            _ => return Err(unsupported(span, format!("the relation space {op:?}"))),
+        };
+        let count = |s: &SetTerm, first: bool, key: &Value| -> Lin {
+            s.universe
+                .iter()
+                .zip(s.bits.iter())
+                .filter(|(u, _)| {
+                    matches!(u, Value::Pair(p) if (if first { &p.0 } else { &p.1 }) == key)
+                })
+                .fold(Lin::constant(0), |acc, (_, &bit)| acc.plus(Lin::var(bit)))
+        };
+        let mut bound = |m: &mut Self, lin: Lin, lo: Option<i64>, hi: Option<i64>| -> T<()> {
+            if let Some(lo) = lo {
+                let l = m.cmp_lit(
+                    Cmp::Ge,
+                    Term::Lin(lin.clone()),
+                    Term::Lin(Lin::constant(lo)),
+                    span,
+                )?;
+                out.push(l);
+            }
+            if let Some(hi) = hi {
+                let l = m.cmp_lit(Cmp::Le, Term::Lin(lin), Term::Lin(Lin::constant(hi)), span)?;
+                out.push(l);
+            }
+            Ok(())
+        };
+        if functional {
+            for x in a {
+                let lin = count(s, true, x);
+                bound(self, lin, total.then_some(1), Some(1))?;
+            }
+        }
+        if injective || surjective {
+            for y in b {
+                let lin = count(s, false, y);
+                bound(self, lin, surjective.then_some(1), injective.then_some(1))?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every value of a finite type, as a universe (or why not).
+    pub(super) fn type_universe(
+        &mut self,
+        t: &crate::frontends::b::types::Type,
+        span: Span,
+    ) -> T<Arc<[Value]>> {
+        let mut values = Vec::new();
+        let finite = plan::type_is_finite(t);
+        if !finite {
+            return Err(unsupported(span, "a set over an infinite type"));
+        }
+        let result = self.interp.enum_type(t, &mut |v| {
+            values.push(v);
+            Ok(values.len() <= MAX_UNIVERSE)
+        });
+        match result {
+            Ok(true) => {
+                values.sort();
+                values.dedup();
+                Ok(values.into())
+            }
+            _ => Err(unsupported(span, "a set over a large type")),
+        }
+    }
+}
+
+/// The value of a scalar code.
+pub(super) fn decode_scalar(kind: Kind, v: i32) -> Value {
+    match kind {
+        Kind::Int => Value::Int(v as i64),
+        Kind::Bool => Value::Bool(v != 0),
+        Kind::Elem(set) => Value::Elem(Elem {
+            set,
+            index: v as u32,
+        }),
+    }
+}
