@@ -322,6 +322,53 @@ fn propagation_narrows_integers_nothing_bounds() {
 }
 
 #[test]
+fn thousands_of_constants_race_without_overflowing_a_stack() {
+    // Regression: the racers had 2 MiB stacks, and enumeration recurses
+    // once per constant (a SAT instance of ProB's corpus, 729 booleans,
+    // aborted the process). One valuation: every b is FALSE.
+    let n = 1500;
+    let names: Vec<String> = (1..=n).map(|i| format!("b{i}")).collect();
+    let clauses: Vec<String> = (1..n)
+        .map(|i| format!("(b{i} = TRUE <=> b{} = TRUE)", i + 1))
+        .collect();
+    let text = format!(
+        "MACHINE Many\nCONSTANTS {}\nPROPERTIES\n  {} & {} & b1 = FALSE\nEND\n",
+        names.join(", "),
+        names
+            .iter()
+            .map(|b| format!("{b} : BOOL"))
+            .collect::<Vec<_>>()
+            .join(" & "),
+        clauses.join(" & ")
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("Many.mch");
+    std::fs::write(&path, text).unwrap();
+    let args: Vec<String> = [
+        "check",
+        path.to_str().unwrap(),
+        "--json",
+        "--max-states",
+        "1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let out = run_orbit(&args, std::time::Duration::from_secs(120));
+    assert!(
+        !out.stderr.contains("overflowed its stack"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.contains("\"constant_valuations\":1"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+}
+
+#[test]
 fn what_the_solver_cannot_translate_is_named() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("Cards.mch");

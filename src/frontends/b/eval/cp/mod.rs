@@ -82,6 +82,11 @@ pub(crate) enum Solved {
     Applies,
 }
 
+/// Stack of each racer of [`Interpreter::race_for_constants`]: as deep
+/// as the command's own thread (enumeration recurses once per bound
+/// variable; ProB's generated machines have thousands of constants).
+const RACER_STACK_BYTES: usize = 128 << 20;
+
 /// What a racer of [`Interpreter::race_for_constants`] found.
 enum Finish {
     Solver(Solved),
@@ -110,18 +115,33 @@ impl Interpreter {
             stopped: Some(reason),
         };
         std::thread::scope(|scope| {
+            // Both recurse as deep as the command's own thread may.
+            let racer = |name: &str| {
+                std::thread::Builder::new()
+                    .name(name.to_string())
+                    .stack_size(RACER_STACK_BYTES)
+            };
             let (tx1, budget) = (tx.clone(), &solver_budget);
-            scope.spawn(move || {
+            let solver = racer("orbit-constants-cp").spawn_scoped(scope, move || {
                 let _entered = budget.enter();
                 let _ = tx1.send(Finish::Solver(
                     self.solve_constants(conjuncts, false, false),
                 ));
             });
             let (tx2, budget) = (tx, &enumeration_budget);
-            scope.spawn(move || {
+            let enumeration = racer("orbit-constants-enumeration").spawn_scoped(scope, move || {
                 let _entered = budget.enter();
                 let _ = tx2.send(Finish::Enumeration(enumerate()));
             });
+            if solver.is_err() || enumeration.is_err() {
+                // No threads to spare: enumerate here, as without the race.
+                solver_budget.trip(workers::StopReason::Interrupted);
+                enumeration_budget.trip(workers::StopReason::Interrupted);
+                return enumerate().map(|mut v| {
+                    v.sort();
+                    v
+                });
+            }
             let mut enumeration_error = None;
             let mut solver_done = false;
             let mut enumeration_done = false;
