@@ -516,6 +516,23 @@ impl BinaryOp {
         )
     }
 
+    /// What a [function arrow](Self::is_function_arrow) asks of its
+    /// functions besides being functions: (total, injective, surjective).
+    pub fn arrow_properties(self) -> Option<(bool, bool, bool)> {
+        use BinaryOp::*;
+        Some(match self {
+            PartialFunction => (false, false, false),
+            TotalFunction => (true, false, false),
+            PartialInjection => (false, true, false),
+            TotalInjection => (true, true, false),
+            PartialSurjection => (false, false, true),
+            TotalSurjection => (true, false, true),
+            PartialBijection => (false, true, true),
+            TotalBijection => (true, true, true),
+            _ => return None,
+        })
+    }
+
     /// Whether the operator builds a set of relations: `<->` or a
     /// [function arrow](Self::is_function_arrow).
     pub fn is_relation_set(self) -> bool {

@@ -130,7 +130,7 @@ pub fn set_carrier_of_variables(machine: &Machine, types: &MachineTypes) -> Vec<
             BinaryOp::Subset | BinaryOp::StrictSubset => carrier(set, element, types),
             // `x : S op T` (a relation or function) or `x : POW(S)`.
             BinaryOp::Member => match &set.kind {
-                ExprKind::Binary(rel, a, b) if is_relation_set(*rel) => match &**element {
+                ExprKind::Binary(rel, a, b) if rel.is_relation_set() => match &**element {
                     Type::Pair(ta, tb) => carrier(a, ta, types)
                         .zip(carrier(b, tb, types))
                         .map(|(a, b)| Finite::Pair(Box::new(a), Box::new(b))),
@@ -350,22 +350,6 @@ fn mentions_int(ty: &Type) -> bool {
         Type::Set(t) => mentions_int(t),
         Type::Bool | Type::String | Type::Given(_) => false,
     }
-}
-
-/// Whether `op` builds a set of relations or functions (`<->`, `-->`, ...).
-fn is_relation_set(op: BinaryOp) -> bool {
-    matches!(
-        op,
-        BinaryOp::Relation
-            | BinaryOp::PartialFunction
-            | BinaryOp::TotalFunction
-            | BinaryOp::PartialInjection
-            | BinaryOp::TotalInjection
-            | BinaryOp::PartialSurjection
-            | BinaryOp::TotalSurjection
-            | BinaryOp::PartialBijection
-            | BinaryOp::TotalBijection
-    )
 }
 
 /// The finite carrier of the values of type `ty` that lie in the set

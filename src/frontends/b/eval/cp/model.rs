@@ -1799,32 +1799,15 @@ pub(super) fn scalar_code(v: &Value) -> Option<i64> {
 
 /// (injective, surjective) for the total function spaces.
 fn total_function(op: BinaryOp) -> Option<(bool, bool)> {
-    match op {
-        BinaryOp::TotalFunction => Some((false, false)),
-        BinaryOp::TotalInjection => Some((true, false)),
-        BinaryOp::TotalSurjection => Some((false, true)),
-        BinaryOp::TotalBijection => Some((true, true)),
+    match op.arrow_properties() {
+        Some((true, injective, surjective)) => Some((injective, surjective)),
         _ => None,
     }
 }
 
+/// Whether `s` is a set of relations or functions (`<->`, `-->`, ...).
 fn is_function_space(s: &CExpr) -> bool {
-    matches!(
-        &s.kind,
-        EK::Binary(
-            BinaryOp::Relation
-                | BinaryOp::PartialFunction
-                | BinaryOp::TotalFunction
-                | BinaryOp::PartialInjection
-                | BinaryOp::TotalInjection
-                | BinaryOp::PartialSurjection
-                | BinaryOp::TotalSurjection
-                | BinaryOp::PartialBijection
-                | BinaryOp::TotalBijection,
-            _,
-            _
-        )
-    )
+    matches!(&s.kind, EK::Binary(op, _, _) if op.is_relation_set())
 }
 
 /// Whether a term is a set (an encoded set or a known set).

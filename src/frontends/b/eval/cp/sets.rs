@@ -316,17 +316,10 @@ impl Model<'_> {
                 out.push(!l);
             }
         }
-        let (functional, total, injective, surjective) = match op {
-            BinaryOp::Relation => (false, false, false, false),
-            BinaryOp::PartialFunction => (true, false, false, false),
-            BinaryOp::TotalFunction => (true, true, false, false),
-            BinaryOp::PartialInjection => (true, false, true, false),
-            BinaryOp::TotalInjection => (true, true, true, false),
-            BinaryOp::PartialSurjection => (true, false, false, true),
-            BinaryOp::TotalSurjection => (true, true, false, true),
-            BinaryOp::PartialBijection => (true, false, true, true),
-            BinaryOp::TotalBijection => (true, true, true, true),
-            _ => return Err(unsupported(span, format!("the relation space {op:?}"))),
+        let (functional, (total, injective, surjective)) = match op.arrow_properties() {
+            Some(properties) => (true, properties),
+            None if op == BinaryOp::Relation => (false, (false, false, false)),
+            None => return Err(unsupported(span, format!("the relation space {op:?}"))),
         };
         let count = |s: &SetTerm, first: bool, key: &Value| -> Lin {
             s.universe
