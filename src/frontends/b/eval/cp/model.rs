@@ -242,6 +242,13 @@ impl<'i> Model<'i> {
         let mut resolver = ResolutionResolver::default();
         let mut budget = Budget::default();
         let mut out = Vec::new();
+        // Where each decision variable's value sits in a solution.
+        let position: std::collections::HashMap<DomainId, usize> = self
+            .decision
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (x, i))
+            .collect();
         loop {
             let values: Vec<i32> = match self.cp.satisfy(&mut brancher, &mut budget, &mut resolver)
             {
@@ -257,14 +264,7 @@ impl<'i> Model<'i> {
                     return Err(budget.reason.unwrap_or(workers::StopReason::Interrupted));
                 }
             };
-            let value_of = |x: DomainId| {
-                let i = self
-                    .decision
-                    .iter()
-                    .position(|&d| d == x)
-                    .expect("a decision");
-                values[i]
-            };
+            let value_of = |x: DomainId| values[position[&x]];
             let valuation: Vec<Value> = (0..self.nc)
                 .map(|k| match (&self.known[k], &self.enc[k]) {
                     (Some(v), _) => v.clone(),
