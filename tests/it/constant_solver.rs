@@ -47,8 +47,8 @@ fn machine(conjuncts: &[String], injective: bool) -> String {
     )
 }
 
-/// Integer terms over the constants: linear, products, division and
-/// `mod`, applications with known and unknown arguments, sums.
+/// Integer terms over the constants: linear, products, powers, division
+/// and `mod`, applications with known and unknown arguments, sums.
 fn term() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
         Just("x".to_string()),
@@ -65,6 +65,7 @@ fn term() -> impl Strategy<Value = String> {
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} - {b})")),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} * {b})")),
             (inner.clone(), 1..=3i32).prop_map(|(a, k)| format!("({a} / {k})")),
+            (inner.clone(), 0..=3i32).prop_map(|(a, k)| format!("({a} ** {k})")),
             (0..=2i32).prop_map(|k| format!("((x + {k}) mod 3)")),
             inner.prop_map(|a| format!("(-{a})")),
         ]
@@ -373,10 +374,10 @@ fn thousands_of_constants_race_without_overflowing_a_stack() {
 #[test]
 fn what_the_solver_cannot_translate_is_named() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("Cards.mch");
+    let path = dir.path().join("Words.mch");
     std::fs::write(
         &path,
-        "MACHINE Cards\nCONSTANTS s\nPROPERTIES\n  s <: 1..3 & s : {{1}, {2}} & card(s) = 1\nEND\n",
+        "MACHINE Words\nCONSTANTS s\nPROPERTIES\n  s : iseq(1..3) & size(s) = 2\nEND\n",
     )
     .unwrap();
     let args: Vec<String> = ["check", path.to_str().unwrap(), "--solver", "cp"]
@@ -391,16 +392,72 @@ fn what_the_solver_cannot_translate_is_named() {
         "{}",
         out.stderr
     );
-    assert!(out.stderr.contains("Cards.mch:4:"), "{}", out.stderr);
-    // The default falls back to enumeration: two valuations.
+    assert!(out.stderr.contains("Words.mch:4:"), "{}", out.stderr);
+    // The default falls back to enumeration: the six injective words.
     let args: Vec<String> = ["check", path.to_str().unwrap(), "--json"]
         .iter()
         .map(|s| s.to_string())
         .collect();
     let out = run_orbit(&args, std::time::Duration::from_secs(60));
     assert!(
-        out.stdout.contains("\"constant_valuations\":2"),
+        out.stdout.contains("\"constant_valuations\":6"),
         "{}",
         out.stdout
     );
+}
+
+#[test]
+fn conjuncts_beyond_the_translation_filter_the_solutions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Membership of a set in a set of sets is beyond the translation: it
+    // tests each solution of the rest.
+    let text =
+        "MACHINE Cards\nCONSTANTS s\nPROPERTIES\n  s <: 1..3 & s : {{1}, {2}} & card(s) = 1\nEND\n";
+    let want = valuations(&dir, text, ConstantSolver::Enumerate).expect("enumerated");
+    assert_eq!(want.len(), 2);
+    assert_eq!(valuations(&dir, text, ConstantSolver::Cp), Ok(want));
+    // A product over a set of unknowns defines `r`: computed from each
+    // solution, not searched (ProB's Project Euler 9, scaled down from a
+    // perimeter of 1000).
+    let text = "MACHINE Triple\nCONSTANTS r, a, b, c\nPROPERTIES\n  a : NATURAL & b : NATURAL & \
+                c : NATURAL & a < b & b < c & a ** 2 + b * b = c ** 2 & a + b + c = 30 & \
+                r = PI(x).(x : {a, b, c} | x)\nEND\n";
+    let want = vec![vec![
+        Value::Int(5 * 12 * 13),
+        Value::Int(5),
+        Value::Int(12),
+        Value::Int(13),
+    ]];
+    assert_eq!(valuations(&dir, text, ConstantSolver::Cp), Ok(want.clone()));
+    assert_eq!(
+        valuations(&dir, text, ConstantSolver::Auto),
+        Ok(want.clone())
+    );
+    // With --bound-integers, as ProB: propagation bounds them first, so
+    // MAXINT (3) does not cut them.
+    assert_eq!(bounded_valuations(&dir, text), Ok(want));
+    // Where propagation leaves an integer unbounded, --bound-integers
+    // cuts it to MININT..MAXINT.
+    let text = "MACHINE Open\nCONSTANTS x\nPROPERTIES\n  x : NATURAL & x > 1\nEND\n";
+    assert_eq!(
+        bounded_valuations(&dir, text),
+        Ok(vec![vec![Value::Int(2)], vec![Value::Int(3)]])
+    );
+}
+
+/// [`valuations`] by `--solver auto` with `--bound-integers`.
+fn bounded_valuations(dir: &tempfile::TempDir, text: &str) -> Result<Vec<Vec<Value>>, String> {
+    let path = dir.path().join("Bounded.mch");
+    std::fs::write(&path, text).expect("write the machine");
+    let options = LoadOptions {
+        bound_integers: true,
+        ..LoadOptions::default()
+    };
+    let loaded = load_model(&path, &options).map_err(|e| format!("{e:?}"))?;
+    let mut valuations = loaded
+        .interpreter
+        .constant_valuations()
+        .map_err(|e| e.message)?;
+    valuations.sort();
+    Ok(valuations)
 }

@@ -668,7 +668,8 @@ fn maxint_bounds_nat() {
     }
 }
 
-/// A false ASSERTIONS clause is reported as an assertion violation.
+/// A false ASSERTIONS clause is reported as an assertion violation;
+/// `--no-assertions` (ProB's `-noass`) explores every state instead.
 #[test]
 fn false_assertion_is_reported() {
     let text = "MACHINE Asrt\nVARIABLES x\nINVARIANT x : 0..3\nASSERTIONS x < 3\nINITIALISATION x := 0\n\
@@ -684,6 +685,12 @@ fn false_assertion_is_reported() {
         || final_state(&run.trace()).get("x").and_then(|v| v.as_str()) != Some("3")
     {
         run.fail("expected the trace INITIALISATION, inc, inc, inc ending in x = 3");
+    }
+    let path = path.to_string_lossy();
+    let flags = ["--no-assertions", "--no-deadlock"];
+    let unchecked = CheckRun::run_path(&path, &[], &flags, DEFAULT_TIMEOUT);
+    if unchecked.result() != "ok" || unchecked.code != Some(0) || unchecked.count("states") != 4 {
+        unchecked.fail("expected `ok`, exit code 0 and the 4 states x = 0..3");
     }
 }
 

@@ -65,6 +65,10 @@ pub struct BArgs {
     /// published tables obtained that way.
     #[arg(long, overrides_with = "constant_symmetry")]
     pub no_constant_symmetry: bool,
+    /// Do not check the machine's ASSERTIONS in the states explored
+    /// (ProB's `-noass`); the invariant is still checked.
+    #[arg(long)]
+    pub no_assertions: bool,
 }
 
 impl FrontEnd for BFrontEnd {
@@ -113,6 +117,7 @@ impl FrontEnd for BFrontEnd {
                 LoadError::Stopped(reason) => LoadFailure::Stopped(reason),
             })?;
         system.check_invariant = request.checks.invariant;
+        system.check_assertions = !args.no_assertions;
         // The command line, else the machine's SET_PREF_STATIC_SYMMETRY_DETECTION,
         // else ProB's default: on.
         let constant_symmetry = match (args.constant_symmetry, args.no_constant_symmetry) {

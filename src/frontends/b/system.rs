@@ -41,6 +41,9 @@ pub struct BSystem {
     /// Whether `check_state` evaluates the invariant (`orbit check
     /// --no-invariant` turns it off; assertions are still checked).
     pub check_invariant: bool,
+    /// Whether `check_state` evaluates the ASSERTIONS clause (`orbit check
+    /// --no-assertions` turns it off, as ProB's `-noass`).
+    pub check_assertions: bool,
     /// ProB's symmetry rules for constants, which a symmetry-reduced search
     /// applies to the valuations (set by the loader; none by default).
     pub constant_rules: crate::frontends::b::symmetry::ConstantRules,
@@ -131,6 +134,7 @@ impl BSystem {
             warnings: Vec::new(),
             shapes: Vec::new(),
             check_invariant: true,
+            check_assertions: true,
             constant_rules: crate::frontends::b::symmetry::ConstantRules::none(),
             groups,
             instances: std::sync::RwLock::new(None),
@@ -599,6 +603,9 @@ impl Model for BSystem {
         scratch.words = words;
         if let Some(f) = invariant.map_err(|e| self.error(&e))? {
             return Ok(Some(self.violation(ViolationKind::Invariant, &f)));
+        }
+        if !self.check_assertions {
+            return Ok(None);
         }
         let (c, v) = (&scratch.constants, &scratch.variables);
         if let Some(f) = self

@@ -763,14 +763,30 @@ impl<'a> Compiler<'a> {
         span: Span,
         lenient: bool,
     ) -> CResult<Solver> {
+        self.solver_of(names, vars, types, &conjuncts(p), p.span, span, lenient)
+    }
+
+    /// [`Self::solver`] for the conjunction of `parts` (spanning
+    /// `condition_span`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn solver_of(
+        &mut self,
+        names: &[Ident],
+        vars: &[u32],
+        types: Option<&[Type]>,
+        parts: &[&Expr],
+        condition_span: Span,
+        span: Span,
+        lenient: bool,
+    ) -> CResult<Solver> {
         let unbounded = std::mem::take(&mut self.unbounded_next);
-        let mut parts = Vec::new();
-        for c in conjuncts(p) {
-            parts.push(self.pred(c)?);
-        }
+        let parts = parts
+            .iter()
+            .map(|c| self.pred(c))
+            .collect::<CResult<Vec<CPred>>>()?;
         let condition = CPred {
             kind: PK::And(parts.clone()),
-            span: p.span,
+            span: condition_span,
         };
         let binder_types;
         let types = match types {

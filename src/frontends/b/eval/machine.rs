@@ -13,7 +13,7 @@ use super::compile::{Compiler, conjuncts};
 use super::ir::{CPred, CSubst, Slot, Solver};
 use super::{Env, EvalError, PropertyFailure, R, Step, format_with, plan, unset};
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::frontends::b::ast::{Machine, SubstKind};
+use crate::frontends::b::ast::{Expr, Machine, SubstKind};
 use crate::frontends::b::types::{GivenSet, MachineTypes, Type};
 use crate::frontends::b::value::Value;
 
@@ -258,9 +258,38 @@ impl Interpreter {
                 }
                 _ => (None, body),
             };
-            let guard = match guard_pred {
-                Some(p) => c.solver(&op.params, &param_slots, param_types, p, op.span, true)?,
-                None => plan::plan(
+            // The conjuncts of an `ANY ... WHERE` next that do not read its
+            // variables guard the parameters too, as in ProB, which solves
+            // the whole guard (`j : Jug` in `op(j) = ANY c WHERE j : Jug &
+            // c = f(j) THEN ...`): `#v.(P & Q) <=> P & #v.Q` when `P` does
+            // not read `v`.
+            let mut guard_parts: Vec<&Expr> = guard_pred.map(conjuncts).unwrap_or_default();
+            let mut next = rest;
+            while let SubstKind::Block(inner) = &next.kind {
+                next = inner;
+            }
+            if let (SubstKind::Any(vars, condition, _), true) = (&next.kind, np > 0) {
+                let names: Vec<String> = vars.iter().map(|v| v.name.clone()).collect();
+                guard_parts.extend(
+                    conjuncts(condition)
+                        .into_iter()
+                        .filter(|p| !crate::frontends::b::visit::mentions_any(p, &names)),
+                );
+            }
+            let guard = match (guard_parts.first(), guard_parts.last()) {
+                (Some(first), Some(last)) => {
+                    let span = first.span.to(last.span);
+                    c.solver_of(
+                        &op.params,
+                        &param_slots,
+                        param_types,
+                        &guard_parts,
+                        span,
+                        op.span,
+                        true,
+                    )?
+                }
+                _ => plan::plan(
                     &op.params,
                     &param_slots,
                     param_types,
@@ -332,8 +361,14 @@ impl Interpreter {
             ConstantSolver::Enumerate => return self.enumerate_constants(),
             ConstantSolver::Cp => self.solve_constants(conjuncts, false, false),
             ConstantSolver::Auto => match self.solve_constants(conjuncts, true, true) {
-                Solved::Applies => {
+                Solved::Applies { alone: false } => {
                     return self.race_for_constants(conjuncts, &|| self.enumerate_constants());
+                }
+                Solved::Applies { alone: true } => {
+                    match self.solve_constants(conjuncts, false, false) {
+                        Solved::Unsupported(_) => return self.enumerate_constants(),
+                        other => other,
+                    }
                 }
                 Solved::Unsupported(_) | Solved::Small => return self.enumerate_constants(),
                 other => other,
@@ -355,7 +390,7 @@ impl Interpreter {
                 ),
                 stopped: None,
             }),
-            Solved::Small | Solved::Applies => self.enumerate_constants(),
+            Solved::Small | Solved::Applies { .. } => self.enumerate_constants(),
         }
     }
 

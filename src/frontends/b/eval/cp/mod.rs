@@ -13,7 +13,10 @@
 //! * an integer, boolean or given-set constant is one integer variable
 //!   (booleans 0/1, elements by their index), its domain read from its
 //!   typing conjunct (`x : 1..n`, `x : S` with `S` known, `x : NAT`),
-//!   else its type, else `MININT..MAXINT` with `--bound-integers`;
+//!   else its type; an integer nothing bounds (`x : NATURAL`, `f : S -->
+//!   INTEGER`) starts wide and keeps the domain propagation leaves it, as
+//!   in ProB's CLP(FD): only where propagation leaves it unbounded does
+//!   `--bound-integers` cut it to `MININT..MAXINT`;
 //! * a total function (`-->`, `>->`, `-->>`, `>->>`) over a known domain
 //!   is one encoding per element of the domain (nested for functions
 //!   into functions, as a Sudoku board `1..9 --> (1..9 --> 1..9)`);
@@ -26,7 +29,11 @@
 //!   Q)` and `SIGMA` whose bound variables range over known values
 //!   (unrolled), function spaces (with `all_different` for injections).
 //!
-//! Anything else is named ([`Unsupported`]): `--solver auto` (the default)
+//! A conjunct beyond the translation is a filter: every solution of the
+//! others is tested on it by the interpreter; a constant defined by such a
+//! conjunct (`r = PI(x).(x : {a, b, c} | x)`) is not searched but computed
+//! from each solution. A constant that cannot be encoded and has no
+//! definition is named ([`Unsupported`]): `--solver auto` (the default)
 //! then enumerates as before, `--solver cp` refuses the machine. Solutions
 //! are decoded into B values and sorted, so the valuations' order does
 //! not depend on the solver's search.
@@ -78,8 +85,13 @@ pub(crate) enum Solved {
     Small,
     /// The run's budget ran out.
     Stopped(workers::StopReason),
-    /// The model is built and worth solving (`check_only`).
-    Applies,
+    /// The model is built and worth solving (`check_only`); `alone`: an
+    /// integer is bounded only by propagation, so enumeration, which
+    /// cannot see that bound, must not race the solver.
+    Applies {
+        /// Only the solver's answer is ProB's.
+        alone: bool,
+    },
 }
 
 /// Stack of each racer of [`Interpreter::race_for_constants`]: as deep
@@ -208,18 +220,28 @@ impl Interpreter {
     }
 
     fn solve_constants_here(&self, conjuncts: &[CPred], auto: bool, check_only: bool) -> Solved {
-        let mut m = model::Model::new(self);
-        match m.build(conjuncts, auto) {
-            Ok(true) if check_only => return Solved::Applies,
-            Ok(true) => {}
-            Ok(false) => return Solved::Small,
-            Err(model::Failure::Unsupported(u)) => return Solved::Unsupported(u),
-            Err(model::Failure::Unsat) => return Solved::Valuations(Vec::new()),
-            Err(model::Failure::Stopped(reason)) => return Solved::Stopped(reason),
-        }
+        let failed = |f| match f {
+            model::Failure::Unsupported(u) => Solved::Unsupported(u),
+            model::Failure::Unsat => Solved::Valuations(Vec::new()),
+            model::Failure::Stopped(reason) => Solved::Stopped(reason),
+        };
+        // Each constant deferred makes a new model: at most one per constant.
+        let mut deferred = Vec::new();
+        let m = loop {
+            let mut m = model::Model::new(self, &deferred);
+            match m.build(conjuncts, auto) {
+                Ok(model::Built::Ready { alone }) if check_only => {
+                    return Solved::Applies { alone };
+                }
+                Ok(model::Built::Ready { .. }) => break m,
+                Ok(model::Built::Small) => return Solved::Small,
+                Ok(model::Built::Defer(k)) => deferred.push(k),
+                Err(f) => return failed(f),
+            }
+        };
         match m.solutions() {
             Ok(valuations) => Solved::Valuations(valuations),
-            Err(reason) => Solved::Stopped(reason),
+            Err(f) => failed(f),
         }
     }
 }

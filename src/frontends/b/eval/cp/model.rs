@@ -127,6 +127,10 @@ const NARROWED: i64 = 1 << 20;
 /// Most values of the smaller factor of a product of two unknowns.
 const MAX_FACTOR_VALUES: i64 = 1 << 10;
 
+/// The largest known exponent of a power of an unknown (`x ** k`, as
+/// `k - 1` products).
+const MAX_EXPONENT: i64 = 16;
+
 /// Most instances a binder is unrolled into.
 const MAX_INSTANCES: usize = 1 << 16;
 
@@ -166,13 +170,39 @@ pub(super) struct Model<'i> {
     pub(super) bit_lits: std::collections::HashMap<DomainId, Literal>,
     /// Set while a binder is planned again (never twice).
     replanning: bool,
-    /// Integer constants that nothing bounds before propagation: their
-    /// variables, wide, for propagation to narrow (`k`, variable, span).
-    wide: Vec<(usize, DomainId, Span)>,
+    /// Integers that nothing bounds before propagation: their variables,
+    /// wide, for propagation to narrow (what they are, variable, span).
+    wide: Vec<(String, DomainId, Span)>,
+    /// Constants computed from the solution after solving, by their
+    /// defining conjunct `k = E`, which is beyond the translation: the
+    /// solver does not search their values.
+    deferred: Vec<usize>,
+    /// The defining conjunct of each deferred constant (`k`, `E`).
+    definitions: Vec<(usize, CExpr)>,
+    /// Conjuncts beyond the translation: every solution of the others is
+    /// tested on them.
+    filters: Vec<CPred>,
+}
+
+/// What [`Model::build`] made.
+pub(super) enum Built {
+    /// Every conjunct the translation takes is posted.
+    Ready {
+        /// An integer is bounded only by propagation: enumeration, which
+        /// cannot see those bounds, would try other values.
+        alone: bool,
+    },
+    /// `auto` and candidates few enough to enumerate.
+    Small,
+    /// Build again with constant `.0` deferred: its defining conjunct is
+    /// beyond the translation.
+    Defer(usize),
 }
 
 impl<'i> Model<'i> {
-    pub(super) fn new(interp: &'i Interpreter) -> Self {
+    /// An empty model; the constants in `deferred` are computed after
+    /// solving ([`Built::Defer`]).
+    pub(super) fn new(interp: &'i Interpreter, deferred: &[usize]) -> Self {
         let mut cp = Cp::default();
         let tag = cp.new_constraint_tag();
         let nc = interp.num_constants;
@@ -191,17 +221,34 @@ impl<'i> Model<'i> {
             bit_lits: std::collections::HashMap::new(),
             replanning: false,
             wide: Vec::new(),
+            deferred: deferred.to_vec(),
+            definitions: Vec::new(),
+            filters: Vec::new(),
         }
     }
 
-    /// Builds the model of `conjuncts`: `Ok(false)` when `auto` and the
-    /// candidates are few enough to enumerate.
-    pub(super) fn build(&mut self, conjuncts: &[CPred], auto: bool) -> T<bool> {
+    /// Builds the model of `conjuncts`: the constants' encodings, then
+    /// every conjunct the translation takes; the others become filters
+    /// of the solutions, and a constant whose definition is beyond the
+    /// translation asks for a build with it deferred.
+    pub(super) fn build(&mut self, conjuncts: &[CPred], auto: bool) -> T<Built> {
         self.known_constants(conjuncts)?;
+        let mut defining = Vec::new();
         for k in 0..self.nc {
-            if self.known[k].is_none() {
-                let enc = self.encode_constant(k, conjuncts)?;
-                self.enc[k] = Some(enc);
+            if self.known[k].is_some() {
+                continue;
+            }
+            let definition = definition_of(k, conjuncts);
+            if self.deferred.contains(&k) {
+                let (i, e) = definition.expect("a deferred constant has a definition");
+                self.definitions.push((k, e.clone()));
+                defining.push(i);
+                continue;
+            }
+            match self.encode_constant(k, conjuncts) {
+                Ok(enc) => self.enc[k] = Some(enc),
+                Err(Failure::Unsupported(_)) if definition.is_some() => return Ok(Built::Defer(k)),
+                Err(e) => return Err(e),
             }
         }
         // Enumeration cannot take an integer that nothing bounds: the
@@ -209,35 +256,105 @@ impl<'i> Model<'i> {
         if auto && self.wide.is_empty() {
             let space: f64 = self.enc.iter().flatten().map(|e| self.space(e)).product();
             if space <= AUTO_THRESHOLD {
-                return Ok(false);
+                return Ok(Built::Small);
             }
         }
-        for c in conjuncts {
-            self.post(c)?;
-        }
-        if !self.wide.is_empty() {
-            // The domains the predicate leaves them, after propagation.
-            if self.cp.propagate_to_fixpoint() == CSPSolverExecutionFlag::Infeasible {
-                return Err(Failure::Unsat);
-            }
-            for &(k, x, span) in &self.wide {
-                if self.ub(x) - self.lb(x) > NARROWED || self.lb(x) == -WIDE || self.ub(x) == WIDE {
-                    let name = &self.interp.constant_names[k];
-                    return Err(unsupported(
-                        span,
-                        format!(
-                            "`{name}`: no finite domain, even after propagation (bound it, \
-                             e.g. `{name} : 0..100`, or give --bound-integers)"
-                        ),
-                    ));
+        let mut left: Vec<&CPred> = (conjuncts.iter().enumerate())
+            .filter(|(i, _)| !defining.contains(i))
+            .map(|(_, c)| c)
+            .collect();
+        // Twice: a conjunct beyond the translation over the typing domains
+        // (a product of two wide integers) may be within it over the
+        // domains the others leave after propagation.
+        for pass in 0..2 {
+            if pass == 1 {
+                if left.is_empty() {
+                    break;
+                }
+                if self.cp.propagate_to_fixpoint() == CSPSolverExecutionFlag::Infeasible {
+                    return Err(Failure::Unsat);
                 }
             }
+            let mut beyond = Vec::new();
+            for c in left {
+                let mark = self.decision.len();
+                match self.post(c) {
+                    Ok(()) => {}
+                    Err(Failure::Unsupported(_)) => {
+                        // What it posted before giving up is implied by it
+                        // or defines auxiliaries; its fresh variables are
+                        // not searched.
+                        self.decision.truncate(mark);
+                        beyond.push(c);
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            left = beyond;
         }
-        Ok(true)
+        for c in left {
+            if let Some(k) = self.defined_constant(c) {
+                return Ok(Built::Defer(k));
+            }
+            tracing::debug!(span = ?c.span, "constant solver: a conjunct filters the solutions");
+            self.filters.push(c.clone());
+        }
+        let alone = !self.wide.is_empty();
+        if alone {
+            self.bound_wide_integers()?;
+        }
+        Ok(Built::Ready { alone })
+    }
+
+    /// Narrows the integers that nothing bounded before propagation to the
+    /// domains propagation leaves them; where it leaves one unbounded,
+    /// `--bound-integers` bounds it by MININT..MAXINT (as ProB enumerates
+    /// it), else it is refused.
+    fn bound_wide_integers(&mut self) -> T<()> {
+        if self.cp.propagate_to_fixpoint() == CSPSolverExecutionFlag::Infeasible {
+            return Err(Failure::Unsat);
+        }
+        let mut bounded = false;
+        for (what, x, span) in std::mem::take(&mut self.wide) {
+            let (lb, ub) = (self.lb(x), self.ub(x));
+            let (open_below, open_above) = (lb <= -NARROWED, ub >= NARROWED);
+            if !open_below && !open_above && ub - lb <= NARROWED {
+                continue;
+            }
+            if !self.interp.bound_integers {
+                return Err(unsupported(
+                    span,
+                    format!(
+                        "{what}: no finite domain, even after propagation (bound it, \
+                         e.g. `x : 0..100`, or give --bound-integers)"
+                    ),
+                ));
+            }
+            let var = || Term::Lin(Lin::var(x));
+            let (minint, maxint) = (self.interp.minint, self.interp.maxint);
+            if open_below || !open_above {
+                self.post_cmp(Cmp::Ge, var(), Term::Lin(Lin::constant(minint)), span)?;
+            }
+            if open_above || !open_below {
+                self.post_cmp(Cmp::Le, var(), Term::Lin(Lin::constant(maxint)), span)?;
+            }
+            bounded = true;
+        }
+        if bounded {
+            self.used_bound();
+        }
+        Ok(())
+    }
+
+    /// The unknown, encoded constant `c` defines (`k = E`, `E` not reading
+    /// `k`).
+    fn defined_constant(&self, c: &CPred) -> Option<usize> {
+        (0..self.nc)
+            .find(|&k| self.enc[k].is_some() && definition_of(k, std::slice::from_ref(c)).is_some())
     }
 
     /// Every solution, decoded and sorted.
-    pub(super) fn solutions(mut self) -> Result<Vec<Vec<Value>>, workers::StopReason> {
+    pub(super) fn solutions(mut self) -> T<Vec<Vec<Value>>> {
         let mut brancher = self.cp.default_brancher();
         let mut resolver = ResolutionResolver::default();
         let mut budget = Budget::default();
@@ -261,7 +378,9 @@ impl<'i> Model<'i> {
                 }
                 SatisfactionResult::Unsatisfiable(..) => break,
                 SatisfactionResult::Unknown(..) => {
-                    return Err(budget.reason.unwrap_or(workers::StopReason::Interrupted));
+                    return Err(Failure::Stopped(
+                        budget.reason.unwrap_or(workers::StopReason::Interrupted),
+                    ));
                 }
             };
             let value_of = |x: DomainId| values[position[&x]];
@@ -269,10 +388,13 @@ impl<'i> Model<'i> {
                 .map(|k| match (&self.known[k], &self.enc[k]) {
                     (Some(v), _) => v.clone(),
                     (None, Some(e)) => decode(e, &value_of),
-                    (None, None) => unreachable!("every constant is known or encoded"),
+                    // Deferred: computed below.
+                    (None, None) => super::super::unset(),
                 })
                 .collect();
-            out.push(valuation);
+            if let Some(valuation) = self.completed(valuation)? {
+                out.push(valuation);
+            }
             if self.decision.is_empty() {
                 break;
             }
@@ -287,6 +409,49 @@ impl<'i> Model<'i> {
         out.sort();
         out.dedup();
         Ok(out)
+    }
+
+    /// A solution of the posted conjuncts with its deferred constants
+    /// computed, if the filters hold on it.
+    fn completed(&mut self, mut valuation: Vec<Value>) -> T<Option<Vec<Value>>> {
+        if self.definitions.is_empty() && self.filters.is_empty() {
+            return Ok(Some(valuation));
+        }
+        let mut env = Env {
+            consts: &[],
+            frame: vec![super::super::unset(); self.interp.properties_frame],
+        };
+        env.frame[..self.nc].clone_from_slice(&valuation);
+        let mut pending: Vec<usize> = self.definitions.iter().map(|d| d.0).collect();
+        while !pending.is_empty() {
+            let ready = self.definitions.iter().find(|(k, e)| {
+                let mut slots = Vec::new();
+                plan::expr_slots(e, &mut slots);
+                pending.contains(k) && !slots.iter().any(|&s| pending.contains(&(s as usize)))
+            });
+            let Some((k, e)) = ready else {
+                let span = self.definitions[0].1.span;
+                return Err(unsupported(
+                    span,
+                    "constants defined in terms of each other",
+                ));
+            };
+            let k = *k;
+            let value = self.interp.eval(e, &mut env).map_err(|f| self.failure(f))?;
+            env.frame[k] = value.clone();
+            valuation[k] = value;
+            pending.retain(|&j| j != k);
+        }
+        for f in &self.filters {
+            if !self
+                .interp
+                .holds(f, &mut env)
+                .map_err(|f| self.failure(f))?
+            {
+                return Ok(None);
+            }
+        }
+        Ok(Some(valuation))
     }
 
     // ---- the constants ----
@@ -361,7 +526,7 @@ impl<'i> Model<'i> {
                     (lo, hi) => {
                         let enc = self.int_var(lo.unwrap_or(-WIDE), hi.unwrap_or(WIDE), span)?;
                         if let Enc::Scalar(_, x) = enc {
-                            self.wide.push((k, x, span));
+                            self.wide.push((format!("`{name}`"), x, span));
                         }
                         Ok(enc)
                     }
@@ -375,7 +540,7 @@ impl<'i> Model<'i> {
     }
 
     /// Bounds of integer constant `k` from top-level comparisons with
-    /// known values, else `--bound-integers`' MININT..MAXINT.
+    /// known values.
     pub(super) fn int_bounds_of(
         &mut self,
         k: usize,
@@ -406,11 +571,6 @@ impl<'i> Model<'i> {
                 _ => {}
             }
         }
-        if self.interp.bound_integers && (lo.is_none() || hi.is_none()) {
-            lo = lo.or(Some(self.interp.minint));
-            hi = hi.or(Some(self.interp.maxint));
-            self.used_bound();
-        }
         (lo, hi)
     }
 
@@ -425,10 +585,7 @@ impl<'i> Model<'i> {
                 !self.reads_unknown(a) && !self.reads_unknown(b)
             }
             // An unbounded one types an integer for propagation to narrow.
-            EK::Ints(kind) => {
-                let (lo, hi) = self.interp.int_bounds(*kind);
-                (lo.is_some() && hi.is_some()) || self.interp.bound_integers
-            }
+            EK::Ints(_) => true,
             EK::Binary(_, a, b) if is_function_space(s) => {
                 !self.reads_unknown(a) && !self.reads_unknown(b)
             }
@@ -454,6 +611,15 @@ impl<'i> Model<'i> {
         if let Some((inner, _)) = pow_of(s) {
             let universe = self.known_set(inner)?;
             return self.new_set(universe, s.span);
+        }
+        if let EK::Ints(kind) = &s.kind {
+            let (lo, hi) = self.interp.int_bounds(*kind);
+            let enc = self.int_var(lo.unwrap_or(-WIDE), hi.unwrap_or(WIDE), s.span)?;
+            if let (Enc::Scalar(_, x), true) = (&enc, lo.is_none() || hi.is_none()) {
+                self.wide
+                    .push((format!("a member of {}", int_set_name(*kind)), *x, s.span));
+            }
+            return Ok(enc);
         }
         if let EK::Binary(_, a, b) = &s.kind
             && is_function_space(s)
@@ -1274,10 +1440,14 @@ impl<'i> Model<'i> {
         }
         match &e.kind {
             EK::Read(Slot::Frame(k)) if (*k as usize) < self.nc => {
-                match self.enc[*k as usize]
-                    .clone()
-                    .expect("an unknown constant is encoded")
-                {
+                let Some(enc) = self.enc[*k as usize].clone() else {
+                    let name = &self.interp.constant_names[*k as usize];
+                    return Err(unsupported(
+                        e.span,
+                        format!("`{name}`, computed after solving the others"),
+                    ));
+                };
+                match enc {
                     Enc::Scalar(_, x) => Ok(Term::Lin(Lin::var(x))),
                     Enc::Set(set) => Ok(Term::Set(set)),
                     f => Ok(Term::Fun(f)),
@@ -1348,6 +1518,37 @@ impl<'i> Model<'i> {
                 )?;
                 self.post_product(x, y, z, e.span)?;
                 Ok(Term::Lin(Lin::var(z)))
+            }
+            EK::Binary(BinaryOp::Power, a, b) => {
+                let (a, b) = (self.term(a)?, self.term(b)?);
+                let (a, b) = (self.lin(a, e.span)?, self.lin(b, e.span)?);
+                if !b.terms.is_empty() || !(0..=MAX_EXPONENT).contains(&b.k) {
+                    return Err(unsupported(
+                        e.span,
+                        format!(
+                            "a power with an unknown exponent or one outside 0..{MAX_EXPONENT}"
+                        ),
+                    ));
+                }
+                // x ** k as k - 1 products.
+                let mut power = Lin::constant(1);
+                if b.k > 0 {
+                    let x = self.materialise(&a, e.span)?;
+                    let mut acc = x;
+                    for _ in 1..b.k {
+                        let (xl, xh, al, ah) = (self.lb(x), self.ub(x), self.lb(acc), self.ub(acc));
+                        let products = [xl * al, xl * ah, xh * al, xh * ah];
+                        let z = self.aux(
+                            *products.iter().min().expect("four"),
+                            *products.iter().max().expect("four"),
+                            e.span,
+                        )?;
+                        self.post_product(acc, x, z, e.span)?;
+                        acc = z;
+                    }
+                    power = Lin::var(acc);
+                }
+                Ok(Term::Lin(power))
             }
             EK::Binary(op @ (BinaryOp::Div | BinaryOp::Mod), a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
@@ -1745,6 +1946,24 @@ impl<'i> Model<'i> {
             )),
         }
     }
+}
+
+/// The defining conjunct of constant `k` among `conjuncts`, `k = E` with
+/// `E` not reading `k`: its index and `E`.
+fn definition_of(k: usize, conjuncts: &[CPred]) -> Option<(usize, &CExpr)> {
+    conjuncts.iter().enumerate().find_map(|(i, c)| {
+        let PK::Cmp(Cmp::Eq, a, b) = &c.kind else {
+            return None;
+        };
+        [(a, b), (b, a)].into_iter().find_map(|(x, e)| {
+            let EK::Read(Slot::Frame(j)) = x.kind else {
+                return None;
+            };
+            let mut slots = Vec::new();
+            plan::expr_slots(e, &mut slots);
+            (j as usize == k && !slots.contains(&j)).then_some((i, e))
+        })
+    })
 }
 
 /// A set of scalar codes.
