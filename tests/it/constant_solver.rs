@@ -73,7 +73,8 @@ fn term() -> impl Strategy<Value = String> {
 }
 
 /// Predicates: comparisons, memberships, booleans and elements,
-/// quantifiers over known ranges, and the connectives.
+/// quantifiers over known ranges, set extensions of unknowns (some beyond
+/// the translation: filters), and the connectives.
 fn predicate() -> impl Strategy<Value = String> {
     let cmp = prop_oneof![
         Just("="),
@@ -95,6 +96,9 @@ fn predicate() -> impl Strategy<Value = String> {
         (0..=3i32)
             .prop_map(|k| format!("!(i, j).(i : 1..3 & j : 1..3 & i < j => f(i) + {k} /= f(j))")),
         Just("f = {1 |-> 0, 2 |-> 1, 3 |-> 2}".to_string()),
+        Just("card({x, y, 1}) = 3".to_string()),
+        Just("card({x, y + 1, f(1)}) = 3".to_string()),
+        Just("x : {y, y * 2, 3}".to_string()),
     ];
     atom.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
@@ -150,6 +154,7 @@ fn set_predicate() -> impl Strategy<Value = String> {
         Just("ran(r)".to_string()),
         Just("{i | i : 1..3 & i /= x}".to_string()),
         Just("{i | i : 1..2 & f(i) > 0}".to_string()),
+        Just("{x, 2}".to_string()),
     ];
     let set = set.prop_recursive(1, 4, 2, |inner| {
         prop_oneof![
@@ -460,4 +465,40 @@ fn bounded_valuations(dir: &tempfile::TempDir, text: &str) -> Result<Vec<Vec<Val
         .map_err(|e| e.message)?;
     valuations.sort();
     Ok(valuations)
+}
+
+#[test]
+fn parameters_nothing_bounds_are_found_by_propagation() {
+    // `h + h = v` bounds `h` only through propagation: enumeration finds
+    // no finite domain, and with --bound-integers (MAXINT 3) it would cut
+    // 16 -> 8 away; the solver finds the halving chain 16, 8, 4, 2, 1.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("Halves.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Halves\nVARIABLES v\nINVARIANT v : 0..20\nINITIALISATION v := 16\n\
+         OPERATIONS\n  halve(h) = PRE h : NATURAL & h + h = v THEN v := h END\nEND\n",
+    )
+    .unwrap();
+    let path = path.to_string_lossy();
+    let timeout = std::time::Duration::from_secs(60);
+    for flags in [
+        &["--no-deadlock"][..],
+        &["--no-deadlock", "--bound-integers"],
+    ] {
+        let run = CheckRun::run_path(&path, &[], flags, timeout);
+        assert_eq!(run.result(), "ok", "{}", run.command);
+        assert_eq!(run.count("states"), 5, "{}", run.command);
+    }
+    // Enumeration alone, as before: refused, or cut at MAXINT.
+    let run = CheckRun::run_path(
+        &path,
+        &[],
+        &["--no-deadlock", "--solver", "enumerate"],
+        timeout,
+    );
+    assert_eq!(run.result(), "model_error", "{}", run.command);
+    let flags = ["--no-deadlock", "--solver", "enumerate", "--bound-integers"];
+    let run = CheckRun::run_path(&path, &[], &flags, timeout);
+    assert_eq!(run.count("states"), 1, "{}", run.command);
 }

@@ -47,10 +47,12 @@ pub struct BArgs {
     pub bound_integers: bool,
     /// How the constants of PROPERTIES are found: `auto` hands them to
     /// the constraint solver (propagation, then search) where enumeration
-    /// would try more than 100,000 candidate valuations and the predicate
-    /// is within the solver's reach; `enumerate` generates and tests
-    /// candidates only; `cp` uses the solver only and refuses a predicate
-    /// beyond its reach, naming the construct.
+    /// would try more than 100,000 candidate valuations or an integer is
+    /// bounded only by the predicate; `enumerate` generates and tests
+    /// candidates only (for operation parameters too); `cp` uses the
+    /// solver only and refuses constants it cannot encode, naming them.
+    /// Operation parameters that only the guard bounds are found by the
+    /// solver in each state unless `enumerate`.
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub solver: crate::frontends::b::eval::cp::ConstantSolver,
     /// Set up only the constant valuations in ProB's normal form (ProB's

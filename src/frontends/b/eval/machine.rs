@@ -10,7 +10,8 @@
 use std::ops::Range;
 
 use super::compile::{Compiler, conjuncts};
-use super::ir::{CPred, CSubst, Slot, Solver};
+use super::cp::ConstantSolver;
+use super::ir::{CPred, CSubst, Gen, PK, Slot, SolveStep, Solver};
 use super::{Env, EvalError, PropertyFailure, R, Step, format_with, plan, unset};
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::frontends::b::ast::{Expr, Machine, SubstKind};
@@ -28,10 +29,27 @@ struct Operation {
     /// Enumerates the parameters subject to the top-level guard (also
     /// used, with no variables, for parameterless operations' guards).
     guard: Solver,
+    /// The parameters are found by the constraint solver in each state
+    /// (enumeration would find no finite domain for one, or cut it at
+    /// `--bound-integers`' MAXINT where ProB propagates first); the guard
+    /// is enumerated in a state where it is beyond the solver.
+    by_solver: Option<ParameterSolver>,
     /// The rest of the body.
     body: CSubst,
     /// Frame size this operation needs.
     frame: usize,
+}
+
+/// What the constraint solver needs to find an operation's parameters.
+#[derive(Debug)]
+struct ParameterSolver {
+    names: Vec<String>,
+    types: Vec<Type>,
+    /// The conjuncts of the guard.
+    conjuncts: Vec<CPred>,
+    /// The guard's plan enumerates an integer within `--bound-integers`'
+    /// bounds (which a state where the solver gives up then uses).
+    plan_bounded: bool,
 }
 
 /// The interpreter of one machine: compiled once, then shared (it is
@@ -276,6 +294,8 @@ impl Interpreter {
                         .filter(|p| !crate::frontends::b::visit::mentions_any(p, &names)),
                 );
             }
+            let bound_before = c.bound_used();
+            c.set_bound_used(false);
             let guard = match (guard_parts.first(), guard_parts.last()) {
                 (Some(first), Some(last)) => {
                     let span = first.span.to(last.span);
@@ -299,6 +319,27 @@ impl Interpreter {
                     c.int_bound(),
                 ),
             };
+            let guard_bounded = c.bound_used();
+            let unbounded = guard
+                .steps
+                .iter()
+                .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))));
+            let by_solver = match (&guard.condition, param_types) {
+                (Some(condition), Some(types)) if np > 0 && (unbounded || guard_bounded) => {
+                    let PK::And(conjuncts) = &condition.kind else {
+                        unreachable!("a guard's condition is a conjunction")
+                    };
+                    Some(ParameterSolver {
+                        names: op.params.iter().map(|p| p.name.clone()).collect(),
+                        types: types.to_vec(),
+                        conjuncts: conjuncts.clone(),
+                        plan_bounded: guard_bounded,
+                    })
+                }
+                _ => None,
+            };
+            // The plan's use of the bounds counts where the plan is used.
+            c.set_bound_used(bound_before || (guard_bounded && by_solver.is_none()));
             for (j, o) in op.outputs.iter().enumerate() {
                 c.push_local(&o.name, (nv + np + j) as u32);
             }
@@ -308,6 +349,7 @@ impl Interpreter {
                 params: nv..nv + np,
                 outputs: nv + np..nv + np + no,
                 guard,
+                by_solver,
                 body,
                 frame: c.frame_size() as usize,
             });
@@ -354,7 +396,7 @@ impl Interpreter {
     /// Every valuation of the constants satisfying PROPERTIES, in a
     /// deterministic order (one empty valuation if there are no constants).
     pub fn constant_valuations(&self) -> Result<Vec<Vec<Value>>, EvalError> {
-        use super::cp::{ConstantSolver, Solved};
+        use super::cp::Solved;
         let conjuncts = &self.properties_conjuncts;
         let solved = match self.constant_solver {
             _ if self.num_constants == 0 => return self.enumerate_constants(),
@@ -531,6 +573,35 @@ impl Interpreter {
         let o = &self.operations[op];
         for slot in o.outputs.clone() {
             env.frame[slot] = super::undefined();
+        }
+        if let (Some(p), false) = (
+            &o.by_solver,
+            self.constant_solver == ConstantSolver::Enumerate,
+        ) {
+            let base = o.params.start;
+            match self.solve_parameters(base, &p.names, &p.types, &p.conjuncts, env) {
+                Some(Ok(valuations)) => {
+                    for valuation in valuations {
+                        env.frame[o.params.clone()].clone_from_slice(&valuation);
+                        self.exec(&o.body, env, &mut |env| {
+                            emit(&Step {
+                                op,
+                                params: &env.frame[o.params.clone()],
+                                outputs: &env.frame[o.outputs.clone()],
+                                variables: &env.frame[..nv],
+                            });
+                            Ok(())
+                        })?;
+                    }
+                    return Ok(());
+                }
+                Some(Err(e)) => return Err(e),
+                // Beyond the solver in this state: enumerated.
+                None if p.plan_bounded => self
+                    .bound_at_run_time
+                    .store(true, std::sync::atomic::Ordering::Relaxed),
+                None => {}
+            }
         }
         let run: R<bool> = self.solve(&o.guard, env, &mut |env| {
             self.exec(&o.body, env, &mut |env| {

@@ -220,6 +220,63 @@ impl Interpreter {
     }
 
     fn solve_constants_here(&self, conjuncts: &[CPred], auto: bool, check_only: bool) -> Solved {
+        let unknowns = || model::Unknowns {
+            base: 0,
+            names: &self.constant_names,
+            types: &self.constant_types,
+            env: super::Env {
+                consts: &[],
+                frame: vec![super::unset(); self.properties_frame],
+            },
+        };
+        self.solve_unknowns(&unknowns, conjuncts, auto, check_only)
+    }
+
+    /// The values of the parameters in frame slots `base..` (named
+    /// `names`, of `types`) that satisfy `conjuncts` (an operation's
+    /// guard) in the state of `env`, sorted: `None` where the guard is
+    /// beyond the translation (then it is enumerated).
+    pub(crate) fn solve_parameters(
+        &self,
+        base: usize,
+        names: &[String],
+        types: &[crate::frontends::b::types::Type],
+        conjuncts: &[CPred],
+        env: &super::Env<'_>,
+    ) -> Option<Result<Vec<Vec<Value>>, super::EvalError>> {
+        let unknowns = || model::Unknowns {
+            base,
+            names,
+            types,
+            env: super::Env {
+                consts: env.consts,
+                frame: env.frame.clone(),
+            },
+        };
+        let solve = std::panic::AssertUnwindSafe(|| {
+            self.solve_unknowns(&unknowns, conjuncts, false, false)
+        });
+        let stopped = |reason| super::EvalError {
+            span: conjuncts.first().map_or_else(Span::default, |c| c.span),
+            message: "stopped while solving the parameters".into(),
+            stopped: Some(reason),
+        };
+        match std::panic::catch_unwind(solve) {
+            Ok(Solved::Valuations(v)) => Some(Ok(v)),
+            Ok(Solved::Stopped(reason)) => Some(Err(stopped(reason))),
+            _ => None,
+        }
+    }
+
+    /// Solves `conjuncts` for the unknowns `unknowns()` makes (one model
+    /// per constant deferred).
+    fn solve_unknowns<'i>(
+        &'i self,
+        unknowns: &dyn Fn() -> model::Unknowns<'i>,
+        conjuncts: &[CPred],
+        auto: bool,
+        check_only: bool,
+    ) -> Solved {
         let failed = |f| match f {
             model::Failure::Unsupported(u) => Solved::Unsupported(u),
             model::Failure::Unsat => Solved::Valuations(Vec::new()),
@@ -228,7 +285,7 @@ impl Interpreter {
         // Each constant deferred makes a new model: at most one per constant.
         let mut deferred = Vec::new();
         let m = loop {
-            let mut m = model::Model::new(self, &deferred);
+            let mut m = model::Model::new(self, unknowns(), &deferred);
             match m.build(conjuncts, auto) {
                 Ok(model::Built::Ready { alone }) if check_only => {
                     return Solved::Applies { alone };

@@ -16,7 +16,7 @@ use pumpkin_core::variables::{AffineView, DomainId, Literal, TransformableVariab
 
 use super::super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, SolveStep, Solver};
 use super::super::{Env, Fail, Interpreter, plan};
-use super::sets::SetTerm;
+use super::sets::{ScalarItem, SetTerm};
 use super::{AUTO_THRESHOLD, Unsupported};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
@@ -151,19 +151,39 @@ impl TerminationCondition for Budget {
     }
 }
 
-/// The solver's model of the constants.
+/// What a model solves for: the frame slots `base..base + names.len()`
+/// (the constants of PROPERTIES, or an operation's parameters), their
+/// names and types, and the frame the known values are read from.
+pub(super) struct Unknowns<'i> {
+    /// The first slot.
+    pub(super) base: usize,
+    /// Their names, for messages.
+    pub(super) names: &'i [String],
+    /// Their types.
+    pub(super) types: &'i [Type],
+    /// The known values: the machine's constants (for parameters) and the
+    /// frame (a state's variables; unknown slots unset).
+    pub(super) env: Env<'i>,
+}
+
+/// The solver's model of the unknowns.
 pub(super) struct Model<'i> {
     pub(super) interp: &'i Interpreter,
     pub(super) cp: Cp,
     pub(super) tag: ConstraintTag,
+    /// The first unknown slot.
+    base: usize,
+    /// How many unknowns.
     nc: usize,
-    /// Constants whose value is known before solving.
+    names: &'i [String],
+    types: &'i [Type],
+    /// Unknowns whose value is known before solving (by their index).
     known: Vec<Option<Value>>,
-    /// Encodings of the other constants.
+    /// Encodings of the other unknowns.
     enc: Vec<Option<Enc>>,
-    /// The frame: known constants and the bound variables of unrolled
+    /// The frame: known values and the bound variables of unrolled
     /// quantifiers.
-    pub(super) env: Env<'static>,
+    pub(super) env: Env<'i>,
     /// Every variable of an encoding: a solution is their values.
     pub(super) decision: Vec<DomainId>,
     /// The literal `[x >= 1]` of each 0/1 variable that has one.
@@ -200,23 +220,23 @@ pub(super) enum Built {
 }
 
 impl<'i> Model<'i> {
-    /// An empty model; the constants in `deferred` are computed after
-    /// solving ([`Built::Defer`]).
-    pub(super) fn new(interp: &'i Interpreter, deferred: &[usize]) -> Self {
+    /// An empty model of `unknowns`; those in `deferred` (by index) are
+    /// computed after solving ([`Built::Defer`]).
+    pub(super) fn new(interp: &'i Interpreter, unknowns: Unknowns<'i>, deferred: &[usize]) -> Self {
         let mut cp = Cp::default();
         let tag = cp.new_constraint_tag();
-        let nc = interp.num_constants;
+        let nc = unknowns.names.len();
         Model {
             interp,
             cp,
             tag,
+            base: unknowns.base,
             nc,
+            names: unknowns.names,
+            types: unknowns.types,
             known: vec![None; nc],
             enc: vec![None; nc],
-            env: Env {
-                consts: &[],
-                frame: vec![super::super::unset(); interp.properties_frame],
-            },
+            env: unknowns.env,
             decision: Vec::new(),
             bit_lits: std::collections::HashMap::new(),
             replanning: false,
@@ -238,7 +258,7 @@ impl<'i> Model<'i> {
             if self.known[k].is_some() {
                 continue;
             }
-            let definition = definition_of(k, conjuncts);
+            let definition = definition_of(self.base + k, conjuncts);
             if self.deferred.contains(&k) {
                 let (i, e) = definition.expect("a deferred constant has a definition");
                 self.definitions.push((k, e.clone()));
@@ -349,8 +369,9 @@ impl<'i> Model<'i> {
     /// The unknown, encoded constant `c` defines (`k = E`, `E` not reading
     /// `k`).
     fn defined_constant(&self, c: &CPred) -> Option<usize> {
-        (0..self.nc)
-            .find(|&k| self.enc[k].is_some() && definition_of(k, std::slice::from_ref(c)).is_some())
+        (0..self.nc).find(|&k| {
+            self.enc[k].is_some() && definition_of(self.base + k, std::slice::from_ref(c)).is_some()
+        })
     }
 
     /// Every solution, decoded and sorted.
@@ -411,6 +432,19 @@ impl<'i> Model<'i> {
         Ok(out)
     }
 
+    /// The encoding of the unknown in frame slot `slot`, if it has one.
+    pub(super) fn encoding(&self, slot: usize) -> Option<Enc> {
+        let k = slot.checked_sub(self.base)?;
+        self.enc.get(k).cloned().flatten()
+    }
+
+    /// The index of the unknown in frame slot `slot`.
+    fn index(&self, slot: u32) -> Option<usize> {
+        (slot as usize)
+            .checked_sub(self.base)
+            .filter(|&k| k < self.nc)
+    }
+
     /// A solution of the posted conjuncts with its deferred constants
     /// computed, if the filters hold on it.
     fn completed(&mut self, mut valuation: Vec<Value>) -> T<Option<Vec<Value>>> {
@@ -418,16 +452,22 @@ impl<'i> Model<'i> {
             return Ok(Some(valuation));
         }
         let mut env = Env {
-            consts: &[],
-            frame: vec![super::super::unset(); self.interp.properties_frame],
+            consts: self.env.consts,
+            frame: self.env.frame.clone(),
         };
-        env.frame[..self.nc].clone_from_slice(&valuation);
+        env.frame[self.base..self.base + self.nc].clone_from_slice(&valuation);
+        let base = self.base;
         let mut pending: Vec<usize> = self.definitions.iter().map(|d| d.0).collect();
         while !pending.is_empty() {
             let ready = self.definitions.iter().find(|(k, e)| {
                 let mut slots = Vec::new();
                 plan::expr_slots(e, &mut slots);
-                pending.contains(k) && !slots.iter().any(|&s| pending.contains(&(s as usize)))
+                pending.contains(k)
+                    && !slots.iter().any(|&s| {
+                        (s as usize)
+                            .checked_sub(base)
+                            .is_some_and(|j| pending.contains(&j))
+                    })
             });
             let Some((k, e)) = ready else {
                 let span = self.definitions[0].1.span;
@@ -438,7 +478,7 @@ impl<'i> Model<'i> {
             };
             let k = *k;
             let value = self.interp.eval(e, &mut env).map_err(|f| self.failure(f))?;
-            env.frame[k] = value.clone();
+            env.frame[base + k] = value.clone();
             valuation[k] = value;
             pending.retain(|&j| j != k);
         }
@@ -466,14 +506,14 @@ impl<'i> Model<'i> {
                     continue;
                 };
                 for (x, e) in [(a, b), (b, a)] {
-                    if let EK::Read(Slot::Frame(k)) = x.kind
-                        && (k as usize) < self.nc
-                        && self.known[k as usize].is_none()
+                    if let EK::Read(Slot::Frame(slot)) = x.kind
+                        && let Some(k) = self.index(slot)
+                        && self.known[k].is_none()
                         && !self.reads_unknown(e)
                     {
                         let v = self.eval(e)?;
-                        self.env.frame[k as usize] = v.clone();
-                        self.known[k as usize] = Some(v);
+                        self.env.frame[slot as usize] = v.clone();
+                        self.known[k] = Some(v);
                         changed = true;
                         break;
                     }
@@ -489,22 +529,22 @@ impl<'i> Model<'i> {
     pub(super) fn encode_constant(&mut self, k: usize, conjuncts: &[CPred]) -> T<Enc> {
         for c in conjuncts {
             if let PK::Member(x, s, false) = &c.kind
-                && matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == k)
+                && matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == self.base + k)
                 && self.encodable(s)
             {
                 return self.encode(s);
             }
             if let PK::Subset(x, s, _, false) = &c.kind
-                && matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == k)
+                && matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == self.base + k)
                 && !self.reads_unknown(s)
             {
                 let universe = self.known_set(s)?;
                 return self.new_set(universe, s.span);
             }
         }
-        let name = &self.interp.constant_names[k];
+        let name = &self.names[k];
         let span = conjuncts.first().map_or_else(Span::default, |c| c.span);
-        match &self.interp.constant_types[k] {
+        match &self.types[k] {
             Type::Bool => Ok(self.scalar(Kind::Bool, 0, 1)),
             Type::Set(t) => {
                 let t = (**t).clone();
@@ -549,7 +589,8 @@ impl<'i> Model<'i> {
         let (mut lo, mut hi) = (None::<i64>, None::<i64>);
         for c in conjuncts {
             let PK::Cmp(op, a, b) = &c.kind else { continue };
-            let is_k = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(j)) if j as usize == k);
+            let slot = self.base + k;
+            let is_k = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(j)) if j as usize == slot);
             let (op, other) = if is_k(a) {
                 (*op, b)
             } else if is_k(b) {
@@ -701,6 +742,21 @@ impl<'i> Model<'i> {
                 }
                 Ok(())
             }
+            PK::Cmp(Cmp::Eq, a, b) if self.all_different_items(a, b).is_some() => {
+                let items = self.all_different_items(a, b).expect("checked");
+                let vars = items
+                    .iter()
+                    .map(|item| match self.scalar_item(item)? {
+                        ScalarItem::Var(_, x) => Ok(x),
+                        ScalarItem::Known(v) => {
+                            let code = scalar_code(&v).expect("a scalar");
+                            self.aux(code, code, item.span)
+                        }
+                    })
+                    .collect::<T<Vec<DomainId>>>()?;
+                pumpkin_constraints::all_different(vars, self.tag).post(&mut self.cp);
+                Ok(())
+            }
             PK::Cmp(op, a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
                 self.post_cmp(*op, a, b, p.span)
@@ -730,6 +786,26 @@ impl<'i> Model<'i> {
                 Ok(())
             }
         }
+    }
+
+    /// The items of `card({e1, ..., en}) = n` (either way round): the
+    /// items are pairwise different.
+    fn all_different_items<'e>(&mut self, a: &'e CExpr, b: &'e CExpr) -> Option<&'e [CExpr]> {
+        [(a, b), (b, a)].into_iter().find_map(|(card, n)| {
+            let EK::Unary(UnaryOp::Card, set) = &card.kind else {
+                return None;
+            };
+            let EK::SetEnum(items) = &set.kind else {
+                return None;
+            };
+            if self.reads_unknown(n) {
+                return None;
+            }
+            match self.eval(n) {
+                Ok(Value::Int(n)) if n as usize == items.len() && n > 1 => Some(&items[..]),
+                _ => None,
+            }
+        })
     }
 
     /// A literal for the conjunction of `ps` (true for none).
@@ -1439,9 +1515,10 @@ impl<'i> Model<'i> {
             return Ok(Term::Known(self.eval(e)?));
         }
         match &e.kind {
-            EK::Read(Slot::Frame(k)) if (*k as usize) < self.nc => {
-                let Some(enc) = self.enc[*k as usize].clone() else {
-                    let name = &self.interp.constant_names[*k as usize];
+            EK::Read(Slot::Frame(slot)) if self.index(*slot).is_some() => {
+                let k = self.index(*slot).expect("checked");
+                let Some(enc) = self.enc[k].clone() else {
+                    let name = &self.names[k];
                     return Err(unsupported(
                         e.span,
                         format!("`{name}`, computed after solving the others"),
@@ -1468,6 +1545,7 @@ impl<'i> Model<'i> {
                 let (a, b) = (self.set_term(a, e.span)?, self.set_term(b, e.span)?);
                 Ok(Term::Set(self.set_op(*op, &a, &b)))
             }
+            EK::SetEnum(items) => Ok(Term::Set(self.set_of_scalars(items, e.span)?)),
             EK::Unary(UnaryOp::Card, a) => {
                 let a = self.term(a)?;
                 let a = self.set_term(a, e.span)?;
@@ -1856,7 +1934,7 @@ impl<'i> Model<'i> {
     }
 
     pub(super) fn unknown(&self, slot: u32) -> bool {
-        (slot as usize) < self.nc && self.known[slot as usize].is_none()
+        self.index(slot).is_some_and(|k| self.known[k].is_none())
     }
 
     pub(super) fn reads_unknown(&self, e: &CExpr) -> bool {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use pumpkin_core::predicate;
 use pumpkin_core::variables::{DomainId, Literal};
 
-use super::super::ir::Cmp;
+use super::super::ir::{CExpr, Cmp, EK, Slot};
 use super::super::plan;
 use super::model::{Enc, Kind, Lin, Model, T, Term, scalar_code, unsupported};
 use crate::diag::Span;
@@ -48,6 +48,93 @@ impl Model<'_> {
             universe,
             bits: bits.into(),
         }))
+    }
+
+    /// The set `{e1, ..., en}` of scalars, some unknown: a bit per value
+    /// an item can take, set when some item takes it.
+    pub(super) fn set_of_scalars(&mut self, items: &[CExpr], span: Span) -> T<SetTerm> {
+        let mut members: std::collections::BTreeMap<Value, Vec<Literal>> = Default::default();
+        for item in items {
+            match self.scalar_item(item)? {
+                ScalarItem::Known(v) => {
+                    let t = self.constant_lit(true);
+                    members.entry(v).or_default().push(t);
+                }
+                ScalarItem::Var(kind, x) => {
+                    let (lo, hi) = (self.cp.lower_bound(&x), self.cp.upper_bound(&x));
+                    if i64::from(hi) - i64::from(lo) >= MAX_UNIVERSE as i64 {
+                        return Err(unsupported(
+                            span,
+                            format!(
+                                "a set extension over more than {MAX_UNIVERSE} possible elements"
+                            ),
+                        ));
+                    }
+                    for v in lo..=hi {
+                        if !self.cp.contains(&x, v) {
+                            continue;
+                        }
+                        let l = self
+                            .cp
+                            .new_literal_for_predicate(predicate!(x == v), self.tag);
+                        members.entry(decode_scalar(kind, v)).or_default().push(l);
+                    }
+                }
+            }
+            if members.len() > MAX_UNIVERSE {
+                return Err(unsupported(
+                    span,
+                    format!("a set over more than {MAX_UNIVERSE} possible elements"),
+                ));
+            }
+        }
+        let (universe, bits): (Vec<Value>, Vec<DomainId>) = members
+            .into_iter()
+            .map(|(v, ls)| {
+                let l = self.or(ls);
+                (v, self.bit_of(l))
+            })
+            .unzip();
+        Ok(SetTerm {
+            universe: universe.into(),
+            bits: bits.into(),
+        })
+    }
+
+    /// An item of a set extension as a known scalar or a variable with
+    /// its kind: a constant, or an integer expression.
+    pub(super) fn scalar_item(&mut self, e: &CExpr) -> T<ScalarItem> {
+        if let Term::Known(v) = self.term(e)?
+            && scalar_code(&v).is_some()
+        {
+            return Ok(ScalarItem::Known(v));
+        }
+        if let EK::Read(Slot::Frame(k)) = e.kind
+            && let Some(Enc::Scalar(kind, x)) = self.encoding(k as usize)
+        {
+            return Ok(ScalarItem::Var(kind, x));
+        }
+        let arithmetic = matches!(
+            e.kind,
+            EK::Binary(
+                BinaryOp::Add
+                    | BinaryOp::Minus
+                    | BinaryOp::Mul
+                    | BinaryOp::Div
+                    | BinaryOp::Mod
+                    | BinaryOp::Power,
+                ..
+            )
+        );
+        match self.term(e)? {
+            Term::Lin(l) if arithmetic => {
+                Ok(ScalarItem::Var(Kind::Int, self.materialise(&l, e.span)?))
+            }
+            _ => Err(unsupported(
+                e.span,
+                "a set extension of non-scalar unknowns",
+            )),
+        }
     }
 
     /// The literal "bit `x` is 1".
@@ -100,7 +187,16 @@ impl Model<'_> {
                         ));
                     };
                     let x = *x;
-                    for v in self.cp.lower_bound(&x)..=self.cp.upper_bound(&x) {
+                    let (lo, hi) = (self.cp.lower_bound(&x), self.cp.upper_bound(&x));
+                    if i64::from(hi) - i64::from(lo) >= MAX_UNIVERSE as i64 {
+                        return Err(unsupported(
+                            span,
+                            format!(
+                                "a function with more than {MAX_UNIVERSE} possible images read as a set"
+                            ),
+                        ));
+                    }
+                    for v in lo..=hi {
                         if !self.cp.contains(&x, v) {
                             continue;
                         }
@@ -397,4 +493,10 @@ pub(super) fn decode_scalar(kind: Kind, v: i32) -> Value {
             index: v as u32,
         }),
     }
+}
+
+/// An item of a set extension ([`Model::scalar_item`]).
+pub(super) enum ScalarItem {
+    Known(Value),
+    Var(Kind, DomainId),
 }
