@@ -16,13 +16,31 @@ fn valuations(
     text: &str,
     solver: ConstantSolver,
 ) -> Result<Vec<Vec<Value>>, String> {
-    let path = dir.path().join("Random.mch");
-    std::fs::write(&path, text).expect("write the machine");
     let options = LoadOptions {
         constant_solver: solver,
         ..LoadOptions::default()
     };
-    let loaded = load_model(&path, &options).map_err(|e| format!("{e:?}"))?;
+    valuations_with(dir, text, &options)
+}
+
+/// [`valuations`] by `--solver auto` with `--bound-integers`.
+fn bounded_valuations(dir: &tempfile::TempDir, text: &str) -> Result<Vec<Vec<Value>>, String> {
+    let options = LoadOptions {
+        bound_integers: true,
+        ..LoadOptions::default()
+    };
+    valuations_with(dir, text, &options)
+}
+
+/// Every valuation of the constants of `text` loaded with `options`, sorted.
+fn valuations_with(
+    dir: &tempfile::TempDir,
+    text: &str,
+    options: &LoadOptions,
+) -> Result<Vec<Vec<Value>>, String> {
+    let path = dir.path().join("Random.mch");
+    std::fs::write(&path, text).expect("write the machine");
+    let loaded = load_model(&path, options).map_err(|e| format!("{e:?}"))?;
     let mut valuations = loaded
         .interpreter
         .constant_valuations()
@@ -448,23 +466,6 @@ fn conjuncts_beyond_the_translation_filter_the_solutions() {
         bounded_valuations(&dir, text),
         Ok(vec![vec![Value::Int(2)], vec![Value::Int(3)]])
     );
-}
-
-/// [`valuations`] by `--solver auto` with `--bound-integers`.
-fn bounded_valuations(dir: &tempfile::TempDir, text: &str) -> Result<Vec<Vec<Value>>, String> {
-    let path = dir.path().join("Bounded.mch");
-    std::fs::write(&path, text).expect("write the machine");
-    let options = LoadOptions {
-        bound_integers: true,
-        ..LoadOptions::default()
-    };
-    let loaded = load_model(&path, &options).map_err(|e| format!("{e:?}"))?;
-    let mut valuations = loaded
-        .interpreter
-        .constant_valuations()
-        .map_err(|e| e.message)?;
-    valuations.sort();
-    Ok(valuations)
 }
 
 #[test]

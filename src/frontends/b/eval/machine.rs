@@ -320,19 +320,43 @@ impl Interpreter {
                 ),
             };
             let guard_bounded = c.bound_used();
-            let unbounded = guard
-                .steps
-                .iter()
-                .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))));
-            let by_solver = match (&guard.condition, param_types) {
-                (Some(condition), Some(types)) if np > 0 && (unbounded || guard_bounded) => {
-                    let PK::And(conjuncts) = &condition.kind else {
-                        unreachable!("a guard's condition is a conjunction")
-                    };
+            let unbounded = |guard: &Solver| {
+                guard
+                    .steps
+                    .iter()
+                    .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))))
+            };
+            let conjuncts = match guard.condition.as_deref() {
+                Some(CPred {
+                    kind: PK::And(conjuncts),
+                    ..
+                }) => &conjuncts[..],
+                _ => &[],
+            };
+            // Whether the plan bounds a parameter by MAXINT (not a binder
+            // nested in the guard): planned again without the bounds.
+            let cut_at_maxint = || {
+                let plan = plan::plan(
+                    &op.params,
+                    &param_slots,
+                    param_types,
+                    conjuncts.to_vec(),
+                    op.span,
+                    true,
+                    None,
+                );
+                unbounded(&plan)
+            };
+            let by_solver = match param_types {
+                Some(types)
+                    if np > 0
+                        && !conjuncts.is_empty()
+                        && (unbounded(&guard) || (guard_bounded && cut_at_maxint())) =>
+                {
                     Some(ParameterSolver {
                         names: op.params.iter().map(|p| p.name.clone()).collect(),
                         types: types.to_vec(),
-                        conjuncts: conjuncts.clone(),
+                        conjuncts: conjuncts.to_vec(),
                         plan_bounded: guard_bounded,
                     })
                 }
@@ -574,6 +598,18 @@ impl Interpreter {
         for slot in o.outputs.clone() {
             env.frame[slot] = super::undefined();
         }
+        // The body from the parameters in the frame.
+        let mut body = |env: &mut Env<'_>| {
+            self.exec(&o.body, env, &mut |env| {
+                emit(&Step {
+                    op,
+                    params: &env.frame[o.params.clone()],
+                    outputs: &env.frame[o.outputs.clone()],
+                    variables: &env.frame[..nv],
+                });
+                Ok(())
+            })
+        };
         if let (Some(p), false) = (
             &o.by_solver,
             self.constant_solver == ConstantSolver::Enumerate,
@@ -583,15 +619,7 @@ impl Interpreter {
                 Some(Ok(valuations)) => {
                     for valuation in valuations {
                         env.frame[o.params.clone()].clone_from_slice(&valuation);
-                        self.exec(&o.body, env, &mut |env| {
-                            emit(&Step {
-                                op,
-                                params: &env.frame[o.params.clone()],
-                                outputs: &env.frame[o.outputs.clone()],
-                                variables: &env.frame[..nv],
-                            });
-                            Ok(())
-                        })?;
+                        body(env)?;
                     }
                     return Ok(());
                 }
@@ -604,15 +632,7 @@ impl Interpreter {
             }
         }
         let run: R<bool> = self.solve(&o.guard, env, &mut |env| {
-            self.exec(&o.body, env, &mut |env| {
-                emit(&Step {
-                    op,
-                    params: &env.frame[o.params.clone()],
-                    outputs: &env.frame[o.outputs.clone()],
-                    variables: &env.frame[..nv],
-                });
-                Ok(())
-            })?;
+            body(env)?;
             Ok(true)
         });
         run?;

@@ -1587,15 +1587,7 @@ impl<'i> Model<'i> {
                     return Ok(Term::Lin(a.scaled(b.k)));
                 }
                 let (x, y) = (self.materialise(&a, e.span)?, self.materialise(&b, e.span)?);
-                let (xl, xh, yl, yh) = (self.lb(x), self.ub(x), self.lb(y), self.ub(y));
-                let products = [xl * yl, xl * yh, xh * yl, xh * yh];
-                let z = self.aux(
-                    *products.iter().min().expect("four"),
-                    *products.iter().max().expect("four"),
-                    e.span,
-                )?;
-                self.post_product(x, y, z, e.span)?;
-                Ok(Term::Lin(Lin::var(z)))
+                Ok(Term::Lin(Lin::var(self.product(x, y, e.span)?)))
             }
             EK::Binary(BinaryOp::Power, a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
@@ -1614,15 +1606,7 @@ impl<'i> Model<'i> {
                     let x = self.materialise(&a, e.span)?;
                     let mut acc = x;
                     for _ in 1..b.k {
-                        let (xl, xh, al, ah) = (self.lb(x), self.ub(x), self.lb(acc), self.ub(acc));
-                        let products = [xl * al, xl * ah, xh * al, xh * ah];
-                        let z = self.aux(
-                            *products.iter().min().expect("four"),
-                            *products.iter().max().expect("four"),
-                            e.span,
-                        )?;
-                        self.post_product(acc, x, z, e.span)?;
-                        acc = z;
+                        acc = self.product(acc, x, e.span)?;
                     }
                     power = Lin::var(acc);
                 }
@@ -1808,6 +1792,20 @@ impl<'i> Model<'i> {
         let index = x.offset(-(lo as i32));
         pumpkin_constraints::element(index, array, z, self.tag).post(&mut self.cp);
         Ok(Term::Lin(Lin::var(z)))
+    }
+
+    /// A variable equal to `x * y`, within the bounds of the products of
+    /// their bounds.
+    pub(super) fn product(&mut self, x: DomainId, y: DomainId, span: Span) -> T<DomainId> {
+        let (xl, xh, yl, yh) = (self.lb(x), self.ub(x), self.lb(y), self.ub(y));
+        let products = [xl * yl, xl * yh, xh * yl, xh * yh];
+        let z = self.aux(
+            *products.iter().min().expect("four"),
+            *products.iter().max().expect("four"),
+            span,
+        )?;
+        self.post_product(x, y, z, span)?;
+        Ok(z)
     }
 
     /// Posts `x * y = z` as one linear equation per value of the factor

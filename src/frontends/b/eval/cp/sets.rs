@@ -61,23 +61,8 @@ impl Model<'_> {
                     members.entry(v).or_default().push(t);
                 }
                 ScalarItem::Var(kind, x) => {
-                    let (lo, hi) = (self.cp.lower_bound(&x), self.cp.upper_bound(&x));
-                    if i64::from(hi) - i64::from(lo) >= MAX_UNIVERSE as i64 {
-                        return Err(unsupported(
-                            span,
-                            format!(
-                                "a set extension over more than {MAX_UNIVERSE} possible elements"
-                            ),
-                        ));
-                    }
-                    for v in lo..=hi {
-                        if !self.cp.contains(&x, v) {
-                            continue;
-                        }
-                        let l = self
-                            .cp
-                            .new_literal_for_predicate(predicate!(x == v), self.tag);
-                        members.entry(decode_scalar(kind, v)).or_default().push(l);
+                    for (v, l) in self.value_literals(kind, x, span)? {
+                        members.entry(v).or_default().push(l);
                     }
                 }
             }
@@ -99,6 +84,29 @@ impl Model<'_> {
             universe: universe.into(),
             bits: bits.into(),
         })
+    }
+
+    /// Each value variable `x` (of `kind`) can take, with the literal
+    /// `[x = v]`; refused beyond [`MAX_UNIVERSE`] values.
+    fn value_literals(&mut self, kind: Kind, x: DomainId, span: Span) -> T<Vec<(Value, Literal)>> {
+        let (lo, hi) = (self.cp.lower_bound(&x), self.cp.upper_bound(&x));
+        if i64::from(hi) - i64::from(lo) >= MAX_UNIVERSE as i64 {
+            return Err(unsupported(
+                span,
+                format!("a set over more than {MAX_UNIVERSE} possible elements"),
+            ));
+        }
+        Ok((lo..=hi)
+            .filter(|&v| self.cp.contains(&x, v))
+            .collect::<Vec<i32>>()
+            .into_iter()
+            .map(|v| {
+                let l = self
+                    .cp
+                    .new_literal_for_predicate(predicate!(x == v), self.tag);
+                (decode_scalar(kind, v), l)
+            })
+            .collect())
     }
 
     /// An item of a set extension as a known scalar or a variable with
@@ -186,24 +194,8 @@ impl Model<'_> {
                             "a function of sets or functions read as a set",
                         ));
                     };
-                    let x = *x;
-                    let (lo, hi) = (self.cp.lower_bound(&x), self.cp.upper_bound(&x));
-                    if i64::from(hi) - i64::from(lo) >= MAX_UNIVERSE as i64 {
-                        return Err(unsupported(
-                            span,
-                            format!(
-                                "a function with more than {MAX_UNIVERSE} possible images read as a set"
-                            ),
-                        ));
-                    }
-                    for v in lo..=hi {
-                        if !self.cp.contains(&x, v) {
-                            continue;
-                        }
-                        universe.push(Value::pair(d.clone(), decode_scalar(*kind, v)));
-                        let l = self
-                            .cp
-                            .new_literal_for_predicate(predicate!(x == v), self.tag);
+                    for (v, l) in self.value_literals(*kind, *x, span)? {
+                        universe.push(Value::pair(d.clone(), v));
                         bits.push(self.bit_of(l));
                     }
                 }
