@@ -55,9 +55,17 @@ impl Transport for ChannelTransport {
     fn send(&mut self, to: usize, bytes: Vec<u8>) -> Result<(), TransportError> {
         self.sent.0 += 1;
         self.sent.1 += bytes.len() as u64;
-        self.peers[to]
-            .send((self.rank, bytes))
-            .map_err(|_| TransportError(format!("rank {to} has ended")))
+        // A rank whose thread has ended normally has every summary and
+        // reads nothing more: what is sent to it is dropped, as an MPI
+        // rank past its loop leaves it unread (it used to fail the sender
+        // when a time limit ended the ranks a moment apart). One that
+        // failed is reported by `try_receive`.
+        if self.peers[to].send((self.rank, bytes)).is_err()
+            && self.failed[to].load(Ordering::Acquire)
+        {
+            return Err(TransportError(format!("rank {to} failed")));
+        }
+        Ok(())
     }
 
     fn try_receive(&mut self) -> Result<Option<(usize, Vec<u8>)>, TransportError> {
