@@ -471,8 +471,9 @@ fn conjuncts_beyond_the_translation_filter_the_solutions() {
 #[test]
 fn parameters_nothing_bounds_are_found_by_propagation() {
     // `h + h = v` bounds `h` only through propagation: enumeration finds
-    // no finite domain, and with --bound-integers (MAXINT 3) it would cut
-    // 16 -> 8 away; the solver finds the halving chain 16, 8, 4, 2, 1.
+    // no finite domain; the solver finds the halving chain 16, 8, 4, 2, 1.
+    // (With --bound-integers the guard is enumerated within MAXINT, as
+    // before: a model per state costs too much where enumeration runs.)
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("Halves.mch");
     std::fs::write(
@@ -483,14 +484,9 @@ fn parameters_nothing_bounds_are_found_by_propagation() {
     .unwrap();
     let path = path.to_string_lossy();
     let timeout = std::time::Duration::from_secs(60);
-    for flags in [
-        &["--no-deadlock"][..],
-        &["--no-deadlock", "--bound-integers"],
-    ] {
-        let run = CheckRun::run_path(&path, &[], flags, timeout);
-        assert_eq!(run.result(), "ok", "{}", run.command);
-        assert_eq!(run.count("states"), 5, "{}", run.command);
-    }
+    let run = CheckRun::run_path(&path, &[], &["--no-deadlock"], timeout);
+    assert_eq!(run.result(), "ok", "{}", run.command);
+    assert_eq!(run.count("states"), 5, "{}", run.command);
     // Enumeration alone, as before: refused, or cut at MAXINT.
     let run = CheckRun::run_path(
         &path,

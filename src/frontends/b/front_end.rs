@@ -52,7 +52,8 @@ pub struct BArgs {
     /// candidates only (for operation parameters too); `cp` uses the
     /// solver only and refuses constants it cannot encode, naming them.
     /// Operation parameters that only the guard bounds are found by the
-    /// solver in each state unless `enumerate`.
+    /// solver in each state unless `enumerate` (without
+    /// `--bound-integers`, which enumerates them within MAXINT).
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub solver: crate::frontends::b::eval::cp::ConstantSolver,
     /// Set up only the constant valuations in ProB's normal form (ProB's

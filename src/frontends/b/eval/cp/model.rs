@@ -341,7 +341,9 @@ impl<'i> Model<'i> {
             if !open_below && !open_above && ub - lb <= NARROWED {
                 continue;
             }
-            if !self.interp.bound_integers {
+            if !self.interp.bound_integers || !self.filters.is_empty() {
+                // Without the flag, or where a conjunct the solver does not
+                // see might bound it (`(y |-> z) = (10 |-> x)`): not cut.
                 return Err(unsupported(
                     span,
                     format!(
