@@ -112,16 +112,6 @@ impl Model<'_> {
     /// An item of a set extension as a known scalar or a variable with
     /// its kind: a constant, or an integer expression.
     pub(super) fn scalar_item(&mut self, e: &CExpr) -> T<ScalarItem> {
-        if let Term::Known(v) = self.term(e)?
-            && scalar_code(&v).is_some()
-        {
-            return Ok(ScalarItem::Known(v));
-        }
-        if let EK::Read(Slot::Frame(k)) = e.kind
-            && let Some(Enc::Scalar(kind, x)) = self.encoding(k as usize)
-        {
-            return Ok(ScalarItem::Var(kind, x));
-        }
         let arithmetic = matches!(
             e.kind,
             EK::Binary(
@@ -134,8 +124,14 @@ impl Model<'_> {
                 ..
             )
         );
-        match self.term(e)? {
-            Term::Lin(l) if arithmetic => {
+        match (self.term(e)?, &e.kind) {
+            (Term::Known(v), _) if scalar_code(&v).is_some() => Ok(ScalarItem::Known(v)),
+            (_, EK::Read(Slot::Frame(k)))
+                if let Some(Enc::Scalar(kind, x)) = self.encoding(*k as usize) =>
+            {
+                Ok(ScalarItem::Var(kind, x))
+            }
+            (Term::Lin(l), _) if arithmetic => {
                 Ok(ScalarItem::Var(Kind::Int, self.materialise(&l, e.span)?))
             }
             _ => Err(unsupported(
