@@ -188,12 +188,6 @@ impl<'a> Compiler<'a> {
         self.bound_used.get()
     }
 
-    /// Sets what [`Self::bound_used`] says (to tell whether one plan uses
-    /// the bounds).
-    pub fn set_bound_used(&self, used: bool) {
-        self.bound_used.set(used);
-    }
-
     /// Starts a new compilation unit whose frame begins with `base` slots.
     pub fn reset_frame(&mut self, base: u32) {
         self.scope.clear();

@@ -46,9 +46,6 @@ struct ParameterSolver {
     types: Vec<Type>,
     /// The conjuncts of the guard.
     conjuncts: Vec<CPred>,
-    /// The guard's plan enumerates an integer within `--bound-integers`'
-    /// bounds (which a state where the solver gives up then uses).
-    plan_bounded: bool,
 }
 
 /// The interpreter of one machine: compiled once, then shared (it is
@@ -293,8 +290,6 @@ impl Interpreter {
                         .filter(|p| !crate::frontends::b::visit::mentions_any(p, &names)),
                 );
             }
-            let bound_before = c.bound_used();
-            c.set_bound_used(false);
             let guard = match (guard_parts.first(), guard_parts.last()) {
                 (Some(first), Some(last)) => {
                     let span = first.span.to(last.span);
@@ -318,7 +313,6 @@ impl Interpreter {
                     c.int_bound(),
                 ),
             };
-            let guard_bounded = c.bound_used();
             let unbounded = |guard: &Solver| {
                 guard
                     .steps
@@ -342,13 +336,10 @@ impl Interpreter {
                         names: op.params.iter().map(|p| p.name.clone()).collect(),
                         types: types.to_vec(),
                         conjuncts: conjuncts.to_vec(),
-                        plan_bounded: guard_bounded,
                     })
                 }
                 _ => None,
             };
-            // The plan's use of the bounds counts where the plan is used.
-            c.set_bound_used(bound_before || (guard_bounded && by_solver.is_none()));
             for (j, o) in op.outputs.iter().enumerate() {
                 c.push_local(&o.name, (nv + np + j) as u32);
             }
@@ -610,9 +601,6 @@ impl Interpreter {
                 }
                 Some(Err(e)) => return Err(e),
                 // Beyond the solver in this state: enumerated.
-                None if p.plan_bounded => self
-                    .bound_at_run_time
-                    .store(true, std::sync::atomic::Ordering::Relaxed),
                 None => {}
             }
         }
