@@ -1,12 +1,17 @@
 //! The transport over MPI (Open MPI through rsmpi): non-blocking sends
-//! whose buffers live until MPI has sent them, and non-blocking probes.
+//! whose buffers live until MPI has sent them, non-blocking probes, and
+//! receives that a stopped run gives up on when their sender died
+//! half-way.
 
 use super::{Transport, TransportError};
 use mpi::Threading;
+use mpi::datatype::Equivalence;
 use mpi::environment::Universe;
-use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
+use mpi::point_to_point::{Destination, Source};
 use mpi::request::{Request, StaticScope};
 use mpi::topology::{Communicator, SimpleCommunicator};
+use std::time::Instant;
+use workers::distributed::GRACE;
 
 /// A send in flight: MPI's request and the buffer it reads, owned here
 /// (leaked for MPI's `'static` scope, taken back once sent).
@@ -124,12 +129,41 @@ impl Transport for MpiTransport {
 
     fn try_receive(&mut self) -> Result<Option<(usize, Vec<u8>)>, TransportError> {
         self.reap();
-        match self.world.any_process().immediate_matched_probe() {
-            None => Ok(None),
-            Some(probed) => {
-                let (bytes, status) = probed.matched_receive_vec::<u8>();
-                Ok(Some((status.source_rank() as usize, bytes)))
+        let Some((message, status)) = self.world.any_process().immediate_matched_probe() else {
+            return Ok(None);
+        };
+        let from = status.source_rank() as usize;
+        let length = status.count(u8::equivalent_datatype()) as usize;
+        // A large message's body follows its match (Open MPI's rendezvous):
+        // a sender killed in between never sends it, so the receive runs
+        // in the background and is given up once the run is stopped and
+        // the grace period has passed, like a silent peer.
+        let buffer: *mut [u8] = Box::leak(vec![0u8; length].into_boxed_slice());
+        // SAFETY: the buffer is leaked until the request completes (then
+        // taken back below) or is given up (then it stays leaked).
+        let target: &'static mut [u8] = unsafe { &mut *buffer };
+        let mut request = message.immediate_matched_receive_into(StaticScope, target);
+        let mut stopped_since: Option<Instant> = None;
+        loop {
+            match request.test() {
+                Ok(_) => {
+                    // SAFETY: the request that wrote the buffer completed.
+                    let bytes = unsafe { Box::from_raw(buffer) }.into_vec();
+                    return Ok(Some((from, bytes)));
+                }
+                Err(pending) => request = pending,
             }
+            if workers::budget::tripped().is_some() {
+                let since = *stopped_since.get_or_insert_with(Instant::now);
+                if since.elapsed() > GRACE {
+                    // Dropping a pending request aborts the process.
+                    std::mem::forget(request);
+                    return Err(TransportError(format!(
+                        "rank {from} stopped sending in the middle of a message"
+                    )));
+                }
+            }
+            std::thread::yield_now();
         }
     }
 

@@ -54,6 +54,7 @@ mod wire;
 
 pub use channels::ChannelTransport;
 pub use level::explore_distributed;
+pub use rank::GRACE;
 
 use std::fmt;
 

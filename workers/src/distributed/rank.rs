@@ -28,7 +28,7 @@ pub(super) const CHUNK: usize = 64;
 /// others, kills them outright a second later (Open MPI's default). Live
 /// peers answer a stop without waiting for their work: each stops
 /// expanding at the next state and ends its level.
-pub(super) const GRACE: Duration = Duration::from_millis(500);
+pub const GRACE: Duration = Duration::from_millis(500);
 
 /// What one rank found or was stopped by in a level.
 #[derive(Clone, Debug)]
