@@ -6,7 +6,7 @@
 # `-np 3` and `-np 4` (oversubscribed) once each, for their counts only.
 # Every run must report the single process's states and transitions
 # (checked). Needs Open MPI (apt-get install libopenmpi-dev openmpi-bin
-# libclang-dev); builds orbit with --features mpi unless ORBIT names one.
+# libclang-dev); builds the orbit-mpi binary unless ORBIT names one.
 #
 # Usage: scripts/distributed-compare.sh [RUNS] [CASE...]   (default 3 runs)
 #   A CASE is MODEL|NAME=VALUE: a model file and the constant it is run with.
@@ -14,8 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
 shift || true
-[ -n "${ORBIT:-}" ] || cargo build --release --locked --quiet --features mpi
-orbit=${ORBIT:-$PWD/target/release/orbit}
+[ -n "${ORBIT:-}" ] || cargo build --release --locked --quiet -p orbit-mpi --features mpi
+orbit=${ORBIT:-$PWD/target/release/orbit-mpi}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpi=(mpirun --allow-run-as-root --oversubscribe)

@@ -167,18 +167,21 @@ pub struct CheckArgs {
     /// check --distributed ...`): each rank stores the states it owns and
     /// runs `--threads` threads (default: this machine's cores shared by
     /// its ranks); level by level with `--order bfs`, without barriers
-    /// with `--order any`; rank 0 prints. Needs a build with
-    /// `--features mpi`.
+    /// with `--order any`; rank 0 prints. Needs the `orbit-mpi` binary
+    /// (`cargo build --release -p orbit-mpi --features mpi`).
     #[arg(long)]
     pub distributed: bool,
 }
 
 /// Runs `orbit check`; `verbose` is the number of `-v` flags.
-pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
+pub fn run(args: &CheckArgs, verbose: u8, join: Option<super::JoinJob>) -> ExitCode {
     let (distribution, local_ranks) = match args.distributed {
         false => (None, 1),
-        true => match join_job() {
-            Ok((distribution, local)) => (Some(distribution), local),
+        true => match join.map_or_else(|| Err(NO_TRANSPORT.to_string()), |join| join()) {
+            Ok((transport, local)) => (
+                Some(crate::distributed::Distribution::new(transport)),
+                local,
+            ),
             Err(message) => return refused(args, &format!("error: {message}\n")),
         },
     };
@@ -281,27 +284,11 @@ pub fn run(args: &CheckArgs, verbose: u8) -> ExitCode {
     }
 }
 
-/// Joins the MPI job this process was started in.
-#[cfg(feature = "mpi")]
-fn join_job() -> Result<(crate::distributed::Distribution, usize), String> {
-    let transport = crate::distributed::mpi::MpiTransport::init()?;
-    let local = transport.local_ranks();
-    Ok((
-        crate::distributed::Distribution::new(Box::new(transport)),
-        local,
-    ))
-}
-
-/// Without the `mpi` feature there is no job to join.
-#[cfg(not(feature = "mpi"))]
-fn join_job() -> Result<(crate::distributed::Distribution, usize), String> {
-    Err(
-        "--distributed needs a build with MPI: `cargo build --release --features mpi` \
-         (with Open MPI: apt-get install libopenmpi-dev openmpi-bin libclang-dev), \
-         then `mpirun -np N target/release/orbit check --distributed ...`"
-            .into(),
-    )
-}
+/// Why this binary cannot run `--distributed`.
+const NO_TRANSPORT: &str = "--distributed needs the orbit-mpi binary: `cargo build --release \
+     --locked -p orbit-mpi --features mpi` (with Open MPI: apt-get install libopenmpi-dev \
+     openmpi-bin libclang-dev), then `mpirun -np N target/release/orbit-mpi check \
+     --distributed ...`";
 
 /// Refuses the run: `text` (rendered diagnostics) on stderr and, with
 /// `--json`, the refusal as one JSON object on stdout; exit code 2.

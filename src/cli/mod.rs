@@ -42,13 +42,25 @@ struct Cli {
 /// that recurses over it must fit (only the pages used are touched).
 const MAIN_STACK_BYTES: usize = 128 << 20;
 
+/// How a binary joins the job of processes `check --distributed` runs
+/// in: a transport to the other ranks and the number of ranks on this
+/// machine (they share its cores). The `orbit` binary has none; the
+/// `orbit-mpi` binary (`src/distributed/mpi/`) joins an MPI job.
+pub type JoinJob = fn() -> Result<(Box<dyn crate::distributed::Transport + Send>, usize), String>;
+
 /// Runs the command line and returns the process exit code. The command
 /// runs on a thread with a large stack (see [`MAIN_STACK_BYTES`]).
 pub fn main() -> ExitCode {
+    main_joining(None)
+}
+
+/// [`main`] for a binary that can join a job of processes with `join`
+/// (`check --distributed`).
+pub fn main_joining(join: Option<JoinJob>) -> ExitCode {
     let run = std::thread::Builder::new()
         .name("orbit".to_string())
         .stack_size(MAIN_STACK_BYTES)
-        .spawn(run_command);
+        .spawn(move || run_command(join));
     match run.map(|thread| thread.join()) {
         Ok(Ok(code)) => code,
         Ok(Err(_)) => {
@@ -63,19 +75,19 @@ pub fn main() -> ExitCode {
                 "warning: cannot start orbit's main thread ({e}); running on the process's \
                  own stack, where very deep expressions may not fit"
             );
-            run_command()
+            run_command(join)
         }
     }
 }
 
-fn run_command() -> ExitCode {
+fn run_command(join: Option<JoinJob>) -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
     init_tracing(cli.verbose);
     match &cli.command {
-        Command::Check(args) => check::run(args, cli.verbose),
+        Command::Check(args) => check::run(args, cli.verbose, join),
         Command::Canon(args) => canon::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Graph(args) => graph::run(args),

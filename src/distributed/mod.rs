@@ -4,11 +4,9 @@
 //! The search itself is the engine's ([`workers::distributed`]): it needs
 //! only a [`Transport`] between the ranks. This module holds what the
 //! library and the command line share: [`Distribution`], the handle a
-//! checker is given, and with the Cargo feature `mpi` the transport over
-//! MPI ([`mpi::MpiTransport`]).
-
-#[cfg(feature = "mpi")]
-pub mod mpi;
+//! checker is given. The transport over MPI is a crate of its own,
+//! `orbit-mpi` (`mpi/` here), with the binary that joins MPI jobs: this
+//! crate builds without MPI.
 
 use parking_lot::Mutex;
 use std::sync::Arc;

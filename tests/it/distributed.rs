@@ -1,8 +1,8 @@
 //! The distributed search on bundled models: ranks as threads of this
 //! process, each with its own instance of the model (so values a B state
 //! refers to by id must travel with the states), agree with one process
-//! on counts, verdicts and trace lengths; and, with `mpirun` and a build
-//! with `--features mpi`, ranks as processes (`external_mpi_*`).
+//! on counts, verdicts and trace lengths; and, with `mpirun` and the
+//! `orbit-mpi` binary, ranks as processes (`external_mpi_*`).
 
 use crate::cli_support::{Output, model_path, run_command, run_orbit, wait_or_kill};
 use orbit::checker::Order;
@@ -204,12 +204,12 @@ fn what_a_distributed_search_cannot_honour_is_refused_by_name() {
     }
 }
 
-/// The binary built with `--features mpi` (`.ci/run` builds it and names
-/// it in `ORBIT_MPI_BIN`).
+/// The `orbit-mpi` binary (`.ci/run` builds it and names it in
+/// `ORBIT_MPI_BIN`).
 fn mpi_binary() -> PathBuf {
     let path = std::env::var_os("ORBIT_MPI_BIN")
         .map(PathBuf::from)
-        .expect("ORBIT_MPI_BIN: an orbit built with --features mpi");
+        .expect("ORBIT_MPI_BIN: the orbit-mpi binary");
     assert!(path.exists(), "{}", path.display());
     path
 }
@@ -261,6 +261,23 @@ fn mpirun(ranks: usize, model: &Path, flags: &[&str]) -> (Option<i32>, Value, St
     (out.code, report, out.stderr)
 }
 
+#[test]
+fn the_orbit_binary_names_the_one_that_joins_mpi_jobs() {
+    let model = model_path("murphi/german.m");
+    let args: Vec<String> = vec![
+        "check".into(),
+        model.to_str().unwrap().into(),
+        "--distributed".into(),
+    ];
+    let Output { code, stderr, .. } = run_orbit(&args, Duration::from_secs(60));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--distributed needs the orbit-mpi binary")
+            && stderr.contains("-p orbit-mpi --features mpi"),
+        "{stderr}"
+    );
+}
+
 /// One process's report, by the default build's binary.
 fn one_process(model: &Path, flags: &[&str]) -> (Option<i32>, Value) {
     let mut args: Vec<String> = vec![
@@ -274,7 +291,7 @@ fn one_process(model: &Path, flags: &[&str]) -> (Option<i32>, Value) {
 }
 
 #[test]
-#[ignore = "needs Open MPI and the orbit of --features mpi in ORBIT_MPI_BIN; .ci/run runs it with --ignored external_"]
+#[ignore = "needs Open MPI and the orbit-mpi binary in ORBIT_MPI_BIN; .ci/run runs it with --ignored external_"]
 fn external_mpi_ranks_agree_with_one_process() {
     for &(file, sets, symmetry) in CASES {
         let model = model_path(file);
@@ -310,7 +327,7 @@ fn external_mpi_ranks_agree_with_one_process() {
 }
 
 #[test]
-#[ignore = "needs Open MPI and the orbit of --features mpi in ORBIT_MPI_BIN; .ci/run runs it with --ignored external_"]
+#[ignore = "needs Open MPI and the orbit-mpi binary in ORBIT_MPI_BIN; .ci/run runs it with --ignored external_"]
 fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
     let dir = tempfile::tempdir().expect("temp dir");
     // Each rank under a shell that records the rank's exit code; the

@@ -3,13 +3,13 @@
 //! receives that a stopped run gives up on when their sender died
 //! half-way.
 
-use super::{Transport, TransportError};
 use mpi::Threading;
 use mpi::datatype::Equivalence;
 use mpi::environment::Universe;
 use mpi::point_to_point::{Destination, Source};
 use mpi::request::{Request, StaticScope};
 use mpi::topology::{Communicator, SimpleCommunicator};
+use orbit::distributed::{Transport, TransportError};
 use std::time::Instant;
 use workers::distributed::GRACE;
 
@@ -22,14 +22,14 @@ struct InFlight {
 
 /// This process's place in an MPI job, and its sends in flight.
 pub struct MpiTransport {
-    // Dropped last: finalises MPI.
     world: SimpleCommunicator,
     in_flight: Vec<InFlight>,
     rank: usize,
     ranks: usize,
     /// Ranks of the job on this machine.
     local_ranks: usize,
-    universe: Option<Universe>,
+    /// Held only to be dropped last (fields drop in order): finalises MPI.
+    _universe: Universe,
 }
 
 // SAFETY: MPI is initialised with `Threading::Serialized` (checked in
@@ -58,20 +58,13 @@ impl MpiTransport {
             local_ranks,
             world,
             in_flight: Vec::new(),
-            universe: Some(universe),
+            _universe: universe,
         })
     }
 
     /// Ranks of the job on this machine (they share its cores).
     pub fn local_ranks(&self) -> usize {
         self.local_ranks
-    }
-
-    /// Leaves without finalising MPI: for a rank whose peers are gone,
-    /// where finalising could wait for them forever.
-    pub fn abandon(mut self) {
-        std::mem::forget(std::mem::take(&mut self.in_flight));
-        std::mem::forget(self.universe.take());
     }
 
     /// Takes back the buffers of the sends MPI has completed.
