@@ -50,13 +50,14 @@ fn valuations_with(
 }
 
 /// A machine with the constants `x : 0..3`, `y : -2..2`, `b : BOOL`,
-/// `c : COL` and `f : 1..3 --> 0..3` (an injection when `injective`)
-/// subject to `conjuncts`.
+/// `c : COL` and `f : 1..3 --> 0..2` (an injection when `injective`)
+/// subject to `conjuncts`: at most 3,240 valuations, every one a solution
+/// the solver may have to find.
 fn machine(conjuncts: &[String], injective: bool) -> String {
     let arrow = if injective { ">->" } else { "-->" };
     format!(
         "MACHINE Random\nSETS COL = {{red, green, blue}}\nCONSTANTS x, y, b, c, f\n\
-         PROPERTIES\n  x : 0..3 & y : -2..2 & b : BOOL & c : COL & f : 1..3 {arrow} 0..3{}\n\
+         PROPERTIES\n  x : 0..3 & y : -2..2 & b : BOOL & c : COL & f : 1..3 {arrow} 0..2{}\n\
          VARIABLES v\nINVARIANT v : BOOL\nINITIALISATION v := TRUE\nEND\n",
         conjuncts
             .iter()
@@ -148,11 +149,11 @@ proptest! {
 }
 
 /// A machine with the set constants `s <: 1..3` and `r : 1..2 <-> 1..2`
-/// beside `x : 0..3` and `f : 1..2 --> 0..2`, subject to `conjuncts`.
+/// beside `x : 0..2` and `f : 1..2 --> 0..2`, subject to `conjuncts`.
 fn set_machine(conjuncts: &[String]) -> String {
     format!(
         "MACHINE Random\nCONSTANTS x, f, s, r\n\
-         PROPERTIES\n  x : 0..3 & f : 1..2 --> 0..2 & s <: 1..3 & r : 1..2 <-> 1..2{}\n\
+         PROPERTIES\n  x : 0..2 & f : 1..2 --> 0..2 & s <: 1..3 & r : 1..2 <-> 1..2{}\n\
          END\n",
         conjuncts
             .iter()

@@ -352,13 +352,13 @@ fn external_mpi_a_killed_rank_leaves_the_run_incomplete() {
             "2",
             "-x",
             "OUT",
-            // mpirun sends the survivor SIGTERM, then SIGKILL this many
-            // seconds later (1 by default; mpirun waits them out): time
-            // for rank 0 to wait out its grace period and report on a
-            // loaded machine.
+            // mpirun (Open MPI 4) waits this many seconds, sends the
+            // survivor SIGTERM, waits as long again and sends SIGKILL (1
+            // by default): time for rank 0 to wait out its grace period
+            // and report on a loaded machine.
             "--mca",
             "odls_base_sigkill_timeout",
-            "10",
+            "5",
         ])
         .env("OUT", &out)
         .arg("bash")
