@@ -85,9 +85,10 @@ EXTRA = []
 def run(orbit, path, flags, timeout):
     """Runs `orbit check` with `--json`; (JSON or None, first error line)."""
     # ProB's recorded runs do not check ASSERTIONS (machines whose
-    # assertions fail have their whole state space recorded).
+    # assertions fail have their whole state space recorded), nor the
+    # ASSERT_LTL definitions (probcli checks those with -ltlassertions).
     cmd = [orbit, "check", path, "--json", "--threads", "1", "--bound-integers",
-           "--constant-symmetry", "--no-assertions",
+           "--constant-symmetry", "--no-assertions", "--no-assert-ltl",
            "--time-limit", "%ds" % timeout] + flags + EXTRA
     try:
         out = subprocess.run(cmd, capture_output=True, text=True,

@@ -456,6 +456,8 @@ fn deferred_set_sizes_are_inferred_from_properties() {
         ),
         // DOOR = {d1, d2, d3}: exactly three doors, a permutation of them.
         ("DOOR = {d1, d2, d3} & a = b & b = c", 2 * 6, 2 * 6 * 2),
+        // The same as a union of extensions.
+        ("DOOR = {d1} \\/ {d2, d3} & a = b & b = c", 2 * 6, 2 * 6 * 2),
         // Nothing asks for more: the default 2.
         ("a /= b", 2 * 2 * 8, 2 * 2 * 8 * 2),
     ] {
@@ -466,6 +468,22 @@ fn deferred_set_sizes_are_inferred_from_properties() {
         assert_eq!(r["constant_valuations"], valuations, "{extra}");
         assert_eq!(r["states"], states, "{extra}");
     }
+}
+
+/// A function that needs as many elements as a set of known size sizes a
+/// deferred set, as ProB does (`make : BOOL * BOOL >->> R`: R has four).
+#[test]
+fn deferred_set_sizes_follow_the_functions_that_need_them() {
+    let text = "MACHINE R\nSETS R; Q; P\nCONSTANTS make, inv, some\n\
+                PROPERTIES make : BOOL * BOOL >->> R & inv : Q >->> 1..3 & some : {1, 2, 5} >-> P\n\
+                VARIABLES x\nINVARIANT x : R\nINITIALISATION x := make(TRUE |-> TRUE)\n\
+                OPERATIONS flip = x := make(FALSE |-> FALSE)\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-constant-symmetry"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r = json(&out);
+    // 4! bijections onto R, 3! from Q, 3! injections into P of 3.
+    assert_eq!(r["constant_valuations"], 24 * 6 * 6, "{r}");
+    assert_eq!(r["states"], 24 * 6 * 6 * 2, "{r}");
 }
 
 /// Names a definition stands for in a declaration list, a bound variable

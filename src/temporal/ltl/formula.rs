@@ -355,6 +355,23 @@ impl<'a> Parser<'a> {
         true
     }
 
+    /// Whether the next token is the unary temporal operator `letter`
+    /// (`G`, `F` or `X`); eats it if so. As in ProB, where no name stands
+    /// bare in a formula, a word of these letters alone is a run of
+    /// operators: `GF {p}` is `G F {p}`, `XX` is `X X`.
+    fn eat_unary(&mut self, letter: &str) -> bool {
+        self.skip_space();
+        let rest = self.rest();
+        let word = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(rest, |end| &rest[..end]);
+        if word.starts_with(letter) && word.chars().all(|c| matches!(c, 'G' | 'F' | 'X')) {
+            self.at += letter.len();
+            return true;
+        }
+        false
+    }
+
     fn expect(&mut self, word: &str) -> Result<(), SyntaxError> {
         if self.eat(word) {
             Ok(())
@@ -438,13 +455,13 @@ impl<'a> Parser<'a> {
         if self.eat("not") {
             return Ok(Ltl::negation(self.unary()?));
         }
-        if self.eat("G") {
+        if self.eat_unary("G") {
             return Ok(Ltl::always(self.unary()?));
         }
-        if self.eat("F") {
+        if self.eat_unary("F") {
             return Ok(Ltl::eventually(self.unary()?));
         }
-        if self.eat("X") {
+        if self.eat_unary("X") {
             return Ok(Ltl::Next(b(self.unary()?)));
         }
         if self.eat("true") {
@@ -658,6 +675,27 @@ mod tests {
                 at(e)
             )
         );
+    }
+
+    #[test]
+    fn runs_of_unary_operators_need_no_spaces() {
+        let at = |k| Ltl::Atom(k);
+        for (run, spaced) in [
+            ("GF{x=0}", "G F {x=0}"),
+            ("FG({x=0} or {x=1})", "F G ({x=0} or {x=1})"),
+            ("XX {x=0}", "X X {x=0}"),
+            ("GFX [inc]", "G F X [inc]"),
+            ("SF(inc) => GF {x=0}", "SF(inc) => G F {x=0}"),
+        ] {
+            let (p, q) = (parse(run).unwrap(), parse(spaced).unwrap());
+            assert_eq!((p.formula, p.fairness), (q.formula, q.fairness), "{run}");
+        }
+        assert_eq!(
+            parse("GF e(inc)").unwrap().formula,
+            Ltl::always(Ltl::eventually(at(0)))
+        );
+        // Other words are not split: `Go` is no formula.
+        assert!(parse("Go").is_err());
     }
 
     #[test]

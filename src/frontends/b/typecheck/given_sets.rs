@@ -11,7 +11,9 @@
 //! 3. a top-level conjunct `card(X) = n` (or `n = card(X)`) of `PROPERTIES`;
 //! 4. [`CheckOptions::default_set_size`] (ProB's `DEFAULT_SETSIZE`, 2), or
 //!    the least size `PROPERTIES` allows if that is larger
-//!    (`card(X) >= n`, `X = {a, b, c}`, distinct constants in `X`).
+//!    (`card(X) >= n`, `X = {a, b, c}`, distinct constants in `X`, a
+//!    function that needs as many elements as a known set: `f : BOOL * BOOL
+//!    >->> X`).
 //!
 //! Its elements are named `X1, X2, ...` as ProB prints them. A `--set`
 //! override replaces a `scope_X` definition (a scope only proposes a size),
@@ -205,10 +207,12 @@ fn size_of(
 
 /// The least size PROPERTIES allows for deferred set `name`, from its
 /// top-level conjuncts (as ProB infers deferred set sizes): `card(X) >= n`,
-/// `card(X) > n` (and mirrored), `X = {a, b, c}` of distinct names (exactly
-/// that many: the size is then also at most that), and constants that
+/// `card(X) > n` (and mirrored), `X = {a, b, c}` (or `{a} \/ {b, c}`) of
+/// distinct names (exactly that many: the size is then also at most that), and constants that
 /// conjuncts `a : X` and `a /= b` (or `not(a = b)`) make pairwise distinct elements of `X`
-/// (the largest such group found greedily). 0 when nothing bounds it.
+/// (the largest such group found greedily), and functions that need as
+/// many elements as a set of known size (`f : BOOL * BOOL >->> X`). 0 when
+/// nothing bounds it.
 fn least_size(machine: &Machine, name: &str) -> u32 {
     let Some(props) = &machine.properties else {
         return 0;
@@ -260,17 +264,23 @@ fn least_size(machine: &Machine, name: &str) -> u32 {
                 } else {
                     continue;
                 };
-                if let ExprKind::SetEnum(items) = &enumeration.kind {
-                    let names: Vec<&str> = items.iter().filter_map(ident).collect();
-                    let mut unique = names.clone();
-                    unique.sort_unstable();
-                    unique.dedup();
-                    if unique.len() == items.len() {
+                // `{a, b, c}`, or a union of extensions: `{a} \/ {b, c}`.
+                let mut items = Vec::new();
+                if extension_items(enumeration, &mut items) {
+                    let mut names: Vec<&str> = items.iter().filter_map(|e| ident(e)).collect();
+                    names.sort_unstable();
+                    names.dedup();
+                    if names.len() == items.len() {
                         least = least.max(items.len() as i64);
                     }
                 }
             }
             BinaryOp::Member if is_set(b) => members.extend(ident(a)),
+            BinaryOp::Member => {
+                if let Some(n) = size_from_function_space(machine, b, &is_set) {
+                    least = least.max(n);
+                }
+            }
             BinaryOp::Neq => {
                 if let (Some(x), Some(y)) = (ident(a), ident(b)) {
                     distinct.push((x, y));
@@ -297,6 +307,76 @@ fn least_size(machine: &Machine, name: &str) -> u32 {
     }
     least = least.max(best as i64);
     least.clamp(0, i64::from(MAX_GIVEN_SET_SIZE)) as u32
+}
+
+/// Collects the items of `set` when it is a set extension or a union of
+/// them; false otherwise.
+fn extension_items<'e>(set: &'e Expr, items: &mut Vec<&'e Expr>) -> bool {
+    match &set.kind {
+        ExprKind::SetEnum(list) => {
+            items.extend(list);
+            true
+        }
+        ExprKind::Binary(BinaryOp::Union, a, b) => {
+            extension_items(a, items) && extension_items(b, items)
+        }
+        _ => false,
+    }
+}
+
+/// The least size of deferred set `X` (`is_set`) that a function in
+/// `space` needs, when the other side's size is known statically: `A >->
+/// X` and `A >->> X` need `|A|` elements, `X >->> A` and `X -->> A` (or
+/// `+->>`) as many as `A` has.
+fn size_from_function_space(
+    machine: &Machine,
+    space: &Expr,
+    is_set: &dyn Fn(&Expr) -> bool,
+) -> Option<i64> {
+    let ExprKind::Binary(arrow, from, to) = &space.kind else {
+        return None;
+    };
+    use BinaryOp::{PartialSurjection, TotalBijection, TotalInjection, TotalSurjection};
+    if is_set(to) && matches!(arrow, TotalInjection | TotalBijection) {
+        return static_size(machine, from);
+    }
+    if is_set(from) && matches!(arrow, TotalBijection | TotalSurjection | PartialSurjection) {
+        return static_size(machine, to);
+    }
+    None
+}
+
+/// The number of elements of `set` where the machine's text alone gives
+/// it: `BOOL`, an enumerated set, an interval of constant bounds, a set
+/// extension of distinct names or numbers, and products of these.
+fn static_size(machine: &Machine, set: &Expr) -> Option<i64> {
+    match &set.kind {
+        ExprKind::Constant(crate::frontends::b::ast::BuiltinConstant::Bool) => Some(2),
+        ExprKind::Ident(name) => machine.sets.iter().find_map(|decl| match decl {
+            SetDecl::Enumerated(n, items) if n.name == *name => Some(items.len() as i64),
+            _ => None,
+        }),
+        ExprKind::Binary(BinaryOp::Interval, a, b) => {
+            Some((const_int(b)? - const_int(a)? + 1).max(0))
+        }
+        ExprKind::Binary(BinaryOp::Mul, a, b) => {
+            static_size(machine, a)?.checked_mul(static_size(machine, b)?)
+        }
+        ExprKind::SetEnum(items) => {
+            let mut keys: Vec<String> = items
+                .iter()
+                .map(|e| match &e.kind {
+                    ExprKind::Ident(n) => Some(n.clone()),
+                    ExprKind::Int(k) => Some(k.to_string()),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            keys.sort_unstable();
+            keys.dedup();
+            (keys.len() == items.len()).then_some(keys.len() as i64)
+        }
+        _ => None,
+    }
 }
 
 /// Sizes in `--set` overrides and `scope_` definitions for sets that do not exist.
