@@ -58,8 +58,8 @@ static RESERVE_BYTES: AtomicUsize = AtomicUsize::new(0);
 const PAGE: usize = 4096;
 
 /// Turns transparent huge pages off for this process (Linux; elsewhere a
-/// no-op). Call it first thing in `main`: it applies to every page faulted
-/// in afterwards.
+/// no-op). [`crate::cli::main`] calls it first thing: it applies to every
+/// page faulted in afterwards.
 pub fn disable_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)` only sets a flag of
@@ -82,8 +82,8 @@ const MI_OPTION_PURGE_DELAY: mi::mi_option_t = 15;
 /// double and the workers free batches other threads made: with the delay
 /// those stay resident, and the peak memory of a run is what ends a large
 /// job (German with 4 nodes, 2 threads: 42.6 MB -> 38.5 MB, same time; B
-/// models gain 3-15% with no measurable cost). Call it first thing in
-/// `main`.
+/// models gain 3-15% with no measurable cost). [`crate::cli::main`] calls
+/// it first thing.
 pub fn purge_freed_memory_at_once() {
     // SAFETY: sets one of mimalloc's process-wide options; no memory of
     // ours is read or written.

@@ -55,8 +55,11 @@ pub fn main() -> ExitCode {
 }
 
 /// [`main`] for a binary that can join a job of processes with `join`
-/// (`check --distributed`).
+/// (`check --distributed`). A binary calls it first thing: it sets up the
+/// process's memory before any page is touched.
 pub fn main_joining(join: Option<JoinJob>) -> ExitCode {
+    crate::alloc::disable_transparent_huge_pages();
+    crate::alloc::purge_freed_memory_at_once();
     let run = std::thread::Builder::new()
         .name("orbit".to_string())
         .stack_size(MAIN_STACK_BYTES)

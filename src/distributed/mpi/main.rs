@@ -15,7 +15,5 @@ fn join_mpi_job() -> Result<(Box<dyn orbit::distributed::Transport + Send>, usiz
 }
 
 fn main() -> std::process::ExitCode {
-    orbit::alloc::disable_transparent_huge_pages();
-    orbit::alloc::purge_freed_memory_at_once();
     orbit::cli::main_joining(Some(join_mpi_job))
 }

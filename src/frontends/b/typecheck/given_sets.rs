@@ -348,7 +348,8 @@ fn size_from_function_space(
 
 /// The number of elements of `set` where the machine's text alone gives
 /// it: `BOOL`, an enumerated set, an interval of constant bounds, a set
-/// extension of distinct names or numbers, and products of these.
+/// extension of distinct elements of enumerated sets or numbers, and
+/// products of these.
 fn static_size(machine: &Machine, set: &Expr) -> Option<i64> {
     match &set.kind {
         ExprKind::Constant(crate::frontends::b::ast::BuiltinConstant::Bool) => Some(2),
@@ -357,16 +358,24 @@ fn static_size(machine: &Machine, set: &Expr) -> Option<i64> {
             _ => None,
         }),
         ExprKind::Binary(BinaryOp::Interval, a, b) => {
-            Some((const_int(b)? - const_int(a)? + 1).max(0))
+            let span = const_int(b)?.checked_sub(const_int(a)?)?.checked_add(1)?;
+            Some(span.max(0))
         }
         ExprKind::Binary(BinaryOp::Mul, a, b) => {
             static_size(machine, a)?.checked_mul(static_size(machine, b)?)
         }
         ExprKind::SetEnum(items) => {
+            // Elements of enumerated sets and numbers: distinct by their
+            // text (two constants could be equal).
+            let element = |n: &str| {
+                machine.sets.iter().any(|decl| {
+                    matches!(decl, SetDecl::Enumerated(_, items) if items.iter().any(|i| i.name == n))
+                })
+            };
             let mut keys: Vec<String> = items
                 .iter()
                 .map(|e| match &e.kind {
-                    ExprKind::Ident(n) => Some(n.clone()),
+                    ExprKind::Ident(n) if element(n) => Some(n.clone()),
                     ExprKind::Int(k) => Some(k.to_string()),
                     _ => None,
                 })
