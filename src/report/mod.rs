@@ -501,20 +501,19 @@ fn write_search_figures(out: &mut String, states: u64, s: &SearchFigures) {
         let _ = writeln!(out, "threads:              {}", s.threads);
     } else {
         let job = s.job_ranks.unwrap_or(s.ranks.len());
+        let each = match s.threads {
+            1 => "1 thread each".to_string(),
+            n => format!("{n} threads each"),
+        };
         let _ = if s.ranks.len() < job {
             writeln!(
                 out,
-                "ranks:                {} of {job} reported, {} threads each (the others were lost: \
+                "ranks:                {} of {job} reported, {each} (the others were lost: \
                  the figures are this rank's alone)",
                 s.ranks.len(),
-                s.threads
             )
         } else {
-            writeln!(
-                out,
-                "ranks:                {job} of {} threads each",
-                s.threads
-            )
+            writeln!(out, "ranks:                {job}, {each}")
         };
         for r in &s.ranks {
             let _ = writeln!(
