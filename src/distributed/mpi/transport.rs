@@ -11,7 +11,7 @@ use mpi::request::{Request, StaticScope};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use orbit::distributed::{Transport, TransportError};
 use std::time::Instant;
-use workers::distributed::GRACE;
+use workers::distributed::past_grace;
 
 /// A send in flight: MPI's request and the buffer it reads, owned here
 /// (leaked for MPI's `'static` scope, taken back once sent).
@@ -146,15 +146,12 @@ impl Transport for MpiTransport {
                 }
                 Err(pending) => request = pending,
             }
-            if workers::budget::tripped().is_some() {
-                let since = *stopped_since.get_or_insert_with(Instant::now);
-                if since.elapsed() > GRACE {
-                    // Dropping a pending request aborts the process.
-                    std::mem::forget(request);
-                    return Err(TransportError(format!(
-                        "rank {from} stopped sending in the middle of a message"
-                    )));
-                }
+            if past_grace(&mut stopped_since).is_some() {
+                // Dropping a pending request aborts the process.
+                std::mem::forget(request);
+                return Err(TransportError(format!(
+                    "rank {from} stopped sending in the middle of a message"
+                )));
             }
             std::thread::yield_now();
         }

@@ -54,7 +54,7 @@ mod wire;
 
 pub use channels::ChannelTransport;
 pub use level::explore_distributed;
-pub use rank::GRACE;
+pub use rank::{GRACE, past_grace};
 
 use std::fmt;
 

@@ -30,6 +30,15 @@ pub(super) const CHUNK: usize = 64;
 /// expanding at the next state and ends its level.
 pub const GRACE: Duration = Duration::from_millis(500);
 
+/// Why the run was stopped, once a wait that began before or after the
+/// stop has gone on for [`GRACE`] since the waiter first saw it (`since`
+/// records that moment): how long a rank waits for peers that may be gone.
+pub fn past_grace(since: &mut Option<Instant>) -> Option<crate::StopReason> {
+    let reason = crate::budget::tripped()?;
+    let seen = *since.get_or_insert_with(Instant::now);
+    (seen.elapsed() > GRACE).then_some(reason)
+}
+
 /// What one rank found or was stopped by in a level.
 #[derive(Clone, Debug)]
 pub(super) struct Found {
@@ -416,11 +425,8 @@ impl Talker<'_> {
                 Ok(Some(message))
             }
             None => {
-                if let Some(reason) = crate::budget::tripped() {
-                    let since = *self.stopped_since.get_or_insert_with(Instant::now);
-                    if since.elapsed() > GRACE {
-                        return Err(Broken::Silent(reason));
-                    }
+                if let Some(reason) = past_grace(&mut self.stopped_since) {
+                    return Err(Broken::Silent(reason));
                 }
                 std::thread::yield_now();
                 Ok(None)
