@@ -342,6 +342,54 @@ fn hexadecimal_literals_and_foreign_scopes() {
     assert!(stderr.contains("ignoring `scope_FOO`"), "{stderr}");
 }
 
+/// In PROPERTIES a function applied outside its domain rejects the
+/// candidate, as ProB's solver reads `f(x) = y` as `x |-> y : f`: at the
+/// top level and in a quantifier's condition; the report says so.
+#[test]
+fn properties_read_an_application_outside_the_domain_as_false() {
+    // f : ID +-> ID with ran(f) = {aa}: three candidates, two with aa : dom(f).
+    let machine = "MACHINE F\nSETS ID = {aa, bb}\nCONSTANTS f\nPROPERTIES f : ID +-> ID & \
+                   ran(f) = {aa} & f(aa) = aa\nVARIABLES x\nINVARIANT x : ID\n\
+                   INITIALISATION x := aa\nEND\n";
+    for solver in ["enumerate", "auto"] {
+        let (code, stdout, stderr) =
+            check(machine, &["--json", "--no-deadlock", "--solver", solver]);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(json(&stdout)["constant_valuations"], 2, "{solver}");
+    }
+    let (_, _, stderr) = check(machine, &["--no-deadlock", "--solver", "enumerate"]);
+    assert!(
+        stderr.contains("warning: PROPERTIES applies a function outside its domain (")
+            && stderr.contains("m.mch:4:"),
+        "{stderr}"
+    );
+    // 4 queens on r : (1..4) * (1..4) --> BOOL, quantified over 1..8.
+    let queens = "MACHINE Q\nCONSTANTS r\nPROPERTIES r : (1..4) * (1..4) --> BOOL & \
+                  !(i, j).(i : 1..8 & j : 1..8 & r(i, j) = TRUE => \
+                  not(#k.(k : 1..4 & k /= i & r(k, j) = TRUE)) & \
+                  not(#k.(k : 1..4 & k /= j & r(i, k) = TRUE)) & \
+                  not(#(k, l).(k : 1..4 & l : 1..4 & k /= i & k + l = i + j & r(k, l) = TRUE)) & \
+                  not(#(k, l).(k : 1..4 & l : 1..4 & k /= i & k - l = i - j & r(k, l) = TRUE))) & \
+                  !i.(i : 1..4 => #j.(j : 1..4 & r(i, j) = TRUE))\nEND\n";
+    let (code, stdout, stderr) = check(
+        queens,
+        &["--json", "--no-deadlock", "--solver", "enumerate"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(json(&stdout)["constant_valuations"], 2);
+    // Every candidate rejected so: no solution, and the application named.
+    let none = "MACHINE N\nSETS ID = {aa, bb}\nCONSTANTS f\nPROPERTIES f : ID +-> ID & \
+                f(bb) = aa & bb /: dom(f)\nEND\n";
+    let (code, _, stderr) = check(none, &["--solver", "enumerate"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("PROPERTIES has no solution")
+            && stderr.contains("function applied outside its domain (")
+            && stderr.contains("m.mch:4:"),
+        "{stderr}"
+    );
+}
+
 /// `prj1(S, T)(p)` takes the component without building `S * T`, which
 /// is infinite here; a pair outside `S * T` is outside the function's domain.
 #[test]

@@ -212,7 +212,7 @@ pub fn load_machine_with_ast(
             &machine, &types,
         ));
     }
-    system.warnings = warnings;
+    system.warnings.splice(0..0, warnings);
     system.ltl = machine.ltl.clone();
     system.shapes = types.shapes.clone();
     system.interchangeable =

@@ -120,6 +120,17 @@ impl BSystem {
         } else {
             valuations.len()
         };
+        let mut warnings = Vec::new();
+        if !valuations.is_empty()
+            && let Some((span, n)) = interpreter.undefined_rejections()
+        {
+            warnings.push(format!(
+                "PROPERTIES applies a function outside its domain ({}) for {n} \
+                 candidate value(s) while the constants are sought: read as false \
+                 there, as ProB's constraint solver reads `f(x) = y` as `x |-> y : f`",
+                file.location(span)
+            ));
+        }
         let groups = (0..interpreter.operation_count())
             .map(|op| GroupInfo {
                 name: interpreter.operation_name(op).to_string(),
@@ -131,7 +142,7 @@ impl BSystem {
         Ok(BSystem {
             constant_valuations,
             interchangeable: crate::model::Permutable::none(),
-            warnings: Vec::new(),
+            warnings,
             shapes: Vec::new(),
             check_invariant: true,
             check_assertions: true,

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, Solver};
+use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, Solver, Undefined};
 use super::plan;
 use crate::diag::{Diagnostic, Span};
 use crate::frontends::b::ast::{
@@ -50,6 +50,11 @@ pub struct Compiler<'a> {
     /// to `--bound-integers`' bounds (an infinite one keeps it symbolic,
     /// as in ProB); the binders nested in it keep the bound.
     unbounded_next: bool,
+    /// Set while PROPERTIES is compiled: the conditions of quantifiers and
+    /// comprehensions read a function applied outside its domain as false
+    /// (as ProB's solver reads `f(x) = y` as `x |-> y : f`), counting each
+    /// such candidate for the report.
+    pub lenient_binders: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -91,6 +96,7 @@ impl<'a> Compiler<'a> {
             slot_types: Vec::new(),
             bound_used: std::cell::Cell::new(false),
             unbounded_next: false,
+            lenient_binders: false,
         }
     }
 
@@ -478,14 +484,14 @@ impl<'a> Compiler<'a> {
             ExprKind::Comprehension(names, p) => {
                 let mark = self.mark();
                 let vars = self.bind(names);
-                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let solver = self.binder_solver(names, &vars, p, span)?;
                 self.pop(mark);
                 EK::Comprehension(Box::new(solver))
             }
             ExprKind::Lambda(names, p, body) => {
                 let mark = self.mark();
                 let vars = self.bind(names);
-                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let solver = self.solver(names, &vars, None, p, span, Undefined::Error)?;
                 let body = self.expr(body)?;
                 self.pop(mark);
                 EK::Lambda(Box::new(solver), Box::new(body))
@@ -493,7 +499,7 @@ impl<'a> Compiler<'a> {
             ExprKind::QuantifiedExpr(kind, names, p, body) => {
                 let mark = self.mark();
                 let vars = self.bind(names);
-                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let solver = self.solver(names, &vars, None, p, span, Undefined::Error)?;
                 let body = self.expr(body)?;
                 self.pop(mark);
                 EK::Quantified(*kind, Box::new(solver), Box::new(body))
@@ -508,7 +514,7 @@ impl<'a> Compiler<'a> {
             ExprKind::Let(names, p, body) => {
                 let mark = self.mark();
                 let vars = self.bind(names);
-                let solver = self.solver(names, &vars, None, p, span, false)?;
+                let solver = self.solver(names, &vars, None, p, span, Undefined::Error)?;
                 let body = self.expr(body)?;
                 self.pop(mark);
                 EK::Let(Box::new(solver), Box::new(body))
@@ -702,7 +708,7 @@ impl<'a> Compiler<'a> {
                             _ => (None, &**body),
                         };
                         let solver = match guard {
-                            Some(p) => self.solver(names, &vars, None, p, span, false)?,
+                            Some(p) => self.binder_solver(names, &vars, p, span)?,
                             None => {
                                 let types = self.binder_types(names);
                                 plan::plan(
@@ -711,16 +717,16 @@ impl<'a> Compiler<'a> {
                                     Some(&types),
                                     Vec::new(),
                                     span,
-                                    false,
+                                    Undefined::Error,
                                     self.int_bound(),
                                 )
                             }
                         };
                         PK::ForAll(Box::new(solver), Box::new(self.pred(goal)?))
                     }
-                    Quantifier::Exists => PK::Exists(Box::new(
-                        self.solver(names, &vars, None, body, span, false)?,
-                    )),
+                    Quantifier::Exists => {
+                        PK::Exists(Box::new(self.binder_solver(names, &vars, body, span)?))
+                    }
                 };
                 self.pop(mark);
                 kind
@@ -742,7 +748,7 @@ impl<'a> Compiler<'a> {
                     Some(&types),
                     parts,
                     span,
-                    false,
+                    Undefined::Error,
                     self.int_bound(),
                 )))
             }
@@ -761,9 +767,26 @@ impl<'a> Compiler<'a> {
         types: Option<&[Type]>,
         p: &Expr,
         span: Span,
-        lenient: bool,
+        undefined: Undefined,
     ) -> CResult<Solver> {
-        self.solver_of(names, vars, types, &conjuncts(p), p.span, span, lenient)
+        self.solver_of(names, vars, types, &conjuncts(p), p.span, span, undefined)
+    }
+
+    /// The solver of a quantifier's or comprehension's condition: lenient
+    /// and counted in PROPERTIES (see [`Self::lenient_binders`]).
+    fn binder_solver(
+        &mut self,
+        names: &[Ident],
+        vars: &[u32],
+        p: &Expr,
+        span: Span,
+    ) -> CResult<Solver> {
+        let undefined = if self.lenient_binders {
+            Undefined::Counted
+        } else {
+            Undefined::Error
+        };
+        self.solver(names, vars, None, p, span, undefined)
     }
 
     /// [`Self::solver`] for the conjunction of `parts` (spanning
@@ -777,7 +800,7 @@ impl<'a> Compiler<'a> {
         parts: &[&Expr],
         condition_span: Span,
         span: Span,
-        lenient: bool,
+        undefined: Undefined,
     ) -> CResult<Solver> {
         let unbounded = std::mem::take(&mut self.unbounded_next);
         let parts = parts
@@ -802,7 +825,7 @@ impl<'a> Compiler<'a> {
             Some(types),
             parts,
             span,
-            lenient,
+            undefined,
             if unbounded { None } else { self.int_bound() },
         );
         solver.condition = Some(Box::new(condition));

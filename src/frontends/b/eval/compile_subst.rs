@@ -7,7 +7,7 @@
 //! rules demand.
 
 use super::compile::{CResult, Compiler};
-use super::ir::{CExpr, CSubst, CWhile, EK, Pattern, Slot};
+use super::ir::{CExpr, CSubst, CWhile, EK, Pattern, Slot, Undefined};
 use crate::diag::{Diagnostic, Span};
 use crate::frontends::b::ast::{AssignTarget, BinaryOp, Expr, ExprKind, Ident, Subst, SubstKind};
 use crate::frontends::b::types::Type;
@@ -98,7 +98,8 @@ impl Compiler<'_> {
                 }
                 let fresh: Vec<u32> = pairs.iter().map(|p| p.1).collect();
                 let known: Option<Vec<Type>> = types.into_iter().collect();
-                let solver = self.solver(names, &fresh, known.as_deref(), p, s.span, false)?;
+                let solver =
+                    self.solver(names, &fresh, known.as_deref(), p, s.span, Undefined::Error)?;
                 self.pop(mark);
                 // Keep the fresh slots reserved past the solver: they are
                 // read after solving, when the targets are assigned.
@@ -195,7 +196,7 @@ impl Compiler<'_> {
             SubstKind::Any(names, p, body) | SubstKind::Let(names, p, body) => {
                 let mark = self.mark();
                 let vars = self.bind(names);
-                let solver = self.solver(names, &vars, None, p, s.span, true)?;
+                let solver = self.solver(names, &vars, None, p, s.span, Undefined::False)?;
                 let body = self.subst(body)?;
                 self.pop(mark);
                 CSubst::Any(Box::new(solver), Box::new(body))

@@ -347,7 +347,10 @@ impl Interpreter {
             SolveStep::Check(p) => {
                 let ok = match self.holds(p, env) {
                     Ok(b) => b,
-                    Err(e) if solver.lenient && e.outside_domain => false,
+                    Err(e) if solver.lenient() && e.outside_domain => {
+                        self.rejected_as_undefined(solver, &e);
+                        false
+                    }
                     Err(e) => return Err(e),
                 };
                 if ok {
@@ -363,7 +366,10 @@ impl Interpreter {
                         env.frame[slot] = match self.eval(e, env) {
                             Ok(v) => v,
                             // `q = pst(p)` in a guard, p outside dom(pst): no candidate.
-                            Err(e) if solver.lenient && e.outside_domain => return Ok(true),
+                            Err(e) if solver.lenient() && e.outside_domain => {
+                                self.rejected_as_undefined(solver, &e);
+                                return Ok(true);
+                            }
                             Err(e) => return Err(e),
                         };
                         self.run_steps(solver, i + 1, env, f)

@@ -211,6 +211,21 @@ pub enum Pattern {
     Pair(Box<Pattern>, Box<Pattern>),
 }
 
+/// What a solver's conditions make of a function applied outside its
+/// domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Undefined {
+    /// An error of the model (ordinary predicates).
+    Error,
+    /// The candidate is not a solution (operation guards, as ProB's
+    /// default).
+    False,
+    /// The candidate is not a solution, and it is counted on the
+    /// interpreter for the report (PROPERTIES: ProB's solver reads `f(x) =
+    /// y` as `x |-> y : f`; see `Interpreter::undefined_rejections`).
+    Counted,
+}
+
 /// A static plan for enumerating the solutions of a predicate over some
 /// bound variables (see [`super::plan`]).
 #[derive(Clone, Debug)]
@@ -219,16 +234,23 @@ pub struct Solver {
     pub vars: Vec<u32>,
     /// Steps in execution order.
     pub steps: Vec<SolveStep>,
-    /// If set, a failing "function applied outside its domain" in a
-    /// `Check` counts as false instead of an error (operation guards, as
-    /// ProB's default).
-    pub lenient: bool,
+    /// What a function applied outside its domain in a `Check` (or a
+    /// generating equality) makes of the candidate.
+    pub undefined: Undefined,
     /// Where the binder was written.
     pub span: Span,
     /// The binder's whole predicate, for testing given values of the
     /// variables without enumerating (membership in a comprehension or a
     /// lambda kept symbolic); set for the binders of expressions.
     pub condition: Option<Box<CPred>>,
+}
+
+impl Solver {
+    /// Whether a function applied outside its domain rejects the
+    /// candidate instead of failing.
+    pub fn lenient(&self) -> bool {
+        self.undefined != Undefined::Error
+    }
 }
 
 /// A compiled substitution.

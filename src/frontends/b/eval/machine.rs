@@ -11,8 +11,8 @@ use std::ops::Range;
 
 use super::compile::{Compiler, conjuncts};
 use super::cp::ConstantSolver;
-use super::ir::{CPred, CSubst, Gen, PK, Slot, SolveStep, Solver};
-use super::{Env, EvalError, PropertyFailure, R, Step, format_with, plan, unset};
+use super::ir::{CPred, CSubst, Gen, PK, Slot, SolveStep, Solver, Undefined};
+use super::{Env, EvalError, Fail, PropertyFailure, R, Step, format_with, plan, unset};
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::frontends::b::ast::{Expr, Machine, SubstKind};
 use crate::frontends::b::types::{GivenSet, MachineTypes, Type};
@@ -67,6 +67,10 @@ pub struct Interpreter {
     /// Set when an enumeration of `NATURAL`, `NATURAL1` or `INTEGER` ran
     /// within `--bound-integers`' bounds.
     pub(crate) bound_at_run_time: std::sync::atomic::AtomicBool,
+    /// Candidate valuations of the constants that PROPERTIES rejected
+    /// because it applies a function outside its domain there, and where
+    /// the first did (see [`Interpreter::undefined_rejections`]).
+    undefined_rejected: parking_lot::Mutex<Option<(Span, u64)>>,
     pub(crate) maxint: i64,
     pub(crate) minint: i64,
     num_variables: usize,
@@ -141,6 +145,7 @@ impl Interpreter {
         // checked with the properties.
         let mut parts = Vec::new();
         let mut definitions = Vec::new();
+        c.lenient_binders = true;
         for source in machine.constraints.iter().chain(&machine.properties) {
             for conj in conjuncts(source) {
                 match defined_constant(conj, machine, &types.constants) {
@@ -155,14 +160,18 @@ impl Interpreter {
                 }
             }
         }
+        c.lenient_binders = false;
         let properties_conjuncts = parts.clone();
+        // As ProB's solver reads `f(x) = y` as `x |-> y : f`, a candidate
+        // valuation that applies a function outside its domain is not a
+        // solution (counted, and named in the report).
         let properties = plan::plan(
             &machine.constants,
             &const_slots,
             Some(&types.constants),
             parts,
             span,
-            false,
+            Undefined::Counted,
             c.int_bound(),
         );
         let properties_frame = c.frame_size() as usize;
@@ -300,7 +309,7 @@ impl Interpreter {
                         &guard_parts,
                         span,
                         op.span,
-                        true,
+                        Undefined::False,
                     )?
                 }
                 _ => plan::plan(
@@ -309,7 +318,7 @@ impl Interpreter {
                     param_types,
                     Vec::new(),
                     op.span,
-                    true,
+                    Undefined::False,
                     c.int_bound(),
                 ),
             };
@@ -363,6 +372,7 @@ impl Interpreter {
             bound_integers: types.bound_integers,
             bound_in_plans: c.bound_used(),
             bound_at_run_time: std::sync::atomic::AtomicBool::new(false),
+            undefined_rejected: parking_lot::Mutex::new(None),
             maxint: types.maxint,
             minint: types.minint,
             num_variables: nv,
@@ -436,8 +446,45 @@ impl Interpreter {
         }
     }
 
-    /// Every valuation of the constants, by the plan's enumeration.
+    /// Candidate valuations of the constants that PROPERTIES rejected
+    /// because it applies a function outside its domain for them: where it
+    /// first did, and how many (ProB's solver rejects them so too; its
+    /// interpreter would report the application).
+    pub fn undefined_rejections(&self) -> Option<(Span, u64)> {
+        *self.undefined_rejected.lock()
+    }
+
+    /// Counts a candidate that `solver` rejected because evaluating it
+    /// failed with `e`, a function applied outside its domain.
+    pub(super) fn rejected_as_undefined(&self, solver: &Solver, e: &Fail) {
+        if solver.undefined == Undefined::Counted {
+            let mut seen = self.undefined_rejected.lock();
+            let (_, n) = seen.get_or_insert((e.span, 0));
+            *n += 1;
+        }
+    }
+
+    /// Every valuation of the constants, by the plan's enumeration; none
+    /// when every candidate applies a function outside its domain is the
+    /// error it is.
     fn enumerate_constants(&self) -> Result<Vec<Vec<Value>>, EvalError> {
+        let out = self.enumerate_valuations()?;
+        if out.is_empty()
+            && let Some((span, _)) = self.undefined_rejections()
+        {
+            return Err(EvalError {
+                span,
+                message: "PROPERTIES has no solution: each valuation of the constants \
+                          that reaches this point has a function applied outside its domain"
+                    .into(),
+                stopped: None,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Every valuation of the constants, by the plan's enumeration.
+    fn enumerate_valuations(&self) -> Result<Vec<Vec<Value>>, EvalError> {
         let mut env = Env {
             consts: &[],
             frame: vec![unset(); self.properties_frame],

@@ -20,7 +20,9 @@
 //! generator available keeps e.g. `p : PROC & pst(p) = idle` a scan of
 //! `PROC` with one check per element.
 
-use super::ir::{CExpr, CPred, Cmp, EK, Gen, IntSet, PK, Pattern, Slot, SolveStep, Solver};
+use super::ir::{
+    CExpr, CPred, Cmp, EK, Gen, IntSet, PK, Pattern, Slot, SolveStep, Solver, Undefined,
+};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, Ident, UnaryOp};
 use crate::frontends::b::types::Type;
@@ -49,7 +51,7 @@ pub fn plan(
     types: Option<&[Type]>,
     conjuncts: Vec<CPred>,
     span: Span,
-    lenient: bool,
+    undefined: Undefined,
     int_bound: Option<IntBound<'_>>,
 ) -> Solver {
     let fallback = int_bound.map(|b| (b.lo, b.hi, span, b.used));
@@ -242,7 +244,7 @@ pub fn plan(
     let mut solver = Solver {
         vars: vars.to_vec(),
         steps,
-        lenient,
+        undefined,
         span,
         condition: None,
     };
@@ -1030,7 +1032,8 @@ mod tests {
     /// The plan for `{names | pred}` as a short string: `x:In [check] y:Eq`.
     fn plan_of(names: &[&str], pred: &str) -> String {
         let (solver, file) = with_binder(names, pred, |c, ids, vars, p, span| {
-            c.solver(ids, vars, None, p, span, false).expect("compiles")
+            c.solver(ids, vars, None, p, span, Undefined::Error)
+                .expect("compiles")
         });
         solver
             .steps

@@ -18,7 +18,7 @@
 //! slots, `dom(r)`, and `-`/`/\` of those); at run time any slot that does
 //! not hold a set falls back to the generic enumeration.
 
-use super::ir::{CExpr, CPred, Cmp, EK, Gen, PK, Slot, SolveStep, Solver};
+use super::ir::{CExpr, CPred, Cmp, EK, Gen, PK, Slot, SolveStep, Solver, Undefined};
 use super::{Env, Fail, Interpreter, R};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, UnaryOp};
@@ -45,7 +45,7 @@ pub struct PreimageScan {
 /// Replaces every `Bind(p, In(S))` immediately followed by the check
 /// `f(p) = c` (or `c = f(p)`) in a lenient solver by a [`PreimageScan`].
 pub fn fuse(solver: &mut Solver) {
-    if !solver.lenient {
+    if solver.undefined != Undefined::False {
         return;
     }
     let mut i = 0;

@@ -569,7 +569,7 @@ mod tests {
                 Box::new(super::super::ir::Solver {
                     vars: vec![0],
                     steps: Vec::new(),
-                    lenient: false,
+                    undefined: super::super::ir::Undefined::Error,
                     span: Span::default(),
                     condition: None,
                 }),

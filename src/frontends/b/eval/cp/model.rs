@@ -1085,7 +1085,7 @@ impl<'i> Model<'i> {
                 span,
             })
             .collect();
-        let known = plan::plan(&names, &s.vars, None, known, span, s.lenient, None);
+        let known = plan::plan(&names, &s.vars, None, known, span, s.undefined, None);
         self.replanning = true;
         let instances = self.instances(&known, span);
         self.replanning = false;
