@@ -508,6 +508,8 @@ fn deferred_set_sizes_are_inferred_from_properties() {
         ("DOOR = {d1} \\/ {d2, d3} & a = b & b = c", 2 * 6, 2 * 6 * 2),
         // Nothing asks for more: the default 2.
         ("a /= b", 2 * 2 * 8, 2 * 2 * 8 * 2),
+        // PID = {a}: one element, fewer than the default.
+        ("PID = {a}", 8, 8),
     ] {
         let text = machine(&format!("{base} & {extra}"));
         let (code, out, err) = check(&text, &["--json", "--no-constant-symmetry"]);

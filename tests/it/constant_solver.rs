@@ -500,3 +500,46 @@ fn parameters_nothing_bounds_are_found_by_propagation() {
     let run = CheckRun::run_path(&path, &[], &flags, timeout);
     assert_eq!(run.count("states"), 1, "{}", run.command);
 }
+
+/// The solver gives an integer nothing bounds a finite range: "no
+/// solution" within it is not "no solution" (Fibonacci numbers pass
+/// 2^24 before `fib(40)`), so it refuses instead of finding none; within
+/// the range it solves the same predicate.
+#[test]
+fn no_solution_within_the_solvers_range_is_not_no_solution() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fib = |n: u32| {
+        format!(
+            "MACHINE Fib\nCONSTANTS fib\nPROPERTIES fib : 0..{n} --> INTEGER & fib(0) = 1 & \
+             fib(1) = 1 & !x.(x : 2..{n} => fib(x) = fib(x - 1) + fib(x - 2))\nEND\n"
+        )
+    };
+    let small = valuations(&dir, &fib(20), ConstantSolver::Cp).expect("solved");
+    assert_eq!(small.len(), 1);
+    assert!(format!("{:?}", small[0][0]).contains("10946"), "{small:?}");
+    let refused = valuations(&dir, &fib(40), ConstantSolver::Cp).expect_err("refused");
+    assert!(refused.contains("no solution within"), "{refused}");
+    let auto = valuations(&dir, &fib(40), ConstantSolver::Auto).expect_err("refused");
+    assert!(!auto.contains("has no solution"), "{auto}");
+}
+
+/// A sum over integers nothing bounds is narrowed before its 32-bit
+/// bounds are checked, as propagation would: the subset sum over
+/// `stolen : coins --> NATURAL` is solved, not refused or cut.
+#[test]
+fn sums_over_unbounded_integers_are_narrowed_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE SubsetSum\nCONSTANTS coins, stolen\nPROPERTIES coins = {16, 17, 23, 24, 39, 40} & \
+                stolen : coins --> NATURAL & SIGMA(x).(x : coins | stolen(x) * x) = 100\nEND\n";
+    let coins = [16, 17, 23, 24, 39, 40];
+    let mut want = 0;
+    for n in 0..7usize.pow(6) {
+        let counts: Vec<usize> = (0..6).map(|i| n / 7usize.pow(i) % 7).collect();
+        if counts.iter().zip(coins).map(|(c, v)| c * v).sum::<usize>() == 100 {
+            want += 1;
+        }
+    }
+    assert!(want > 0);
+    let found = valuations(&dir, text, ConstantSolver::Cp).expect("solved");
+    assert_eq!(found.len(), want, "{found:?}");
+}

@@ -101,8 +101,8 @@ pub(crate) fn number_given_sets(
             let n = size.unwrap_or_else(|| {
                 // No size given: the least size PROPERTIES allows, if it
                 // needs more than the default.
-                let least = least_size(machine, &set.name);
-                options.default_set_size.max(least)
+                let (least, most) = size_bounds(machine, &set.name);
+                options.default_set_size.max(least).min(most)
             });
             if n == 0 || n > MAX_GIVEN_SET_SIZE {
                 diags.push(Diagnostic::error(
@@ -205,17 +205,17 @@ fn size_of(
     Some(first.0 as u32)
 }
 
-/// The least size PROPERTIES allows for deferred set `name`, from its
-/// top-level conjuncts (as ProB infers deferred set sizes): `card(X) >= n`,
+/// The least and most sizes PROPERTIES allows for deferred set `name`,
+/// from its top-level conjuncts (as ProB infers deferred set sizes): `card(X) >= n`,
 /// `card(X) > n` (and mirrored), `X = {a, b, c}` (or `{a} \/ {b, c}`) of
 /// distinct names (exactly that many: the size is then also at most that), and constants that
 /// conjuncts `a : X` and `a /= b` (or `not(a = b)`) make pairwise distinct elements of `X`
 /// (the largest such group found greedily), and functions that need as
-/// many elements as a set of known size (`f : BOOL * BOOL >->> X`). 0 when
-/// nothing bounds it.
-fn least_size(machine: &Machine, name: &str) -> u32 {
+/// many elements as a set of known size (`f : BOOL * BOOL >->> X`); 0
+/// and `u32::MAX` where nothing bounds it.
+fn size_bounds(machine: &Machine, name: &str) -> (u32, u32) {
     let Some(props) = &machine.properties else {
-        return 0;
+        return (0, u32::MAX);
     };
     let is_set = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if n == name);
     let card_of_set = |e: &Expr| matches!(&e.kind, ExprKind::Unary(UnaryOp::Card, s) if is_set(s));
@@ -226,6 +226,7 @@ fn least_size(machine: &Machine, name: &str) -> u32 {
         }
     }
     let mut least: i64 = 0;
+    let mut most: i64 = i64::MAX;
     let mut members: Vec<&str> = Vec::new();
     let mut distinct: Vec<(&str, &str)> = Vec::new();
     for c in conjuncts(props) {
@@ -273,6 +274,7 @@ fn least_size(machine: &Machine, name: &str) -> u32 {
                     if names.len() == items.len() {
                         least = least.max(items.len() as i64);
                     }
+                    most = most.min(items.len() as i64);
                 }
             }
             BinaryOp::Member if is_set(b) => members.extend(ident(a)),
@@ -306,7 +308,8 @@ fn least_size(machine: &Machine, name: &str) -> u32 {
         best = best.max(group.len());
     }
     least = least.max(best as i64);
-    least.clamp(0, i64::from(MAX_GIVEN_SET_SIZE)) as u32
+    let clamp = |n: i64| n.clamp(0, i64::from(u32::MAX)) as u32;
+    (clamp(least), clamp(most))
 }
 
 /// Collects the items of `set` when it is a set extension or a union of

@@ -228,6 +228,7 @@ impl Interpreter {
                 consts: &[],
                 frame: vec![super::unset(); self.properties_frame],
             },
+            trusts_range: false,
         };
         self.solve_unknowns(&unknowns, conjuncts, auto, check_only)
     }
@@ -252,6 +253,7 @@ impl Interpreter {
                 consts: env.consts,
                 frame: env.frame.clone(),
             },
+            trusts_range: true,
         };
         let solve = std::panic::AssertUnwindSafe(|| {
             self.solve_unknowns(&unknowns, conjuncts, false, false)
@@ -293,6 +295,7 @@ impl Interpreter {
                 Ok(model::Built::Ready { .. }) => break m,
                 Ok(model::Built::Small) => return Solved::Small,
                 Ok(model::Built::Defer(k)) => deferred.push(k),
+                Err(model::Failure::Unsat) => return failed(m.unsat_within_range()),
                 Err(f) => return failed(f),
             }
         };

@@ -164,6 +164,11 @@ pub(super) struct Unknowns<'i> {
     /// The known values: the machine's constants (for parameters) and the
     /// frame (a state's variables; unknown slots unset).
     pub(super) env: Env<'i>,
+    /// Whether "no solution" within the range the solver gives an integer
+    /// nothing bounds stands as no solution (an operation's guard, false
+    /// there, as in ProB's CLP(FD)); else it is refused (the constants,
+    /// whose solution may lie beyond it: `fib : 0..200 --> INTEGER`).
+    pub(super) trusts_range: bool,
 }
 
 /// The solver's model of the unknowns.
@@ -193,6 +198,11 @@ pub(super) struct Model<'i> {
     /// Integers that nothing bounds before propagation: their variables,
     /// wide, for propagation to narrow (what they are, variable, span).
     wide: Vec<(String, DomainId, Span)>,
+    /// The first of them (what, span): an answer of "no solution" holds
+    /// only within the solver's range ([`Model::unsat_within_range`]).
+    first_wide: Option<(String, Span)>,
+    /// See [`Unknowns::trusts_range`].
+    trusts_range: bool,
     /// Constants computed from the solution after solving, by their
     /// defining conjunct `k = E`, which is beyond the translation: the
     /// solver does not search their values.
@@ -241,6 +251,8 @@ impl<'i> Model<'i> {
             bit_lits: std::collections::HashMap::new(),
             replanning: false,
             wide: Vec::new(),
+            first_wide: None,
+            trusts_range: unknowns.trusts_range,
             deferred: deferred.to_vec(),
             definitions: Vec::new(),
             filters: Vec::new(),
@@ -429,6 +441,9 @@ impl<'i> Model<'i> {
                 .collect();
             self.cp.add_clause(block, self.tag);
         }
+        if out.is_empty() {
+            return Err(self.unsat_within_range());
+        }
         out.sort();
         out.dedup();
         Ok(out)
@@ -568,7 +583,7 @@ impl<'i> Model<'i> {
                     (lo, hi) => {
                         let enc = self.int_var(lo.unwrap_or(-WIDE), hi.unwrap_or(WIDE), span)?;
                         if let Enc::Scalar(_, x) = enc {
-                            self.wide.push((format!("`{name}`"), x, span));
+                            self.widened(format!("`{name}`"), x, span);
                         }
                         Ok(enc)
                     }
@@ -659,8 +674,7 @@ impl<'i> Model<'i> {
             let (lo, hi) = self.interp.int_bounds(*kind);
             let enc = self.int_var(lo.unwrap_or(-WIDE), hi.unwrap_or(WIDE), s.span)?;
             if let (Enc::Scalar(_, x), true) = (&enc, lo.is_none() || hi.is_none()) {
-                self.wide
-                    .push((format!("a member of {}", int_set_name(*kind)), *x, s.span));
+                self.widened(format!("a member of {}", int_set_name(*kind)), *x, s.span);
             }
             return Ok(enc);
         }
@@ -685,6 +699,30 @@ impl<'i> Model<'i> {
                 self.decision.push(x);
                 Ok(Enc::Scalar(kind, x))
             }
+        }
+    }
+
+    /// Records an integer that nothing bounds, given the domain [`WIDE`].
+    fn widened(&mut self, what: String, x: DomainId, span: Span) {
+        self.first_wide.get_or_insert_with(|| (what.clone(), span));
+        self.wide.push((what, x, span));
+    }
+
+    /// What "no solution" means for this model: that, unless an integer
+    /// nothing bounds was given the domain [`WIDE`], whose values beyond it
+    /// are not sought; then the answer is not known (refused, naming it)
+    /// unless the unknowns trust the range ([`Unknowns::trusts_range`]).
+    pub(super) fn unsat_within_range(&self) -> Failure {
+        match &self.first_wide {
+            _ if self.trusts_range => Failure::Unsat,
+            None => Failure::Unsat,
+            Some((what, span)) => unsupported(
+                *span,
+                format!(
+                    "{what}: no solution within ±{WIDE}, the range the constraint solver \
+                     gives an integer nothing bounds (bound it, e.g. `x : 0..100`)"
+                ),
+            ),
         }
     }
 
@@ -1118,6 +1156,14 @@ impl<'i> Model<'i> {
                 Err(Failure::Unsat)
             };
         }
+        // As propagation would, before the sum's 32-bit bounds are checked.
+        if matches!(op, Cmp::Eq | Cmp::Le | Cmp::Lt) {
+            self.tighten_at_most(&d, if op == Cmp::Lt { -1 } else { 0 })?;
+        }
+        if matches!(op, Cmp::Eq | Cmp::Ge | Cmp::Gt) {
+            let slack = if op == Cmp::Gt { -1 } else { 0 };
+            self.tighten_at_most(&d.clone().scaled(-1), slack)?;
+        }
         let (vars, rhs) = self.linear(&d, span)?;
         let tag = self.tag;
         let cp = &mut self.cp;
@@ -1128,6 +1174,40 @@ impl<'i> Model<'i> {
             Cmp::Lt => pumpkin_constraints::less_than_or_equals(vars, rhs - 1, tag).post(cp),
             Cmp::Ge => pumpkin_constraints::greater_than_or_equals(vars, rhs, tag).post(cp),
             Cmp::Gt => pumpkin_constraints::greater_than_or_equals(vars, rhs + 1, tag).post(cp),
+        }
+        Ok(())
+    }
+
+    /// Narrows the domains of the variables of `d <= slack` (posted, not
+    /// reified) to what the others' bounds leave each, as the solver's
+    /// propagation would: a sum over integers nothing bounds then fits
+    /// its 32 bits (`SIGMA(x).(x : coins | stolen(x) * x) = 100` with
+    /// `stolen : coins --> NATURAL`).
+    fn tighten_at_most(&mut self, d: &Lin, slack: i64) -> T<()> {
+        let least = |m: &Self, c: i64, x: DomainId| {
+            i128::from(c) * i128::from(if c > 0 { m.lb(x) } else { m.ub(x) })
+        };
+        let total: i128 = d.terms.iter().map(|&(c, x)| least(self, c, x)).sum();
+        for &(c, x) in &d.terms {
+            // c * x <= slack - k - (the least of the others).
+            let room = i128::from(slack) - i128::from(d.k) - (total - least(self, c, x));
+            let c = i128::from(c);
+            let bound = if c > 0 {
+                room.div_euclid(c)
+            } else {
+                -room.div_euclid(-c)
+            };
+            let Ok(bound) = i32::try_from(bound) else {
+                continue;
+            };
+            if c > 0 && i64::from(bound) < self.ub(x) {
+                self.cp.add_clause([predicate!(x <= bound)], self.tag);
+            } else if c < 0 && i64::from(bound) > self.lb(x) {
+                self.cp.add_clause([predicate!(x >= bound)], self.tag);
+            }
+            if self.cp.is_inconsistent() {
+                return Err(Failure::Unsat);
+            }
         }
         Ok(())
     }
