@@ -8,7 +8,11 @@
 //! 92; a Sudoku board is 9⁸¹. Here the predicate is translated into a
 //! lazy clause generation solver (Pumpkin, TU Delft), which propagates
 //! every constraint, learns from each failure, and enumerates every
-//! solution, blocking each one found:
+//! solution, blocking each one found. It branches on the unknowns'
+//! variables first, smallest domain then smallest value first: after a
+//! solution is blocked the search resumes near it, where the solver's
+//! adaptive default (kept for the auxiliaries) wandered and relearned
+//! (all 724 solutions of 10 queens: 10.7 s → 0.4 s):
 //!
 //! * an integer, boolean or given-set constant is one integer variable
 //!   (booleans 0/1, elements by their index), its domain read from its

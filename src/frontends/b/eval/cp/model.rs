@@ -6,6 +6,10 @@ use std::sync::Arc;
 
 use pumpkin_conflict_resolvers::resolvers::ResolutionResolver;
 use pumpkin_core::Solver as Cp;
+use pumpkin_core::branching::branchers::dynamic_brancher::DynamicBrancher;
+use pumpkin_core::branching::branchers::independent_variable_value_brancher::IndependentVariableValueBrancher;
+use pumpkin_core::branching::value_selection::InDomainMin;
+use pumpkin_core::branching::variable_selection::FirstFail;
 use pumpkin_core::constraints::{Constraint, NegatableConstraint};
 use pumpkin_core::predicate;
 use pumpkin_core::predicates::Predicate;
@@ -390,7 +394,20 @@ impl<'i> Model<'i> {
 
     /// Every solution, decoded and sorted.
     pub(super) fn solutions(mut self) -> T<Vec<Vec<Value>>> {
-        let mut brancher = self.cp.default_brancher();
+        // Enumeration: branch on the unknowns' variables first, smallest
+        // domain first and smallest value first, then on any auxiliary the
+        // solver has left.
+        let mut brancher = if self.decision.is_empty() {
+            DynamicBrancher::new(vec![Box::new(self.cp.default_brancher())])
+        } else {
+            DynamicBrancher::new(vec![
+                Box::new(IndependentVariableValueBrancher::new(
+                    FirstFail::new(&self.decision),
+                    InDomainMin,
+                )),
+                Box::new(self.cp.default_brancher()),
+            ])
+        };
         let mut resolver = ResolutionResolver::default();
         let mut budget = Budget::default();
         let mut out = Vec::new();
