@@ -543,3 +543,29 @@ fn sums_over_unbounded_integers_are_narrowed_first() {
     let found = valuations(&dir, text, ConstantSolver::Cp).expect("solved");
     assert_eq!(found.len(), want, "{found:?}");
 }
+
+/// A comprehension over functions is solved, not enumerated, where
+/// enumeration would try more than AUTO_THRESHOLD candidates: `n` such
+/// that n queens have 40 solutions (n = 7, OEIS A000170; 7^7 candidate
+/// functions), and the same set as enumeration finds.
+#[test]
+fn comprehensions_over_functions_are_solved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = |n: &str, count: u32| {
+        format!(
+            "MACHINE QueensCount\nCONSTANTS n, all\nPROPERTIES n : {n} & \
+             all = {{q | q : 1..n >-> 1..n & !(a, b).(a : 1..n & b : 1..n & a < b => \
+             q(a) + (b - a) /= q(b) & q(a) - (b - a) /= q(b))}} & card(all) = {count}\nEND\n"
+        )
+    };
+    let found = valuations(&dir, &text("1..8", 40), ConstantSolver::Auto).expect("solved");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0][0], Value::Int(7));
+    let seven = text("{7}", 40);
+    let solved = valuations(&dir, &seven, ConstantSolver::Auto).expect("solved");
+    assert_eq!(solved.len(), 1);
+    assert_eq!(
+        Ok(solved),
+        valuations(&dir, &seven, ConstantSolver::Enumerate)
+    );
+}

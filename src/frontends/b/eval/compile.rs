@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, Solver, Undefined};
+use super::ir::{BinderUnknowns, CExpr, CPred, Cmp, EK, IntSet, PK, Slot, Solver, Undefined};
 use super::plan;
 use crate::diag::{Diagnostic, Span};
 use crate::frontends::b::ast::{
@@ -484,7 +484,8 @@ impl<'a> Compiler<'a> {
             ExprKind::Comprehension(names, p) => {
                 let mark = self.mark();
                 let vars = self.bind(names);
-                let solver = self.binder_solver(names, &vars, p, span)?;
+                let mut solver = self.binder_solver(names, &vars, p, span)?;
+                solver.by_solver = self.binder_unknowns(names, &solver);
                 self.pop(mark);
                 EK::Comprehension(Box::new(solver))
             }
@@ -834,6 +835,33 @@ impl<'a> Compiler<'a> {
 
     /// The type checker's types of bound variables, as a fallback domain;
     /// an unrecorded type counts as `INTEGER` (not enumerable).
+    /// The constraint solver's view of a comprehension over sets or
+    /// functions (whose enumeration builds every candidate: `{q | q :
+    /// 1..n >-> 1..n & ...}` tries n^n), where its variables' types are
+    /// known and their slots consecutive.
+    fn binder_unknowns(&self, names: &[Ident], solver: &Solver) -> Option<Box<BinderUnknowns>> {
+        let types = names
+            .iter()
+            .map(|n| self.types.bound_type(n).cloned())
+            .collect::<Option<Vec<Type>>>()?;
+        if !types.iter().any(|t| matches!(t, Type::Set(_))) {
+            return None;
+        }
+        let consecutive = solver.vars.windows(2).all(|w| w[1] == w[0] + 1);
+        let conjuncts = match solver.condition.as_deref() {
+            Some(CPred {
+                kind: PK::And(conjuncts),
+                ..
+            }) if consecutive && !conjuncts.is_empty() => conjuncts.clone(),
+            _ => return None,
+        };
+        Some(Box::new(BinderUnknowns {
+            names: names.iter().map(|n| n.name.clone()).collect(),
+            types,
+            conjuncts,
+        }))
+    }
+
     fn binder_types(&self, names: &[Ident]) -> Vec<Type> {
         names
             .iter()

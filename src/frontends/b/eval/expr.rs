@@ -7,7 +7,7 @@
 //! when used as a value; membership and enumeration handle them without
 //! building them (see [`super::pred`] and [`super::enumerate`]).
 
-use super::ir::{CExpr, EK, Slot};
+use super::ir::{CExpr, EK, Slot, Solver};
 use super::{Env, Fail, Interpreter, R};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
@@ -93,6 +93,40 @@ fn overflow(span: Span) -> Fail {
 }
 
 impl Interpreter {
+    /// The set a comprehension over sets or functions denotes, found by
+    /// the constraint solver where enumeration would try more than
+    /// [`super::cp::AUTO_THRESHOLD`] candidates (`{q | q : 1..n >-> 1..n &
+    /// ...}`); `None` leaves it to enumeration (`--solver enumerate`,
+    /// few candidates, or a condition beyond the solver).
+    fn comprehension_by_solver(&self, solver: &Solver, env: &mut Env<'_>) -> R<Option<Value>> {
+        let Some(binder) = solver.by_solver.as_deref() else {
+            return Ok(None);
+        };
+        if self.constant_solver == super::cp::ConstantSolver::Enumerate {
+            return Ok(None);
+        }
+        let base = solver.vars[0] as usize;
+        let search = super::cp::Search::Comprehension;
+        let valuations = match self.solve_binder(base, binder, env, search) {
+            None => return Ok(None),
+            Some(Ok(valuations)) => valuations,
+            Some(Err(e)) => {
+                return Err(match e.stopped {
+                    Some(reason) => Fail::stopped(e.span, reason),
+                    None => Fail::new(e.span, e.message),
+                });
+            }
+        };
+        let mut out = Vec::with_capacity(valuations.len());
+        for valuation in valuations {
+            for (&slot, v) in solver.vars.iter().zip(valuation) {
+                env.frame[slot as usize] = v;
+            }
+            out.push(tuple(&solver.vars, env));
+        }
+        Ok(Some(Value::set_from_vec(out)))
+    }
+
     /// Evaluates an expression.
     pub(crate) fn eval(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
         let span = e.span;
@@ -249,6 +283,9 @@ impl Interpreter {
                 Ok(seqs::from_owned(out))
             }
             EK::Comprehension(solver) => {
+                if let Some(set) = self.comprehension_by_solver(solver, env)? {
+                    return Ok(set);
+                }
                 let mut out = Vec::new();
                 self.solve(solver, env, &mut |env| {
                     out.push(tuple(&solver.vars, env));

@@ -243,6 +243,22 @@ pub struct Solver {
     /// variables without enumerating (membership in a comprehension or a
     /// lambda kept symbolic); set for the binders of expressions.
     pub condition: Option<Box<CPred>>,
+    /// Set where the constraint solver may find the variables instead
+    /// (a comprehension over sets or functions, as `{q | q : 1..n >->
+    /// 1..n & ...}`: see [`super::cp`]).
+    pub by_solver: Option<Box<BinderUnknowns>>,
+}
+
+/// What the constraint solver needs to solve a binder's condition for
+/// its variables (frame slots `vars`, consecutive).
+#[derive(Clone, Debug)]
+pub struct BinderUnknowns {
+    /// The variables' names, for messages.
+    pub names: Vec<String>,
+    /// Their types.
+    pub types: Vec<Type>,
+    /// The condition's conjuncts.
+    pub conjuncts: Vec<CPred>,
 }
 
 impl Solver {

@@ -10,8 +10,8 @@
 use std::ops::Range;
 
 use super::compile::{Compiler, conjuncts};
-use super::cp::ConstantSolver;
-use super::ir::{CPred, CSubst, Gen, PK, Slot, SolveStep, Solver, Undefined};
+use super::cp::{ConstantSolver, Search};
+use super::ir::{BinderUnknowns, CPred, CSubst, Gen, PK, Slot, SolveStep, Solver, Undefined};
 use super::{Env, EvalError, Fail, PropertyFailure, R, Step, format_with, plan, unset};
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::frontends::b::ast::{Expr, Machine, SubstKind};
@@ -32,20 +32,11 @@ struct Operation {
     /// The parameters are found by the constraint solver in each state
     /// (enumeration would find no finite domain for one); the guard is
     /// enumerated in a state where it is beyond the solver.
-    by_solver: Option<ParameterSolver>,
+    by_solver: Option<BinderUnknowns>,
     /// The rest of the body.
     body: CSubst,
     /// Frame size this operation needs.
     frame: usize,
-}
-
-/// What the constraint solver needs to find an operation's parameters.
-#[derive(Debug)]
-struct ParameterSolver {
-    names: Vec<String>,
-    types: Vec<Type>,
-    /// The conjuncts of the guard.
-    conjuncts: Vec<CPred>,
 }
 
 /// The interpreter of one machine: compiled once, then shared (it is
@@ -341,7 +332,7 @@ impl Interpreter {
             // corpus: 0.03 s enumerated, 19 s solved, the same states).
             let by_solver = match param_types {
                 Some(types) if np > 0 && !conjuncts.is_empty() && unbounded(&guard) => {
-                    Some(ParameterSolver {
+                    Some(BinderUnknowns {
                         names: op.params.iter().map(|p| p.name.clone()).collect(),
                         types: types.to_vec(),
                         conjuncts: conjuncts.to_vec(),
@@ -638,7 +629,7 @@ impl Interpreter {
             self.constant_solver == ConstantSolver::Enumerate,
         ) {
             let base = o.params.start;
-            match self.solve_parameters(base, &p.names, &p.types, &p.conjuncts, env) {
+            match self.solve_binder(base, p, env, Search::Parameters) {
                 Some(Ok(valuations)) => {
                     for valuation in valuations {
                         env.frame[o.params.clone()].clone_from_slice(&valuation);

@@ -247,6 +247,7 @@ pub fn plan(
         undefined,
         span,
         condition: None,
+        by_solver: None,
     };
     super::scan::fuse(&mut solver);
     solver

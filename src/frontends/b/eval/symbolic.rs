@@ -572,6 +572,7 @@ mod tests {
                     undefined: super::super::ir::Undefined::Error,
                     span: Span::default(),
                     condition: None,
+                    by_solver: None,
                 }),
                 Box::new(lit(Value::Int(0))),
             ),

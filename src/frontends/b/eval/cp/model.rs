@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use pumpkin_conflict_resolvers::resolvers::ResolutionResolver;
 use pumpkin_core::Solver as Cp;
+use pumpkin_core::branching::branchers::alternating::AlternatingBrancher;
+use pumpkin_core::branching::branchers::alternating::every_x_restarts::EveryXRestarts;
 use pumpkin_core::branching::branchers::dynamic_brancher::DynamicBrancher;
 use pumpkin_core::branching::branchers::independent_variable_value_brancher::IndependentVariableValueBrancher;
 use pumpkin_core::branching::value_selection::InDomainMin;
@@ -394,20 +396,18 @@ impl<'i> Model<'i> {
 
     /// Every solution, decoded and sorted.
     pub(super) fn solutions(mut self) -> T<Vec<Vec<Value>>> {
-        // Enumeration: branch on the unknowns' variables first, smallest
-        // domain first and smallest value first, then on any auxiliary the
-        // solver has left.
-        let mut brancher = if self.decision.is_empty() {
-            DynamicBrancher::new(vec![Box::new(self.cp.default_brancher())])
-        } else {
-            DynamicBrancher::new(vec![
-                Box::new(IndependentVariableValueBrancher::new(
-                    FirstFail::new(&self.decision),
-                    InDomainMin,
-                )),
-                Box::new(self.cp.default_brancher()),
-            ])
-        };
+        // Enumeration: branch on the unknowns' variables first (first
+        // fail, smallest value), then on any auxiliary the solver has left;
+        // every third restart, switch to the solver's adaptive default or
+        // back (see the module's documentation).
+        let decisions = DynamicBrancher::new(vec![
+            Box::new(IndependentVariableValueBrancher::new(
+                FirstFail::new(&self.decision),
+                InDomainMin,
+            )),
+            Box::new(self.cp.default_brancher()),
+        ]);
+        let mut brancher = AlternatingBrancher::new(&self.cp, decisions, EveryXRestarts::new(3));
         let mut resolver = ResolutionResolver::default();
         let mut budget = Budget::default();
         let mut out = Vec::new();
