@@ -53,8 +53,10 @@ pub struct Compiler<'a> {
     /// Set while PROPERTIES is compiled: the conditions of quantifiers and
     /// comprehensions read a function applied outside its domain as false
     /// (as ProB's solver reads `f(x) = y` as `x |-> y : f`), counting each
-    /// such candidate for the report.
-    pub lenient_binders: bool,
+    /// such candidate for the report; and a comprehension over sets or
+    /// functions may be solved by the constraint solver (evaluated once,
+    /// not per state, where a solver's model would cost more than it saves).
+    pub in_properties: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -96,7 +98,7 @@ impl<'a> Compiler<'a> {
             slot_types: Vec::new(),
             bound_used: std::cell::Cell::new(false),
             unbounded_next: false,
-            lenient_binders: false,
+            in_properties: false,
         }
     }
 
@@ -774,7 +776,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// The solver of a quantifier's or comprehension's condition: lenient
-    /// and counted in PROPERTIES (see [`Self::lenient_binders`]).
+    /// and counted in PROPERTIES (see [`Self::in_properties`]).
     fn binder_solver(
         &mut self,
         names: &[Ident],
@@ -782,7 +784,7 @@ impl<'a> Compiler<'a> {
         p: &Expr,
         span: Span,
     ) -> CResult<Solver> {
-        let undefined = if self.lenient_binders {
+        let undefined = if self.in_properties {
             Undefined::Counted
         } else {
             Undefined::Error
@@ -836,10 +838,13 @@ impl<'a> Compiler<'a> {
     /// The type checker's types of bound variables, as a fallback domain;
     /// an unrecorded type counts as `INTEGER` (not enumerable).
     /// The constraint solver's view of a comprehension over sets or
-    /// functions (whose enumeration builds every candidate: `{q | q :
-    /// 1..n >-> 1..n & ...}` tries n^n), where its variables' types are
-    /// known and their slots consecutive.
+    /// functions in PROPERTIES (whose enumeration builds every candidate:
+    /// `{q | q : 1..n >-> 1..n & ...}` tries n^n), where its variables'
+    /// types are known and their slots consecutive.
     fn binder_unknowns(&self, names: &[Ident], solver: &Solver) -> Option<Box<BinderUnknowns>> {
+        if !self.in_properties {
+            return None;
+        }
         let types = names
             .iter()
             .map(|n| self.types.bound_type(n).cloned())

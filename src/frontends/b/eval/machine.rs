@@ -61,7 +61,9 @@ pub struct Interpreter {
     /// Candidate valuations of the constants that PROPERTIES rejected
     /// because it applies a function outside its domain there, and where
     /// the first did (see [`Interpreter::undefined_rejections`]).
-    undefined_rejected: parking_lot::Mutex<Option<(Span, u64)>>,
+    undefined_rejected: std::sync::atomic::AtomicU64,
+    /// Where the first of them did.
+    first_undefined: std::sync::OnceLock<Span>,
     pub(crate) maxint: i64,
     pub(crate) minint: i64,
     num_variables: usize,
@@ -136,7 +138,7 @@ impl Interpreter {
         // checked with the properties.
         let mut parts = Vec::new();
         let mut definitions = Vec::new();
-        c.lenient_binders = true;
+        c.in_properties = true;
         for source in machine.constraints.iter().chain(&machine.properties) {
             for conj in conjuncts(source) {
                 match defined_constant(conj, machine, &types.constants) {
@@ -151,7 +153,7 @@ impl Interpreter {
                 }
             }
         }
-        c.lenient_binders = false;
+        c.in_properties = false;
         let properties_conjuncts = parts.clone();
         // As ProB's solver reads `f(x) = y` as `x |-> y : f`, a candidate
         // valuation that applies a function outside its domain is not a
@@ -363,7 +365,8 @@ impl Interpreter {
             bound_integers: types.bound_integers,
             bound_in_plans: c.bound_used(),
             bound_at_run_time: std::sync::atomic::AtomicBool::new(false),
-            undefined_rejected: parking_lot::Mutex::new(None),
+            undefined_rejected: std::sync::atomic::AtomicU64::new(0),
+            first_undefined: std::sync::OnceLock::new(),
             maxint: types.maxint,
             minint: types.minint,
             num_variables: nv,
@@ -442,16 +445,19 @@ impl Interpreter {
     /// first did, and how many (ProB's solver rejects them so too; its
     /// interpreter would report the application).
     pub fn undefined_rejections(&self) -> Option<(Span, u64)> {
-        *self.undefined_rejected.lock()
+        let n = self
+            .undefined_rejected
+            .load(std::sync::atomic::Ordering::Relaxed);
+        Some((*self.first_undefined.get()?, n))
     }
 
     /// Counts a candidate that `solver` rejected because evaluating it
     /// failed with `e`, a function applied outside its domain.
     pub(super) fn rejected_as_undefined(&self, solver: &Solver, e: &Fail) {
         if solver.undefined == Undefined::Counted {
-            let mut seen = self.undefined_rejected.lock();
-            let (_, n) = seen.get_or_insert((e.span, 0));
-            *n += 1;
+            self.first_undefined.get_or_init(|| e.span);
+            self.undefined_rejected
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
     }
 

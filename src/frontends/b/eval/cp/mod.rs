@@ -17,10 +17,11 @@
 //! s, static 0.4 s, alternating 1.1 s; Project Euler 9's one triple:
 //! 2.8 s, over 50 s, 5.1 s).
 //!
-//! A comprehension over sets or functions (`{q | q : 1..n >-> 1..n &
-//! ...}`) is solved the same way where enumeration would try more than
-//! [`AUTO_THRESHOLD`] candidates ([`Search::Comprehension`]), as are an
-//! operation's parameters that enumeration cannot bound.
+//! A comprehension over sets or functions in PROPERTIES (`{q | q :
+//! 1..n >-> 1..n & ...}`) is solved the same way where enumeration would
+//! try more than [`AUTO_THRESHOLD`] candidates
+//! ([`Search::Comprehension`]), as are an operation's parameters that
+//! enumeration cannot bound.
 //!
 //! The translation:
 //!
