@@ -731,15 +731,14 @@ impl<'i> Model<'i> {
     /// unless the unknowns trust the range ([`Unknowns::trusts_range`]).
     pub(super) fn unsat_within_range(&self) -> Failure {
         match &self.first_wide {
-            _ if self.trusts_range => Failure::Unsat,
-            None => Failure::Unsat,
-            Some((what, span)) => unsupported(
+            Some((what, span)) if !self.trusts_range => unsupported(
                 *span,
                 format!(
                     "{what}: no solution within ±{WIDE}, the range the constraint solver \
                      gives an integer nothing bounds (bound it, e.g. `x : 0..100`)"
                 ),
             ),
+            _ => Failure::Unsat,
         }
     }
 
