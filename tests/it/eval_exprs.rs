@@ -300,6 +300,25 @@ fn function_spaces_over_explicit_domains() {
     assert!(holds("{} : {1, 2} +-> COLOUR"));
 }
 
+/// A bound variable bounded only through another (`i < j & j <= n`)
+/// gets the interval the chain allows, with `--bound-integers` (which
+/// once cut `i` to MININT..MAXINT, so that a universal quantifier over
+/// 1..6 was checked over 1..3 only) and without (which refused it).
+#[test]
+fn bounds_reach_a_variable_through_another() {
+    for bound in [false, true] {
+        for law in [
+            "card({i, j | i > 0 & i < j & j <= 6}) = 15",
+            "!(i, j).(i > 0 & i < j & j <= 6 => i + j <= 11) & not(!(i, j).(i > 0 & i < j & j <= 6 => i + j <= 10))",
+            "card({i, j | i >= 2 & j >= i + 1 & j < 8 - 1}) = 10",
+            "card({i, j, k | i : 1..4 & i < j & j < k & k <= 4}) = 4",
+            "card({x, y | x >= 0 & y : 0..5 & x < y}) = 15",
+        ] {
+            assert!(holds_with(law, bound), "{law} (bound integers: {bound})");
+        }
+    }
+}
+
 /// The infinite integer sets are compared by their bounds, and `A - S`,
 /// `A /\\ S` test each member of a finite A; none is cut to
 /// MININT..MAXINT there, with `--bound-integers` or without (which once

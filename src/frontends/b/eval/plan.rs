@@ -139,6 +139,7 @@ pub fn plan(
                         vars,
                         &bound,
                         i,
+                        &static_of,
                         cand_fallback,
                     ) {
                         cand.step = SolveStep::Bind(v, Gen::In(interval));
@@ -218,6 +219,7 @@ pub fn plan(
                         vars,
                         &bound,
                         usize::MAX,
+                        &static_of,
                         fallback,
                     )
                 };
@@ -516,10 +518,214 @@ fn size_bound(
     None
 }
 
+/// What a pending comparison says about `v`: `v op e` with `e` ready, or
+/// `v op w + d` with `w` another variable not bound yet (and `d` ready).
+enum Side {
+    Ready(CExpr),
+    Var(u32, Option<(BinaryOp, CExpr)>),
+}
+
+/// The lower and upper bounds (as expressions over bound variables) that
+/// the pending conjuncts give `v`, through at most `depth` other unbound
+/// variables: `i < j & j <= n` bounds `i` by `n - 1` before `j` is bound.
+/// Sound because every conjunct must hold.
+struct Bounds<'a> {
+    conjuncts: &'a [CPred],
+    done: &'a [bool],
+    vars: &'a [u32],
+    bound: &'a [u32],
+    skip: usize,
+    statics: &'a dyn Fn(u32) -> (Option<i64>, Option<i64>),
+}
+
+impl Bounds<'_> {
+    fn ready(&self, e: &CExpr) -> bool {
+        is_ready(e, self.vars, self.bound)
+    }
+
+    fn is_var(&self, e: &CExpr, v: u32) -> bool {
+        matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v)
+    }
+
+    /// An unbound variable of this binder other than `v`, if `e` reads one.
+    fn other_var(&self, e: &CExpr, v: u32) -> Option<u32> {
+        match e.kind {
+            EK::Read(Slot::Frame(s))
+                if s != v && self.vars.contains(&s) && !self.bound.contains(&s) =>
+            {
+                Some(s)
+            }
+            _ => None,
+        }
+    }
+
+    /// `side op other` solved for `v`: the comparison (turned round when
+    /// `v` comes negated, as in `d - v op e`) and what `v` is compared to.
+    fn solve(&self, v: u32, side: &CExpr, other: &CExpr, op: Cmp) -> Option<(Cmp, Side)> {
+        let build = |op: BinaryOp, l: &CExpr, r: &CExpr| CExpr {
+            kind: EK::Binary(op, Box::new(l.clone()), Box::new(r.clone())),
+            span: other.span,
+        };
+        if self.is_var(side, v) {
+            if self.ready(other) {
+                return Some((op, Side::Ready(other.clone())));
+            }
+            if let Some(w) = self.other_var(other, v) {
+                return Some((op, Side::Var(w, None)));
+            }
+            if let EK::Binary(bop @ (BinaryOp::Add | BinaryOp::Minus), x, d) = &other.kind
+                && let Some(w) = self.other_var(x, v)
+                && self.ready(d)
+            {
+                return Some((op, Side::Var(w, Some((*bop, (**d).clone())))));
+            }
+            return None;
+        }
+        let EK::Binary(bop @ (BinaryOp::Add | BinaryOp::Minus), x, d) = &side.kind else {
+            return None;
+        };
+        // `v + d op w`, `v - d op w` and `d + v op w`: `v op w - d`, ...
+        let unbound = |undo: BinaryOp, d: &CExpr| {
+            self.other_var(other, v)
+                .map(|w| (op, Side::Var(w, Some((undo, d.clone())))))
+        };
+        let undo = if *bop == BinaryOp::Add {
+            BinaryOp::Minus
+        } else {
+            BinaryOp::Add
+        };
+        match bop {
+            // v + d op e, v - d op e
+            _ if self.is_var(x, v) && self.ready(d) => {
+                if self.ready(other) {
+                    Some((op, Side::Ready(build(undo, other, d))))
+                } else {
+                    unbound(undo, d)
+                }
+            }
+            // d + v op e
+            BinaryOp::Add if self.is_var(d, v) && self.ready(x) => {
+                if self.ready(other) {
+                    Some((op, Side::Ready(build(BinaryOp::Minus, other, x))))
+                } else {
+                    unbound(BinaryOp::Minus, x)
+                }
+            }
+            // d - v op e
+            BinaryOp::Minus if self.is_var(d, v) && self.ready(x) && self.ready(other) => {
+                Some((mirrored(op), Side::Ready(build(BinaryOp::Minus, x, other))))
+            }
+            _ => None,
+        }
+    }
+
+    /// The bounds of `v` (lows, highs) and the span of a conjunct giving
+    /// one; `visiting` holds the variables on the path, against cycles.
+    fn collect(
+        &self,
+        v: u32,
+        depth: u32,
+        visiting: &mut Vec<u32>,
+    ) -> (Vec<CExpr>, Vec<CExpr>, Option<Span>) {
+        let lit = |n: i64, span: Span| CExpr {
+            kind: EK::Lit(crate::frontends::b::value::Value::Int(n)),
+            span,
+        };
+        let shifted = |e: &CExpr, by: i64| CExpr {
+            kind: EK::Binary(
+                BinaryOp::Add,
+                Box::new(e.clone()),
+                Box::new(lit(by, e.span)),
+            ),
+            span: e.span,
+        };
+        let mut lows: Vec<CExpr> = Vec::new();
+        let mut highs: Vec<CExpr> = Vec::new();
+        let mut span = None;
+        visiting.push(v);
+        for (i, c) in self.conjuncts.iter().enumerate() {
+            if self.done[i] || i == self.skip {
+                continue;
+            }
+            // A variable reached through another: its interval counts too.
+            if visiting.len() > 1
+                && let PK::Member(x, set, false) = &c.kind
+                && self.is_var(x, v)
+                && let EK::Binary(BinaryOp::Interval, a, b) = &set.kind
+            {
+                if self.ready(a) {
+                    lows.push((**a).clone());
+                }
+                if self.ready(b) {
+                    highs.push((**b).clone());
+                }
+                span = Some(c.span);
+                continue;
+            }
+            let PK::Cmp(op, a, b) = &c.kind else { continue };
+            let Some((op, side)) = self
+                .solve(v, a, b, *op)
+                .or_else(|| self.solve(v, b, a, mirrored(*op)))
+            else {
+                continue;
+            };
+            let (more_lows, more_highs) = match side {
+                Side::Ready(e) => (vec![e.clone()], vec![e]),
+                Side::Var(w, offset) => {
+                    if depth == 0 || visiting.contains(&w) {
+                        continue;
+                    }
+                    let (wl, wh, _) = self.collect(w, depth - 1, visiting);
+                    let apply = |e: CExpr| match &offset {
+                        Some((bop, d)) => CExpr {
+                            kind: EK::Binary(*bop, Box::new(e), Box::new(d.clone())),
+                            span: d.span,
+                        },
+                        None => e,
+                    };
+                    (
+                        wl.into_iter().map(apply).collect(),
+                        wh.into_iter().map(apply).collect(),
+                    )
+                }
+            };
+            let before = lows.len() + highs.len();
+            match op {
+                Cmp::Lt => highs.extend(more_highs.iter().map(|e| shifted(e, -1))),
+                Cmp::Le => highs.extend(more_highs),
+                Cmp::Gt => lows.extend(more_lows.iter().map(|e| shifted(e, 1))),
+                Cmp::Ge => lows.extend(more_lows),
+                Cmp::Eq => {
+                    lows.extend(more_lows);
+                    highs.extend(more_highs);
+                }
+                Cmp::Neq => {}
+            }
+            if lows.len() + highs.len() > before {
+                span = Some(c.span);
+            }
+        }
+        visiting.pop();
+        // Literal bounds of a variable reached through another.
+        if !visiting.is_empty() {
+            let (lo, hi) = (self.statics)(v);
+            let at = span.unwrap_or_default();
+            if let Some(n) = lo {
+                lows.push(lit(n, at));
+            }
+            if let Some(n) = hi {
+                highs.push(lit(n, at));
+            }
+        }
+        (lows, highs, span)
+    }
+}
+
 /// The interval `max({lows})..min({highs})` that the pending comparisons
-/// `v < e`, `v <= e`, `e < v`, ... (with ready `e`) and an implied lower
-/// bound allow for `v`, if they bound it on both sides. Conjunct `skip` is
-/// the generator being replaced.
+/// `v < e`, `v <= e`, `e < v`, ... (with ready `e`, or through unbound
+/// variables with such bounds) and an implied lower bound allow for `v`,
+/// if they bound it on both sides. Conjunct `skip` is the generator being
+/// replaced.
 #[allow(clippy::too_many_arguments)]
 fn interval_for(
     v: u32,
@@ -529,88 +735,22 @@ fn interval_for(
     vars: &[u32],
     bound: &[u32],
     skip: usize,
+    statics: &dyn Fn(u32) -> (Option<i64>, Option<i64>),
     fallback: Option<(i64, i64, Span, &std::cell::Cell<bool>)>,
 ) -> Option<CExpr> {
-    let ready = |e: &CExpr| is_ready(e, vars, bound);
-    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     let lit = |n: i64, span: Span| CExpr {
         kind: EK::Lit(crate::frontends::b::value::Value::Int(n)),
         span,
     };
-    let shifted = |e: &CExpr, by: i64| CExpr {
-        kind: EK::Binary(
-            BinaryOp::Add,
-            Box::new(e.clone()),
-            Box::new(lit(by, e.span)),
-        ),
-        span: e.span,
+    let bounds = Bounds {
+        conjuncts,
+        done,
+        vars,
+        bound,
+        skip,
+        statics,
     };
-    let mut lows: Vec<CExpr> = Vec::new();
-    let mut highs: Vec<CExpr> = Vec::new();
-    let mut span = None;
-    for (i, c) in conjuncts.iter().enumerate() {
-        if done[i] || i == skip {
-            continue;
-        }
-        let PK::Cmp(op, a, b) = &c.kind else { continue };
-        // Normalise to `v op e`, also from `v + d op e`, `d + v op e` and
-        // `v - d op e` with ready `d` (moved to the other side).
-        // `side op other` solved for v as `v op' e`: the new expression and
-        // whether the comparison turns round (`d - v op e` is `v op~ d - e`).
-        let linear = |side: &CExpr, other: &CExpr| -> Option<(CExpr, bool)> {
-            if !ready(other) {
-                return None;
-            }
-            if is_v(side) {
-                return Some((other.clone(), false));
-            }
-            let EK::Binary(op @ (BinaryOp::Add | BinaryOp::Minus), x, d) = &side.kind else {
-                return None;
-            };
-            let build = |op: BinaryOp, l: &CExpr, r: &CExpr| CExpr {
-                kind: EK::Binary(op, Box::new(l.clone()), Box::new(r.clone())),
-                span: other.span,
-            };
-            match op {
-                // v + d op e, v - d op e
-                _ if is_v(x) && ready(d) => {
-                    let undo = if *op == BinaryOp::Add {
-                        BinaryOp::Minus
-                    } else {
-                        BinaryOp::Add
-                    };
-                    Some((build(undo, other, d), false))
-                }
-                // d + v op e
-                BinaryOp::Add if is_v(d) && ready(x) => {
-                    Some((build(BinaryOp::Minus, other, x), false))
-                }
-                // d - v op e
-                BinaryOp::Minus if is_v(d) && ready(x) => {
-                    Some((build(BinaryOp::Minus, x, other), true))
-                }
-                _ => None,
-            }
-        };
-        let moved;
-        let (op, e) = if let Some((e, turned)) = linear(a, b) {
-            moved = e;
-            (if turned { mirrored(*op) } else { *op }, &moved)
-        } else if let Some((e, turned)) = linear(b, a) {
-            moved = e;
-            (if turned { *op } else { mirrored(*op) }, &moved)
-        } else {
-            continue;
-        };
-        match op {
-            Cmp::Lt => highs.push(shifted(e, -1)),
-            Cmp::Le => highs.push(e.clone()),
-            Cmp::Gt => lows.push(shifted(e, 1)),
-            Cmp::Ge => lows.push(e.clone()),
-            _ => continue,
-        }
-        span = Some(c.span);
-    }
+    let (mut lows, mut highs, span) = bounds.collect(v, 2, &mut Vec::new());
     // Bounds the conjuncts imply by propagation count when they bound
     // both sides (see `static_bounds`).
     let both_implied = implied.0.is_some() && implied.1.is_some();
