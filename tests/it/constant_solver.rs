@@ -569,3 +569,39 @@ fn comprehensions_over_functions_are_solved() {
         valuations(&dir, &seven, ConstantSolver::Enumerate)
     );
 }
+
+#[test]
+fn domains_read_from_other_constants_are_split_into_cases() {
+    // The solver finds exactly what enumeration finds where a typing set
+    // reads another constant (one model per value of `n` or `k`), where a
+    // quantifier ranges over the domain of a total function, and for
+    // `min` and `max` of an unknown set.
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (constants, properties) in [
+        (
+            "n, f",
+            "n : 2..3 & f : 1..n --> 0..2 & !x.(x : dom(f) => f(x) /= x mod 3)",
+        ),
+        (
+            "k, c",
+            "k : 1..3 & c : {1, 2, 3} --> 1..k & c(1) /= c(2) & c(2) /= c(3)",
+        ),
+        ("k, s", "k : 0..2 & s <: 0..k & card(s) = k"),
+        ("s", "s <: 0..8 & card(s) = 3 & min(s) = 2 & max(s) <= 5"),
+        (
+            "s",
+            "s <: -3..5 & s /= {} & (min(s) = 1 or max(s) = -2) & card(s) <= 2",
+        ),
+    ] {
+        let text =
+            format!("MACHINE Split\nCONSTANTS {constants}\nPROPERTIES\n  {properties}\nEND\n");
+        let solved = valuations(&dir, &text, ConstantSolver::Cp)
+            .unwrap_or_else(|e| panic!("{properties}: {e}"));
+        assert!(!solved.is_empty(), "{properties}");
+        assert_eq!(
+            Ok(solved),
+            valuations(&dir, &text, ConstantSolver::Enumerate),
+            "{properties}"
+        );
+    }
+}

@@ -299,13 +299,35 @@ impl Interpreter {
     }
 
     /// Solves `conjuncts` for the unknowns `unknowns()` makes (one model
-    /// per constant deferred).
+    /// per constant deferred, one per case of a split).
     fn solve_unknowns<'i>(
         &'i self,
         unknowns: &dyn Fn() -> model::Unknowns<'i>,
         conjuncts: &[CPred],
         auto: bool,
         check_only: bool,
+    ) -> Solved {
+        let mut cases = 0;
+        self.solve_case(
+            unknowns,
+            conjuncts,
+            auto,
+            check_only,
+            &mut Vec::new(),
+            &mut cases,
+        )
+    }
+
+    /// [`Self::solve_unknowns`] with the constants of `fixed` fixed; a
+    /// split solves each case in turn (at most [`MAX_CASES`] in all).
+    fn solve_case<'i>(
+        &'i self,
+        unknowns: &dyn Fn() -> model::Unknowns<'i>,
+        conjuncts: &[CPred],
+        auto: bool,
+        check_only: bool,
+        fixed: &mut Vec<(usize, Value)>,
+        cases: &mut usize,
     ) -> Solved {
         let failed = |f| match f {
             model::Failure::Unsupported(u) => Solved::Unsupported(u),
@@ -316,6 +338,9 @@ impl Interpreter {
         let mut deferred = Vec::new();
         let m = loop {
             let mut m = model::Model::new(self, unknowns(), &deferred);
+            for (k, v) in fixed.iter() {
+                m.fix(*k, v.clone());
+            }
             match m.build(conjuncts, auto) {
                 Ok(model::Built::Ready { alone }) if check_only => {
                     return Solved::Applies { alone };
@@ -323,6 +348,30 @@ impl Interpreter {
                 Ok(model::Built::Ready { .. }) => break m,
                 Ok(model::Built::Small) => return Solved::Small,
                 Ok(model::Built::Defer(k)) => deferred.push(k),
+                Ok(model::Built::Split(k, values)) => {
+                    *cases += values.len();
+                    if *cases > MAX_CASES {
+                        return Solved::Unsupported(Unsupported {
+                            span: conjuncts.first().map_or_else(Span::default, |c| c.span),
+                            what: format!("more than {MAX_CASES} cases of the constants' domains"),
+                        });
+                    }
+                    let mut all = Vec::new();
+                    for v in values {
+                        fixed.push((k, v));
+                        // Each case is within the solver's reach, or none:
+                        // `auto` has chosen the solver.
+                        let solved =
+                            self.solve_case(unknowns, conjuncts, false, check_only, fixed, cases);
+                        fixed.pop();
+                        match solved {
+                            Solved::Valuations(v) => all.extend(v),
+                            other => return other,
+                        }
+                    }
+                    all.sort();
+                    return Solved::Valuations(all);
+                }
                 Err(model::Failure::Unsat) => return failed(m.unsat_within_range()),
                 Err(f) => return failed(f),
             }
@@ -333,3 +382,6 @@ impl Interpreter {
         }
     }
 }
+
+/// Most models one search builds by case splits ([`model::Built::Split`]).
+const MAX_CASES: usize = 256;

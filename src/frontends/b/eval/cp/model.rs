@@ -233,7 +233,14 @@ pub(super) enum Built {
     /// Build again with constant `.0` deferred: its defining conjunct is
     /// beyond the translation.
     Defer(usize),
+    /// Build once per value (`.1`) of constant `.0`, fixed: another
+    /// constant's typing set reads it (`f : 1..n --> S`, `c : V --> 1..k`),
+    /// so that set is known in each case.
+    Split(usize, Vec<Value>),
 }
+
+/// Most values of a constant [`Built::Split`] cases on.
+const MAX_SPLIT: i64 = 64;
 
 impl<'i> Model<'i> {
     /// An empty model of `unknowns`; those in `deferred` (by index) are
@@ -265,6 +272,53 @@ impl<'i> Model<'i> {
         }
     }
 
+    /// Fixes constant `k` to `value` (a case of [`Built::Split`]).
+    pub(super) fn fix(&mut self, k: usize, value: Value) {
+        self.env.frame[self.base + k] = value.clone();
+        self.known[k] = Some(value);
+    }
+
+    /// The constant to case-split on before encoding constant `k`: a
+    /// scalar unknown with at most [`MAX_SPLIT`] values that the typing
+    /// set of `k` reads (`n` in `f : 1..n --> S`), with its values.
+    fn split_on(&mut self, k: usize, conjuncts: &[CPred]) -> Option<(usize, Vec<Value>)> {
+        let slot = self.base + k;
+        let typing = conjuncts.iter().find_map(|c| match &c.kind {
+            PK::Member(x, s, false) | PK::Subset(x, s, _, false)
+                if matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == slot) =>
+            {
+                Some(s)
+            }
+            _ => None,
+        })?;
+        if !self.reads_unknown(typing) || self.encodable(typing) {
+            return None;
+        }
+        let mut slots = Vec::new();
+        plan::expr_slots(typing, &mut slots);
+        slots.into_iter().find_map(|s| {
+            let j = self
+                .index(s)
+                .filter(|&j| j != k && self.known[j].is_none())?;
+            if self.deferred.contains(&j) {
+                return None;
+            }
+            if !matches!(self.types[j], Type::Int | Type::Bool | Type::Given(_)) {
+                return None;
+            }
+            let Ok(Enc::Scalar(kind, x)) = self.encode_constant(j, conjuncts) else {
+                return None;
+            };
+            let (lo, hi) = (self.lb(x), self.ub(x));
+            (hi - lo < MAX_SPLIT).then(|| {
+                let values = (lo..=hi)
+                    .map(|v| super::sets::decode_scalar(kind, v as i32))
+                    .collect();
+                (j, values)
+            })
+        })
+    }
+
     /// Builds the model of `conjuncts`: the constants' encodings, then
     /// every conjunct the translation takes; the others become filters
     /// of the solutions, and a constant whose definition is beyond the
@@ -282,6 +336,9 @@ impl<'i> Model<'i> {
                 self.definitions.push((k, e.clone()));
                 defining.push(i);
                 continue;
+            }
+            if let Some((j, values)) = self.split_on(k, conjuncts) {
+                return Ok(Built::Split(j, values));
             }
             match self.encode_constant(k, conjuncts) {
                 Ok(enc) => self.enc[k] = Some(enc),
@@ -1042,6 +1099,17 @@ impl<'i> Model<'i> {
         };
         let mut residual = Vec::new();
         for step in &s.steps {
+            // `x : dom(f)` with `f` a total function over a known domain.
+            let substituted;
+            let step = match step {
+                SolveStep::Bind(k, super::super::ir::Gen::In(set))
+                    if let Some(domain) = self.known_domain(set) =>
+                {
+                    substituted = SolveStep::Bind(*k, super::super::ir::Gen::In(domain));
+                    &substituted
+                }
+                step => step,
+            };
             let one = Solver {
                 steps: vec![step.clone()],
                 ..s.clone()
@@ -1089,6 +1157,24 @@ impl<'i> Model<'i> {
             ));
         }
         Ok((out, residual))
+    }
+
+    /// `dom(f)` as a literal, where `f` is an unknown encoded as a total
+    /// function: its domain is known before it is solved.
+    fn known_domain(&self, set: &CExpr) -> Option<CExpr> {
+        let EK::Unary(UnaryOp::Dom, f) = &set.kind else {
+            return None;
+        };
+        let EK::Read(Slot::Frame(slot)) = f.kind else {
+            return None;
+        };
+        match self.enc.get(self.index(slot)?)? {
+            Some(Enc::Function { domain, .. }) => Some(CExpr {
+                kind: EK::Lit(Value::Set(domain.clone())),
+                span: set.span,
+            }),
+            _ => None,
+        }
     }
 
     /// [`Self::instances`] of a binder planned again: its conditions
@@ -1657,6 +1743,15 @@ impl<'i> Model<'i> {
                     *op == UnaryOp::Dom,
                     e.span,
                 )?))
+            }
+            EK::Unary(op @ (UnaryOp::Min | UnaryOp::Max), a) => {
+                let a = self.term(a)?;
+                let a = self.set_term(a, e.span)?;
+                Ok(Term::Lin(Lin::var(self.extremum(
+                    &a,
+                    *op == UnaryOp::Min,
+                    e.span,
+                )?)))
             }
             EK::Comprehension(s) => {
                 let (instances, residual) = self.instances(s, e.span)?;
@@ -2243,7 +2338,7 @@ fn negated(vars: &[AffineView<DomainId>]) -> Vec<AffineView<DomainId>> {
     vars.iter().map(|v| v.scaled(-1)).collect()
 }
 
-fn check_i32(v: i64, span: Span) -> T<i32> {
+pub(super) fn check_i32(v: i64, span: Span) -> T<i32> {
     i32::try_from(v).map_err(|_| unsupported(span, format!("the integer {v}, beyond 32 bits")))
 }
 

@@ -12,7 +12,7 @@ use pumpkin_core::variables::{DomainId, Literal};
 
 use super::super::ir::{CExpr, Cmp, EK, Slot};
 use super::super::plan;
-use super::model::{Enc, Kind, Lin, Model, T, Term, scalar_code, unsupported};
+use super::model::{Enc, Failure, Kind, Lin, Model, T, Term, scalar_code, unsupported};
 use crate::diag::Span;
 use crate::frontends::b::ast::BinaryOp;
 use crate::frontends::b::value::{Elem, Value};
@@ -333,6 +333,45 @@ impl Model<'_> {
         s.bits
             .iter()
             .fold(Lin::constant(0), |acc, &b| acc.plus(Lin::var(b)))
+    }
+
+    /// `min(s)` (`least`) or `max(s)` of a set of integers: a variable
+    /// that equals one member and is below (above) every member. The set
+    /// is then not empty: as a function applied outside its domain, an
+    /// undefined `min` rejects the candidate.
+    pub(super) fn extremum(&mut self, s: &SetTerm, least: bool, span: Span) -> T<DomainId> {
+        let mut values = Vec::with_capacity(s.universe.len());
+        for u in s.universe.iter() {
+            match u {
+                Value::Int(n) => values.push(super::model::check_i32(*n, span)?),
+                _ => return Err(unsupported(span, "`min` or `max` of a set of non-integers")),
+            }
+        }
+        let (Some(&lo), Some(&hi)) = (values.first(), values.last()) else {
+            return Err(Failure::Unsat);
+        };
+        let m = self.cp.new_bounded_integer(lo, hi);
+        let mut some = Vec::with_capacity(values.len());
+        for (&v, &b) in values.iter().zip(s.bits.iter()) {
+            let member = self.bit_lit(b);
+            // A member bounds the extremum.
+            let beyond = if least {
+                self.cp
+                    .new_literal_for_predicate(predicate!(m <= v), self.tag)
+            } else {
+                self.cp
+                    .new_literal_for_predicate(predicate!(m >= v), self.tag)
+            };
+            self.clause(vec![!member, beyond]);
+            // The extremum is a member.
+            let is = self
+                .cp
+                .new_literal_for_predicate(predicate!(m == v), self.tag);
+            self.clause(vec![!is, member]);
+            some.push(is);
+        }
+        self.clause(some);
+        Ok(m)
     }
 
     /// `dom(s)` (`first`) or `ran(s)` of a set of pairs.
