@@ -605,3 +605,60 @@ fn domains_read_from_other_constants_are_split_into_cases() {
         );
     }
 }
+
+#[test]
+fn parameters_with_too_many_candidates_are_solved_in_each_state() {
+    // SEND + MORE = MONEY as an operation's guard: 9 * 10^6 * 9 * 10
+    // candidates per state for enumeration; the solver finds the one
+    // solution in each state. A sum of coins whose length is a
+    // parameter (`c : 1..n --> coins`) splits into one model per `n`;
+    // the smaller sums are checked against enumeration.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("Money.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Money\nVARIABLES solved\nINVARIANT solved : BOOL\nINITIALISATION solved := FALSE\n\
+         OPERATIONS\n  Solve(S, E, N, D, M, O, R, Y) = PRE S : 1..9 & E : 0..9 & N : 0..9 & \
+         D : 0..9 & M : 1..9 & O : 0..9 & R : 0..9 & Y : 0..9 & card({S, E, N, D, M, O, R, Y}) = 8 & \
+         S * 1000 + E * 100 + N * 10 + D + M * 1000 + O * 100 + R * 10 + E = \
+         M * 10000 + O * 1000 + N * 100 + E * 10 + Y THEN solved := TRUE END\nEND\n",
+    )
+    .unwrap();
+    let path = path.to_string_lossy();
+    let timeout = std::time::Duration::from_secs(60);
+    let run = CheckRun::run_path(&path, &[], &["--no-deadlock"], timeout);
+    assert_eq!(run.result(), "ok", "{}", run.command);
+    assert_eq!(run.count("states"), 2, "{}", run.command);
+    assert_eq!(run.count("transitions"), 2, "{}", run.command);
+    for (target, longest) in [(7, 8), (30, 12)] {
+        let path = dir.path().join(format!("Coins{target}.mch"));
+        std::fs::write(
+            &path,
+            format!(
+                "MACHINE Coins\nVARIABLES sums\nINVARIANT sums : NATURAL\nINITIALISATION sums := 0\n\
+                 OPERATIONS\n  Sum(n, c) = PRE n : 1..{longest} & c : 1..n --> {{1, 2, 5, 10}} & \
+                 !i.(i : 2..n => c(i - 1) <= c(i)) & SIGMA(i).(i : 1..n | c(i)) = {target} \
+                 & sums = 0 THEN sums := 1 END\nEND\n"
+            ),
+        )
+        .unwrap();
+        let path = path.to_string_lossy();
+        let solved = CheckRun::run_path(&path, &[], &["--no-deadlock"], timeout);
+        assert_eq!(solved.result(), "ok", "{}", solved.command);
+        if target == 7 {
+            // 7 = 5+2, 5+1+1, 2+2+2+1, ...: the same transitions enumerated.
+            let flags = ["--no-deadlock", "--solver", "enumerate"];
+            let enumerated = CheckRun::run_path(&path, &[], &flags, timeout);
+            assert_eq!(
+                solved.count("transitions"),
+                enumerated.count("transitions"),
+                "{}",
+                solved.command
+            );
+            assert_eq!(solved.count("transitions"), 6, "{}", solved.command);
+        } else {
+            // 30 in at most 12 sorted coins from {1, 2, 5, 10}.
+            assert!(solved.count("transitions") > 20, "{}", solved.command);
+        }
+    }
+}

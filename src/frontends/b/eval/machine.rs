@@ -33,6 +33,12 @@ struct Operation {
     /// (enumeration would find no finite domain for one); the guard is
     /// enumerated in a state where it is beyond the solver.
     by_solver: Option<BinderUnknowns>,
+    /// States where the solver refused the guard, and where it answered:
+    /// after [`SOLVER_TRIES`] refusals without an answer it is not asked
+    /// again (building a model to be refused in every state costs more
+    /// than the enumeration that follows).
+    solver_refused: std::sync::atomic::AtomicU32,
+    solver_answered: std::sync::atomic::AtomicBool,
     /// The rest of the body.
     body: CSubst,
     /// Frame size this operation needs.
@@ -328,12 +334,17 @@ impl Interpreter {
                 }) => &conjuncts[..],
                 _ => &[],
             };
-            // Only where enumeration has no finite domain: with
+            // Where enumeration has no finite domain, or would try more
+            // than AUTO_THRESHOLD candidates in each state (`S : 1..9 & E
+            // : 0..9 & ...` of a cryptarithm: 10^8): with
             // `--bound-integers` the plan's MAXINT cut is kept, since a
             // model per state costs milliseconds (ControlFlowR1 of ProB's
             // corpus: 0.03 s enumerated, 19 s solved, the same states).
+            let large = || candidate_space(&guard) > super::cp::AUTO_THRESHOLD;
             let by_solver = match param_types {
-                Some(types) if np > 0 && !conjuncts.is_empty() && unbounded(&guard) => {
+                Some(types)
+                    if np > 0 && !conjuncts.is_empty() && (unbounded(&guard) || large()) =>
+                {
                     Some(BinderUnknowns {
                         names: op.params.iter().map(|p| p.name.clone()).collect(),
                         types: types.to_vec(),
@@ -352,6 +363,8 @@ impl Interpreter {
                 outputs: nv + np..nv + np + no,
                 guard,
                 by_solver,
+                solver_refused: std::sync::atomic::AtomicU32::new(0),
+                solver_answered: std::sync::atomic::AtomicBool::new(false),
                 body,
                 frame: c.frame_size() as usize,
             });
@@ -630,12 +643,21 @@ impl Interpreter {
                 Ok(())
             })
         };
+        use std::sync::atomic::Ordering::Relaxed;
+        let hopeless =
+            || !o.solver_answered.load(Relaxed) && o.solver_refused.load(Relaxed) >= SOLVER_TRIES;
         if let (Some(p), false) = (
             &o.by_solver,
-            self.constant_solver == ConstantSolver::Enumerate,
+            self.constant_solver == ConstantSolver::Enumerate || hopeless(),
         ) {
             let base = o.params.start;
-            match self.solve_binder(base, p, env, Search::Parameters) {
+            let solved = self.solve_binder(base, p, env, Search::Parameters);
+            if solved.is_some() {
+                o.solver_answered.store(true, Relaxed);
+            } else {
+                o.solver_refused.fetch_add(1, Relaxed);
+            }
+            match solved {
                 Some(Ok(valuations)) => {
                     for valuation in valuations {
                         env.frame[o.params.clone()].clone_from_slice(&valuation);
@@ -936,5 +958,83 @@ fn defined_constant<'m>(
         Some((k, &**b))
     } else {
         constant(b).map(|k| (k, &**a))
+    }
+}
+
+/// Refusals of an operation's guard by the solver, in as many states,
+/// after which enumeration alone finds its parameters.
+const SOLVER_TRIES: u32 = 8;
+
+/// Candidates a plan generates, from the sets its generators draw from
+/// where their sizes are literal (`x : 1..9`, `c : {a, b}`, `f : S -->
+/// BOOL` with a given set `S`); other plain sets count as one (a lower
+/// bound), a set of functions or subsets over sets of unknown size as
+/// more than [`super::cp::AUTO_THRESHOLD`] (`c : 1..n --> coins`); one
+/// for a single generator of scalars.
+fn candidate_space(plan: &Solver) -> f64 {
+    let mut of_sets = false;
+    let sizes: Vec<f64> = plan
+        .steps
+        .iter()
+        .map(|step| match step {
+            SolveStep::Bind(_, Gen::In(set)) | SolveStep::BindPattern(_, set) => {
+                of_sets |= set_of_sets(set);
+                literal_size(set)
+                    .unwrap_or_else(|| if set_of_sets(set) { f64::INFINITY } else { 1.0 })
+            }
+            _ => 1.0,
+        })
+        .filter(|&n| n > 1.0)
+        .collect();
+    // One scalar generator alone: enumeration tests each candidate once,
+    // which the solver cannot beat (it would list them all, blocking each).
+    if sizes.len() < 2 && !of_sets {
+        return 1.0;
+    }
+    sizes.iter().product()
+}
+
+/// Whether `set` is a set of relations, functions or subsets.
+fn set_of_sets(set: &super::ir::CExpr) -> bool {
+    use super::ir::EK;
+    use crate::frontends::b::ast::UnaryOp;
+    match &set.kind {
+        EK::Binary(op, _, _) => op.is_relation_set(),
+        EK::Unary(op, _) => matches!(
+            op,
+            UnaryOp::Pow
+                | UnaryOp::Pow1
+                | UnaryOp::Fin
+                | UnaryOp::Fin1
+                | UnaryOp::Seq
+                | UnaryOp::Seq1
+        ),
+        _ => false,
+    }
+}
+
+/// The number of elements of `set` where it is a literal, an interval
+/// between literals, or a set of functions or subsets over such sets.
+fn literal_size(set: &super::ir::CExpr) -> Option<f64> {
+    use super::ir::EK;
+    use crate::frontends::b::ast::{BinaryOp, UnaryOp};
+    match &set.kind {
+        EK::Lit(Value::Set(s)) => Some(s.len() as f64),
+        EK::Binary(BinaryOp::Interval, a, b) => match (&a.kind, &b.kind) {
+            (EK::Lit(Value::Int(a)), EK::Lit(Value::Int(b))) => Some((b - a + 1).max(0) as f64),
+            _ => None,
+        },
+        EK::Binary(op, a, b) if op.is_relation_set() => {
+            let (a, b) = (literal_size(a)?, literal_size(b)?);
+            Some(match op.arrow_properties() {
+                Some((true, _, _)) => b.powf(a),
+                Some((false, _, _)) => (b + 1.0).powf(a),
+                None => 2f64.powf(a * b),
+            })
+        }
+        EK::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, a) => {
+            Some(2f64.powf(literal_size(a)?))
+        }
+        _ => None,
     }
 }

@@ -207,6 +207,9 @@ pub(super) struct Model<'i> {
     /// The first of them (what, span): an answer of "no solution" holds
     /// only within the solver's range ([`Model::unsat_within_range`]).
     first_wide: Option<(String, Span)>,
+    /// Those of them whose typing interval is wider than [`WIDE`]
+    /// (`x : NAT` with `SET_PREF_MAXINT == 2147483647`): cut to it.
+    clamped: Vec<DomainId>,
     /// See [`Unknowns::trusts_range`].
     trusts_range: bool,
     /// Constants computed from the solution after solving, by their
@@ -265,6 +268,7 @@ impl<'i> Model<'i> {
             replanning: false,
             wide: Vec::new(),
             first_wide: None,
+            clamped: Vec::new(),
             trusts_range: unknowns.trusts_range,
             deferred: deferred.to_vec(),
             definitions: Vec::new(),
@@ -416,7 +420,13 @@ impl<'i> Model<'i> {
             if !open_below && !open_above && ub - lb <= NARROWED {
                 continue;
             }
-            if !self.interp.bound_integers || !self.filters.is_empty() {
+            let (minint, maxint) = (self.interp.minint, self.interp.maxint);
+            // MININT..MAXINT would not bound a typed interval, nor one
+            // wider than the solver's range.
+            let cut = self.clamped.contains(&x)
+                || (open_above && maxint >= WIDE)
+                || (open_below && minint <= -WIDE);
+            if !self.interp.bound_integers || !self.filters.is_empty() || cut {
                 // Without the flag, or where a conjunct the solver does not
                 // see might bound it (`(y |-> z) = (10 |-> x)`): not cut.
                 return Err(unsupported(
@@ -428,7 +438,6 @@ impl<'i> Model<'i> {
                 ));
             }
             let var = || Term::Lin(Lin::var(x));
-            let (minint, maxint) = (self.interp.minint, self.interp.maxint);
             if open_below || !open_above {
                 self.post_cmp(Cmp::Ge, var(), Term::Lin(Lin::constant(minint)), span)?;
             }
@@ -809,8 +818,16 @@ impl<'i> Model<'i> {
         if lo > hi {
             return Err(Failure::Unsat);
         }
-        check_i32(lo, span)?;
-        check_i32(hi, span)?;
+        if lo < -WIDE || hi > WIDE {
+            // Beyond ±WIDE the solver's sums overflow its 32 bits: what
+            // propagation does not narrow is not sought there.
+            let enc = self.scalar(Kind::Int, lo.max(-WIDE), hi.min(WIDE));
+            if let Enc::Scalar(_, x) = enc {
+                self.widened(format!("an integer in {lo}..{hi}"), x, span);
+                self.clamped.push(x);
+            }
+            return Ok(enc);
+        }
         Ok(self.scalar(Kind::Int, lo, hi))
     }
 
