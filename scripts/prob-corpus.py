@@ -17,6 +17,8 @@ but no constants), then invariants only and deadlocks only (the verdicts,
 compared with ProB's flags). ProB stops at its first error, so where it
 found one its count is of the states it explored and only the verdicts
 compare, and only where ProB did not stop at the other kind of error first.
+A machine that cannot be initialised (no outcome, a variable read before
+or never assigned) agrees where ProB recorded no node beyond its setup.
 Every run has ProB's defaults: an integer that nothing bounds is
 enumerated within MININT..MAXINT (`--bound-integers`), and only the
 constant valuations in ProB's normal form are set up
@@ -104,6 +106,13 @@ def run(orbit, path, flags, timeout):
         return None, first
 
 
+# Errors that leave a machine without an initial state (where orbit has
+# stored none): INITIALISATION has no outcome, reads a variable before
+# assigning it, or leaves one unassigned.
+UNINITIALISED = (r"INITIALISATION has no outcome|variable `[^`]*` is not initialised"
+                 r"|is read before it is assigned a value")
+
+
 def blocker(message):
     """An error line without its position and names, to group refusals."""
     m = re.search(r"not supported yet: ([^(`'\"]*)", message)
@@ -128,8 +137,14 @@ def check(orbit, rec, timeout):
         return row
     report, error = run(orbit, rec["file"], ["--no-deadlock", "--no-invariant"], timeout)
     if report is None:
-        row["outcome"] = "timeout" if error.startswith("timeout") else "refused"
         row["detail"] = error
+        if error.startswith("timeout"):
+            row["outcome"] = "timeout"
+        elif rec["states"] == 0 and re.search(UNINITIALISED, error):
+            # The machine cannot be initialised: ProB has no node either.
+            row["outcome"] = "agrees"
+        else:
+            row["outcome"] = "refused"
         return row
     if report["result"] == "stopped":
         row["outcome"] = "timeout"
@@ -138,9 +153,11 @@ def check(orbit, rec, timeout):
         row["detail"] = report.get("message", "")
         # No constant valuation, or no initial state: ProB has no node
         # beyond the setup nodes either.
+        # (ProB records no node at all where it reports the failed
+        # initialisation as an error.)
         empty = ("PROPERTIES has no solution" in row["detail"] and rec["states"] == 0) or (
-            "INITIALISATION has no outcome" in row["detail"]
-            and rec["states"] == (1 if rec["setup"] else 0))
+            re.search(UNINITIALISED, row["detail"]) and report.get("states", 0) == 0
+            and rec["states"] in (0, 1 if rec["setup"] else 0))
         row["outcome"] = "agrees" if empty else "stopped by " + report["result"]
         return row
     valuations = report.get("constant_valuations", 0)

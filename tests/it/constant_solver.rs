@@ -587,6 +587,10 @@ fn domains_read_from_other_constants_are_split_into_cases() {
             "k : 1..3 & c : {1, 2, 3} --> 1..k & c(1) /= c(2) & c(2) /= c(3)",
         ),
         ("k, s", "k : 0..2 & s <: 0..k & card(s) = k"),
+        (
+            "s, t",
+            "s <: 1..6 & t <: 1..6 & !(x, y).(x : s & y : t => x < y) & card(s) = 2 & card(t) = 2",
+        ),
         ("s", "s <: 0..8 & card(s) = 3 & min(s) = 2 & max(s) <= 5"),
         (
             "s",
@@ -661,4 +665,27 @@ fn parameters_with_too_many_candidates_are_solved_in_each_state() {
             assert!(solved.count("transitions") > 20, "{}", solved.command);
         }
     }
+}
+
+#[test]
+fn any_and_becomes_such_that_with_too_many_candidates_are_solved() {
+    // `x : (x <: 0..40 & card(x) = 41)` is one subset of 2^41; `ANY a, b`
+    // over 0..999 twice has 10^6 candidates and two solutions.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("Large.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Large\nVARIABLES x\nINVARIANT x <: 0..999\nINITIALISATION x := {}\n\
+         OPERATIONS\n  Fill = PRE x = {} THEN x : (x <: 0..40 & card(x) = 41) END;\n  \
+         Factor = PRE x = {} THEN ANY a, b WHERE a : 0..999 & b : 0..999 & a * b = 391 & a < b \
+         THEN x := {a, b} END END\nEND\n",
+    )
+    .unwrap();
+    let path = path.to_string_lossy();
+    let timeout = std::time::Duration::from_secs(60);
+    let run = CheckRun::run_path(&path, &[], &["--no-deadlock"], timeout);
+    assert_eq!(run.result(), "ok", "{}", run.command);
+    // {}, 0..40, {1, 391}, {17, 23}.
+    assert_eq!(run.count("states"), 4, "{}", run.command);
+    assert_eq!(run.count("transitions"), 3, "{}", run.command);
 }

@@ -313,6 +313,9 @@ fn bounds_reach_a_variable_through_another() {
             "card({i, j | i >= 2 & j >= i + 1 & j < 8 - 1}) = 10",
             "card({i, j, k | i : 1..4 & i < j & j < k & k <= 4}) = 4",
             "card({x, y | x >= 0 & y : 0..5 & x < y}) = 15",
+            // An enclosing binder's variable in a pattern: `s` is read
+            // off the relation, not enumerated from seq(...).
+            "!n.(n : 1..2 => #s.(s : seq({1, 2, 3}) & n |-> s : {1 |-> [1, 2], 2 |-> [3]} & size(s) = 3 - n))",
         ] {
             assert!(holds_with(law, bound), "{law} (bound integers: {bound})");
         }

@@ -867,6 +867,35 @@ impl<'a> Compiler<'a> {
         }))
     }
 
+    /// The constraint solver's view of an `ANY` or `x : (P)` whose plan
+    /// would try more than [`super::cp::AUTO_THRESHOLD`] candidates in a
+    /// state ([`plan::candidate_space`]), where its variables' types are
+    /// known and their slots consecutive.
+    pub(super) fn large_binder_unknowns(
+        &self,
+        names: &[Ident],
+        types: Option<Vec<Type>>,
+        solver: &Solver,
+    ) -> Option<Box<BinderUnknowns>> {
+        if plan::candidate_space(solver) <= super::cp::AUTO_THRESHOLD {
+            return None;
+        }
+        let types = types?;
+        let consecutive = solver.vars.windows(2).all(|w| w[1] == w[0] + 1);
+        let conjuncts = match solver.condition.as_deref() {
+            Some(CPred {
+                kind: PK::And(conjuncts),
+                ..
+            }) if consecutive && !conjuncts.is_empty() => conjuncts.clone(),
+            _ => return None,
+        };
+        Some(Box::new(BinderUnknowns {
+            names: names.iter().map(|n| n.name.clone()).collect(),
+            types,
+            conjuncts,
+        }))
+    }
+
     fn binder_types(&self, names: &[Ident]) -> Vec<Type> {
         names
             .iter()

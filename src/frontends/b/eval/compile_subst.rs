@@ -98,8 +98,9 @@ impl Compiler<'_> {
                 }
                 let fresh: Vec<u32> = pairs.iter().map(|p| p.1).collect();
                 let known: Option<Vec<Type>> = types.into_iter().collect();
-                let solver =
+                let mut solver =
                     self.solver(names, &fresh, known.as_deref(), p, s.span, Undefined::Error)?;
+                solver.by_solver = self.large_binder_unknowns(names, known, &solver);
                 self.pop(mark);
                 // Keep the fresh slots reserved past the solver: they are
                 // read after solving, when the targets are assigned.
@@ -196,7 +197,12 @@ impl Compiler<'_> {
             SubstKind::Any(names, p, body) | SubstKind::Let(names, p, body) => {
                 let mark = self.mark();
                 let vars = self.bind(names);
-                let solver = self.solver(names, &vars, None, p, s.span, Undefined::False)?;
+                let mut solver = self.solver(names, &vars, None, p, s.span, Undefined::False)?;
+                let types = names
+                    .iter()
+                    .map(|n| self.types.bound_type(n).cloned())
+                    .collect();
+                solver.by_solver = self.large_binder_unknowns(names, types, &solver);
                 let body = self.subst(body)?;
                 self.pop(mark);
                 CSubst::Any(Box::new(solver), Box::new(body))

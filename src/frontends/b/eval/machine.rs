@@ -340,7 +340,7 @@ impl Interpreter {
             // `--bound-integers` the plan's MAXINT cut is kept, since a
             // model per state costs milliseconds (ControlFlowR1 of ProB's
             // corpus: 0.03 s enumerated, 19 s solved, the same states).
-            let large = || candidate_space(&guard) > super::cp::AUTO_THRESHOLD;
+            let large = || plan::candidate_space(&guard) > super::cp::AUTO_THRESHOLD;
             let by_solver = match param_types {
                 Some(types)
                     if np > 0 && !conjuncts.is_empty() && (unbounded(&guard) || large()) =>
@@ -964,77 +964,3 @@ fn defined_constant<'m>(
 /// Refusals of an operation's guard by the solver, in as many states,
 /// after which enumeration alone finds its parameters.
 const SOLVER_TRIES: u32 = 8;
-
-/// Candidates a plan generates, from the sets its generators draw from
-/// where their sizes are literal (`x : 1..9`, `c : {a, b}`, `f : S -->
-/// BOOL` with a given set `S`); other plain sets count as one (a lower
-/// bound), a set of functions or subsets over sets of unknown size as
-/// more than [`super::cp::AUTO_THRESHOLD`] (`c : 1..n --> coins`); one
-/// for a single generator of scalars.
-fn candidate_space(plan: &Solver) -> f64 {
-    let mut of_sets = false;
-    let sizes: Vec<f64> = plan
-        .steps
-        .iter()
-        .map(|step| match step {
-            SolveStep::Bind(_, Gen::In(set)) | SolveStep::BindPattern(_, set) => {
-                of_sets |= set_of_sets(set);
-                literal_size(set)
-                    .unwrap_or_else(|| if set_of_sets(set) { f64::INFINITY } else { 1.0 })
-            }
-            _ => 1.0,
-        })
-        .filter(|&n| n > 1.0)
-        .collect();
-    // One scalar generator alone: enumeration tests each candidate once,
-    // which the solver cannot beat (it would list them all, blocking each).
-    if sizes.len() < 2 && !of_sets {
-        return 1.0;
-    }
-    sizes.iter().product()
-}
-
-/// Whether `set` is a set of relations, functions or subsets.
-fn set_of_sets(set: &super::ir::CExpr) -> bool {
-    use super::ir::EK;
-    use crate::frontends::b::ast::UnaryOp;
-    match &set.kind {
-        EK::Binary(op, _, _) => op.is_relation_set(),
-        EK::Unary(op, _) => matches!(
-            op,
-            UnaryOp::Pow
-                | UnaryOp::Pow1
-                | UnaryOp::Fin
-                | UnaryOp::Fin1
-                | UnaryOp::Seq
-                | UnaryOp::Seq1
-        ),
-        _ => false,
-    }
-}
-
-/// The number of elements of `set` where it is a literal, an interval
-/// between literals, or a set of functions or subsets over such sets.
-fn literal_size(set: &super::ir::CExpr) -> Option<f64> {
-    use super::ir::EK;
-    use crate::frontends::b::ast::{BinaryOp, UnaryOp};
-    match &set.kind {
-        EK::Lit(Value::Set(s)) => Some(s.len() as f64),
-        EK::Binary(BinaryOp::Interval, a, b) => match (&a.kind, &b.kind) {
-            (EK::Lit(Value::Int(a)), EK::Lit(Value::Int(b))) => Some((b - a + 1).max(0) as f64),
-            _ => None,
-        },
-        EK::Binary(op, a, b) if op.is_relation_set() => {
-            let (a, b) = (literal_size(a)?, literal_size(b)?);
-            Some(match op.arrow_properties() {
-                Some((true, _, _)) => b.powf(a),
-                Some((false, _, _)) => (b + 1.0).powf(a),
-                None => 2f64.powf(a * b),
-            })
-        }
-        EK::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, a) => {
-            Some(2f64.powf(literal_size(a)?))
-        }
-        _ => None,
-    }
-}

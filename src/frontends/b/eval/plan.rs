@@ -26,6 +26,7 @@ use super::ir::{
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, Ident, UnaryOp};
 use crate::frontends::b::types::Type;
+use crate::frontends::b::value::Value;
 
 /// `--bound-integers`: the bounds that stand in for a missing one, and
 /// where to record that one did.
@@ -253,6 +254,76 @@ pub fn plan(
     };
     super::scan::fuse(&mut solver);
     solver
+}
+
+/// Candidates a plan generates, from the sets its generators draw from
+/// where their sizes are literal (`x : 1..9`, `c : {a, b}`, `f : S -->
+/// BOOL` with a given set `S`); other plain sets count as one (a lower
+/// bound), a set of functions or subsets over sets of unknown size as
+/// more than [`super::cp::AUTO_THRESHOLD`] (`c : 1..n --> coins`); one
+/// for a single generator of scalars.
+pub(crate) fn candidate_space(plan: &Solver) -> f64 {
+    let mut of_sets = false;
+    let sizes: Vec<f64> = plan
+        .steps
+        .iter()
+        .map(|step| match step {
+            SolveStep::Bind(_, Gen::In(set)) | SolveStep::BindPattern(_, set) => {
+                of_sets |= set_of_sets(set);
+                literal_size(set)
+                    .unwrap_or_else(|| if set_of_sets(set) { f64::INFINITY } else { 1.0 })
+            }
+            _ => 1.0,
+        })
+        .filter(|&n| n > 1.0)
+        .collect();
+    // One scalar generator alone: enumeration tests each candidate once,
+    // which the solver cannot beat (it would list them all, blocking each).
+    if sizes.len() < 2 && !of_sets {
+        return 1.0;
+    }
+    sizes.iter().product()
+}
+
+/// Whether `set` is a set of relations, functions or subsets.
+fn set_of_sets(set: &CExpr) -> bool {
+    match &set.kind {
+        EK::Binary(op, _, _) => op.is_relation_set(),
+        EK::Unary(op, _) => matches!(
+            op,
+            UnaryOp::Pow
+                | UnaryOp::Pow1
+                | UnaryOp::Fin
+                | UnaryOp::Fin1
+                | UnaryOp::Seq
+                | UnaryOp::Seq1
+        ),
+        _ => false,
+    }
+}
+
+/// The number of elements of `set` where it is a literal, an interval
+/// between literals, or a set of functions or subsets over such sets.
+fn literal_size(set: &CExpr) -> Option<f64> {
+    match &set.kind {
+        EK::Lit(Value::Set(s)) => Some(s.len() as f64),
+        EK::Binary(BinaryOp::Interval, a, b) => match (&a.kind, &b.kind) {
+            (EK::Lit(Value::Int(a)), EK::Lit(Value::Int(b))) => Some((b - a + 1).max(0) as f64),
+            _ => None,
+        },
+        EK::Binary(op, a, b) if op.is_relation_set() => {
+            let (a, b) = (literal_size(a)?, literal_size(b)?);
+            Some(match op.arrow_properties() {
+                Some((true, _, _)) => b.powf(a),
+                Some((false, _, _)) => (b + 1.0).powf(a),
+                None => 2f64.powf(a * b),
+            })
+        }
+        EK::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, a) => {
+            Some(2f64.powf(literal_size(a)?))
+        }
+        _ => None,
+    }
 }
 
 /// Is every value of this type enumerable (no integers or strings inside)?
@@ -1003,6 +1074,9 @@ fn pattern(e: &CExpr, vars: &[u32], bound: &[u32]) -> Option<Pattern> {
         } else {
             Pattern::Slot(*s)
         }),
+        // A variable of an enclosing binder or an operation's parameter
+        // (`N |-> s : Rules` in `#s.(..)` under parameter `N`): bound.
+        EK::Read(Slot::Frame(s)) => Some(Pattern::Bound(*s)),
         EK::Binary(BinaryOp::Maplet, a, b) => {
             let pa = pattern(a, vars, bound)?;
             let pb = pattern(b, vars, bound)?;

@@ -10,7 +10,7 @@
 //! combination is applied.
 
 use super::enumerate::bind_pattern;
-use super::ir::{CSubst, CWhile, Pattern};
+use super::ir::{CSubst, CWhile, Pattern, Solver};
 
 use super::{Env, Fail, Interpreter, R};
 use crate::frontends::b::value::Value;
@@ -78,7 +78,7 @@ impl Interpreter {
             }
             CSubst::BecomesSuchThat(pairs, solver) => {
                 let targets: Vec<u32> = pairs.iter().map(|p| p.0).collect();
-                self.solve(solver, env, &mut |env| {
+                self.solve_large(solver, env, &mut |env| {
                     let mut values: Vec<Value> = pairs
                         .iter()
                         .map(|&(_, fresh)| env.frame[fresh as usize].clone())
@@ -153,7 +153,7 @@ impl Interpreter {
                 Ok(())
             }
             CSubst::Any(solver, body) => self
-                .solve(solver, env, &mut |env| {
+                .solve_large(solver, env, &mut |env| {
                     self.exec(body, env, k)?;
                     Ok(true)
                 })
@@ -165,6 +165,45 @@ impl Interpreter {
                 self.exec(body, env, k)
             }
         }
+    }
+
+    /// The solutions of an `ANY` or `x : (P)` binder: by the constraint
+    /// solver where it has the binder's view ([`Solver::by_solver`]: too
+    /// many candidates for enumeration) and answers in this state, else
+    /// by enumeration.
+    fn solve_large<'e>(
+        &self,
+        solver: &Solver,
+        env: &mut Env<'e>,
+        f: &mut dyn FnMut(&mut Env<'e>) -> R<bool>,
+    ) -> R<bool> {
+        if let Some(binder) = solver.by_solver.as_deref()
+            && self.constant_solver != super::cp::ConstantSolver::Enumerate
+        {
+            let base = solver.vars[0] as usize;
+            let search = super::cp::Search::Parameters;
+            match self.solve_binder(base, binder, env, search) {
+                None => {}
+                Some(Ok(valuations)) => {
+                    for valuation in valuations {
+                        for (&slot, v) in solver.vars.iter().zip(valuation) {
+                            env.frame[slot as usize] = v;
+                        }
+                        if !f(env)? {
+                            return Ok(false);
+                        }
+                    }
+                    return Ok(true);
+                }
+                Some(Err(e)) => {
+                    return Err(match e.stopped {
+                        Some(reason) => Fail::stopped(e.span, reason),
+                        None => Fail::new(e.span, e.message),
+                    });
+                }
+            }
+        }
+        self.solve(solver, env, f)
     }
 
     /// A guard: false when a function is applied outside its domain (see

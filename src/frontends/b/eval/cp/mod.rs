@@ -20,8 +20,9 @@
 //! A comprehension over sets or functions in PROPERTIES (`{q | q :
 //! 1..n >-> 1..n & ...}`) is solved the same way where enumeration would
 //! try more than [`AUTO_THRESHOLD`] candidates
-//! ([`Search::Comprehension`]), as are an operation's parameters that
-//! enumeration cannot bound.
+//! ([`Search::Comprehension`]), as are an operation's parameters (and
+//! the variables of `ANY` and `x : (P)`) that enumeration cannot bound or
+//! would try too many candidates for.
 //!
 //! The translation:
 //!
@@ -42,7 +43,11 @@
 //!   non-linear integer terms, membership in known sets and intervals,
 //!   `f(x)` with `x` known or an integer variable (`element`), `!x.(P =>
 //!   Q)` and `SIGMA` whose bound variables range over known values
-//!   (unrolled), function spaces (with `all_different` for injections).
+//!   (unrolled; over `dom(f)` of a total function, or the universe of an
+//!   unknown set with the membership reified), function spaces (with
+//!   `all_different` for injections), `min` and `max` of sets;
+//! * a typing set that reads another unknown scalar (`f : 1..n --> S`)
+//!   splits the search: one model per value of it ([`model::Built::Split`]).
 //!
 //! A conjunct beyond the translation is a filter: every solution of the
 //! others is tested on it by the interpreter; a constant defined by such a

@@ -1125,6 +1125,26 @@ impl<'i> Model<'i> {
                     substituted = SolveStep::Bind(*k, super::super::ir::Gen::In(domain));
                     &substituted
                 }
+                // `x : s` with `s` an unknown set: `x` ranges over the
+                // universe `s` is encoded over, the membership left to
+                // the solver.
+                SolveStep::Bind(k, super::super::ir::Gen::In(set))
+                    if let Some(universe) = self.known_universe(set) =>
+                {
+                    residual.push(CPred {
+                        kind: PK::Member(
+                            CExpr {
+                                kind: EK::Read(Slot::Frame(*k)),
+                                span: set.span,
+                            },
+                            set.clone(),
+                            false,
+                        ),
+                        span: set.span,
+                    });
+                    substituted = SolveStep::Bind(*k, super::super::ir::Gen::In(universe));
+                    &substituted
+                }
                 step => step,
             };
             let one = Solver {
@@ -1188,6 +1208,21 @@ impl<'i> Model<'i> {
         match self.enc.get(self.index(slot)?)? {
             Some(Enc::Function { domain, .. }) => Some(CExpr {
                 kind: EK::Lit(Value::Set(domain.clone())),
+                span: set.span,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The universe of `set` as a literal, where `set` is an unknown
+    /// encoded as a set over it.
+    fn known_universe(&self, set: &CExpr) -> Option<CExpr> {
+        let EK::Read(Slot::Frame(slot)) = set.kind else {
+            return None;
+        };
+        match self.enc.get(self.index(slot)?)? {
+            Some(Enc::Set(s)) => Some(CExpr {
+                kind: EK::Lit(Value::Set(s.universe.clone())),
                 span: set.span,
             }),
             _ => None,
