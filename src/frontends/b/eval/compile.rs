@@ -852,19 +852,7 @@ impl<'a> Compiler<'a> {
         if !types.iter().any(|t| matches!(t, Type::Set(_))) {
             return None;
         }
-        let consecutive = solver.vars.windows(2).all(|w| w[1] == w[0] + 1);
-        let conjuncts = match solver.condition.as_deref() {
-            Some(CPred {
-                kind: PK::And(conjuncts),
-                ..
-            }) if consecutive && !conjuncts.is_empty() => conjuncts.clone(),
-            _ => return None,
-        };
-        Some(Box::new(BinderUnknowns {
-            names: names.iter().map(|n| n.name.clone()).collect(),
-            types,
-            conjuncts,
-        }))
+        binder_view(names, types, solver).map(Box::new)
     }
 
     /// The constraint solver's view of an `ANY` or `x : (P)` whose plan
@@ -880,20 +868,7 @@ impl<'a> Compiler<'a> {
         if plan::candidate_space(solver) <= super::cp::AUTO_THRESHOLD {
             return None;
         }
-        let types = types?;
-        let consecutive = solver.vars.windows(2).all(|w| w[1] == w[0] + 1);
-        let conjuncts = match solver.condition.as_deref() {
-            Some(CPred {
-                kind: PK::And(conjuncts),
-                ..
-            }) if consecutive && !conjuncts.is_empty() => conjuncts.clone(),
-            _ => return None,
-        };
-        Some(Box::new(BinderUnknowns {
-            names: names.iter().map(|n| n.name.clone()).collect(),
-            types,
-            conjuncts,
-        }))
+        binder_view(names, types?, solver).map(Box::new)
     }
 
     fn binder_types(&self, names: &[Ident]) -> Vec<Type> {
@@ -901,6 +876,28 @@ impl<'a> Compiler<'a> {
             .iter()
             .map(|n| self.types.bound_type(n).cloned().unwrap_or(Type::Int))
             .collect()
+    }
+}
+
+/// The constraint solver's view of a binder (its variables `names` of
+/// `types`, its plan's conjuncts), where its slots are consecutive and it
+/// has conditions.
+pub(super) fn binder_view(
+    names: &[Ident],
+    types: Vec<Type>,
+    solver: &Solver,
+) -> Option<BinderUnknowns> {
+    let consecutive = solver.vars.windows(2).all(|w| w[1] == w[0] + 1);
+    match solver.condition.as_deref() {
+        Some(CPred {
+            kind: PK::And(conjuncts),
+            ..
+        }) if consecutive && !conjuncts.is_empty() => Some(BinderUnknowns {
+            names: names.iter().map(|n| n.name.clone()).collect(),
+            types,
+            conjuncts: conjuncts.clone(),
+        }),
+        _ => None,
     }
 }
 

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use super::compile::{Compiler, conjuncts};
 use super::cp::{ConstantSolver, Search};
-use super::ir::{BinderUnknowns, CPred, CSubst, Gen, PK, Slot, SolveStep, Solver, Undefined};
+use super::ir::{BinderUnknowns, CPred, CSubst, Gen, Slot, SolveStep, Solver, Undefined};
 use super::{Env, EvalError, Fail, PropertyFailure, R, Step, format_with, plan, unset};
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::frontends::b::ast::{Expr, Machine, SubstKind};
@@ -327,13 +327,6 @@ impl Interpreter {
                     .iter()
                     .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))))
             };
-            let conjuncts = match guard.condition.as_deref() {
-                Some(CPred {
-                    kind: PK::And(conjuncts),
-                    ..
-                }) => &conjuncts[..],
-                _ => &[],
-            };
             // Where enumeration has no finite domain, or would try more
             // than AUTO_THRESHOLD candidates in each state (`S : 1..9 & E
             // : 0..9 & ...` of a cryptarithm: 10^8): with
@@ -342,14 +335,8 @@ impl Interpreter {
             // corpus: 0.03 s enumerated, 19 s solved, the same states).
             let large = || plan::candidate_space(&guard) > super::cp::AUTO_THRESHOLD;
             let by_solver = match param_types {
-                Some(types)
-                    if np > 0 && !conjuncts.is_empty() && (unbounded(&guard) || large()) =>
-                {
-                    Some(BinderUnknowns {
-                        names: op.params.iter().map(|p| p.name.clone()).collect(),
-                        types: types.to_vec(),
-                        conjuncts: conjuncts.to_vec(),
-                    })
+                Some(types) if np > 0 && (unbounded(&guard) || large()) => {
+                    super::compile::binder_view(&op.params, types.to_vec(), &guard)
                 }
                 _ => None,
             };
