@@ -1063,6 +1063,58 @@ fn constant_symmetry_sets_up_prob_normal_form_only() {
     );
 }
 
+/// A bijection between two deferred sets is fixed to `A(i) |-> B(i)` (the
+/// first one onto each set), as ProB's recorded counts show: of the
+/// Dining philosophers' 24 x 9 fork assignments of four, the 9 with the
+/// first `lFork`; an enumerated target, a target with its own rule or a
+/// bijection onto a set already fixed keep every valuation.
+#[test]
+fn bijections_between_deferred_sets_are_fixed() {
+    let machine = |sets: &str, props: &str| {
+        format!(
+            "MACHINE Dining\nSETS {sets}\nCONSTANTS lFork, rFork\nPROPERTIES {props} & \
+             !pp.(pp : Phil => lFork(pp) /= rFork(pp))\n\
+             VARIABLES taken\nINVARIANT taken : Forks +-> Phil\nINITIALISATION taken := {{}}\n\
+             OPERATIONS take(p, f) = PRE p : Phil & f : Forks & f /: dom(taken) & \
+             lFork(p) = f THEN taken(f) := p END END\n"
+        )
+    };
+    let both = "lFork : Phil >->> Forks & rFork : Phil >->> Forks";
+    let valuations = |text: &str, flags: &[&str]| {
+        let (code, out, err) = check(text, &[&["--json", "--no-deadlock"], flags].concat());
+        assert_eq!(code, Some(0), "{out}{err}");
+        json(&out)["constant_valuations"].as_u64()
+    };
+    let deferred = machine(
+        "Phil; Forks",
+        &format!("{both} & card(Phil) = 4 & card(Forks) = 4"),
+    );
+    assert_eq!(valuations(&deferred, &[]), Some(9));
+    assert_eq!(
+        valuations(&deferred, &["--no-constant-symmetry"]),
+        Some(24 * 9)
+    );
+    let enumerated = machine(
+        "Phil; Forks = {f1, f2, f3}",
+        &format!("{both} & card(Phil) = 3"),
+    );
+    assert_eq!(valuations(&enumerated, &[]), Some(6 * 2));
+    // A fork constant takes Forks' first element (a rule of its own): no
+    // bijection rule, which would leave no valuation here.
+    let ruled = machine(
+        "Phil; Forks",
+        &format!(
+            "{both} & card(Phil) = 3 & card(Forks) = 3 & p0 : Phil & f0 : Forks & rFork(p0) = f0"
+        ),
+    )
+    .replace("CONSTANTS lFork, rFork", "CONSTANTS lFork, rFork, p0, f0");
+    assert_eq!(
+        valuations(&ruled, &["--no-constant-symmetry"]),
+        Some(6 * 2 * 3)
+    );
+    assert_eq!(valuations(&ruled, &[]), Some(2 * 2));
+}
+
 /// A sequence bounded by `size(z) : 0..n` is enumerated up to length `n`
 /// (it was "sequences are unbounded"; `size(z) <= n` already worked).
 #[test]

@@ -21,12 +21,22 @@
 //!    `D = A \/ B & A /\ B = {} & card(A) = 3` keeps the one setup
 //!    `A = {D1,D2,D3}`, `B = {D4,D5,D6}`.
 //!
+//! 4. **Bijection rule** (what ProB's recorded counts show it does: the
+//!    Dining philosophers' `lFork : Phil >->> Forks` leaves one `lFork`):
+//!    for a conjunct `f : A >->> B` between two different deferred sets,
+//!    the first such constant (in the order written) whose target `B`
+//!    has no rule of its own and is no other rule's source or target is
+//!    the bijection `A(i) |-> B(i)`.
+//!
 //! Soundness: PROPERTIES cannot name an element of a deferred set, so the
 //! valuations are closed under permutations of `D`, and each rule is met
 //! by some member of every orbit: rename `ds` to the first elements and the
 //! other scalars' new values, in order of first use, to the next ones
 //! (rules 1 and 2); then sort the free elements stably by their block
-//! (rule 3), a permutation that fixes every element a scalar takes. The
+//! (rule 3), a permutation that fixes every element a scalar takes; then
+//! permute each rule-4 target `B` by `f` after `A`'s permutation (`B` has
+//! no other rule, so this breaks none), which makes `f` the bijection
+//! `A(i) |-> B(i)`. The
 //! states reachable from the kept valuations therefore meet every orbit of
 //! the states reachable from all of them, which is all a symmetry-reduced
 //! search needs. Disjointness of the blocks is not needed for this, so it is
@@ -55,11 +65,40 @@ struct ClassRules {
     size: u32,
 }
 
+/// A bijection between two deferred sets fixed to `A(i) |-> B(i)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct BijectionRule {
+    /// The constant (valuation index).
+    constant: usize,
+    /// The source set's number.
+    from: u32,
+    /// The target set's number.
+    to: u32,
+}
+
+impl BijectionRule {
+    fn keeps(&self, constants: &[Value]) -> bool {
+        let Some(Value::Set(pairs)) = constants.get(self.constant) else {
+            return false;
+        };
+        pairs.iter().all(|pair| match pair {
+            Value::Pair(p) => match (&p.0, &p.1) {
+                (Value::Elem(a), Value::Elem(b)) => {
+                    a.set == self.from && b.set == self.to && a.index == b.index
+                }
+                _ => false,
+            },
+            _ => false,
+        })
+    }
+}
+
 /// ProB's symmetry rules for the constants of one machine. See the module
 /// docs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConstantRules {
     classes: Vec<ClassRules>,
+    bijections: Vec<BijectionRule>,
 }
 
 impl ConstantRules {
@@ -146,17 +185,44 @@ impl ConstantRules {
                 });
             }
         }
-        ConstantRules { classes }
+        let symmetric = |s: u32| {
+            given_sets.get(s as usize).is_some_and(|set| {
+                set.deferred
+                    && sym
+                        .movable
+                        .get(s as usize)
+                        .is_some_and(|m| m.len() == set.elements.len())
+            })
+        };
+        let mut bijections: Vec<BijectionRule> = Vec::new();
+        for c in &conjuncts {
+            let Some((constant, from, to)) = bijection_of(c, &index, constant_types, given_sets)
+            else {
+                continue;
+            };
+            let in_use = |s: u32| {
+                classes.iter().any(|class| class.set == s)
+                    || bijections.iter().any(|b| b.from == s || b.to == s)
+            };
+            if from != to && symmetric(from) && symmetric(to) && !in_use(to) {
+                bijections.push(BijectionRule { constant, from, to });
+            }
+        }
+        ConstantRules {
+            classes,
+            bijections,
+        }
     }
 
     /// Whether no valuation can be left out.
     pub fn is_trivial(&self) -> bool {
-        self.classes.is_empty()
+        self.classes.is_empty() && self.bijections.is_empty()
     }
 
     /// Whether the valuation `constants` is in normal form.
     pub fn keeps(&self, constants: &[Value]) -> bool {
         self.classes.iter().all(|class| class.keeps(constants))
+            && self.bijections.iter().all(|b| b.keeps(constants))
     }
 }
 
@@ -229,6 +295,37 @@ fn flatten_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 fn constant(e: &Expr, index: &HashMap<&str, usize>) -> Option<usize> {
     match &e.kind {
         ExprKind::Ident(name) => index.get(name.as_str()).copied(),
+        _ => None,
+    }
+}
+
+/// The constant and the two given sets of a conjunct `f : A >->> B`
+/// whose `A` and `B` are (whole) given sets.
+fn bijection_of(
+    c: &Expr,
+    index: &HashMap<&str, usize>,
+    constant_types: &[Type],
+    given_sets: &[GivenSet],
+) -> Option<(usize, u32, u32)> {
+    let ExprKind::Binary(BinaryOp::Member, f, space) = &c.kind else {
+        return None;
+    };
+    let ExprKind::Binary(BinaryOp::TotalBijection, from, to) = &space.kind else {
+        return None;
+    };
+    let names = |e: &Expr, s: u32| {
+        matches!(&e.kind, ExprKind::Ident(n)
+            if given_sets.get(s as usize).is_some_and(|set| set.name == *n))
+    };
+    let f = constant(f, index)?;
+    let Type::Set(pair) = &constant_types[f] else {
+        return None;
+    };
+    let Type::Pair(a, b) = &**pair else {
+        return None;
+    };
+    match (&**a, &**b) {
+        (Type::Given(a), Type::Given(b)) if names(from, *a) && names(to, *b) => Some((f, *a, *b)),
         _ => None,
     }
 }
