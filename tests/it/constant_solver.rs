@@ -689,3 +689,35 @@ fn any_and_becomes_such_that_with_too_many_candidates_are_solved() {
     assert_eq!(run.count("states"), 4, "{}", run.command);
     assert_eq!(run.count("transitions"), 3, "{}", run.command);
 }
+
+/// A constant defined over unknown sets (`S = a \/ b`, kept symbolic by
+/// the interpreter) is translated by its definition instead of filtering
+/// the solutions: the partition `a \/ b = ID^4 & a /\ b = {}` with `b`
+/// known leaves one `a` of 2^81 candidates (ProB's TestPartition2).
+#[test]
+fn definitions_over_unknown_sets_are_translated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("Partition.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Partition\nSETS ID = {aa, bb, cc}\nCONSTANTS a, b, S, T\n\
+         PROPERTIES S = ID * ID * ID * ID & a \\/ b = S & a /\\ b = {} & \
+         b = ID * {aa} * ID * {cc} & T = a \\/ {(aa, aa, aa, aa)}\n\
+         OPERATIONS n <-- count = n := card(a) + card(T) END\n",
+    )
+    .unwrap();
+    let path = path.to_string_lossy();
+    let timeout = std::time::Duration::from_secs(60);
+    let run = CheckRun::run_path(&path, &[], &["--time-limit", "30s"], timeout);
+    assert_eq!(run.result(), "ok", "{}", run.command);
+    assert_eq!(run.count("constant_valuations"), 1, "{}", run.command);
+    // Against enumeration where it can finish: ID * ID.
+    let small = "MACHINE Partition\nSETS ID = {aa, bb, cc}\nCONSTANTS a, b, S\n\
+                 PROPERTIES S = ID * ID & b <: S & card(b) = 2 & a \\/ b = S & a /\\ b = {}\nEND\n";
+    let solved = valuations(&dir, small, ConstantSolver::Cp).unwrap();
+    assert_eq!(solved.len(), 36);
+    assert_eq!(
+        solved,
+        valuations(&dir, small, ConstantSolver::Enumerate).unwrap()
+    );
+}

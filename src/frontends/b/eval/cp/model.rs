@@ -379,7 +379,8 @@ impl<'i> Model<'i> {
                 let mark = self.decision.len();
                 match self.post(c) {
                     Ok(()) => {}
-                    Err(Failure::Unsupported(_)) => {
+                    Err(Failure::Unsupported(why)) => {
+                        tracing::trace!(span = ?c.span, ?why, "constant solver: not translated");
                         // What it posted before giving up is implied by it
                         // or defines auxiliaries; its fresh variables are
                         // not searched.
@@ -1782,6 +1783,9 @@ impl<'i> Model<'i> {
                 Ok(Term::Set(self.set_op(*op, &a, &b)))
             }
             EK::SetEnum(items) => Ok(Term::Set(self.set_of_scalars(items, e.span)?)),
+            // A constant's definition kept symbolic where it is evaluated
+            // (`S = a \/ b`): over unknowns, its expression.
+            EK::Symbolic(d) if d.self_slot.is_none() => self.term(&d.expr),
             EK::Unary(UnaryOp::Card, a) => {
                 let a = self.term(a)?;
                 let a = self.set_term(a, e.span)?;
