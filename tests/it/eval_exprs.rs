@@ -153,6 +153,19 @@ fn relations_and_functions() {
         value("card(closure1({0 |-> 2})) + card(closure({0 |-> 2}))"),
         "4"
     );
+    // Over a given set, closure holds the identity of the whole set
+    // (ProB's `closure1(r) \/ id(T)`), over integers that of the field.
+    assert_eq!(
+        value("closure({red |-> green})"),
+        "{(red|->red),(red|->green),(green|->green),(blue|->blue)}"
+    );
+    assert_eq!(
+        value("closure({(red, TRUE) |-> (blue, TRUE)})[{(green, FALSE)}]"),
+        "{(green|->FALSE)}"
+    );
+    assert!(holds(
+        "!r.(r : COLOUR <-> COLOUR => closure(r) = closure1(r) \\/ id(COLOUR))"
+    ));
     assert_eq!(value("%x.(x : 1..3 | x * x)(3)"), "9");
     assert_eq!(value("card(COLOUR --> BOOL)"), "8");
     assert_eq!(value("card(COLOUR >->> COLOUR)"), "6");

@@ -105,6 +105,10 @@ pub struct MachineTypes {
     /// that is expanded at different types (so one span, several types) is
     /// left out.
     pub bound: HashMap<(u32, u32), Type>,
+    /// The element type `T` of each relation `r` that `closure(r)` is
+    /// applied to, keyed by `r`'s `(start, end)`: `closure(r)` holds
+    /// `id(T)` (ProB's definition: `closure1(r) \/ id(T)`).
+    pub closures: HashMap<(u32, u32), Type>,
     /// Record field accesses `r'f`, keyed by [`field_key`] (where the
     /// whole access and the field's name are): the field's index among the
     /// record's fields (sorted by name) and their number. A record value is
@@ -193,6 +197,7 @@ impl MachineTypes {
             variables,
             operations: Vec::new(),
             bound: Default::default(),
+            closures: Default::default(),
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),

@@ -16,6 +16,10 @@ use crate::frontends::b::ast::{
     BinaryOp, Builtin, BuiltinConstant, Expr, ExprKind, Ident, Quantifier, UnaryOp,
 };
 use crate::frontends::b::types::{MachineTypes, Type, field_key};
+
+/// Largest type whose identity `closure(r)` builds (see
+/// `Compiler::closure_identity`).
+const MAX_CLOSURE_IDENTITY: usize = 1 << 16;
 use crate::frontends::b::value::{Elem, Value};
 
 /// Result of compiling: a tree or a diagnostic pointing at the source.
@@ -156,6 +160,49 @@ impl<'a> Compiler<'a> {
             ),
             span: name.span.to(e.span),
         })
+    }
+
+    /// `id(T)` for the relation `r` of `closure(r)` over a finite type `T`
+    /// (booleans, given sets and their pairs) of at most
+    /// [`MAX_CLOSURE_IDENTITY`] values: ProB's `closure(r)` is `closure1(r)
+    /// \/ id(T)`. `None` otherwise: the closure then holds the identity on
+    /// the relation's field (`dom(r) \/ ran(r)`), all of it a model can
+    /// list over integers or strings.
+    fn closure_identity(&self, r: &Expr) -> Option<Value> {
+        fn values(t: &Type, types: &MachineTypes, out: &mut Vec<Value>) -> bool {
+            match t {
+                Type::Bool => out.extend([Value::Bool(false), Value::Bool(true)]),
+                Type::Given(n) => {
+                    let size = types
+                        .given_sets
+                        .get(*n as usize)
+                        .map_or(0, |g| g.elements.len());
+                    out.extend((0..size as u32).map(|index| Value::Elem(Elem { set: *n, index })));
+                }
+                Type::Pair(a, b) => {
+                    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+                    if !values(a, types, &mut xs) || !values(b, types, &mut ys) {
+                        return false;
+                    }
+                    if xs.len().saturating_mul(ys.len()) > MAX_CLOSURE_IDENTITY {
+                        return false;
+                    }
+                    for x in &xs {
+                        out.extend(ys.iter().map(|y| Value::pair(x.clone(), y.clone())));
+                    }
+                }
+                _ => return false,
+            }
+            out.len() <= MAX_CLOSURE_IDENTITY
+        }
+        let t = self.types.closures.get(&(r.span.start, r.span.end))?;
+        let mut all = Vec::new();
+        if !values(t, self.types, &mut all) {
+            return None;
+        }
+        all.sort_unstable();
+        let identity = all.into_iter().map(|v| Value::pair(v.clone(), v)).collect();
+        Some(Value::set_from_sorted(identity))
     }
 
     /// A definition's expression: its top-level lambdas and comprehensions
@@ -426,6 +473,24 @@ impl<'a> Compiler<'a> {
                     unreachable!("guarded by matches!")
                 };
                 EK::Lit(Value::Int(-i))
+            }
+            ExprKind::Unary(UnaryOp::Closure, inner) => {
+                let r = self.expr(inner)?;
+                match self.closure_identity(inner) {
+                    // closure1(r) \/ id(T)
+                    Some(identity) => EK::Binary(
+                        BinaryOp::Union,
+                        Box::new(CExpr {
+                            kind: EK::Unary(UnaryOp::Closure1, Box::new(r)),
+                            span,
+                        }),
+                        Box::new(CExpr {
+                            kind: EK::Lit(identity),
+                            span,
+                        }),
+                    ),
+                    None => EK::Unary(UnaryOp::Closure, Box::new(r)),
+                }
             }
             ExprKind::Unary(op, inner) => EK::Unary(*op, Box::new(self.expr(inner)?)),
             ExprKind::Binary(op, a, b) => {

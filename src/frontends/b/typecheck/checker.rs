@@ -36,6 +36,9 @@ pub(crate) struct Checker {
     pub(super) pending_minus: Vec<(Span, TermId)>,
     /// Bound variables: binder span, name, type.
     pub(super) bound: Vec<(Span, String, TermId)>,
+    /// `closure(r)`: the span of `r` and the type of the relation's
+    /// elements (its identity part is over that whole type).
+    pub(super) closures: Vec<(Span, TermId)>,
     /// Record field accesses `r'f`: the access's span, the record's type,
     /// the field and the access's type; settled once every type is known.
     pub(super) fields: Vec<(Span, TermId, Ident, TermId)>,
@@ -61,6 +64,7 @@ impl Checker {
             pending_mul: Vec::new(),
             pending_minus: Vec::new(),
             bound: Vec::new(),
+            closures: Vec::new(),
             fields: Vec::new(),
             reported_unknown: HashSet::new(),
             operation: None,
@@ -319,6 +323,20 @@ impl Checker {
             }
         }
         bound
+    }
+
+    /// The resolved element types of the relations `closure` is applied
+    /// to, keyed by the relation's span (left out where one span has
+    /// several types or an unresolved one).
+    pub(super) fn closure_types(&mut self) -> HashMap<(u32, u32), Type> {
+        let mut closures = HashMap::new();
+        let mut ambiguous = HashSet::new();
+        for (span, term) in std::mem::take(&mut self.closures) {
+            if let Some(ty) = self.terms.resolve(term) {
+                insert_unambiguous(&mut closures, &mut ambiguous, (span.start, span.end), ty);
+            }
+        }
+        closures
     }
 
     /// Resolves the types of declared names, reporting the unknown ones if `report`.

@@ -237,6 +237,7 @@ pub fn check_machine(
         operations.push(OperationTypes { params, outputs });
     }
     let bound = checker.bound_types(report);
+    let closures = checker.closure_types();
     let free_types = checker.free_types(machine);
     if !checker.diags.is_empty() {
         return Err(checker.diags);
@@ -247,6 +248,7 @@ pub fn check_machine(
         variables,
         operations,
         bound,
+        closures,
         fields,
         shapes,
         operation_shapes,

@@ -90,6 +90,9 @@ impl Checker {
             Closure | Closure1 => {
                 let (x, y) = self.relation_of(a);
                 self.unify_at(a.span, x, y);
+                if op == Closure {
+                    self.closures.push((a.span, x));
+                }
                 self.terms.relation(x, x)
             }
             Seq | Seq1 | Iseq | Iseq1 | Perm => {
