@@ -721,3 +721,27 @@ fn definitions_over_unknown_sets_are_translated() {
         valuations(&dir, small, ConstantSolver::Enumerate).unwrap()
     );
 }
+
+/// A partial function or relation encoded as a set is applied in a
+/// top-level conjunct (`f(10) = 9`, also under a `!` whose condition is
+/// known per instance) and inverted (`f~(2) = 2`): its argument must be
+/// in the domain, as enumeration rejects valuations that apply a
+/// function outside it. Elsewhere (`x = 1 => f(2) = 3`) the conjunct
+/// filters the solutions. Each case against enumeration.
+#[test]
+fn partial_functions_are_applied_and_inverted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for props in [
+        "f : 1..4 +-> 1..3 & f(2) = 3 & f(4) = 1",
+        "f : 1..4 >+> 1..4 & f~(2) = 2 & f(3) = 4",
+        "f : 1..4 +-> 1..3 & !i.(i : 1..4 & i /= 2 => f(i) = i mod 3 + 1)",
+        "f : 1..4 +-> 1..3 & x : 1..4 & f(x) = 2 & card(f) = 2",
+        "f : 1..4 +-> 1..3 & x : 1..4 & (x = 1 => f(2) = 3) & card(f) <= 1",
+    ] {
+        let text = format!("MACHINE Partial\nCONSTANTS f, x\nPROPERTIES {props} & x : 1..4\nEND\n");
+        let solved = valuations(&dir, &text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{props}: {e}"));
+        let enumerated = valuations(&dir, &text, ConstantSolver::Enumerate).unwrap();
+        assert!(!solved.is_empty(), "{props}");
+        assert_eq!(solved, enumerated, "{props}");
+    }
+}

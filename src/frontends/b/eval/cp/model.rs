@@ -221,6 +221,13 @@ pub(super) struct Model<'i> {
     /// Conjuncts beyond the translation: every solution of the others is
     /// tested on them.
     filters: Vec<CPred>,
+    /// Set while the terms of an atom posted as a top-level conjunct are
+    /// translated, outside any conditional part (`IF`, `bool`, binders):
+    /// each of their applications is evaluated whenever the atom is, so an
+    /// application of a set-encoded relation may require its argument in
+    /// the domain (enumeration rejects a valuation that applies a function
+    /// outside its domain).
+    defined_here: bool,
 }
 
 /// What [`Model::build`] made.
@@ -273,6 +280,7 @@ impl<'i> Model<'i> {
             deferred: deferred.to_vec(),
             definitions: Vec::new(),
             filters: Vec::new(),
+            defined_here: false,
         }
     }
 
@@ -584,12 +592,13 @@ impl<'i> Model<'i> {
             pending.retain(|&j| j != k);
         }
         for f in &self.filters {
-            if !self
-                .interp
-                .holds(f, &mut env)
-                .map_err(|f| self.failure(f))?
-            {
-                return Ok(None);
+            match self.interp.holds(f, &mut env) {
+                Ok(true) => {}
+                // Enumeration rejects a valuation that applies a function
+                // outside its domain too.
+                Ok(false) => return Ok(None),
+                Err(e) if e.outside_domain => return Ok(None),
+                Err(e) => return Err(self.failure(e)),
             }
         }
         Ok(Some(valuation))
@@ -860,8 +869,22 @@ impl<'i> Model<'i> {
                 let (instances, residual) = self.instances(s, p.span)?;
                 for instance in instances {
                     self.bind(s, &instance);
-                    if residual.is_empty() {
+                    // Conditions over known values select the instances
+                    // whose body is a top-level conjunct.
+                    let known = residual.iter().all(|r| !self.pred_reads_unknown(r));
+                    let mut selected = known;
+                    if known {
+                        for r in &residual {
+                            if !self.holds(r)? {
+                                selected = false;
+                                break;
+                            }
+                        }
+                    }
+                    if residual.is_empty() || selected {
                         self.post(q)?;
+                    } else if known {
+                        // A known condition fails: the instance holds.
                     } else {
                         let mut ls = Vec::with_capacity(residual.len() + 1);
                         for r in &residual {
@@ -889,7 +912,10 @@ impl<'i> Model<'i> {
                 Ok(())
             }
             PK::Cmp(op, a, b) => {
-                let (a, b) = (self.term(a)?, self.term(b)?);
+                self.defined_here = true;
+                let terms = self.term(a).and_then(|a| Ok((a, self.term(b)?)));
+                self.defined_here = false;
+                let (a, b) = terms?;
                 self.post_cmp(*op, a, b, p.span)
             }
             PK::Member(x, s, false) if is_function_space(s) => match self.term(x)? {
@@ -1751,6 +1777,22 @@ impl<'i> Model<'i> {
         if !self.reads_unknown(e) {
             return Ok(Term::Known(self.eval(e)?));
         }
+        // Every operand of these is evaluated whenever they are; the rest
+        // (`IF`, `bool`, binders) evaluate parts conditionally.
+        let strict = matches!(
+            e.kind,
+            EK::Binary(..) | EK::Unary(..) | EK::Apply(..) | EK::SetEnum(..) | EK::Read(..)
+        );
+        if strict || !self.defined_here {
+            return self.term_of(e);
+        }
+        self.defined_here = false;
+        let t = self.term_of(e);
+        self.defined_here = true;
+        t
+    }
+
+    fn term_of(&mut self, e: &CExpr) -> T<Term> {
         match &e.kind {
             EK::Read(Slot::Frame(slot)) if self.index(*slot).is_some() => {
                 let k = self.index(*slot).expect("checked");
@@ -1786,6 +1828,11 @@ impl<'i> Model<'i> {
             // A constant's definition kept symbolic where it is evaluated
             // (`S = a \/ b`): over unknowns, its expression.
             EK::Symbolic(d) if d.self_slot.is_none() => self.term(&d.expr),
+            EK::Unary(UnaryOp::Inverse, a) => {
+                let a = self.term(a)?;
+                let a = self.set_term(a, e.span)?;
+                Ok(Term::Set(self.inverse(&a, e.span)?))
+            }
             EK::Unary(UnaryOp::Card, a) => {
                 let a = self.term(a)?;
                 let a = self.set_term(a, e.span)?;
@@ -1995,8 +2042,83 @@ impl<'i> Model<'i> {
                 }
                 self.element(&domain, array, x, span)
             }
+            (Term::Set(r), x) if self.defined_here => self.apply_relation(&r, x, span),
+            (Term::Set(_), _) => Err(unsupported(
+                span,
+                "a relation applied where the application may be left unevaluated",
+            )),
             _ => Err(unsupported(span, "this function application")),
         }
+    }
+
+    /// `r(x)` for a set-encoded relation `r` (pairs of scalars) in a
+    /// top-level atom ([`Model::defined_here`]): `x` is in `dom(r)`, `r`
+    /// has one image there, and the result is that image.
+    fn apply_relation(&mut self, r: &SetTerm, x: Term, span: Span) -> T<Term> {
+        // The pairs whose first element `x` may be: the literal that `x` is
+        // it and the pair is in `r`, and the second element's code.
+        let mut candidates: Vec<(Literal, i64)> = Vec::new();
+        let xv = match &x {
+            Term::Lin(l) => Some(self.materialise(l, span)?),
+            _ => None,
+        };
+        for (pair, &bit) in r.universe.iter().zip(r.bits.iter()) {
+            let Value::Pair(p) = pair else {
+                return Err(unsupported(span, "applying a set that is not a relation"));
+            };
+            let Some(image) = scalar_code(&p.1) else {
+                return Err(unsupported(
+                    span,
+                    "a relation into non-scalar values applied",
+                ));
+            };
+            let member = self.bit_lit(bit);
+            let at = match &x {
+                Term::Known(v) if *v == p.0 => member,
+                Term::Known(_) => continue,
+                Term::Lin(_) => {
+                    let xv = xv.expect("materialised above");
+                    let Some(code) = scalar_code(&p.0) else {
+                        return Err(unsupported(
+                            span,
+                            "an unknown number applied to non-numbers",
+                        ));
+                    };
+                    let Ok(code) = i32::try_from(code) else {
+                        continue;
+                    };
+                    if !self.cp.contains(&xv, code) {
+                        continue;
+                    }
+                    let is = self
+                        .cp
+                        .new_literal_for_predicate(predicate!(xv == code), self.tag);
+                    self.and(vec![is, member])
+                }
+                _ => return Err(unsupported(span, "a relation applied to a set or function")),
+            };
+            candidates.push((at, image));
+        }
+        // Defined: some pair applies. A function: at most one does.
+        self.clause(candidates.iter().map(|c| c.0).collect());
+        for (i, a) in candidates.iter().enumerate() {
+            for b in &candidates[i + 1..] {
+                if a.1 != b.1 {
+                    self.clause(vec![!a.0, !b.0]);
+                }
+            }
+        }
+        let lo = candidates.iter().map(|c| c.1).min().unwrap_or(0);
+        let hi = candidates.iter().map(|c| c.1).max().unwrap_or(0);
+        let z = self.aux(lo, hi, span)?;
+        for (at, image) in candidates {
+            let image = check_i32(image, span)?;
+            let is = self
+                .cp
+                .new_literal_for_predicate(predicate!(z == image), self.tag);
+            self.clause(vec![!at, is]);
+        }
+        Ok(Term::Lin(Lin::var(z)))
     }
 
     /// `array[x - lo]` for a function over the integers `lo..lo+n-1`;

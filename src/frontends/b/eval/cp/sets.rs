@@ -204,6 +204,26 @@ impl Model<'_> {
         }
     }
 
+    /// `r~`: the same bits over the swapped pairs.
+    pub(super) fn inverse(&mut self, r: &SetTerm, span: Span) -> T<SetTerm> {
+        let mut swapped = Vec::with_capacity(r.universe.len());
+        for (pair, &bit) in r.universe.iter().zip(r.bits.iter()) {
+            let Value::Pair(p) = pair else {
+                return Err(unsupported(
+                    span,
+                    "the inverse of a set that is not a relation",
+                ));
+            };
+            swapped.push((Value::pair(p.1.clone(), p.0.clone()), bit));
+        }
+        swapped.sort_by(|a, b| a.0.cmp(&b.0));
+        let (universe, bits): (Vec<Value>, Vec<DomainId>) = swapped.into_iter().unzip();
+        Ok(SetTerm {
+            universe: universe.into(),
+            bits: bits.into(),
+        })
+    }
+
     /// The bit of `v` in `s`, if `v` is in its universe.
     fn bit_in(s: &SetTerm, v: &Value) -> Option<DomainId> {
         s.universe.binary_search(v).ok().map(|i| s.bits[i])
