@@ -163,7 +163,7 @@ fn set_machine(conjuncts: &[String]) -> String {
 }
 
 /// Predicates over sets: cardinalities, memberships (known and unknown
-/// elements), subsets, equalities, set operators, `dom` and `ran`,
+/// elements), subsets, equalities, set operators, `dom`, `ran`, images,
 /// comprehensions, `#` and conditional sums over known ranges.
 fn set_predicate() -> impl Strategy<Value = String> {
     let set = prop_oneof![
@@ -174,6 +174,8 @@ fn set_predicate() -> impl Strategy<Value = String> {
         Just("{i | i : 1..3 & i /= x}".to_string()),
         Just("{i | i : 1..2 & f(i) > 0}".to_string()),
         Just("{x, 2}".to_string()),
+        Just("r[s]".to_string()),
+        Just("r~[{x, 2}]".to_string()),
     ];
     let set = set.prop_recursive(1, 4, 2, |inner| {
         prop_oneof![
@@ -739,7 +741,57 @@ fn partial_functions_are_applied_and_inverted() {
         "f : 1..4 +-> 1..3 & x : 1..4 & (x = 1 => f(2) = 3) & card(f) <= 1",
     ] {
         let text = format!("MACHINE Partial\nCONSTANTS f, x\nPROPERTIES {props} & x : 1..4\nEND\n");
-        let solved = valuations(&dir, &text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{props}: {e}"));
+        let solved =
+            valuations(&dir, &text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{props}: {e}"));
+        let enumerated = valuations(&dir, &text, ConstantSolver::Enumerate).unwrap();
+        assert!(!solved.is_empty(), "{props}");
+        assert_eq!(solved, enumerated, "{props}");
+    }
+}
+
+/// A function over pairs applied to a pair with unknowns (`hasbishop(i
+/// |-> rooks(i))`): restricted to the known component, or indexed over a
+/// grid of intervals when both are unknown; encoded or known functions,
+/// integers, booleans and elements. Each case against enumeration.
+#[test]
+fn functions_over_pairs_are_applied_to_unknown_pairs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for props in [
+        "f : (1..3) * (1..2) --> 0..2 & x : 1..3 & y : 1..2 & f(x |-> y) = 2 & f(1 |-> y) = 0 \
+         & f(x |-> 2) /= 1 & c = r",
+        "f = {(1, 1) |-> 5, (1, 2) |-> 6, (2, 1) |-> 7, (2, 2) |-> 8} & x : 1..2 & y : 1..2 \
+         & f(x |-> y) > 6 & c : C",
+        "f : C * C --> BOOL & c : C & x = 1 & y = 1 & f(c |-> c) = TRUE & f(r |-> c) = FALSE",
+        "f : C * (1..2) --> 0..1 & c : C & x : 0..2 & y : 1..2 & f(c |-> y) + x = 2 & f(g |-> 1) = 1",
+    ] {
+        let text = format!(
+            "MACHINE Pairs\nSETS C = {{r, g}}\nCONSTANTS f, x, y, c\nPROPERTIES {props}\nEND\n"
+        );
+        let solved =
+            valuations(&dir, &text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{props}: {e}"));
+        let enumerated = valuations(&dir, &text, ConstantSolver::Enumerate).unwrap();
+        assert!(!solved.is_empty(), "{props}");
+        assert_eq!(solved, enumerated, "{props}");
+    }
+}
+
+/// Images over unknown sets (`r~[s]`) and quantifiers over the pairs of
+/// an unknown set (`!(p, q).((p, q) : board => ...)`, ProB's
+/// QueensBoardVersion) are translated; each case against enumeration.
+#[test]
+fn images_and_pairs_of_unknown_sets_are_translated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for props in [
+        "board <: (1..3) * (1..3) & card(board) = 3 & !(p, q).((p, q) : board => p /= q) \
+         & s = {0}",
+        "board <: (1..3) * (1..3) & card(board) = 2 \
+         & !(p, q).((p, q) : board => !i.(i : 1..2 => (p + i, q) /: board)) & s = {0}",
+        "board = {(1, 2), (2, 3), (3, 3)} & s <: 1..3 & board~[s] = {1} & card(s) <= 2",
+        "board <: (1..2) * (1..3) & s <: 1..2 & board[s] = {3} & card(board) = 2",
+    ] {
+        let text = format!("MACHINE Pairs\nCONSTANTS board, s\nPROPERTIES {props}\nEND\n");
+        let solved =
+            valuations(&dir, &text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{props}: {e}"));
         let enumerated = valuations(&dir, &text, ConstantSolver::Enumerate).unwrap();
         assert!(!solved.is_empty(), "{props}");
         assert_eq!(solved, enumerated, "{props}");

@@ -153,6 +153,17 @@ fn relations_and_functions() {
         value("card(closure1({0 |-> 2})) + card(closure({0 |-> 2}))"),
         "4"
     );
+    // A variable defined inside `#` ranges over the values it is given
+    // there (no finite domain otherwise).
+    assert_eq!(value("{t | #x.(x : 1..4 & t = x * x)}"), "{1,4,9,16}");
+    assert_eq!(
+        value("card({t | #x.(x : 1..4 >->> {4, 5, 6, 7} & t = x(1))})"),
+        "4"
+    );
+    assert_eq!(
+        value("{s | s <: COLOUR & #u.(u : COLOUR - {red} & s = {red, u})}"),
+        "{{red,green},{red,blue}}"
+    );
     // Over a given set, closure holds the identity of the whole set
     // (ProB's `closure1(r) \/ id(T)`), over integers that of the field.
     assert_eq!(

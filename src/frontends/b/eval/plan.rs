@@ -438,6 +438,33 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
                 },
             ))
         }
+        // `#u.(P(u) & v = E(u))`: v is one of the values of E over the
+        // solutions of P (`x_n = x \/ {u}` of TLA2B's translations; the
+        // `#` stays a check).
+        PK::Exists(inner) => {
+            let (witness, rest) = exists_witness(inner, v, vars, bound)?;
+            let span = c.span;
+            let one = CExpr {
+                kind: EK::SetEnum(vec![witness]),
+                span,
+            };
+            let values = CExpr {
+                kind: EK::Quantified(
+                    crate::frontends::b::ast::QuantifiedExprKind::Union,
+                    Box::new(rest),
+                    Box::new(one),
+                ),
+                span,
+            };
+            // Only where nothing else generates `v` (before its type).
+            Some((
+                20,
+                Candidate {
+                    step: SolveStep::Bind(v, Gen::In(values)),
+                    exact: false,
+                },
+            ))
+        }
         PK::Subset(a, s, strict, false) if is_v(a) && ready(s) => {
             let pow = CExpr {
                 kind: EK::Unary(UnaryOp::Pow, Box::new(s.clone())),
@@ -453,6 +480,64 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
         }
         _ => None,
     }
+}
+
+/// For `#u.(P & v = E)` (planned as `inner`): `E` and the plan of `P`
+/// without the conditions that read `v`, if nothing else of it reads `v`
+/// and it reads only `bound` variables of the outer binder `vars`.
+fn exists_witness(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option<(CExpr, Solver)> {
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    let reads = |p: &CPred| {
+        let mut slots = Vec::new();
+        pred_slots(p, &mut slots);
+        slots
+    };
+    let mut witness = None;
+    let mut steps = Vec::with_capacity(inner.steps.len());
+    for step in &inner.steps {
+        if let SolveStep::Check(p) = step
+            && reads(p).contains(&v)
+        {
+            if witness.is_none()
+                && let PK::Cmp(Cmp::Eq, a, b) = &p.kind
+            {
+                let e = if is_v(a) {
+                    b
+                } else if is_v(b) {
+                    a
+                } else {
+                    continue;
+                };
+                let mut slots = Vec::new();
+                expr_slots(e, &mut slots);
+                if !slots.contains(&v) {
+                    witness = Some(e.clone());
+                }
+            }
+            continue;
+        }
+        steps.push(step.clone());
+    }
+    let witness = witness?;
+    if steps
+        .iter()
+        .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))))
+    {
+        return None;
+    }
+    let rest = Solver {
+        steps,
+        condition: None,
+        by_solver: None,
+        ..inner.clone()
+    };
+    let mut slots = Vec::new();
+    solver_slots(&rest, &mut slots);
+    expr_slots(&witness, &mut slots);
+    let ready = slots
+        .iter()
+        .all(|s| *s != v && (!vars.contains(s) || bound.contains(s)));
+    ready.then_some((witness, rest))
 }
 
 /// Collects into `out` a value for `v` from each disjunct of `p` (`v = e`,

@@ -1172,6 +1172,17 @@ impl<'i> Model<'i> {
                     substituted = SolveStep::Bind(*k, super::super::ir::Gen::In(universe));
                     &substituted
                 }
+                // The same for a tuple, `(p, q) : board`.
+                SolveStep::BindPattern(pattern, set)
+                    if let Some(universe) = self.known_universe(set) =>
+                {
+                    residual.push(CPred {
+                        kind: PK::Member(pattern_expr(pattern, set.span), set.clone(), false),
+                        span: set.span,
+                    });
+                    substituted = SolveStep::BindPattern(pattern.clone(), universe);
+                    &substituted
+                }
                 step => step,
             };
             let one = Solver {
@@ -1828,6 +1839,11 @@ impl<'i> Model<'i> {
             // A constant's definition kept symbolic where it is evaluated
             // (`S = a \/ b`): over unknowns, its expression.
             EK::Symbolic(d) if d.self_slot.is_none() => self.term(&d.expr),
+            EK::Image(r, a) => {
+                let (r, a) = (self.term(r)?, self.term(a)?);
+                let (r, a) = (self.set_term(r, e.span)?, self.set_term(a, e.span)?);
+                Ok(Term::Set(self.image(&r, &a, e.span)?))
+            }
             EK::Unary(UnaryOp::Inverse, a) => {
                 let a = self.term(a)?;
                 let a = self.set_term(a, e.span)?;
@@ -1959,6 +1975,14 @@ impl<'i> Model<'i> {
                 let a = self.term(a)?;
                 Ok(Term::Lin(self.lin(a, e.span)?.scaled(-1)))
             }
+            EK::Apply(f, x)
+                if let EK::Binary(BinaryOp::Maplet, a, b) = &x.kind
+                    && self.reads_unknown(x) =>
+            {
+                let f = self.term(f)?;
+                let (a, b) = (self.term(a)?, self.term(b)?);
+                self.apply_to_pair(f, a, b, e.span)
+            }
             EK::Apply(f, x) => {
                 let (f, x) = (self.term(f)?, self.term(x)?);
                 self.apply(f, x, e.span)
@@ -2051,6 +2075,118 @@ impl<'i> Model<'i> {
         }
     }
 
+    /// `f(a |-> b)` for a total function `f` over pairs of scalars (known,
+    /// or encoded one image per pair) with `a` or `b` unknown: with one of
+    /// them known, `f` restricted to the pairs that have it, applied to
+    /// the other; with both unknown, over a grid `A * B` of intervals, the
+    /// element at `(a - lo(A)) * |B| + b - lo(B)`.
+    fn apply_to_pair(&mut self, f: Term, a: Term, b: Term, span: Span) -> T<Term> {
+        let (domain, images): (Vec<Value>, Vec<Enc>) = match f {
+            Term::Fun(Enc::Function { domain, images }) => (domain.to_vec(), images.to_vec()),
+            Term::Known(f) => {
+                let pairs = super::super::expr::set(&f, span)
+                    .map_err(|_| unsupported(span, "applying a value that is not a function"))?;
+                let mut domain = Vec::with_capacity(pairs.len());
+                let mut images = Vec::with_capacity(pairs.len());
+                for p in pairs {
+                    let Value::Pair(p) = p else {
+                        return Err(unsupported(span, "applying a value that is not a function"));
+                    };
+                    if domain.last() == Some(&p.0) {
+                        return Err(unsupported(
+                            span,
+                            "applying a relation that is not a function",
+                        ));
+                    }
+                    let Some(v) = scalar_code(&p.1) else {
+                        return Err(unsupported(span, "a known function into non-scalar values"));
+                    };
+                    let v = check_i32(v, span)?;
+                    domain.push(p.0.clone());
+                    images.push(Enc::Scalar(Kind::Int, self.cp.new_bounded_integer(v, v)));
+                }
+                (domain, images)
+            }
+            _ => return Err(unsupported(span, "this application to a pair")),
+        };
+        let mut firsts = Vec::with_capacity(domain.len());
+        let mut seconds = Vec::with_capacity(domain.len());
+        for d in &domain {
+            let Value::Pair(p) = d else {
+                return Err(unsupported(
+                    span,
+                    "a function over non-pairs applied to a pair",
+                ));
+            };
+            firsts.push(p.0.clone());
+            seconds.push(p.1.clone());
+        }
+        let restrict = |keep: &dyn Fn(usize) -> bool, of: &[Value]| {
+            let mut sub_domain = Vec::new();
+            let mut sub_images = Vec::new();
+            for i in (0..domain.len()).filter(|&i| keep(i)) {
+                sub_domain.push(of[i].clone());
+                sub_images.push(images[i].clone());
+            }
+            (sub_domain, sub_images)
+        };
+        match (a, b) {
+            (Term::Known(va), b) => {
+                let (d, i) = restrict(&|k| firsts[k] == va, &seconds);
+                let f = Enc::Function {
+                    domain: d.into(),
+                    images: i.into(),
+                };
+                self.apply(Term::Fun(f), b, span)
+            }
+            (a, Term::Known(vb)) => {
+                // Pairs sorted by first element: the restriction's firsts
+                // are sorted too.
+                let (d, i) = restrict(&|k| seconds[k] == vb, &firsts);
+                let f = Enc::Function {
+                    domain: d.into(),
+                    images: i.into(),
+                };
+                self.apply(Term::Fun(f), a, span)
+            }
+            (Term::Lin(a), Term::Lin(b)) => {
+                let codes = |vs: &[Value]| -> Option<Vec<i64>> {
+                    let mut cs: Vec<i64> = vs.iter().map(scalar_code).collect::<Option<_>>()?;
+                    cs.dedup();
+                    Some(cs)
+                };
+                let (Some(xs), Some(mut ys)) = (codes(&firsts), codes(&seconds)) else {
+                    return Err(unsupported(
+                        span,
+                        "a function over nested pairs applied to unknowns",
+                    ));
+                };
+                ys.sort_unstable();
+                ys.dedup();
+                let interval = |cs: &[i64]| cs.windows(2).all(|w| w[1] == w[0] + 1);
+                let (nx, ny) = (xs.len() as i64, ys.len() as i64);
+                if !interval(&xs) || !interval(&ys) || nx * ny != domain.len() as i64 {
+                    return Err(unsupported(
+                        span,
+                        "a function over pairs that are not a grid of intervals applied to unknowns",
+                    ));
+                }
+                let index = a
+                    .plus(Lin::constant(-xs[0]))
+                    .scaled(ny)
+                    .plus(b)
+                    .plus(Lin::constant(-ys[0]));
+                let grid: Vec<Value> = (0..domain.len() as i64).map(Value::Int).collect();
+                let f = Enc::Function {
+                    domain: grid.into(),
+                    images: images.into(),
+                };
+                self.apply(Term::Fun(f), Term::Lin(index), span)
+            }
+            _ => Err(unsupported(span, "a function applied to a pair of sets")),
+        }
+    }
+
     /// `r(x)` for a set-encoded relation `r` (pairs of scalars) in a
     /// top-level atom ([`Model::defined_here`]): `x` is in `dom(r)`, `r`
     /// has one image there, and the result is that image.
@@ -2131,17 +2267,17 @@ impl<'i> Model<'i> {
         x: Lin,
         span: Span,
     ) -> T<Term> {
-        let Some(Value::Int(lo)) = domain.first() else {
+        // Integers, booleans and elements by their codes.
+        let Some(lo) = domain.first().and_then(scalar_code) else {
             return Err(unsupported(
                 span,
-                "an unknown argument of a function over non-integers",
+                "an unknown argument of a function over non-scalars",
             ));
         };
-        let lo = *lo;
         if domain
             .iter()
             .enumerate()
-            .any(|(i, d)| *d != Value::Int(lo + i as i64))
+            .any(|(i, d)| scalar_code(d) != Some(lo + i as i64))
         {
             return Err(unsupported(
                 span,
@@ -2461,6 +2597,20 @@ pub(super) fn scalar_code(v: &Value) -> Option<i64> {
         Value::Elem(e) => Some(e.index as i64),
         _ => None,
     }
+}
+
+/// The tuple a pattern binds, as an expression over its slots.
+fn pattern_expr(pattern: &super::super::ir::Pattern, span: Span) -> CExpr {
+    use super::super::ir::Pattern;
+    let kind = match pattern {
+        Pattern::Slot(s) | Pattern::Bound(s) => EK::Read(Slot::Frame(*s)),
+        Pattern::Pair(a, b) => EK::Binary(
+            BinaryOp::Maplet,
+            Box::new(pattern_expr(a, span)),
+            Box::new(pattern_expr(b, span)),
+        ),
+    };
+    CExpr { kind, span }
 }
 
 /// (injective, surjective) for the total function spaces.

@@ -422,6 +422,34 @@ impl Model<'_> {
         })
     }
 
+    /// `r[s]`: a bit per second element of `r`'s pairs, set when some
+    /// pair of `r` whose first element is in `s` has it.
+    pub(super) fn image(&mut self, r: &SetTerm, s: &SetTerm, span: Span) -> T<SetTerm> {
+        let mut groups: std::collections::BTreeMap<Value, Vec<Literal>> = Default::default();
+        for (u, &b) in r.universe.iter().zip(r.bits.iter()) {
+            let Value::Pair(p) = u else {
+                return Err(unsupported(span, "the image of a set of non-pairs"));
+            };
+            let Some(sb) = Self::bit_in(s, &p.0) else {
+                continue;
+            };
+            let (lr, ls) = (self.bit_lit(b), self.bit_lit(sb));
+            let l = self.and(vec![lr, ls]);
+            groups.entry(p.1.clone()).or_default().push(l);
+        }
+        let mut universe = Vec::with_capacity(groups.len());
+        let mut bits = Vec::with_capacity(groups.len());
+        for (key, ls) in groups {
+            let l = self.or(ls);
+            universe.push(key);
+            bits.push(self.bit_of(l));
+        }
+        Ok(SetTerm {
+            universe: universe.into(),
+            bits: bits.into(),
+        })
+    }
+
     /// Posts that relation `s` lies in `A op B` (a relation or partial or
     /// total function space over known `A` and `B`).
     pub(super) fn post_relation_space(
