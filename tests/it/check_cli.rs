@@ -520,6 +520,37 @@ fn deferred_set_sizes_are_inferred_from_properties() {
     }
 }
 
+/// A size given through integer constants (`N = 4 & card(Agents) = N`,
+/// `pos : Agents >->> 0..(N - 1)`) sizes the deferred set as ProB does;
+/// it was the default 2, so PROPERTIES had no solution.
+#[test]
+fn deferred_set_sizes_read_integer_constants() {
+    for props in [
+        "N = 4 & M = N + 1 - 1 & card(Agents) = M",
+        "N = 4 & pos : Agents >->> 0..(N - 1)",
+        "N = 4 & card(Agents) >= N & card(Agents) <= 4",
+    ] {
+        let text = format!(
+            "MACHINE Ring\nSETS Agents\nCONSTANTS N, M, pos\nPROPERTIES {props} & \
+             M : NATURAL & M <= 9 & pos : Agents >->> 0..(N - 1)\n\
+             VARIABLES x\nINVARIANT x : Agents\nINITIALISATION x :: Agents\n\
+             OPERATIONS step(y) = PRE y : Agents THEN x := y END END\n"
+        );
+        let (code, out, err) = check(&text, &["--json", "--no-constant-symmetry"]);
+        assert_eq!(code, Some(0), "{props}: {out}{err}");
+        let r = json(&out);
+        assert_eq!(
+            r["states"],
+            4 * r["constant_valuations"].as_u64().unwrap(),
+            "{props}"
+        );
+        assert!(
+            r["constant_valuations"].as_u64().unwrap() >= 24,
+            "{props}: {r}"
+        );
+    }
+}
+
 /// A function that needs as many elements as a set of known size sizes a
 /// deferred set, as ProB does (`make : BOOL * BOOL >->> R`: R has four).
 #[test]

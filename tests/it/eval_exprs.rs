@@ -164,6 +164,17 @@ fn relations_and_functions() {
         value("{s | s <: COLOUR & #u.(u : COLOUR - {red} & s = {red, u})}"),
         "{{red,green},{red,blue}}"
     );
+    // A total function defined pointwise by a `!` over its domain is that
+    // one function (its range need not be finite); over part of its
+    // domain, the rest is enumerated.
+    assert_eq!(
+        value("{f | f : 1..3 --> NATURAL & !i.(i : 1..3 => f(i) = i * 100)}"),
+        "{[100,200,300]}"
+    );
+    assert_eq!(
+        value("{f | f : 1..2 --> 0..1 & !i.(i : 1..1 => f(i) = 1)}"),
+        "{[1,0],[1,1]}"
+    );
     // Over a given set, closure holds the identity of the whole set
     // (ProB's `closure1(r) \/ id(T)`), over integers that of the field.
     assert_eq!(

@@ -155,6 +155,15 @@ pub fn plan(
                         cand.step = SolveStep::Bind(v, Gen::Unbounded(name));
                     }
                 }
+                // `f : S --> T` with `!x.(x : S2 => f(x) = E)` elsewhere: if
+                // S2 = S, the one function `%x.(x : S2 | E)`.
+                if let SolveStep::Bind(_, Gen::In(space)) = &cand.step
+                    && let Some(pointwise) =
+                        pointwise_definition(v, space, &conjuncts, &done, vars, &bound)
+                {
+                    cand.step = SolveStep::Bind(v, Gen::In(pointwise));
+                    cand.exact = false;
+                }
                 // `x : seq(S)` with `size(x) <= n` elsewhere: the sequences
                 // up to that length.
                 if let SolveStep::Bind(_, Gen::In(set)) = &cand.step
@@ -480,6 +489,97 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
         }
         _ => None,
     }
+}
+
+/// For `v : S --> T` (`space`; also `>->`, `-->>`, `>->>`) and a conjunct
+/// `!x.(x : S2 => v(x) = E)` not yet used: `IF S2 = S THEN {%x.(x : S2 |
+/// E)} ELSE space END`, where `E` and `S2` read only `bound` variables of
+/// `vars` (`pid : Agents --> NATURAL & !p.(p : Agents => pid(p) = ...)`:
+/// one candidate instead of every function, and none cut by MAXINT).
+fn pointwise_definition(
+    v: u32,
+    space: &CExpr,
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<CExpr> {
+    let EK::Binary(
+        BinaryOp::TotalFunction
+        | BinaryOp::TotalInjection
+        | BinaryOp::TotalSurjection
+        | BinaryOp::TotalBijection,
+        domain,
+        _,
+    ) = &space.kind
+    else {
+        return None;
+    };
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    conjuncts.iter().zip(done).find_map(|(c, &used)| {
+        if used {
+            return None;
+        }
+        let PK::ForAll(solver, q) = &c.kind else {
+            return None;
+        };
+        let [x] = solver.vars[..] else {
+            return None;
+        };
+        let [SolveStep::Bind(_, Gen::In(over))] = &solver.steps[..] else {
+            return None;
+        };
+        let PK::Cmp(Cmp::Eq, a, b) = &q.kind else {
+            return None;
+        };
+        let at_x = |e: &CExpr| {
+            matches!(&e.kind, EK::Apply(f, arg)
+                if is_v(f) && matches!(arg.kind, EK::Read(Slot::Frame(k)) if k == x))
+        };
+        let body = if at_x(a) {
+            b
+        } else if at_x(b) {
+            a
+        } else {
+            return None;
+        };
+        let mut slots = Vec::new();
+        expr_slots(body, &mut slots);
+        expr_slots(over, &mut slots);
+        let ready = slots
+            .iter()
+            .all(|s| *s != v && (!vars.contains(s) || bound.contains(s)));
+        if !ready {
+            return None;
+        }
+        let span = c.span;
+        let lambda = CExpr {
+            kind: EK::Lambda(
+                Box::new(Solver {
+                    condition: None,
+                    by_solver: None,
+                    ..(**solver).clone()
+                }),
+                Box::new(body.clone()),
+            ),
+            span,
+        };
+        let same_domain = CPred {
+            kind: PK::Cmp(Cmp::Eq, over.clone(), (**domain).clone()),
+            span,
+        };
+        Some(CExpr {
+            kind: EK::IfThenElse(
+                Box::new(same_domain),
+                Box::new(CExpr {
+                    kind: EK::SetEnum(vec![lambda]),
+                    span,
+                }),
+                Box::new(space.clone()),
+            ),
+            span,
+        })
+    })
 }
 
 /// For `#u.(P & v = E)` (planned as `inner`): `E` and the plan of `P`

@@ -22,6 +22,8 @@
 //! be set up), and so is a scope or override on an enumerated set that does
 //! not match its number of elements.
 
+use std::collections::HashMap;
+
 use super::CheckOptions;
 use crate::diag::{Diagnostic, Span};
 use crate::frontends::b::ast::{BinaryOp, Expr, ExprKind, Machine, SetDecl, UnaryOp};
@@ -225,6 +227,7 @@ fn size_bounds(machine: &Machine, name: &str) -> (u32, u32) {
             _ => None,
         }
     }
+    let known = integer_constants(machine);
     let mut least: i64 = 0;
     let mut most: i64 = i64::MAX;
     let mut members: Vec<&str> = Vec::new();
@@ -252,7 +255,7 @@ fn size_bounds(machine: &Machine, name: &str) -> (u32, u32) {
                     _ => (b, a, true),
                 };
                 if card_of_set(card)
-                    && let Some(n) = const_int(bound)
+                    && let Some(n) = const_int_in(bound, &known)
                 {
                     least = least.max(if strict { n.saturating_add(1) } else { n });
                 }
@@ -279,7 +282,7 @@ fn size_bounds(machine: &Machine, name: &str) -> (u32, u32) {
             }
             BinaryOp::Member if is_set(b) => members.extend(ident(a)),
             BinaryOp::Member => {
-                if let Some(n) = size_from_function_space(machine, b, &is_set) {
+                if let Some(n) = size_from_function_space(machine, b, &is_set, &known) {
                     least = least.max(n);
                 }
             }
@@ -335,25 +338,26 @@ fn size_from_function_space(
     machine: &Machine,
     space: &Expr,
     is_set: &dyn Fn(&Expr) -> bool,
+    known: &HashMap<String, i64>,
 ) -> Option<i64> {
     let ExprKind::Binary(arrow, from, to) = &space.kind else {
         return None;
     };
     use BinaryOp::{PartialSurjection, TotalBijection, TotalInjection, TotalSurjection};
     if is_set(to) && matches!(arrow, TotalInjection | TotalBijection) {
-        return static_size(machine, from);
+        return static_size(machine, from, known);
     }
     if is_set(from) && matches!(arrow, TotalBijection | TotalSurjection | PartialSurjection) {
-        return static_size(machine, to);
+        return static_size(machine, to, known);
     }
     None
 }
 
 /// The number of elements of `set` where the machine's text alone gives
-/// it: `BOOL`, an enumerated set, an interval of constant bounds, a set
-/// extension of distinct elements of enumerated sets or numbers, and
-/// products of these.
-fn static_size(machine: &Machine, set: &Expr) -> Option<i64> {
+/// it: `BOOL`, an enumerated set, an interval of bounds over literals and
+/// the integer constants `known`, a set extension of distinct elements of
+/// enumerated sets or numbers, and products of these.
+fn static_size(machine: &Machine, set: &Expr, known: &HashMap<String, i64>) -> Option<i64> {
     match &set.kind {
         ExprKind::Constant(crate::frontends::b::ast::BuiltinConstant::Bool) => Some(2),
         ExprKind::Ident(name) => machine.sets.iter().find_map(|decl| match decl {
@@ -361,11 +365,13 @@ fn static_size(machine: &Machine, set: &Expr) -> Option<i64> {
             _ => None,
         }),
         ExprKind::Binary(BinaryOp::Interval, a, b) => {
-            let span = const_int(b)?.checked_sub(const_int(a)?)?.checked_add(1)?;
+            let span = const_int_in(b, known)?
+                .checked_sub(const_int_in(a, known)?)?
+                .checked_add(1)?;
             Some(span.max(0))
         }
         ExprKind::Binary(BinaryOp::Mul, a, b) => {
-            static_size(machine, a)?.checked_mul(static_size(machine, b)?)
+            static_size(machine, a, known)?.checked_mul(static_size(machine, b, known)?)
         }
         ExprKind::SetEnum(items) => {
             // Elements of enumerated sets and numbers: distinct by their
@@ -445,11 +451,18 @@ fn scope_size(expr: &Expr) -> Option<i64> {
 
 /// Value of a literal integer expression (`3`, `-1`, `2+1`), if it is one.
 pub(crate) fn const_int(expr: &Expr) -> Option<i64> {
+    const_int_in(expr, &HashMap::new())
+}
+
+/// Value of an integer expression over literals and the constants
+/// `known` gives values, if it is one.
+fn const_int_in(expr: &Expr, known: &HashMap<String, i64>) -> Option<i64> {
     match &expr.kind {
         ExprKind::Int(n) => Some(*n),
-        ExprKind::Unary(UnaryOp::Minus, e) => const_int(e)?.checked_neg(),
+        ExprKind::Ident(name) => known.get(name).copied(),
+        ExprKind::Unary(UnaryOp::Minus, e) => const_int_in(e, known)?.checked_neg(),
         ExprKind::Binary(op, a, b) => {
-            let (a, b) = (const_int(a)?, const_int(b)?);
+            let (a, b) = (const_int_in(a, known)?, const_int_in(b, known)?);
             match op {
                 BinaryOp::Add => a.checked_add(b),
                 BinaryOp::Minus => a.checked_sub(b),
@@ -460,6 +473,43 @@ pub(crate) fn const_int(expr: &Expr) -> Option<i64> {
             }
         }
         _ => None,
+    }
+}
+
+/// Integer constants that top-level conjuncts of PROPERTIES define by an
+/// equality with literals and other such constants (`N = 4`, `M = N + 1`),
+/// as ProB reads them before it sizes the deferred sets (`card(Agents) =
+/// N`).
+fn integer_constants(machine: &Machine) -> HashMap<String, i64> {
+    let mut known = HashMap::new();
+    let Some(props) = &machine.properties else {
+        return known;
+    };
+    let is_constant = |n: &str| machine.constants.iter().any(|c| c.name == n);
+    let definitions: Vec<(&str, &Expr)> = conjuncts(props)
+        .into_iter()
+        .filter_map(|c| match &c.kind {
+            ExprKind::Binary(BinaryOp::Eq, a, b) => match (&a.kind, &b.kind) {
+                (ExprKind::Ident(n), _) if is_constant(n) => Some((n.as_str(), &**b)),
+                (_, ExprKind::Ident(n)) if is_constant(n) => Some((n.as_str(), &**a)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for (name, e) in &definitions {
+            if !known.contains_key(*name)
+                && let Some(v) = const_int_in(e, &known)
+            {
+                known.insert(name.to_string(), v);
+                changed = true;
+            }
+        }
+        if !changed {
+            return known;
+        }
     }
 }
 
@@ -485,6 +535,7 @@ fn card_conjuncts(machine: &Machine) -> Vec<(String, Option<i64>, Span)> {
     let Some(props) = &machine.properties else {
         return Vec::new();
     };
+    let known = integer_constants(machine);
     let card_of = |e: &Expr| match &e.kind {
         ExprKind::Unary(UnaryOp::Card, s) => match &s.kind {
             ExprKind::Ident(name) => Some(name.clone()),
@@ -497,9 +548,9 @@ fn card_conjuncts(machine: &Machine) -> Vec<(String, Option<i64>, Span)> {
         .filter_map(|c| match &c.kind {
             ExprKind::Binary(BinaryOp::Eq, a, b) => {
                 if let Some(name) = card_of(a) {
-                    Some((name, const_int(b), c.span))
+                    Some((name, const_int_in(b, &known), c.span))
                 } else {
-                    card_of(b).map(|name| (name, const_int(a), c.span))
+                    card_of(b).map(|name| (name, const_int_in(a, &known), c.span))
                 }
             }
             _ => None,
