@@ -619,6 +619,12 @@ fn exists_witness(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option
         steps.push(step.clone());
     }
     let witness = witness?;
+    // A witness that computes sets by binders of its own (`r = rec(...,
+    // modules: {m | ...})`) would build a definition that is better left
+    // symbolic.
+    if has_binder(&witness) {
+        return None;
+    }
     if steps
         .iter()
         .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))))
@@ -1348,6 +1354,30 @@ fn bound_pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
             bound_pattern_slots(a, out);
             bound_pattern_slots(b, out);
         }
+    }
+}
+
+/// Whether `e` has a binder (comprehension, lambda, quantified
+/// expression, `LET`) or a predicate (`bool`, `IF`) anywhere inside.
+fn has_binder(e: &CExpr) -> bool {
+    match &e.kind {
+        EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Read(_) | EK::Local(..) => {
+            false
+        }
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => has_binder(a),
+        EK::Binary(_, a, b)
+        | EK::Projection(_, a, b)
+        | EK::Iterate(a, b)
+        | EK::Apply(a, b)
+        | EK::Image(a, b) => has_binder(a) || has_binder(b),
+        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => xs.iter().any(has_binder),
+        EK::Comprehension(_)
+        | EK::Lambda(..)
+        | EK::Quantified(..)
+        | EK::Let(..)
+        | EK::BoolOf(_)
+        | EK::IfThenElse(..)
+        | EK::Symbolic(_) => true,
     }
 }
 
