@@ -724,6 +724,15 @@ fn definitions_over_unknown_sets_are_translated() {
     );
 }
 
+/// The solver finds the valuations enumeration finds for `text`, some.
+fn solver_finds_what_enumeration_finds(dir: &tempfile::TempDir, text: &str) {
+    let solved =
+        valuations(dir, text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let enumerated = valuations(dir, text, ConstantSolver::Enumerate).unwrap();
+    assert!(!solved.is_empty(), "{text}");
+    assert_eq!(solved, enumerated, "{text}");
+}
+
 /// A partial function or relation encoded as a set is applied in a
 /// top-level conjunct (`f(10) = 9`, also under a `!` whose condition is
 /// known per instance) and inverted (`f~(2) = 2`): its argument must be
@@ -741,11 +750,7 @@ fn partial_functions_are_applied_and_inverted() {
         "f : 1..4 +-> 1..3 & x : 1..4 & (x = 1 => f(2) = 3) & card(f) <= 1",
     ] {
         let text = format!("MACHINE Partial\nCONSTANTS f, x\nPROPERTIES {props} & x : 1..4\nEND\n");
-        let solved =
-            valuations(&dir, &text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{props}: {e}"));
-        let enumerated = valuations(&dir, &text, ConstantSolver::Enumerate).unwrap();
-        assert!(!solved.is_empty(), "{props}");
-        assert_eq!(solved, enumerated, "{props}");
+        solver_finds_what_enumeration_finds(&dir, &text);
     }
 }
 
@@ -767,11 +772,7 @@ fn functions_over_pairs_are_applied_to_unknown_pairs() {
         let text = format!(
             "MACHINE Pairs\nSETS C = {{r, g}}\nCONSTANTS f, x, y, c\nPROPERTIES {props}\nEND\n"
         );
-        let solved =
-            valuations(&dir, &text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{props}: {e}"));
-        let enumerated = valuations(&dir, &text, ConstantSolver::Enumerate).unwrap();
-        assert!(!solved.is_empty(), "{props}");
-        assert_eq!(solved, enumerated, "{props}");
+        solver_finds_what_enumeration_finds(&dir, &text);
     }
 }
 
@@ -790,10 +791,6 @@ fn images_and_pairs_of_unknown_sets_are_translated() {
         "board <: (1..2) * (1..3) & s <: 1..2 & board[s] = {3} & card(board) = 2",
     ] {
         let text = format!("MACHINE Pairs\nCONSTANTS board, s\nPROPERTIES {props}\nEND\n");
-        let solved =
-            valuations(&dir, &text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{props}: {e}"));
-        let enumerated = valuations(&dir, &text, ConstantSolver::Enumerate).unwrap();
-        assert!(!solved.is_empty(), "{props}");
-        assert_eq!(solved, enumerated, "{props}");
+        solver_finds_what_enumeration_finds(&dir, &text);
     }
 }

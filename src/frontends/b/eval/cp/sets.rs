@@ -17,6 +17,9 @@ use crate::diag::Span;
 use crate::frontends::b::ast::BinaryOp;
 use crate::frontends::b::value::{Elem, Value};
 
+/// Literals by the value they make a member (sorted by value).
+type Groups = std::collections::BTreeMap<Value, Vec<Literal>>;
+
 /// Largest universe a set is encoded over.
 pub(super) const MAX_UNIVERSE: usize = 1 << 12;
 
@@ -53,7 +56,7 @@ impl Model<'_> {
     /// The set `{e1, ..., en}` of scalars, some unknown: a bit per value
     /// an item can take, set when some item takes it.
     pub(super) fn set_of_scalars(&mut self, items: &[CExpr], span: Span) -> T<SetTerm> {
-        let mut members: std::collections::BTreeMap<Value, Vec<Literal>> = Default::default();
+        let mut members = Groups::new();
         for item in items {
             match self.scalar_item(item)? {
                 ScalarItem::Known(v) => {
@@ -73,17 +76,7 @@ impl Model<'_> {
                 ));
             }
         }
-        let (universe, bits): (Vec<Value>, Vec<DomainId>) = members
-            .into_iter()
-            .map(|(v, ls)| {
-                let l = self.or(ls);
-                (v, self.bit_of(l))
-            })
-            .unzip();
-        Ok(SetTerm {
-            universe: universe.into(),
-            bits: bits.into(),
-        })
+        Ok(self.set_of_groups(members))
     }
 
     /// Each value variable `x` (of `kind`) can take, with the literal
@@ -396,19 +389,21 @@ impl Model<'_> {
 
     /// `dom(s)` (`first`) or `ran(s)` of a set of pairs.
     pub(super) fn projection(&mut self, s: &SetTerm, first: bool, span: Span) -> T<SetTerm> {
-        let mut groups: Vec<(Value, Vec<Literal>)> = Vec::new();
+        let mut groups = Groups::new();
         for (u, &b) in s.universe.iter().zip(s.bits.iter()) {
             let Value::Pair(p) = u else {
                 return Err(unsupported(span, "`dom` or `ran` of a set of non-pairs"));
             };
             let key = if first { p.0.clone() } else { p.1.clone() };
             let l = self.bit_lit(b);
-            match groups.iter_mut().find(|g| g.0 == key) {
-                Some(g) => g.1.push(l),
-                None => groups.push((key, vec![l])),
-            }
+            groups.entry(key).or_default().push(l);
         }
-        groups.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(self.set_of_groups(groups))
+    }
+
+    /// The set of the keys of `groups`, each a member when one of its
+    /// literals holds.
+    fn set_of_groups(&mut self, groups: Groups) -> SetTerm {
         let mut universe = Vec::with_capacity(groups.len());
         let mut bits = Vec::with_capacity(groups.len());
         for (key, ls) in groups {
@@ -416,16 +411,16 @@ impl Model<'_> {
             universe.push(key);
             bits.push(self.bit_of(l));
         }
-        Ok(SetTerm {
+        SetTerm {
             universe: universe.into(),
             bits: bits.into(),
-        })
+        }
     }
 
     /// `r[s]`: a bit per second element of `r`'s pairs, set when some
     /// pair of `r` whose first element is in `s` has it.
     pub(super) fn image(&mut self, r: &SetTerm, s: &SetTerm, span: Span) -> T<SetTerm> {
-        let mut groups: std::collections::BTreeMap<Value, Vec<Literal>> = Default::default();
+        let mut groups = Groups::new();
         for (u, &b) in r.universe.iter().zip(r.bits.iter()) {
             let Value::Pair(p) = u else {
                 return Err(unsupported(span, "the image of a set of non-pairs"));
@@ -437,17 +432,7 @@ impl Model<'_> {
             let l = self.and(vec![lr, ls]);
             groups.entry(p.1.clone()).or_default().push(l);
         }
-        let mut universe = Vec::with_capacity(groups.len());
-        let mut bits = Vec::with_capacity(groups.len());
-        for (key, ls) in groups {
-            let l = self.or(ls);
-            universe.push(key);
-            bits.push(self.bit_of(l));
-        }
-        Ok(SetTerm {
-            universe: universe.into(),
-            bits: bits.into(),
-        })
+        Ok(self.set_of_groups(groups))
     }
 
     /// Posts that relation `s` lies in `A op B` (a relation or partial or
