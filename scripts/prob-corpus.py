@@ -19,6 +19,11 @@ found one its count is of the states it explored and only the verdicts
 compare, and only where ProB did not stop at the other kind of error first.
 A machine that cannot be initialised (no outcome, a variable read before
 or never assigned) agrees where ProB recorded no node beyond its setup.
+ProB records no state at all where its run stopped at an error (a
+well-definedness error: division by zero, a function applied outside its
+domain, a failing WHILE invariant, ...; every such run of ProB took under a
+second); there a machine agrees where orbit stops at a well-definedness
+error too.
 Every run has ProB's defaults: an integer that nothing bounds is
 enumerated within MININT..MAXINT (`--bound-integers`), and only the
 constant valuations in ProB's normal form are set up
@@ -106,6 +111,15 @@ def run(orbit, path, flags, timeout):
         return None, first
 
 
+# Well-definedness errors: the model itself is faulty (not a limit of
+# orbit's, such as an unbounded enumeration).
+ILL_DEFINED = (r"function applied outside its domain|not a function here|division by zero"
+               r"|modulo by zero|mod with a negative operand|of the empty set|of an empty set"
+               r"|negative exponent|WHILE (invariant|variant)|ASSERT condition is false"
+               r"|of the empty sequence|out of range .* of the sequence|no CASE branch"
+               r"|is read before it is assigned a value")
+
+
 # Errors that leave a machine without an initial state (where orbit has
 # stored none): INITIALISATION has no outcome, reads a variable before
 # assigning it, or leaves one unassigned.
@@ -158,6 +172,9 @@ def check(orbit, rec, timeout):
         empty = ("PROPERTIES has no solution" in row["detail"] and rec["states"] == 0) or (
             re.search(UNINITIALISED, row["detail"]) and report.get("states", 0) == 0
             and rec["states"] in (0, 1 if rec["setup"] else 0))
+        # ProB stopped at an error before it recorded a state.
+        empty = empty or (report["result"] == "model_error" and rec["states"] == 0
+                          and re.search(ILL_DEFINED, row["detail"]))
         row["outcome"] = "agrees" if empty else "stopped by " + report["result"]
         return row
     valuations = report.get("constant_valuations", 0)

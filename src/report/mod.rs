@@ -282,7 +282,9 @@ impl RunSummary {
         serde_json::to_string(&self.report).expect("the report serialises")
     }
 
-    /// The human-readable report.
+    /// The human-readable report (values in the counterexample longer
+    /// than [`LONGEST_VALUE`] characters are cut in the middle; the JSON
+    /// report has them whole).
     pub fn to_text(&self) -> String {
         use std::fmt::Write;
         let r = &self.report;
@@ -308,7 +310,7 @@ impl RunSummary {
                 };
                 let _ = writeln!(out, "{:>4}. {}{mark}", i + 1, step.label);
                 for (name, value) in &step.changes.0 {
-                    let _ = writeln!(out, "        {name} = {value}");
+                    let _ = writeln!(out, "        {name} = {}", elided(value));
                 }
             }
             if let Some(start) = r.cycle_start {
@@ -595,9 +597,47 @@ fn peak_memory_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// The most characters of one value the text report prints in a
+/// counterexample: a set of 65,536 numbers is 400 KB on one line.
+pub const LONGEST_VALUE: usize = 400;
+
+/// `value`, or its beginning and end with what was cut said, if it is
+/// longer than [`LONGEST_VALUE`] characters.
+fn elided(value: &str) -> std::borrow::Cow<'_, str> {
+    let chars = value.chars().count();
+    if chars <= LONGEST_VALUE {
+        return value.into();
+    }
+    let head: String = value.chars().take(LONGEST_VALUE - 100).collect();
+    let tail: String = value.chars().skip(chars - 80).collect();
+    format!(
+        "{head} ... {tail}  ({} characters cut; `--json` has the whole value)",
+        chars - head.chars().count() - tail.chars().count()
+    )
+    .into()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{StopReason, group, stop_words};
+    use super::{LONGEST_VALUE, StopReason, elided, group, stop_words};
+
+    #[test]
+    fn long_values_are_cut_in_the_middle() {
+        let short = "{1,2,3}";
+        assert_eq!(elided(short), short);
+        let long = format!(
+            "{{{}}}",
+            (0..10_000)
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let cut = elided(&long);
+        assert!(cut.len() < LONGEST_VALUE + 100, "{cut}");
+        assert!(cut.starts_with("{0,1,2,"), "{cut}");
+        assert!(cut.contains("9998,9999}"), "{cut}");
+        assert!(cut.contains("characters cut"), "{cut}");
+    }
 
     #[test]
     fn the_words_of_orbits_bounds_name_the_bounds_applied() {

@@ -478,6 +478,46 @@ fn comparisons_bound_unbounded_integers_before_enumeration() {
     );
 }
 
+/// TLA2B writes `IF C THEN t' = e ELSE t' = f` as two implications: the
+/// values of the cases that hold are the candidates, and where none holds,
+/// the variable's bounds are.
+#[test]
+fn implications_give_a_variable_its_cases() {
+    let machine = |guard: &str| {
+        format!(
+            "MACHINE M\nVARIABLES time\nINVARIANT time : 0..180\nINITIALISATION time := 0\n\
+             OPERATIONS tick = ANY time_n WHERE {guard} THEN time := time_n END\nEND\n"
+        )
+    };
+    for (guard, states) in [
+        // 0 -> 100 -> 99 -> ... -> 0 (no domain for time_n otherwise).
+        (
+            "(time /= 0 => time_n = time - 1) & (not(time /= 0) => time_n = 100)",
+            101,
+        ),
+        // At 0..50 no case holds: time_n ranges over 0..60.
+        (
+            "(time > 50 => time_n = time - 1) & time_n >= 0 & time_n <= 60",
+            61,
+        ),
+        // Two cases that hold at once give their value once: one
+        // transition from each state.
+        (
+            "(time < 5 => time_n = time + 1) & (time <= 4 => time_n = time + 1) & \
+             (time >= 5 => time_n = 0)",
+            6,
+        ),
+    ] {
+        let (code, out, err) = check(&machine(guard), &["--json"]);
+        assert_eq!(code, Some(0), "{guard}: {out}{err}");
+        let r = json(&out);
+        assert_eq!(r["states"], states, "{guard}");
+        if states == 6 {
+            assert_eq!(r["transitions"], 6, "{guard}");
+        }
+    }
+}
+
 /// A deferred set without a given size gets the least size PROPERTIES
 /// allows when that is more than the default 2, instead of a machine
 /// whose constants have no solution.

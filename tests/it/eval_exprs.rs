@@ -246,6 +246,21 @@ fn predicates_and_quantifiers() {
 }
 
 #[test]
+fn constants_defined_inside_an_exists_are_solved() {
+    // A function-valued constant has no finite type to fall back on: the
+    // `#`'s witness (a lambda) is its one value.
+    let (interp, _) = compile(&format!(
+        "MACHINE T\n{SETS}CONSTANTS m, g\nPROPERTIES m = {{1 |-> 2, 2 |-> 3}} &\n\
+         #(inv).(inv = m~ & g = %x.(x : ran(m) | inv(x) * 10))\nEND\n"
+    ));
+    let vals = interp
+        .constant_valuations()
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!(vals.len(), 1);
+    assert_eq!(interp.format_value(&vals[0][1]), "{(2|->10),(3|->20)}");
+}
+
+#[test]
 fn constants_are_solved_by_enumeration() {
     let (interp, _) = compile(&format!(
         "MACHINE T\n{SETS}CONSTANTS f, n\nPROPERTIES f : COLOUR >->> COLOUR & n : 1..2 & f(red) = red\nEND\n"

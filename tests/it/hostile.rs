@@ -126,6 +126,12 @@ fn the_time_limit_stops_solving_constants_and_building_sets() {
         ("f : 1..12 --> 1..12 & f(1) = 13", "enumerate"),
         // Regression: 41 s and 4.4 GiB before "too large".
         ("f = card((1..12) --> (1..4))", "auto"),
+        // Regression: loops over a set already built (`S`) never polled
+        // the budget; 17 GiB in 40 s.
+        (
+            "f = 0..4000 & card({x, y, z | x : f & y : f & z : f & x + y = z + 9000}) = 1",
+            "enumerate",
+        ),
     ] {
         let run = check_within(
             &machine(properties),
@@ -145,6 +151,28 @@ fn the_time_limit_stops_solving_constants_and_building_sets() {
     assert_eq!(run.json["result"], "model_error", "{}", run.json);
     let message = run.json["message"].as_str().unwrap_or("");
     assert!(message.contains("PROPERTIES has no solution"), "{message}");
+}
+
+#[test]
+fn pigeonholes_have_no_injection() {
+    // Regression: with the sizes read from `n`, enumerating the injections
+    // of 100 pigeons into 99 holes tried every partial choice and never
+    // reached a leaf, where alone the time limit was polled.
+    let text = "MACHINE M\nSETS P; H\nCONSTANTS n, f\n\
+                PROPERTIES n = 100 & card(P) = n & card(H) = n - 1 & f : P >-> H\nEND\n";
+    for solver in ["enumerate", "auto"] {
+        let run = check_within(
+            text,
+            &["--time-limit", "20s", "--solver", solver],
+            Duration::from_secs(40),
+        );
+        assert_eq!(run.code, Some(1), "{solver}: {}", run.stderr);
+        let message = run.json["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains("PROPERTIES has no solution"),
+            "{solver}: {message}"
+        );
+    }
 }
 
 #[test]

@@ -783,6 +783,7 @@ impl<'a> Compiler<'a> {
                                     names,
                                     &vars,
                                     Some(&types),
+                                    false,
                                     Vec::new(),
                                     span,
                                     Undefined::Error,
@@ -814,6 +815,7 @@ impl<'a> Compiler<'a> {
                     names,
                     &vars,
                     Some(&types),
+                    false,
                     parts,
                     span,
                     Undefined::Error,
@@ -879,6 +881,7 @@ impl<'a> Compiler<'a> {
             kind: PK::And(parts.clone()),
             span: condition_span,
         };
+        let machine_vars = types.is_some();
         let binder_types;
         let types = match types {
             Some(t) => t,
@@ -891,6 +894,7 @@ impl<'a> Compiler<'a> {
             names,
             vars,
             Some(types),
+            machine_vars,
             parts,
             span,
             undefined,

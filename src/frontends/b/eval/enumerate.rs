@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::expr::{set, thread_copy};
 use super::ir::{CExpr, EK, Gen, Pattern, SolveStep, Solver};
-use super::{Env, Fail, Interpreter, R, within_budget};
+use super::{Env, Fail, Interpreter, R, within_budget, within_budget_every};
 use crate::frontends::b::ast::{BinaryOp, UnaryOp};
 use crate::frontends::b::types::Type;
 use crate::frontends::b::value::{Elem, Value, sequences as seqs, sets};
@@ -84,7 +84,8 @@ impl Interpreter {
                     // Hot path (`p : PROC - proc`): both sets explicit and
                     // sorted, so one merge replaces a search per element.
                     let mut j = 0;
-                    for v in sa.iter() {
+                    for (i, v) in sa.iter().enumerate() {
+                        within_budget_every(i, s.span)?;
                         while j < sb.len() && sb[j].fast_cmp(v).is_lt() {
                             j += 1;
                         }
@@ -186,7 +187,8 @@ impl Interpreter {
             }
             _ => {
                 let v = self.eval(s, env)?;
-                for x in set(&v, s.span)? {
+                for (i, x) in set(&v, s.span)?.iter().enumerate() {
+                    within_budget_every(i, s.span)?;
                     if !f(x.clone(), env)? {
                         return Ok(false);
                     }
@@ -360,78 +362,7 @@ impl Interpreter {
                 }
             }
             SolveStep::Bind(slot, generator) => {
-                let slot = *slot as usize;
-                match generator {
-                    Gen::Eq(e) => {
-                        env.frame[slot] = match self.eval(e, env) {
-                            Ok(v) => v,
-                            // `q = pst(p)` in a guard, p outside dom(pst): no candidate.
-                            Err(e) if solver.lenient() && e.outside_domain => {
-                                self.rejected_as_undefined(solver, &e);
-                                return Ok(true);
-                            }
-                            Err(e) => return Err(e),
-                        };
-                        self.run_steps(solver, i + 1, env, f)
-                    }
-                    Gen::In(s) => self.enum_set(s, env, &mut |v, env| {
-                        env.frame[slot] = v;
-                        self.run_steps(solver, i + 1, env, f)
-                    }),
-                    Gen::Type(t) => {
-                        let mut values = Vec::new();
-                        self.enum_type(t, &mut |v| {
-                            values.push(v);
-                            Ok(true)
-                        })?;
-                        for v in values {
-                            env.frame[slot] = v;
-                            if !self.run_steps(solver, i + 1, env, f)? {
-                                return Ok(false);
-                            }
-                        }
-                        Ok(true)
-                    }
-                    Gen::SeqUpTo {
-                        elements,
-                        max_len,
-                        nonempty,
-                    } => {
-                        let elements = self.elements(elements, env)?;
-                        let max = self.eval(max_len, env)?.as_int().unwrap_or(-1);
-                        let mut indices: Vec<usize> = Vec::new();
-                        for len in usize::from(*nonempty)..=usize::try_from(max).unwrap_or(0) {
-                            if max < 0 || (len > 0 && elements.is_empty()) {
-                                break;
-                            }
-                            // Every word of length `len` over the elements, as an odometer.
-                            indices.clear();
-                            indices.resize(len, 0);
-                            loop {
-                                within_budget(solver.span)?;
-                                env.frame[slot] =
-                                    seqs::from_owned(indices.iter().map(|&k| elements[k].clone()));
-                                if !self.run_steps(solver, i + 1, env, f)? {
-                                    return Ok(false);
-                                }
-                                let Some(pos) =
-                                    indices.iter().rposition(|&k| k + 1 < elements.len())
-                                else {
-                                    break;
-                                };
-                                indices[pos] += 1;
-                                indices[pos + 1..].iter_mut().for_each(|k| *k = 0);
-                            }
-                        }
-                        Ok(true)
-                    }
-                    Gen::Unbounded(name) => Err(Fail::infinite(
-                        solver.span,
-                        format!(
-                            "cannot enumerate `{name}`: no finite domain (bound it on both sides, e.g. `{name} : 1..10` or `{name} >= 1 & {name} <= 10`)"
-                        ),
-                    )),
-                }
+                self.run_bind(solver, i, *slot as usize, generator, env, f)
             }
             SolveStep::Scan(scan) => self.run_scan(scan, solver, i + 1, env, f),
             SolveStep::BindPattern(pat, s) => self.enum_set(s, env, &mut |v, env| {
@@ -441,6 +372,128 @@ impl Interpreter {
                     Ok(true)
                 }
             }),
+        }
+    }
+
+    /// The `Bind(slot, generator)` step `i` of `solver`: gives the slot
+    /// each candidate in turn and runs the steps after it.
+    fn run_bind<'e>(
+        &self,
+        solver: &Solver,
+        i: usize,
+        slot: usize,
+        generator: &Gen,
+        env: &mut Env<'e>,
+        f: &mut dyn FnMut(&mut Env<'e>) -> R<bool>,
+    ) -> R<bool> {
+        match generator {
+            Gen::Eq(e) => {
+                env.frame[slot] = match self.eval(e, env) {
+                    Ok(v) => v,
+                    // `q = pst(p)` in a guard, p outside dom(pst): no candidate.
+                    Err(e) if solver.lenient() && e.outside_domain => {
+                        self.rejected_as_undefined(solver, &e);
+                        return Ok(true);
+                    }
+                    Err(e) => return Err(e),
+                };
+                self.run_steps(solver, i + 1, env, f)
+            }
+            Gen::In(s) => self.enum_set(s, env, &mut |v, env| {
+                env.frame[slot] = v;
+                self.run_steps(solver, i + 1, env, f)
+            }),
+            Gen::Type(t) => {
+                let mut values = Vec::new();
+                self.enum_type(t, &mut |v| {
+                    values.push(v);
+                    Ok(true)
+                })?;
+                for (k, v) in values.into_iter().enumerate() {
+                    within_budget_every(k, solver.span)?;
+                    env.frame[slot] = v;
+                    if !self.run_steps(solver, i + 1, env, f)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Gen::Cases { cases, otherwise } => {
+                let mut values = Vec::new();
+                let mut any = false;
+                for (condition, value) in cases {
+                    let holds = match self.holds(condition, env) {
+                        Ok(b) => b,
+                        Err(e) if solver.lenient() && e.outside_domain => {
+                            self.rejected_as_undefined(solver, &e);
+                            false
+                        }
+                        Err(e) => return Err(e),
+                    };
+                    if !holds {
+                        continue;
+                    }
+                    any = true;
+                    match self.eval(value, env) {
+                        Ok(v) => values.push(v),
+                        Err(e) if solver.lenient() && e.outside_domain => {
+                            self.rejected_as_undefined(solver, &e);
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                if !any {
+                    return self.run_bind(solver, i, slot, otherwise, env, f);
+                }
+                // Two cases may give the same value: one candidate each.
+                values.sort_unstable_by(|a, b| a.fast_cmp(b));
+                values.dedup_by(|a, b| a.fast_eq(b));
+                for v in values {
+                    env.frame[slot] = v;
+                    if !self.run_steps(solver, i + 1, env, f)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Gen::SeqUpTo {
+                elements,
+                max_len,
+                nonempty,
+            } => {
+                let elements = self.elements(elements, env)?;
+                let max = self.eval(max_len, env)?.as_int().unwrap_or(-1);
+                let mut indices: Vec<usize> = Vec::new();
+                for len in usize::from(*nonempty)..=usize::try_from(max).unwrap_or(0) {
+                    if max < 0 || (len > 0 && elements.is_empty()) {
+                        break;
+                    }
+                    // Every word of length `len` over the elements, as an odometer.
+                    indices.clear();
+                    indices.resize(len, 0);
+                    loop {
+                        within_budget(solver.span)?;
+                        env.frame[slot] =
+                            seqs::from_owned(indices.iter().map(|&k| elements[k].clone()));
+                        if !self.run_steps(solver, i + 1, env, f)? {
+                            return Ok(false);
+                        }
+                        let Some(pos) = indices.iter().rposition(|&k| k + 1 < elements.len())
+                        else {
+                            break;
+                        };
+                        indices[pos] += 1;
+                        indices[pos + 1..].iter_mut().for_each(|k| *k = 0);
+                    }
+                }
+                Ok(true)
+            }
+            Gen::Unbounded(name) => Err(Fail::infinite(
+                solver.span,
+                format!(
+                    "cannot enumerate `{name}`: no finite domain (bound it on both sides, e.g. `{name} : 1..10` or `{name} >= 1 & {name} <= 10`)"
+                ),
+            )),
         }
     }
 }
@@ -548,8 +601,13 @@ impl FunctionSpace {
         if self.surjective && ran.len() - covered > dom.len() - i {
             return Ok(true); // not enough elements left to cover the range
         }
+        if self.injective && !self.partial && dom.len() > ran.len() {
+            return Ok(true); // pigeonholes: no total injection
+        }
+        // Polled at every node: a space whose every branch dies before a
+        // leaf (`f : A >-> B & ...` pruned late) would never reach one.
+        within_budget(crate::diag::Span::default())?;
         if i == dom.len() {
-            within_budget(crate::diag::Span::default())?;
             // Domain elements ascend, so the pairs are already sorted.
             let pairs: Vec<Value> = choice
                 .iter()

@@ -175,6 +175,15 @@ pub enum Gen {
     /// No generating conjunct and no finite type: enumerating is an error
     /// (reported when the binder is evaluated). Holds the variable's name.
     Unbounded(String),
+    /// `(C1 => x = e1 & ..) & (C2 => x = e2 & ..)` (TLA2B's translation of
+    /// `IF`): the values `ei` of the cases whose condition `Ci` holds;
+    /// where none holds, `otherwise`. The implications stay checks.
+    Cases {
+        /// Each case's condition and value.
+        cases: Vec<(CPred, CExpr)>,
+        /// The generator where no condition holds.
+        otherwise: Box<Gen>,
+    },
     /// `x : seq(S)` (or `seq1(S)`, then `nonempty`) with `size(x) <= n`
     /// elsewhere: every sequence over `S` of length at most `n`, shortest first.
     SeqUpTo {

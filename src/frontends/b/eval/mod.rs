@@ -222,6 +222,17 @@ pub(crate) fn within_budget(span: Span) -> R<()> {
     }
 }
 
+/// [`within_budget`] on every [`workers::budget::POLL_EVERY`]-th
+/// iteration (`count` is the loop's counter): for loops over sets already
+/// built, whose steps are too cheap to poll each.
+#[inline]
+pub(crate) fn within_budget_every(count: usize, span: Span) -> R<()> {
+    match workers::budget::tripped_every(count as u64) {
+        None => Ok(()),
+        Some(reason) => Err(Fail::stopped(span, reason)),
+    }
+}
+
 impl From<Fail> for EvalError {
     fn from(f: Fail) -> Self {
         let f = *f.0;

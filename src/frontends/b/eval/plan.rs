@@ -44,12 +44,15 @@ pub struct IntBound<'a> {
 /// `conjuncts`. With `int_bound` an integer variable that the conjuncts
 /// leave unbounded on a side is enumerated up to MININT or MAXINT instead
 /// of being an error (`--bound-integers`, as ProB enumerates `NATURAL`
-/// within `MAXINT`), and the plan records that it did.
+/// within `MAXINT`), and the plan records that it did. `machine_vars`:
+/// the variables are a machine's (constants, operation parameters, `ANY`),
+/// not an expression's binder (see [`exists_witness`]).
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     names: &[Ident],
     vars: &[u32],
     types: Option<&[Type]>,
+    machine_vars: bool,
     conjuncts: Vec<CPred>,
     span: Span,
     undefined: Undefined,
@@ -113,7 +116,13 @@ pub fn plan(
                 if done[i] {
                     continue;
                 }
-                let Some((mut prio, mut cand)) = generator(c, v, vars, &bound) else {
+                // Only a witness can give a machine's variable of an
+                // infinite type (a constant defined inside a `#`) a value.
+                let witness_only = machine_vars
+                    && types
+                        .and_then(|t| t.get(k))
+                        .is_some_and(|t| !type_is_finite(t));
+                let Some((mut prio, mut cand)) = generator(c, v, vars, &bound, witness_only) else {
                     continue;
                 };
                 let cand_bounded = std::cell::Cell::new(false);
@@ -206,44 +215,55 @@ pub fn plan(
                 }
                 steps.push(cand.step);
             }
-            None if let Some((v, generator)) =
-                applied_domain_generator(&conjuncts, &done, vars, &bound) =>
-            {
-                // `f(x)` is only defined for x in dom(f): enumerate that,
-                // keeping the conjunct as a check.
+            None => {
+                // The generator of the variable's type (or of the interval
+                // its comparisons allow), the last resort.
+                let type_fallback = |v: u32| {
+                    let k = vars.iter().position(|&x| x == v).unwrap_or(0);
+                    let interval = || {
+                        interval_for(
+                            v,
+                            static_of(v),
+                            &conjuncts,
+                            &done,
+                            vars,
+                            &bound,
+                            usize::MAX,
+                            &static_of,
+                            fallback,
+                        )
+                    };
+                    match types.and_then(|t| t.get(k)) {
+                        Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
+                        Some(Type::Int) if let Some(interval) = interval() => Gen::In(interval),
+                        _ => Gen::Unbounded(
+                            names
+                                .get(k)
+                                .map_or_else(|| "?".to_string(), |n| n.name.clone()),
+                        ),
+                    }
+                };
+                let (v, generator) =
+                    if let Some((v, cases)) = implication_cases(&conjuncts, &done, vars, &bound) {
+                        // `(C => v = e) & (not(C) => v = f)`: the values of the
+                        // cases that hold.
+                        let otherwise = Box::new(type_fallback(v));
+                        (v, Gen::Cases { cases, otherwise })
+                    } else if let Some((v, generator)) =
+                        applied_domain_generator(&conjuncts, &done, vars, &bound)
+                    {
+                        // `f(x)` is only defined for x in dom(f): enumerate
+                        // that, keeping the conjunct as a check.
+                        (v, generator)
+                    } else {
+                        let &v = vars
+                            .iter()
+                            .find(|v| !is_bound[**v as usize])
+                            .expect("an unbound variable");
+                        (v, type_fallback(v))
+                    };
                 bound.push(v);
                 steps.push(SolveStep::Bind(v, generator));
-            }
-            None => {
-                let (k, &v) = vars
-                    .iter()
-                    .enumerate()
-                    .find(|(_, v)| !is_bound[**v as usize])
-                    .expect("an unbound variable");
-                let interval = || {
-                    interval_for(
-                        v,
-                        static_of(v),
-                        &conjuncts,
-                        &done,
-                        vars,
-                        &bound,
-                        usize::MAX,
-                        &static_of,
-                        fallback,
-                    )
-                };
-                let fallback = match types.and_then(|t| t.get(k)) {
-                    Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
-                    Some(Type::Int) if let Some(interval) = interval() => Gen::In(interval),
-                    _ => Gen::Unbounded(
-                        names
-                            .get(k)
-                            .map_or_else(|| "?".to_string(), |n| n.name.clone()),
-                    ),
-                };
-                bound.push(v);
-                steps.push(SolveStep::Bind(v, fallback));
             }
         }
         for &s in &bound {
@@ -351,8 +371,16 @@ struct Candidate {
 }
 
 /// Can conjunct `c` generate variable `v` given the `bound` ones? Returns
-/// a priority (lower is cheaper) and the step.
-fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Candidate)> {
+/// a priority (lower is cheaper) and the step. `typed`: `v` is a
+/// machine's variable (a constant, `ANY`) of an infinite type, which
+/// nothing but a witness can generate (see [`exists_witness`]).
+fn generator(
+    c: &CPred,
+    v: u32,
+    vars: &[u32],
+    bound: &[u32],
+    typed: bool,
+) -> Option<(u32, Candidate)> {
     let ready = |e: &CExpr| is_ready(e, vars, bound);
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     match &c.kind {
@@ -451,7 +479,7 @@ fn generator(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(u32, Can
         // solutions of P (`x_n = x \/ {u}` of TLA2B's translations; the
         // `#` stays a check).
         PK::Exists(inner) => {
-            let (witness, rest) = exists_witness(inner, v, vars, bound)?;
+            let (witness, rest) = exists_witness(inner, v, vars, bound, typed)?;
             let span = c.span;
             let one = CExpr {
                 kind: EK::SetEnum(vec![witness]),
@@ -584,8 +612,17 @@ fn pointwise_definition(
 
 /// For `#u.(P & v = E)` (planned as `inner`): `E` and the plan of `P`
 /// without the conditions that read `v`, if nothing else of it reads `v`
-/// and it reads only `bound` variables of the outer binder `vars`.
-fn exists_witness(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option<(CExpr, Solver)> {
+/// and it reads only `bound` variables of the outer binder `vars`. A
+/// witness with binders of its own is taken only for a machine's
+/// variable of an infinite type (`typed`: a constant defined inside a
+/// `#`); a comprehension's is better left symbolic.
+fn exists_witness(
+    inner: &Solver,
+    v: u32,
+    vars: &[u32],
+    bound: &[u32],
+    typed: bool,
+) -> Option<(CExpr, Solver)> {
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     let reads = |p: &CPred| {
         let mut slots = Vec::new();
@@ -619,10 +656,10 @@ fn exists_witness(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option
         steps.push(step.clone());
     }
     let witness = witness?;
-    // A witness that computes sets by binders of its own (`r = rec(...,
-    // modules: {m | ...})`) would build a definition that is better left
-    // symbolic.
-    if has_binder(&witness) {
+    // A comprehension's witness that computes sets by binders of its own
+    // (`{r | #m.(... & r = rec(..., modules: {m | ...}))}`) would build a
+    // definition that is better left symbolic.
+    if !typed && has_binder(&witness) {
         return None;
     }
     if steps
@@ -1172,6 +1209,54 @@ fn static_bounds(conjuncts: &[CPred], vars: &[u32]) -> Vec<(Option<i64>, Option<
     bounds
 }
 
+/// For the first unbound variable `v` with any: the cases `(C, e)` of the
+/// implications `C => (.. & v = e & ..)` among the conjuncts left whose
+/// condition `C` and value `e` read only bound variables (TLA2B writes
+/// `IF C THEN v' = e ELSE v' = f` so).
+fn implication_cases(
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<(u32, Vec<(CPred, CExpr)>)> {
+    let ready_pred = |p: &CPred| {
+        let mut slots = Vec::new();
+        pred_slots(p, &mut slots);
+        slots.iter().all(|s| !vars.contains(s) || bound.contains(s))
+    };
+    vars.iter().filter(|v| !bound.contains(v)).find_map(|&v| {
+        let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+        let ready = |e: &CExpr| is_ready(e, vars, bound);
+        let cases: Vec<(CPred, CExpr)> = conjuncts
+            .iter()
+            .zip(done)
+            .filter(|(_, d)| !**d)
+            .filter_map(|(c, _)| {
+                let PK::Implies(condition, consequent) = &c.kind else {
+                    return None;
+                };
+                if !ready_pred(condition) {
+                    return None;
+                }
+                let parts: &[CPred] = match &consequent.kind {
+                    PK::And(parts) => parts,
+                    _ => std::slice::from_ref(&**consequent),
+                };
+                parts.iter().find_map(|p| match &p.kind {
+                    PK::Cmp(Cmp::Eq, a, b) if is_v(a) && ready(b) => {
+                        Some(((**condition).clone(), b.clone()))
+                    }
+                    PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
+                        Some(((**condition).clone(), a.clone()))
+                    }
+                    _ => None,
+                })
+            })
+            .collect();
+        (!cases.is_empty()).then_some((v, cases))
+    })
+}
+
 /// The first unbound variable that some pending conjunct applies a ready
 /// function to, with `In(dom(f))` as its generator.
 fn applied_domain_generator(
@@ -1318,22 +1403,32 @@ pub fn pred_slots(p: &CPred, out: &mut Vec<u32>) {
     }
 }
 
+/// Every frame slot a generator reads.
+fn gen_slots(g: &Gen, out: &mut Vec<u32>) {
+    match g {
+        Gen::Eq(e) | Gen::In(e) => expr_slots(e, out),
+        Gen::SeqUpTo {
+            elements, max_len, ..
+        } => {
+            expr_slots(elements, out);
+            expr_slots(max_len, out);
+        }
+        Gen::Cases { cases, otherwise } => {
+            for (condition, value) in cases {
+                pred_slots(condition, out);
+                expr_slots(value, out);
+            }
+            gen_slots(otherwise, out);
+        }
+        Gen::Type(_) | Gen::Unbounded(_) => {}
+    }
+}
+
 fn solver_slots(s: &Solver, out: &mut Vec<u32>) {
     for step in &s.steps {
         match step {
-            SolveStep::Bind(_, Gen::Eq(e) | Gen::In(e)) | SolveStep::BindPattern(_, e) => {
-                expr_slots(e, out)
-            }
-            SolveStep::Bind(
-                _,
-                Gen::SeqUpTo {
-                    elements, max_len, ..
-                },
-            ) => {
-                expr_slots(elements, out);
-                expr_slots(max_len, out);
-            }
-            SolveStep::Bind(..) => {}
+            SolveStep::Bind(_, g) => gen_slots(g, out),
+            SolveStep::BindPattern(_, e) => expr_slots(e, out),
             SolveStep::Check(p) => pred_slots(p, out),
             SolveStep::Scan(scan) => {
                 expr_slots(&scan.set, out);
@@ -1478,6 +1573,7 @@ mod tests {
                         Gen::Type(_) => "Type",
                         Gen::Unbounded(_) => "Unbounded",
                         Gen::SeqUpTo { .. } => "SeqUpTo",
+                        Gen::Cases { .. } => "Cases",
                     }
                 ),
                 SolveStep::BindPattern(..) => "pattern".to_string(),

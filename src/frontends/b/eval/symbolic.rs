@@ -35,10 +35,11 @@
 use std::sync::Arc;
 
 use super::expr::set;
-use super::ir::{CExpr, EK, PK, Slot};
+use super::ir::{CExpr, EK, Gen, PK, Slot, SolveStep};
 use super::{Env, Fail, R, unset};
 use crate::diag::Span;
 use crate::frontends::b::ast::BinaryOp;
+use crate::frontends::b::types::Type;
 use crate::frontends::b::value::relations as rel;
 use crate::frontends::b::value::{Symbolic, Value};
 
@@ -87,7 +88,13 @@ impl Interpreter {
     /// The value of a constant's definition: the set if it can be built,
     /// else the definition itself.
     pub(super) fn eval_symbolic(&self, d: &SymbolicDef, env: &mut Env<'_>) -> R<Value> {
-        if d.self_slot.is_none() {
+        // A definition whose binders range over more candidates than any
+        // set orbit builds (`%(b, x, y).(b : BIT & x : USHORT & y : USHORT
+        // | ...)`: 2^33) is kept symbolic before any is tried.
+        let too_large = self
+            .candidates_at_most(&d.expr, env)
+            .is_some_and(|n| n > super::MAX_MATERIALISED as u128);
+        if d.self_slot.is_none() && !too_large {
             match self.eval(&d.expr, env) {
                 Err(f) if f.infinite => {}
                 // A lambda's body is evaluated only where it is applied
@@ -103,6 +110,73 @@ impl Interpreter {
             def: d.def,
             text: self.definitions[d.def as usize].text.clone(),
         })))
+    }
+
+    /// An upper bound on the candidates a lambda or comprehension's
+    /// binders try (the product of its generators' sizes), where each
+    /// generator's size is known without building it: an interval, a set
+    /// already built, a built-in integer set with bounds, `BOOL`, a given
+    /// set. `None` where one is not.
+    fn candidates_at_most(&self, e: &CExpr, env: &mut Env<'_>) -> Option<u128> {
+        let solver = match &e.kind {
+            EK::Lambda(solver, _) | EK::Comprehension(solver) => solver,
+            _ => return None,
+        };
+        let mut product: u128 = 1;
+        for step in &solver.steps {
+            let size = match step {
+                SolveStep::Bind(_, Gen::In(s)) | SolveStep::BindPattern(_, s) => {
+                    self.size_without_building(s, env)?
+                }
+                SolveStep::Bind(_, Gen::Type(t)) => self.type_size(t)?,
+                SolveStep::Bind(_, Gen::Eq(_)) | SolveStep::Check(_) => 1,
+                _ => return None,
+            };
+            product = product.saturating_mul(size);
+        }
+        Some(product)
+    }
+
+    /// The number of elements of `s` where it is known without building
+    /// the set (see [`Self::candidates_at_most`]).
+    fn size_without_building(&self, s: &CExpr, env: &mut Env<'_>) -> Option<u128> {
+        let interval = |lo: i64, hi: i64| Some(u128::try_from(hi - lo + 1).unwrap_or(0));
+        match &s.kind {
+            EK::Binary(BinaryOp::Interval, a, b) => {
+                let lo = self.eval(a, env).ok()?.as_int()?;
+                let hi = self.eval(b, env).ok()?.as_int()?;
+                interval(lo, hi)
+            }
+            EK::Ints(kind) => match self.int_bounds(*kind) {
+                (Some(lo), Some(hi)) => interval(lo, hi),
+                _ => None,
+            },
+            EK::Read(Slot::Const(i)) => match env.consts.get(*i as usize)? {
+                Value::Set(elems) => Some(elems.len() as u128),
+                _ => None,
+            },
+            EK::Read(Slot::Frame(i)) => match env.frame.get(*i as usize)? {
+                Value::Set(elems) => Some(elems.len() as u128),
+                _ => None,
+            },
+            EK::Lit(Value::Set(elems)) => Some(elems.len() as u128),
+            EK::Binary(BinaryOp::Mul, a, b) => Some(
+                self.size_without_building(a, env)?
+                    .saturating_mul(self.size_without_building(b, env)?),
+            ),
+            _ => None,
+        }
+    }
+
+    /// The number of values of a type, where it is finite and small
+    /// enough to count (booleans, given sets and their pairs).
+    fn type_size(&self, t: &Type) -> Option<u128> {
+        match t {
+            Type::Bool => Some(2),
+            Type::Given(n) => Some(self.given_sets.get(*n as usize)?.elements.len() as u128),
+            Type::Pair(a, b) => Some(self.type_size(a)?.saturating_mul(self.type_size(b)?)),
+            _ => None,
+        }
     }
 
     /// A frame to evaluate definitions in: the PROPERTIES frame, its

@@ -1315,7 +1315,7 @@ impl<'i> Model<'i> {
                 span,
             })
             .collect();
-        let known = plan::plan(&names, &s.vars, None, known, span, s.undefined, None);
+        let known = plan::plan(&names, &s.vars, None, false, known, span, s.undefined, None);
         self.replanning = true;
         let instances = self.instances(&known, span);
         self.replanning = false;
