@@ -153,6 +153,11 @@ fn relations_and_functions() {
         value("card(closure1({0 |-> 2})) + card(closure({0 |-> 2}))"),
         "4"
     );
+    // `v * k = e`: v is e / k where k divides e (no domain otherwise).
+    assert_eq!(value("{r | r * 2 = 10}"), "{5}");
+    assert_eq!(value("{r | 2 * r = 10 or 2 * r = 9}"), "{5}");
+    assert_eq!(value("{r | r * -3 = 9}"), "{-3}");
+    assert_eq!(value("{r | r * 2 = 7}"), "{}");
     // A variable defined inside `#` ranges over the values it is given
     // there (no finite domain otherwise).
     assert_eq!(value("{t | #x.(x : 1..4 & t = x * x)}"), "{1,4,9,16}");

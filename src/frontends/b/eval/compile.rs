@@ -553,6 +553,11 @@ impl<'a> Compiler<'a> {
                 let vars = self.bind(names);
                 let mut solver = self.binder_solver(names, &vars, p, span)?;
                 solver.by_solver = self.binder_unknowns(names, &solver);
+                if self.in_properties && vars.len() >= 2 {
+                    let last = vars.len() - 1;
+                    let image = self.binder_solver(&names[last..], &vars[last..], p, span)?;
+                    solver.image = Some(Box::new(image));
+                }
                 self.pop(mark);
                 EK::Comprehension(Box::new(solver))
             }

@@ -256,6 +256,11 @@ pub struct Solver {
     /// (a comprehension over sets or functions, as `{q | q : 1..n >->
     /// 1..n & ...}`: see [`super::cp`]).
     pub by_solver: Option<Box<BinderUnknowns>>,
+    /// For a comprehension in PROPERTIES of two or more variables, the
+    /// plan of its last variable with the others bound: how a
+    /// comprehension kept symbolic is applied (`f(x)` for `f = {x, y |
+    /// P}` solves `P` for `y`).
+    pub image: Option<Box<Solver>>,
 }
 
 /// What the constraint solver needs to solve a binder's condition for

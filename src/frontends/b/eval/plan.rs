@@ -202,6 +202,21 @@ pub fn plan(
                 }
             }
         }
+        // A generator without a bound of its own (or cut by
+        // `--bound-integers`) gives way to implication cases where they
+        // hold (`y : NATURAL & (x = 0 => y = 1) & (x > 0 => y = ...)`).
+        if let Some((_, _, cand, bounded)) = &mut best
+            && let SolveStep::Bind(w, generator) = &mut cand.step
+            && (*bounded || matches!(generator, Gen::Unbounded(_)))
+            && let Some(cases) = cases_of(*w, &conjuncts, &done, vars, &bound)
+        {
+            let otherwise = std::mem::replace(generator, Gen::Type(Type::Bool));
+            *generator = Gen::Cases {
+                cases,
+                otherwise: Box::new(otherwise),
+            };
+            cand.exact = false;
+        }
         match best {
             Some((_, i, cand, bounded)) => {
                 if let (true, Some((_, _, _, used))) = (bounded, fallback) {
@@ -280,6 +295,7 @@ pub fn plan(
         span,
         condition: None,
         by_solver: None,
+        image: None,
     };
     super::scan::fuse(&mut solver);
     solver
@@ -394,6 +410,16 @@ fn generator(
                 // equality stays a check).
                 let in_enum =
                     |x: &CExpr| matches!(&x.kind, EK::SetEnum(items) if items.iter().any(is_v));
+                // `v * k = e`: `v = e / k` where `k` divides `e`.
+                if let Some(quotient) = quotient(a, b, v, &ready) {
+                    return Some((
+                        1,
+                        Candidate {
+                            step: SolveStep::Bind(v, Gen::Eq(quotient)),
+                            exact: false,
+                        },
+                    ));
+                }
                 let e = if in_enum(a) && ready(b) {
                     b
                 } else if in_enum(b) && ready(a) {
@@ -683,6 +709,31 @@ fn exists_witness(
     ready.then_some((witness, rest))
 }
 
+/// For `v * k = e` or `e = k * v` (`a = b`), `k` a non-zero number and
+/// `e` ready: `e / k`, the one candidate for `v`, which the equality,
+/// staying a check, keeps where `k` divides `e` (`r * 2 = x`).
+fn quotient(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) -> Option<CExpr> {
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    let divided = |side: &CExpr, other: &CExpr| {
+        let EK::Binary(BinaryOp::Mul, x, y) = &side.kind else {
+            return None;
+        };
+        let factor = |k: &CExpr| matches!(k.kind, EK::Lit(Value::Int(n)) if n != 0);
+        let k = if is_v(x) && factor(y) {
+            y
+        } else if is_v(y) && factor(x) {
+            x
+        } else {
+            return None;
+        };
+        ready(other).then(|| CExpr {
+            kind: EK::Binary(BinaryOp::Div, Box::new(other.clone()), k.clone()),
+            span: side.span,
+        })
+    };
+    divided(a, b).or_else(|| divided(b, a))
+}
+
 /// Collects into `out` a value for `v` from each disjunct of `p` (`v = e`,
 /// possibly within a conjunction); false if some disjunct gives none.
 fn disjunct_candidates(
@@ -703,6 +754,10 @@ fn disjunct_candidates(
         }
         PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
             out.push(a.clone());
+            true
+        }
+        PK::Cmp(Cmp::Eq, a, b) if let Some(q) = quotient(a, b, v, ready) => {
+            out.push(q);
             true
         }
         _ => false,
@@ -1209,52 +1264,64 @@ fn static_bounds(conjuncts: &[CPred], vars: &[u32]) -> Vec<(Option<i64>, Option<
     bounds
 }
 
-/// For the first unbound variable `v` with any: the cases `(C, e)` of the
-/// implications `C => (.. & v = e & ..)` among the conjuncts left whose
-/// condition `C` and value `e` read only bound variables (TLA2B writes
-/// `IF C THEN v' = e ELSE v' = f` so).
+/// For the first unbound variable with any, that variable and its
+/// [`cases_of`].
 fn implication_cases(
     conjuncts: &[CPred],
     done: &[bool],
     vars: &[u32],
     bound: &[u32],
 ) -> Option<(u32, Vec<(CPred, CExpr)>)> {
+    vars.iter()
+        .filter(|v| !bound.contains(v))
+        .find_map(|&v| cases_of(v, conjuncts, done, vars, bound).map(|cases| (v, cases)))
+}
+
+/// The cases `(C, e)` of `v` from the implications `C => (.. & v = e &
+/// ..)` among the conjuncts left whose condition `C` and value `e` read
+/// only bound variables (TLA2B writes `IF C THEN v' = e ELSE v' = f`
+/// so); `None` if there are none.
+fn cases_of(
+    v: u32,
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<Vec<(CPred, CExpr)>> {
     let ready_pred = |p: &CPred| {
         let mut slots = Vec::new();
         pred_slots(p, &mut slots);
         slots.iter().all(|s| !vars.contains(s) || bound.contains(s))
     };
-    vars.iter().filter(|v| !bound.contains(v)).find_map(|&v| {
-        let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
-        let ready = |e: &CExpr| is_ready(e, vars, bound);
-        let cases: Vec<(CPred, CExpr)> = conjuncts
-            .iter()
-            .zip(done)
-            .filter(|(_, d)| !**d)
-            .filter_map(|(c, _)| {
-                let PK::Implies(condition, consequent) = &c.kind else {
-                    return None;
-                };
-                if !ready_pred(condition) {
-                    return None;
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    let ready = |e: &CExpr| is_ready(e, vars, bound);
+    let cases: Vec<(CPred, CExpr)> = conjuncts
+        .iter()
+        .zip(done)
+        .filter(|(_, d)| !**d)
+        .filter_map(|(c, _)| {
+            let PK::Implies(condition, consequent) = &c.kind else {
+                return None;
+            };
+            if !ready_pred(condition) {
+                return None;
+            }
+            let parts: &[CPred] = match &consequent.kind {
+                PK::And(parts) => parts,
+                _ => std::slice::from_ref(&**consequent),
+            };
+            parts.iter().find_map(|p| match &p.kind {
+                PK::Cmp(Cmp::Eq, a, b) if is_v(a) && ready(b) => {
+                    Some(((**condition).clone(), b.clone()))
                 }
-                let parts: &[CPred] = match &consequent.kind {
-                    PK::And(parts) => parts,
-                    _ => std::slice::from_ref(&**consequent),
-                };
-                parts.iter().find_map(|p| match &p.kind {
-                    PK::Cmp(Cmp::Eq, a, b) if is_v(a) && ready(b) => {
-                        Some(((**condition).clone(), b.clone()))
-                    }
-                    PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
-                        Some(((**condition).clone(), a.clone()))
-                    }
-                    _ => None,
-                })
+                PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
+                    Some(((**condition).clone(), a.clone()))
+                }
+                _ => None,
             })
-            .collect();
-        (!cases.is_empty()).then_some((v, cases))
-    })
+        })
+        .collect();
+    (!cases.is_empty()).then_some(cases)
 }
 
 /// The first unbound variable that some pending conjunct applies a ready

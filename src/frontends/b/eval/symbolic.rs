@@ -327,11 +327,28 @@ impl Interpreter {
                 }
                 Ok(())
             }
-            EK::Comprehension(_) => Err(Fail::new(
-                span,
-                "not supported yet: applying a set comprehension kept symbolic (ProB finds \
-                 the image by constraint solving; define the function with a lambda `%x.(P | E)`)",
-            )),
+            EK::Comprehension(solver) => {
+                let (Some(image), [args @ .., last]) = (&solver.image, solver.vars.as_slice())
+                else {
+                    return Err(Fail::new(
+                        span,
+                        "not supported yet: applying a set comprehension kept symbolic outside \
+                         PROPERTIES or of one variable (define the function with a lambda \
+                         `%x.(P | E)`)",
+                    ));
+                };
+                // The argument binds the other variables; solving the
+                // condition for the last one gives the images.
+                if !untuple(args, x, env) {
+                    return Ok(());
+                }
+                let last = *last as usize;
+                self.solve(image, env, &mut |env| {
+                    out.push(env.frame[last].clone());
+                    Ok(true)
+                })?;
+                Ok(())
+            }
             _ => match self.eval(e, env)? {
                 Value::Symbolic(s) => self.images_symbolic(&s, x, span, env, out),
                 f => {
@@ -647,6 +664,7 @@ mod tests {
                     span: Span::default(),
                     condition: None,
                     by_solver: None,
+                    image: None,
                 }),
                 Box::new(lit(Value::Int(0))),
             ),
