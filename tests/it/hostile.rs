@@ -173,6 +173,24 @@ fn pigeonholes_have_no_injection() {
             "{solver}: {message}"
         );
     }
+    // Regression: the constraint solver's model of a function over 2049^2
+    // pairs (one unknown per image) took 24 GiB under `--memory 1GiB`
+    // before the kernel killed the process.
+    let run = check_within(
+        "MACHINE M\nSETS R\nCONSTANTS make\n\
+         PROPERTIES make : INTEGER * INTEGER >->> R & make : INTEGER * INTEGER --> R\nEND\n",
+        &[
+            "--bound-integers",
+            "--maxint",
+            "1024",
+            "--time-limit",
+            "20s",
+            "--memory",
+            "1GiB",
+        ],
+        Duration::from_secs(40),
+    );
+    assert_peak_under(&run, 1024);
 }
 
 #[test]

@@ -10,8 +10,9 @@
 //! * every top-level conjunct `c = E` of PROPERTIES that defines a
 //!   set-valued constant compiles `E` as [`EK::Symbolic`]: evaluating it
 //!   builds the set when it can, and yields a [`Value::Symbolic`] (the
-//!   definition's number) when the set is infinite or too large to build,
-//!   or when it is a lambda whose body fails somewhere in its domain (a
+//!   definition's number) when the set is infinite or too large to build
+//!   (a lambda or comprehension whose binders would try more candidates
+//!   than `MAX_MATERIALISED` is not tried at all), or when it is a lambda whose body fails somewhere in its domain (a
 //!   body is evaluated only where the function is applied, as in ProB:
 //!   the error is reported if it is applied there);
 //!   a definition that refers to its own constant is always symbolic, and
@@ -19,7 +20,10 @@
 //! * applying a symbolic function evaluates the definition in a frame of
 //!   its own, holding the constants of the valuation it is applied in:
 //!   a lambda checks its argument against its predicate ("function applied
-//!   outside its domain" otherwise) and evaluates its body; a union
+//!   outside its domain" otherwise) and evaluates its body; a
+//!   comprehension `{x, y | P}` binds `x` to the argument and solves `P`
+//!   for `y` with the plan compiled for that ([`super::ir::Solver::image`]);
+//!   a union
 //!   applies the side whose domain holds the argument, an override the
 //!   right side first;
 //! * membership in a symbolic set tests the definition's predicate

@@ -140,6 +140,13 @@ const MAX_EXPONENT: i64 = 16;
 /// Most instances a binder is unrolled into.
 const MAX_INSTANCES: usize = 1 << 16;
 
+/// Most elements of the domain of an unknown function, or of the universe
+/// of an unknown set, the solver encodes (one unknown each): past it the
+/// model alone took gigabytes (`f : INTEGER * INTEGER >->> R` cut to
+/// MAXINT 1024, 4 million images), and enumeration, which polls the
+/// limits, is left to answer.
+const MAX_ENCODED: usize = 1 << 16;
+
 /// Polls the run's budget for the solver.
 #[derive(Default)]
 struct Budget {
@@ -751,6 +758,12 @@ impl<'i> Model<'i> {
             && total_function(*op).is_some()
         {
             let domain = self.known_set(d)?;
+            if domain.len() > MAX_ENCODED {
+                return Err(unsupported(
+                    s.span,
+                    format!("a function over {} elements", domain.len()),
+                ));
+            }
             let images = (0..domain.len())
                 .map(|_| self.encode(r))
                 .collect::<T<Vec<Enc>>>()?;
@@ -761,6 +774,12 @@ impl<'i> Model<'i> {
         }
         if let Some((inner, _)) = pow_of(s) {
             let universe = self.known_set(inner)?;
+            if universe.len() > MAX_ENCODED {
+                return Err(unsupported(
+                    s.span,
+                    format!("a subset of {} elements", universe.len()),
+                ));
+            }
             return self.new_set(universe, s.span);
         }
         if let EK::Ints(kind) = &s.kind {
@@ -856,6 +875,11 @@ impl<'i> Model<'i> {
 
     /// Posts `p` as true.
     pub(super) fn post(&mut self, p: &CPred) -> T<()> {
+        // A model can take long to build (thousands of unrolled
+        // instances): the limits hold here too.
+        if let Some(reason) = workers::budget::tripped() {
+            return Err(Failure::Stopped(reason));
+        }
         if !self.pred_reads_unknown(p) {
             return if self.holds(p)? {
                 Ok(())
