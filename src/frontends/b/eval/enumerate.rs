@@ -347,14 +347,9 @@ impl Interpreter {
         };
         match step {
             SolveStep::Check(p) => {
-                let ok = match self.holds(p, env) {
-                    Ok(b) => b,
-                    Err(e) if solver.lenient() && e.outside_domain => {
-                        self.rejected_as_undefined(solver, &e);
-                        false
-                    }
-                    Err(e) => return Err(e),
-                };
+                let ok = self
+                    .unless_undefined(solver, self.holds(p, env))?
+                    .unwrap_or(false);
                 if ok {
                     self.run_steps(solver, i + 1, env, f)
                 } else {
@@ -375,6 +370,21 @@ impl Interpreter {
         }
     }
 
+    /// `result`, or `None` where it failed by a function applied outside
+    /// its domain and `solver` is lenient (the candidate is no solution;
+    /// counted for the report).
+    #[inline]
+    fn unless_undefined<T>(&self, solver: &Solver, result: R<T>) -> R<Option<T>> {
+        match result {
+            Ok(x) => Ok(Some(x)),
+            Err(e) if solver.lenient() && e.outside_domain => {
+                self.rejected_as_undefined(solver, &e);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// The `Bind(slot, generator)` step `i` of `solver`: gives the slot
     /// each candidate in turn and runs the steps after it.
     fn run_bind<'e>(
@@ -388,15 +398,11 @@ impl Interpreter {
     ) -> R<bool> {
         match generator {
             Gen::Eq(e) => {
-                env.frame[slot] = match self.eval(e, env) {
-                    Ok(v) => v,
-                    // `q = pst(p)` in a guard, p outside dom(pst): no candidate.
-                    Err(e) if solver.lenient() && e.outside_domain => {
-                        self.rejected_as_undefined(solver, &e);
-                        return Ok(true);
-                    }
-                    Err(e) => return Err(e),
+                // `q = pst(p)` in a guard, p outside dom(pst): no candidate.
+                let Some(v) = self.unless_undefined(solver, self.eval(e, env))? else {
+                    return Ok(true);
                 };
+                env.frame[slot] = v;
                 self.run_steps(solver, i + 1, env, f)
             }
             Gen::In(s) => self.enum_set(s, env, &mut |v, env| {
@@ -422,25 +428,12 @@ impl Interpreter {
                 let mut values = Vec::new();
                 let mut any = false;
                 for (condition, value) in cases {
-                    let holds = match self.holds(condition, env) {
-                        Ok(b) => b,
-                        Err(e) if solver.lenient() && e.outside_domain => {
-                            self.rejected_as_undefined(solver, &e);
-                            false
-                        }
-                        Err(e) => return Err(e),
-                    };
-                    if !holds {
+                    let holds = self.unless_undefined(solver, self.holds(condition, env))?;
+                    if holds != Some(true) {
                         continue;
                     }
                     any = true;
-                    match self.eval(value, env) {
-                        Ok(v) => values.push(v),
-                        Err(e) if solver.lenient() && e.outside_domain => {
-                            self.rejected_as_undefined(solver, &e);
-                        }
-                        Err(e) => return Err(e),
-                    }
+                    values.extend(self.unless_undefined(solver, self.eval(value, env))?);
                 }
                 if !any {
                     return self.run_bind(solver, i, slot, otherwise, env, f);
