@@ -204,7 +204,12 @@ impl<'a, T: TransitionSystem> Search<'_, 'a, T> {
         finals[ctx.rank] = Some(summary);
         while finals.iter().any(Option::is_none) {
             if let Some((from, bytes)) = talker.poll()? {
-                take_final(&mut finals, from, &bytes)?;
+                if super::chain::is_chain_message(&bytes) {
+                    // A rank with every summary already walks the chain.
+                    talker.later.push((from, bytes));
+                } else {
+                    take_final(&mut finals, from, &bytes)?;
+                }
             }
         }
         talker.summaries = finals;

@@ -59,7 +59,14 @@ pub(super) fn collect(
             talker.send_all(&Writer::new(wire::CHAIN_DONE).0)?;
             return Ok(Some(chain));
         }
-        let Some((from, bytes)) = talker.poll()? else {
+        // Messages of the chain that came while this rank was still
+        // deciding (kept aside then) come first.
+        let message = if talker.later.is_empty() {
+            talker.poll()?
+        } else {
+            Some(talker.later.remove(0))
+        };
+        let Some((from, bytes)) = message else {
             continue;
         };
         let mut r = Reader::new(&bytes);
@@ -78,6 +85,16 @@ pub(super) fn collect(
     }
 }
 
+/// Whether `bytes` is a message of the chain's collection (a rank that
+/// has decided already may send one to a rank still deciding, which keeps
+/// it for [`collect`]).
+pub(super) fn is_chain_message(bytes: &[u8]) -> bool {
+    matches!(
+        bytes.first(),
+        Some(&wire::NEXT | &wire::STEP | &wire::CHAIN_DONE)
+    )
+}
+
 /// The chain from an initial state to `finding`, if every link has come.
 fn walk(links: &HashMap<Ref, (StepKey, Ref)>, finding: Ref) -> Option<Vec<StepKey>> {
     let mut chain = Vec::new();
@@ -90,5 +107,44 @@ fn walk(links: &HashMap<Ref, (StepKey, Ref)>, finding: Ref) -> Option<Vec<StepKe
             return Some(chain);
         }
         r = *parent;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::StoreKind;
+    use crate::distributed::ChannelTransport;
+    use crate::distributed::Transport;
+
+    #[test]
+    fn chain_messages_kept_aside_come_first() {
+        // Rank 1 got rank 0's `ChainDone` while it still waited for the
+        // summaries (a race under load: it was dropped there, and every
+        // rank then waited for the chain forever). Whatever the transport
+        // holds after it is not read.
+        let mut group = ChannelTransport::group(2);
+        let mut rank0 = group.remove(0);
+        let mut rank1 = group.remove(0);
+        rank0.send(1, vec![0xff]).unwrap();
+        let (set, _handles) = VisitedSet::new(1, 8, StoreKind::Exact, 1, 16, None);
+        let mut talker = Talker {
+            transport: &mut rank1,
+            messages_sent: 0,
+            bytes_sent: 0,
+            later: vec![(0, Writer::new(wire::CHAIN_DONE).0)],
+            ends: 0,
+            summaries: vec![None, None],
+            stopped_since: None,
+        };
+        let part = Partition {
+            ranks: 2,
+            threads: 1,
+        };
+        let chain = collect(&mut talker, &set, part, None, 0);
+        assert!(matches!(chain, Ok(None)));
+        assert!(talker.later.is_empty());
+        assert!(is_chain_message(&Writer::new(wire::CHAIN_DONE).0));
+        assert!(!is_chain_message(&[0xff]));
     }
 }

@@ -383,7 +383,8 @@ pub(super) struct Talker<'t> {
     pub(super) transport: &'t mut dyn Transport,
     pub(super) messages_sent: u64,
     pub(super) bytes_sent: u64,
-    /// Messages of a later level, in arrival order.
+    /// Messages of a later level, or of the chain's collection that came
+    /// before this rank decided, in arrival order.
     pub(super) later: Vec<(usize, Vec<u8>)>,
     /// `End` messages of the current level received.
     pub(super) ends: usize,
