@@ -233,6 +233,16 @@ impl Interpreter {
         ok
     }
 
+    /// Every value of a finite type, in [`Self::enum_type`]'s order.
+    fn type_values(&self, t: &Type) -> R<Vec<Value>> {
+        let mut values = Vec::new();
+        self.enum_type(t, &mut |v| {
+            values.push(v);
+            Ok(true)
+        })?;
+        Ok(values)
+    }
+
     /// Calls `f` on every value of a finite type.
     pub(crate) fn enum_type(&self, t: &Type, f: &mut dyn FnMut(Value) -> R<bool>) -> R<bool> {
         match t {
@@ -253,11 +263,7 @@ impl Interpreter {
                 Ok(true)
             }
             Type::Pair(a, b) => {
-                let mut rights = Vec::new();
-                self.enum_type(b, &mut |v| {
-                    rights.push(v);
-                    Ok(true)
-                })?;
+                let rights = self.type_values(b)?;
                 self.enum_type(a, &mut |x| {
                     for y in &rights {
                         if !f(Value::pair(x.clone(), y.clone()))? {
@@ -268,11 +274,7 @@ impl Interpreter {
                 })
             }
             Type::Set(a) => {
-                let mut all = Vec::new();
-                self.enum_type(a, &mut |v| {
-                    all.push(v);
-                    Ok(true)
-                })?;
+                let mut all = self.type_values(a)?;
                 all.sort_unstable();
                 let mut result = Ok(true);
                 sets::for_each_subset(&all, 0, &mut |sub| match within_budget(
@@ -410,12 +412,7 @@ impl Interpreter {
                 self.run_steps(solver, i + 1, env, f)
             }),
             Gen::Type(t) => {
-                let mut values = Vec::new();
-                self.enum_type(t, &mut |v| {
-                    values.push(v);
-                    Ok(true)
-                })?;
-                for (k, v) in values.into_iter().enumerate() {
+                for (k, v) in self.type_values(t)?.into_iter().enumerate() {
                     within_budget_every(k, solver.span)?;
                     env.frame[slot] = v;
                     if !self.run_steps(solver, i + 1, env, f)? {
