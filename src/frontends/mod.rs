@@ -21,6 +21,7 @@ mod check;
 mod graph;
 pub mod murphi;
 pub mod promela;
+pub mod source;
 
 pub use check::CheckJob;
 

@@ -353,14 +353,20 @@ fn absurd_flags_are_usage_errors() {
 }
 
 #[test]
-fn input_that_is_not_utf8_is_refused_with_its_position() {
+fn input_that_is_not_utf8_is_read_as_latin1_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("Bytes.mch");
-    std::fs::write(&path, b"MACHINE Bytes\nVARIABLES x\xff\nEND\n").unwrap();
+    std::fs::write(
+        &path,
+        b"MACHINE Bytes\nVARIABLES x\nINVARIANT x : 0..2\nINITIALISATION x := 0\n\
+          OPERATIONS /* caf\xe9 */ bad = BEGIN x := y END\nEND\n",
+    )
+    .unwrap();
     let out = orbit(&["check", &path.to_string_lossy()]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
-    assert!(out.stderr.contains("Bytes.mch:2:12"), "{}", out.stderr);
-    assert!(out.stderr.contains("UTF-8"), "{}", out.stderr);
+    assert!(out.stderr.contains("read as Latin-1"), "{}", out.stderr);
+    // Columns count the Latin-1 characters: `y` is at column 40 of line 5.
+    assert!(out.stderr.contains("Bytes.mch:5:40"), "{}", out.stderr);
 }
 
 #[test]

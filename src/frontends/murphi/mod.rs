@@ -68,22 +68,7 @@ pub fn load(
     overrides: &[(String, i64)],
     dialect: Dialect,
 ) -> Result<MurphiSystem, String> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| format!("error: cannot read `{}`: {e}\n", path.display()))?;
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        // Older Murphi files (CMurphi's examples among them) carry Latin-1
-        // in their comments: every byte is a character of Latin-1, so the
-        // text reads the same and positions stay exact to the character.
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            tracing::warn!(
-                "{}: not valid UTF-8 (byte {at}); read as Latin-1",
-                path.display()
-            );
-            e.into_bytes().iter().map(|&b| char::from(b)).collect()
-        }
-    };
+    let text = crate::frontends::source::read_model_text(path)?;
     let file = Arc::new(SourceFile::new(path.display().to_string(), text));
     load_source(file, overrides, dialect)
 }

@@ -67,8 +67,7 @@ impl Default for Options {
 /// Reads, preprocesses, parses and compiles the model in `path`. Errors
 /// come back rendered with file:line:column.
 pub fn load(path: &Path, options: &Options) -> Result<PromelaSystem, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("error: cannot read `{}`: {e}\n", path.display()))?;
+    let text = crate::frontends::source::read_model_text(path)?;
     let len = text.len();
     let mut file = SourceFile::new(path.display().to_string(), text);
     let toks = preprocess::preprocess(&mut file, path, 0..len).map_err(|d| d.render(&file))?;

@@ -240,8 +240,9 @@ impl Preprocessor<'_> {
         }
         let dir = path.parent().unwrap_or(Path::new("."));
         let target: PathBuf = dir.join(name);
-        let text = std::fs::read_to_string(&target).map_err(|e| {
-            Diagnostic::error(span, format!("cannot read `{}`: {e}", target.display()))
+        let text = crate::frontends::source::read_model_text(&target).map_err(|e| {
+            let e = e.trim();
+            Diagnostic::error(span, e.strip_prefix("error: ").unwrap_or(e).to_string())
         })?;
         let range = self.file.add(target.display().to_string(), &text);
         self.depth += 1;

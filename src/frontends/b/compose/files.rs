@@ -42,7 +42,7 @@ pub(super) struct Files {
 impl Files {
     /// Reads the model's own file.
     pub fn open(path: &Path, search_path: &[PathBuf]) -> Result<Files, String> {
-        let text = read_source(path)?;
+        let text = crate::frontends::source::read_model_text(path)?;
         let file = SourceFile::new(path.display().to_string(), text);
         let range = 0..file.text.len();
         Ok(Files {
@@ -83,7 +83,7 @@ impl Files {
         if let Some(i) = self.parts.iter().position(|(_, p)| p == path) {
             return Ok(i);
         }
-        let text = read_source(path).map_err(|e| {
+        let text = crate::frontends::source::read_model_text(path).map_err(|e| {
             let e = e.trim();
             Diagnostic::error(span, e.strip_prefix("error: ").unwrap_or(e).to_string())
         })?;
@@ -320,24 +320,4 @@ fn is_definition_file(tokens: &[Token], i: usize) -> bool {
         _ => false,
     };
     opens && closes
-}
-
-/// The text of a model file; a file that is not UTF-8 is refused with the
-/// position of its first bad byte.
-pub(crate) fn read_source(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| format!("error: cannot read `{}`: {e}\n", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        // Columns count characters, as in every other diagnostic.
-        let column = String::from_utf8_lossy(&good[line_start..]).chars().count() + 1;
-        format!(
-            "error: {}:{line}:{column}: the file is not valid UTF-8 (byte 0x{:02x}); \
-             B machines are read as UTF-8 text\n",
-            path.display(),
-            e.as_bytes()[good.len()]
-        )
-    })
 }
