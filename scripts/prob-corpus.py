@@ -117,7 +117,7 @@ ILL_DEFINED = (r"function applied outside its domain|not a function here|divisio
                r"|modulo by zero|mod with a negative operand|of the empty set|of an empty set"
                r"|negative exponent|WHILE (invariant|variant)|ASSERT condition is false"
                r"|of the empty sequence|out of range .* of the sequence|no CASE branch"
-               r"|is read before it is assigned a value")
+               r"|is read before it is assigned a value|conflicting simultaneous assignments")
 
 
 # Errors that leave a machine without an initial state (where orbit has

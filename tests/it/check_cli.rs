@@ -518,6 +518,42 @@ fn implications_give_a_variable_its_cases() {
     }
 }
 
+/// With ProB's `SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS`, branches of `||`
+/// may write one variable: updates of different points of a function
+/// merge, a branch that leaves the variable alone changes nothing, and
+/// two values for one point are an error. Without it, such a `||` is
+/// refused.
+#[test]
+fn simultaneous_assignments_merge_when_the_machine_allows_them() {
+    let machine = |pref: &str, op: &str| {
+        format!(
+            "MACHINE M\nDEFINITIONS {pref}\nVARIABLES x, f\n\
+             INVARIANT x : 0..3 & f : 0..3 --> 0..3\n\
+             INITIALISATION x := 0 || f := (0..3) * {{0}}\n\
+             OPERATIONS op = {op}\nEND\n"
+        )
+    };
+    let allow = "SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS == TRUE";
+    // Moves a token: f(x) and f(x+1) change together, x only in one branch.
+    let step = "PRE x < 3 THEN f(x) := f(x) + 1 || f(x + 1) := 2 || \
+                IF x < 2 THEN x := x + 1 END || IF x = 2 THEN x := 3 END END";
+    let (code, out, err) = check(&machine(allow, step), &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r = json(&out);
+    // [0,0,0,0] -> [1,2,0,0] -> [1,3,2,0] -> [1,3,3,2]: one state per x.
+    assert_eq!(r["states"], 4, "{out}");
+    let conflict = "BEGIN f(0) := 1 || f(0) := 2 END";
+    let (code, out, err) = check(&machine(allow, conflict), &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("conflicting simultaneous assignments to `f`"),
+        "{out}"
+    );
+    let (code, _, err) = check(&machine("SET_PREF_MAXINT == 3", step), &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("is written by two branches of `||`"), "{err}");
+}
+
 /// A deferred set without a given size gets the least size PROPERTIES
 /// allows when that is more than the default 2, instead of a machine
 /// whose constants have no solution.

@@ -124,6 +124,7 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
     types.bound_integers = options.bound_integers;
     types.constant_solver = options.constant_solver;
     types.static_symmetry = preferences.static_symmetry;
+    types.simultaneous_assignments = preferences.simultaneous_assignments;
     if options.bound_integers {
         composed.warnings.push(format!(
             "--bound-integers: integers that nothing bounds are enumerated only within \

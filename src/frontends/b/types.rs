@@ -138,6 +138,10 @@ pub struct MachineTypes {
     /// machine asks for ProB's normal form of symmetric constants (`None`:
     /// it does not say).
     pub static_symmetry: Option<bool>,
+    /// `SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS == TRUE`: branches of `||`
+    /// may write the same variable, their updates merged (as in abstract
+    /// state machines, which ProB's translations to B rely on).
+    pub simultaneous_assignments: bool,
     /// How the constants are sought (`--solver`).
     pub constant_solver: crate::frontends::b::eval::cp::ConstantSolver,
 }
@@ -204,6 +208,7 @@ impl MachineTypes {
             free_types: Vec::new(),
             bound_integers: false,
             static_symmetry: None,
+            simultaneous_assignments: false,
             constant_solver: Default::default(),
             maxint: 3,
             minint: -1,

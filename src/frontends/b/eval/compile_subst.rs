@@ -7,7 +7,7 @@
 //! rules demand.
 
 use super::compile::{CResult, Compiler};
-use super::ir::{CExpr, CSubst, CWhile, EK, Pattern, Slot, Undefined};
+use super::ir::{CExpr, CSubst, CWhile, EK, Pattern, Simultaneous, Slot, Undefined};
 use crate::diag::{Diagnostic, Span};
 use crate::frontends::b::ast::{AssignTarget, BinaryOp, Expr, ExprKind, Ident, Subst, SubstKind};
 use crate::frontends::b::types::Type;
@@ -111,10 +111,15 @@ impl Compiler<'_> {
             }
             SubstKind::Parallel(branches) => {
                 let mut out: Vec<(CSubst, Vec<u32>)> = Vec::new();
+                let mut shared = false;
                 for b in flatten_parallel(branches) {
                     let c = self.subst(b)?;
                     let w = writes(&c);
                     for (_, other) in &out {
+                        if self.types.simultaneous_assignments {
+                            shared |= w.iter().any(|x| other.contains(x));
+                            continue;
+                        }
                         if let Some(slot) = w.iter().find(|x| other.contains(x)) {
                             return Err(Diagnostic::error(
                                 b.span,
@@ -127,7 +132,18 @@ impl Compiler<'_> {
                     }
                     out.push((c, w));
                 }
-                if out
+                if shared {
+                    let mut slots: Vec<u32> = out.iter().flat_map(|(_, w)| w.clone()).collect();
+                    slots.sort_unstable();
+                    slots.dedup();
+                    let names = slots.iter().map(|&x| self.slot_name(x)).collect();
+                    CSubst::Simultaneous(Box::new(Simultaneous {
+                        branches: out,
+                        slots,
+                        names,
+                        span: s.span,
+                    }))
+                } else if out
                     .iter()
                     .all(|(c, _)| matches!(c, CSubst::Assign(_) | CSubst::Skip))
                 {
@@ -298,6 +314,7 @@ fn collect_writes(s: &CSubst, out: &mut Vec<u32>) {
         CSubst::BecomesIn(p, _) => pattern_targets(p, out),
         CSubst::BecomesSuchThat(pairs, _) => out.extend(pairs.iter().map(|p| p.0)),
         CSubst::Parallel(bs) => bs.iter().for_each(|(b, _)| collect_writes(b, out)),
+        CSubst::Simultaneous(p) => out.extend(&p.slots),
         CSubst::Sequence(bs) | CSubst::Choice(bs) => bs.iter().for_each(|b| collect_writes(b, out)),
         CSubst::Guard(_, b) | CSubst::Assert(_, b, _) | CSubst::Any(_, b) => collect_writes(b, out),
         CSubst::Select(bs, e) | CSubst::If(bs, e) => {

@@ -296,6 +296,9 @@ pub enum CSubst {
     BecomesSuchThat(Vec<(u32, u32)>, Box<Solver>),
     /// `S1 || S2`: branches and the slots each one writes.
     Parallel(Vec<(CSubst, Vec<u32>)>),
+    /// `S1 || S2` whose branches write some slot in common (ProB's
+    /// `SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS`): their updates merge.
+    Simultaneous(Box<Simultaneous>),
     /// `S1 ; S2`
     Sequence(Vec<CSubst>),
     /// `PRE P THEN S` and single-branch `SELECT`: a guard.
@@ -317,6 +320,20 @@ pub enum CSubst {
     Var(Vec<u32>, Box<CSubst>),
     /// `WHILE P DO S INVARIANT I VARIANT V END`
     While(Box<CWhile>),
+}
+
+/// Branches of `||` that may write the same slots (see
+/// [`CSubst::Simultaneous`]).
+#[derive(Clone, Debug)]
+pub struct Simultaneous {
+    /// The branches and the slots each one writes.
+    pub branches: Vec<(CSubst, Vec<u32>)>,
+    /// Every slot some branch writes, sorted.
+    pub slots: Vec<u32>,
+    /// The names of `slots`, for errors.
+    pub names: Vec<String>,
+    /// The whole substitution.
+    pub span: Span,
 }
 
 /// A compiled `WHILE` loop.

@@ -10,10 +10,10 @@
 //! combination is applied.
 
 use super::enumerate::bind_pattern;
-use super::ir::{CSubst, CWhile, Pattern, Solver};
+use super::ir::{CSubst, CWhile, Pattern, Simultaneous, Solver};
 
 use super::{Env, Fail, Interpreter, R};
-use crate::frontends::b::value::Value;
+use crate::frontends::b::value::{Value, relations, sets};
 
 /// Continuation called once per outcome of a substitution.
 pub type Outcome<'c, 'e> = dyn FnMut(&mut Env<'e>) -> R<()> + 'c;
@@ -89,6 +89,7 @@ impl Interpreter {
                 .map(|_| ())
             }
             CSubst::Parallel(branches) => self.parallel(branches, env, k),
+            CSubst::Simultaneous(p) => self.simultaneous(p, env, k),
             CSubst::Sequence(items) => self.sequence(items, env, k),
             CSubst::Guard(p, body) => {
                 if self.guard(p, env)? {
@@ -248,6 +249,70 @@ impl Interpreter {
         self.combine(branches, &counts, &mut values, env, k)
     }
 
+    /// Branches of `||` that may write the same slots: for every
+    /// combination of one outcome of each branch, each slot gets the
+    /// pre-state's value with every branch's update to it merged in (see
+    /// [`merge_update`]); updates that conflict are a model error.
+    fn simultaneous<'e>(
+        &self,
+        p: &Simultaneous,
+        env: &mut Env<'e>,
+        k: &mut Outcome<'_, 'e>,
+    ) -> R<()> {
+        let mut values: Vec<Value> = Vec::new();
+        let mut counts: Vec<usize> = Vec::with_capacity(p.branches.len());
+        let mut offsets: Vec<usize> = Vec::with_capacity(p.branches.len());
+        for (b, w) in &p.branches {
+            offsets.push(values.len());
+            let mut n = 0;
+            self.exec(b, env, &mut |env| {
+                n += 1;
+                values.extend(w.iter().map(|&s| env.frame[s as usize].clone()));
+                Ok(())
+            })?;
+            if n == 0 {
+                return Ok(()); // a blocked branch blocks the whole substitution
+            }
+            counts.push(n);
+        }
+        let pre: Vec<Value> = p
+            .slots
+            .iter()
+            .map(|&s| env.frame[s as usize].clone())
+            .collect();
+        // One outcome of each branch, counted like an odometer.
+        let mut choice = vec![0usize; counts.len()];
+        loop {
+            super::within_budget(p.span)?;
+            let mut merged = pre.clone();
+            for (b, (_, writes)) in p.branches.iter().enumerate() {
+                let outcome = &values[offsets[b] + choice[b] * writes.len()..][..writes.len()];
+                for (slot, v) in writes.iter().zip(outcome) {
+                    let j = p.slots.binary_search(slot).unwrap_or_default();
+                    merged[j] = merge_update(&merged[j], v, &pre[j]).ok_or_else(|| {
+                        Fail::new(
+                            p.span,
+                            format!("conflicting simultaneous assignments to `{}`", p.names[j]),
+                        )
+                    })?;
+                }
+            }
+            with_assigned(env, &p.slots, &mut merged, k)?;
+            let mut b = 0;
+            loop {
+                let Some(c) = choice.get_mut(b) else {
+                    return Ok(());
+                };
+                *c += 1;
+                if *c < counts[b] {
+                    break;
+                }
+                *c = 0;
+                b += 1;
+            }
+        }
+    }
+
     /// Calls `k` once per combination of one outcome of each branch:
     /// `values` holds `counts[b]` outcomes of branch `b` (the values of
     /// its writes), branch after branch. Each outcome is swapped into the
@@ -344,6 +409,32 @@ impl Interpreter {
 
 /// Swaps `values` into `slots`, runs `k`, then swaps them back (`values`
 /// is as it was when this returns).
+/// `acc` (the updates merged so far into `pre`) with one more branch's
+/// value `v` of the same variable merged in: a branch that left the
+/// variable as it was changes nothing; a set (a relation, a function)
+/// changed by both takes both branches' removals and additions, as
+/// updates of different points of a function do in an abstract state
+/// machine. `None` where the updates conflict: different values of a
+/// variable that is not a set, or two images of one point of a function.
+fn merge_update(acc: &Value, v: &Value, pre: &Value) -> Option<Value> {
+    if v == pre || v == acc {
+        return Some(acc.clone());
+    }
+    if acc == pre {
+        return Some(v.clone());
+    }
+    let (acc_set, v_set, pre_set) = (acc.as_set()?, v.as_set()?, pre.as_set()?);
+    let removed = sets::difference(pre_set, v_set);
+    let added = sets::difference(v_set, pre_set);
+    let merged = sets::union(&sets::difference(acc_set, &removed), &added);
+    let pairs = |s: &[Value]| s.iter().all(|x| x.as_pair().is_some());
+    let function = |s: &[Value]| pairs(s) && relations::is_function(s);
+    if function(pre_set) && function(acc_set) && function(v_set) && !function(&merged) {
+        return None;
+    }
+    Some(Value::set_from_vec(merged))
+}
+
 fn with_assigned<'e>(
     env: &mut Env<'e>,
     slots: &[u32],

@@ -257,6 +257,7 @@ pub fn check_machine(
         minint,
         bound_integers: false,
         static_symmetry: None,
+        simultaneous_assignments: false,
         constant_solver: Default::default(),
     })
 }

@@ -4,8 +4,10 @@
 //! definitions such as `SET_PREF_MAXINT == 255` (see "Tutorial Setup
 //! Phases" in the ProB manual). orbit reads those that change what the
 //! machine means for the model checker: `SET_PREF_MAXINT`, `SET_PREF_MININT`,
-//! `SET_PREF_DEFAULT_SETSIZE` and `SET_PREF_STATIC_SYMMETRY_DETECTION`
-//! (ProB's normal form of symmetric constants). Command-line options win
+//! `SET_PREF_DEFAULT_SETSIZE`, `SET_PREF_STATIC_SYMMETRY_DETECTION`
+//! (ProB's normal form of symmetric constants) and
+//! `SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS` (branches of `||` may write
+//! the same variable). Command-line options win
 //! over them. The others (ProB's solvers, display, time-outs, and the
 //! bounds on the transitions it computes, `SET_PREF_MAX_OPERATIONS`, which
 //! orbit never cuts short) do not change what orbit checks.
@@ -72,6 +74,8 @@ pub struct MachinePreferences {
     pub default_set_size: Option<u32>,
     /// `SET_PREF_STATIC_SYMMETRY_DETECTION == TRUE/FALSE`
     pub static_symmetry: Option<bool>,
+    /// `SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS == TRUE`
+    pub simultaneous_assignments: bool,
 }
 
 impl MachinePreferences {
@@ -101,6 +105,13 @@ pub fn machine_preferences(
         if name == "SET_PREF_STATIC_SYMMETRY_DETECTION" {
             match definition_bool(def, file) {
                 Ok(on) => prefs.static_symmetry = Some(on),
+                Err(d) => diags.push(d),
+            }
+            continue;
+        }
+        if name == "SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS" {
+            match definition_bool(def, file) {
+                Ok(on) => prefs.simultaneous_assignments = on,
                 Err(d) => diags.push(d),
             }
             continue;
