@@ -10,6 +10,8 @@
 pub struct Packer {
     /// Per leaf (in interpreter word order): its first bit and its width.
     leaves: Vec<(u32, u32)>,
+    /// Bits of a packed state (before rounding to words).
+    bits: u32,
     /// Words of a packed state.
     width: usize,
 }
@@ -27,6 +29,12 @@ impl Packer {
             .into_iter()
             .map(|b| {
                 debug_assert!(b <= 64);
+                // A leaf of one value takes no bits; it sits at bit 0, as
+                // its position might otherwise be the first bit past the
+                // last word.
+                if b == 0 {
+                    return (0, 0);
+                }
                 let leaf = (at, b.min(64));
                 at += b.min(64);
                 leaf
@@ -34,6 +42,7 @@ impl Packer {
             .collect();
         Packer {
             leaves,
+            bits: at,
             width: (at as usize).div_ceil(64).max(1),
         }
     }
@@ -45,7 +54,7 @@ impl Packer {
 
     /// Bits of a packed state (before rounding to words).
     pub fn bits(&self) -> u32 {
-        self.leaves.last().map_or(0, |&(at, b)| at + b)
+        self.bits
     }
 
     /// Bytes of a packed state that can be non-zero.
@@ -61,14 +70,18 @@ impl Packer {
     /// The packed words holding leaves `first..first + count` (at least one
     /// word): `(first word, number of words)`.
     pub fn words_of(&self, first: usize, count: usize) -> (usize, usize) {
-        let start = self.word_of(first);
-        let end = match count {
-            0 => start,
-            _ => self
-                .leaves
-                .get(first + count - 1)
-                .map_or(start, |&(at, b)| (at + b.max(1) - 1) as usize / 64),
-        };
+        let mut words: Option<(usize, usize)> = None;
+        for &(at, b) in self.leaves.iter().skip(first).take(count) {
+            if b == 0 {
+                continue; // no bits, in no word
+            }
+            let (s, e) = (at as usize / 64, (at + b - 1) as usize / 64);
+            words = Some(words.map_or((s, e), |(a, z)| (a.min(s), z.max(e))));
+        }
+        let (start, end) = words.unwrap_or_else(|| {
+            let w = self.word_of(first);
+            (w, w)
+        });
         (start, end - start + 1)
     }
 
@@ -221,6 +234,27 @@ mod tests {
         assert_eq!(back, expected);
         assert_eq!(p.words_of(31, 2), (1, 2));
         assert_eq!(p.words_of(0, 1), (0, 1));
+    }
+
+    #[test]
+    fn leaves_of_no_bits_after_a_full_word_stay_inside_the_state() {
+        // 64 bits exactly, then a leaf of one value: one word, which
+        // packing and unpacking never index past.
+        let p = Packer::new([40, 24, 0]);
+        assert_eq!((p.bits(), p.width()), (64, 1));
+        let words = [(1 << 40) - 1, 5, 0];
+        let mut packed = vec![0; p.width()];
+        p.pack(&words, &mut packed);
+        p.pack_truncating(&words, &mut packed);
+        let mut back = [9; 3];
+        p.unpack(&packed, &mut back);
+        assert_eq!(back, words);
+        p.set(2, 0, &mut packed);
+        assert_eq!(p.words_of(1, 2), (0, 1));
+        assert_eq!(p.words_of(2, 1), (0, 1));
+        // A variable whose last leaf has no bits still covers its words.
+        let q = Packer::new([60, 10, 0]);
+        assert_eq!(q.words_of(1, 2), (0, 2));
     }
 
     #[test]

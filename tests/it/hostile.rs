@@ -519,3 +519,22 @@ fn a_time_limit_reached_during_initialisation_is_no_verdict() {
         );
     }
 }
+
+/// A variable of one value takes no bits; after a state of exactly one
+/// full word (a machine parameter of 64 bits) packing it must not reach
+/// past that word.
+#[test]
+fn a_variable_of_one_value_after_a_full_word_is_packed_inside_the_state() {
+    let (_dir, path) = machine(
+        "One",
+        "MACHINE One(pp)\nCONSTRAINTS pp : NAT1\nSETS E = {uu}\nVARIABLES yy\n\
+         INVARIANT yy : E\nINITIALISATION yy := uu\nOPERATIONS set(z) = PRE z : E THEN yy := z END\nEND\n",
+    );
+    let out = orbit(&["check", &path, "--bound-integers"]);
+    assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("distinct states:      3"),
+        "{}",
+        out.stdout
+    );
+}
