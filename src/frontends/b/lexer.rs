@@ -340,6 +340,7 @@ const UNICODE_OPERATORS: &[(&str, &str)] = &[
     ("⩥", "|>>"),
     ("\u{E103}", "<+"),
     ("⊕", "<+"),
+    ("⋖", "<+"),
     ("⊗", "><"),
     ("∼", "~"),
     ("‥", ".."),
@@ -353,6 +354,7 @@ const UNICODE_OPERATORS: &[(&str, &str)] = &[
     ("↑", "/|\\"),
     ("↓", "\\|/"),
     ("⌢", "^"),
+    ("⌒", "^"),
 ];
 
 /// The length and ASCII form of the Unicode operator `rest` starts with.
@@ -747,6 +749,16 @@ mod tests {
         let toks = lex("a ∈ b").unwrap();
         assert_eq!(toks[1].kind, TokenKind::Sym(Sym::Colon));
         assert_eq!(toks[1].span, Span::new(2, 5));
+        // Both override signs and both concatenation arcs ProB's editors write.
+        for (text, ascii) in [
+            ("f ⋖ g", "<+"),
+            ("f ⊕ g", "<+"),
+            ("s ⌒ t", "^"),
+            ("s ⌢ t", "^"),
+        ] {
+            let toks = lex(text).unwrap();
+            assert_eq!(toks[1].kind, lex(ascii).unwrap()[0].kind, "{text}");
+        }
     }
 
     #[test]
