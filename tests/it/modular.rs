@@ -636,3 +636,33 @@ fn free_types_of_a_seen_included_or_refined_machine_are_in_scope() {
     let r = report(&dir.path().join("R1.ref"), &["--no-deadlock"], 0);
     assert_eq!(counts(&r), (3, 2));
 }
+
+/// ProB's pragmas that say where a component's file is: `/*@file "p" */`
+/// after its name, and `/*@package a.b */` with `/*@import-package c */`
+/// at the head of the naming file. Without them the file is not found.
+#[test]
+fn file_and_package_pragmas_locate_components() {
+    let seen = "MACHINE N\nCONSTANTS k\nPROPERTIES k = 3\nEND\n";
+    let user = |sees: &str, head: &str| {
+        format!(
+            "{head}MACHINE M\nSEES {sees}\nVARIABLES x\nINVARIANT x : 0..k\n\
+             INITIALISATION x := 0\nOPERATIONS up = PRE x < k THEN x := x + 1 END\nEND\n"
+        )
+    };
+    let dir = project(&[
+        ("M.mch", &user("N /*@file \"lib/N.mch\" */", "")),
+        (
+            "a/aa/P.mch",
+            &user("N", "/*@package a.aa */\n/*@import-package lib */\n"),
+        ),
+        ("Q.mch", &user("N", "")),
+        ("lib/N.mch", seen),
+    ]);
+    for name in ["M.mch", "a/aa/P.mch"] {
+        let r = report(&dir.path().join(name), &["--no-deadlock"], 0);
+        assert_eq!(r["states"], 4, "{name}");
+    }
+    let (code, _, err) = check_path(&dir.path().join("Q.mch"), &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot find machine `N`"), "{err}");
+}

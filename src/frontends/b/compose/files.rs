@@ -70,7 +70,7 @@ impl Files {
             .iter()
             .map(|ext| format!("{name}.{ext}"))
             .collect();
-        let Some(path) = self.find(&names, span) else {
+        let Some(path) = self.file_pragma(span).or_else(|| self.find(&names, span)) else {
             return Err(self.not_found(&format!("machine `{name}`"), &names, span));
         };
         let part = self.read(&path, span)?;
@@ -111,18 +111,46 @@ impl Files {
             .find_map(|dir| names.iter().map(|n| dir.join(n)).find(|p| p.is_file()))
     }
 
-    /// The directory of the file holding `span`, then the search path.
-    fn directories(&self, span: Span) -> Vec<PathBuf> {
-        let own = self
-            .parts
+    /// The file (its part) holding `span`.
+    fn part_of(&self, span: Span) -> Option<&(Range<usize>, PathBuf)> {
+        self.parts
             .iter()
             .find(|(r, _)| r.contains(&(span.start as usize)) || r.end == span.start as usize)
             .or(self.parts.first())
-            .and_then(|(_, p)| p.parent())
-            .map(Path::to_path_buf);
+    }
+
+    /// The directory of the file holding `span`, the directories its
+    /// package pragmas import ([`package_directories`]), then the search
+    /// path.
+    fn directories(&self, span: Span) -> Vec<PathBuf> {
+        let part = self.part_of(span);
+        let own = part.and_then(|(_, p)| p.parent()).map(Path::to_path_buf);
+        let packages = match (part, &own) {
+            (Some((range, _)), Some(dir)) => self
+                .file
+                .text
+                .get(range.clone())
+                .map_or_else(Vec::new, |text| package_directories(text, dir)),
+            _ => Vec::new(),
+        };
         own.into_iter()
+            .chain(packages)
             .chain(self.search_path.iter().cloned())
             .collect()
+    }
+
+    /// The file a `/*@file "path" */` pragma right after the component
+    /// name at `span` gives (ProB's pragma; the path is relative to the
+    /// naming file's directory).
+    fn file_pragma(&self, span: Span) -> Option<PathBuf> {
+        let rest = self.file.text.get(span.end as usize..)?.trim_start();
+        let quoted = rest
+            .strip_prefix("/*@file")?
+            .trim_start()
+            .strip_prefix('"')?;
+        let (path, _) = quoted.split_once('"')?;
+        let dir = self.part_of(span)?.1.parent()?;
+        Some(dir.join(path))
     }
 
     fn not_found(&self, what: &str, names: &[String], span: Span) -> Diagnostic {
@@ -304,6 +332,57 @@ impl Files {
     }
 }
 
+/// The directories ProB's package pragmas at the head of a file make it
+/// see: `/*@package a.b */` says the file lies in `ROOT/a/b` (`dir`);
+/// `/*@import-package c.d */` adds `ROOT/c/d`, `/*@import "c.d.M" */` and
+/// `/*@import "c.d.*" */` add `ROOT/c/d`. Names may be quoted.
+fn package_directories(text: &str, dir: &Path) -> Vec<PathBuf> {
+    let mut root: Option<PathBuf> = None;
+    let mut imports: Vec<Vec<String>> = Vec::new();
+    let mut rest = text.trim_start_matches('\u{feff}').trim_start();
+    while let Some(comment) = rest.strip_prefix("/*@") {
+        let Some((body, after)) = comment.split_once("*/") else {
+            break;
+        };
+        rest = after.trim_start();
+        let (keyword, name) = body
+            .trim()
+            .split_once(char::is_whitespace)
+            .unwrap_or((body, ""));
+        let parts: Vec<String> = name
+            .trim()
+            .trim_matches('"')
+            .split('.')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect();
+        match keyword {
+            "package" => {
+                let mut up = Some(dir);
+                for _ in &parts {
+                    up = up.and_then(Path::parent);
+                }
+                root = up.map(Path::to_path_buf);
+            }
+            "import-package" => imports.push(parts),
+            "import" => {
+                // The package of a machine, or of `*`.
+                let mut parts = parts;
+                parts.pop();
+                imports.push(parts);
+            }
+            _ => {}
+        }
+    }
+    let Some(root) = root else {
+        return Vec::new();
+    };
+    imports
+        .into_iter()
+        .map(|parts| parts.iter().fold(root.clone(), |d, p| d.join(p)))
+        .collect()
+}
+
 /// Whether the string at `i` names a definition file: it follows
 /// `DEFINITIONS` or a `;` and is followed by a `;`, a clause keyword,
 /// `END` or the end of the file (no expression is a lone string there).
@@ -320,4 +399,27 @@ fn is_definition_file(tokens: &[Token], i: usize) -> bool {
         _ => false,
     };
     opens && closes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn package_pragmas_name_directories_under_the_package_root() {
+        let dir = Path::new("/m/a/aa");
+        let text = "/*@package a.aa */\n/*@import-package b.bb*/\n\
+                    /*@import \"c.M\" */ /*@import \"d.e.*\" */\nMACHINE M END";
+        assert_eq!(
+            package_directories(text, dir),
+            [
+                PathBuf::from("/m/b/bb"),
+                PathBuf::from("/m/c"),
+                PathBuf::from("/m/d/e")
+            ]
+        );
+        // No package, or pragmas after the machine's first word: nothing.
+        assert!(package_directories("/*@import-package b */ MACHINE M END", dir).is_empty());
+        assert!(package_directories("MACHINE M /*@package a */ END", dir).is_empty());
+    }
 }
