@@ -518,6 +518,31 @@ fn implications_give_a_variable_its_cases() {
     }
 }
 
+/// A sequence over an infinite set whose size and range PROPERTIES fix
+/// is sought among the sequences over that range.
+#[test]
+fn sequences_take_their_elements_from_a_given_range() {
+    for (set, range, valuations) in [
+        ("iseq(NATURAL)", "ran(s) = {1, 5, 9}", 6),
+        ("seq(INTEGER)", "ran(s) <: {-4, 7}", 8),
+        ("iseq(NATURAL1)", "{2, 3, 1} = ran(s)", 6),
+        ("iseq1(NATURAL)", "ran(s) = {0, 1}", 0),
+    ] {
+        let text = format!(
+            "MACHINE M\nCONSTANTS s\nPROPERTIES s : {set} & size(s) = 3 & {range}\n\
+             VARIABLES x\nINVARIANT x : BOOL\nINITIALISATION x := TRUE\nEND\n"
+        );
+        let (code, out, err) = check(&text, &["--json", "--no-deadlock"]);
+        if valuations == 0 {
+            assert_eq!(code, Some(1), "{set}: {out}{err}");
+            assert!(out.contains("PROPERTIES has no solution"), "{set}: {out}");
+            continue;
+        }
+        assert_eq!(code, Some(0), "{set}: {out}{err}");
+        assert_eq!(json(&out)["constant_valuations"], valuations, "{set}");
+    }
+}
+
 /// With ProB's `SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS`, branches of `||`
 /// may write one variable: updates of different points of a function
 /// merge, a branch that leaves the variable alone changes nothing, and

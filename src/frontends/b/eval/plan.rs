@@ -175,16 +175,32 @@ pub fn plan(
                 }
                 // `x : seq(S)` with `size(x) <= n` elsewhere: the sequences
                 // up to that length.
+                // With `ran(x) = E` or `ran(x) <: E` too, the elements
+                // come from `E` (`x : iseq(NATURAL) & size(x) = 4 &
+                // ran(x) = {0, 1, 3, 5}`); the membership is still checked.
                 if let SolveStep::Bind(_, Gen::In(set)) = &cand.step
-                    && let EK::Unary(kind @ (UnaryOp::Seq | UnaryOp::Seq1), elements) = &set.kind
+                    && let EK::Unary(
+                        kind @ (UnaryOp::Seq
+                        | UnaryOp::Seq1
+                        | UnaryOp::Iseq
+                        | UnaryOp::Iseq1
+                        | UnaryOp::Perm),
+                        elements,
+                    ) = &set.kind
                     && let Some(max_len) = size_bound(v, &conjuncts, &done, vars, &bound)
+                    && let Some(elements) =
+                        range_bound(v, &conjuncts, &done, vars, &bound).or_else(|| {
+                            // Injective sequences are listed better by their set.
+                            matches!(kind, UnaryOp::Seq | UnaryOp::Seq1)
+                                .then(|| (**elements).clone())
+                        })
                 {
                     cand.step = SolveStep::Bind(
                         v,
                         Gen::SeqUpTo {
-                            elements: (**elements).clone(),
+                            elements,
                             max_len,
-                            nonempty: *kind == UnaryOp::Seq1,
+                            nonempty: matches!(kind, UnaryOp::Seq1 | UnaryOp::Iseq1),
                         },
                     );
                     cand.exact = false;
@@ -870,6 +886,32 @@ fn size_bound(
         }
     }
     None
+}
+
+/// A set holding the range of `v`: `E` from `ran(v) = E` (either way
+/// round) or `ran(v) <: E`, with `E` ready.
+fn range_bound(
+    v: u32,
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<CExpr> {
+    let ready = |e: &CExpr| is_ready(e, vars, bound);
+    let is_range = |e: &CExpr| {
+        matches!(&e.kind, EK::Unary(UnaryOp::Ran, x)
+            if matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v))
+    };
+    conjuncts
+        .iter()
+        .zip(done)
+        .filter(|(_, done)| !**done)
+        .find_map(|(c, _)| match &c.kind {
+            PK::Cmp(Cmp::Eq, a, b) if is_range(a) && ready(b) => Some(b.clone()),
+            PK::Cmp(Cmp::Eq, a, b) if is_range(b) && ready(a) => Some(a.clone()),
+            PK::Subset(a, b, _, false) if is_range(a) && ready(b) => Some(b.clone()),
+            _ => None,
+        })
 }
 
 /// What a pending comparison says about `v`: `v op e` with `e` ready, or
