@@ -518,6 +518,19 @@ fn implications_give_a_variable_its_cases() {
     }
 }
 
+/// Of two typings of a constant, the one over finite sets is enumerated
+/// (`f : S +-> INTEGER` first, then `f : S --> 1..3`), the other checked.
+#[test]
+fn a_typing_over_an_infinite_set_gives_way_to_a_finite_one() {
+    let text = "MACHINE M\nSETS S = {a, b}\nCONSTANTS f, g\n\
+                PROPERTIES f : S +-> INTEGER & g : 1..2 +-> STRING & f : S --> 1..3 & \
+                f(a) < f(b) & g : 1..2 --> {\"x\", \"y\"} & g(1) /= g(2)\n\
+                VARIABLES v\nINVARIANT v : BOOL\nINITIALISATION v := TRUE\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["constant_valuations"], 6, "{out}");
+}
+
 /// A sequence over an infinite set whose size and range PROPERTIES fix
 /// is sought among the sequences over that range.
 #[test]
