@@ -518,6 +518,51 @@ fn implications_give_a_variable_its_cases() {
     }
 }
 
+/// The constraint solver bounds an integer by the hull of what every
+/// branch of a disjunction allows over the others' domains; enumeration
+/// cannot, and the solvers agree where both run.
+#[test]
+fn disjunctions_bound_integers_by_the_hull_of_their_branches() {
+    for (properties, valuations) in [
+        (
+            "x : 0..10 & y : INTEGER & (y : x..x+2 or y = 1) & y >= 11",
+            3,
+        ),
+        (
+            "x : 0..10 & y : INTEGER & (y > x & y < x + 3 or y : {x - 1, 50}) & y >= 11",
+            14,
+        ),
+        (
+            "x : 0..10 & y : INTEGER & (y : x..x+2 or y >= 1) & y >= 11",
+            0,
+        ),
+    ] {
+        let text = format!(
+            "MACHINE M\nCONSTANTS x, y\nPROPERTIES {properties}\n\
+             VARIABLES b\nINVARIANT b : BOOL\nINITIALISATION b := TRUE\nEND\n"
+        );
+        for solver in ["auto", "cp"] {
+            let (code, out, err) = check(&text, &["--json", "--no-deadlock", "--solver", solver]);
+            if valuations == 0 {
+                // One branch leaves `y` unbounded above: no hull (a model
+                // error of enumeration, a refusal of the solver).
+                assert!(
+                    matches!(code, Some(1 | 2)),
+                    "{properties} ({solver}): {out}{err}"
+                );
+                assert!(err.contains("no finite domain"), "{err}");
+            } else {
+                assert_eq!(code, Some(0), "{properties} ({solver}): {out}{err}");
+                assert_eq!(
+                    json(&out)["constant_valuations"],
+                    valuations,
+                    "{properties}"
+                );
+            }
+        }
+    }
+}
+
 /// Of two typings of a constant, the one over finite sets is enumerated
 /// (`f : S +-> INTEGER` first, then `f : S --> 1..3`), the other checked.
 #[test]

@@ -126,6 +126,19 @@ pub enum Cmp {
     Ge,
 }
 
+impl Cmp {
+    /// The comparison with its operands swapped: `a < b` is `b > a`.
+    pub fn mirrored(self) -> Cmp {
+        match self {
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
+            other => other,
+        }
+    }
+}
+
 /// A compiled predicate.
 #[derive(Clone, Debug)]
 pub struct CPred {

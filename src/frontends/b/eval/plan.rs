@@ -821,17 +821,6 @@ fn is_ready(e: &CExpr, vars: &[u32], bound: &[u32]) -> bool {
     used.iter().all(|s| !vars.contains(s) || bound.contains(s))
 }
 
-/// The comparison with its operands swapped: `a < b` is `b > a`.
-fn mirrored(op: Cmp) -> Cmp {
-    match op {
-        Cmp::Lt => Cmp::Gt,
-        Cmp::Le => Cmp::Ge,
-        Cmp::Gt => Cmp::Lt,
-        Cmp::Ge => Cmp::Le,
-        other => other,
-    }
-}
-
 /// The greatest length `size(v) <= e`, `size(v) < e`, `size(v) = e`
 /// (either way round, with ready `e`) or `size(v) : a..e` (with ready
 /// `a` and `e`) allows, as an expression.
@@ -863,7 +852,7 @@ fn size_bound(
         let (op, e) = if is_size(a) && ready(b) {
             (*op, b)
         } else if is_size(b) && ready(a) {
-            (mirrored(*op), a)
+            (op.mirrored(), a)
         } else {
             continue;
         };
@@ -1009,7 +998,7 @@ impl Bounds<'_> {
             }
             // d - v op e
             BinaryOp::Minus if self.is_var(d, v) && self.ready(x) && self.ready(other) => {
-                Some((mirrored(op), Side::Ready(build(BinaryOp::Minus, x, other))))
+                Some((op.mirrored(), Side::Ready(build(BinaryOp::Minus, x, other))))
             }
             _ => None,
         }
@@ -1061,7 +1050,7 @@ impl Bounds<'_> {
             let PK::Cmp(op, a, b) = &c.kind else { continue };
             let Some((op, side)) = self
                 .solve(v, a, b, *op)
-                .or_else(|| self.solve(v, b, a, mirrored(*op)))
+                .or_else(|| self.solve(v, b, a, op.mirrored()))
             else {
                 continue;
             };

@@ -58,6 +58,7 @@
 //! are decoded into B values and sorted, so the valuations' order does
 //! not depend on the solver's search.
 
+mod hull;
 mod model;
 mod sets;
 

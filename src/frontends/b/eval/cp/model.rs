@@ -128,7 +128,7 @@ pub(super) enum Term {
 const WIDE: i64 = 1 << 24;
 
 /// The widest domain propagation may leave an unbounded integer.
-const NARROWED: i64 = 1 << 20;
+pub(super) const NARROWED: i64 = 1 << 20;
 
 /// Most values of the smaller factor of a product of two unknowns.
 const MAX_FACTOR_VALUES: i64 = 1 << 10;
@@ -228,6 +228,9 @@ pub(super) struct Model<'i> {
     /// Conjuncts beyond the translation: every solution of the others is
     /// tested on them.
     filters: Vec<CPred>,
+    /// The disjunctions among the posted conjuncts, whose branches may
+    /// bound an integer together ([`Model::narrow_by_disjunctions`]).
+    disjunctions: Vec<CPred>,
     /// Set while the terms of an atom posted as a top-level conjunct are
     /// translated, outside any conditional part (`IF`, `bool`, binders):
     /// each of their applications is evaluated whenever the atom is, so an
@@ -287,6 +290,7 @@ impl<'i> Model<'i> {
             deferred: deferred.to_vec(),
             definitions: Vec::new(),
             filters: Vec::new(),
+            disjunctions: Vec::new(),
             defined_here: false,
         }
     }
@@ -393,6 +397,7 @@ impl<'i> Model<'i> {
             for c in left {
                 let mark = self.decision.len();
                 match self.post(c) {
+                    Ok(()) if matches!(c.kind, PK::Or(..)) => self.disjunctions.push(c.clone()),
                     Ok(()) => {}
                     Err(Failure::Unsupported(why)) => {
                         tracing::trace!(span = ?c.span, ?why, "constant solver: not translated");
@@ -428,6 +433,18 @@ impl<'i> Model<'i> {
     fn bound_wide_integers(&mut self) -> T<()> {
         if self.cp.propagate_to_fixpoint() == CSPSolverExecutionFlag::Infeasible {
             return Err(Failure::Unsat);
+        }
+        // Disjunctions whose every branch bounds an integer, each bound
+        // found feeding the next round.
+        let disjunctions = std::mem::take(&mut self.disjunctions);
+        let wide: Vec<DomainId> = self.wide.iter().map(|w| w.1).collect();
+        for _ in 0..4 {
+            if !self.narrow_by_disjunctions(&disjunctions, &wide)? {
+                break;
+            }
+            if self.cp.propagate_to_fixpoint() == CSPSolverExecutionFlag::Infeasible {
+                return Err(Failure::Unsat);
+            }
         }
         let mut bounded = false;
         for (what, x, span) in std::mem::take(&mut self.wide) {
