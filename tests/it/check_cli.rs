@@ -667,6 +667,8 @@ fn deferred_set_sizes_are_inferred_from_properties() {
         ("DOOR = {d1} \\/ {d2, d3} & a = b & b = c", 2 * 6, 2 * 6 * 2),
         // Nothing asks for more: the default 2.
         ("a /= b", 2 * 2 * 8, 2 * 2 * 8 * 2),
+        // A bound by another set's size: DOOR has 2, so PID needs 3.
+        ("card(PID) >= card(DOOR) + 1", 27 * 8, 27 * 8 * 3),
         // PID = {a}: one element, fewer than the default.
         ("PID = {a}", 8, 8),
     ] {

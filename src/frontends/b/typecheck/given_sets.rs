@@ -11,7 +11,8 @@
 //! 3. a top-level conjunct `card(X) = n` (or `n = card(X)`) of `PROPERTIES`;
 //! 4. [`CheckOptions::default_set_size`] (ProB's `DEFAULT_SETSIZE`, 2), or
 //!    the least size `PROPERTIES` allows if that is larger
-//!    (`card(X) >= n`, `X = {a, b, c}`, distinct constants in `X`, a
+//!    (`card(X) >= n`, `n` over literals, integer constants and the sizes
+//!    of other sets, `card(X) >= card(Y) + card(Z)`; `X = {a, b, c}`, distinct constants in `X`, a
 //!    function that needs as many elements as a known set: `f : BOOL * BOOL
 //!    >->> X`).
 //!
@@ -97,15 +98,45 @@ pub(crate) fn number_given_sets(
     }
 
     let card_facts = card_conjuncts(machine);
+    let sizes: Vec<Option<u32>> = (0..out.sets.len())
+        .map(|k| {
+            size_of(
+                &out.sets[k],
+                out.spans[k],
+                machine,
+                options,
+                &card_facts,
+                diags,
+            )
+        })
+        .collect();
+    // Sets without a size take the least size PROPERTIES allows, if it
+    // needs more than the default; a bound may read the sizes of other
+    // sets (`card(X) >= card(Y) + card(Z)`): those of a first round.
+    let mut known = integer_constants(machine);
+    let mut least_sizes: Vec<u32> = Vec::new();
+    for _round in 0..2 {
+        least_sizes = out
+            .sets
+            .iter()
+            .zip(&sizes)
+            .map(|(set, size)| {
+                size.unwrap_or_else(|| {
+                    if !set.deferred {
+                        return set.elements.len() as u32;
+                    }
+                    let (least, most) = size_bounds(machine, &set.name, &known);
+                    options.default_set_size.max(least).min(most)
+                })
+            })
+            .collect();
+        for (set, n) in out.sets.iter().zip(&least_sizes) {
+            known.insert(card_key(&set.name), i64::from(*n));
+        }
+    }
     for (k, set) in out.sets.iter_mut().enumerate() {
-        let size = size_of(set, out.spans[k], machine, options, &card_facts, diags);
         if set.deferred {
-            let n = size.unwrap_or_else(|| {
-                // No size given: the least size PROPERTIES allows, if it
-                // needs more than the default.
-                let (least, most) = size_bounds(machine, &set.name);
-                options.default_set_size.max(least).min(most)
-            });
+            let n = least_sizes[k];
             if n == 0 || n > MAX_GIVEN_SET_SIZE {
                 diags.push(Diagnostic::error(
                     out.spans[k],
@@ -208,14 +239,15 @@ fn size_of(
 }
 
 /// The least and most sizes PROPERTIES allows for deferred set `name`,
-/// from its top-level conjuncts (as ProB infers deferred set sizes): `card(X) >= n`,
+/// from its top-level conjuncts (as ProB infers deferred set sizes): `card(X) >= n`
+/// (`n` from literals and the integers `known` holds: constants, other sets' sizes),
 /// `card(X) > n` (and mirrored), `X = {a, b, c}` (or `{a} \/ {b, c}`) of
 /// distinct names (exactly that many: the size is then also at most that), and constants that
 /// conjuncts `a : X` and `a /= b` (or `not(a = b)`) make pairwise distinct elements of `X`
 /// (the largest such group found greedily), and functions that need as
 /// many elements as a set of known size (`f : BOOL * BOOL >->> X`); 0
 /// and `u32::MAX` where nothing bounds it.
-fn size_bounds(machine: &Machine, name: &str) -> (u32, u32) {
+fn size_bounds(machine: &Machine, name: &str, known: &HashMap<String, i64>) -> (u32, u32) {
     let Some(props) = &machine.properties else {
         return (0, u32::MAX);
     };
@@ -227,7 +259,6 @@ fn size_bounds(machine: &Machine, name: &str) -> (u32, u32) {
             _ => None,
         }
     }
-    let known = integer_constants(machine);
     let mut least: i64 = 0;
     let mut most: i64 = i64::MAX;
     let mut members: Vec<&str> = Vec::new();
@@ -461,6 +492,10 @@ fn const_int_in(expr: &Expr, known: &HashMap<String, i64>) -> Option<i64> {
         ExprKind::Int(n) => Some(*n),
         ExprKind::Ident(name) => known.get(name).copied(),
         ExprKind::Unary(UnaryOp::Minus, e) => const_int_in(e, known)?.checked_neg(),
+        ExprKind::Unary(UnaryOp::Card, e) => match &e.kind {
+            ExprKind::Ident(set) => known.get(&card_key(set)).copied(),
+            _ => None,
+        },
         ExprKind::Binary(op, a, b) => {
             let (a, b) = (const_int_in(a, known)?, const_int_in(b, known)?);
             match op {
@@ -474,6 +509,11 @@ fn const_int_in(expr: &Expr, known: &HashMap<String, i64>) -> Option<i64> {
         }
         _ => None,
     }
+}
+
+/// The key of `card(X)` among known integers (no identifier has parentheses).
+fn card_key(set: &str) -> String {
+    format!("card({set})")
 }
 
 /// Integer constants that top-level conjuncts of PROPERTIES define by an
