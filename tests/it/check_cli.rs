@@ -637,6 +637,26 @@ fn simultaneous_assignments_merge_when_the_machine_allows_them() {
     assert!(err.contains("is written by two branches of `||`"), "{err}");
 }
 
+/// A deferred set that is the union of constants of known sizes is as
+/// large as their sum when PROPERTIES makes them disjoint (a partition),
+/// else as large as the largest.
+#[test]
+fn a_deferred_set_partitioned_by_constants_takes_their_sizes() {
+    for (disjoint, valuations) in [("a /\\ b = {} & ", 10), ("", 3)] {
+        let text = format!(
+            "MACHINE M\nSETS U\nCONSTANTS a, b\nPROPERTIES U = a \\/ b & {disjoint}\
+             card(a) = 3 & card(b) = 2\nVARIABLES x\nINVARIANT x : BOOL\n\
+             INITIALISATION x := TRUE\nEND\n"
+        );
+        let (code, out, err) = check(
+            &text,
+            &["--json", "--no-deadlock", "--no-constant-symmetry"],
+        );
+        assert_eq!(code, Some(0), "{text}: {out}{err}");
+        assert_eq!(json(&out)["constant_valuations"], valuations, "{text}");
+    }
+}
+
 /// A deferred set without a given size gets the least size PROPERTIES
 /// allows when that is more than the default 2, instead of a machine
 /// whose constants have no solution.

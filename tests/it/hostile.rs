@@ -538,3 +538,21 @@ fn a_variable_of_one_value_after_a_full_word_is_packed_inside_the_state() {
         out.stdout
     );
 }
+
+/// Enumerating the functions over a domain of a million elements keeps
+/// one choice per element in a loop, not one stack frame each.
+#[test]
+fn functions_over_a_million_elements_are_enumerated_without_deep_recursion() {
+    let (_dir, path) = machine(
+        "Wide",
+        "MACHINE Wide\nCONSTANTS f\nPROPERTIES f : (1..1100) * (1..1000) --> {TRUE}\n\
+         VARIABLES x\nINVARIANT x : BOOL\nINITIALISATION x := f(7 |-> 8)\nEND\n",
+    );
+    let out = orbit(&["check", &path, "--no-deadlock", "--solver", "enumerate"]);
+    assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("distinct states:      1"),
+        "{}",
+        out.stdout
+    );
+}

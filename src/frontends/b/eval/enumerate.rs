@@ -181,9 +181,7 @@ impl Interpreter {
                         PartialSurjection | TotalSurjection | PartialBijection | TotalBijection
                     ),
                 };
-                let mut choice = Vec::with_capacity(dom.len());
-                let mut used = vec![0u32; ran.len()];
-                space.enumerate(&dom, &ran, &mut choice, &mut used, 0, &mut |v| f(v, env))
+                space.enumerate(&dom, &ran, &mut |v| f(v, env))
             }
             _ => {
                 let v = self.eval(s, env)?;
@@ -576,58 +574,71 @@ struct FunctionSpace {
 }
 
 impl FunctionSpace {
-    /// Chooses an image (or none, if partial) for `dom[i..]`, given the
-    /// choices so far and how often each range element is used.
+    /// Calls `f` on every function from `dom` to `ran` of this kind, each
+    /// domain element taking no image (if partial) and then each range
+    /// element in turn, the first domain element varying slowest. A loop
+    /// over an explicit choice per domain element, so that a domain of a
+    /// million elements (`f : INT * INT --> S`) needs no deep stack.
     fn enumerate(
         &self,
         dom: &[Value],
         ran: &[Value],
-        choice: &mut Vec<Option<usize>>,
-        used: &mut [u32],
-        covered: usize,
         f: &mut dyn FnMut(Value) -> R<bool>,
     ) -> R<bool> {
-        let i = choice.len();
-        if self.surjective && ran.len() - covered > dom.len() - i {
-            return Ok(true); // not enough elements left to cover the range
-        }
         if self.injective && !self.partial && dom.len() > ran.len() {
             return Ok(true); // pigeonholes: no total injection
         }
-        // Polled at every node: a space whose every branch dies before a
-        // leaf (`f : A >-> B & ...` pruned late) would never reach one.
-        within_budget(crate::diag::Span::default())?;
-        if i == dom.len() {
-            // Domain elements ascend, so the pairs are already sorted.
-            let pairs: Vec<Value> = choice
-                .iter()
-                .zip(dom)
-                .filter_map(|(c, x)| c.map(|c| Value::pair(x.clone(), ran[c].clone())))
-                .collect();
-            return f(Value::set_from_sorted(pairs));
-        }
-        if self.partial {
-            choice.push(None);
-            let go_on = self.enumerate(dom, ran, choice, used, covered, f)?;
-            choice.pop();
-            if !go_on {
-                return Ok(false);
+        // Option `o` of a domain element: no image if partial and `o` is
+        // 0, else range element `o - partial`.
+        let skip = usize::from(self.partial);
+        let options = ran.len() + skip;
+        let image = |o: usize| o.checked_sub(skip);
+        let mut chosen: Vec<usize> = Vec::with_capacity(dom.len());
+        let mut used = vec![0u32; ran.len()];
+        let mut covered = 0usize;
+        // The first option to try at the next position.
+        let mut next = 0usize;
+        loop {
+            // Polled at every node: a space whose every branch dies before
+            // a leaf (`f : A >-> B & ...` pruned late) would never reach one.
+            within_budget(crate::diag::Span::default())?;
+            let i = chosen.len();
+            // Not enough elements left to cover the range: back up.
+            let hopeless = self.surjective && ran.len() - covered > dom.len() - i;
+            let mut descended = false;
+            if !hopeless && i == dom.len() {
+                // Domain elements ascend, so the pairs are already sorted.
+                let pairs: Vec<Value> = chosen
+                    .iter()
+                    .zip(dom)
+                    .filter_map(|(&o, x)| image(o).map(|c| Value::pair(x.clone(), ran[c].clone())))
+                    .collect();
+                if !f(Value::set_from_sorted(pairs))? {
+                    return Ok(false);
+                }
+            } else if !hopeless {
+                let free = |o: usize| image(o).is_none_or(|c| !self.injective || used[c] == 0);
+                if let Some(o) = (next..options).find(|&o| free(o)) {
+                    if let Some(c) = image(o) {
+                        used[c] += 1;
+                        covered += usize::from(used[c] == 1);
+                    }
+                    chosen.push(o);
+                    next = 0;
+                    descended = true;
+                }
+            }
+            if !descended {
+                // Back up to the last element with an option left.
+                let Some(o) = chosen.pop() else {
+                    return Ok(true);
+                };
+                if let Some(c) = image(o) {
+                    covered -= usize::from(used[c] == 1);
+                    used[c] -= 1;
+                }
+                next = o + 1;
             }
         }
-        for c in 0..ran.len() {
-            if self.injective && used[c] > 0 {
-                continue;
-            }
-            used[c] += 1;
-            choice.push(Some(c));
-            let newly = usize::from(used[c] == 1);
-            let go_on = self.enumerate(dom, ran, choice, used, covered + newly, f)?;
-            choice.pop();
-            used[c] -= 1;
-            if !go_on {
-                return Ok(false);
-            }
-        }
-        Ok(true)
     }
 }

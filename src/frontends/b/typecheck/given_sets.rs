@@ -27,7 +27,9 @@ use std::collections::HashMap;
 
 use super::CheckOptions;
 use crate::diag::{Diagnostic, Span};
-use crate::frontends::b::ast::{BinaryOp, Expr, ExprKind, Machine, SetDecl, UnaryOp};
+use crate::frontends::b::ast::{
+    BinaryOp, BuiltinConstant, Expr, ExprKind, Machine, SetDecl, UnaryOp,
+};
 use crate::frontends::b::types::GivenSet;
 
 /// The largest given set orbit accepts (its elements are enumerated).
@@ -114,6 +116,11 @@ pub(crate) fn number_given_sets(
     // needs more than the default; a bound may read the sizes of other
     // sets (`card(X) >= card(Y) + card(Z)`): those of a first round.
     let mut known = integer_constants(machine);
+    for (name, n, _) in &card_facts {
+        if let Some(n) = n {
+            known.insert(card_key(name), *n);
+        }
+    }
     let mut least_sizes: Vec<u32> = Vec::new();
     for _round in 0..2 {
         least_sizes = out
@@ -309,6 +316,10 @@ fn size_bounds(machine: &Machine, name: &str, known: &HashMap<String, i64>) -> (
                         least = least.max(items.len() as i64);
                     }
                     most = most.min(items.len() as i64);
+                } else if let Some((at_least, at_most)) = union_size(enumeration, props, known) {
+                    // `X = a \/ b \/ c` of sets whose sizes are known.
+                    least = least.max(at_least);
+                    most = most.min(at_most);
                 }
             }
             BinaryOp::Member if is_set(b) => members.extend(ident(a)),
@@ -344,6 +355,71 @@ fn size_bounds(machine: &Machine, name: &str, known: &HashMap<String, i64>) -> (
     least = least.max(best as i64);
     let clamp = |n: i64| n.clamp(0, i64::from(u32::MAX)) as u32;
     (clamp(least), clamp(most))
+}
+
+/// The least and most sizes of `a \/ b \/ ...`, a union of names whose
+/// sizes `known` holds (`card(a) = 3` in PROPERTIES): the largest part and
+/// the sum, or exactly the sum where PROPERTIES makes every two parts
+/// disjoint (`a /\ b = {}`).
+fn union_size(union: &Expr, props: &Expr, known: &HashMap<String, i64>) -> Option<(i64, i64)> {
+    fn parts<'e>(e: &'e Expr, out: &mut Vec<&'e str>) -> bool {
+        match &e.kind {
+            ExprKind::Ident(n) => {
+                out.push(n);
+                true
+            }
+            ExprKind::Binary(BinaryOp::Union, a, b) => parts(a, out) && parts(b, out),
+            _ => false,
+        }
+    }
+    let mut names = Vec::new();
+    if !parts(union, &mut names) || names.len() < 2 {
+        return None;
+    }
+    let sizes: Vec<i64> = names
+        .iter()
+        .map(|n| known.get(&card_key(n)).copied())
+        .collect::<Option<_>>()?;
+    let sum = sizes.iter().try_fold(0i64, |a, &b| a.checked_add(b))?;
+    let largest = sizes.iter().copied().max()?;
+    let empty = |e: &Expr| {
+        matches!(
+            &e.kind,
+            ExprKind::Constant(BuiltinConstant::EmptySet | BuiltinConstant::EmptySeq)
+        )
+    };
+    let disjoint_pairs: Vec<(&str, &str)> = conjuncts(props)
+        .into_iter()
+        .filter_map(|c| match &c.kind {
+            ExprKind::Binary(BinaryOp::Eq, a, b) => {
+                let meet = if empty(b) {
+                    a
+                } else if empty(a) {
+                    b
+                } else {
+                    return None;
+                };
+                match &meet.kind {
+                    ExprKind::Binary(BinaryOp::Inter, x, y) => match (&x.kind, &y.kind) {
+                        (ExprKind::Ident(x), ExprKind::Ident(y)) => Some((x.as_str(), y.as_str())),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect();
+    let disjoint = |x: &str, y: &str| {
+        disjoint_pairs
+            .iter()
+            .any(|&(a, b)| (a, b) == (x, y) || (a, b) == (y, x))
+    };
+    let all_disjoint = names
+        .iter()
+        .enumerate()
+        .all(|(i, x)| names[i + 1..].iter().all(|y| disjoint(x, y)));
+    Some((if all_disjoint { sum } else { largest }, sum))
 }
 
 /// Collects the items of `set` when it is a set extension or a union of
