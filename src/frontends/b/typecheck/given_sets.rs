@@ -293,7 +293,7 @@ fn size_bounds(machine: &Machine, name: &str, known: &HashMap<String, i64>) -> (
                     _ => (b, a, true),
                 };
                 if card_of_set(card)
-                    && let Some(n) = const_int_in(bound, &known)
+                    && let Some(n) = const_int_in(bound, known)
                 {
                     least = least.max(if strict { n.saturating_add(1) } else { n });
                 }
@@ -324,7 +324,7 @@ fn size_bounds(machine: &Machine, name: &str, known: &HashMap<String, i64>) -> (
             }
             BinaryOp::Member if is_set(b) => members.extend(ident(a)),
             BinaryOp::Member => {
-                if let Some(n) = size_from_function_space(machine, b, &is_set, &known) {
+                if let Some(n) = size_from_function_space(machine, b, &is_set, known) {
                     least = least.max(n);
                 }
             }
