@@ -1431,17 +1431,26 @@ fn visit_exprs(e: &CExpr, f: &mut dyn FnMut(&CExpr)) {
 /// Cost class of enumerating a set expression.
 fn set_cost(s: &CExpr) -> u32 {
     // A set of functions, relations, pairs or subsets over an infinite set
-    // (`f : S +-> INTEGER`) is the last to enumerate: another conjunct
-    // (`f : S --> 1..5`) may give a finite domain.
+    // (`f : S +-> INTEGER`) comes after finite sets: another conjunct
+    // (`f : S --> 1..5`) may give a finite domain. It comes before the
+    // infinite sets themselves, which `--bound-integers` cannot cut
+    // (`s : seq(S) & s : POW(INTEGER * S)`).
     fn over_infinite(s: &CExpr) -> bool {
         match &s.kind {
             EK::Ints(IntSet::Natural | IntSet::Natural1 | IntSet::Integer)
             | EK::Strings
             | EK::FreeType(_)
-            | EK::Unary(UnaryOp::Seq | UnaryOp::Seq1 | UnaryOp::Iseq | UnaryOp::Iseq1, _) => true,
-            EK::Unary(UnaryOp::Pow | UnaryOp::Pow1 | UnaryOp::Fin | UnaryOp::Fin1, a) => {
-                over_infinite(a)
-            }
+            | EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => true,
+            EK::Unary(
+                UnaryOp::Pow
+                | UnaryOp::Pow1
+                | UnaryOp::Fin
+                | UnaryOp::Fin1
+                | UnaryOp::Iseq
+                | UnaryOp::Iseq1
+                | UnaryOp::Perm,
+                a,
+            ) => over_infinite(a),
             EK::Binary(op, a, b)
                 if op.is_function_arrow() || matches!(op, BinaryOp::Relation | BinaryOp::Mul) =>
             {
@@ -1450,8 +1459,12 @@ fn set_cost(s: &CExpr) -> u32 {
             _ => false,
         }
     }
-    if over_infinite(s) {
-        return 9;
+    let direct = matches!(
+        &s.kind,
+        EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _)
+    );
+    if over_infinite(s) && !direct {
+        return 8;
     }
     match &s.kind {
         EK::Lit(_) | EK::Read(_) | EK::SetEnum(_) => 1,
