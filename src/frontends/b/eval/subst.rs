@@ -229,12 +229,29 @@ impl Interpreter {
         env: &mut Env<'e>,
         k: &mut Outcome<'_, 'e>,
     ) -> R<()> {
-        // General case: the outcomes of each branch, as values of its
-        // writes, one after another in one buffer (`counts[b]` outcomes of
-        // branch `b`), then every combination swapped in and out.
+        // General case: the outcomes of each branch, then every
+        // combination swapped in and out.
+        let Some((mut values, counts, _)) = self.branch_outcomes(branches, env)? else {
+            return Ok(()); // a blocked branch blocks the whole substitution
+        };
+        self.combine(branches, &counts, &mut values, env, k)
+    }
+
+    /// The outcomes of each branch of `||` run on the same pre-state, as
+    /// the values of the slots it writes, one after another in one buffer:
+    /// (buffer, outcomes of each branch, where each branch's start).
+    /// `None` when a branch has no outcome.
+    #[allow(clippy::type_complexity)]
+    fn branch_outcomes(
+        &self,
+        branches: &[(CSubst, Vec<u32>)],
+        env: &mut Env<'_>,
+    ) -> R<Option<(Vec<Value>, Vec<usize>, Vec<usize>)>> {
         let mut values: Vec<Value> = Vec::new();
         let mut counts: Vec<usize> = Vec::with_capacity(branches.len());
+        let mut offsets: Vec<usize> = Vec::with_capacity(branches.len());
         for (b, w) in branches {
+            offsets.push(values.len());
             let mut n = 0;
             self.exec(b, env, &mut |env| {
                 n += 1;
@@ -242,11 +259,11 @@ impl Interpreter {
                 Ok(())
             })?;
             if n == 0 {
-                return Ok(()); // a blocked branch blocks the whole substitution
+                return Ok(None);
             }
             counts.push(n);
         }
-        self.combine(branches, &counts, &mut values, env, k)
+        Ok(Some((values, counts, offsets)))
     }
 
     /// Branches of `||` that may write the same slots: for every
@@ -259,22 +276,9 @@ impl Interpreter {
         env: &mut Env<'e>,
         k: &mut Outcome<'_, 'e>,
     ) -> R<()> {
-        let mut values: Vec<Value> = Vec::new();
-        let mut counts: Vec<usize> = Vec::with_capacity(p.branches.len());
-        let mut offsets: Vec<usize> = Vec::with_capacity(p.branches.len());
-        for (b, w) in &p.branches {
-            offsets.push(values.len());
-            let mut n = 0;
-            self.exec(b, env, &mut |env| {
-                n += 1;
-                values.extend(w.iter().map(|&s| env.frame[s as usize].clone()));
-                Ok(())
-            })?;
-            if n == 0 {
-                return Ok(()); // a blocked branch blocks the whole substitution
-            }
-            counts.push(n);
-        }
+        let Some((values, counts, offsets)) = self.branch_outcomes(&p.branches, env)? else {
+            return Ok(()); // a blocked branch blocks the whole substitution
+        };
         let pre: Vec<Value> = p
             .slots
             .iter()
