@@ -601,6 +601,45 @@ fn sequences_take_their_elements_from_a_given_range() {
     }
 }
 
+/// Parameters that a disjunction of equalities defines (a knight's
+/// moves) are drawn from its tuples, and a variable that a `#` restricts
+/// to a set its own equalities define is drawn from that set: both give
+/// the states that enumerating the whole types gives, the second where
+/// the type has 2^81 relations.
+#[test]
+fn disjunctions_and_existentials_give_the_candidates() {
+    let knight = "MACHINE K\nCONSTANTS n\nPROPERTIES n = 4\n\
+                  VARIABLES b, i, j\nINVARIANT b <: (1..n) * (1..n) & i : 1..n & j : 1..n\n\
+                  INITIALISATION b, i, j := {(1,1)}, 1, 1\n\
+                  OPERATIONS\n  Move(x, y) = PRE ((x = i + 1 & y = j + 2) or (x = i + 1 & y = j - 2) \
+                  or (x = i - 1 & y = j + 2) or (x = i - 1 & y = j - 2) or (x = i + 2 & y = j + 1) \
+                  or (x = i + 2 & y = j - 1) or (x = i - 2 & y = j + 1) or (x = i - 2 & y = j - 1)) \
+                  & x : 1..n & y : 1..n & (x, y) /: b THEN i, j := x, y || b := b \\/ {(x, y)} END\nEND\n";
+    let guarded = knight.replace(
+        "PRE ((x = i + 1",
+        "PRE x : 1..n & y : 1..n & (x = 0 or x /= 0) & ((x = i + 1",
+    );
+    let (code, out, err) = check(knight, &["--json", "--no-deadlock"]);
+    let (code2, out2, _) = check(&guarded, &["--json", "--no-deadlock"]);
+    assert_eq!(code, code2, "{out}{err}");
+    assert_eq!(json(&out)["states"], json(&out2)["states"]);
+    assert!(json(&out)["states"].as_u64() > Some(100), "{out}");
+    let blocks = "MACHINE T\nSETS B = {a, b, c, d, e, f, g, h, k}\n\
+                  CONSTANTS nxt\nPROPERTIES nxt = {a |-> b, b |-> c, b |-> d, d |-> e, e |-> a, e |-> f}\n\
+                  VARIABLES trk\nINVARIANT trk : B <-> B\n\
+                  INITIALISATION trk :: {t | #u.(u = nxt & t : dom(u) --> ran(u) & t <: u)}\nEND\n";
+    let (code, out, err) = check(blocks, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["initial_states"], 4, "{out}");
+    let blocks = blocks.replace(
+        "trk :: {t | #u.(u = nxt & t : dom(u) --> ran(u) & t <: u)}",
+        "trk : (#u.(u = nxt & trk : dom(u) --> ran(u) & trk <: u))",
+    );
+    let (code, out, err) = check(&blocks, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["initial_states"], 4, "{out}");
+}
+
 /// With ProB's `SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS`, branches of `||`
 /// may write one variable: updates of different points of a function
 /// merge, a branch that leaves the variable alone changes nothing, and

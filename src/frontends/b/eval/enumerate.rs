@@ -183,6 +183,16 @@ impl Interpreter {
                 };
                 space.enumerate(&dom, &ran, &mut |v| f(v, env))
             }
+            // `LET u = E IN S END`: the elements of `S` with `u` bound,
+            // listed lazily as `S`'s own (a space of functions).
+            EK::Let(solver, body) => {
+                let mut result = None;
+                self.solve(solver, env, &mut |env| {
+                    result = Some(self.enum_set(body, env, f)?);
+                    Ok(false)
+                })?;
+                result.ok_or_else(|| Fail::new(s.span, "the LET bindings have no solution"))
+            }
             _ => {
                 let v = self.eval(s, env)?;
                 for (i, x) in set(&v, s.span)?.iter().enumerate() {

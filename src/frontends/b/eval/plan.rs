@@ -486,6 +486,17 @@ fn generator(
         // `v = e1 & .. or v = e2 & ..`: v is one of e1, e2 (the disjunction
         // stays a check).
         PK::Or(..) => {
+            // `(x = e1 & y = f1) or (x = e2 & y = f2)`: the pairs, before
+            // each variable's values on its own.
+            if let Some((pat, tuples, exact)) = disjunct_tuples(c, v, vars, bound) {
+                return Some((
+                    1,
+                    Candidate {
+                        step: SolveStep::BindPattern(pat, tuples),
+                        exact,
+                    },
+                ));
+            }
             let mut candidates = Vec::new();
             if !disjunct_candidates(c, v, &ready, &mut candidates) {
                 return None;
@@ -521,6 +532,15 @@ fn generator(
         // solutions of P (`x_n = x \/ {u}` of TLA2B's translations; the
         // `#` stays a check).
         PK::Exists(inner) => {
+            if let Some(values) = exists_member(inner, v, vars, bound) {
+                return Some((
+                    set_cost(&values) + 1,
+                    Candidate {
+                        step: SolveStep::Bind(v, Gen::In(values)),
+                        exact: false,
+                    },
+                ));
+            }
             let (witness, rest) = exists_witness(inner, v, vars, bound, typed)?;
             let span = c.span;
             let one = CExpr {
@@ -725,6 +745,57 @@ fn exists_witness(
     ready.then_some((witness, rest))
 }
 
+/// For `#u.(u = E & .. & v : S)` (or `v <: S`), where equalities with
+/// ready expressions define every `u`: `LET u = E IN S END` (or its
+/// subsets), the set `v` takes its values from; the `#` stays a check
+/// (`TRK : (#urn.(urn = union(ran(nxt)) & TRK : dom(urn) --> ran(urn)))`:
+/// the functions between two sets, not every relation of `TRK`'s type).
+fn exists_member(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option<CExpr> {
+    let defined = inner
+        .steps
+        .iter()
+        .take_while(|s| matches!(s, SolveStep::Bind(_, Gen::Eq(e)) if is_ready(e, vars, bound)))
+        .count();
+    if defined != inner.vars.len() {
+        return None;
+    }
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    // The subsets of a relation before a function space (`TRK <: urn`
+    // gives 2^card(urn) candidates, `dom(urn) --> ran(urn)` card(ran)^card(dom)).
+    let checks = || {
+        inner.steps[defined..].iter().filter_map(|step| match step {
+            SolveStep::Check(c) => Some(c),
+            _ => None,
+        })
+    };
+    let set = checks()
+        .find_map(|c| match &c.kind {
+            PK::Subset(a, s, false, false) if is_v(a) && is_ready(s, vars, bound) => Some(CExpr {
+                kind: EK::Unary(UnaryOp::Pow, Box::new(s.clone())),
+                span: s.span,
+            }),
+            _ => None,
+        })
+        .or_else(|| {
+            checks().find_map(|c| match &c.kind {
+                PK::Member(a, s, false) if is_v(a) && is_ready(s, vars, bound) => Some(s.clone()),
+                _ => None,
+            })
+        })?;
+    let span = set.span;
+    let definitions = Solver {
+        steps: inner.steps[..defined].to_vec(),
+        condition: None,
+        by_solver: None,
+        image: None,
+        ..inner.clone()
+    };
+    Some(CExpr {
+        kind: EK::Let(Box::new(definitions), Box::new(set)),
+        span,
+    })
+}
+
 /// For `v * k = e` or `e = k * v` (`a = b`), `k` a non-zero number and
 /// `e` ready: `e / k`, the one candidate for `v`, which the equality,
 /// staying a check, keeps where `k` divides `e` (`r * 2 = x`).
@@ -778,6 +849,103 @@ fn disjunct_candidates(
         }
         _ => false,
     }
+}
+
+/// For `(x = e1 & y = f1) or (x = e2 & y = f2) or ..` with every `e`, `f`
+/// ready: the pattern `x |-> y` and the set `{e1 |-> f1, e2 |-> f2, ..}`
+/// it takes its values from (a knight's moves: 8 candidates, not every
+/// square then every move). The variables are the unbound ones that every
+/// disjunct gives a value, `v` among them, two at least; exact when each
+/// disjunct is nothing but one equality for each of them.
+fn disjunct_tuples(
+    p: &CPred,
+    v: u32,
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<(Pattern, CExpr, bool)> {
+    fn flatten<'a>(p: &'a CPred, or: bool, out: &mut Vec<&'a CPred>) {
+        match &p.kind {
+            PK::Or(a, b) if or => {
+                flatten(a, or, out);
+                flatten(b, or, out);
+            }
+            PK::And(ps) if !or => ps.iter().for_each(|q| flatten(q, or, out)),
+            _ => out.push(p),
+        }
+    }
+    let unbound = |e: &CExpr| match e.kind {
+        EK::Read(Slot::Frame(s)) if vars.contains(&s) && !bound.contains(&s) => Some(s),
+        _ => None,
+    };
+    let mut disjuncts = Vec::new();
+    flatten(p, true, &mut disjuncts);
+    // Per disjunct: the value of each variable it defines, and whether it
+    // says anything else.
+    let mut defined: Vec<(Vec<(u32, &CExpr)>, bool)> = Vec::with_capacity(disjuncts.len());
+    for d in disjuncts {
+        let mut conjuncts = Vec::new();
+        flatten(d, false, &mut conjuncts);
+        let mut values: Vec<(u32, &CExpr)> = Vec::new();
+        let mut more = false;
+        for c in conjuncts {
+            let value = match &c.kind {
+                PK::Cmp(Cmp::Eq, a, b) => match (unbound(a), unbound(b)) {
+                    (Some(w), _) if is_ready(b, vars, bound) => Some((w, b)),
+                    (_, Some(w)) if is_ready(a, vars, bound) => Some((w, a)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match value {
+                Some((w, e)) if !values.iter().any(|(x, _)| *x == w) => values.push((w, e)),
+                _ => more = true,
+            }
+        }
+        defined.push((values, more));
+    }
+    let (first, _) = defined.first()?;
+    let common: Vec<u32> = first
+        .iter()
+        .map(|(w, _)| *w)
+        .filter(|w| defined.iter().all(|(vs, _)| vs.iter().any(|(x, _)| x == w)))
+        .collect();
+    if common.len() < 2 || !common.contains(&v) {
+        return None;
+    }
+    let exact = defined
+        .iter()
+        .all(|(vs, more)| !more && vs.len() == common.len());
+    let maplet = |a: CExpr, b: CExpr| CExpr {
+        span: a.span,
+        kind: EK::Binary(BinaryOp::Maplet, Box::new(a), Box::new(b)),
+    };
+    let pattern = common[1..]
+        .iter()
+        .fold(Pattern::Slot(common[0]), |acc, &w| {
+            Pattern::Pair(Box::new(acc), Box::new(Pattern::Slot(w)))
+        });
+    let tuples = defined
+        .iter()
+        .map(|(vs, _)| {
+            let value = |w: u32| {
+                vs.iter()
+                    .find(|(x, _)| *x == w)
+                    .map(|(_, e)| (*e).clone())
+                    .expect("a common variable")
+            };
+            common[1..]
+                .iter()
+                .fold(value(common[0]), |acc, &w| maplet(acc, value(w)))
+        })
+        .collect();
+    Some((
+        pattern,
+        CExpr {
+            kind: EK::SetEnum(tuples),
+            span: p.span,
+        },
+        exact,
+    ))
 }
 
 /// `(a |-> b) = (c |-> d)` as `a = c & b = d`, so that each side can
@@ -1466,8 +1634,20 @@ fn set_cost(s: &CExpr) -> u32 {
     if over_infinite(s) && !direct {
         return 8;
     }
+    // A comprehension that lists its elements (`{dx, dy | (dx = x + 1 &
+    // dy = y + 2) or ..}`) is as cheap as a set enumeration.
+    let listed = |solver: &Solver| {
+        solver.steps.iter().all(|step| match step {
+            SolveStep::Bind(_, Gen::Eq(_)) | SolveStep::Check(_) => true,
+            SolveStep::Bind(_, Gen::In(set)) | SolveStep::BindPattern(_, set) => {
+                matches!(set.kind, EK::SetEnum(_))
+            }
+            _ => false,
+        })
+    };
     match &s.kind {
         EK::Lit(_) | EK::Read(_) | EK::SetEnum(_) => 1,
+        EK::Comprehension(solver) if listed(solver) => 1,
         EK::Ints(IntSet::Natural | IntSet::Natural1 | IntSet::Integer)
         | EK::Strings
         | EK::FreeType(_) => 9,
@@ -1743,6 +1923,28 @@ mod tests {
         assert_eq!(
             plan_of(&["x"], "{1 |-> 2}(x) > 1"),
             "x:In [{1 |-> 2}(x) > 1]"
+        );
+    }
+
+    #[test]
+    fn disjunctions_of_equalities_generate_tuples() {
+        // A knight's moves: the pairs, the disjunction implied by them.
+        assert_eq!(
+            plan_of(
+                &["x", "y"],
+                "x : 1..5 & y : 1..5 & ((x = 3 + 1 & y = 3 + 2) or (x = 3 - 1 & y = 3 - 2))"
+            ),
+            "pattern [x : 1..5] [y : 1..5]"
+        );
+        // A disjunct that says more keeps the disjunction as a check.
+        assert_eq!(
+            plan_of(&["x", "y"], "(x = 1 & y = 2 & x < y) or (x = 2 & y = 1)"),
+            "pattern [(x = 1 & y = 2 & x < y) or (x = 2 & y = 1)]"
+        );
+        // One variable in common: that variable's values only.
+        assert_eq!(
+            plan_of(&["x", "y"], "y : 1..2 & ((x = 1 & y = 2) or x = 2)"),
+            "x:In y:In [((x = 1 & y = 2) or x = 2)]"
         );
     }
 
