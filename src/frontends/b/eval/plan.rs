@@ -103,6 +103,12 @@ pub fn plan(
             }
         }
     };
+    if domains_contradict(&conjuncts, vars) {
+        steps.push(SolveStep::Check(CPred {
+            kind: PK::Const(false),
+            span,
+        }));
+    }
     emit_checks(&is_bound, &mut done, &mut steps);
     while bound.len() < vars.len() {
         // (priority, conjunct, step, whether it uses the integer bound)
@@ -849,6 +855,44 @@ fn disjunct_candidates(
         }
         _ => false,
     }
+}
+
+/// Whether two conjuncts make a variable a total function on an infinite
+/// and on a finite domain (`make : INTEGER * INTEGER >->> REC & make : INT
+/// * INT --> REC`): no valuation satisfies both, and enumerating the
+/// functions on the finite one would not end.
+fn domains_contradict(conjuncts: &[CPred], vars: &[u32]) -> bool {
+    fn infinite(e: &CExpr) -> bool {
+        match &e.kind {
+            EK::Ints(IntSet::Natural | IntSet::Natural1 | IntSet::Integer) | EK::Strings => true,
+            EK::Binary(BinaryOp::Mul, a, b) => {
+                let whole = |x: &CExpr| infinite(x) || matches!(x.kind, EK::Ints(_));
+                (infinite(a) || infinite(b)) && whole(a) && whole(b)
+            }
+            _ => false,
+        }
+    }
+    fn finite(e: &CExpr) -> bool {
+        match &e.kind {
+            EK::Ints(IntSet::Nat | IntSet::Nat1 | IntSet::Int) => true,
+            EK::Binary(BinaryOp::Mul, a, b) => finite(a) && finite(b),
+            _ => literal_size(e).is_some(),
+        }
+    }
+    let mut domains: Vec<(u32, &CExpr)> = Vec::new();
+    for c in conjuncts {
+        if let PK::Member(a, s, false) = &c.kind
+            && let EK::Read(Slot::Frame(v)) = a.kind
+            && vars.contains(&v)
+            && let EK::Binary(op, dom, _) = &s.kind
+            && op.arrow_properties().is_some_and(|(total, _, _)| total)
+        {
+            domains.push((v, dom));
+        }
+    }
+    domains
+        .iter()
+        .any(|(v, a)| infinite(a) && domains.iter().any(|(w, b)| w == v && finite(b)))
 }
 
 /// For `(x = e1 & y = f1) or (x = e2 & y = f2) or ..` with every `e`, `f`
@@ -1946,6 +1990,18 @@ mod tests {
             plan_of(&["x", "y"], "y : 1..2 & ((x = 1 & y = 2) or x = 2)"),
             "x:In y:In [((x = 1 & y = 2) or x = 2)]"
         );
+    }
+
+    #[test]
+    fn total_functions_on_an_infinite_and_a_finite_domain_contradict() {
+        let plan = plan_of(
+            &["f"],
+            "f : INTEGER * INTEGER >->> BOOL & f : INT * INT --> BOOL",
+        );
+        assert!(plan.starts_with("[{f | f : INTEGER"), "{plan}");
+        assert!(plan.contains("f:In"), "{plan}");
+        let plan = plan_of(&["f"], "f : INTEGER +-> BOOL & f : INT --> BOOL");
+        assert!(plan.starts_with("f:In"), "{plan}");
     }
 
     /// The bounds `static_bounds` finds for `{names | pred}`.
