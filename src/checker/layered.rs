@@ -185,6 +185,10 @@ impl<M: Model, S: StateSymmetry> TransitionSystem for Layered<'_, M, S> {
         scratch.moved
     }
 
+    fn discarded(&self, scratch: &Self::Scratch) -> bool {
+        self.model.left_scope(&scratch.model)
+    }
+
     fn state_width(&self) -> usize {
         self.model.state_width()
     }

@@ -152,6 +152,14 @@ pub trait Model: Sync {
         false
     }
 
+    /// After [`Self::successors`] with this scratch: whether a successor
+    /// was dropped for lying outside the model's scope (ProB's `SCOPE`
+    /// definition). A state with such a successor has a transition, so it
+    /// is no deadlock. Default `false`.
+    fn left_scope(&self, _scratch: &Self::Scratch) -> bool {
+        false
+    }
+
     /// The slots of the state vector, in order.
     fn slots(&self) -> Vec<SlotInfo>;
 

@@ -640,6 +640,29 @@ fn disjunctions_and_existentials_give_the_candidates() {
     assert_eq!(json(&out)["initial_states"], 4, "{out}");
 }
 
+/// ProB's `SCOPE == P` leaves the states where `P` is false out of the
+/// search, initial states too; a state whose successors all leave the
+/// scope is no deadlock, and the run says that SCOPE cut it.
+#[test]
+fn scope_leaves_states_out_of_the_search() {
+    let text = "MACHINE Up\nDEFINITIONS SCOPE == x <= 3\nVARIABLES x\nINVARIANT x : INTEGER\n\
+                INITIALISATION x :: {0, 1, 9}\nOPERATIONS\n  Inc = x := x + 1\nEND\n";
+    let (code, out, err) = check(text, &["--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 4, "{out}");
+    assert_eq!(json(&out)["initial_states"], 2, "{out}");
+    assert!(err.contains("SCOPE"), "{err}");
+    // Without SCOPE the state x = 3 moves on: the same machine, bounded
+    // by a guard instead, deadlocks there.
+    let guarded = text
+        .replace("DEFINITIONS SCOPE == x <= 3\n", "")
+        .replace("{0, 1, 9}", "{0, 1}")
+        .replace("Inc = x := x + 1", "Inc = SELECT x < 3 THEN x := x + 1 END");
+    let (code, out, _) = check(&guarded, &["--json"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(json(&out)["result"], "deadlock", "{out}");
+}
+
 /// With ProB's `SET_PREF_ALLOW_SIMULTANEOUS_ASSIGNMENTS`, branches of `||`
 /// may write one variable: updates of different points of a function
 /// merge, a branch that leaves the variable alone changes nothing, and

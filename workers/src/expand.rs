@@ -199,7 +199,7 @@ impl<'a, T: TransitionSystem> Expander<'a, T> {
             !system.moved(&self.scratch)
         } else {
             emitted == 0
-        };
+        } && !system.discarded(&self.scratch);
         if self.check_deadlock && stuck {
             return Err(Stop::Found(Finding::Deadlock, id, depth));
         }

@@ -183,6 +183,15 @@ pub trait TransitionSystem: Sync {
         true
     }
 
+    /// After [`TransitionSystem::successors`] or
+    /// [`TransitionSystem::reduced_successors`] of a state with this
+    /// scratch: whether the system dropped a successor (one outside the
+    /// model's scope). A state that has one is no deadlock, even without
+    /// successors. Default `false`.
+    fn discarded(&self, _scratch: &Self::Scratch) -> bool {
+        false
+    }
+
     /// Emits every initial state, in a deterministic order. Duplicates are
     /// allowed (the engine deduplicates).
     fn initial_states(

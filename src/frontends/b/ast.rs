@@ -88,6 +88,9 @@ pub struct Machine {
     pub definitions: Vec<Definition>,
     /// The `GOAL == P` definition, parsed as a predicate, if present.
     pub goal: Option<Expr>,
+    /// The `SCOPE == P` definition (ProB's), parsed as a predicate: a
+    /// reachable state where it is false is kept but not expanded.
+    pub scope: Option<Expr>,
     /// The `ASSERT_LTL...` definitions: name and formula (ProB's syntax).
     pub ltl: Vec<(String, String)>,
     /// The predicate atoms `{P}` of the LTL formulas (the machine's own and
@@ -129,6 +132,7 @@ impl Machine {
             local_operations: Vec::new(),
             definitions: Vec::new(),
             goal: None,
+            scope: None,
             ltl: Vec::new(),
             ltl_atoms: Vec::new(),
             ltl_steps: Vec::new(),

@@ -100,6 +100,13 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
             ctl.join(", ")
         ));
     }
+    if composed.machine.scope.is_some() {
+        composed.warnings.push(
+            "SCOPE: states where it is false are left out of the search (as ProB does); \
+             what lies beyond them is not checked"
+                .to_string(),
+        );
+    }
     let file = Arc::new(composed.file);
     let machine = composed.machine;
     let check_options = CheckOptions {

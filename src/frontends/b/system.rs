@@ -91,6 +91,9 @@ pub struct BScratch {
     tables: ElementTables,
     /// The operation instances attached when this scratch was made.
     instances: Option<Arc<Instances>>,
+    /// Whether a successor of the state last expanded was outside `SCOPE`
+    /// (and so dropped).
+    out_of_scope: bool,
 }
 
 impl BSystem {
@@ -308,8 +311,18 @@ impl BSystem {
                 constants,
                 valuation: index,
             };
+            let mut scope_error = None;
             self.interpreter
                 .initialise(constants, &mut |variables| {
+                    // ProB's SCOPE: an initial state outside it is dropped.
+                    match self.interpreter.in_scope(constants, variables) {
+                        Ok(true) => {}
+                        Ok(false) => return,
+                        Err(e) => {
+                            scope_error.get_or_insert(e);
+                            return;
+                        }
+                    }
                     if self.layout.encode(constants, variables, &mut out).is_err()
                         || self.layout.pack(&out, &mut packed).is_err()
                     {
@@ -319,6 +332,9 @@ impl BSystem {
                     }
                 })
                 .map_err(|e| self.error(&e))?;
+            if let Some(e) = scope_error {
+                return Err(self.error(&e));
+            }
             if failed {
                 return Err(self.encode_error());
             }
@@ -390,13 +406,28 @@ impl BSystem {
             constants,
             variables,
             out,
+            out_of_scope,
             ..
         } = scratch;
+        *out_of_scope = false;
+        let mut scope_error = None;
         out.clear();
         out.extend_from_slice(state);
         let mut failed = false;
         self.interpreter
             .successors(constants, variables, &mut |step| {
+                // ProB's SCOPE: a successor outside it is dropped.
+                match self.interpreter.in_scope(constants, step.variables) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        *out_of_scope = true;
+                        return;
+                    }
+                    Err(e) => {
+                        scope_error.get_or_insert(e);
+                        return;
+                    }
+                }
                 if self
                     .layout
                     .encode_changed_variables(variables, step.variables, state, out)
@@ -408,6 +439,9 @@ impl BSystem {
                 }
             })
             .map_err(|e| self.error(&e))?;
+        if let Some(e) = scope_error {
+            return Err(self.error(&e));
+        }
         if failed {
             Err(self.encode_error())
         } else {
@@ -516,6 +550,7 @@ impl Model for BSystem {
             changed: Vec::new(),
             vouched: Vec::new(),
             tables: self.layout.element_tables(),
+            out_of_scope: false,
             instances: self
                 .instances
                 .read()
@@ -597,6 +632,10 @@ impl Model for BSystem {
             Ok(()) if unpackable => Err(self.encode_error()),
             result => result,
         }
+    }
+
+    fn left_scope(&self, scratch: &BScratch) -> bool {
+        scratch.out_of_scope
     }
 
     fn check_state(

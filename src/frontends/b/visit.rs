@@ -127,13 +127,14 @@ pub fn walk_subst_exprs<'a>(subst: &'a Subst, f: &mut dyn FnMut(&'a Expr)) {
 
 /// Calls `f` on every expression of the machine that takes part in its
 /// meaning: CONSTRAINTS, PROPERTIES, INVARIANT, ASSERTIONS, GOAL,
-/// INITIALISATION and the operations. (`scope_X` sizes are not included.)
+/// SCOPE, INITIALISATION and the operations. (`scope_X` sizes are not included.)
 pub fn walk_machine_exprs<'a>(machine: &'a Machine, f: &mut dyn FnMut(&'a Expr)) {
     for e in [
         &machine.constraints,
         &machine.properties,
         &machine.invariant,
         &machine.goal,
+        &machine.scope,
     ]
     .into_iter()
     .flatten()

@@ -177,6 +177,7 @@ impl Composer {
         let (kind, name) = (m.kind, m.name.clone());
         let (ltl, ltl_atoms) = (std::mem::take(&mut m.ltl), std::mem::take(&mut m.ltl_atoms));
         let ltl_steps = std::mem::take(&mut m.ltl_steps);
+        let scope = m.scope.take();
         let (goal, scopes, definitions, constraints) = (
             m.goal.take(),
             std::mem::take(&mut m.scopes),
@@ -190,6 +191,7 @@ impl Composer {
         merged.name = name;
         merged.params = own_params;
         merged.goal = goal;
+        merged.scope = scope;
         merged.ltl = ltl;
         merged.ltl_atoms = ltl_atoms;
         merged.ltl_steps = ltl_steps;
@@ -291,6 +293,7 @@ impl Composer {
         out.params = std::mem::take(&mut m.params);
         out.constraints = m.constraints.take();
         out.goal = m.goal.take();
+        out.scope = m.scope.take();
         out.ltl = std::mem::take(&mut m.ltl);
         out.ltl_atoms = std::mem::take(&mut m.ltl_atoms);
         out.ltl_steps = std::mem::take(&mut m.ltl_steps);

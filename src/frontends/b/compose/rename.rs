@@ -30,6 +30,7 @@ pub(super) fn replace_in_machine(m: &mut Machine, map: &Replacements) {
         &mut m.properties,
         &mut m.invariant,
         &mut m.goal,
+        &mut m.scope,
     ]
     .into_iter()
     .flatten()

@@ -93,6 +93,8 @@ pub struct Interpreter {
     invariant_reads: Vec<Vec<usize>>,
     assertions: Vec<(CPred, String)>,
     goal: Option<CPred>,
+    /// `SCOPE == P`: states where it is false are not expanded.
+    scope: Option<CPred>,
     /// The LTL formulas' predicate atoms, by the text they were written as.
     ltl_atoms: Vec<(String, CPred)>,
     /// The LTL step atoms' arguments (`None`: any), by the atom's text.
@@ -214,6 +216,7 @@ impl Interpreter {
             assertions.push((c.pred(a)?, text(a.span)));
         }
         let goal = machine.goal.as_ref().map(|g| c.pred(g)).transpose()?;
+        let scope = machine.scope.as_ref().map(|s| c.pred(s)).transpose()?;
         let mut ltl_atoms = Vec::new();
         for (text, e) in &machine.ltl_atoms {
             ltl_atoms.push((text.clone(), c.pred(e)?));
@@ -384,6 +387,7 @@ impl Interpreter {
             invariant_reads,
             assertions,
             goal,
+            scope,
             ltl_atoms,
             ltl_steps,
             state_frame,
@@ -792,6 +796,20 @@ impl Interpreter {
     /// Does the machine define `GOAL`?
     pub fn has_goal(&self) -> bool {
         self.goal.is_some()
+    }
+
+    /// Whether the machine has a `SCOPE == P` definition.
+    pub fn has_scope(&self) -> bool {
+        self.scope.is_some()
+    }
+
+    /// Does the state satisfy `SCOPE` (true if there is none)? A state
+    /// that does not is not expanded.
+    pub fn in_scope(&self, constants: &[Value], variables: &[Value]) -> Result<bool, EvalError> {
+        match &self.scope {
+            Some(s) => Ok(self.holds(s, &mut self.state_env(constants, variables))?),
+            None => Ok(true),
+        }
     }
 
     /// Does the state satisfy `GOAL` (false if there is none)?

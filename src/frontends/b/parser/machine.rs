@@ -110,6 +110,8 @@ impl Parser<'_> {
                 ));
             } else if def_name.name == "GOAL" {
                 m.goal = Some(self.parse_definition_body(index, |p| p.expr())?);
+            } else if def_name.name == "SCOPE" {
+                m.scope = Some(self.parse_definition_body(index, |p| p.expr())?);
             } else if def_name.name.starts_with("ASSERT_LTL") {
                 let body = self.parse_definition_body(index, |p| p.expr())?;
                 let ExprKind::Str(formula) = body.kind else {

@@ -92,6 +92,10 @@ pub fn visible_variables(
     {
         out.extend(expr_reads(&variables, g));
     }
+    // Where SCOPE stops the search is seen as a property is.
+    if let Some(s) = &machine.scope {
+        out.extend(expr_reads(&variables, s));
+    }
     out
 }
 

@@ -136,6 +136,9 @@ pub fn check_machine(
     if let Some(goal) = &machine.goal {
         checker.pred(goal);
     }
+    if let Some(scope) = &machine.scope {
+        checker.pred(scope);
+    }
     for step in &machine.ltl_steps {
         // An unknown operation is refused by the LTL check, by name.
         let Some(k) = machine
