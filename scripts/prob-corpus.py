@@ -16,7 +16,8 @@ without the root; ProB has one setup node when a machine has PROPERTIES
 but no constants), then invariants only and deadlocks only (the verdicts,
 compared with ProB's flags). ProB stops at its first error, so where it
 found one its count is of the states it explored and only the verdicts
-compare, and only where ProB did not stop at the other kind of error first.
+compare, and only where ProB did not stop at the other kind of error first
+(orbit's count may then run out of time: it must find ProB's error).
 A machine that cannot be initialised (no outcome, a variable read before
 or never assigned) agrees where ProB recorded no node beyond its setup.
 ProB records no state at all where its run stopped at an error (a
@@ -150,7 +151,14 @@ def check(orbit, rec, timeout):
         row["outcome"] = "changed"
         return row
     report, error = run(orbit, rec["file"], ["--no-deadlock", "--no-invariant"], timeout)
-    if report is None:
+    # Where ProB stopped at an error only the verdicts compare: a count
+    # that does not finish in time leaves them to decide.
+    found_error = rec["deadlock"] or rec["invariant"]
+    unfinished = (report is None and error.startswith("timeout")) or (
+        report is not None and report["result"] == "stopped")
+    if unfinished and found_error:
+        report = None
+    elif report is None:
         row["detail"] = error
         if error.startswith("timeout"):
             row["outcome"] = "timeout"
@@ -160,10 +168,10 @@ def check(orbit, rec, timeout):
         else:
             row["outcome"] = "refused"
         return row
-    if report["result"] == "stopped":
+    elif report["result"] == "stopped":
         row["outcome"] = "timeout"
         return row
-    if report["result"] != "ok":
+    if report is not None and report["result"] != "ok":
         row["detail"] = report.get("message", "")
         # No constant valuation, or no initial state: ProB has no node
         # beyond the setup nodes either.
@@ -177,11 +185,13 @@ def check(orbit, rec, timeout):
                           and re.search(ILL_DEFINED, row["detail"]))
         row["outcome"] = "agrees" if empty else "stopped by " + report["result"]
         return row
-    valuations = report.get("constant_valuations", 0)
-    if valuations == 0 and rec["setup"]:
-        valuations = 1  # PROPERTIES without constants: one setup node
-    states = report["states"] + valuations
-    row["orbit_states"] = states
+    states = None
+    if report is not None:
+        valuations = report.get("constant_valuations", 0)
+        if valuations == 0 and rec["setup"]:
+            valuations = 1  # PROPERTIES without constants: one setup node
+        states = report["states"] + valuations
+        row["orbit_states"] = states
     verdicts = []
     for flags, key, result in (
         (["--no-deadlock"], "prob_invariant", "invariant_violation"),
@@ -201,8 +211,10 @@ def check(orbit, rec, timeout):
     row["verdicts_agree"] = verdicts
     # ProB stops at its first error, so its count is the whole state space
     # only where it found none; elsewhere only the verdicts compare.
-    counts = states == rec["states"] or rec["deadlock"] or rec["invariant"]
-    if counts and all(v is not False for v in verdicts):
+    counts = states == rec["states"] or found_error
+    # Without a count, orbit must have found ProB's error itself.
+    found = states is not None or any(verdicts)
+    if counts and found and all(v is not False for v in verdicts):
         row["outcome"] = "agrees"
     else:
         row["outcome"] = "differs"
