@@ -640,6 +640,34 @@ fn disjunctions_and_existentials_give_the_candidates() {
     assert_eq!(json(&out)["initial_states"], 4, "{out}");
 }
 
+/// `x ^ y = s` draws `x` and `y` from the ways to cut `s` (and three
+/// parts from the ways to cut it in three), where enumerating `seq(S)`
+/// is impossible.
+#[test]
+fn concatenations_are_cut() {
+    for (init, states) in [
+        ("x, y : (x ^ y = [1, 2, 3])", 4),
+        ("x, y : ([1, 2] ^ [3] = x ^ y & x /= [])", 3),
+        (
+            "ANY a, b, c WHERE a ^ b ^ c = [1, 2] THEN x, y := a ^ [0] ^ b, c END",
+            6,
+        ),
+        ("x, y : (x ^ x = [1, 2] & y = x)", 0),
+    ] {
+        let text = format!(
+            "MACHINE C\nVARIABLES x, y\nINVARIANT x : seq(NAT) & y : seq(NAT)\n\
+             INITIALISATION {init}\nEND\n"
+        );
+        let (code, out, err) = check(&text, &["--json", "--no-deadlock"]);
+        if states == 0 {
+            assert_ne!(code, Some(0), "{init}: {out}{err}");
+            continue;
+        }
+        assert_eq!(code, Some(0), "{init}: {out}{err}");
+        assert_eq!(json(&out)["initial_states"], states, "{init}: {out}");
+    }
+}
+
 /// ProB's `SCOPE == P` leaves the states where `P` is false out of the
 /// search, initial states too; a state whose successors all leave the
 /// scope is no deadlock, and the run says that SCOPE cut it.

@@ -8,7 +8,7 @@
 //! building them (see [`super::pred`] and [`super::enumerate`]).
 
 use super::ir::{CExpr, EK, Slot, Solver};
-use super::{Env, Fail, Interpreter, R};
+use super::{Env, Fail, Interpreter, R, within_budget_every};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
 use crate::frontends::b::value::relations::{self as rel, Applied};
@@ -310,6 +310,36 @@ impl Interpreter {
                 } else {
                     self.eval(b, env)
                 }
+            }
+            EK::Splits(s, parts) => {
+                let v = self.eval(s, env)?;
+                let elements = seq(&v, s.span)?;
+                let mut out = Vec::new();
+                // Cut points 0 <= c1 <= .. <= c(n-1) <= len, in order.
+                let mut cuts = vec![0usize; (*parts as usize).saturating_sub(1)];
+                loop {
+                    within_budget_every(out.len(), span)?;
+                    let mut from = 0;
+                    let mut tuple: Option<Value> = None;
+                    for &to in cuts.iter().chain(std::iter::once(&elements.len())) {
+                        let part = seqs::from_elements(elements[from..to].iter().copied());
+                        tuple = Some(match tuple {
+                            None => part,
+                            Some(t) => Value::pair(t, part),
+                        });
+                        from = to;
+                    }
+                    out.extend(tuple);
+                    // The next cuts: raise the last that can rise, and
+                    // set the ones after it to it.
+                    let Some(k) = (0..cuts.len()).rev().find(|&k| cuts[k] < elements.len()) else {
+                        break;
+                    };
+                    cuts[k] += 1;
+                    let c = cuts[k];
+                    cuts[k + 1..].iter_mut().for_each(|x| *x = c);
+                }
+                Ok(Value::set_from_vec(out))
             }
             EK::Let(solver, body) => {
                 let mut result = None;

@@ -432,6 +432,18 @@ fn generator(
                 // equality stays a check).
                 let in_enum =
                     |x: &CExpr| matches!(&x.kind, EK::SetEnum(items) if items.iter().any(is_v));
+                // `x ^ y = s`: the ways to cut `s`.
+                if let Some((pat, splits)) = concatenation(a, b, v, vars, bound)
+                    .or_else(|| concatenation(b, a, v, vars, bound))
+                {
+                    return Some((
+                        1,
+                        Candidate {
+                            step: SolveStep::BindPattern(pat, splits),
+                            exact: true,
+                        },
+                    ));
+                }
                 // `v * k = e`: `v = e / k` where `k` divides `e`.
                 if let Some(quotient) = quotient(a, b, v, &ready) {
                     return Some((
@@ -800,6 +812,60 @@ fn exists_member(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option<
         kind: EK::Let(Box::new(definitions), Box::new(set)),
         span,
     })
+}
+
+/// For `x ^ y ^ .. = s` (`cat`, `s`) with `s` ready and the parts distinct
+/// variables, `v` among them: the pattern of the parts and the ways to cut
+/// `s` into as many (`CardTrick`'s `x, y : (x ^ y = initial)`).
+fn concatenation(
+    cat: &CExpr,
+    s: &CExpr,
+    v: u32,
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<(Pattern, CExpr)> {
+    if !matches!(cat.kind, EK::Binary(BinaryOp::Concat, ..)) || !is_ready(s, vars, bound) {
+        return None;
+    }
+    // The parts, left to right, of a left-nested `((a ^ b) ^ c)`.
+    let mut parts = Vec::new();
+    let mut e = cat;
+    while let EK::Binary(BinaryOp::Concat, a, b) = &e.kind {
+        parts.push(&**b);
+        e = a;
+    }
+    parts.push(e);
+    parts.reverse();
+    let mut pats = Vec::with_capacity(parts.len());
+    for p in &parts {
+        let EK::Read(Slot::Frame(slot)) = p.kind else {
+            return None;
+        };
+        pats.push(pattern(p, vars, bound)?);
+        if parts[..pats.len() - 1]
+            .iter()
+            .any(|q| matches!(q.kind, EK::Read(Slot::Frame(t)) if t == slot))
+        {
+            return None;
+        }
+    }
+    if !pats
+        .iter()
+        .any(|p| matches!(p, Pattern::Slot(s) if *s == v))
+    {
+        return None;
+    }
+    let n = pats.len() as u32;
+    let mut pats = pats.into_iter();
+    let first = pats.next()?;
+    let pat = pats.fold(first, |acc, p| Pattern::Pair(Box::new(acc), Box::new(p)));
+    Some((
+        pat,
+        CExpr {
+            kind: EK::Splits(Box::new(s.clone()), n),
+            span: cat.span,
+        },
+    ))
 }
 
 /// For `v * k = e` or `e = k * v` (`a = b`), `k` a non-zero number and
@@ -1817,7 +1883,9 @@ fn has_binder(e: &CExpr) -> bool {
         EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Read(_) | EK::Local(..) => {
             false
         }
-        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => has_binder(a),
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) | EK::Splits(a, _) => {
+            has_binder(a)
+        }
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)
@@ -1839,7 +1907,9 @@ pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
     match &e.kind {
         EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Read(Slot::Const(_)) => {}
         EK::Read(Slot::Frame(s)) | EK::Local(s, _) => out.push(*s),
-        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => expr_slots(a, out),
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) | EK::Splits(a, _) => {
+            expr_slots(a, out)
+        }
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)
