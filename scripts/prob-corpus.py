@@ -216,6 +216,8 @@ def check(orbit, rec, timeout):
     found = states is not None or any(verdicts)
     if counts and found and all(v is not False for v in verdicts):
         row["outcome"] = "agrees"
+    elif not found and not any(v is False for v in verdicts):
+        row["outcome"] = "timeout"  # neither the count nor a verdict finished
     else:
         row["outcome"] = "differs"
     return row

@@ -641,12 +641,15 @@ fn disjunctions_and_existentials_give_the_candidates() {
 }
 
 /// `x ^ y = s` draws `x` and `y` from the ways to cut `s` (and three
-/// parts from the ways to cut it in three), where enumerating `seq(S)`
-/// is impossible.
+/// parts from the ways to cut it in three; with `size(x) = n`, only the
+/// cuts that give `x` n elements), where enumerating `seq(S)` is
+/// impossible.
 #[test]
 fn concatenations_are_cut() {
     for (init, states) in [
         ("x, y : (x ^ y = [1, 2, 3])", 4),
+        ("x, y : (x ^ y = [1, 2, 3] & size(x) = 2)", 1),
+        ("x, y : (x ^ y = [1, 2, 3] & 5 = size(y))", 0),
         ("x, y : ([1, 2] ^ [3] = x ^ y & x /= [])", 3),
         (
             "ANY a, b, c WHERE a ^ b ^ c = [1, 2] THEN x, y := a ^ [0] ^ b, c END",

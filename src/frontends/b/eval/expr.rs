@@ -311,34 +311,18 @@ impl Interpreter {
                     self.eval(b, env)
                 }
             }
-            EK::Splits(s, parts) => {
+            EK::Splits(s, sizes) => {
                 let v = self.eval(s, env)?;
                 let elements = seq(&v, s.span)?;
-                let mut out = Vec::new();
-                // Cut points 0 <= c1 <= .. <= c(n-1) <= len, in order.
-                let mut cuts = vec![0usize; (*parts as usize).saturating_sub(1)];
-                loop {
-                    within_budget_every(out.len(), span)?;
-                    let mut from = 0;
-                    let mut tuple: Option<Value> = None;
-                    for &to in cuts.iter().chain(std::iter::once(&elements.len())) {
-                        let part = seqs::from_elements(elements[from..to].iter().copied());
-                        tuple = Some(match tuple {
-                            None => part,
-                            Some(t) => Value::pair(t, part),
-                        });
-                        from = to;
-                    }
-                    out.extend(tuple);
-                    // The next cuts: raise the last that can rise, and
-                    // set the ones after it to it.
-                    let Some(k) = (0..cuts.len()).rev().find(|&k| cuts[k] < elements.len()) else {
-                        break;
-                    };
-                    cuts[k] += 1;
-                    let c = cuts[k];
-                    cuts[k + 1..].iter_mut().for_each(|x| *x = c);
+                let mut fixed = Vec::with_capacity(sizes.len());
+                for size in sizes {
+                    fixed.push(match size {
+                        Some(e) => Some(super::expr::int(&self.eval(e, env)?, e.span)?),
+                        None => None,
+                    });
                 }
+                let mut out = Vec::new();
+                Self::splits(&elements, &fixed, 0, None, &mut out, span)?;
                 Ok(Value::set_from_vec(out))
             }
             EK::Let(solver, body) => {
@@ -350,6 +334,47 @@ impl Interpreter {
                 result.ok_or_else(|| Fail::new(span, "the LET bindings have no solution"))
             }
         }
+    }
+
+    /// Pushes onto `out` every way to cut `elements[from..]` into
+    /// `sizes.len()` parts, each of its fixed size where it has one, as the
+    /// left-nested tuple continuing `prefix`.
+    fn splits(
+        elements: &[&Value],
+        sizes: &[Option<i64>],
+        from: usize,
+        prefix: Option<Value>,
+        out: &mut Vec<Value>,
+        span: Span,
+    ) -> R<()> {
+        let Some((size, rest)) = sizes.split_first() else {
+            return Ok(());
+        };
+        let left = elements.len() - from;
+        let lengths = match size {
+            Some(n) if *n < 0 || *n as usize > left => return Ok(()),
+            Some(n) => *n as usize..=*n as usize,
+            // The last part takes what is left.
+            None if rest.is_empty() => left..=left,
+            None => 0..=left,
+        };
+        for len in lengths {
+            if rest.is_empty() && len != left {
+                continue;
+            }
+            within_budget_every(out.len(), span)?;
+            let part = seqs::from_elements(elements[from..from + len].iter().copied());
+            let tuple = match &prefix {
+                None => part,
+                Some(t) => Value::pair(t.clone(), part),
+            };
+            if rest.is_empty() {
+                out.push(tuple);
+            } else {
+                Self::splits(elements, rest, from + len, Some(tuple), out, span)?;
+            }
+        }
+        Ok(())
     }
 
     /// `card(r~[{y}])` without building the image, if `e` is `r~[{y}]`

@@ -101,10 +101,10 @@ pub enum EK {
     IfThenElse(Box<CPred>, Box<CExpr>, Box<CExpr>),
     /// `LET ... BE P IN E END`: the solver binds the names.
     Let(Box<Solver>, Box<CExpr>),
-    /// The ways to cut a sequence into `n` parts: every left-nested tuple
-    /// `((a |-> b) |-> c)` with `a ^ b ^ c` the sequence (how plans generate
-    /// `x ^ y = s`).
-    Splits(Box<CExpr>, u32),
+    /// The ways to cut a sequence into parts, each of the given size where
+    /// one is given: every left-nested tuple `((a |-> b) |-> c)` with `a ^
+    /// b ^ c` the sequence (how plans generate `x ^ y = s`).
+    Splits(Box<CExpr>, Vec<Option<CExpr>>),
     /// An external function of ProB's libraries (see [`crate::frontends::b::library`]).
     External(crate::frontends::b::library::External, Vec<CExpr>),
     /// The defining expression of a constant (`c = E` in PROPERTIES): its

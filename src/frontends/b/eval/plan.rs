@@ -212,6 +212,19 @@ pub fn plan(
                     cand.exact = false;
                     prio = 5;
                 }
+                // `a ^ b = s` with `size(a) = 4` elsewhere: only the cuts
+                // that give `a` 4 elements.
+                if let SolveStep::BindPattern(pat, set) = &mut cand.step
+                    && let EK::Splits(_, sizes) = &mut set.kind
+                {
+                    let mut leaves = Vec::new();
+                    pattern_leaves(pat, &mut leaves);
+                    for (size, leaf) in sizes.iter_mut().zip(leaves) {
+                        if let Some(w) = leaf {
+                            *size = exact_size(w, &conjuncts, &done, vars, &bound);
+                        }
+                    }
+                }
                 // A domain cut by `--bound-integers` comes last: a variable
                 // bound otherwise first may give this one an exact
                 // generator (`c = d + d` once `d` is bound, rather than
@@ -862,10 +875,47 @@ fn concatenation(
     Some((
         pat,
         CExpr {
-            kind: EK::Splits(Box::new(s.clone()), n),
+            kind: EK::Splits(Box::new(s.clone()), vec![None; n as usize]),
             span: cat.span,
         },
     ))
+}
+
+/// The leaves of a pattern left to right: the slot each binds (`None`
+/// for one already bound).
+fn pattern_leaves(p: &Pattern, out: &mut Vec<Option<u32>>) {
+    match p {
+        Pattern::Slot(s) => out.push(Some(*s)),
+        Pattern::Bound(_) => out.push(None),
+        Pattern::Pair(a, b) => {
+            pattern_leaves(a, out);
+            pattern_leaves(b, out);
+        }
+    }
+}
+
+/// `e` from a pending conjunct `size(v) = e` (either way round) with `e`
+/// ready.
+fn exact_size(
+    v: u32,
+    conjuncts: &[CPred],
+    done: &[bool],
+    vars: &[u32],
+    bound: &[u32],
+) -> Option<CExpr> {
+    let is_size_of_v = |e: &CExpr| {
+        matches!(&e.kind, EK::Unary(UnaryOp::Size, x)
+            if matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v))
+    };
+    conjuncts.iter().zip(done).find_map(|(c, d)| match &c.kind {
+        PK::Cmp(Cmp::Eq, a, b) if !d && is_size_of_v(a) && is_ready(b, vars, bound) => {
+            Some(b.clone())
+        }
+        PK::Cmp(Cmp::Eq, a, b) if !d && is_size_of_v(b) && is_ready(a, vars, bound) => {
+            Some(a.clone())
+        }
+        _ => None,
+    })
 }
 
 /// For `v * k = e` or `e = k * v` (`a = b`), `k` a non-zero number and
@@ -924,8 +974,8 @@ fn disjunct_candidates(
 }
 
 /// Whether two conjuncts make a variable a total function on an infinite
-/// and on a finite domain (`make : INTEGER * INTEGER >->> REC & make : INT
-/// * INT --> REC`): no valuation satisfies both, and enumerating the
+/// and on a finite domain (`make : INTEGER * INTEGER >->> REC &
+/// make : INT * INT --> REC`): no valuation satisfies both, and enumerating the
 /// functions on the finite one would not end.
 fn domains_contradict(conjuncts: &[CPred], vars: &[u32]) -> bool {
     fn infinite(e: &CExpr) -> bool {
@@ -1883,9 +1933,8 @@ fn has_binder(e: &CExpr) -> bool {
         EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Read(_) | EK::Local(..) => {
             false
         }
-        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) | EK::Splits(a, _) => {
-            has_binder(a)
-        }
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => has_binder(a),
+        EK::Splits(a, sizes) => has_binder(a) || sizes.iter().flatten().any(has_binder),
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)
@@ -1907,8 +1956,10 @@ pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
     match &e.kind {
         EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Read(Slot::Const(_)) => {}
         EK::Read(Slot::Frame(s)) | EK::Local(s, _) => out.push(*s),
-        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) | EK::Splits(a, _) => {
-            expr_slots(a, out)
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => expr_slots(a, out),
+        EK::Splits(a, sizes) => {
+            expr_slots(a, out);
+            sizes.iter().flatten().for_each(|e| expr_slots(e, out));
         }
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)
