@@ -315,13 +315,8 @@ impl BSystem {
             self.interpreter
                 .initialise(constants, &mut |variables| {
                     // ProB's SCOPE: an initial state outside it is dropped.
-                    match self.interpreter.in_scope(constants, variables) {
-                        Ok(true) => {}
-                        Ok(false) => return,
-                        Err(e) => {
-                            scope_error.get_or_insert(e);
-                            return;
-                        }
+                    if !self.in_scope(constants, variables, &mut scope_error) {
+                        return;
                     }
                     if self.layout.encode(constants, variables, &mut out).is_err()
                         || self.layout.pack(&out, &mut packed).is_err()
@@ -392,6 +387,22 @@ impl BSystem {
         }
     }
 
+    /// Whether a state with these values lies within `SCOPE`; false after
+    /// recording in `error` (the first one kept) an error evaluating it.
+    fn in_scope(
+        &self,
+        constants: &[Value],
+        variables: &[Value],
+        error: &mut Option<EvalError>,
+    ) -> bool {
+        self.interpreter
+            .in_scope(constants, variables)
+            .unwrap_or_else(|e| {
+                error.get_or_insert(e);
+                false
+            })
+    }
+
     /// Every successor of the unpacked `state` with the interpreter's step
     /// (operation, parameters, outputs), unpacked, in the order of
     /// [`Model::successors`].
@@ -417,16 +428,9 @@ impl BSystem {
         self.interpreter
             .successors(constants, variables, &mut |step| {
                 // ProB's SCOPE: a successor outside it is dropped.
-                match self.interpreter.in_scope(constants, step.variables) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        *out_of_scope = true;
-                        return;
-                    }
-                    Err(e) => {
-                        scope_error.get_or_insert(e);
-                        return;
-                    }
+                if !self.in_scope(constants, step.variables, &mut scope_error) {
+                    *out_of_scope = true;
+                    return;
                 }
                 if self
                     .layout
