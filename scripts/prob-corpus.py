@@ -156,6 +156,13 @@ def check(orbit, rec, timeout):
     found_error = rec["deadlock"] or rec["invariant"]
     unfinished = (report is None and error.startswith("timeout")) or (
         report is not None and report["result"] == "stopped")
+    # A count stopped by an error in the model (a well-definedness error
+    # on the way) leaves the verdicts to decide too: the checks may meet
+    # ProB's error first.
+    stopped_by = None
+    if found_error and report is not None and report["result"] == "model_error":
+        stopped_by = report
+        unfinished = True
     if unfinished and found_error:
         report = None
     elif report is None:
@@ -216,6 +223,9 @@ def check(orbit, rec, timeout):
     found = states is not None or any(verdicts)
     if counts and found and all(v is not False for v in verdicts):
         row["outcome"] = "agrees"
+    elif not found and not any(v is False for v in verdicts) and stopped_by is not None:
+        row["detail"] = stopped_by.get("message", "")
+        row["outcome"] = "stopped by model_error"
     elif not found and not any(v is False for v in verdicts):
         row["outcome"] = "timeout"  # neither the count nor a verdict finished
     else:

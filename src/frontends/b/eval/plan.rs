@@ -131,6 +131,12 @@ pub fn plan(
                 let Some((mut prio, mut cand)) = generator(c, v, vars, &bound, witness_only) else {
                     continue;
                 };
+                let pending = Pending {
+                    conjuncts: &conjuncts,
+                    done: &done,
+                    vars,
+                    bound: &bound,
+                };
                 let cand_bounded = std::cell::Cell::new(false);
                 let cand_fallback = fallback.map(|(lo, hi, span, _)| (lo, hi, span, &cand_bounded));
                 // `x : NATURAL` (or INTEGER) with `x < e` elsewhere: enumerate
@@ -193,13 +199,11 @@ pub fn plan(
                         | UnaryOp::Perm),
                         elements,
                     ) = &set.kind
-                    && let Some(max_len) = size_bound(v, &conjuncts, &done, vars, &bound)
-                    && let Some(elements) =
-                        range_bound(v, &conjuncts, &done, vars, &bound).or_else(|| {
-                            // Injective sequences are listed better by their set.
-                            matches!(kind, UnaryOp::Seq | UnaryOp::Seq1)
-                                .then(|| (**elements).clone())
-                        })
+                    && let Some(max_len) = size_bound(v, &pending)
+                    && let Some(elements) = range_bound(v, &pending).or_else(|| {
+                        // Injective sequences are listed better by their set.
+                        matches!(kind, UnaryOp::Seq | UnaryOp::Seq1).then(|| (**elements).clone())
+                    })
                 {
                     cand.step = SolveStep::Bind(
                         v,
@@ -221,7 +225,7 @@ pub fn plan(
                     pattern_leaves(pat, &mut leaves);
                     for (size, leaf) in sizes.iter_mut().zip(leaves) {
                         if let Some(w) = leaf {
-                            *size = exact_size(w, &conjuncts, &done, vars, &bound);
+                            *size = exact_size(w, &pending);
                         }
                     }
                 }
@@ -894,28 +898,50 @@ fn pattern_leaves(p: &Pattern, out: &mut Vec<Option<u32>>) {
     }
 }
 
+/// The conjuncts not solved yet, and the variables bound so far: what the
+/// look-ups for `size(v)` and `ran(v)` read.
+struct Pending<'a> {
+    conjuncts: &'a [CPred],
+    done: &'a [bool],
+    vars: &'a [u32],
+    bound: &'a [u32],
+}
+
+impl Pending<'_> {
+    /// The conjuncts not solved yet.
+    fn conjuncts(&self) -> impl Iterator<Item = &PK> {
+        self.conjuncts
+            .iter()
+            .zip(self.done)
+            .filter(|(_, done)| !**done)
+            .map(|(c, _)| &c.kind)
+    }
+
+    /// Whether every solver variable `e` reads is bound.
+    fn ready(&self, e: &CExpr) -> bool {
+        is_ready(e, self.vars, self.bound)
+    }
+
+    /// `e` from a pending `op(v) = e` (either way round) with `e` ready.
+    fn equal_to(&self, op: UnaryOp, v: u32) -> Option<CExpr> {
+        self.conjuncts().find_map(|c| match c {
+            PK::Cmp(Cmp::Eq, a, b) if applied(a, op, v) && self.ready(b) => Some(b.clone()),
+            PK::Cmp(Cmp::Eq, a, b) if applied(b, op, v) && self.ready(a) => Some(a.clone()),
+            _ => None,
+        })
+    }
+}
+
+/// Whether `e` is `op(v)` (`size(v)`, `ran(v)`).
+fn applied(e: &CExpr, op: UnaryOp, v: u32) -> bool {
+    matches!(&e.kind, EK::Unary(o, x)
+        if *o == op && matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v))
+}
+
 /// `e` from a pending conjunct `size(v) = e` (either way round) with `e`
 /// ready.
-fn exact_size(
-    v: u32,
-    conjuncts: &[CPred],
-    done: &[bool],
-    vars: &[u32],
-    bound: &[u32],
-) -> Option<CExpr> {
-    let is_size_of_v = |e: &CExpr| {
-        matches!(&e.kind, EK::Unary(UnaryOp::Size, x)
-            if matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v))
-    };
-    conjuncts.iter().zip(done).find_map(|(c, d)| match &c.kind {
-        PK::Cmp(Cmp::Eq, a, b) if !d && is_size_of_v(a) && is_ready(b, vars, bound) => {
-            Some(b.clone())
-        }
-        PK::Cmp(Cmp::Eq, a, b) if !d && is_size_of_v(b) && is_ready(a, vars, bound) => {
-            Some(a.clone())
-        }
-        _ => None,
-    })
+fn exact_size(v: u32, pending: &Pending) -> Option<CExpr> {
+    pending.equal_to(UnaryOp::Size, v)
 }
 
 /// For `v * k = e` or `e = k * v` (`a = b`), `k` a non-zero number and
@@ -1152,34 +1178,21 @@ fn is_ready(e: &CExpr, vars: &[u32], bound: &[u32]) -> bool {
 /// The greatest length `size(v) <= e`, `size(v) < e`, `size(v) = e`
 /// (either way round, with ready `e`) or `size(v) : a..e` (with ready
 /// `a` and `e`) allows, as an expression.
-fn size_bound(
-    v: u32,
-    conjuncts: &[CPred],
-    done: &[bool],
-    vars: &[u32],
-    bound: &[u32],
-) -> Option<CExpr> {
-    let ready = |e: &CExpr| is_ready(e, vars, bound);
-    let is_size = |e: &CExpr| {
-        matches!(&e.kind, EK::Unary(UnaryOp::Size, x)
-            if matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v))
-    };
-    for (i, c) in conjuncts.iter().enumerate() {
-        if done[i] {
-            continue;
-        }
-        if let PK::Member(a, set, false) = &c.kind
+fn size_bound(v: u32, pending: &Pending) -> Option<CExpr> {
+    let is_size = |e: &CExpr| applied(e, UnaryOp::Size, v);
+    for c in pending.conjuncts() {
+        if let PK::Member(a, set, false) = c
             && is_size(a)
             && let EK::Binary(BinaryOp::Interval, low, high) = &set.kind
-            && ready(low)
-            && ready(high)
+            && pending.ready(low)
+            && pending.ready(high)
         {
             return Some((**high).clone());
         }
-        let PK::Cmp(op, a, b) = &c.kind else { continue };
-        let (op, e) = if is_size(a) && ready(b) {
+        let PK::Cmp(op, a, b) = c else { continue };
+        let (op, e) = if is_size(a) && pending.ready(b) {
             (*op, b)
-        } else if is_size(b) && ready(a) {
+        } else if is_size(b) && pending.ready(a) {
             (op.mirrored(), a)
         } else {
             continue;
@@ -1207,28 +1220,15 @@ fn size_bound(
 
 /// A set holding the range of `v`: `E` from `ran(v) = E` (either way
 /// round) or `ran(v) <: E`, with `E` ready.
-fn range_bound(
-    v: u32,
-    conjuncts: &[CPred],
-    done: &[bool],
-    vars: &[u32],
-    bound: &[u32],
-) -> Option<CExpr> {
-    let ready = |e: &CExpr| is_ready(e, vars, bound);
-    let is_range = |e: &CExpr| {
-        matches!(&e.kind, EK::Unary(UnaryOp::Ran, x)
-            if matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v))
-    };
-    conjuncts
-        .iter()
-        .zip(done)
-        .filter(|(_, done)| !**done)
-        .find_map(|(c, _)| match &c.kind {
-            PK::Cmp(Cmp::Eq, a, b) if is_range(a) && ready(b) => Some(b.clone()),
-            PK::Cmp(Cmp::Eq, a, b) if is_range(b) && ready(a) => Some(a.clone()),
-            PK::Subset(a, b, _, false) if is_range(a) && ready(b) => Some(b.clone()),
+fn range_bound(v: u32, pending: &Pending) -> Option<CExpr> {
+    pending.equal_to(UnaryOp::Ran, v).or_else(|| {
+        pending.conjuncts().find_map(|c| match c {
+            PK::Subset(a, b, _, false) if applied(a, UnaryOp::Ran, v) && pending.ready(b) => {
+                Some(b.clone())
+            }
             _ => None,
         })
+    })
 }
 
 /// What a pending comparison says about `v`: `v op e` with `e` ready, or
