@@ -17,7 +17,8 @@ but no constants), then invariants only and deadlocks only (the verdicts,
 compared with ProB's flags). ProB stops at its first error, so where it
 found one its count is of the states it explored and only the verdicts
 compare, and only where ProB did not stop at the other kind of error first
-(orbit's count may then run out of time: it must find ProB's error).
+(orbit's count may then run out of time, or stop at a well-definedness
+error on the way: it must find ProB's error).
 A machine that cannot be initialised (no outcome, a variable read before
 or never assigned) agrees where ProB recorded no node beyond its setup.
 ProB records no state at all where its run stopped at an error (a
@@ -223,11 +224,12 @@ def check(orbit, rec, timeout):
     found = states is not None or any(verdicts)
     if counts and found and all(v is not False for v in verdicts):
         row["outcome"] = "agrees"
-    elif not found and not any(v is False for v in verdicts) and stopped_by is not None:
-        row["detail"] = stopped_by.get("message", "")
-        row["outcome"] = "stopped by model_error"
     elif not found and not any(v is False for v in verdicts):
-        row["outcome"] = "timeout"  # neither the count nor a verdict finished
+        if stopped_by is not None:
+            row["detail"] = stopped_by.get("message", "")
+            row["outcome"] = "stopped by model_error"
+        else:
+            row["outcome"] = "timeout"  # neither the count nor a verdict finished
     else:
         row["outcome"] = "differs"
     return row
