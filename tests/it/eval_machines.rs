@@ -189,3 +189,27 @@ fn interpreter_is_shared_between_threads() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Interpreter>();
 }
+
+/// Loop-invariant comprehensions are evaluated once per value of what they
+/// read: a state variable, a constant with two valuations, an operation's
+/// parameter. A value kept for other values would break an invariant.
+#[test]
+fn kept_binder_values_follow_what_they_read() {
+    let text = "MACHINE Kept
+CONSTANTS k
+PROPERTIES k : {1, 2} & card({p | p : 1..3 & p <= card({q | q : 1..k})}) = k
+VARIABLES n, m
+INVARIANT n : 0..3 & m : 0..9
+  & !x.(x : 1..3 => card({y | y : 1..n}) = n)
+  & SIGMA(z).(z : 1..2 | card({y | y : 1..n + k})) = 2 * (n + k)
+  & m = card({y | y : 1..n * k})
+INITIALISATION n := 0 || m := 0
+OPERATIONS
+  inc(d) = PRE n < 3 & d : 1..2 & d = card({y | y : 1..d}) THEN
+    n := n + 1 || m := card({y | y : 1..(n + 1) * k})
+  END;
+  dec = PRE n > 0 THEN n := n - 1 || m := card({y | y : 1..(n - 1) * k}) END
+END";
+    // The root, two valuations, four states each.
+    assert_eq!(prob_state_count(&load("Kept.mch", text, 0), true), 11);
+}

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use super::ir::{BinderUnknowns, CExpr, CPred, Cmp, EK, IntSet, PK, Slot, Solver, Undefined};
-use super::plan;
+use super::{memo, plan};
 use crate::diag::{Diagnostic, Span};
 use crate::frontends::b::ast::{
     BinaryOp, Builtin, BuiltinConstant, Expr, ExprKind, Ident, Quantifier, UnaryOp,
@@ -565,7 +565,8 @@ impl<'a> Compiler<'a> {
                 let mark = self.mark();
                 let vars = self.bind(names);
                 let solver = self.solver(names, &vars, None, p, span, Undefined::Error)?;
-                let body = self.expr(body)?;
+                let mut body = self.expr(body)?;
+                memo::memoize_body(&solver, &mut [&mut body], &mut []);
                 self.pop(mark);
                 EK::Lambda(Box::new(solver), Box::new(body))
             }
@@ -573,7 +574,8 @@ impl<'a> Compiler<'a> {
                 let mark = self.mark();
                 let vars = self.bind(names);
                 let solver = self.solver(names, &vars, None, p, span, Undefined::Error)?;
-                let body = self.expr(body)?;
+                let mut body = self.expr(body)?;
+                memo::memoize_body(&solver, &mut [&mut body], &mut []);
                 self.pop(mark);
                 EK::Quantified(*kind, Box::new(solver), Box::new(body))
             }
@@ -796,7 +798,9 @@ impl<'a> Compiler<'a> {
                                 )
                             }
                         };
-                        PK::ForAll(Box::new(solver), Box::new(self.pred(goal)?))
+                        let mut goal = self.pred(goal)?;
+                        memo::memoize_body(&solver, &mut [], &mut [&mut goal]);
+                        PK::ForAll(Box::new(solver), Box::new(goal))
                     }
                     Quantifier::Exists => {
                         PK::Exists(Box::new(self.binder_solver(names, &vars, body, span)?))
@@ -906,6 +910,7 @@ impl<'a> Compiler<'a> {
             if unbounded { None } else { self.int_bound() },
         );
         solver.condition = Some(Box::new(condition));
+        memo::memoize(&mut solver);
         Ok(solver)
     }
 

@@ -175,6 +175,7 @@ impl Interpreter {
                 Ok(Value::set_from_vec(out))
             }
             EK::Symbolic(def) => self.eval_symbolic(def, env),
+            EK::Memo(m) => self.eval_memo(m, env),
             EK::External(f, args) => {
                 let mut values = Vec::with_capacity(args.len());
                 for a in args {

@@ -111,6 +111,9 @@ pub enum EK {
     /// value, or the definition kept symbolic when it is recursive or
     /// cannot be built (see [`super::symbolic`]).
     Symbolic(Box<super::symbolic::SymbolicDef>),
+    /// A loop-invariant expression, evaluated once per value of the slots
+    /// it reads (see [`super::memo`]).
+    Memo(Box<super::memo::Memo>),
 }
 
 /// Comparison operators of atomic predicates.

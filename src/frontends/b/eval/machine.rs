@@ -467,6 +467,19 @@ impl Interpreter {
         }
     }
 
+    /// How many candidates [`Self::rejected_as_undefined`] has counted.
+    pub(super) fn undefined_rejection_count(&self) -> u64 {
+        self.undefined_rejected
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Counts `n` candidates rejected as undefined again: those a reused
+    /// value's computation rejected (see [`super::memo`]).
+    pub(super) fn count_undefined_rejections(&self, n: u64) {
+        self.undefined_rejected
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Every valuation of the constants, by the plan's enumeration; none
     /// when every candidate applies a function outside its domain is the
     /// error it is.

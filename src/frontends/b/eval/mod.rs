@@ -60,6 +60,7 @@ mod enumerate;
 mod expr;
 mod ir;
 mod machine;
+mod memo;
 mod plan;
 mod pred;
 mod scan;

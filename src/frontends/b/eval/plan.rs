@@ -1947,7 +1947,8 @@ fn has_binder(e: &CExpr) -> bool {
         | EK::Let(..)
         | EK::BoolOf(_)
         | EK::IfThenElse(..)
-        | EK::Symbolic(_) => true,
+        | EK::Symbolic(_)
+        | EK::Memo(_) => true,
     }
 }
 
@@ -1983,6 +1984,7 @@ pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
             expr_slots(a, out);
             expr_slots(b, out);
         }
+        EK::Memo(m) => expr_slots(&m.expr, out),
         // A recursive definition reads its own constant only when applied.
         EK::Symbolic(d) => {
             let start = out.len();

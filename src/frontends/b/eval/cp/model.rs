@@ -1829,6 +1829,9 @@ impl<'i> Model<'i> {
         if !self.reads_unknown(e) {
             return Ok(Term::Known(self.eval(e)?));
         }
+        if let EK::Memo(m) = &e.kind {
+            return self.term(&m.expr);
+        }
         // Every operand of these is evaluated whenever they are; the rest
         // (`IF`, `bool`, binders) evaluate parts conditionally.
         let strict = matches!(

@@ -1,0 +1,579 @@
+//! Loop-invariant binder expressions, evaluated once per value of what
+//! they read.
+//!
+//! Machines written as puzzles nest set comprehensions that do not depend
+//! on the variables of the binder around them: `{x, y | (x, y) : Pairs &
+//! possible(x + y) /\ knows(Pairs) = {}}`, with `Pairs` and `knows(Pairs)`
+//! closed comprehensions of DEFINITIONS, re-evaluates both for every
+//! candidate `(x, y)`. ProB's solver computes such a closed set once.
+//!
+//! At compile time, [`memoize`] walks the part of a binder that runs once
+//! per candidate (its steps after the first generator, its body and its
+//! condition) and wraps each largest comprehension, lambda or quantified
+//! expression that reads none of the binder's variables (nor any variable
+//! bound between) in an [`EK::Memo`]. At run time [`Interpreter::eval_memo`]
+//! keeps, per thread, the last value of each and the values of the slots
+//! it read; an evaluation with the same values read returns it. Errors are
+//! never kept (the next evaluation meets them again), nor values computed
+//! from a symbolic set (whose definition reads the valuation's constants
+//! behind the slot's back).
+//!
+//! A comprehension or lambda tested for membership (`e : {x | P}`, the
+//! superset of `<:`) is never wrapped: membership tests its predicate
+//! without building the set, which may be infinite. Expressions that
+//! contain a symbolic definition or an external function are never
+//! wrapped either.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::ir::{CExpr, CPred, EK, Gen, PK, Pattern, Slot, SolveStep, Solver};
+use super::{Env, Interpreter, R};
+use crate::frontends::b::value::Value;
+
+/// A loop-invariant expression evaluated once per value of its reads.
+#[derive(Clone, Debug)]
+pub struct Memo {
+    /// The cache entry's number, unique in the process.
+    pub id: u32,
+    /// Every slot the expression reads that it does not bind itself.
+    pub reads: Box<[Slot]>,
+    /// The expression.
+    pub expr: CExpr,
+}
+
+/// The next [`Memo::id`].
+static NEXT_ID: AtomicU32 = AtomicU32::new(0);
+
+/// What a thread keeps of one [`Memo`].
+struct Entry {
+    /// The values of [`Memo::reads`] it was computed with.
+    key: Box<[Value]>,
+    /// The expression's value.
+    value: Value,
+    /// How many PROPERTIES candidates the computation rejected as
+    /// undefined (see `Interpreter::undefined_rejections`), counted again
+    /// at each reuse.
+    rejections: u64,
+}
+
+thread_local! {
+    /// Per thread, by [`Memo::id`]: the last value computed.
+    static CACHE: RefCell<Vec<Option<Entry>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The value a slot holds.
+#[inline]
+fn read<'v>(slot: Slot, env: &'v Env<'_>) -> &'v Value {
+    match slot {
+        Slot::Const(i) => &env.consts[i as usize],
+        Slot::Frame(i) => &env.frame[i as usize],
+    }
+}
+
+/// Whether `v` is or holds a symbolic set.
+fn holds_symbolic(v: &Value) -> bool {
+    match v {
+        Value::Symbolic(_) => true,
+        Value::Pair(p) => holds_symbolic(&p.0) || holds_symbolic(&p.1),
+        // The elements of a set share a type: scalars hold none.
+        Value::Set(items) => match items.first() {
+            None | Some(Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Elem(_)) => false,
+            Some(_) => items.iter().any(holds_symbolic),
+        },
+        Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Elem(_) => false,
+    }
+}
+
+impl Interpreter {
+    /// The value of a [`Memo`]: this thread's last one if the slots it
+    /// reads hold the same values, else computed (and kept).
+    pub(super) fn eval_memo(&self, m: &Memo, env: &mut Env<'_>) -> R<Value> {
+        let hit = CACHE.with_borrow(|cache| {
+            let entry = cache.get(m.id as usize)?.as_ref()?;
+            let same = m
+                .reads
+                .iter()
+                .zip(entry.key.iter())
+                .all(|(&slot, kept)| read(slot, env) == kept);
+            same.then(|| (entry.value.clone(), entry.rejections))
+        });
+        if let Some((value, rejections)) = hit {
+            if rejections > 0 {
+                self.count_undefined_rejections(rejections);
+            }
+            return Ok(value);
+        }
+        let before = self.undefined_rejection_count();
+        let value = self.eval(&m.expr, env)?;
+        let key: Box<[Value]> = m
+            .reads
+            .iter()
+            .map(|&slot| read(slot, env).clone())
+            .collect();
+        if key.iter().any(holds_symbolic) || holds_symbolic(&value) {
+            return Ok(value);
+        }
+        let rejections = self.undefined_rejection_count().saturating_sub(before);
+        CACHE.with_borrow_mut(|cache| {
+            let i = m.id as usize;
+            if cache.len() <= i {
+                cache.resize_with(i + 1, || None);
+            }
+            cache[i] = Some(Entry {
+                key,
+                value: value.clone(),
+                rejections,
+            });
+        });
+        Ok(value)
+    }
+}
+
+/// Wraps the loop-invariant expressions of `solver`'s steps and
+/// condition (see the module docs).
+pub(super) fn memoize(solver: &mut Solver) {
+    let Some(&base) = solver.vars.iter().min() else {
+        return;
+    };
+    let walk = Walk { base };
+    // Steps up to the first generator run once per evaluation of the
+    // binder: only what follows runs per candidate.
+    let mut repeated = false;
+    for step in &mut solver.steps {
+        match step {
+            SolveStep::Check(p) if repeated => walk.pred(p),
+            SolveStep::Check(_) => {}
+            SolveStep::Bind(_, g) => {
+                if repeated {
+                    walk.generator(g);
+                }
+                repeated = true;
+            }
+            SolveStep::BindPattern(_, e) => {
+                if repeated {
+                    walk.expr(e);
+                }
+                repeated = true;
+            }
+            SolveStep::Scan(scan) => {
+                if repeated {
+                    walk.expr(&mut scan.set);
+                }
+                walk.expr(&mut scan.value);
+                walk.pred(&mut scan.check);
+                repeated = true;
+            }
+        }
+    }
+    if let Some(condition) = solver.condition.as_deref_mut() {
+        walk.pred(condition);
+    }
+}
+
+/// Wraps the loop-invariant expressions of the body of `solver`'s binder
+/// (a lambda's or quantified expression's `bodies`, a `!`'s `goals`),
+/// which run once per solution.
+pub(super) fn memoize_body(solver: &Solver, bodies: &mut [&mut CExpr], goals: &mut [&mut CPred]) {
+    let Some(&base) = solver.vars.iter().min() else {
+        return;
+    };
+    let walk = Walk { base };
+    for body in bodies {
+        walk.expr(body);
+    }
+    for goal in goals {
+        walk.pred(goal);
+    }
+}
+
+/// The walk of one binder: `base` is its first variable's slot; every
+/// frame slot from it up is bound in the binder.
+struct Walk {
+    base: u32,
+}
+
+impl Walk {
+    fn pred(&self, p: &mut CPred) {
+        match &mut p.kind {
+            PK::Const(_) => {}
+            PK::And(ps) => ps.iter_mut().for_each(|q| self.pred(q)),
+            PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
+                self.pred(a);
+                self.pred(b);
+            }
+            PK::Not(a) => self.pred(a),
+            PK::Cmp(_, a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            // Membership tests a comprehension's predicate in place.
+            PK::Member(a, s, _) => {
+                self.expr(a);
+                self.tested(s);
+            }
+            PK::Subset(a, b, ..) => {
+                self.expr(a);
+                self.tested(b);
+            }
+            PK::ForAll(s, q) => {
+                self.solver(s);
+                self.pred(q);
+            }
+            PK::Exists(s) => self.solver(s),
+        }
+    }
+
+    /// A set tested for membership: a comprehension or lambda stays
+    /// itself (see the module docs); its parts may be wrapped.
+    fn tested(&self, s: &mut CExpr) {
+        match &mut s.kind {
+            EK::Comprehension(solver) => self.solver(solver),
+            EK::Lambda(solver, body) => {
+                self.solver(solver);
+                self.expr(body);
+            }
+            _ => self.expr(s),
+        }
+    }
+
+    fn generator(&self, g: &mut Gen) {
+        match g {
+            Gen::Eq(e) | Gen::In(e) => self.expr(e),
+            Gen::SeqUpTo {
+                elements, max_len, ..
+            } => {
+                self.expr(elements);
+                self.expr(max_len);
+            }
+            Gen::Cases { cases, otherwise } => {
+                for (condition, value) in cases {
+                    self.pred(condition);
+                    self.expr(value);
+                }
+                self.generator(otherwise);
+            }
+            Gen::Type(_) | Gen::Unbounded(_) => {}
+        }
+    }
+
+    /// A nested binder: all of it runs once per candidate of the outer one.
+    fn solver(&self, s: &mut Solver) {
+        for step in &mut s.steps {
+            match step {
+                SolveStep::Bind(_, g) => self.generator(g),
+                SolveStep::BindPattern(_, e) => self.expr(e),
+                SolveStep::Check(p) => self.pred(p),
+                SolveStep::Scan(scan) => {
+                    self.expr(&mut scan.set);
+                    self.expr(&mut scan.value);
+                    self.pred(&mut scan.check);
+                }
+            }
+        }
+        if let Some(condition) = s.condition.as_deref_mut() {
+            self.pred(condition);
+        }
+        if let Some(image) = s.image.as_deref_mut() {
+            self.solver(image);
+        }
+    }
+
+    fn expr(&self, e: &mut CExpr) {
+        if let EK::Memo(m) = &mut e.kind {
+            // Kept by a binder inside: kept here too when it reads
+            // nothing of this one; else its parts may be.
+            if m.reads
+                .iter()
+                .any(|s| matches!(s, Slot::Frame(i) if *i >= self.base))
+            {
+                self.parts(&mut m.expr);
+            }
+            return;
+        }
+        if matches!(
+            e.kind,
+            EK::Comprehension(_) | EK::Lambda(..) | EK::Quantified(..)
+        ) && let Some(reads) = invariant_reads(e, self.base)
+        {
+            let expr = std::mem::replace(
+                e,
+                CExpr {
+                    kind: EK::Lit(Value::Bool(false)),
+                    span: e.span,
+                },
+            );
+            e.kind = EK::Memo(Box::new(Memo {
+                id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+                reads: reads.into_boxed_slice(),
+                expr,
+            }));
+            return;
+        }
+        self.parts(e);
+    }
+
+    /// Walks the parts of `e`, leaving `e` itself as it is.
+    fn parts(&self, e: &mut CExpr) {
+        match &mut e.kind {
+            EK::Lit(_)
+            | EK::Read(_)
+            | EK::Local(..)
+            | EK::Ints(_)
+            | EK::Strings
+            | EK::FreeType(_)
+            | EK::Symbolic(_)
+            | EK::External(..) => {}
+            EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => self.expr(a),
+            EK::Splits(a, sizes) => {
+                self.expr(a);
+                sizes.iter_mut().flatten().for_each(|e| self.expr(e));
+            }
+            EK::Binary(_, a, b)
+            | EK::Projection(_, a, b)
+            | EK::Iterate(a, b)
+            | EK::Apply(a, b)
+            | EK::Image(a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            EK::SetEnum(xs) | EK::SeqEnum(xs) => xs.iter_mut().for_each(|x| self.expr(x)),
+            EK::Comprehension(s) => self.solver(s),
+            EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
+                self.solver(s);
+                self.expr(body);
+            }
+            EK::BoolOf(p) => self.pred(p),
+            EK::IfThenElse(c, a, b) => {
+                self.pred(c);
+                self.expr(a);
+                self.expr(b);
+            }
+            EK::Memo(m) => self.parts(&mut m.expr),
+        }
+    }
+}
+
+/// The slots `e` reads and does not bind, sorted, if it reads no frame
+/// slot from `base` up and holds nothing that must not be kept (a
+/// symbolic definition, an external function); `None` otherwise.
+fn invariant_reads(e: &CExpr, base: u32) -> Option<Vec<Slot>> {
+    let mut reads = Reads::default();
+    reads.expr(e);
+    if reads.unkeepable {
+        return None;
+    }
+    let mut free: Vec<Slot> = reads
+        .read
+        .into_iter()
+        .filter(|s| !matches!(s, Slot::Frame(i) if reads.bound.contains(i)))
+        .collect();
+    if free
+        .iter()
+        .any(|s| matches!(s, Slot::Frame(i) if *i >= base))
+    {
+        return None;
+    }
+    free.sort_by_key(|s| match *s {
+        Slot::Const(i) => (0, i),
+        Slot::Frame(i) => (1, i),
+    });
+    free.dedup();
+    Some(free)
+}
+
+/// What an expression reads and binds.
+#[derive(Default)]
+struct Reads {
+    read: Vec<Slot>,
+    bound: Vec<u32>,
+    /// Set on a symbolic definition or an external function.
+    unkeepable: bool,
+}
+
+impl Reads {
+    fn expr(&mut self, e: &CExpr) {
+        match &e.kind {
+            EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) => {}
+            EK::Read(slot) => self.read.push(*slot),
+            EK::Local(s, _) => self.read.push(Slot::Frame(*s)),
+            EK::Symbolic(_) | EK::External(..) => self.unkeepable = true,
+            EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => self.expr(a),
+            EK::Splits(a, sizes) => {
+                self.expr(a);
+                sizes.iter().flatten().for_each(|e| self.expr(e));
+            }
+            EK::Binary(_, a, b)
+            | EK::Projection(_, a, b)
+            | EK::Iterate(a, b)
+            | EK::Apply(a, b)
+            | EK::Image(a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            EK::SetEnum(xs) | EK::SeqEnum(xs) => xs.iter().for_each(|x| self.expr(x)),
+            EK::Comprehension(s) => self.solver(s),
+            EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
+                self.solver(s);
+                self.expr(body);
+            }
+            EK::BoolOf(p) => self.pred(p),
+            EK::IfThenElse(c, a, b) => {
+                self.pred(c);
+                self.expr(a);
+                self.expr(b);
+            }
+            EK::Memo(m) => self.expr(&m.expr),
+        }
+    }
+
+    fn pred(&mut self, p: &CPred) {
+        match &p.kind {
+            PK::Const(_) => {}
+            PK::And(ps) => ps.iter().for_each(|q| self.pred(q)),
+            PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
+                self.pred(a);
+                self.pred(b);
+            }
+            PK::Not(a) => self.pred(a),
+            PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, ..) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            PK::ForAll(s, q) => {
+                self.solver(s);
+                self.pred(q);
+            }
+            PK::Exists(s) => self.solver(s),
+        }
+    }
+
+    fn generator(&mut self, g: &Gen) {
+        match g {
+            Gen::Eq(e) | Gen::In(e) => self.expr(e),
+            Gen::SeqUpTo {
+                elements, max_len, ..
+            } => {
+                self.expr(elements);
+                self.expr(max_len);
+            }
+            Gen::Cases { cases, otherwise } => {
+                for (condition, value) in cases {
+                    self.pred(condition);
+                    self.expr(value);
+                }
+                self.generator(otherwise);
+            }
+            Gen::Type(_) | Gen::Unbounded(_) => {}
+        }
+    }
+
+    fn pattern(&mut self, p: &Pattern) {
+        match p {
+            Pattern::Slot(s) => self.bound.push(*s),
+            Pattern::Bound(s) => self.read.push(Slot::Frame(*s)),
+            Pattern::Pair(a, b) => {
+                self.pattern(a);
+                self.pattern(b);
+            }
+        }
+    }
+
+    fn solver(&mut self, s: &Solver) {
+        self.bound.extend_from_slice(&s.vars);
+        for step in &s.steps {
+            match step {
+                SolveStep::Bind(slot, g) => {
+                    self.bound.push(*slot);
+                    self.generator(g);
+                }
+                SolveStep::BindPattern(p, e) => {
+                    self.pattern(p);
+                    self.expr(e);
+                }
+                SolveStep::Check(p) => self.pred(p),
+                SolveStep::Scan(scan) => {
+                    self.bound.push(scan.slot);
+                    self.read.push(scan.func);
+                    self.expr(&scan.set);
+                    self.expr(&scan.value);
+                    self.pred(&scan.check);
+                }
+            }
+        }
+        if let Some(condition) = s.condition.as_deref() {
+            self.pred(condition);
+        }
+        if let Some(binder) = s.by_solver.as_deref() {
+            binder.conjuncts.iter().for_each(|c| self.pred(c));
+        }
+        if let Some(image) = s.image.as_deref() {
+            self.solver(image);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compile::Compiler;
+    use super::super::ir::Undefined;
+    use super::*;
+    use crate::diag::SourceFile;
+    use crate::frontends::b::ast::ExprKind;
+    use crate::frontends::b::types::MachineTypes;
+
+    /// The number of [`EK::Memo`] nodes in the plan of `{names | pred}`.
+    fn memos_in(names: &[&str], pred: &str) -> usize {
+        let file = SourceFile::new("p", format!("{{{} | {pred}}}", names.join(", ")));
+        let e = crate::frontends::b::parse_expression(&file).expect("parses");
+        let ExprKind::Comprehension(ids, p) = &e.kind else {
+            panic!("not a comprehension")
+        };
+        let types = MachineTypes::for_test(None, Vec::new(), Vec::new());
+        let mut c = Compiler::new(&types);
+        c.reset_frame(0);
+        let vars = c.bind(ids);
+        let solver = c
+            .solver(ids, &vars, None, p, e.span, Undefined::Error)
+            .expect("compiles");
+        let text = format!("{:?}", solver.steps);
+        assert!(
+            !text.contains("expr: CExpr { kind: Memo("),
+            "a kept expression is kept once: {text}"
+        );
+        text.matches("Memo { id").count()
+    }
+
+    #[test]
+    fn a_closed_comprehension_inside_a_binder_is_kept() {
+        assert_eq!(memos_in(&["x"], "x : 1..3 & x < card({y | y : 1..10})"), 1);
+        // Inside a nested binder too (where the plan may copy it).
+        assert!(
+            memos_in(
+                &["x"],
+                "x : 1..3 & #z.(z : 1..x & z < card({y | y : 1..10}))"
+            ) >= 1
+        );
+    }
+
+    #[test]
+    fn what_reads_the_binders_variables_is_not_kept() {
+        assert_eq!(memos_in(&["x"], "x : 1..3 & 0 < card({y | y : 1..x})"), 0);
+        // Nor the first generator's set, evaluated once per binder.
+        assert_eq!(memos_in(&["x"], "x : {y | y : 1..3}"), 0);
+        // Membership tests a comprehension's predicate in place.
+        assert_eq!(memos_in(&["x"], "x : 1..3 & x : {y | y > 1}"), 0);
+    }
+
+    #[test]
+    fn symbolic_sets_are_found_inside_values() {
+        use crate::frontends::b::value::Symbolic;
+        let symbolic = Value::Symbolic(std::sync::Arc::new(Symbolic {
+            def: 0,
+            text: "f".into(),
+        }));
+        let set = Value::set_from_vec(vec![Value::set_from_vec(Vec::new()), symbolic]);
+        assert!(holds_symbolic(&Value::pair(Value::Int(1), set)));
+        assert!(!holds_symbolic(&Value::set_from_vec(vec![Value::Int(1)])));
+    }
+}
