@@ -190,6 +190,29 @@ fn interpreter_is_shared_between_threads() {
     assert_send_sync::<Interpreter>();
 }
 
+/// Equations give a variable its one value once the others are bound:
+/// `x + y = e` after `x` from the pairs' domain, `x * y = e` as `e / x`
+/// where `x` is not 0 and, where it is, every `y` its membership allows.
+#[test]
+fn solved_equations_keep_every_solution() {
+    let text = "MACHINE Solved
+CONSTANTS k
+PROPERTIES k : {0, 2}
+VARIABLES n
+INVARIANT n = 0
+  & (k = 0 => card({x, y | x : 0..3 & y : 1..9 & x * y = 6 * k}) = 9)
+  & (k = 2 => card({x, y | x : 0..3 & y : 1..9 & x * y = 6 * k}) = 2)
+  & card({x, y | (x, y) : {1, 2, 3} * {1, 2, 3, 4} & x + y = 4 + k}) = 3 - k / 2
+  & card({x, y | (x, y) : {1, 2, 3} * {1, 2, 3, 4} & y - x = k}) = 3 - k / 2
+  & {x | x : 1..5 & 6 - x = 2 + k} = {4 - k}
+INITIALISATION n := 0
+OPERATIONS
+  stay = skip
+END";
+    // The root, two valuations, one state each.
+    assert_eq!(prob_state_count(&load("Solved.mch", text, 0), true), 5);
+}
+
 /// Loop-invariant comprehensions are evaluated once per value of what they
 /// read: a state variable, a constant with two valuations, an operation's
 /// parameter. A value kept for other values would break an invariant.

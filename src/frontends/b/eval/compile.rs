@@ -237,6 +237,12 @@ impl<'a> Compiler<'a> {
         })
     }
 
+    /// Records that a plan given bounds of its own (not
+    /// [`Self::int_bound`]'s) enumerates an integer within them.
+    pub fn note_bound_used(&self) {
+        self.bound_used.set(true);
+    }
+
     /// Whether some plan compiled so far enumerates an integer within
     /// `--bound-integers`' bounds.
     pub fn bound_used(&self) -> bool {

@@ -113,7 +113,7 @@ pub enum EK {
     Symbolic(Box<super::symbolic::SymbolicDef>),
     /// A loop-invariant expression, evaluated once per value of the slots
     /// it reads (see [`super::memo`]).
-    Memo(Box<super::memo::Memo>),
+    Memo(std::sync::Arc<super::memo::Memo>),
 }
 
 /// Comparison operators of atomic predicates.

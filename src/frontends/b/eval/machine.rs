@@ -61,6 +61,11 @@ pub struct Interpreter {
     /// Whether a compiled plan enumerates an integer within
     /// `--bound-integers`' bounds.
     bound_in_plans: bool,
+    /// Whether enumerating the constants finds exactly PROPERTIES'
+    /// solutions: its plan neither cuts an integer at `--bound-integers`'
+    /// bounds nor meets one that nothing bounds (then enumeration may race
+    /// the constraint solver, see [`Interpreter::constant_valuations`]).
+    properties_exact: bool,
     /// Set when an enumeration of `NATURAL`, `NATURAL1` or `INTEGER` ran
     /// within `--bound-integers`' bounds.
     pub(crate) bound_at_run_time: std::sync::atomic::AtomicBool,
@@ -166,6 +171,7 @@ impl Interpreter {
         // As ProB's solver reads `f(x) = y` as `x |-> y : f`, a candidate
         // valuation that applies a function outside its domain is not a
         // solution (counted, and named in the report).
+        let properties_cut = std::cell::Cell::new(false);
         let properties = plan::plan(
             &machine.constants,
             &const_slots,
@@ -174,8 +180,17 @@ impl Interpreter {
             parts,
             span,
             Undefined::Counted,
-            c.int_bound(),
+            c.int_bound().map(|b| plan::IntBound {
+                used: &properties_cut,
+                ..b
+            }),
         );
+        if properties_cut.get() {
+            c.note_bound_used();
+        }
+        // Enumeration finds exactly the valuations: it cuts no integer and
+        // meets none that nothing bounds.
+        let properties_exact = !properties_cut.get() && !plan::enumerates_unbounded(&properties);
         let properties_frame = c.frame_size() as usize;
 
         // State predicates: constants read-only, variables in the frame.
@@ -376,6 +391,7 @@ impl Interpreter {
             minint: types.minint,
             num_variables: nv,
             properties,
+            properties_exact,
             properties_conjuncts,
             constant_solver: types.constant_solver,
             constant_names: machine.constants.iter().map(|k| k.name.clone()).collect(),
@@ -413,7 +429,10 @@ impl Interpreter {
             ConstantSolver::Enumerate => return self.enumerate_constants(),
             ConstantSolver::Cp => self.solve_constants(conjuncts, false, false),
             ConstantSolver::Auto => match self.solve_constants(conjuncts, true, true) {
-                Solved::Applies { alone: false } => {
+                // An integer bounded only by propagation: enumeration is
+                // as exact where its plan does not need that bound
+                // (constants defined by equations over sets of pairs).
+                Solved::Applies { alone } if !alone || self.properties_exact => {
                     return self.race_for_constants(conjuncts, &|| self.enumerate_constants());
                 }
                 Solved::Applies { alone: true } => {

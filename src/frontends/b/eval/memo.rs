@@ -9,9 +9,10 @@
 //!
 //! At compile time, [`memoize`] walks the part of a binder that runs once
 //! per candidate (its steps after the first generator, its body and its
-//! condition) and wraps each largest comprehension, lambda or quantified
-//! expression that reads none of the binder's variables (nor any variable
-//! bound between) in an [`EK::Memo`]. At run time [`Interpreter::eval_memo`]
+//! condition) and wraps each largest comprehension, lambda, quantified
+//! expression or pass over a relation (`dom`, `ran`, `~`, closures) that
+//! reads none of the binder's variables (nor any variable bound between)
+//! in an [`EK::Memo`]. At run time [`Interpreter::eval_memo`]
 //! keeps, per thread, the last value of each and the values of the slots
 //! it read; an evaluation with the same values read returns it. Errors are
 //! never kept (the next evaluation meets them again), nor values computed
@@ -25,10 +26,12 @@
 //! wrapped either.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::ir::{CExpr, CPred, EK, Gen, PK, Pattern, Slot, SolveStep, Solver};
 use super::{Env, Interpreter, R};
+use crate::frontends::b::ast::UnaryOp;
 use crate::frontends::b::value::Value;
 
 /// A loop-invariant expression evaluated once per value of its reads.
@@ -287,14 +290,12 @@ impl Walk {
                 .iter()
                 .any(|s| matches!(s, Slot::Frame(i) if *i >= self.base))
             {
-                self.parts(&mut m.expr);
+                self.parts(&mut Arc::make_mut(m).expr);
             }
             return;
         }
-        if matches!(
-            e.kind,
-            EK::Comprehension(_) | EK::Lambda(..) | EK::Quantified(..)
-        ) && let Some(reads) = invariant_reads(e, self.base)
+        if costly(e)
+            && let Some(reads) = invariant_reads(e, self.base)
         {
             let expr = std::mem::replace(
                 e,
@@ -303,7 +304,7 @@ impl Walk {
                     span: e.span,
                 },
             );
-            e.kind = EK::Memo(Box::new(Memo {
+            e.kind = EK::Memo(Arc::new(Memo {
                 id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
                 reads: reads.into_boxed_slice(),
                 expr,
@@ -349,8 +350,23 @@ impl Walk {
                 self.expr(a);
                 self.expr(b);
             }
-            EK::Memo(m) => self.parts(&mut m.expr),
+            EK::Memo(m) => self.parts(&mut Arc::make_mut(m).expr),
         }
+    }
+}
+
+/// Whether `e` is worth keeping: a binder (comprehension, lambda,
+/// quantified expression), or a relation's domain, range, inverse or
+/// closure, each a pass over a whole set (`x2 : dom(W)` of a comprehension
+/// inside another over `W`).
+fn costly(e: &CExpr) -> bool {
+    match &e.kind {
+        EK::Comprehension(_) | EK::Lambda(..) | EK::Quantified(..) => true,
+        EK::Unary(op, _) => matches!(
+            op,
+            UnaryOp::Dom | UnaryOp::Ran | UnaryOp::Inverse | UnaryOp::Closure | UnaryOp::Closure1
+        ),
+        _ => false,
     }
 }
 

@@ -113,6 +113,9 @@ pub fn plan(
     while bound.len() < vars.len() {
         // (priority, conjunct, step, whether it uses the integer bound)
         let mut best: Option<(u32, usize, Candidate, bool)> = None;
+        // Each variable's best generator that needs no condition (see
+        // [`plain_generator`]).
+        let mut plain: Vec<Option<(u32, Gen)>> = vec![None; vars.len()];
         for (k, &v) in vars.iter().enumerate() {
             if is_bound[v as usize] {
                 continue;
@@ -216,6 +219,45 @@ pub fn plan(
                     cand.exact = false;
                     prio = 5;
                 }
+                // `(x, y) : S` with `x + y = e` elsewhere: `x` from
+                // `dom(S)`, then `y` from the equation, the membership a
+                // check (`{x, y | (x, y) : W & x * y = p}`: the products
+                // of a hundred first components, not of every pair).
+                if let SolveStep::BindPattern(Pattern::Pair(l, r), set) = &cand.step
+                    && let (&Pattern::Slot(x), &Pattern::Slot(y)) = (&**l, &**r)
+                    && set_cost(set) < 8
+                {
+                    let solves = |from: u32, to: u32| {
+                        let mut with = bound.clone();
+                        with.push(from);
+                        let ready = |e: &CExpr| is_ready(e, vars, &with);
+                        conjuncts
+                            .iter()
+                            .zip(&done)
+                            .enumerate()
+                            .any(|(j, (c, done))| {
+                                j != i
+                                    && !done
+                                    && matches!(&c.kind, PK::Cmp(Cmp::Eq, a, b)
+                                    if solve_equation(a, b, to, &ready).is_some())
+                            })
+                    };
+                    let projection = if solves(x, y) {
+                        Some((x, UnaryOp::Dom))
+                    } else if solves(y, x) {
+                        Some((y, UnaryOp::Ran))
+                    } else {
+                        None
+                    };
+                    if let Some((first, op)) = projection {
+                        let values = CExpr {
+                            kind: EK::Unary(op, Box::new(set.clone())),
+                            span: set.span,
+                        };
+                        cand.step = SolveStep::Bind(first, Gen::In(values));
+                        cand.exact = false;
+                    }
+                }
                 // `a ^ b = s` with `size(a) = 4` elsewhere: only the cuts
                 // that give `a` 4 elements.
                 if let SolveStep::BindPattern(pat, set) = &mut cand.step
@@ -235,6 +277,11 @@ pub fn plan(
                 // `c > 3` cut to 4..MAXINT).
                 if cand_bounded.get() {
                     prio += 8;
+                }
+                if let Some(generator) = plain_generator(&cand.step, v)
+                    && plain[k].as_ref().is_none_or(|p| prio < p.0)
+                {
+                    plain[k] = Some((prio, generator));
                 }
                 if best.as_ref().is_none_or(|b| prio < b.0) {
                     best = Some((prio, i, cand, cand_bounded.get()));
@@ -256,6 +303,43 @@ pub fn plan(
             };
             cand.exact = false;
         }
+        // The generator of the variable's type (or of the interval
+        // its comparisons allow), the last resort.
+        let type_fallback = |v: u32| {
+            let k = vars.iter().position(|&x| x == v).unwrap_or(0);
+            let interval = || {
+                interval_for(
+                    v,
+                    static_of(v),
+                    &conjuncts,
+                    &done,
+                    vars,
+                    &bound,
+                    usize::MAX,
+                    &static_of,
+                    fallback,
+                )
+            };
+            match types.and_then(|t| t.get(k)) {
+                Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
+                Some(Type::Int) if let Some(interval) = interval() => Gen::In(interval),
+                _ => Gen::Unbounded(
+                    names
+                        .get(k)
+                        .map_or_else(|| "?".to_string(), |n| n.name.clone()),
+                ),
+            }
+        };
+        // `v * k = e` where `k` is 0: whatever else generates `v`.
+        if let Some((_, _, cand, _)) = &mut best
+            && let SolveStep::Bind(w, Gen::Cases { otherwise, .. }) = &mut cand.step
+            && awaits_otherwise(otherwise)
+        {
+            let k = vars.iter().position(|x| x == w).unwrap_or(0);
+            **otherwise = plain[k]
+                .take()
+                .map_or_else(|| type_fallback(*w), |(_, g)| g);
+        }
         match best {
             Some((_, i, cand, bounded)) => {
                 if let (true, Some((_, _, _, used))) = (bounded, fallback) {
@@ -270,33 +354,6 @@ pub fn plan(
                 steps.push(cand.step);
             }
             None => {
-                // The generator of the variable's type (or of the interval
-                // its comparisons allow), the last resort.
-                let type_fallback = |v: u32| {
-                    let k = vars.iter().position(|&x| x == v).unwrap_or(0);
-                    let interval = || {
-                        interval_for(
-                            v,
-                            static_of(v),
-                            &conjuncts,
-                            &done,
-                            vars,
-                            &bound,
-                            usize::MAX,
-                            &static_of,
-                            fallback,
-                        )
-                    };
-                    match types.and_then(|t| t.get(k)) {
-                        Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
-                        Some(Type::Int) if let Some(interval) = interval() => Gen::In(interval),
-                        _ => Gen::Unbounded(
-                            names
-                                .get(k)
-                                .map_or_else(|| "?".to_string(), |n| n.name.clone()),
-                        ),
-                    }
-                };
                 let (v, generator) =
                     if let Some((v, cases)) = implication_cases(&conjuncts, &done, vars, &bound) {
                         // `(C => v = e) & (not(C) => v = f)`: the values of the
@@ -338,6 +395,21 @@ pub fn plan(
     };
     super::scan::fuse(&mut solver);
     solver
+}
+
+/// Whether a step of `plan` may enumerate an integer that nothing bounds
+/// (an error when it runs).
+pub(crate) fn enumerates_unbounded(plan: &Solver) -> bool {
+    fn unbounded(g: &Gen) -> bool {
+        match g {
+            Gen::Unbounded(_) => true,
+            Gen::Cases { otherwise, .. } => unbounded(otherwise),
+            _ => false,
+        }
+    }
+    plan.steps
+        .iter()
+        .any(|s| matches!(s, SolveStep::Bind(_, g) if unbounded(g)))
 }
 
 /// Candidates a plan generates, from the sets its generators draw from
@@ -461,15 +533,47 @@ fn generator(
                         },
                     ));
                 }
-                // `v * k = e`: `v = e / k` where `k` divides `e`.
-                if let Some(quotient) = quotient(a, b, v, &ready) {
-                    return Some((
-                        1,
-                        Candidate {
-                            step: SolveStep::Bind(v, Gen::Eq(quotient)),
-                            exact: false,
-                        },
-                    ));
+                // `v + d = e`: `v = e - d`; `v * k = e`: `v = e / k` where
+                // `k` divides `e`, and where `k` is 0 whatever else
+                // generates `v` (filled in by the plan).
+                match solve_equation(a, b, v, &ready) {
+                    Some(Solved::Value(value)) => {
+                        return Some((
+                            1,
+                            Candidate {
+                                step: SolveStep::Bind(v, Gen::Eq(value)),
+                                exact: false,
+                            },
+                        ));
+                    }
+                    Some(Solved::Quotient { divisor, value }) => {
+                        let span = divisor.span;
+                        let nonzero = CPred {
+                            kind: PK::Cmp(
+                                Cmp::Neq,
+                                divisor,
+                                CExpr {
+                                    kind: EK::Lit(Value::Int(0)),
+                                    span,
+                                },
+                            ),
+                            span,
+                        };
+                        return Some((
+                            1,
+                            Candidate {
+                                step: SolveStep::Bind(
+                                    v,
+                                    Gen::Cases {
+                                        cases: vec![(nonzero, value)],
+                                        otherwise: Box::new(Gen::Unbounded(String::new())),
+                                    },
+                                ),
+                                exact: false,
+                            },
+                        ));
+                    }
+                    None => {}
                 }
                 let e = if in_enum(a) && ready(b) {
                     b
@@ -944,29 +1048,138 @@ fn exact_size(v: u32, pending: &Pending) -> Option<CExpr> {
     pending.equal_to(UnaryOp::Size, v)
 }
 
-/// For `v * k = e` or `e = k * v` (`a = b`), `k` a non-zero number and
-/// `e` ready: `e / k`, the one candidate for `v`, which the equality,
-/// staying a check, keeps where `k` divides `e` (`r * 2 = x`).
-fn quotient(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) -> Option<CExpr> {
+/// The generator of `v` that `step` gives without a condition: its own
+/// (not a quotient's cases, see [`solve_equation`]), or the image of the
+/// bound part for `(bound, v) : S` (`S[{bound}]`, the membership staying a
+/// check).
+fn plain_generator(step: &SolveStep, v: u32) -> Option<Gen> {
+    match step {
+        SolveStep::Bind(w, Gen::Cases { otherwise, .. })
+            if *w == v && awaits_otherwise(otherwise) =>
+        {
+            None
+        }
+        SolveStep::Bind(w, generator) if *w == v => Some(generator.clone()),
+        SolveStep::BindPattern(Pattern::Pair(l, r), set) if matches!(**r, Pattern::Slot(s) if s == v) =>
+        {
+            let key = bound_pattern_expr(l, set.span)?;
+            let span = set.span;
+            Some(Gen::In(CExpr {
+                kind: EK::Image(
+                    Box::new(set.clone()),
+                    Box::new(CExpr {
+                        kind: EK::SetEnum(vec![key]),
+                        span,
+                    }),
+                ),
+                span,
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// A pattern of bound slots as the expression of its value.
+fn bound_pattern_expr(p: &Pattern, span: Span) -> Option<CExpr> {
+    Some(CExpr {
+        kind: match p {
+            Pattern::Slot(_) => return None,
+            Pattern::Bound(s) => EK::Read(Slot::Frame(*s)),
+            Pattern::Pair(a, b) => EK::Binary(
+                BinaryOp::Maplet,
+                Box::new(bound_pattern_expr(a, span)?),
+                Box::new(bound_pattern_expr(b, span)?),
+            ),
+        },
+        span,
+    })
+}
+
+/// Whether a quotient's cases still wait for the generator used where the
+/// divisor is 0 (a placeholder `generator` puts there for the plan).
+fn awaits_otherwise(otherwise: &Gen) -> bool {
+    matches!(otherwise, Gen::Unbounded(name) if name.is_empty())
+}
+
+/// An equation solved for one variable (see [`solve_equation`]).
+enum Solved {
+    /// The one candidate value.
+    Value(CExpr),
+    /// `v * k = e` with `k` an expression: `e / k` where `k` is not zero;
+    /// where it is, the equation does not determine `v`.
+    Quotient {
+        /// `k`.
+        divisor: CExpr,
+        /// `e / k`.
+        value: CExpr,
+    },
+}
+
+/// `a = b` solved for `v` where one side is `v`, `v + d`, `d + v`, `v - d`,
+/// `d - v`, `v * k` or `k * v` and everything else is `ready`: the one
+/// candidate for `v`, which the equation, staying a check, keeps where it
+/// holds (`x2 + y2 = s` gives `y2 = s - x2` once `x2` is bound; `r * 2 = x`
+/// gives `x / 2`, kept where 2 divides `x`).
+fn solve_equation(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) -> Option<Solved> {
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
-    let divided = |side: &CExpr, other: &CExpr| {
-        let EK::Binary(BinaryOp::Mul, x, y) = &side.kind else {
+    let solve = |side: &CExpr, other: &CExpr| {
+        if is_v(side) {
+            return ready(other).then(|| Solved::Value(other.clone()));
+        }
+        let EK::Binary(op, x, y) = &side.kind else {
             return None;
         };
-        let factor = |k: &CExpr| matches!(k.kind, EK::Lit(Value::Int(n)) if n != 0);
-        let k = if is_v(x) && factor(y) {
-            y
-        } else if is_v(y) && factor(x) {
-            x
-        } else {
+        if !ready(other) {
             return None;
-        };
-        ready(other).then(|| CExpr {
-            kind: EK::Binary(BinaryOp::Div, Box::new(other.clone()), k.clone()),
+        }
+        let build = |op: BinaryOp, l: &CExpr, r: &CExpr| CExpr {
+            kind: EK::Binary(op, Box::new(l.clone()), Box::new(r.clone())),
             span: side.span,
-        })
+        };
+        let (x, y) = (&**x, &**y);
+        match op {
+            BinaryOp::Add if is_v(x) && ready(y) => {
+                Some(Solved::Value(build(BinaryOp::Minus, other, y)))
+            }
+            BinaryOp::Add if is_v(y) && ready(x) => {
+                Some(Solved::Value(build(BinaryOp::Minus, other, x)))
+            }
+            BinaryOp::Minus if is_v(x) && ready(y) => {
+                Some(Solved::Value(build(BinaryOp::Add, other, y)))
+            }
+            BinaryOp::Minus if is_v(y) && ready(x) => {
+                Some(Solved::Value(build(BinaryOp::Minus, x, other)))
+            }
+            BinaryOp::Mul => {
+                let k = if is_v(x) && ready(y) {
+                    y
+                } else if is_v(y) && ready(x) {
+                    x
+                } else {
+                    return None;
+                };
+                let value = build(BinaryOp::Div, other, k);
+                Some(match k.kind {
+                    EK::Lit(Value::Int(n)) if n != 0 => Solved::Value(value),
+                    _ => Solved::Quotient {
+                        divisor: k.clone(),
+                        value,
+                    },
+                })
+            }
+            _ => None,
+        }
     };
-    divided(a, b).or_else(|| divided(b, a))
+    solve(a, b).or_else(|| solve(b, a))
+}
+
+/// `e` from `a = b` solved for `v` (see [`solve_equation`]) where it needs
+/// no condition.
+fn equation_value(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) -> Option<CExpr> {
+    match solve_equation(a, b, v, ready)? {
+        Solved::Value(e) => Some(e),
+        Solved::Quotient { .. } => None,
+    }
 }
 
 /// Collects into `out` a value for `v` from each disjunct of `p` (`v = e`,
@@ -991,7 +1204,7 @@ fn disjunct_candidates(
             out.push(a.clone());
             true
         }
-        PK::Cmp(Cmp::Eq, a, b) if let Some(q) = quotient(a, b, v, ready) => {
+        PK::Cmp(Cmp::Eq, a, b) if let Some(q) = equation_value(a, b, v, ready) => {
             out.push(q);
             true
         }
@@ -2113,6 +2326,22 @@ mod tests {
             plan_of(&["x", "y"], "y : 1..2 & ((x = 1 & y = 2) or x = 2)"),
             "x:In y:In [((x = 1 & y = 2) or x = 2)]"
         );
+    }
+
+    #[test]
+    fn equations_solve_for_a_variable_once_the_others_are_bound() {
+        // The pairs' first components, then the second from the sum.
+        assert_eq!(
+            plan_of(&["x", "y"], "(x, y) : {1 |-> 2, 2 |-> 1} & x + y = 3"),
+            "x:In y:Eq [(x, y) : {1 |-> 2, 2 |-> 1}] [x + y = 3]"
+        );
+        // A product by a variable: a quotient where it is not 0.
+        assert_eq!(
+            plan_of(&["x", "y"], "x : 0..3 & y : 1..9 & x * y = 6"),
+            "x:In y:Cases [y : 1..9] [x * y = 6]"
+        );
+        // `d - v = e`.
+        assert_eq!(plan_of(&["x"], "6 - x = 2"), "x:Eq [6 - x = 2]");
     }
 
     #[test]
