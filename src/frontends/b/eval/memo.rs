@@ -29,7 +29,8 @@ use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::ir::{CExpr, CPred, EK, Gen, PK, Pattern, Slot, SolveStep, Solver};
+use super::ir::{CExpr, CPred, EK, Gen, PK, Slot, SolveStep, Solver};
+use super::walk::{Visitor, walk_expr};
 use super::{Env, Interpreter, R};
 use crate::frontends::b::ast::UnaryOp;
 use crate::frontends::b::value::Value;
@@ -407,124 +408,19 @@ struct Reads {
     unkeepable: bool,
 }
 
-impl Reads {
+impl Visitor for Reads {
+    fn read(&mut self, slot: Slot) {
+        self.read.push(slot);
+    }
+
+    fn bind(&mut self, slot: u32) {
+        self.bound.push(slot);
+    }
+
     fn expr(&mut self, e: &CExpr) {
         match &e.kind {
-            EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) => {}
-            EK::Read(slot) => self.read.push(*slot),
-            EK::Local(s, _) => self.read.push(Slot::Frame(*s)),
             EK::Symbolic(_) | EK::External(..) => self.unkeepable = true,
-            EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => self.expr(a),
-            EK::Splits(a, sizes) => {
-                self.expr(a);
-                sizes.iter().flatten().for_each(|e| self.expr(e));
-            }
-            EK::Binary(_, a, b)
-            | EK::Projection(_, a, b)
-            | EK::Iterate(a, b)
-            | EK::Apply(a, b)
-            | EK::Image(a, b) => {
-                self.expr(a);
-                self.expr(b);
-            }
-            EK::SetEnum(xs) | EK::SeqEnum(xs) => xs.iter().for_each(|x| self.expr(x)),
-            EK::Comprehension(s) => self.solver(s),
-            EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
-                self.solver(s);
-                self.expr(body);
-            }
-            EK::BoolOf(p) => self.pred(p),
-            EK::IfThenElse(c, a, b) => {
-                self.pred(c);
-                self.expr(a);
-                self.expr(b);
-            }
-            EK::Memo(m) => self.expr(&m.expr),
-        }
-    }
-
-    fn pred(&mut self, p: &CPred) {
-        match &p.kind {
-            PK::Const(_) => {}
-            PK::And(ps) => ps.iter().for_each(|q| self.pred(q)),
-            PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
-                self.pred(a);
-                self.pred(b);
-            }
-            PK::Not(a) => self.pred(a),
-            PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, ..) => {
-                self.expr(a);
-                self.expr(b);
-            }
-            PK::ForAll(s, q) => {
-                self.solver(s);
-                self.pred(q);
-            }
-            PK::Exists(s) => self.solver(s),
-        }
-    }
-
-    fn generator(&mut self, g: &Gen) {
-        match g {
-            Gen::Eq(e) | Gen::In(e) => self.expr(e),
-            Gen::SeqUpTo {
-                elements, max_len, ..
-            } => {
-                self.expr(elements);
-                self.expr(max_len);
-            }
-            Gen::Cases { cases, otherwise } => {
-                for (condition, value) in cases {
-                    self.pred(condition);
-                    self.expr(value);
-                }
-                self.generator(otherwise);
-            }
-            Gen::Type(_) | Gen::Unbounded(_) => {}
-        }
-    }
-
-    fn pattern(&mut self, p: &Pattern) {
-        match p {
-            Pattern::Slot(s) => self.bound.push(*s),
-            Pattern::Bound(s) => self.read.push(Slot::Frame(*s)),
-            Pattern::Pair(a, b) => {
-                self.pattern(a);
-                self.pattern(b);
-            }
-        }
-    }
-
-    fn solver(&mut self, s: &Solver) {
-        self.bound.extend_from_slice(&s.vars);
-        for step in &s.steps {
-            match step {
-                SolveStep::Bind(slot, g) => {
-                    self.bound.push(*slot);
-                    self.generator(g);
-                }
-                SolveStep::BindPattern(p, e) => {
-                    self.pattern(p);
-                    self.expr(e);
-                }
-                SolveStep::Check(p) => self.pred(p),
-                SolveStep::Scan(scan) => {
-                    self.bound.push(scan.slot);
-                    self.read.push(scan.func);
-                    self.expr(&scan.set);
-                    self.expr(&scan.value);
-                    self.pred(&scan.check);
-                }
-            }
-        }
-        if let Some(condition) = s.condition.as_deref() {
-            self.pred(condition);
-        }
-        if let Some(binder) = s.by_solver.as_deref() {
-            binder.conjuncts.iter().for_each(|c| self.pred(c));
-        }
-        if let Some(image) = s.image.as_deref() {
-            self.solver(image);
+            _ => walk_expr(self, e),
         }
     }
 }

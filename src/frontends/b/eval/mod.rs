@@ -66,6 +66,7 @@ mod pred;
 mod scan;
 mod subst;
 mod symbolic;
+mod walk;
 
 use crate::diag::Span;
 use crate::frontends::b::types::GivenSet;

@@ -23,6 +23,7 @@
 use super::ir::{
     CExpr, CPred, Cmp, EK, Gen, IntSet, PK, Pattern, Slot, SolveStep, Solver, Undefined,
 };
+use super::walk::{Visitor, walk_expr};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, Ident, UnaryOp};
 use crate::frontends::b::types::Type;
@@ -2068,75 +2069,46 @@ fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
     }
 }
 
+/// The frame slots a walk reads (including inside nested binders, their
+/// own variables among them); a recursive definition reads its own
+/// constant only when applied.
+struct FrameReads<'a>(&'a mut Vec<u32>);
+
+impl Visitor for FrameReads<'_> {
+    fn read(&mut self, slot: Slot) {
+        if let Slot::Frame(s) = slot {
+            self.0.push(s);
+        }
+    }
+
+    fn expr(&mut self, e: &CExpr) {
+        if let EK::Symbolic(d) = &e.kind
+            && let Some(own) = d.self_slot
+        {
+            let start = self.0.len();
+            self.expr(&d.expr);
+            let mut i = start;
+            while i < self.0.len() {
+                if self.0[i] == own {
+                    self.0.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            return;
+        }
+        walk_expr(self, e);
+    }
+}
+
 /// Every frame slot a predicate reads (including inside nested binders).
 pub fn pred_slots(p: &CPred, out: &mut Vec<u32>) {
-    match &p.kind {
-        PK::Const(_) => {}
-        PK::And(ps) => ps.iter().for_each(|q| pred_slots(q, out)),
-        PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
-            pred_slots(a, out);
-            pred_slots(b, out);
-        }
-        PK::Not(a) => pred_slots(a, out),
-        PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, _, _) => {
-            expr_slots(a, out);
-            expr_slots(b, out);
-        }
-        PK::ForAll(s, q) => {
-            solver_slots(s, out);
-            pred_slots(q, out);
-        }
-        PK::Exists(s) => solver_slots(s, out),
-    }
+    FrameReads(out).pred(p);
 }
 
-/// Every frame slot a generator reads.
-fn gen_slots(g: &Gen, out: &mut Vec<u32>) {
-    match g {
-        Gen::Eq(e) | Gen::In(e) => expr_slots(e, out),
-        Gen::SeqUpTo {
-            elements, max_len, ..
-        } => {
-            expr_slots(elements, out);
-            expr_slots(max_len, out);
-        }
-        Gen::Cases { cases, otherwise } => {
-            for (condition, value) in cases {
-                pred_slots(condition, out);
-                expr_slots(value, out);
-            }
-            gen_slots(otherwise, out);
-        }
-        Gen::Type(_) | Gen::Unbounded(_) => {}
-    }
-}
-
+/// Every frame slot a plan's steps read.
 fn solver_slots(s: &Solver, out: &mut Vec<u32>) {
-    for step in &s.steps {
-        match step {
-            SolveStep::Bind(_, g) => gen_slots(g, out),
-            SolveStep::BindPattern(_, e) => expr_slots(e, out),
-            SolveStep::Check(p) => pred_slots(p, out),
-            SolveStep::Scan(scan) => {
-                expr_slots(&scan.set, out);
-                pred_slots(&scan.check, out);
-            }
-        }
-        if let SolveStep::BindPattern(p, _) = step {
-            bound_pattern_slots(p, out);
-        }
-    }
-}
-
-fn bound_pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
-    match p {
-        Pattern::Bound(s) => out.push(*s),
-        Pattern::Slot(_) => {}
-        Pattern::Pair(a, b) => {
-            bound_pattern_slots(a, out);
-            bound_pattern_slots(b, out);
-        }
-    }
+    FrameReads(out).solver(s);
 }
 
 /// Whether `e` has a binder (comprehension, lambda, quantified
@@ -2167,53 +2139,7 @@ fn has_binder(e: &CExpr) -> bool {
 
 /// Every frame slot an expression reads (including inside nested binders).
 pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
-    match &e.kind {
-        EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Read(Slot::Const(_)) => {}
-        EK::Read(Slot::Frame(s)) | EK::Local(s, _) => out.push(*s),
-        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => expr_slots(a, out),
-        EK::Splits(a, sizes) => {
-            expr_slots(a, out);
-            sizes.iter().flatten().for_each(|e| expr_slots(e, out));
-        }
-        EK::Binary(_, a, b)
-        | EK::Projection(_, a, b)
-        | EK::Iterate(a, b)
-        | EK::Apply(a, b)
-        | EK::Image(a, b) => {
-            expr_slots(a, out);
-            expr_slots(b, out);
-        }
-        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
-            xs.iter().for_each(|x| expr_slots(x, out))
-        }
-        EK::Comprehension(s) => solver_slots(s, out),
-        EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
-            solver_slots(s, out);
-            expr_slots(body, out);
-        }
-        EK::BoolOf(p) => pred_slots(p, out),
-        EK::IfThenElse(c, a, b) => {
-            pred_slots(c, out);
-            expr_slots(a, out);
-            expr_slots(b, out);
-        }
-        EK::Memo(m) => expr_slots(&m.expr, out),
-        // A recursive definition reads its own constant only when applied.
-        EK::Symbolic(d) => {
-            let start = out.len();
-            expr_slots(&d.expr, out);
-            if let Some(own) = d.self_slot {
-                let mut i = start;
-                while i < out.len() {
-                    if out[i] == own {
-                        out.swap_remove(i);
-                    } else {
-                        i += 1;
-                    }
-                }
-            }
-        }
-    }
+    FrameReads(out).expr(e);
 }
 
 #[cfg(test)]

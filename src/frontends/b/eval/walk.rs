@@ -1,0 +1,198 @@
+//! Read-only walks of the compiled IR: the one place that knows the parts
+//! of every node. A [`Visitor`] overrides what it looks for (the slots a
+//! node reads, the slots a binder binds, a kind of node) and lets the
+//! `walk_*` functions go through the rest.
+
+use super::ir::{CExpr, CPred, EK, Gen, PK, Pattern, Slot, SolveStep, Solver};
+
+/// A read-only visitor of the IR. Each node method's default walks the
+/// node's parts; an override may look at the node first and call the
+/// matching `walk_*` function to go on, or stop there.
+pub(super) trait Visitor {
+    /// A slot read: a constant, a frame slot, a local.
+    fn read(&mut self, _slot: Slot) {}
+
+    /// A frame slot a binder binds (its variables, a generator's slot, a
+    /// pattern's fresh slots).
+    fn bind(&mut self, _slot: u32) {}
+
+    /// An expression.
+    fn expr(&mut self, e: &CExpr) {
+        walk_expr(self, e);
+    }
+
+    /// A predicate.
+    fn pred(&mut self, p: &CPred) {
+        walk_pred(self, p);
+    }
+
+    /// A binder's plan.
+    fn solver(&mut self, s: &Solver) {
+        walk_solver(self, s);
+    }
+}
+
+/// Visits the parts of `e` (and the slots it reads itself).
+pub(super) fn walk_expr<V: Visitor + ?Sized>(v: &mut V, e: &CExpr) {
+    match &e.kind {
+        EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) => {}
+        EK::Read(slot) => v.read(*slot),
+        EK::Local(s, _) => v.read(Slot::Frame(*s)),
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => v.expr(a),
+        EK::Splits(a, sizes) => {
+            v.expr(a);
+            sizes.iter().flatten().for_each(|e| v.expr(e));
+        }
+        EK::Binary(_, a, b)
+        | EK::Projection(_, a, b)
+        | EK::Iterate(a, b)
+        | EK::Apply(a, b)
+        | EK::Image(a, b) => {
+            v.expr(a);
+            v.expr(b);
+        }
+        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
+            xs.iter().for_each(|x| v.expr(x));
+        }
+        EK::Comprehension(s) => v.solver(s),
+        EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
+            v.solver(s);
+            v.expr(body);
+        }
+        EK::BoolOf(p) => v.pred(p),
+        EK::IfThenElse(c, a, b) => {
+            v.pred(c);
+            v.expr(a);
+            v.expr(b);
+        }
+        EK::Memo(m) => v.expr(&m.expr),
+        EK::Symbolic(d) => v.expr(&d.expr),
+    }
+}
+
+/// Visits the parts of `p`.
+pub(super) fn walk_pred<V: Visitor + ?Sized>(v: &mut V, p: &CPred) {
+    match &p.kind {
+        PK::Const(_) => {}
+        PK::And(ps) => ps.iter().for_each(|q| v.pred(q)),
+        PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
+            v.pred(a);
+            v.pred(b);
+        }
+        PK::Not(a) => v.pred(a),
+        PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, ..) => {
+            v.expr(a);
+            v.expr(b);
+        }
+        PK::ForAll(s, q) => {
+            v.solver(s);
+            v.pred(q);
+        }
+        PK::Exists(s) => v.solver(s),
+    }
+}
+
+/// Visits the parts of a generator.
+pub(super) fn walk_gen<V: Visitor + ?Sized>(v: &mut V, g: &Gen) {
+    match g {
+        Gen::Eq(e) | Gen::In(e) => v.expr(e),
+        Gen::SeqUpTo {
+            elements, max_len, ..
+        } => {
+            v.expr(elements);
+            v.expr(max_len);
+        }
+        Gen::Cases { cases, otherwise } => {
+            for (condition, value) in cases {
+                v.pred(condition);
+                v.expr(value);
+            }
+            walk_gen(v, otherwise);
+        }
+        Gen::Type(_) | Gen::Unbounded(_) => {}
+    }
+}
+
+/// Visits a destructuring pattern: its fresh slots are bound, the slots
+/// it compares with read.
+pub(super) fn walk_pattern<V: Visitor + ?Sized>(v: &mut V, p: &Pattern) {
+    match p {
+        Pattern::Slot(s) => v.bind(*s),
+        Pattern::Bound(s) => v.read(Slot::Frame(*s)),
+        Pattern::Pair(a, b) => {
+            walk_pattern(v, a);
+            walk_pattern(v, b);
+        }
+    }
+}
+
+/// Visits a binder's plan: its variables and steps. Its whole condition,
+/// the constraint solver's view of it and its image plan restate the
+/// predicate the steps hold (the same nodes, the same slots): walking them
+/// too would double the walk at each level of nesting.
+pub(super) fn walk_solver<V: Visitor + ?Sized>(v: &mut V, s: &Solver) {
+    s.vars.iter().for_each(|&slot| v.bind(slot));
+    for step in &s.steps {
+        match step {
+            SolveStep::Bind(slot, g) => {
+                v.bind(*slot);
+                walk_gen(v, g);
+            }
+            SolveStep::BindPattern(p, e) => {
+                walk_pattern(v, p);
+                v.expr(e);
+            }
+            SolveStep::Check(p) => v.pred(p),
+            SolveStep::Scan(scan) => {
+                v.bind(scan.slot);
+                v.read(scan.func);
+                v.expr(&scan.set);
+                v.expr(&scan.value);
+                v.pred(&scan.check);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compile::Compiler;
+    use super::super::ir::Undefined;
+    use super::*;
+    use crate::diag::SourceFile;
+    use crate::frontends::b::ast::ExprKind;
+    use crate::frontends::b::types::MachineTypes;
+
+    /// Counts the slots read.
+    struct Count(usize);
+
+    impl Visitor for Count {
+        fn read(&mut self, _: Slot) {
+            self.0 += 1;
+        }
+    }
+
+    #[test]
+    fn each_read_of_nested_binders_is_visited_once() {
+        let file = SourceFile::new(
+            "p",
+            "{x | x : {y | y : {z | z : 1..3 & z > 0} & y > 1} & x > 2}".to_string(),
+        );
+        let e = crate::frontends::b::parse_expression(&file).expect("parses");
+        let ExprKind::Comprehension(ids, p) = &e.kind else {
+            panic!("not a comprehension")
+        };
+        let types = MachineTypes::for_test(None, Vec::new(), Vec::new());
+        let mut c = Compiler::new(&types);
+        c.reset_frame(0);
+        let vars = c.bind(ids);
+        let solver = c
+            .solver(ids, &vars, None, p, e.span, Undefined::Error)
+            .expect("compiles");
+        // `z > 0`, `y > 1`, `x > 2`: the conditions kept beside the steps
+        // are not walked again.
+        let mut count = Count(0);
+        count.solver(&solver);
+        assert_eq!(count.0, 3);
+    }
+}
