@@ -139,6 +139,24 @@ def blocker(message):
     return re.sub(r"\d+", "N", message)[:90]
 
 
+def no_node(rec, report):
+    """Whether orbit's model error leaves no state where ProB recorded none.
+
+    No constant valuation, or no initial state: ProB has no node beyond
+    its setup nodes either (its root then has no successor, which ProB
+    records as a deadlock; where it reports the failed initialisation as
+    an error it records no node at all). A well-definedness error where
+    ProB recorded no state: ProB stopped at an error before its first.
+    """
+    message = report.get("message", "")
+    if "PROPERTIES has no solution" in message and rec["states"] == 0:
+        return True
+    if (re.search(UNINITIALISED, message) and report.get("states", 0) == 0
+            and rec["states"] in (0, 1 if rec["setup"] else 0)):
+        return True
+    return rec["states"] == 0 and bool(re.search(ILL_DEFINED, message))
+
+
 def check(orbit, rec, timeout):
     """Compares orbit with one ProB record; returns a result row."""
     row = {"file": rec["file"], "prob_states": rec["states"],
@@ -152,6 +170,10 @@ def check(orbit, rec, timeout):
         row["outcome"] = "changed"
         return row
     report, error = run(orbit, rec["file"], ["--no-deadlock", "--no-invariant"], timeout)
+    if report is not None and report["result"] == "model_error" and no_node(rec, report):
+        row["detail"] = report.get("message", "")
+        row["outcome"] = "agrees"
+        return row
     # Where ProB stopped at an error only the verdicts compare: a count
     # that does not finish in time leaves them to decide.
     found_error = rec["deadlock"] or rec["invariant"]
@@ -181,17 +203,7 @@ def check(orbit, rec, timeout):
         return row
     if report is not None and report["result"] != "ok":
         row["detail"] = report.get("message", "")
-        # No constant valuation, or no initial state: ProB has no node
-        # beyond the setup nodes either.
-        # (ProB records no node at all where it reports the failed
-        # initialisation as an error.)
-        empty = ("PROPERTIES has no solution" in row["detail"] and rec["states"] == 0) or (
-            re.search(UNINITIALISED, row["detail"]) and report.get("states", 0) == 0
-            and rec["states"] in (0, 1 if rec["setup"] else 0))
-        # ProB stopped at an error before it recorded a state.
-        empty = empty or (report["result"] == "model_error" and rec["states"] == 0
-                          and re.search(ILL_DEFINED, row["detail"]))
-        row["outcome"] = "agrees" if empty else "stopped by " + report["result"]
+        row["outcome"] = "stopped by " + report["result"]
         return row
     states = None
     if report is not None:
