@@ -841,6 +841,55 @@ fn deferred_set_sizes_follow_the_functions_that_need_them() {
     assert_eq!(r["states"], 24 * 6 * 6 * 2, "{r}");
 }
 
+/// A deferred set that PROPERTIES cuts into disjoint non-empty parts, some
+/// of them cut again (`Inst = Invalid \/ Valid & Valid = Stop \/ Exec`),
+/// gets as many elements as the parts need, as ProB does.
+#[test]
+fn deferred_set_sizes_follow_partitions_into_non_empty_parts() {
+    let machine = |extra: &str| {
+        format!(
+            "MACHINE Parts\nSETS Inst\nCONSTANTS Invalid, Valid, Stop, Exec\n\
+             PROPERTIES Invalid <: Inst & Valid <: Inst & Stop <: Valid & Exec <: Valid\n\
+             & Invalid /= {{}} & Valid /= {{}} & Stop /= {{}} & Exec /= {{}}\n\
+             & Inst = Invalid \\/ Valid & Valid = Stop \\/ Exec {extra}\n\
+             VARIABLES x\nINVARIANT x : Inst\nINITIALISATION x :: Inst\n\
+             OPERATIONS step(y) = PRE y : Inst THEN x := y END END\n"
+        )
+    };
+    for (extra, valuations) in [
+        // Disjoint parts: three elements, one for each innermost part.
+        ("& Invalid /\\ Valid = {} & Stop /\\ Exec = {}", 6),
+        // Parts that may overlap ask for no more than the default 2 (each
+        // part one element at least): Valid = {1} or {2} with 2 choices
+        // of Invalid and one cover, Valid = {1, 2} with 3 and 7.
+        ("", 2 + 2 + 3 * 7),
+    ] {
+        let text = machine(extra);
+        let (code, out, err) = check(&text, &["--json", "--no-constant-symmetry"]);
+        assert_eq!(code, Some(0), "{extra}: {out}{err}");
+        let r = json(&out);
+        assert_eq!(r["constant_valuations"], valuations, "{extra}: {r}");
+    }
+}
+
+/// With `--bound-integers` a bound beyond MAXINT (or below MININT) is kept
+/// and the other side cut at it, as ProB enumerates: `maxb > 1000` gives
+/// 1001 only, `minb <= 0` gives MININT..0 (ProB's SimpleAccount: 2007
+/// states).
+#[test]
+fn bounds_beyond_maxint_are_kept_with_bound_integers() {
+    let text = "MACHINE Account\nCONSTANTS minb, maxb\n\
+                PROPERTIES minb < maxb & minb <= 0 & maxb >= 0 & maxb > 1000\n\
+                VARIABLES balance\nINVARIANT balance : minb..maxb\nINITIALISATION balance := 0\n\
+                OPERATIONS\n  Deposit(s) = SELECT s > 0 & balance + s <= maxb THEN balance := balance + s END;\n\
+                  Withdraw(s) = SELECT s > 0 & balance - s >= minb THEN balance := balance - s END\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--bound-integers"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r = json(&out);
+    assert_eq!(r["constant_valuations"], 2, "{r}");
+    assert_eq!(r["states"], 1003 + 1002, "{r}");
+}
+
 /// Names a definition stands for in a declaration list, a bound variable
 /// that shadows a definition of the same name, and `h(i)(j) :=`.
 #[test]

@@ -213,6 +213,26 @@ END";
     assert_eq!(prob_state_count(&load("Solved.mch", text, 0), true), 5);
 }
 
+/// A disjunction of memberships gives a variable their union; `C or v : S`
+/// gives `v` the set `S` where `C` fails (ProB's IntervalSMTProblem: `v`
+/// has no other bound there).
+#[test]
+fn disjunctions_generate_every_solution() {
+    let text = "MACHINE Disjoint
+CONSTANTS x, y, v
+PROPERTIES x : 0..20 & x >= 19 & (y : x..x+1 or y : 30..31)
+  & (v : 100..102 or x < 19) & (v - y) mod 2 = 0
+VARIABLES n
+INVARIANT n = 0 & card({z | (z : 1..3 or z : 2..5 or z = 9) & z /= 4}) = 5
+INITIALISATION n := 0
+OPERATIONS
+  stay = skip
+END";
+    // x is 19 or 20, y one of four, v of the same parity as y: 12
+    // valuations; the root, one state each.
+    assert_eq!(prob_state_count(&load("Disjoint.mch", text, 0), true), 25);
+}
+
 /// Loop-invariant comprehensions are evaluated once per value of what they
 /// read: a state variable, a constant with two valuations, an operation's
 /// parameter. A value kept for other values would break an invariant.

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use super::expr::{set, thread_copy};
-use super::ir::{CExpr, EK, Gen, Pattern, SolveStep, Solver};
+use super::ir::{CExpr, Choice, EK, Gen, Pattern, SolveStep, Solver};
 use super::{Env, Fail, Interpreter, R, within_budget, within_budget_every};
 use crate::frontends::b::ast::{BinaryOp, UnaryOp};
 use crate::frontends::b::types::Type;
@@ -432,13 +432,24 @@ impl Interpreter {
             Gen::Cases { cases, otherwise } => {
                 let mut values = Vec::new();
                 let mut any = false;
-                for (condition, value) in cases {
+                for (condition, choice) in cases {
                     let holds = self.unless_undefined(solver, self.holds(condition, env))?;
                     if holds != Some(true) {
                         continue;
                     }
                     any = true;
-                    values.extend(self.unless_undefined(solver, self.eval(value, env))?);
+                    match choice {
+                        Choice::One(value) => {
+                            values.extend(self.unless_undefined(solver, self.eval(value, env))?)
+                        }
+                        Choice::Each(set) => {
+                            if let Some(elements) =
+                                self.unless_undefined(solver, self.elements(set, env))?
+                            {
+                                values.extend(elements.iter().cloned());
+                            }
+                        }
+                    }
                 }
                 if !any {
                     return self.run_bind(solver, i, slot, otherwise, env, f);

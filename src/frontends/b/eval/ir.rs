@@ -199,8 +199,8 @@ pub enum Gen {
     /// `IF`): the values `ei` of the cases whose condition `Ci` holds;
     /// where none holds, `otherwise`. The implications stay checks.
     Cases {
-        /// Each case's condition and value.
-        cases: Vec<(CPred, CExpr)>,
+        /// Each case's condition and candidates.
+        cases: Vec<(CPred, Choice)>,
         /// The generator where no condition holds.
         otherwise: Box<Gen>,
     },
@@ -214,6 +214,31 @@ pub enum Gen {
         /// Whether the empty sequence is left out.
         nonempty: bool,
     },
+}
+
+/// The candidates of one case of [`Gen::Cases`].
+#[derive(Clone, Debug)]
+pub enum Choice {
+    /// One value (`C => x = e`).
+    One(CExpr),
+    /// Every element of a set (`not(C) => x : S`, from `C or x : S`).
+    Each(CExpr),
+}
+
+impl Choice {
+    /// The expression giving the value or the set.
+    pub fn expr(&self) -> &CExpr {
+        match self {
+            Choice::One(e) | Choice::Each(e) => e,
+        }
+    }
+
+    /// The expression giving the value or the set, to rewrite.
+    pub fn expr_mut(&mut self) -> &mut CExpr {
+        match self {
+            Choice::One(e) | Choice::Each(e) => e,
+        }
+    }
 }
 
 /// One step of a solver plan.

@@ -251,9 +251,9 @@ impl Walk {
                 self.expr(max_len);
             }
             Gen::Cases { cases, otherwise } => {
-                for (condition, value) in cases {
+                for (condition, choice) in cases {
                     self.pred(condition);
-                    self.expr(value);
+                    self.expr(choice.expr_mut());
                 }
                 self.generator(otherwise);
             }

@@ -21,7 +21,7 @@
 //! `PROC` with one check per element.
 
 use super::ir::{
-    CExpr, CPred, Cmp, EK, Gen, IntSet, PK, Pattern, Slot, SolveStep, Solver, Undefined,
+    CExpr, CPred, Choice, Cmp, EK, Gen, IntSet, PK, Pattern, Slot, SolveStep, Solver, Undefined,
 };
 use super::walk::{Visitor, walk_expr};
 use crate::diag::Span;
@@ -116,7 +116,8 @@ pub fn plan(
         let mut best: Option<(u32, usize, Candidate, bool)> = None;
         // Each variable's best generator that needs no condition (see
         // [`plain_generator`]).
-        let mut plain: Vec<Option<(u32, Gen)>> = vec![None; vars.len()];
+        // (priority, generator, whether it uses the integer bound)
+        let mut plain: Vec<Option<(u32, Gen, bool)>> = vec![None; vars.len()];
         for (k, &v) in vars.iter().enumerate() {
             if is_bound[v as usize] {
                 continue;
@@ -279,10 +280,10 @@ pub fn plan(
                 if cand_bounded.get() {
                     prio += 8;
                 }
-                if let Some(generator) = plain_generator(&cand.step, v)
+                if let Some(generator) = plain_generator(&cand, v)
                     && plain[k].as_ref().is_none_or(|p| prio < p.0)
                 {
-                    plain[k] = Some((prio, generator));
+                    plain[k] = Some((prio, generator, cand_bounded.get()));
                 }
                 if best.as_ref().is_none_or(|b| prio < b.0) {
                     best = Some((prio, i, cand, cand_bounded.get()));
@@ -331,15 +332,20 @@ pub fn plan(
                 ),
             }
         };
-        // `v * k = e` where `k` is 0: whatever else generates `v`.
-        if let Some((_, _, cand, _)) = &mut best
+        // Open cases (`v * k = e` where `k` is 0, `C or v : S` where `C`
+        // holds): whatever else generates `v`.
+        if let Some((_, _, cand, bounded)) = &mut best
+            && cand.open
             && let SolveStep::Bind(w, Gen::Cases { otherwise, .. }) = &mut cand.step
-            && awaits_otherwise(otherwise)
         {
             let k = vars.iter().position(|x| x == w).unwrap_or(0);
-            **otherwise = plain[k]
-                .take()
-                .map_or_else(|| type_fallback(*w), |(_, g)| g);
+            **otherwise = match plain[k].take() {
+                Some((_, generator, cut)) => {
+                    *bounded |= cut;
+                    generator
+                }
+                None => type_fallback(*w),
+            };
         }
         match best {
             Some((_, i, cand, bounded)) => {
@@ -496,6 +502,10 @@ pub fn type_is_finite(t: &Type) -> bool {
 struct Candidate {
     step: SolveStep,
     exact: bool,
+    /// The step is [`Gen::Cases`] whose `otherwise` the plan fills with
+    /// the variable's best generator that needs no condition (see
+    /// [`plain_generator`]), or its type's.
+    open: bool,
 }
 
 /// Can conjunct `c` generate variable `v` given the `bound` ones? Returns
@@ -531,6 +541,7 @@ fn generator(
                         Candidate {
                             step: SolveStep::BindPattern(pat, splits),
                             exact: true,
+                            open: false,
                         },
                     ));
                 }
@@ -544,6 +555,7 @@ fn generator(
                             Candidate {
                                 step: SolveStep::Bind(v, Gen::Eq(value)),
                                 exact: false,
+                                open: false,
                             },
                         ));
                     }
@@ -566,11 +578,12 @@ fn generator(
                                 step: SolveStep::Bind(
                                     v,
                                     Gen::Cases {
-                                        cases: vec![(nonzero, value)],
-                                        otherwise: Box::new(Gen::Unbounded(String::new())),
+                                        cases: vec![(nonzero, Choice::One(value))],
+                                        otherwise: Box::new(Gen::Type(Type::Bool)),
                                     },
                                 ),
                                 exact: false,
+                                open: true,
                             },
                         ));
                     }
@@ -588,6 +601,7 @@ fn generator(
                     Candidate {
                         step: SolveStep::Bind(v, Gen::In(e.clone())),
                         exact: false,
+                        open: false,
                     },
                 ));
             };
@@ -596,6 +610,7 @@ fn generator(
                 Candidate {
                     step: SolveStep::Bind(v, Gen::Eq(e.clone())),
                     exact: true,
+                    open: false,
                 },
             ))
         }
@@ -606,6 +621,7 @@ fn generator(
                     Candidate {
                         step: SolveStep::Bind(v, Gen::In(s.clone())),
                         exact: true,
+                        open: false,
                     },
                 ));
             }
@@ -620,6 +636,7 @@ fn generator(
                 Candidate {
                     step: SolveStep::BindPattern(pat, s.clone()),
                     exact: true,
+                    open: false,
                 },
             ))
         }
@@ -634,24 +651,37 @@ fn generator(
                     Candidate {
                         step: SolveStep::BindPattern(pat, tuples),
                         exact,
+                        open: false,
                     },
                 ));
             }
-            let mut candidates = Vec::new();
-            if !disjunct_candidates(c, v, &ready, &mut candidates) {
-                return None;
+            let (mut values, mut sets) = (Vec::new(), Vec::new());
+            if disjunct_candidates(c, v, &ready, &mut values, &mut sets) {
+                let cost = 2 + sets.iter().map(set_cost).max().unwrap_or(0);
+                return Some((
+                    cost,
+                    Candidate {
+                        step: SolveStep::Bind(v, Gen::In(union_of(values, sets, c.span))),
+                        exact: false,
+                        open: false,
+                    },
+                ));
             }
+            // `C or v : S`: `S` where `C` fails, else whatever else
+            // generates `v` (filled in by the plan).
+            let (fails, set) = unless_member(c, v, vars, bound)?;
             Some((
-                2,
+                set_cost(&set) + 3,
                 Candidate {
                     step: SolveStep::Bind(
                         v,
-                        Gen::In(CExpr {
-                            kind: EK::SetEnum(candidates),
-                            span: c.span,
-                        }),
+                        Gen::Cases {
+                            cases: vec![(fails, Choice::Each(set))],
+                            otherwise: Box::new(Gen::Type(Type::Bool)),
+                        },
                     ),
                     exact: false,
+                    open: true,
                 },
             ))
         }
@@ -665,6 +695,7 @@ fn generator(
                 Candidate {
                     step: SolveStep::Bind(v, Gen::In(s.clone())),
                     exact: false,
+                    open: false,
                 },
             ))
         }
@@ -678,6 +709,7 @@ fn generator(
                     Candidate {
                         step: SolveStep::Bind(v, Gen::In(values)),
                         exact: false,
+                        open: false,
                     },
                 ));
             }
@@ -701,6 +733,7 @@ fn generator(
                 Candidate {
                     step: SolveStep::Bind(v, Gen::In(values)),
                     exact: false,
+                    open: false,
                 },
             ))
         }
@@ -714,6 +747,7 @@ fn generator(
                 Candidate {
                     step: SolveStep::Bind(v, Gen::In(pow)),
                     exact: !strict,
+                    open: false,
                 },
             ))
         }
@@ -1050,16 +1084,14 @@ fn exact_size(v: u32, pending: &Pending) -> Option<CExpr> {
 }
 
 /// The generator of `v` that `step` gives without a condition: its own
-/// (not a quotient's cases, see [`solve_equation`]), or the image of the
+/// (not the open cases of [`Candidate::open`]), or the image of the
 /// bound part for `(bound, v) : S` (`S[{bound}]`, the membership staying a
 /// check).
-fn plain_generator(step: &SolveStep, v: u32) -> Option<Gen> {
-    match step {
-        SolveStep::Bind(w, Gen::Cases { otherwise, .. })
-            if *w == v && awaits_otherwise(otherwise) =>
-        {
-            None
-        }
+fn plain_generator(cand: &Candidate, v: u32) -> Option<Gen> {
+    if cand.open {
+        return None;
+    }
+    match &cand.step {
         SolveStep::Bind(w, generator) if *w == v => Some(generator.clone()),
         SolveStep::BindPattern(Pattern::Pair(l, r), set) if matches!(**r, Pattern::Slot(s) if s == v) =>
         {
@@ -1094,12 +1126,6 @@ fn bound_pattern_expr(p: &Pattern, span: Span) -> Option<CExpr> {
         },
         span,
     })
-}
-
-/// Whether a quotient's cases still wait for the generator used where the
-/// divisor is 0 (a placeholder `generator` puts there for the plan).
-fn awaits_otherwise(otherwise: &Gen) -> bool {
-    matches!(otherwise, Gen::Unbounded(name) if name.is_empty())
 }
 
 /// An equation solved for one variable (see [`solve_equation`]).
@@ -1183,34 +1209,98 @@ fn equation_value(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) 
     }
 }
 
-/// Collects into `out` a value for `v` from each disjunct of `p` (`v = e`,
-/// possibly within a conjunction); false if some disjunct gives none.
+/// The candidates of `v` in a disjunct: the values of its equalities and
+/// the sets of its memberships (`v = e`, `v : S`, an equation solved for
+/// `v`, one conjunct of a conjunction), or `false` if some disjunct says
+/// nothing of `v` with only `ready` expressions.
 fn disjunct_candidates(
     p: &CPred,
     v: u32,
     ready: &dyn Fn(&CExpr) -> bool,
-    out: &mut Vec<CExpr>,
+    values: &mut Vec<CExpr>,
+    sets: &mut Vec<CExpr>,
 ) -> bool {
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     match &p.kind {
         PK::Or(a, b) => {
-            disjunct_candidates(a, v, ready, out) && disjunct_candidates(b, v, ready, out)
+            disjunct_candidates(a, v, ready, values, sets)
+                && disjunct_candidates(b, v, ready, values, sets)
         }
-        PK::And(ps) => ps.iter().any(|q| disjunct_candidates(q, v, ready, out)),
+        PK::And(ps) => ps.iter().any(|q| {
+            let (n, m) = (values.len(), sets.len());
+            let found = disjunct_candidates(q, v, ready, values, sets);
+            if !found {
+                values.truncate(n);
+                sets.truncate(m);
+            }
+            found
+        }),
         PK::Cmp(Cmp::Eq, a, b) if is_v(a) && ready(b) => {
-            out.push(b.clone());
+            values.push(b.clone());
             true
         }
         PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
-            out.push(a.clone());
+            values.push(a.clone());
             true
         }
         PK::Cmp(Cmp::Eq, a, b) if let Some(q) = equation_value(a, b, v, ready) => {
-            out.push(q);
+            values.push(q);
+            true
+        }
+        // Not over an infinite set: that leaves `v` to another conjunct.
+        PK::Member(a, s, false) if is_v(a) && ready(s) && set_cost(s) < 8 => {
+            sets.push(s.clone());
             true
         }
         _ => false,
     }
+}
+
+/// `{e1, e2, ..} \/ S1 \/ S2 ..`: every candidate of a disjunction.
+fn union_of(values: Vec<CExpr>, sets: Vec<CExpr>, span: Span) -> CExpr {
+    let listed = (!values.is_empty()).then(|| CExpr {
+        kind: EK::SetEnum(values),
+        span,
+    });
+    listed
+        .into_iter()
+        .chain(sets)
+        .reduce(|a, b| CExpr {
+            kind: EK::Binary(BinaryOp::Union, Box::new(a), Box::new(b)),
+            span,
+        })
+        .expect("a disjunction has candidates")
+}
+
+/// `C or v : S` (either way round) where `C` does not read `v` and reads
+/// only bound variables: where `C` is false, `v` is an element of `S`.
+fn unless_member(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(CPred, CExpr)> {
+    let PK::Or(a, b) = &c.kind else {
+        return None;
+    };
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    let ready_pred = |p: &CPred| {
+        let mut slots = Vec::new();
+        pred_slots(p, &mut slots);
+        slots
+            .iter()
+            .all(|s| *s != v && (!vars.contains(s) || bound.contains(s)))
+    };
+    [(a, b), (b, a)]
+        .into_iter()
+        .find_map(|(member, other)| match &member.kind {
+            PK::Member(x, s, false)
+                if is_v(x) && is_ready(s, vars, bound) && set_cost(s) < 8 && ready_pred(other) =>
+            {
+                let span = other.span;
+                let fails = CPred {
+                    kind: PK::Not(Box::new((**other).clone())),
+                    span,
+                };
+                Some((fails, s.clone()))
+            }
+            _ => None,
+        })
 }
 
 /// Whether two conjuncts make a variable a total function on an infinite
@@ -1691,13 +1781,14 @@ fn interval_for(
         highs.push(lit(n, span));
     }
     // `--bound-integers`: MININT and MAXINT stand in for a missing bound.
+    let (mut cut_low, mut cut_high) = (None, None);
     if let Some((lo, hi, _, used)) = fallback {
         if lows.is_empty() {
-            lows.push(lit(lo, span));
+            cut_low = Some(lo);
             used.set(true);
         }
         if highs.is_empty() {
-            highs.push(lit(hi, span));
+            cut_high = Some(hi);
             used.set(true);
         }
     }
@@ -1717,6 +1808,23 @@ fn interval_for(
             }),
         }
     };
+    // A bound beyond the cut is kept, as ProB enumerates from the bound it
+    // has: `x > 1000` with MAXINT 3 gives `1001..max({3, 1001})`.
+    match (cut_low, cut_high) {
+        (Some(lo), Some(hi)) => {
+            lows.push(lit(lo, span));
+            highs.push(lit(hi, span));
+        }
+        (Some(lo), None) => {
+            let high = combine(highs.clone(), UnaryOp::Min)?;
+            lows.push(combine(vec![lit(lo, span), high], UnaryOp::Min)?);
+        }
+        (None, Some(hi)) => {
+            let low = combine(lows.clone(), UnaryOp::Max)?;
+            highs.push(combine(vec![lit(hi, span), low], UnaryOp::Max)?);
+        }
+        (None, None) => {}
+    }
     let low = combine(lows, UnaryOp::Max)?;
     let high = combine(highs, UnaryOp::Min)?;
     Some(CExpr {
@@ -1844,7 +1952,7 @@ fn implication_cases(
     done: &[bool],
     vars: &[u32],
     bound: &[u32],
-) -> Option<(u32, Vec<(CPred, CExpr)>)> {
+) -> Option<(u32, Vec<(CPred, Choice)>)> {
     vars.iter()
         .filter(|v| !bound.contains(v))
         .find_map(|&v| cases_of(v, conjuncts, done, vars, bound).map(|cases| (v, cases)))
@@ -1860,7 +1968,7 @@ fn cases_of(
     done: &[bool],
     vars: &[u32],
     bound: &[u32],
-) -> Option<Vec<(CPred, CExpr)>> {
+) -> Option<Vec<(CPred, Choice)>> {
     let ready_pred = |p: &CPred| {
         let mut slots = Vec::new();
         pred_slots(p, &mut slots);
@@ -1868,7 +1976,7 @@ fn cases_of(
     };
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     let ready = |e: &CExpr| is_ready(e, vars, bound);
-    let cases: Vec<(CPred, CExpr)> = conjuncts
+    let cases: Vec<(CPred, Choice)> = conjuncts
         .iter()
         .zip(done)
         .filter(|(_, d)| !**d)
@@ -1885,10 +1993,10 @@ fn cases_of(
             };
             parts.iter().find_map(|p| match &p.kind {
                 PK::Cmp(Cmp::Eq, a, b) if is_v(a) && ready(b) => {
-                    Some(((**condition).clone(), b.clone()))
+                    Some(((**condition).clone(), Choice::One(b.clone())))
                 }
                 PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
-                    Some(((**condition).clone(), a.clone()))
+                    Some(((**condition).clone(), Choice::One(a.clone())))
                 }
                 _ => None,
             })
@@ -2251,6 +2359,25 @@ mod tests {
         assert_eq!(
             plan_of(&["x", "y"], "y : 1..2 & ((x = 1 & y = 2) or x = 2)"),
             "x:In y:In [((x = 1 & y = 2) or x = 2)]"
+        );
+    }
+
+    #[test]
+    fn disjunctions_of_memberships_generate_their_union() {
+        // Every disjunct bounds `x`: their union.
+        assert_eq!(
+            plan_of(&["x"], "x : 1..3 or x = 9 or x : 7..8"),
+            "x:In [x : 1..3 or x = 9 or x : 7..8]"
+        );
+        // `C or y : S`: `S` where `C` fails (once `x` is bound).
+        assert_eq!(
+            plan_of(&["x", "y"], "x : 1..5 & (y : 7..8 or x < 3)"),
+            "x:In y:Cases [(y : 7..8 or x < 3)]"
+        );
+        // A disjunct without a bound of `x` leaves the disjunction a check.
+        assert_eq!(
+            plan_of(&["x"], "x : 0..9 & (x : 1..3 or x > 7)"),
+            "x:In [(x : 1..3 or x > 7)]"
         );
     }
 

@@ -103,9 +103,9 @@ pub(super) fn walk_gen<V: Visitor + ?Sized>(v: &mut V, g: &Gen) {
             v.expr(max_len);
         }
         Gen::Cases { cases, otherwise } => {
-            for (condition, value) in cases {
+            for (condition, choice) in cases {
                 v.pred(condition);
-                v.expr(value);
+                v.expr(choice.expr());
             }
             walk_gen(v, otherwise);
         }

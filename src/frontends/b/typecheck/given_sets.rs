@@ -14,7 +14,8 @@
 //!    (`card(X) >= n`, `n` over literals, integer constants and the sizes
 //!    of other sets, `card(X) >= card(Y) + card(Z)`; `X = {a, b, c}`, distinct constants in `X`, a
 //!    function that needs as many elements as a known set: `f : BOOL * BOOL
-//!    >->> X`).
+//!    >->> X`; `X = A \/ B` of disjoint non-empty parts, themselves
+//!    possibly cut again: `B = C \/ D`).
 //!
 //! Its elements are named `X1, X2, ...` as ProB prints them. A `--set`
 //! override replaces a `scope_X` definition (a scope only proposes a size),
@@ -357,11 +358,8 @@ fn size_bounds(machine: &Machine, name: &str, known: &HashMap<String, i64>) -> (
     (clamp(least), clamp(most))
 }
 
-/// The least and most sizes of `a \/ b \/ ...`, a union of names whose
-/// sizes `known` holds (`card(a) = 3` in PROPERTIES): the largest part and
-/// the sum, or exactly the sum where PROPERTIES makes every two parts
-/// disjoint (`a /\ b = {}`).
-fn union_size(union: &Expr, props: &Expr, known: &HashMap<String, i64>) -> Option<(i64, i64)> {
+/// The names of a union `a \/ b \/ ...` of at least two names.
+fn union_parts(e: &Expr) -> Option<Vec<&str>> {
     fn parts<'e>(e: &'e Expr, out: &mut Vec<&'e str>) -> bool {
         match &e.kind {
             ExprKind::Ident(n) => {
@@ -373,15 +371,41 @@ fn union_size(union: &Expr, props: &Expr, known: &HashMap<String, i64>) -> Optio
         }
     }
     let mut names = Vec::new();
-    if !parts(union, &mut names) || names.len() < 2 {
-        return None;
-    }
-    let sizes: Vec<i64> = names
+    (parts(e, &mut names) && names.len() >= 2).then_some(names)
+}
+
+/// The least and most sizes of `a \/ b \/ ...`, a union of names: the
+/// largest part and the sum, or at least the sum where PROPERTIES makes
+/// every two parts disjoint (`a /\ b = {}`). A part's size is what `known`
+/// holds (`card(a) = 3` in PROPERTIES), else at least 1 where PROPERTIES
+/// says `a /= {}` and at least its own parts' where it is a union
+/// (`Inst = Invalid \/ Valid & Valid = Stop \/ Exec`, all disjoint and
+/// non-empty: at least 3), and at most unknown.
+fn union_size(union: &Expr, props: &Expr, known: &HashMap<String, i64>) -> Option<(i64, i64)> {
+    union_bounds(union, props, known, 0)
+}
+
+/// [`union_size`] at nesting `depth` (unions defined by each other end).
+fn union_bounds(
+    union: &Expr,
+    props: &Expr,
+    known: &HashMap<String, i64>,
+    depth: u32,
+) -> Option<(i64, i64)> {
+    let names = union_parts(union)?;
+    let sizes: Vec<(i64, i64)> = names
         .iter()
-        .map(|n| known.get(&card_key(n)).copied())
-        .collect::<Option<_>>()?;
-    let sum = sizes.iter().try_fold(0i64, |a, &b| a.checked_add(b))?;
-    let largest = sizes.iter().copied().max()?;
+        .map(|n| match known.get(&card_key(n)) {
+            Some(&k) => (k, k),
+            None => (least_part_size(n, props, known, depth), i64::MAX),
+        })
+        .collect();
+    let sum = sizes
+        .iter()
+        .try_fold(0i64, |a, b| a.checked_add(b.1))
+        .unwrap_or(i64::MAX);
+    let least_sum = sizes.iter().fold(0i64, |a, b| a.saturating_add(b.0));
+    let largest = sizes.iter().map(|s| s.0).max()?;
     let empty = |e: &Expr| {
         matches!(
             &e.kind,
@@ -419,7 +443,43 @@ fn union_size(union: &Expr, props: &Expr, known: &HashMap<String, i64>) -> Optio
         .iter()
         .enumerate()
         .all(|(i, x)| names[i + 1..].iter().all(|y| disjoint(x, y)));
-    Some((if all_disjoint { sum } else { largest }, sum))
+    if least_sum == 0 && sum == i64::MAX {
+        return None;
+    }
+    Some((if all_disjoint { least_sum } else { largest }, sum))
+}
+
+/// The least size PROPERTIES allows a set constant `name` of unknown
+/// size: 1 where it says `name /= {}`, its parts' where it says `name = a
+/// \/ b` (see [`union_bounds`]).
+fn least_part_size(name: &str, props: &Expr, known: &HashMap<String, i64>, depth: u32) -> i64 {
+    let is_name = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if n == name);
+    let empty = |e: &Expr| matches!(&e.kind, ExprKind::Constant(BuiltinConstant::EmptySet));
+    let mut least = 0;
+    for c in conjuncts(props) {
+        let ExprKind::Binary(op, a, b) = &c.kind else {
+            continue;
+        };
+        match op {
+            BinaryOp::Neq if (is_name(a) && empty(b)) || (empty(a) && is_name(b)) => {
+                least = least.max(1);
+            }
+            BinaryOp::Eq if depth < 8 => {
+                let other = if is_name(a) {
+                    b
+                } else if is_name(b) {
+                    a
+                } else {
+                    continue;
+                };
+                if let Some((at_least, _)) = union_bounds(other, props, known, depth + 1) {
+                    least = least.max(at_least);
+                }
+            }
+            _ => {}
+        }
+    }
+    least
 }
 
 /// Collects the items of `set` when it is a set extension or a union of
