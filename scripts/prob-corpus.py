@@ -154,7 +154,8 @@ def no_node(rec, report):
     if (re.search(UNINITIALISED, message) and report.get("states", 0) == 0
             and rec["states"] in (0, 1 if rec["setup"] else 0)):
         return True
-    return rec["states"] == 0 and bool(re.search(ILL_DEFINED, message))
+    return (report["result"] == "model_error" and rec["states"] == 0
+            and bool(re.search(ILL_DEFINED, message)))
 
 
 def check(orbit, rec, timeout):
@@ -170,7 +171,7 @@ def check(orbit, rec, timeout):
         row["outcome"] = "changed"
         return row
     report, error = run(orbit, rec["file"], ["--no-deadlock", "--no-invariant"], timeout)
-    if report is not None and report["result"] == "model_error" and no_node(rec, report):
+    if report is not None and report["result"] not in ("ok", "stopped") and no_node(rec, report):
         row["detail"] = report.get("message", "")
         row["outcome"] = "agrees"
         return row
