@@ -872,6 +872,41 @@ fn deferred_set_sizes_follow_partitions_into_non_empty_parts() {
     }
 }
 
+/// Constants that PROPERTIES does not relate are solved part by part: a
+/// part without solution ends the search at once, however many
+/// valuations the others have (3^40 functions here), and the valuations
+/// of the whole are the product of the parts'.
+#[test]
+fn independent_parts_of_properties_are_solved_apart() {
+    let machine = |props: &str| {
+        format!(
+            "MACHINE Parts\nCONSTANTS f, n, a\nPROPERTIES {props}\n\
+             VARIABLES x\nINVARIANT x : 0..1\nINITIALISATION x := 0\n\
+             OPERATIONS flip = x := 1 - x END\n"
+        )
+    };
+    let text = machine("f : 1..40 --> 1..3 & n : 1..5 & n > 7 & a : BOOL");
+    // Enumeration alone (the constraint solver could find this too).
+    let (code, out, err) = check(
+        &text,
+        &["--json", "--solver", "enumerate", "--time-limit", "60s"],
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        json(&out)["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("PROPERTIES has no solution")),
+        "{out}"
+    );
+    let text = machine("f : 1..2 --> 1..3 & f(1) /= 2 & n : 1..4 & n mod 2 = 0 & a : BOOL");
+    let (code, out, err) = check(&text, &["--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r = json(&out);
+    // 6 functions, 2 even numbers, 2 booleans; two states each.
+    assert_eq!(r["constant_valuations"], 6 * 2 * 2, "{r}");
+    assert_eq!(r["states"], 6 * 2 * 2 * 2, "{r}");
+}
+
 /// With `--bound-integers` a bound beyond MAXINT (or below MININT) is kept
 /// and the other side cut at it, as ProB enumerates: `maxb > 1000` gives
 /// 1001 only, `minb <= 0` gives MININT..0 (ProB's SimpleAccount: 2007

@@ -428,6 +428,15 @@ fn fields_read_through_a_definition_are_told_apart() {
     assert_eq!(vals.len(), 9 * 4);
 }
 
+/// `not` of a comparison or membership is its opposite, which generates
+/// a variable where the membership does (`not(y /: S)`).
+#[test]
+fn negated_memberships_generate_their_variables() {
+    assert_eq!(value("card({y | not(y /: 10..19) & y mod 3 = 0})"), "3");
+    assert!(holds("#y.(not(y /: {4, 7}) & not(y < 5))"));
+    assert!(!holds("#y.(not(y /: {4, 7}) & not(y <= 7))"));
+}
+
 /// `(a |-> b) = (c |-> d)` generates each side, and a variable set in every
 /// disjunct of a disjunction is generated from them: neither is an
 /// unbounded enumeration (ProB's predicate_analysis/basic and

@@ -753,7 +753,7 @@ impl<'a> Compiler<'a> {
         let kind = match &e.kind {
             ExprKind::True => PK::Const(true),
             ExprKind::False => PK::Const(false),
-            ExprKind::Unary(UnaryOp::Not, p) => PK::Not(Box::new(self.pred(p)?)),
+            ExprKind::Unary(UnaryOp::Not, p) => return Ok(negation(self.pred(p)?)),
             ExprKind::Binary(op, a, b) => match op {
                 BinaryOp::And => {
                     let mut parts = Vec::new();
@@ -1012,4 +1012,30 @@ fn expected_predicate(span: Span) -> Diagnostic {
     Diagnostic::error(span, "expected a predicate, found an expression")
         .with_label("this is a value, not a predicate")
         .with_note("compare it with something, e.g. `x = TRUE`")
+}
+
+/// `not(p)`, the negation moved into an atomic `p` (`not(y /: A)` is
+/// `y : A`, `not(x > 2)` is `x <= 2`) so that plans see the generator it
+/// is; B's predicates have two values, so this changes no verdict.
+fn negation(p: CPred) -> CPred {
+    let span = p.span;
+    let kind = match p.kind {
+        PK::Const(b) => PK::Const(!b),
+        PK::Not(q) => return *q,
+        PK::Member(a, s, negated) => PK::Member(a, s, !negated),
+        PK::Subset(a, s, strict, negated) => PK::Subset(a, s, strict, !negated),
+        PK::Cmp(op, a, b) => {
+            let op = match op {
+                Cmp::Eq => Cmp::Neq,
+                Cmp::Neq => Cmp::Eq,
+                Cmp::Lt => Cmp::Ge,
+                Cmp::Le => Cmp::Gt,
+                Cmp::Gt => Cmp::Le,
+                Cmp::Ge => Cmp::Lt,
+            };
+            PK::Cmp(op, a, b)
+        }
+        kind => PK::Not(Box::new(CPred { kind, span })),
+    };
+    CPred { kind, span }
 }

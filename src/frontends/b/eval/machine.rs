@@ -14,7 +14,7 @@ use super::cp::{ConstantSolver, Search};
 use super::ir::{BinderUnknowns, CPred, CSubst, Gen, Slot, SolveStep, Solver, Undefined};
 use super::{Env, EvalError, Fail, PropertyFailure, R, Step, format_with, plan, unset};
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::frontends::b::ast::{Expr, Machine, SubstKind};
+use crate::frontends::b::ast::{Expr, Ident, Machine, SubstKind};
 use crate::frontends::b::types::{GivenSet, MachineTypes, Type};
 use crate::frontends::b::value::Value;
 
@@ -83,6 +83,9 @@ pub struct Interpreter {
     /// The conjuncts of CONSTRAINTS and PROPERTIES, for the constraint
     /// solver (see [`super::cp`]).
     properties_conjuncts: Vec<CPred>,
+    /// PROPERTIES planned part by part where its constants fall into
+    /// independent parts (see [`super::components`]).
+    properties_parts: Option<Vec<Solver>>,
     /// How the constants are sought (`--solver`).
     pub(crate) constant_solver: super::cp::ConstantSolver,
     /// The constants' names and types, for the constraint solver.
@@ -185,6 +188,39 @@ impl Interpreter {
                 ..b
             }),
         );
+        // The independent parts of PROPERTIES, planned on their own (see
+        // [`super::components`]).
+        let split = super::components::split(&properties_conjuncts, nc);
+        let properties_parts = (split.len() > 1).then(|| {
+            split
+                .into_iter()
+                .map(|part| {
+                    let names: Vec<Ident> = part
+                        .slots
+                        .iter()
+                        .map(|&s| machine.constants[s as usize].clone())
+                        .collect();
+                    let part_types: Vec<Type> = part
+                        .slots
+                        .iter()
+                        .map(|&s| types.constants[s as usize].clone())
+                        .collect();
+                    plan::plan(
+                        &names,
+                        &part.slots,
+                        Some(&part_types),
+                        true,
+                        part.conjuncts,
+                        span,
+                        Undefined::Counted,
+                        c.int_bound().map(|b| plan::IntBound {
+                            used: &properties_cut,
+                            ..b
+                        }),
+                    )
+                })
+                .collect::<Vec<_>>()
+        });
         if properties_cut.get() {
             c.note_bound_used();
         }
@@ -392,6 +428,7 @@ impl Interpreter {
             num_variables: nv,
             properties,
             properties_exact,
+            properties_parts,
             properties_conjuncts,
             constant_solver: types.constant_solver,
             constant_names: machine.constants.iter().map(|k| k.name.clone()).collect(),
@@ -526,6 +563,30 @@ impl Interpreter {
         };
         let mut out = Vec::new();
         let nc = self.num_constants;
+        if let Some(parts) = &self.properties_parts {
+            // Part by part, the smallest first: a part without solution
+            // ends the search.
+            let mut per_part: Vec<Vec<Vec<Value>>> = vec![Vec::new(); parts.len()];
+            for k in super::components::solving_order(parts) {
+                let part = &parts[k];
+                let mut found = Vec::new();
+                self.solve(part, &mut env, &mut |env| {
+                    found.push(
+                        part.vars
+                            .iter()
+                            .map(|&s| env.frame[s as usize].clone())
+                            .collect(),
+                    );
+                    Ok(true)
+                })?;
+                if found.is_empty() {
+                    return Ok(Vec::new());
+                }
+                per_part[k] = found;
+            }
+            let slots: Vec<&[u32]> = parts.iter().map(|p| p.vars.as_slice()).collect();
+            return Ok(super::components::product(&per_part, &slots, nc, unset()));
+        }
         self.solve(&self.properties, &mut env, &mut |env| {
             out.push(env.frame[..nc].to_vec());
             Ok(true)

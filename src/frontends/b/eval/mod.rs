@@ -55,6 +55,7 @@
 
 mod compile;
 mod compile_subst;
+mod components;
 pub mod cp;
 mod enumerate;
 mod expr;

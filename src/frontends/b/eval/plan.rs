@@ -1258,7 +1258,7 @@ fn disjunct_candidates(
 
 /// `{e1, e2, ..} \/ S1 \/ S2 ..`: every candidate of a disjunction.
 fn union_of(values: Vec<CExpr>, sets: Vec<CExpr>, span: Span) -> CExpr {
-    let listed = (!values.is_empty()).then(|| CExpr {
+    let listed = (!values.is_empty()).then_some(CExpr {
         kind: EK::SetEnum(values),
         span,
     });
