@@ -213,6 +213,22 @@ END";
     assert_eq!(prob_state_count(&load("Solved.mch", text, 0), true), 5);
 }
 
+/// `x, y :(#n.(x = s /|\ n & y = s \|/ n))` gives each variable its
+/// candidates from the `#` without waiting for the other (ProB's
+/// CardTrick: "cannot enumerate `x`" before).
+#[test]
+fn witnesses_of_an_exists_do_not_wait_for_each_other() {
+    let text = "MACHINE Cut
+VARIABLES x, y
+INVARIANT x : seq(1..3) & y : seq(1..3) & x ^ y = [1, 2, 3]
+INITIALISATION x, y :(#n.(n : 0..3 & x = [1, 2, 3] /|\\ n & y = [1, 2, 3] \\|/ n & x ^ y = [1, 2, 3]))
+OPERATIONS
+  stay = skip
+END";
+    // The root and the four cuts of [1, 2, 3].
+    assert_eq!(prob_state_count(&load("Cut.mch", text, 0), false), 5);
+}
+
 /// A disjunction of memberships gives a variable their union; `C or v : S`
 /// gives `v` the set `S` where `C` fails (ProB's IntervalSMTProblem: `v`
 /// has no other bound there).

@@ -589,6 +589,30 @@ fn generator(
                     }
                     None => {}
                 }
+                // `v \/ w = S`: v is a subset of S (the equality stays a
+                // check).
+                let in_union = |x: &CExpr| matches!(&x.kind, EK::Binary(BinaryOp::Union, l, r) if is_v(l) || is_v(r));
+                let union_of = if in_union(a) && ready(b) {
+                    Some(b)
+                } else if in_union(b) && ready(a) {
+                    Some(a)
+                } else {
+                    None
+                };
+                if let Some(whole) = union_of {
+                    let pow = CExpr {
+                        kind: EK::Unary(UnaryOp::Pow, Box::new(whole.clone())),
+                        span: whole.span,
+                    };
+                    return Some((
+                        5,
+                        Candidate {
+                            step: SolveStep::Bind(v, Gen::In(pow)),
+                            exact: false,
+                            open: false,
+                        },
+                    ));
+                }
                 let e = if in_enum(a) && ready(b) {
                     b
                 } else if in_enum(b) && ready(a) {
@@ -847,8 +871,8 @@ fn pointwise_definition(
 }
 
 /// For `#u.(P & v = E)` (planned as `inner`): `E` and the plan of `P`
-/// without the conditions that read `v`, if nothing else of it reads `v`
-/// and it reads only `bound` variables of the outer binder `vars`. A
+/// without the conditions that read `v` or another unbound variable of
+/// `vars`, if nothing else of it reads them. A
 /// witness with binders of its own is taken only for a machine's
 /// variable of an infinite type (`typed`: a constant defined inside a
 /// `#`); a comprehension's is better left symbolic.
@@ -887,6 +911,16 @@ fn exists_witness(
                     witness = Some(e.clone());
                 }
             }
+            continue;
+        }
+        // A condition on another variable still unbound is left to the
+        // `#`, which stays a check (`x, y : (#n.(x = s /|\ n & y = s \|/ n))`:
+        // x's candidates need not wait for y).
+        if let SolveStep::Check(p) = step
+            && reads(p)
+                .iter()
+                .any(|s| *s != v && vars.contains(s) && !bound.contains(s))
+        {
             continue;
         }
         steps.push(step.clone());
@@ -2373,6 +2407,11 @@ mod tests {
         assert_eq!(
             plan_of(&["x", "y"], "x : 1..5 & (y : 7..8 or x < 3)"),
             "x:In y:Cases [(y : 7..8 or x < 3)]"
+        );
+        // `a \/ b = S`: each a subset of `S`.
+        assert_eq!(
+            plan_of(&["a", "b"], "a \\/ b = 1..3 & a /\\ b = {}"),
+            "a:In b:In [a \\/ b = 1..3] [a /\\ b = {}]"
         );
         // A disjunct without a bound of `x` leaves the disjunction a check.
         assert_eq!(
