@@ -1313,18 +1313,14 @@ fn unless_member(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<(CPre
         return None;
     };
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
-    let ready_pred = |p: &CPred| {
-        let mut slots = Vec::new();
-        pred_slots(p, &mut slots);
-        slots
-            .iter()
-            .all(|s| *s != v && (!vars.contains(s) || bound.contains(s)))
-    };
     [(a, b), (b, a)]
         .into_iter()
         .find_map(|(member, other)| match &member.kind {
             PK::Member(x, s, false)
-                if is_v(x) && is_ready(s, vars, bound) && set_cost(s) < 8 && ready_pred(other) =>
+                if is_v(x)
+                    && is_ready(s, vars, bound)
+                    && set_cost(s) < 8
+                    && is_ready_pred(other, vars, bound) =>
             {
                 let span = other.span;
                 let fails = CPred {
@@ -1510,6 +1506,14 @@ fn split_pair_equalities(conjuncts: Vec<CPred>) -> Vec<CPred> {
 fn is_ready(e: &CExpr, vars: &[u32], bound: &[u32]) -> bool {
     let mut used = Vec::new();
     expr_slots(e, &mut used);
+    used.iter().all(|s| !vars.contains(s) || bound.contains(s))
+}
+
+/// Whether predicate `p` reads only `bound` variables of `vars` (see
+/// [`is_ready`]).
+fn is_ready_pred(p: &CPred, vars: &[u32], bound: &[u32]) -> bool {
+    let mut used = Vec::new();
+    pred_slots(p, &mut used);
     used.iter().all(|s| !vars.contains(s) || bound.contains(s))
 }
 
@@ -2003,11 +2007,6 @@ fn cases_of(
     vars: &[u32],
     bound: &[u32],
 ) -> Option<Vec<(CPred, Choice)>> {
-    let ready_pred = |p: &CPred| {
-        let mut slots = Vec::new();
-        pred_slots(p, &mut slots);
-        slots.iter().all(|s| !vars.contains(s) || bound.contains(s))
-    };
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     let ready = |e: &CExpr| is_ready(e, vars, bound);
     let cases: Vec<(CPred, Choice)> = conjuncts
@@ -2018,7 +2017,7 @@ fn cases_of(
             let PK::Implies(condition, consequent) = &c.kind else {
                 return None;
             };
-            if !ready_pred(condition) {
+            if !is_ready_pred(condition, vars, bound) {
                 return None;
             }
             let parts: &[CPred] = match &consequent.kind {

@@ -317,7 +317,8 @@ fn size_bounds(machine: &Machine, name: &str, known: &HashMap<String, i64>) -> (
                         least = least.max(items.len() as i64);
                     }
                     most = most.min(items.len() as i64);
-                } else if let Some((at_least, at_most)) = union_size(enumeration, props, known) {
+                } else if let Some((at_least, at_most)) = union_bounds(enumeration, props, known, 0)
+                {
                     // `X = a \/ b \/ c` of sets whose sizes are known.
                     least = least.max(at_least);
                     most = most.min(at_most);
@@ -380,12 +381,8 @@ fn union_parts(e: &Expr) -> Option<Vec<&str>> {
 /// holds (`card(a) = 3` in PROPERTIES), else at least 1 where PROPERTIES
 /// says `a /= {}` and at least its own parts' where it is a union
 /// (`Inst = Invalid \/ Valid & Valid = Stop \/ Exec`, all disjoint and
-/// non-empty: at least 3), and at most unknown.
-fn union_size(union: &Expr, props: &Expr, known: &HashMap<String, i64>) -> Option<(i64, i64)> {
-    union_bounds(union, props, known, 0)
-}
-
-/// [`union_size`] at nesting `depth` (unions defined by each other end).
+/// non-empty: at least 3), and at most unknown. `depth` counts the
+/// unions followed (unions defined by each other end there).
 fn union_bounds(
     union: &Expr,
     props: &Expr,
