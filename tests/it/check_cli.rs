@@ -642,8 +642,8 @@ fn disjunctions_and_existentials_give_the_candidates() {
 
 /// `x ^ y = s` draws `x` and `y` from the ways to cut `s` (and three
 /// parts from the ways to cut it in three; with `size(x) = n`, only the
-/// cuts that give `x` n elements), where enumerating `seq(S)` is
-/// impossible.
+/// cuts that give `x` n elements; a known part only where it fits), where
+/// enumerating `seq(S)` is impossible.
 #[test]
 fn concatenations_are_cut() {
     for (init, states) in [
@@ -656,6 +656,10 @@ fn concatenations_are_cut() {
             6,
         ),
         ("x, y : (x ^ x = [1, 2] & y = x)", 0),
+        // A known part in the middle: cut at its size, then checked.
+        ("x, y : (x ^ [2, 2] ^ y = [1, 2, 2, 2, 3])", 2),
+        ("x, y : (x ^ [2] ^ y = [1, 2, 3, 2] & size(y) > 0)", 1),
+        ("x, y : (x ^ [4] ^ y = [1, 2, 3])", 0),
     ] {
         let text = format!(
             "MACHINE C\nVARIABLES x, y\nINVARIANT x : seq(NAT) & y : seq(NAT)\n\
@@ -669,6 +673,19 @@ fn concatenations_are_cut() {
         assert_eq!(code, Some(0), "{init}: {out}{err}");
         assert_eq!(json(&out)["initial_states"], states, "{init}: {out}");
     }
+}
+
+/// A constant's second `c = E` constrains the constants `E` reads
+/// (ProB's ConcatSequenceTest: `z = [..] & z = x ^ [c, c] ^ y`), where
+/// its first defines it.
+#[test]
+fn a_second_definition_of_a_constant_is_a_constraint() {
+    let text = "MACHINE Cut\nSETS A = {a, b, c}\nCONSTANTS x, y, z\n\
+                PROPERTIES z = [a, b, c, c, a, c, c, b] & z = x ^ [c, c] ^ y\n\
+                VARIABLES n\nINVARIANT n : seq(A)\nINITIALISATION n := x\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["initial_states"], 2, "{out}");
 }
 
 /// ProB's `SCOPE == P` leaves the states where `P` is false out of the

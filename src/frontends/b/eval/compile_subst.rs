@@ -341,7 +341,7 @@ fn collect_writes(s: &CSubst, out: &mut Vec<u32>) {
 fn pattern_targets(p: &Pattern, out: &mut Vec<u32>) {
     match p {
         Pattern::Slot(s) => out.push(*s),
-        Pattern::Bound(_) => {}
+        Pattern::Bound(_) | Pattern::Any => {}
         Pattern::Pair(a, b) => {
             pattern_targets(a, out);
             pattern_targets(b, out);

@@ -536,6 +536,7 @@ pub(crate) fn bind_pattern(p: &Pattern, v: &Value, env: &mut Env<'_>) -> bool {
             true
         }
         Pattern::Bound(s) => env.frame[*s as usize] == *v,
+        Pattern::Any => true,
         Pattern::Pair(a, b) => match v.as_pair() {
             Some((x, y)) => bind_pattern(a, x, env) && bind_pattern(b, y, env),
             None => false,

@@ -263,6 +263,9 @@ pub enum Pattern {
     Bound(u32),
     /// Destructure a pair.
     Pair(Box<Pattern>, Box<Pattern>),
+    /// Any value: a part a check elsewhere constrains (the known middle of
+    /// `x ^ [c, c] ^ y = s`).
+    Any,
 }
 
 /// What a solver's conditions make of a function applied outside its

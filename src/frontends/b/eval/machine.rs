@@ -154,10 +154,15 @@ impl Interpreter {
         // checked with the properties.
         let mut parts = Vec::new();
         let mut definitions = Vec::new();
+        // A constant's first `c = E` defines it; a later one (`z = [a, b,
+        // c] & z = x ^ [b] ^ y`) constrains the constants it reads.
+        let mut defined = vec![false; nc];
         c.in_properties = true;
         for source in machine.constraints.iter().chain(&machine.properties) {
             for conj in conjuncts(source) {
-                match defined_constant(conj, machine, &types.constants) {
+                match defined_constant(conj, machine, &types.constants)
+                    .filter(|&(k, _)| !std::mem::replace(&mut defined[k], true))
+                {
                     Some((k, e)) => parts.push(c.definition(
                         k as u32,
                         &machine.constants[k],

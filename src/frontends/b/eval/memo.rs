@@ -29,8 +29,8 @@ use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::ir::{CExpr, CPred, EK, Gen, PK, Slot, SolveStep, Solver};
-use super::walk::{Visitor, walk_expr};
+use super::ir::{CExpr, CPred, EK, PK, Slot, SolveStep, Solver};
+use super::walk::{Visitor, VisitorMut, walk_expr, walk_expr_mut, walk_pred_mut};
 use super::{Env, Interpreter, R};
 use crate::frontends::b::ast::UnaryOp;
 use crate::frontends::b::value::Value;
@@ -140,7 +140,7 @@ pub(super) fn memoize(solver: &mut Solver) {
     let Some(&base) = solver.vars.iter().min() else {
         return;
     };
-    let walk = Walk { base };
+    let mut walk = Walk { base };
     // Steps up to the first generator run once per evaluation of the
     // binder: only what follows runs per candidate.
     let mut repeated = false;
@@ -182,7 +182,7 @@ pub(super) fn memoize_body(solver: &Solver, bodies: &mut [&mut CExpr], goals: &m
     let Some(&base) = solver.vars.iter().min() else {
         return;
     };
-    let walk = Walk { base };
+    let mut walk = Walk { base };
     for body in bodies {
         walk.expr(body);
     }
@@ -192,108 +192,51 @@ pub(super) fn memoize_body(solver: &Solver, bodies: &mut [&mut CExpr], goals: &m
 }
 
 /// The walk of one binder: `base` is its first variable's slot; every
-/// frame slot from it up is bound in the binder.
+/// frame slot from it up is bound in the binder. Nested binders run once
+/// per candidate of the outer one: all of them is walked.
 struct Walk {
     base: u32,
 }
 
 impl Walk {
-    fn pred(&self, p: &mut CPred) {
-        match &mut p.kind {
-            PK::Const(_) => {}
-            PK::And(ps) => ps.iter_mut().for_each(|q| self.pred(q)),
-            PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
-                self.pred(a);
-                self.pred(b);
-            }
-            PK::Not(a) => self.pred(a),
-            PK::Cmp(_, a, b) => {
-                self.expr(a);
-                self.expr(b);
-            }
-            // Membership tests a comprehension's predicate in place.
-            PK::Member(a, s, _) => {
-                self.expr(a);
-                self.tested(s);
-            }
-            PK::Subset(a, b, ..) => {
-                self.expr(a);
-                self.tested(b);
-            }
-            PK::ForAll(s, q) => {
-                self.solver(s);
-                self.pred(q);
-            }
-            PK::Exists(s) => self.solver(s),
-        }
-    }
-
     /// A set tested for membership: a comprehension or lambda stays
     /// itself (see the module docs); its parts may be wrapped.
-    fn tested(&self, s: &mut CExpr) {
+    fn tested(&mut self, s: &mut CExpr) {
         match &mut s.kind {
-            EK::Comprehension(solver) => self.solver(solver),
-            EK::Lambda(solver, body) => {
-                self.solver(solver);
-                self.expr(body);
-            }
+            EK::Comprehension(_) | EK::Lambda(..) => walk_expr_mut(self, s),
             _ => self.expr(s),
         }
     }
+}
 
-    fn generator(&self, g: &mut Gen) {
-        match g {
-            Gen::Eq(e) | Gen::In(e) => self.expr(e),
-            Gen::SeqUpTo {
-                elements, max_len, ..
-            } => {
-                self.expr(elements);
-                self.expr(max_len);
+impl VisitorMut for Walk {
+    fn pred(&mut self, p: &mut CPred) {
+        match &mut p.kind {
+            // Membership tests a comprehension's predicate in place.
+            PK::Member(a, s, _) | PK::Subset(a, s, ..) => {
+                self.expr(a);
+                self.tested(s);
             }
-            Gen::Cases { cases, otherwise } => {
-                for (condition, choice) in cases {
-                    self.pred(condition);
-                    self.expr(choice.expr_mut());
-                }
-                self.generator(otherwise);
-            }
-            Gen::Type(_) | Gen::Unbounded(_) => {}
+            _ => walk_pred_mut(self, p),
         }
     }
 
-    /// A nested binder: all of it runs once per candidate of the outer one.
-    fn solver(&self, s: &mut Solver) {
-        for step in &mut s.steps {
-            match step {
-                SolveStep::Bind(_, g) => self.generator(g),
-                SolveStep::BindPattern(_, e) => self.expr(e),
-                SolveStep::Check(p) => self.pred(p),
-                SolveStep::Scan(scan) => {
-                    self.expr(&mut scan.set);
-                    self.expr(&mut scan.value);
-                    self.pred(&mut scan.check);
+    fn expr(&mut self, e: &mut CExpr) {
+        match &mut e.kind {
+            // Never kept, nor their parts (see the module docs).
+            EK::Symbolic(_) | EK::External(..) => return,
+            EK::Memo(m) => {
+                // Kept by a binder inside: kept here too when it reads
+                // nothing of this one; else its parts may be.
+                if m.reads
+                    .iter()
+                    .any(|s| matches!(s, Slot::Frame(i) if *i >= self.base))
+                {
+                    walk_expr_mut(self, &mut Arc::make_mut(m).expr);
                 }
+                return;
             }
-        }
-        if let Some(condition) = s.condition.as_deref_mut() {
-            self.pred(condition);
-        }
-        if let Some(image) = s.image.as_deref_mut() {
-            self.solver(image);
-        }
-    }
-
-    fn expr(&self, e: &mut CExpr) {
-        if let EK::Memo(m) = &mut e.kind {
-            // Kept by a binder inside: kept here too when it reads
-            // nothing of this one; else its parts may be.
-            if m.reads
-                .iter()
-                .any(|s| matches!(s, Slot::Frame(i) if *i >= self.base))
-            {
-                self.parts(&mut Arc::make_mut(m).expr);
-            }
-            return;
+            _ => {}
         }
         if costly(e)
             && let Some(reads) = invariant_reads(e, self.base)
@@ -312,47 +255,7 @@ impl Walk {
             }));
             return;
         }
-        self.parts(e);
-    }
-
-    /// Walks the parts of `e`, leaving `e` itself as it is.
-    fn parts(&self, e: &mut CExpr) {
-        match &mut e.kind {
-            EK::Lit(_)
-            | EK::Read(_)
-            | EK::Local(..)
-            | EK::Ints(_)
-            | EK::Strings
-            | EK::FreeType(_)
-            | EK::Symbolic(_)
-            | EK::External(..) => {}
-            EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => self.expr(a),
-            EK::Splits(a, sizes) => {
-                self.expr(a);
-                sizes.iter_mut().flatten().for_each(|e| self.expr(e));
-            }
-            EK::Binary(_, a, b)
-            | EK::Projection(_, a, b)
-            | EK::Iterate(a, b)
-            | EK::Apply(a, b)
-            | EK::Image(a, b) => {
-                self.expr(a);
-                self.expr(b);
-            }
-            EK::SetEnum(xs) | EK::SeqEnum(xs) => xs.iter_mut().for_each(|x| self.expr(x)),
-            EK::Comprehension(s) => self.solver(s),
-            EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
-                self.solver(s);
-                self.expr(body);
-            }
-            EK::BoolOf(p) => self.pred(p),
-            EK::IfThenElse(c, a, b) => {
-                self.pred(c);
-                self.expr(a);
-                self.expr(b);
-            }
-            EK::Memo(m) => self.parts(&mut Arc::make_mut(m).expr),
-        }
+        walk_expr_mut(self, e);
     }
 }
 

@@ -533,14 +533,14 @@ fn generator(
                 let in_enum =
                     |x: &CExpr| matches!(&x.kind, EK::SetEnum(items) if items.iter().any(is_v));
                 // `x ^ y = s`: the ways to cut `s`.
-                if let Some((pat, splits)) = concatenation(a, b, v, vars, bound)
+                if let Some((pat, splits, exact)) = concatenation(a, b, v, vars, bound)
                     .or_else(|| concatenation(b, a, v, vars, bound))
                 {
                     return Some((
                         1,
                         Candidate {
                             step: SolveStep::BindPattern(pat, splits),
-                            exact: true,
+                            exact,
                             open: false,
                         },
                     ));
@@ -1005,15 +1005,17 @@ fn exists_member(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option<
 }
 
 /// For `x ^ y ^ .. = s` (`cat`, `s`) with `s` ready and the parts distinct
-/// variables, `v` among them: the pattern of the parts and the ways to cut
-/// `s` into as many (`CardTrick`'s `x, y : (x ^ y = initial)`).
+/// variables or ready expressions, `v` among the variables: the pattern of
+/// the parts, the ways to cut `s` into as many (`CardTrick`'s `x, y : (x ^ y
+/// = initial)`), a ready part cut at its size (`x ^ [c, c] ^ y = s`), and
+/// whether the cuts are exactly the solutions (no ready part to check).
 fn concatenation(
     cat: &CExpr,
     s: &CExpr,
     v: u32,
     vars: &[u32],
     bound: &[u32],
-) -> Option<(Pattern, CExpr)> {
+) -> Option<(Pattern, CExpr, bool)> {
     if !matches!(cat.kind, EK::Binary(BinaryOp::Concat, ..)) || !is_ready(s, vars, bound) {
         return None;
     }
@@ -1027,17 +1029,27 @@ fn concatenation(
     parts.push(e);
     parts.reverse();
     let mut pats = Vec::with_capacity(parts.len());
+    let mut sizes = Vec::with_capacity(parts.len());
     for p in &parts {
         let EK::Read(Slot::Frame(slot)) = p.kind else {
-            return None;
+            if !is_ready(p, vars, bound) {
+                return None;
+            }
+            pats.push(Pattern::Any);
+            sizes.push(Some(CExpr {
+                kind: EK::Unary(UnaryOp::Size, Box::new((*p).clone())),
+                span: p.span,
+            }));
+            continue;
         };
-        pats.push(pattern(p, vars, bound)?);
-        if parts[..pats.len() - 1]
+        if parts[..pats.len()]
             .iter()
             .any(|q| matches!(q.kind, EK::Read(Slot::Frame(t)) if t == slot))
         {
             return None;
         }
+        pats.push(pattern(p, vars, bound)?);
+        sizes.push(None);
     }
     if !pats
         .iter()
@@ -1045,16 +1057,17 @@ fn concatenation(
     {
         return None;
     }
-    let n = pats.len() as u32;
+    let exact = !pats.iter().any(|p| matches!(p, Pattern::Any));
     let mut pats = pats.into_iter();
     let first = pats.next()?;
     let pat = pats.fold(first, |acc, p| Pattern::Pair(Box::new(acc), Box::new(p)));
     Some((
         pat,
         CExpr {
-            kind: EK::Splits(Box::new(s.clone()), vec![None; n as usize]),
+            kind: EK::Splits(Box::new(s.clone()), sizes),
             span: cat.span,
         },
+        exact,
     ))
 }
 
@@ -1063,7 +1076,7 @@ fn concatenation(
 fn pattern_leaves(p: &Pattern, out: &mut Vec<Option<u32>>) {
     match p {
         Pattern::Slot(s) => out.push(Some(*s)),
-        Pattern::Bound(_) => out.push(None),
+        Pattern::Bound(_) | Pattern::Any => out.push(None),
         Pattern::Pair(a, b) => {
             pattern_leaves(a, out);
             pattern_leaves(b, out);
@@ -1150,7 +1163,7 @@ fn plain_generator(cand: &Candidate, v: u32) -> Option<Gen> {
 fn bound_pattern_expr(p: &Pattern, span: Span) -> Option<CExpr> {
     Some(CExpr {
         kind: match p {
-            Pattern::Slot(_) => return None,
+            Pattern::Slot(_) | Pattern::Any => return None,
             Pattern::Bound(s) => EK::Read(Slot::Frame(*s)),
             Pattern::Pair(a, b) => EK::Binary(
                 BinaryOp::Maplet,
@@ -2202,7 +2215,7 @@ fn pattern(e: &CExpr, vars: &[u32], bound: &[u32]) -> Option<Pattern> {
 fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
     match p {
         Pattern::Slot(s) => out.push(*s),
-        Pattern::Bound(_) => {}
+        Pattern::Bound(_) | Pattern::Any => {}
         Pattern::Pair(a, b) => {
             pattern_slots(a, out);
             pattern_slots(b, out);

@@ -458,7 +458,7 @@ fn with_assigned<'e>(
 fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
     match p {
         Pattern::Slot(s) => out.push(*s),
-        Pattern::Bound(_) => {}
+        Pattern::Bound(_) | Pattern::Any => {}
         Pattern::Pair(a, b) => {
             pattern_slots(a, out);
             pattern_slots(b, out);

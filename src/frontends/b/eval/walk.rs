@@ -119,6 +119,7 @@ pub(super) fn walk_pattern<V: Visitor + ?Sized>(v: &mut V, p: &Pattern) {
     match p {
         Pattern::Slot(s) => v.bind(*s),
         Pattern::Bound(s) => v.read(Slot::Frame(*s)),
+        Pattern::Any => {}
         Pattern::Pair(a, b) => {
             walk_pattern(v, a);
             walk_pattern(v, b);
@@ -151,6 +152,137 @@ pub(super) fn walk_solver<V: Visitor + ?Sized>(v: &mut V, s: &Solver) {
                 v.pred(&scan.check);
             }
         }
+    }
+}
+
+/// A visitor that may rewrite the IR in place. Unlike [`Visitor`], it
+/// reaches every copy of a node: a rewrite must also reach a binder's
+/// whole condition and image plan, which restate its steps. Each method's
+/// default walks the node's parts.
+pub(super) trait VisitorMut {
+    /// An expression.
+    fn expr(&mut self, e: &mut CExpr) {
+        walk_expr_mut(self, e);
+    }
+
+    /// A predicate.
+    fn pred(&mut self, p: &mut CPred) {
+        walk_pred_mut(self, p);
+    }
+
+    /// A binder's plan.
+    fn solver(&mut self, s: &mut Solver) {
+        walk_solver_mut(self, s);
+    }
+
+    /// A generator.
+    fn generator(&mut self, g: &mut Gen) {
+        walk_gen_mut(self, g);
+    }
+}
+
+/// Walks the parts of `e` mutably (a kept expression's is made unique; a
+/// symbolic constant's definition is a leaf).
+pub(super) fn walk_expr_mut<V: VisitorMut + ?Sized>(v: &mut V, e: &mut CExpr) {
+    match &mut e.kind {
+        EK::Lit(_) | EK::Read(_) | EK::Local(..) | EK::Ints(_) | EK::Strings | EK::FreeType(_) => {}
+        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => v.expr(a),
+        EK::Splits(a, sizes) => {
+            v.expr(a);
+            sizes.iter_mut().flatten().for_each(|e| v.expr(e));
+        }
+        EK::Binary(_, a, b)
+        | EK::Projection(_, a, b)
+        | EK::Iterate(a, b)
+        | EK::Apply(a, b)
+        | EK::Image(a, b) => {
+            v.expr(a);
+            v.expr(b);
+        }
+        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
+            xs.iter_mut().for_each(|x| v.expr(x));
+        }
+        EK::Comprehension(s) => v.solver(s),
+        EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
+            v.solver(s);
+            v.expr(body);
+        }
+        EK::BoolOf(p) => v.pred(p),
+        EK::IfThenElse(c, a, b) => {
+            v.pred(c);
+            v.expr(a);
+            v.expr(b);
+        }
+        EK::Memo(m) => v.expr(&mut std::sync::Arc::make_mut(m).expr),
+        // Shared with the interpreter's definition, whose frame is not
+        // this one: never rewritten from here.
+        EK::Symbolic(_) => {}
+    }
+}
+
+/// Walks the parts of `p` mutably.
+pub(super) fn walk_pred_mut<V: VisitorMut + ?Sized>(v: &mut V, p: &mut CPred) {
+    match &mut p.kind {
+        PK::Const(_) => {}
+        PK::And(ps) => ps.iter_mut().for_each(|q| v.pred(q)),
+        PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
+            v.pred(a);
+            v.pred(b);
+        }
+        PK::Not(a) => v.pred(a),
+        PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, ..) => {
+            v.expr(a);
+            v.expr(b);
+        }
+        PK::ForAll(s, q) => {
+            v.solver(s);
+            v.pred(q);
+        }
+        PK::Exists(s) => v.solver(s),
+    }
+}
+
+/// Walks the parts of a generator mutably.
+pub(super) fn walk_gen_mut<V: VisitorMut + ?Sized>(v: &mut V, g: &mut Gen) {
+    match g {
+        Gen::Eq(e) | Gen::In(e) => v.expr(e),
+        Gen::SeqUpTo {
+            elements, max_len, ..
+        } => {
+            v.expr(elements);
+            v.expr(max_len);
+        }
+        Gen::Cases { cases, otherwise } => {
+            for (condition, choice) in cases {
+                v.pred(condition);
+                v.expr(choice.expr_mut());
+            }
+            v.generator(otherwise);
+        }
+        Gen::Type(_) | Gen::Unbounded(_) => {}
+    }
+}
+
+/// Walks a binder's plan mutably: its steps, its whole condition and its
+/// image plan.
+pub(super) fn walk_solver_mut<V: VisitorMut + ?Sized>(v: &mut V, s: &mut Solver) {
+    for step in &mut s.steps {
+        match step {
+            SolveStep::Bind(_, g) => v.generator(g),
+            SolveStep::BindPattern(_, e) => v.expr(e),
+            SolveStep::Check(p) => v.pred(p),
+            SolveStep::Scan(scan) => {
+                v.expr(&mut scan.set);
+                v.expr(&mut scan.value);
+                v.pred(&mut scan.check);
+            }
+        }
+    }
+    if let Some(condition) = s.condition.as_deref_mut() {
+        v.pred(condition);
+    }
+    if let Some(image) = s.image.as_deref_mut() {
+        v.solver(image);
     }
 }
 

@@ -1215,10 +1215,11 @@ impl<'i> Model<'i> {
                 }
                 // The same for a tuple, `(p, q) : board`.
                 SolveStep::BindPattern(pattern, set)
-                    if let Some(universe) = self.known_universe(set) =>
+                    if let Some(universe) = self.known_universe(set)
+                        && let Some(tuple) = pattern_expr(pattern, set.span) =>
                 {
                     residual.push(CPred {
-                        kind: PK::Member(pattern_expr(pattern, set.span), set.clone(), false),
+                        kind: PK::Member(tuple, set.clone(), false),
                         span: set.span,
                     });
                     substituted = SolveStep::BindPattern(pattern.clone(), universe);
@@ -2643,18 +2644,20 @@ pub(super) fn scalar_code(v: &Value) -> Option<i64> {
     }
 }
 
-/// The tuple a pattern binds, as an expression over its slots.
-fn pattern_expr(pattern: &super::super::ir::Pattern, span: Span) -> CExpr {
+/// The tuple a pattern binds, as an expression over its slots (none
+/// where a part is any value).
+fn pattern_expr(pattern: &super::super::ir::Pattern, span: Span) -> Option<CExpr> {
     use super::super::ir::Pattern;
     let kind = match pattern {
         Pattern::Slot(s) | Pattern::Bound(s) => EK::Read(Slot::Frame(*s)),
         Pattern::Pair(a, b) => EK::Binary(
             BinaryOp::Maplet,
-            Box::new(pattern_expr(a, span)),
-            Box::new(pattern_expr(b, span)),
+            Box::new(pattern_expr(a, span)?),
+            Box::new(pattern_expr(b, span)?),
         ),
+        Pattern::Any => return None,
     };
-    CExpr { kind, span }
+    Some(CExpr { kind, span })
 }
 
 /// (injective, surjective) for the total function spaces.
