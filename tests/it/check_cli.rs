@@ -675,6 +675,40 @@ fn concatenations_are_cut() {
     }
 }
 
+/// `(a, b) = e` gives `a` and `b` the components of `e`; a WHILE
+/// invariant's typing conjuncts hold before the loop has assigned the
+/// outputs they type (ProB's WhileAssignTupleChoose).
+#[test]
+fn tuples_are_solved_and_while_invariants_type_outputs() {
+    let text = "MACHINE T\nDEFINITIONS \"CHOOSE.def\"\nVARIABLES xx, a, b\n\
+                INVARIANT xx : INTEGER <-> INTEGER & a : INTEGER & b : INTEGER\n\
+                INITIALISATION xx := {(1, 2), (3, 4)} || a := 0 || b := 0\nOPERATIONS\n\
+                Swap = ANY p, q WHERE (p, q) : xx THEN a, b : ((a, b) = (q, p)) END;\n\
+                p1, p2 <-- Last = VAR rest IN rest := xx;\n\
+                WHILE rest /= {} DO p1, p2 : ((p1, p2) = CHOOSE(rest)); rest := rest - {(p1, p2)}\n\
+                INVARIANT p1 : INTEGER & p2 : INTEGER & rest <: xx VARIANT card(rest) END END\n\
+                END\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 3, "{out}");
+}
+
+/// `{x} \/ s = t` draws `x` from `t` (ProB's StringLaws quantifies so
+/// over STRING, which orbit cannot list).
+#[test]
+fn an_element_of_a_union_is_drawn_from_the_whole() {
+    let text = "MACHINE S\nVARIABLES s1, s2\n\
+                INVARIANT s1 : STRING & s2 : STRING & #x.(x : STRING & {x} \\/ {s1} = {s1, s2})\n\
+                INITIALISATION s1, s2 :: {(\"a\", \"a\"), (\"a\", \"b\")}\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 2, "{out}");
+    let broken = text.replace("{s1} = {s1, s2}", "{s1} = {s2}");
+    let (code, out, err) = check(&broken, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(json(&out)["result"], "invariant_violation", "{out}");
+}
+
 /// A constant's second `c = E` constrains the constants `E` reads
 /// (ProB's ConcatSequenceTest: `z = [..] & z = x ^ [c, c] ^ y`), where
 /// its first defines it.

@@ -233,7 +233,7 @@ impl Compiler<'_> {
             SubstKind::While(w) => CSubst::While(Box::new(CWhile {
                 cond: self.pred(&w.cond)?,
                 body: self.subst(&w.body)?,
-                invariant: self.pred(&w.invariant)?,
+                invariant: self.while_invariant(&w.invariant)?,
                 variant: self.expr(&w.variant)?,
             })),
             SubstKind::OpCall(_, op, _) => {
@@ -242,6 +242,30 @@ impl Compiler<'_> {
                     format!("unknown operation `{}`", op.name),
                 ));
             }
+        })
+    }
+
+    /// A WHILE invariant without its typing conjuncts (`p : INTEGER`):
+    /// they hold of every well-typed value, and ProB's loops type their
+    /// outputs so before the first iteration has assigned them.
+    fn while_invariant(&mut self, invariant: &Expr) -> CResult<super::ir::CPred> {
+        use super::ir::{CPred, PK};
+        let p = self.pred(invariant)?;
+        let given_sets = &self.types.given_sets;
+        let typing = |c: &CPred| {
+            matches!(&c.kind, PK::Member(_, set, false)
+                if super::symbolic::is_whole_type(set, given_sets))
+        };
+        Ok(match p.kind {
+            PK::And(conjuncts) => CPred {
+                kind: PK::And(conjuncts.into_iter().filter(|c| !typing(c)).collect()),
+                span: p.span,
+            },
+            _ if typing(&p) => CPred {
+                kind: PK::Const(true),
+                span: p.span,
+            },
+            kind => CPred { kind, span: p.span },
         })
     }
 

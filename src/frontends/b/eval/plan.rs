@@ -532,6 +532,33 @@ fn generator(
                 // equality stays a check).
                 let in_enum =
                     |x: &CExpr| matches!(&x.kind, EK::SetEnum(items) if items.iter().any(is_v));
+                // `(x, y) = e`: the components of `e` (ProB's `p1, p2 :
+                // ((p1, p2) = CHOOSE(xx))`).
+                let tuple = |t: &CExpr, e: &CExpr| {
+                    if !matches!(t.kind, EK::Binary(BinaryOp::Maplet, ..)) || !ready(e) {
+                        return None;
+                    }
+                    let pat = pattern(t, vars, bound)?;
+                    let mut fresh = Vec::new();
+                    pattern_slots(&pat, &mut fresh);
+                    fresh.contains(&v).then(|| {
+                        let one = CExpr {
+                            kind: EK::SetEnum(vec![e.clone()]),
+                            span: e.span,
+                        };
+                        (pat, one)
+                    })
+                };
+                if let Some((pat, one)) = tuple(a, b).or_else(|| tuple(b, a)) {
+                    return Some((
+                        0,
+                        Candidate {
+                            step: SolveStep::BindPattern(pat, one),
+                            exact: true,
+                            open: false,
+                        },
+                    ));
+                }
                 // `x ^ y = s`: the ways to cut `s`.
                 if let Some((pat, splits, exact)) = concatenation(a, b, v, vars, bound)
                     .or_else(|| concatenation(b, a, v, vars, bound))
@@ -599,6 +626,25 @@ fn generator(
                 } else {
                     None
                 };
+                // `{.., v, ..} \/ w = S`: v is an element of S.
+                let enum_in_union = |x: &CExpr| matches!(&x.kind, EK::Binary(BinaryOp::Union, l, r) if in_enum(l) || in_enum(r));
+                let elements_of = if enum_in_union(a) && ready(b) {
+                    Some(b)
+                } else if enum_in_union(b) && ready(a) {
+                    Some(a)
+                } else {
+                    None
+                };
+                if let Some(whole) = elements_of {
+                    return Some((
+                        set_cost(whole) + 1,
+                        Candidate {
+                            step: SolveStep::Bind(v, Gen::In(whole.clone())),
+                            exact: false,
+                            open: false,
+                        },
+                    ));
+                }
                 if let Some(whole) = union_of {
                     let pow = CExpr {
                         kind: EK::Unary(UnaryOp::Pow, Box::new(whole.clone())),

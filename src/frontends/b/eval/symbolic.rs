@@ -43,7 +43,7 @@ use super::ir::{CExpr, EK, Gen, PK, Slot, SolveStep};
 use super::{Env, Fail, R, unset};
 use crate::diag::Span;
 use crate::frontends::b::ast::BinaryOp;
-use crate::frontends::b::types::Type;
+use crate::frontends::b::types::{GivenSet, Type};
 use crate::frontends::b::value::relations as rel;
 use crate::frontends::b::value::{Symbolic, Value};
 
@@ -470,27 +470,32 @@ impl Interpreter {
         }
     }
 
-    /// Does `e` denote every value of its type (`INTEGER`, `BOOL`, a whole
-    /// given set, `POW`, products and relations of such)?
+    /// Does `e` denote every value of its type? (See [`is_whole_type`].)
     fn is_whole_type(&self, e: &CExpr) -> bool {
-        use super::ir::IntSet;
-        use crate::frontends::b::ast::UnaryOp;
-        match &e.kind {
-            EK::Ints(IntSet::Integer) | EK::Strings | EK::FreeType(_) => true,
-            EK::Lit(Value::Set(items)) => match items.first() {
-                Some(Value::Bool(_)) => items.len() == 2,
-                Some(Value::Elem(el)) => self
-                    .given_sets
-                    .get(el.set as usize)
-                    .is_some_and(|g| g.elements.len() == items.len()),
-                _ => false,
-            },
-            EK::Unary(UnaryOp::Pow, a) => self.is_whole_type(a),
-            EK::Binary(BinaryOp::Mul | BinaryOp::Relation, a, b) => {
-                self.is_whole_type(a) && self.is_whole_type(b)
-            }
+        is_whole_type(e, &self.given_sets)
+    }
+}
+
+/// Does `e` denote every value of its type (`INTEGER`, `BOOL`, a whole
+/// given set, `POW`, products and relations of such)? Membership in such
+/// a set holds of every well-typed value.
+pub(super) fn is_whole_type(e: &CExpr, given_sets: &[GivenSet]) -> bool {
+    use super::ir::IntSet;
+    use crate::frontends::b::ast::UnaryOp;
+    match &e.kind {
+        EK::Ints(IntSet::Integer) | EK::Strings | EK::FreeType(_) => true,
+        EK::Lit(Value::Set(items)) => match items.first() {
+            Some(Value::Bool(_)) => items.len() == 2,
+            Some(Value::Elem(el)) => given_sets
+                .get(el.set as usize)
+                .is_some_and(|g| g.elements.len() == items.len()),
             _ => false,
+        },
+        EK::Unary(UnaryOp::Pow, a) => is_whole_type(a, given_sets),
+        EK::Binary(BinaryOp::Mul | BinaryOp::Relation, a, b) => {
+            is_whole_type(a, given_sets) && is_whole_type(b, given_sets)
         }
+        _ => false,
     }
 }
 
