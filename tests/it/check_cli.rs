@@ -709,6 +709,29 @@ fn an_element_of_a_union_is_drawn_from_the_whole() {
     assert_eq!(json(&out)["result"], "invariant_violation", "{out}");
 }
 
+/// `e |-> y : r` with `e` known draws `y` from `r[{e}]`, where `e` is no
+/// variable (ProB's EquivalenceRelation: `class(x) == {y | x |-> y :
+/// RL}` applied to `[]`); with `--bound-integers`, `f : 1..n -->
+/// INTEGER` draws `f`'s values from MININT..MAXINT once `n` is bound.
+#[test]
+fn images_of_known_points_and_bounded_function_spaces_generate() {
+    let text = "MACHINE I\nCONSTANTS r\nPROPERTIES r = {([] |-> [1]), ([1] |-> [2]), ([] |-> [3])}\n\
+                VARIABLES y\nINVARIANT y : seq(NATURAL)\n\
+                INITIALISATION y :: {z | [] |-> z : r}\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["initial_states"], 2, "{out}");
+    let text = "MACHINE F\nCONSTANTS f, n\nPROPERTIES f : 1..n --> INTEGER & n : 1..2\n\
+                VARIABLES y\nINVARIANT y : INTEGER <-> INTEGER\nINITIALISATION y := f\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(1), "without --bound-integers: {out}{err}");
+    assert_eq!(json(&out)["result"], "model_error", "{out}");
+    let (code, out, err) = check(text, &["--json", "--no-deadlock", "--bound-integers"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // MININT..MAXINT is -1..3: 5 functions on 1..1, 25 on 1..2.
+    assert_eq!(json(&out)["initial_states"], 30, "{out}");
+}
+
 /// A constant's second `c = E` constrains the constants `E` reads
 /// (ProB's ConcatSequenceTest: `z = [..] & z = x ^ [c, c] ^ y`), where
 /// its first defines it.

@@ -181,6 +181,17 @@ pub fn plan(
                         cand.step = SolveStep::Bind(v, Gen::Unbounded(name));
                     }
                 }
+                // `--bound-integers`: INTEGER, NATURAL and NATURAL1 inside a
+                // set of sets, functions or tuples (`f : 1..n --> INTEGER`)
+                // stand for their part of MININT..MAXINT, as in ProB.
+                if let (SolveStep::Bind(_, Gen::In(set)), Some((lo, hi, _, _))) =
+                    (&mut cand.step, fallback)
+                    && let Some(cut) = bound_nested_ints(set, lo, hi, false)
+                {
+                    *set = cut;
+                    cand.exact = false;
+                    cand_bounded.set(true);
+                }
                 // `f : S --> T` with `!x.(x : S2 => f(x) = E)` elsewhere: if
                 // S2 = S, the one function `%x.(x : S2 | E)`.
                 if let SolveStep::Bind(_, Gen::In(space)) = &cand.step
@@ -374,11 +385,17 @@ pub fn plan(
                         // that, keeping the conjunct as a check.
                         (v, generator)
                     } else {
-                        let &v = vars
-                            .iter()
-                            .find(|v| !is_bound[**v as usize])
-                            .expect("an unbound variable");
-                        (v, type_fallback(v))
+                        // A variable its type or interval bounds first: once
+                        // bound, it may bound the others (`n` before `arr :
+                        // 1..n --> INTEGER`).
+                        let mut unbound = vars.iter().filter(|v| !is_bound[**v as usize]);
+                        let &first = unbound.clone().next().expect("an unbound variable");
+                        unbound
+                            .find_map(|&v| {
+                                let g = type_fallback(v);
+                                (!matches!(g, Gen::Unbounded(_))).then_some((v, g))
+                            })
+                            .unwrap_or_else(|| (first, type_fallback(first)))
                     };
                 bound.push(v);
                 steps.push(SolveStep::Bind(v, generator));
@@ -694,6 +711,42 @@ fn generator(
                         open: false,
                     },
                 ));
+            }
+            // `e |-> v : S` (`v |-> e : S`) with `e` known: `v` is in the
+            // image of `{e}` under `S` (under `S~`).
+            if let EK::Binary(BinaryOp::Maplet, l, r) = &a.kind {
+                let image = |rel: CExpr, e: &CExpr| {
+                    let span = a.span;
+                    let one = CExpr {
+                        kind: EK::SetEnum(vec![e.clone()]),
+                        span,
+                    };
+                    CExpr {
+                        kind: EK::Image(Box::new(rel), Box::new(one)),
+                        span,
+                    }
+                };
+                let values = if is_v(r) && ready(l) && !matches!(l.kind, EK::Read(_)) {
+                    Some(image(s.clone(), l))
+                } else if is_v(l) && ready(r) && !matches!(r.kind, EK::Read(_)) {
+                    let inverse = CExpr {
+                        kind: EK::Unary(UnaryOp::Inverse, Box::new(s.clone())),
+                        span: s.span,
+                    };
+                    Some(image(inverse, r))
+                } else {
+                    None
+                };
+                if let Some(values) = values {
+                    return Some((
+                        set_cost(s) + 1,
+                        Candidate {
+                            step: SolveStep::Bind(v, Gen::In(values)),
+                            exact: true,
+                            open: false,
+                        },
+                    ));
+                }
             }
             let pat = pattern(a, vars, bound)?;
             let mut fresh = Vec::new();
@@ -1559,6 +1612,71 @@ fn split_pair_equalities(conjuncts: Vec<CPred>) -> Vec<CPred> {
         }
     }
     out
+}
+
+/// `set` with each INTEGER, NATURAL and NATURAL1 below its top (the
+/// elements' or the range's of a set of sets, functions, sequences or
+/// tuples) cut to `lo..hi`; `None` if there is none. `nested`: `set` is
+/// itself such a part.
+fn bound_nested_ints(set: &CExpr, lo: i64, hi: i64, nested: bool) -> Option<CExpr> {
+    let span = set.span;
+    let int = |n: i64| {
+        Box::new(CExpr {
+            kind: EK::Lit(Value::Int(n)),
+            span,
+        })
+    };
+    let kind = match &set.kind {
+        EK::Ints(kind @ (IntSet::Integer | IntSet::Natural | IntSet::Natural1)) if nested => {
+            let low = match kind {
+                IntSet::Natural => 0,
+                IntSet::Natural1 => 1,
+                _ => lo,
+            };
+            EK::Binary(BinaryOp::Interval, int(low), int(hi))
+        }
+        EK::Unary(
+            op @ (UnaryOp::Pow
+            | UnaryOp::Pow1
+            | UnaryOp::Fin
+            | UnaryOp::Fin1
+            | UnaryOp::Seq
+            | UnaryOp::Seq1
+            | UnaryOp::Iseq
+            | UnaryOp::Iseq1
+            | UnaryOp::Perm),
+            a,
+        ) => EK::Unary(*op, Box::new(bound_nested_ints(a, lo, hi, true)?)),
+        EK::Binary(
+            op @ (BinaryOp::Mul
+            | BinaryOp::Relation
+            | BinaryOp::PartialFunction
+            | BinaryOp::TotalFunction
+            | BinaryOp::PartialInjection
+            | BinaryOp::TotalInjection
+            | BinaryOp::PartialSurjection
+            | BinaryOp::TotalSurjection
+            | BinaryOp::PartialBijection
+            | BinaryOp::TotalBijection),
+            a,
+            b,
+        ) => {
+            let (ca, cb) = (
+                bound_nested_ints(a, lo, hi, true),
+                bound_nested_ints(b, lo, hi, true),
+            );
+            if ca.is_none() && cb.is_none() {
+                return None;
+            }
+            EK::Binary(
+                *op,
+                Box::new(ca.unwrap_or_else(|| (**a).clone())),
+                Box::new(cb.unwrap_or_else(|| (**b).clone())),
+            )
+        }
+        _ => return None,
+    };
+    Some(CExpr { kind, span })
 }
 
 /// Whether every solver variable `e` reads is already bound.
