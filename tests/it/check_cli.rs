@@ -730,6 +730,14 @@ fn images_of_known_points_and_bounded_function_spaces_generate() {
     assert_eq!(code, Some(0), "{out}{err}");
     // MININT..MAXINT is -1..3: 5 functions on 1..1, 25 on 1..2.
     assert_eq!(json(&out)["initial_states"], 30, "{out}");
+    // `iv : POW(INTEGER * ID)` generates `iv`, not the unbounded
+    // `seq(ID)` (ProB's SeqTest2): the sequences of length 1 to MAXINT.
+    let text = "MACHINE S\nSETS ID = {aa, bb}\nCONSTANTS iv\n\
+                PROPERTIES iv : seq(ID) & iv : POW(INTEGER * ID) & size(iv) > 0\n\
+                VARIABLES xx\nINVARIANT xx : ID\nINITIALISATION xx := first(iv)\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock", "--bound-integers"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["constant_valuations"], 14, "{out}");
 }
 
 /// A constant's second `c = E` constrains the constants `E` reads

@@ -181,17 +181,6 @@ pub fn plan(
                         cand.step = SolveStep::Bind(v, Gen::Unbounded(name));
                     }
                 }
-                // `--bound-integers`: INTEGER, NATURAL and NATURAL1 inside a
-                // set of sets, functions or tuples (`f : 1..n --> INTEGER`)
-                // stand for their part of MININT..MAXINT, as in ProB.
-                if let (SolveStep::Bind(_, Gen::In(set)), Some((lo, hi, _, _))) =
-                    (&mut cand.step, fallback)
-                    && let Some(cut) = bound_nested_ints(set, lo, hi, false)
-                {
-                    *set = cut;
-                    cand.exact = false;
-                    cand_bounded.set(true);
-                }
                 // `f : S --> T` with `!x.(x : S2 => f(x) = E)` elsewhere: if
                 // S2 = S, the one function `%x.(x : S2 | E)`.
                 if let SolveStep::Bind(_, Gen::In(space)) = &cand.step
@@ -737,9 +726,12 @@ fn generator(
                 } else {
                     None
                 };
+                // Dearer than a pattern over `S` (`(z, y) : graph` beside
+                // `(i - 1, x, z) : trclos`): an image scans `S`, or
+                // applies a symbolic one.
                 if let Some(values) = values {
                     return Some((
-                        set_cost(s) + 1,
+                        set_cost(s) + 3,
                         Candidate {
                             step: SolveStep::Bind(v, Gen::In(values)),
                             exact: true,
@@ -1612,71 +1604,6 @@ fn split_pair_equalities(conjuncts: Vec<CPred>) -> Vec<CPred> {
         }
     }
     out
-}
-
-/// `set` with each INTEGER, NATURAL and NATURAL1 below its top (the
-/// elements' or the range's of a set of sets, functions, sequences or
-/// tuples) cut to `lo..hi`; `None` if there is none. `nested`: `set` is
-/// itself such a part.
-fn bound_nested_ints(set: &CExpr, lo: i64, hi: i64, nested: bool) -> Option<CExpr> {
-    let span = set.span;
-    let int = |n: i64| {
-        Box::new(CExpr {
-            kind: EK::Lit(Value::Int(n)),
-            span,
-        })
-    };
-    let kind = match &set.kind {
-        EK::Ints(kind @ (IntSet::Integer | IntSet::Natural | IntSet::Natural1)) if nested => {
-            let low = match kind {
-                IntSet::Natural => 0,
-                IntSet::Natural1 => 1,
-                _ => lo,
-            };
-            EK::Binary(BinaryOp::Interval, int(low), int(hi))
-        }
-        EK::Unary(
-            op @ (UnaryOp::Pow
-            | UnaryOp::Pow1
-            | UnaryOp::Fin
-            | UnaryOp::Fin1
-            | UnaryOp::Seq
-            | UnaryOp::Seq1
-            | UnaryOp::Iseq
-            | UnaryOp::Iseq1
-            | UnaryOp::Perm),
-            a,
-        ) => EK::Unary(*op, Box::new(bound_nested_ints(a, lo, hi, true)?)),
-        EK::Binary(
-            op @ (BinaryOp::Mul
-            | BinaryOp::Relation
-            | BinaryOp::PartialFunction
-            | BinaryOp::TotalFunction
-            | BinaryOp::PartialInjection
-            | BinaryOp::TotalInjection
-            | BinaryOp::PartialSurjection
-            | BinaryOp::TotalSurjection
-            | BinaryOp::PartialBijection
-            | BinaryOp::TotalBijection),
-            a,
-            b,
-        ) => {
-            let (ca, cb) = (
-                bound_nested_ints(a, lo, hi, true),
-                bound_nested_ints(b, lo, hi, true),
-            );
-            if ca.is_none() && cb.is_none() {
-                return None;
-            }
-            EK::Binary(
-                *op,
-                Box::new(ca.unwrap_or_else(|| (**a).clone())),
-                Box::new(cb.unwrap_or_else(|| (**b).clone())),
-            )
-        }
-        _ => return None,
-    };
-    Some(CExpr { kind, span })
 }
 
 /// Whether every solver variable `e` reads is already bound.
