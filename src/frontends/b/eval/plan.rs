@@ -529,10 +529,18 @@ fn generator(
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     match &c.kind {
         PK::Cmp(Cmp::Eq, a, b) => {
-            let e = if is_v(a) && ready(b) {
-                b
-            } else if is_v(b) && ready(a) {
-                a
+            // The side opposite the one `shape` matches, where it is ready.
+            let other = |shape: &dyn Fn(&CExpr) -> bool| -> Option<&CExpr> {
+                if shape(a) && ready(b) {
+                    Some(b)
+                } else if shape(b) && ready(a) {
+                    Some(a)
+                } else {
+                    None
+                }
+            };
+            let e = if let Some(e) = other(&is_v) {
+                e
             } else {
                 // `{.., v, ..} = e`: `v` is an element of `e` (the
                 // equality stays a check).
@@ -625,22 +633,10 @@ fn generator(
                 // `v \/ w = S`: v is a subset of S (the equality stays a
                 // check).
                 let in_union = |x: &CExpr| matches!(&x.kind, EK::Binary(BinaryOp::Union, l, r) if is_v(l) || is_v(r));
-                let union_of = if in_union(a) && ready(b) {
-                    Some(b)
-                } else if in_union(b) && ready(a) {
-                    Some(a)
-                } else {
-                    None
-                };
+                let union_of = other(&in_union);
                 // `{.., v, ..} \/ w = S`: v is an element of S.
                 let enum_in_union = |x: &CExpr| matches!(&x.kind, EK::Binary(BinaryOp::Union, l, r) if in_enum(l) || in_enum(r));
-                let elements_of = if enum_in_union(a) && ready(b) {
-                    Some(b)
-                } else if enum_in_union(b) && ready(a) {
-                    Some(a)
-                } else {
-                    None
-                };
+                let elements_of = other(&enum_in_union);
                 if let Some(whole) = elements_of {
                     return Some((
                         set_cost(whole) + 1,
@@ -665,13 +661,7 @@ fn generator(
                         },
                     ));
                 }
-                let e = if in_enum(a) && ready(b) {
-                    b
-                } else if in_enum(b) && ready(a) {
-                    a
-                } else {
-                    return None;
-                };
+                let e = other(&in_enum)?;
                 return Some((
                     set_cost(e) + 1,
                     Candidate {
