@@ -634,14 +634,14 @@ fn generator(
                 // check).
                 let in_union = |x: &CExpr| matches!(&x.kind, EK::Binary(BinaryOp::Union, l, r) if is_v(l) || is_v(r));
                 let union_of = other(&in_union);
-                // `{.., v, ..} \/ w = S`: v is an element of S.
+                // `{.., v, ..} = e` or `{.., v, ..} \/ w = e`: `v` is an
+                // element of `e` (the equality stays a check).
                 let enum_in_union = |x: &CExpr| matches!(&x.kind, EK::Binary(BinaryOp::Union, l, r) if in_enum(l) || in_enum(r));
-                let elements_of = other(&enum_in_union);
-                if let Some(whole) = elements_of {
+                if let Some(e) = other(&in_enum).or_else(|| other(&enum_in_union)) {
                     return Some((
-                        set_cost(whole) + 1,
+                        set_cost(e) + 1,
                         Candidate {
-                            step: SolveStep::Bind(v, Gen::In(whole.clone())),
+                            step: SolveStep::Bind(v, Gen::In(e.clone())),
                             exact: false,
                             open: false,
                         },
@@ -661,15 +661,7 @@ fn generator(
                         },
                     ));
                 }
-                let e = other(&in_enum)?;
-                return Some((
-                    set_cost(e) + 1,
-                    Candidate {
-                        step: SolveStep::Bind(v, Gen::In(e.clone())),
-                        exact: false,
-                        open: false,
-                    },
-                ));
+                return None;
             };
             Some((
                 0,
