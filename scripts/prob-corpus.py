@@ -118,6 +118,7 @@ def run(orbit, path, flags, timeout):
 ILL_DEFINED = (r"function applied outside its domain|not a function here|division by zero"
                r"|modulo by zero|mod with a negative operand|of the empty set|of an empty set"
                r"|negative exponent|WHILE (invariant|variant)|ASSERT condition is false"
+               r"|precondition \(PRE\) inside the operation.s body is false"
                r"|of the empty sequence|out of range .* of the sequence|no CASE branch"
                r"|is read before it is assigned a value|conflicting simultaneous assignments")
 

@@ -518,6 +518,102 @@ fn implications_give_a_variable_its_cases() {
     }
 }
 
+/// The outermost PRE of an operation guards it; a PRE inside its body is
+/// a model error where it fails (ProB's transition error), with a trace.
+#[test]
+fn a_precondition_inside_a_body_is_an_error_where_it_fails() {
+    let machine = |op: &str| {
+        format!(
+            "MACHINE M\nVARIABLES x\nINVARIANT x : 0..5\nINITIALISATION x := 0\n\
+             OPERATIONS\n{op}\nEND\n"
+        )
+    };
+    // Outermost (also inside BEGIN): a guard, 0..3 reached.
+    for op in [
+        "  inc = PRE x < 3 THEN x := x + 1 END",
+        "  inc = BEGIN PRE x < 3 THEN x := x + 1 END END",
+    ] {
+        let (code, out, err) = check(&machine(op), &["--json", "--no-deadlock"]);
+        assert_eq!(code, Some(0), "{op}: {out}{err}");
+        assert_eq!(json(&out)["states"], 4, "{op}");
+    }
+    // Nested: the step from x = 2 breaks it.
+    let op = "  inc = IF x < 5 THEN PRE x < 2 THEN x := x + 1 END END";
+    let (code, out, err) = check(&machine(op), &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let r = json(&out);
+    assert_eq!(r["result"], "model_error");
+    let message = r["message"].as_str().unwrap();
+    assert!(
+        message.contains("PRE") && message.contains("m.mch:6:27"),
+        "{message}"
+    );
+    assert_eq!(r["trace"].as_array().unwrap().len(), 3, "{r}");
+}
+
+/// A lambda or comprehension applied where it is written is solved for
+/// the argument's image, never built: ASM and TLA translations apply
+/// `{z, v | z : BOOL & v : POW(A * INTEGER) & (C => v = e) & ..}(TRUE)`
+/// over infinite sets. Outside the domain, or with two images, it is a
+/// model error.
+#[test]
+fn lambdas_and_comprehensions_applied_in_place_are_solved() {
+    let machine = |init: &str, op: &str| {
+        format!(
+            "MACHINE M\nSETS A = {{a1, a2, a3}}\nVARIABLES f, v\n\
+             INVARIANT f : A +-> NATURAL & v : INTEGER\n\
+             INITIALISATION f := {{}} || v := {init}\nOPERATIONS\n{op}\nEND\n"
+        )
+    };
+    let cases = [
+        // v : 0..49 by doubling mod 50 from 4: 4, 8, 16, 32, 14, 28, 6, 12,
+        // 24, 48, 46, 42, 34, 18, 36, 22, 44, 38, 26, 2.
+        (
+            machine(
+                "%x.(x : INTEGER | x + 1)(3)",
+                "  Op = v := {x, y | x : INTEGER & y : INTEGER & y = x * 2}(v) mod 50",
+            ),
+            Some(20),
+        ),
+        // Each element of A gets 3, once, in any order: 2^3 states.
+        (
+            machine(
+                "0",
+                "  Op(s) = SELECT s : A & s /: dom(f) THEN\n    f := f \\/ {z_, z__ | \
+                 (z_ : BOOL & z__ : POW(A * INTEGER)) & ((v = 0 => z__ = {s |-> 3}) & \
+                 (not(v = 0) => z__ = {}))}(TRUE)\n  END",
+            ),
+            Some(8),
+        ),
+        // The lambda's predicate fails at -1: outside its domain.
+        (machine("%x.(x : NATURAL | x + 1)(-1)", "  Op = skip"), None),
+        // Two images of 1.
+        (
+            machine("{x, y | x : 0..3 & y : 0..3 & y >= x}(1)", "  Op = skip"),
+            None,
+        ),
+    ];
+    for (text, states) in cases {
+        let (code, out, err) = check(&text, &["--json", "--no-deadlock"]);
+        let r = json(&out);
+        match states {
+            Some(n) => {
+                assert_eq!(code, Some(0), "{text}: {out}{err}");
+                assert_eq!(r["states"], n, "{text}");
+            }
+            None => {
+                assert_eq!(code, Some(1), "{text}: {out}{err}");
+                assert_eq!(r["result"], "model_error", "{text}");
+                let message = r["message"].as_str().unwrap();
+                assert!(
+                    message.contains("outside its domain") || message.contains("not a function"),
+                    "{message}"
+                );
+            }
+        }
+    }
+}
+
 /// The constraint solver bounds an integer by the hull of what every
 /// branch of a disjunction allows over the others' domains; enumeration
 /// cannot, and the solvers agree where both run.

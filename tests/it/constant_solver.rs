@@ -350,6 +350,23 @@ fn propagation_narrows_integers_nothing_bounds() {
     );
 }
 
+/// Under `--bound-integers` enumeration cuts `NATURAL1` at MAXINT and
+/// finds no valuation here; propagation finds the one there is. The race
+/// of the two must give the solver's answer whichever finishes first (it
+/// once gave either, run to run).
+#[test]
+fn an_enumeration_cut_at_maxint_never_wins_the_race_with_a_wrong_answer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE Race\nSETS P = {pa, pb, pc, pd}\nCONSTANTS speed\nPROPERTIES\n  \
+                speed : P --> NATURAL1 & speed(pa) = 1 & speed(pb) = 2 & speed(pc) = 5 & \
+                speed(pd) = 8\nEND\n";
+    for _ in 0..8 {
+        let found = bounded_valuations(&dir, text).expect("solved");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(format!("{:?}", found[0]).contains("Int(8)"), "{found:?}");
+    }
+}
+
 #[test]
 fn thousands_of_constants_race_without_overflowing_a_stack() {
     // Regression: the racers had 2 MiB stacks, and enumeration recurses

@@ -151,11 +151,7 @@ fn call(
     }
     let mut body = callee.body.clone();
     replace_in_subst(&mut body, &map);
-    let mut body = if ctx.precondition_is_error {
-        precondition_checked(body, &callee.name)
-    } else {
-        body
-    };
+    let mut body = precondition_of_call(body, &callee.name, ctx.precondition_is_error);
     let node = |kind| Subst { kind, span };
     if !params.is_empty() {
         let bindings = params
@@ -200,14 +196,20 @@ fn call(
     ))
 }
 
-/// `body` with a precondition at its top turned into a checked one.
-fn precondition_checked(body: Subst, op: &Ident) -> Subst {
+/// `body` of the called `op` with the precondition at its top turned into
+/// a checked one (`is_error`) or a guard (ProB's default: the call is not
+/// enabled). A PRE left inside a body is an error where it fails.
+fn precondition_of_call(body: Subst, op: &Ident, is_error: bool) -> Subst {
     match body.kind {
-        SubstKind::Precondition(p, inner) => Subst {
+        SubstKind::Precondition(p, inner) if is_error => Subst {
             kind: SubstKind::CalledPre(op.clone(), p, inner),
             span: body.span,
         },
-        SubstKind::Block(inner) => precondition_checked(*inner, op),
+        SubstKind::Precondition(p, inner) => Subst {
+            kind: SubstKind::Select(vec![(p, *inner)], None),
+            span: body.span,
+        },
+        SubstKind::Block(inner) => precondition_of_call(*inner, op, is_error),
         kind => Subst {
             kind,
             span: body.span,

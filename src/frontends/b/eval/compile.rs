@@ -205,6 +205,40 @@ impl<'a> Compiler<'a> {
         Some(Value::set_from_sorted(identity))
     }
 
+    /// The comprehension `{names | p}`; with `applied`, one of two or more
+    /// variables also gets the plan of its last variable with the others
+    /// bound (its image solver: how it is applied without being built).
+    fn comprehension(
+        &mut self,
+        names: &[Ident],
+        p: &Expr,
+        span: Span,
+        applied: bool,
+    ) -> CResult<EK> {
+        let mark = self.mark();
+        let vars = self.bind(names);
+        let mut solver = self.binder_solver(names, &vars, p, span)?;
+        solver.by_solver = self.binder_unknowns(names, &solver);
+        if applied && vars.len() >= 2 {
+            let last = vars.len() - 1;
+            let image = self.binder_solver(&names[last..], &vars[last..], p, span)?;
+            solver.image = Some(Box::new(image));
+        }
+        self.pop(mark);
+        Ok(EK::Comprehension(Box::new(solver)))
+    }
+
+    /// The lambda `%names.(p | body)`.
+    fn lambda(&mut self, names: &[Ident], p: &Expr, body: &Expr, span: Span) -> CResult<EK> {
+        let mark = self.mark();
+        let vars = self.bind(names);
+        let solver = self.solver(names, &vars, None, p, span, Undefined::Error)?;
+        let mut body = self.expr(body)?;
+        memo::memoize_body(&solver, &mut [&mut body], &mut []);
+        self.pop(mark);
+        Ok(EK::Lambda(Box::new(solver), Box::new(body)))
+    }
+
     /// A definition's expression: its top-level lambdas and comprehensions
     /// (also within unions and overrides) planned without the integer
     /// bound.
@@ -543,6 +577,22 @@ impl<'a> Compiler<'a> {
                         span,
                     });
                 }
+                // Applied where it is written: solved for the image.
+                let binder = match &f.kind {
+                    ExprKind::Comprehension(names, p) if names.len() >= 2 => {
+                        Some(self.comprehension(names, p, f.span, true)?)
+                    }
+                    ExprKind::Lambda(names, p, body) => Some(self.lambda(names, p, body, f.span)?),
+                    _ => None,
+                };
+                if let Some(kind) = binder {
+                    let f = CExpr { kind, span: f.span };
+                    let arg = self.tuple(args, span)?;
+                    return Ok(CExpr {
+                        kind: EK::ApplyBinder(Box::new(f), Box::new(arg)),
+                        span,
+                    });
+                }
                 let f = self.expr(f)?;
                 let arg = self.tuple(args, span)?;
                 EK::Apply(Box::new(f), Box::new(arg))
@@ -555,27 +605,10 @@ impl<'a> Compiler<'a> {
                 EK::SeqEnum(items.iter().map(|x| self.expr(x)).collect::<CResult<_>>()?)
             }
             ExprKind::Comprehension(names, p) => {
-                let mark = self.mark();
-                let vars = self.bind(names);
-                let mut solver = self.binder_solver(names, &vars, p, span)?;
-                solver.by_solver = self.binder_unknowns(names, &solver);
-                if self.in_properties && vars.len() >= 2 {
-                    let last = vars.len() - 1;
-                    let image = self.binder_solver(&names[last..], &vars[last..], p, span)?;
-                    solver.image = Some(Box::new(image));
-                }
-                self.pop(mark);
-                EK::Comprehension(Box::new(solver))
+                let applied = self.in_properties;
+                self.comprehension(names, p, span, applied)?
             }
-            ExprKind::Lambda(names, p, body) => {
-                let mark = self.mark();
-                let vars = self.bind(names);
-                let solver = self.solver(names, &vars, None, p, span, Undefined::Error)?;
-                let mut body = self.expr(body)?;
-                memo::memoize_body(&solver, &mut [&mut body], &mut []);
-                self.pop(mark);
-                EK::Lambda(Box::new(solver), Box::new(body))
-            }
+            ExprKind::Lambda(names, p, body) => self.lambda(names, p, body, span)?,
             ExprKind::QuantifiedExpr(kind, names, p, body) => {
                 let mark = self.mark();
                 let vars = self.bind(names);

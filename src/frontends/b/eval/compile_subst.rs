@@ -167,9 +167,14 @@ impl Compiler<'_> {
                     .collect::<CResult<_>>()?,
             ),
             SubstKind::Block(inner) => self.subst(inner)?,
-            SubstKind::Precondition(p, body) => {
-                CSubst::Guard(self.pred(p)?, Box::new(self.subst(body)?))
-            }
+            // The outermost PRE of an operation is its guard (see
+            // `Interpreter::new`); one inside a body is an error where it
+            // fails, as in ProB (a call's caller broke its contract).
+            SubstKind::Precondition(p, body) => CSubst::Assert(
+                self.pred(p)?,
+                Box::new(self.subst(body)?),
+                "precondition (PRE) inside the operation's body is false".into(),
+            ),
             SubstKind::Assert(p, body) => CSubst::Assert(
                 self.pred(p)?,
                 Box::new(self.subst(body)?),

@@ -232,6 +232,10 @@ impl Interpreter {
                 }
                 apply(fv, &arg, f.span, span)
             }
+            EK::ApplyBinder(f, x) => {
+                let arg = self.eval(x, env)?;
+                self.apply_binder(f, &arg, span, env)
+            }
             EK::Image(r, s) => {
                 if let EK::Unary(UnaryOp::Inverse, inner) = &r.kind {
                     // `r~[S]`: the x with some `x |-> y : r`, y in S (no inverse built).
@@ -673,6 +677,9 @@ impl Interpreter {
         Ok(match op {
             Add => arith(i64::checked_add)?,
             Minus => match (&va, &vb) {
+                // `s - {}` and `{} - s` share `s`'s elements instead of
+                // copying them (a loop's `set := set - removed` of a large set).
+                (Value::Set(x), Value::Set(y)) if x.is_empty() || y.is_empty() => va.clone(),
                 (Value::Set(x), Value::Set(y)) => Value::set_from_sorted(sets::difference(x, y)),
                 _ => arith(i64::checked_sub)?,
             },
@@ -727,7 +734,11 @@ impl Interpreter {
                 }
                 Value::set_from_sorted((lo..=hi).map(Value::Int).collect())
             }
-            Union => Value::set_from_sorted(sets::union(set(&va, sa)?, set(&vb, sb)?)),
+            Union => match (set(&va, sa)?, set(&vb, sb)?) {
+                (_, []) => va.clone(),
+                ([], _) => vb.clone(),
+                (x, y) => Value::set_from_sorted(sets::union(x, y)),
+            },
             Inter => Value::set_from_sorted(sets::inter(set(&va, sa)?, set(&vb, sb)?)),
             Maplet => Value::pair(va, vb),
             DomainRestriction => {

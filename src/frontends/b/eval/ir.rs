@@ -83,6 +83,14 @@ pub enum EK {
     Iterate(Box<CExpr>, Box<CExpr>),
     /// `f(x)`, the arguments already paired.
     Apply(Box<CExpr>, Box<CExpr>),
+    /// `{x, y | P}(a)` or `%x.(P | E)(a)` written in place (a
+    /// [`ExprKind::Comprehension`](Self::Comprehension) with its image
+    /// solver, or a [`ExprKind::Lambda`](Self::Lambda), then the argument): the image of `a` found
+    /// by solving the predicate with the argument bound, as ProB applies
+    /// them, never by building the set (which may be infinite: ASM and
+    /// TLA translations apply `{z, v | z : BOOL & v : POW(A * INTEGER) &
+    /// ...}(TRUE)`).
+    ApplyBinder(Box<CExpr>, Box<CExpr>),
     /// `r[S]`
     Image(Box<CExpr>, Box<CExpr>),
     /// `{a, b}`

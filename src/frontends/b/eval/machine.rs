@@ -65,7 +65,7 @@ pub struct Interpreter {
     /// solutions: its plan neither cuts an integer at `--bound-integers`'
     /// bounds nor meets one that nothing bounds (then enumeration may race
     /// the constraint solver, see [`Interpreter::constant_valuations`]).
-    properties_exact: bool,
+    pub(super) properties_exact: bool,
     /// Set when an enumeration of `NATURAL`, `NATURAL1` or `INTEGER` ran
     /// within `--bound-integers`' bounds.
     pub(crate) bound_at_run_time: std::sync::atomic::AtomicBool,

@@ -291,11 +291,14 @@ pub fn plan(
             }
         }
         // A generator without a bound of its own (or cut by
-        // `--bound-integers`) gives way to implication cases where they
-        // hold (`y : NATURAL & (x = 0 => y = 1) & (x > 0 => y = ...)`).
+        // `--bound-integers`, or drawing from an infinite set) gives way
+        // to implication cases where they hold (`y : NATURAL & (x = 0 =>
+        // y = 1) & (x > 0 => y = ...)`).
         if let Some((_, _, cand, bounded)) = &mut best
             && let SolveStep::Bind(w, generator) = &mut cand.step
-            && (*bounded || matches!(generator, Gen::Unbounded(_)))
+            && (*bounded
+                || matches!(generator, Gen::Unbounded(_))
+                || matches!(generator, Gen::In(s) if over_infinite(s)))
             && let Some(cases) = cases_of(*w, &conjuncts, &done, vars, &bound)
         {
             let otherwise = std::mem::replace(generator, Gen::Type(Type::Bool));
@@ -2197,6 +2200,33 @@ fn visit_exprs(e: &CExpr, f: &mut dyn FnMut(&CExpr)) {
     }
 }
 
+/// Whether the set `s` is infinite by its shape: an infinite built-in set,
+/// or sets, sequences, relations or pairs over one (`S +-> INTEGER`).
+fn over_infinite(s: &CExpr) -> bool {
+    match &s.kind {
+        EK::Ints(IntSet::Natural | IntSet::Natural1 | IntSet::Integer)
+        | EK::Strings
+        | EK::FreeType(_)
+        | EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => true,
+        EK::Unary(
+            UnaryOp::Pow
+            | UnaryOp::Pow1
+            | UnaryOp::Fin
+            | UnaryOp::Fin1
+            | UnaryOp::Iseq
+            | UnaryOp::Iseq1
+            | UnaryOp::Perm,
+            a,
+        ) => over_infinite(a),
+        EK::Binary(op, a, b)
+            if op.is_function_arrow() || matches!(op, BinaryOp::Relation | BinaryOp::Mul) =>
+        {
+            over_infinite(a) || over_infinite(b)
+        }
+        _ => false,
+    }
+}
+
 /// Cost class of enumerating a set expression.
 fn set_cost(s: &CExpr) -> u32 {
     // A set of functions, relations, pairs or subsets over an infinite set
@@ -2204,30 +2234,6 @@ fn set_cost(s: &CExpr) -> u32 {
     // (`f : S --> 1..5`) may give a finite domain. It comes before the
     // infinite sets themselves, which `--bound-integers` cannot cut
     // (`s : seq(S) & s : POW(INTEGER * S)`).
-    fn over_infinite(s: &CExpr) -> bool {
-        match &s.kind {
-            EK::Ints(IntSet::Natural | IntSet::Natural1 | IntSet::Integer)
-            | EK::Strings
-            | EK::FreeType(_)
-            | EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => true,
-            EK::Unary(
-                UnaryOp::Pow
-                | UnaryOp::Pow1
-                | UnaryOp::Fin
-                | UnaryOp::Fin1
-                | UnaryOp::Iseq
-                | UnaryOp::Iseq1
-                | UnaryOp::Perm,
-                a,
-            ) => over_infinite(a),
-            EK::Binary(op, a, b)
-                if op.is_function_arrow() || matches!(op, BinaryOp::Relation | BinaryOp::Mul) =>
-            {
-                over_infinite(a) || over_infinite(b)
-            }
-            _ => false,
-        }
-    }
     let direct = matches!(
         &s.kind,
         EK::Ints(_) | EK::Strings | EK::FreeType(_) | EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _)
@@ -2355,6 +2361,7 @@ fn has_binder(e: &CExpr) -> bool {
         EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => xs.iter().any(has_binder),
         EK::Comprehension(_)
         | EK::Lambda(..)
+        | EK::ApplyBinder(..)
         | EK::Quantified(..)
         | EK::Let(..)
         | EK::BoolOf(_)

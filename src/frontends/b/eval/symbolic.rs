@@ -208,19 +208,22 @@ impl Interpreter {
     ) -> R<Value> {
         let mut images = Vec::new();
         self.images_symbolic(f, x, span, env, &mut images)?;
-        images.sort_unstable();
-        images.dedup();
-        match images.len() {
-            1 => Ok(images.swap_remove(0)),
-            0 => Err(Fail::outside_domain(
-                span,
-                "function applied outside its domain",
-            )),
-            _ => Err(Fail::new(
-                span,
-                "applying a relation that is not a function here",
-            )),
-        }
+        the_image(images, span)
+    }
+
+    /// `f(x)` for a comprehension or a lambda `f` written where it is
+    /// applied (see [`EK::ApplyBinder`]): its predicate solved with `x`
+    /// bound.
+    pub(super) fn apply_binder(
+        &self,
+        f: &CExpr,
+        x: &Value,
+        span: Span,
+        env: &mut Env<'_>,
+    ) -> R<Value> {
+        let mut images = Vec::new();
+        self.images(f, x, span, env, &mut images)?;
+        the_image(images, span)
     }
 
     /// `r[S]` for a symbolic `r` and an explicit `S`.
@@ -600,6 +603,25 @@ fn is_lambda(e: &CExpr) -> bool {
 
 /// Destructures `x`, a left-nested tuple, into the frame slots `vars`;
 /// false if it has another shape.
+/// The one image in `images` (with repeats) of a function application: a
+/// model error where there is none (outside the domain) or several (not
+/// a function there).
+fn the_image(mut images: Vec<Value>, span: Span) -> R<Value> {
+    images.sort_unstable();
+    images.dedup();
+    match images.len() {
+        1 => Ok(images.swap_remove(0)),
+        0 => Err(Fail::outside_domain(
+            span,
+            "function applied outside its domain",
+        )),
+        _ => Err(Fail::new(
+            span,
+            "applying a relation that is not a function here",
+        )),
+    }
+}
+
 fn untuple(vars: &[u32], x: &Value, env: &mut Env<'_>) -> bool {
     match vars {
         [] => false,

@@ -47,6 +47,7 @@ pub(super) fn walk_expr<V: Visitor + ?Sized>(v: &mut V, e: &CExpr) {
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)
         | EK::Apply(a, b)
+        | EK::ApplyBinder(a, b)
         | EK::Image(a, b) => {
             v.expr(a);
             v.expr(b);
@@ -195,6 +196,7 @@ pub(super) fn walk_expr_mut<V: VisitorMut + ?Sized>(v: &mut V, e: &mut CExpr) {
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)
         | EK::Apply(a, b)
+        | EK::ApplyBinder(a, b)
         | EK::Image(a, b) => {
             v.expr(a);
             v.expr(b);

@@ -87,7 +87,21 @@ impl GuardConjuncts {
                 .map(|i| i.name.clone())
                 .collect();
             let mut found = Vec::new();
-            necessary(&op.body, &mut locals, &mut found);
+            // The outermost PRE guards the operation; one inside its body
+            // is an error where it fails (as an ASSERT), not a guard.
+            let mut body = &op.body;
+            while let SubstKind::Block(inner) = &body.kind {
+                body = inner;
+            }
+            if let SubstKind::Precondition(p, rest) = &body.kind {
+                found.extend(
+                    conjuncts(p)
+                        .into_iter()
+                        .filter(|c| !mentions_any(c, &locals)),
+                );
+                body = rest;
+            }
+            necessary(body, &mut locals, &mut found);
             let mut mine = Vec::new();
             for e in found {
                 let i = match exprs.iter().position(|x| x == e) {
@@ -238,10 +252,6 @@ fn necessary<'a>(s: &'a Subst, locals: &mut Vec<String>, out: &mut Vec<&'a Expr>
         }
     };
     match &s.kind {
-        SubstKind::Precondition(p, body) => {
-            take(p, locals, out);
-            necessary(body, locals, out);
-        }
         SubstKind::Select(branches, None) if branches.len() == 1 => {
             take(&branches[0].0, locals, out);
             necessary(&branches[0].1, locals, out);
@@ -255,9 +265,10 @@ fn necessary<'a>(s: &'a Subst, locals: &mut Vec<String>, out: &mut Vec<&'a Expr>
             locals.extend(ids.iter().map(|i| i.name.clone()));
             necessary(body, locals, out);
         }
-        SubstKind::Block(body) | SubstKind::Assert(_, body) | SubstKind::CalledPre(_, _, body) => {
-            necessary(body, locals, out)
-        }
+        SubstKind::Block(body)
+        | SubstKind::Precondition(_, body)
+        | SubstKind::Assert(_, body)
+        | SubstKind::CalledPre(_, _, body) => necessary(body, locals, out),
         SubstKind::Parallel(ss) => ss.iter().for_each(|x| necessary(x, locals, out)),
         SubstKind::Sequence(ss) => {
             if let Some(first) = ss.first() {

@@ -81,7 +81,9 @@ pub fn inter(a: &[Value], b: &[Value]) -> Vec<Value> {
 /// `a - b` of two sorted sets.
 pub fn difference(a: &[Value], b: &[Value]) -> Vec<Value> {
     if b.len() <= 4 {
-        return a.iter().filter(|x| !b.contains(x)).cloned().collect();
+        let mut out = Vec::with_capacity(a.len());
+        out.extend(a.iter().filter(|x| !b.contains(x)).cloned());
+        return out;
     }
     let mut out = Vec::with_capacity(a.len());
     let mut j = 0;

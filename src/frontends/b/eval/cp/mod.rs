@@ -144,6 +144,11 @@ impl Interpreter {
     /// is a disjunction over many cases that it tests cheaply. Both are
     /// exact, so the valuations (sorted) do not depend on which wins; an
     /// error of enumeration counts only if the solver has no answer.
+    /// Where enumeration cut an integer at `--bound-integers`' bounds (its
+    /// plan, or a `NATURAL` it met at run time), its answer may lack
+    /// valuations the solver finds (`f : S --> NATURAL1 & f(a) = 8` with
+    /// MAXINT 3): it stands only once the solver has none, so the answer
+    /// never depends on which thread is faster.
     pub(crate) fn race_for_constants(
         &self,
         conjuncts: &[CPred],
@@ -187,6 +192,7 @@ impl Interpreter {
                 });
             }
             let mut enumeration_error = None;
+            let mut cut_valuations = None;
             let mut solver_done = false;
             let mut enumeration_done = false;
             let result = loop {
@@ -194,13 +200,24 @@ impl Interpreter {
                     Ok(Finish::Solver(Solved::Valuations(v))) => break Ok(v),
                     Ok(Finish::Solver(_)) => {
                         solver_done = true;
+                        if let Some(v) = cut_valuations.take() {
+                            break Ok(v);
+                        }
                         if let Some(e) = enumeration_error.take() {
                             break Err(e);
                         }
                     }
                     Ok(Finish::Enumeration(Ok(mut v))) => {
                         v.sort();
-                        break Ok(v);
+                        let cut = !self.properties_exact
+                            || self
+                                .bound_at_run_time
+                                .load(std::sync::atomic::Ordering::Relaxed);
+                        if !cut || solver_done {
+                            break Ok(v);
+                        }
+                        enumeration_done = true;
+                        cut_valuations = Some(v);
                     }
                     Ok(Finish::Enumeration(Err(e))) => {
                         enumeration_done = true;
