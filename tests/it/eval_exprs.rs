@@ -63,6 +63,26 @@ fn error(expr: &str) -> (EvalError, String) {
     (e, text)
 }
 
+/// `succ` and `pred` as relations, and lambdas and comprehensions
+/// imaged, composed and applied where they are written: solved per
+/// element, never built (all of these are infinite).
+#[test]
+fn infinite_binders_are_imaged_composed_and_applied_in_place() {
+    assert_eq!(value("pred[{100, 102}]"), "{99,101}");
+    assert_eq!(value("succ[pred[{100, 102}]]"), "{100,102}");
+    assert_eq!(value("(id(1..3) ; succ)"), "[2,3,4]");
+    assert_eq!(value("(pred ; succ)(7)"), "7");
+    assert_eq!(value("%x.(x : NATURAL | x * x)[{2, 3}]"), "{4,9}");
+    assert_eq!(value("{x, y | x : INTEGER & y = x + x}[{5}]"), "{10}");
+    assert!(holds("pred(100) = 99 & succ(pred(7)) = 7"));
+    assert!(holds("{x | x : 1..5 & (succ ; succ)(x) = 4} = {2}"));
+    // Outside the lambda's domain: no image, nothing in the image set.
+    assert_eq!(value("%x.(x : NATURAL | x * x)[{-1, 2}]"), "{4}");
+    let (e, at) = error("%x.(x : NATURAL | x * x)(-1)");
+    assert!(e.message.contains("outside its domain"), "{}", e.message);
+    assert_eq!(at, "%x.(x : NATURAL | x * x)(-1)");
+}
+
 #[test]
 fn arithmetic() {
     assert_eq!(value("2 + 3 * 4"), "14");

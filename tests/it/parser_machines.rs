@@ -362,12 +362,6 @@ fn spelling_variants_and_empty_definitions() {
 #[test]
 fn unsupported_constructs_are_named() {
     error(
-        "MACHINE M CONSTANTS c\nPROPERTIES c = succ[{1}] END",
-        2,
-        16,
-        "not supported yet: `succ` as a relation (apply it: `succ(x)`)",
-    );
-    error(
         "MACHINE M CONSTANTS c\nPROPERTIES c : REAL END",
         2,
         16,

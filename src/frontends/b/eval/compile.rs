@@ -228,6 +228,20 @@ impl<'a> Compiler<'a> {
         Ok(EK::Comprehension(Box::new(solver)))
     }
 
+    /// `f` compiled to be applied where it is written (see
+    /// [`EK::ApplyBinder`]) if it is a lambda or a comprehension of two or
+    /// more variables.
+    fn applied_binder(&mut self, f: &Expr) -> CResult<Option<CExpr>> {
+        let kind = match &f.kind {
+            ExprKind::Comprehension(names, p) if names.len() >= 2 => {
+                self.comprehension(names, p, f.span, true)?
+            }
+            ExprKind::Lambda(names, p, body) => self.lambda(names, p, body, f.span)?,
+            _ => return Ok(None),
+        };
+        Ok(Some(CExpr { kind, span: f.span }))
+    }
+
     /// The lambda `%names.(p | body)`.
     fn lambda(&mut self, names: &[Ident], p: &Expr, body: &Expr, span: Span) -> CResult<EK> {
         let mark = self.mark();
@@ -537,6 +551,15 @@ impl<'a> Compiler<'a> {
                 if op.is_predicate() {
                     return Err(expected_expression(span));
                 }
+                if *op == BinaryOp::Composition
+                    && let Some(r) = self.applied_binder(b)?
+                {
+                    // `p ; pred`: each pair's images solved for.
+                    return Ok(CExpr {
+                        kind: EK::ComposeBinder(Box::new(self.expr(a)?), Box::new(r)),
+                        span,
+                    });
+                }
                 EK::Binary(*op, Box::new(self.expr(a)?), Box::new(self.expr(b)?))
             }
             ExprKind::Call(builtin @ (Builtin::Prj1 | Builtin::Prj2), args) if args.len() == 1 => {
@@ -577,16 +600,22 @@ impl<'a> Compiler<'a> {
                         span,
                     });
                 }
+                // `(l ; r)(x)` for a lambda `l` (a function): `r(l(x))`.
+                if let ExprKind::Binary(BinaryOp::Composition, l, r) = &f.kind
+                    && let ExprKind::Lambda(..) = &l.kind
+                {
+                    let inner = Expr {
+                        kind: ExprKind::Apply(l.clone(), args.clone()),
+                        span,
+                    };
+                    let outer = Expr {
+                        kind: ExprKind::Apply(r.clone(), vec![inner]),
+                        span,
+                    };
+                    return self.expr(&outer);
+                }
                 // Applied where it is written: solved for the image.
-                let binder = match &f.kind {
-                    ExprKind::Comprehension(names, p) if names.len() >= 2 => {
-                        Some(self.comprehension(names, p, f.span, true)?)
-                    }
-                    ExprKind::Lambda(names, p, body) => Some(self.lambda(names, p, body, f.span)?),
-                    _ => None,
-                };
-                if let Some(kind) = binder {
-                    let f = CExpr { kind, span: f.span };
+                if let Some(f) = self.applied_binder(f)? {
                     let arg = self.tuple(args, span)?;
                     return Ok(CExpr {
                         kind: EK::ApplyBinder(Box::new(f), Box::new(arg)),
@@ -597,7 +626,11 @@ impl<'a> Compiler<'a> {
                 let arg = self.tuple(args, span)?;
                 EK::Apply(Box::new(f), Box::new(arg))
             }
-            ExprKind::Image(r, s) => EK::Image(Box::new(self.expr(r)?), Box::new(self.expr(s)?)),
+            ExprKind::Image(r, s) => match self.applied_binder(r)? {
+                // Each element's images solved for, the relation never built.
+                Some(r) => EK::ImageBinder(Box::new(r), Box::new(self.expr(s)?)),
+                None => EK::Image(Box::new(self.expr(r)?), Box::new(self.expr(s)?)),
+            },
             ExprKind::SetEnum(items) => {
                 EK::SetEnum(items.iter().map(|x| self.expr(x)).collect::<CResult<_>>()?)
             }

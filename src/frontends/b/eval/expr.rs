@@ -236,6 +236,14 @@ impl Interpreter {
                 let arg = self.eval(x, env)?;
                 self.apply_binder(f, &arg, span, env)
             }
+            EK::ComposeBinder(p, r) => {
+                let pv = self.eval(p, env)?;
+                self.compose_binder(set(&pv, p.span)?, r, span, env)
+            }
+            EK::ImageBinder(r, s) => {
+                let sv = self.eval(s, env)?;
+                self.image_binder(r, set(&sv, s.span)?, span, env)
+            }
             EK::Image(r, s) => {
                 if let EK::Unary(UnaryOp::Inverse, inner) = &r.kind {
                     // `r~[S]`: the x with some `x |-> y : r`, y in S (no inverse built).

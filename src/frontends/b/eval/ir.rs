@@ -91,6 +91,14 @@ pub enum EK {
     /// TLA translations apply `{z, v | z : BOOL & v : POW(A * INTEGER) &
     /// ...}(TRUE)`).
     ApplyBinder(Box<CExpr>, Box<CExpr>),
+    /// `r[S]` for a comprehension or lambda `r` written in place (as in
+    /// [`Self::ApplyBinder`]), then `S`: the images of each element of `S`
+    /// solved for (`pred[{100, 102}]`).
+    ImageBinder(Box<CExpr>, Box<CExpr>),
+    /// `p ; r` for an explicit relation `p` and a comprehension or lambda
+    /// `r` written in place: each pair's images under `r` solved for
+    /// (`id(1..256) ; pred`).
+    ComposeBinder(Box<CExpr>, Box<CExpr>),
     /// `r[S]`
     Image(Box<CExpr>, Box<CExpr>),
     /// `{a, b}`

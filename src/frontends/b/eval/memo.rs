@@ -255,7 +255,8 @@ impl VisitorMut for Walk {
             }));
             return;
         }
-        if let EK::ApplyBinder(f, x) = &mut e.kind {
+        if let EK::ApplyBinder(f, x) | EK::ImageBinder(f, x) | EK::ComposeBinder(x, f) = &mut e.kind
+        {
             // The binder applied stays itself (it is solved, not built).
             self.tested(f);
             self.expr(x);
@@ -271,7 +272,12 @@ impl VisitorMut for Walk {
 /// inside another over `W`).
 fn costly(e: &CExpr) -> bool {
     match &e.kind {
-        EK::Comprehension(_) | EK::Lambda(..) | EK::ApplyBinder(..) | EK::Quantified(..) => true,
+        EK::Comprehension(_)
+        | EK::Lambda(..)
+        | EK::ApplyBinder(..)
+        | EK::ImageBinder(..)
+        | EK::ComposeBinder(..)
+        | EK::Quantified(..) => true,
         EK::Unary(op, _) => matches!(
             op,
             UnaryOp::Dom | UnaryOp::Ran | UnaryOp::Inverse | UnaryOp::Closure | UnaryOp::Closure1

@@ -2362,6 +2362,8 @@ fn has_binder(e: &CExpr) -> bool {
         EK::Comprehension(_)
         | EK::Lambda(..)
         | EK::ApplyBinder(..)
+        | EK::ImageBinder(..)
+        | EK::ComposeBinder(..)
         | EK::Quantified(..)
         | EK::Let(..)
         | EK::BoolOf(_)

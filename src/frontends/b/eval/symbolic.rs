@@ -226,6 +226,44 @@ impl Interpreter {
         the_image(images, span)
     }
 
+    /// `r[S]` for a comprehension or a lambda `r` written in place (see
+    /// [`EK::ImageBinder`]) and an explicit `S`.
+    pub(super) fn image_binder(
+        &self,
+        r: &CExpr,
+        s: &[Value],
+        span: Span,
+        env: &mut Env<'_>,
+    ) -> R<Value> {
+        let mut images = Vec::new();
+        for x in s {
+            self.images(r, x, span, env, &mut images)?;
+        }
+        Ok(Value::set_from_vec(images))
+    }
+
+    /// `p ; r` for an explicit relation `p` and a comprehension or lambda
+    /// `r` written in place (see [`EK::ComposeBinder`]).
+    pub(super) fn compose_binder(
+        &self,
+        p: &[Value],
+        r: &CExpr,
+        span: Span,
+        env: &mut Env<'_>,
+    ) -> R<Value> {
+        let mut out = Vec::new();
+        let mut images = Vec::new();
+        for pair in p {
+            let Some((x, y)) = pair.as_pair() else {
+                return Err(Fail::new(span, "expected a relation"));
+            };
+            images.clear();
+            self.images(r, y, span, env, &mut images)?;
+            out.extend(images.drain(..).map(|z| Value::pair(x.clone(), z)));
+        }
+        Ok(Value::set_from_vec(out))
+    }
+
     /// `r[S]` for a symbolic `r` and an explicit `S`.
     pub(super) fn image_symbolic(
         &self,

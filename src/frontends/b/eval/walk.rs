@@ -48,6 +48,8 @@ pub(super) fn walk_expr<V: Visitor + ?Sized>(v: &mut V, e: &CExpr) {
         | EK::Iterate(a, b)
         | EK::Apply(a, b)
         | EK::ApplyBinder(a, b)
+        | EK::ImageBinder(a, b)
+        | EK::ComposeBinder(a, b)
         | EK::Image(a, b) => {
             v.expr(a);
             v.expr(b);
@@ -197,6 +199,8 @@ pub(super) fn walk_expr_mut<V: VisitorMut + ?Sized>(v: &mut V, e: &mut CExpr) {
         | EK::Iterate(a, b)
         | EK::Apply(a, b)
         | EK::ApplyBinder(a, b)
+        | EK::ImageBinder(a, b)
+        | EK::ComposeBinder(a, b)
         | EK::Image(a, b) => {
             v.expr(a);
             v.expr(b);

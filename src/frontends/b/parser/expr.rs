@@ -552,12 +552,9 @@ impl Parser<'_> {
         if let Some(op) = unary_builtin(&name) {
             if !self.at_sym(Sym::LParen) && matches!(op, UnaryOp::Succ | UnaryOp::Pred) {
                 // `succ` and `pred` are also relations in their own right
-                // (`x |-> y : succ`, `succ[S]`): infinite sets orbit cannot
-                // hold yet, so say so rather than "unknown identifier".
-                return Err(self.unsupported(
-                    token,
-                    &format!("`{name}` as a relation (apply it: `{name}(x)`)"),
-                ));
+                // (`succ[S]`, `f = pred`): the lambda `%x.(x : INTEGER | x
+                // + 1)`, applied, imaged and kept symbolic as lambdas are.
+                return Ok(successor_lambda(op == UnaryOp::Succ, self.span_from(start)));
             }
             self.expect_sym(Sym::LParen)?;
             let arg = self.bracketed_expr()?;
@@ -687,4 +684,31 @@ impl Parser<'_> {
             self.span_from(start),
         ))
     }
+}
+
+/// `succ` (`up`) or `pred` written as a relation: `%x.(x : INTEGER | x + 1)`
+/// or `x - 1`, its variable named so that no B identifier can capture it.
+fn successor_lambda(up: bool, span: Span) -> Expr {
+    let name = if up { "succ$x" } else { "pred$x" };
+    let e = |kind| Expr { kind, span };
+    let x = || e(ExprKind::Ident(name.to_string()));
+    let typing = e(ExprKind::Binary(
+        BinaryOp::Member,
+        Box::new(x()),
+        Box::new(e(ExprKind::Constant(BuiltinConstant::Integer))),
+    ));
+    let op = if up { BinaryOp::Add } else { BinaryOp::Minus };
+    let body = e(ExprKind::Binary(
+        op,
+        Box::new(x()),
+        Box::new(e(ExprKind::Int(1))),
+    ));
+    e(ExprKind::Lambda(
+        vec![Ident {
+            name: name.to_string(),
+            span,
+        }],
+        Box::new(typing),
+        Box::new(body),
+    ))
 }
