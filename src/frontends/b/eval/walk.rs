@@ -32,67 +32,87 @@ pub(super) trait Visitor {
     }
 }
 
+/// The walk of an expression node, shared by [`walk_expr`] and
+/// [`walk_expr_mut`]: `$kind` is the node's kind by reference (shared or
+/// mutable), `$iter` the matching slice iterator, and `$special` the arms
+/// where the two differ (slots read, kept and symbolic expressions).
+macro_rules! walk_expr_parts {
+    ($v:ident, $kind:expr, $iter:ident, { $($special:tt)* }) => {
+        match $kind {
+            $($special)*
+            EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) => {}
+            EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => $v.expr(a),
+            EK::Splits(a, sizes) => {
+                $v.expr(a);
+                sizes.$iter().flatten().for_each(|e| $v.expr(e));
+            }
+            EK::Binary(_, a, b)
+            | EK::Projection(_, a, b)
+            | EK::Iterate(a, b)
+            | EK::Apply(a, b)
+            | EK::ApplyBinder(a, b)
+            | EK::ImageBinder(a, b)
+            | EK::ComposeBinder(a, b)
+            | EK::Image(a, b) => {
+                $v.expr(a);
+                $v.expr(b);
+            }
+            EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
+                xs.$iter().for_each(|x| $v.expr(x));
+            }
+            EK::Comprehension(s) => $v.solver(s),
+            EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
+                $v.solver(s);
+                $v.expr(body);
+            }
+            EK::BoolOf(p) => $v.pred(p),
+            EK::IfThenElse(c, a, b) => {
+                $v.pred(c);
+                $v.expr(a);
+                $v.expr(b);
+            }
+        }
+    };
+}
+
+/// The walk of a predicate node, shared by [`walk_pred`] and
+/// [`walk_pred_mut`] (as [`walk_expr_parts`]).
+macro_rules! walk_pred_parts {
+    ($v:ident, $kind:expr, $iter:ident) => {
+        match $kind {
+            PK::Const(_) => {}
+            PK::And(ps) => ps.$iter().for_each(|q| $v.pred(q)),
+            PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
+                $v.pred(a);
+                $v.pred(b);
+            }
+            PK::Not(a) => $v.pred(a),
+            PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, ..) => {
+                $v.expr(a);
+                $v.expr(b);
+            }
+            PK::ForAll(s, q) => {
+                $v.solver(s);
+                $v.pred(q);
+            }
+            PK::Exists(s) => $v.solver(s),
+        }
+    };
+}
+
 /// Visits the parts of `e` (and the slots it reads itself).
 pub(super) fn walk_expr<V: Visitor + ?Sized>(v: &mut V, e: &CExpr) {
-    match &e.kind {
-        EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) => {}
+    walk_expr_parts!(v, &e.kind, iter, {
         EK::Read(slot) => v.read(*slot),
         EK::Local(s, _) => v.read(Slot::Frame(*s)),
-        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => v.expr(a),
-        EK::Splits(a, sizes) => {
-            v.expr(a);
-            sizes.iter().flatten().for_each(|e| v.expr(e));
-        }
-        EK::Binary(_, a, b)
-        | EK::Projection(_, a, b)
-        | EK::Iterate(a, b)
-        | EK::Apply(a, b)
-        | EK::ApplyBinder(a, b)
-        | EK::ImageBinder(a, b)
-        | EK::ComposeBinder(a, b)
-        | EK::Image(a, b) => {
-            v.expr(a);
-            v.expr(b);
-        }
-        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
-            xs.iter().for_each(|x| v.expr(x));
-        }
-        EK::Comprehension(s) => v.solver(s),
-        EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
-            v.solver(s);
-            v.expr(body);
-        }
-        EK::BoolOf(p) => v.pred(p),
-        EK::IfThenElse(c, a, b) => {
-            v.pred(c);
-            v.expr(a);
-            v.expr(b);
-        }
         EK::Memo(m) => v.expr(&m.expr),
         EK::Symbolic(d) => v.expr(&d.expr),
-    }
+    })
 }
 
 /// Visits the parts of `p`.
 pub(super) fn walk_pred<V: Visitor + ?Sized>(v: &mut V, p: &CPred) {
-    match &p.kind {
-        PK::Const(_) => {}
-        PK::And(ps) => ps.iter().for_each(|q| v.pred(q)),
-        PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
-            v.pred(a);
-            v.pred(b);
-        }
-        PK::Not(a) => v.pred(a),
-        PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, ..) => {
-            v.expr(a);
-            v.expr(b);
-        }
-        PK::ForAll(s, q) => {
-            v.solver(s);
-            v.pred(q);
-        }
-        PK::Exists(s) => v.solver(s),
-    }
+    walk_pred_parts!(v, &p.kind, iter)
 }
 
 /// Visits the parts of a generator.
@@ -187,65 +207,18 @@ pub(super) trait VisitorMut {
 /// Walks the parts of `e` mutably (a kept expression's is made unique; a
 /// symbolic constant's definition is a leaf).
 pub(super) fn walk_expr_mut<V: VisitorMut + ?Sized>(v: &mut V, e: &mut CExpr) {
-    match &mut e.kind {
-        EK::Lit(_) | EK::Read(_) | EK::Local(..) | EK::Ints(_) | EK::Strings | EK::FreeType(_) => {}
-        EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => v.expr(a),
-        EK::Splits(a, sizes) => {
-            v.expr(a);
-            sizes.iter_mut().flatten().for_each(|e| v.expr(e));
-        }
-        EK::Binary(_, a, b)
-        | EK::Projection(_, a, b)
-        | EK::Iterate(a, b)
-        | EK::Apply(a, b)
-        | EK::ApplyBinder(a, b)
-        | EK::ImageBinder(a, b)
-        | EK::ComposeBinder(a, b)
-        | EK::Image(a, b) => {
-            v.expr(a);
-            v.expr(b);
-        }
-        EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => {
-            xs.iter_mut().for_each(|x| v.expr(x));
-        }
-        EK::Comprehension(s) => v.solver(s),
-        EK::Lambda(s, body) | EK::Quantified(_, s, body) | EK::Let(s, body) => {
-            v.solver(s);
-            v.expr(body);
-        }
-        EK::BoolOf(p) => v.pred(p),
-        EK::IfThenElse(c, a, b) => {
-            v.pred(c);
-            v.expr(a);
-            v.expr(b);
-        }
+    walk_expr_parts!(v, &mut e.kind, iter_mut, {
+        EK::Read(_) | EK::Local(..) => {}
         EK::Memo(m) => v.expr(&mut std::sync::Arc::make_mut(m).expr),
         // Shared with the interpreter's definition, whose frame is not
         // this one: never rewritten from here.
         EK::Symbolic(_) => {}
-    }
+    })
 }
 
 /// Walks the parts of `p` mutably.
 pub(super) fn walk_pred_mut<V: VisitorMut + ?Sized>(v: &mut V, p: &mut CPred) {
-    match &mut p.kind {
-        PK::Const(_) => {}
-        PK::And(ps) => ps.iter_mut().for_each(|q| v.pred(q)),
-        PK::Or(a, b) | PK::Implies(a, b) | PK::Equiv(a, b) => {
-            v.pred(a);
-            v.pred(b);
-        }
-        PK::Not(a) => v.pred(a),
-        PK::Cmp(_, a, b) | PK::Member(a, b, _) | PK::Subset(a, b, ..) => {
-            v.expr(a);
-            v.expr(b);
-        }
-        PK::ForAll(s, q) => {
-            v.solver(s);
-            v.pred(q);
-        }
-        PK::Exists(s) => v.solver(s),
-    }
+    walk_pred_parts!(v, &mut p.kind, iter_mut)
 }
 
 /// Walks the parts of a generator mutably.
