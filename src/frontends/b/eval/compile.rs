@@ -244,13 +244,27 @@ impl<'a> Compiler<'a> {
 
     /// The lambda `%names.(p | body)`.
     fn lambda(&mut self, names: &[Ident], p: &Expr, body: &Expr, span: Span) -> CResult<EK> {
+        let (solver, body) = self.binder_with_body(names, p, body, span)?;
+        Ok(EK::Lambda(solver, body))
+    }
+
+    /// The plan of a binder `names | p` with a body evaluated per solution
+    /// (a lambda, `SIGMA`, `UNION`, ...), the body's loop-invariant parts
+    /// kept.
+    fn binder_with_body(
+        &mut self,
+        names: &[Ident],
+        p: &Expr,
+        body: &Expr,
+        span: Span,
+    ) -> CResult<(Box<Solver>, Box<CExpr>)> {
         let mark = self.mark();
         let vars = self.bind(names);
         let solver = self.solver(names, &vars, None, p, span, Undefined::Error)?;
         let mut body = self.expr(body)?;
         memo::memoize_body(&solver, &mut [&mut body], &mut []);
         self.pop(mark);
-        Ok(EK::Lambda(Box::new(solver), Box::new(body)))
+        Ok((Box::new(solver), Box::new(body)))
     }
 
     /// A definition's expression: its top-level lambdas and comprehensions
@@ -643,13 +657,8 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Lambda(names, p, body) => self.lambda(names, p, body, span)?,
             ExprKind::QuantifiedExpr(kind, names, p, body) => {
-                let mark = self.mark();
-                let vars = self.bind(names);
-                let solver = self.solver(names, &vars, None, p, span, Undefined::Error)?;
-                let mut body = self.expr(body)?;
-                memo::memoize_body(&solver, &mut [&mut body], &mut []);
-                self.pop(mark);
-                EK::Quantified(*kind, Box::new(solver), Box::new(body))
+                let (solver, body) = self.binder_with_body(names, p, body, span)?;
+                EK::Quantified(*kind, solver, body)
             }
             ExprKind::Quantifier(..) => return Err(expected_expression(span)),
             ExprKind::BoolOf(p) => EK::BoolOf(Box::new(self.pred(p)?)),

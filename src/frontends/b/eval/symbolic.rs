@@ -235,11 +235,7 @@ impl Interpreter {
         span: Span,
         env: &mut Env<'_>,
     ) -> R<Value> {
-        let mut images = Vec::new();
-        for x in s {
-            self.images(r, x, span, env, &mut images)?;
-        }
-        Ok(Value::set_from_vec(images))
+        image_by(s, |x, out| self.images(r, x, span, env, out))
     }
 
     /// `p ; r` for an explicit relation `p` and a comprehension or lambda
@@ -251,17 +247,7 @@ impl Interpreter {
         span: Span,
         env: &mut Env<'_>,
     ) -> R<Value> {
-        let mut out = Vec::new();
-        let mut images = Vec::new();
-        for pair in p {
-            let Some((x, y)) = pair.as_pair() else {
-                return Err(Fail::new(span, "expected a relation"));
-            };
-            images.clear();
-            self.images(r, y, span, env, &mut images)?;
-            out.extend(images.drain(..).map(|z| Value::pair(x.clone(), z)));
-        }
-        Ok(Value::set_from_vec(out))
+        compose_by(p, span, |y, out| self.images(r, y, span, env, out))
     }
 
     /// `r[S]` for a symbolic `r` and an explicit `S`.
@@ -272,11 +258,7 @@ impl Interpreter {
         span: Span,
         env: &Env<'_>,
     ) -> R<Value> {
-        let mut images = Vec::new();
-        for x in s {
-            self.images_symbolic(r, x, span, env, &mut images)?;
-        }
-        Ok(Value::set_from_vec(images))
+        image_by(s, |x, out| self.images_symbolic(r, x, span, env, out))
     }
 
     /// `p ; r` for an explicit relation `p` and a symbolic `r`.
@@ -287,17 +269,7 @@ impl Interpreter {
         span: Span,
         env: &Env<'_>,
     ) -> R<Value> {
-        let mut out = Vec::new();
-        let mut images = Vec::new();
-        for pair in p {
-            let Some((x, y)) = pair.as_pair() else {
-                return Err(Fail::new(span, "expected a relation"));
-            };
-            images.clear();
-            self.images_symbolic(r, y, span, env, &mut images)?;
-            out.extend(images.drain(..).map(|z| Value::pair(x.clone(), z)));
-        }
-        Ok(Value::set_from_vec(out))
+        compose_by(p, span, |y, out| self.images_symbolic(r, y, span, env, out))
     }
 
     /// Is `x` in the domain of the symbolic `r`? (Its lambdas' predicates
@@ -641,6 +613,36 @@ fn is_lambda(e: &CExpr) -> bool {
 
 /// Destructures `x`, a left-nested tuple, into the frame slots `vars`;
 /// false if it has another shape.
+/// `r[S]` for a relation `r` given by `images`, which pushes the images of
+/// one element.
+fn image_by(s: &[Value], mut images: impl FnMut(&Value, &mut Vec<Value>) -> R<()>) -> R<Value> {
+    let mut out = Vec::new();
+    for x in s {
+        images(x, &mut out)?;
+    }
+    Ok(Value::set_from_vec(out))
+}
+
+/// `p ; r` for an explicit relation `p` and a relation `r` given by
+/// `images`, which pushes the images of one element.
+fn compose_by(
+    p: &[Value],
+    span: Span,
+    mut images: impl FnMut(&Value, &mut Vec<Value>) -> R<()>,
+) -> R<Value> {
+    let mut out = Vec::new();
+    let mut found = Vec::new();
+    for pair in p {
+        let Some((x, y)) = pair.as_pair() else {
+            return Err(Fail::new(span, "expected a relation"));
+        };
+        found.clear();
+        images(y, &mut found)?;
+        out.extend(found.drain(..).map(|z| Value::pair(x.clone(), z)));
+    }
+    Ok(Value::set_from_vec(out))
+}
+
 /// The one image in `images` (with repeats) of a function application: a
 /// model error where there is none (outside the domain) or several (not
 /// a function there).
