@@ -614,6 +614,54 @@ fn lambdas_and_comprehensions_applied_in_place_are_solved() {
     }
 }
 
+/// A total function into an infinite set that equations give at every
+/// point of its domain is that one function (ProB's EmptyString); where
+/// they miss a point or give one two images, there is no candidate to
+/// take and no valuation.
+#[test]
+fn a_function_equations_give_everywhere_is_the_one_candidate() {
+    let machine = |equations: &str| {
+        format!(
+            "MACHINE M\nCONSTANTS name\nPROPERTIES name : 0..2 >-> STRING & {equations}\n\
+             VARIABLES x\nINVARIANT x : 0..2\nINITIALISATION x := 0\nOPERATIONS\n\
+             r <-- Get(y) = PRE y : dom(name) THEN r := name(y) END;\n\
+             Set(s) = PRE s : ran(name) THEN x := name~(s) END\nEND\n"
+        )
+    };
+    let ok = machine("name(1) = \"one\" & name(2) = \"two\" & name(0) = \"\"");
+    let (code, out, err) = check(&ok, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["constant_valuations"], 1, "{out}");
+    assert_eq!(json(&out)["states"], 3, "{out}");
+    // Not injective: the membership, still checked, rejects it.
+    let twice = machine("name(1) = \"a\" & name(2) = \"a\" & name(0) = \"\"");
+    let (code, out, err) = check(&twice, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("no solution"), "{out}");
+    // A point without an equation: STRING cannot be listed.
+    let missing = machine("name(1) = \"one\" & name(2) = \"two\"");
+    let (code, out, err) = check(&missing, &["--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("cannot enumerate the infinite set STRING"), "{err}");
+}
+
+/// A definition read by the solver's probe, the solver and enumeration
+/// is computed once per valuation of what it reads, and each valuation
+/// gets its own value.
+#[test]
+fn definitions_kept_between_solvers_follow_what_they_read() {
+    let text = "MACHINE M\nCONSTANTS n, s, t\nPROPERTIES n : 1..4 & s = {x | x : 1..n} & \
+                t = %x.(x : s | x * n) & card(t) >= 2\nVARIABLES v\nINVARIANT v : NATURAL\n\
+                INITIALISATION v :: ran(t)\nOPERATIONS\n  Op = skip\nEND\n";
+    for solver in ["auto", "cp", "enumerate"] {
+        let (code, out, err) = check(text, &["--json", "--no-deadlock", "--solver", solver]);
+        assert_eq!(code, Some(0), "{solver}: {out}{err}");
+        // n = 2, 3, 4: 2 + 3 + 4 initial values of v.
+        assert_eq!(json(&out)["constant_valuations"], 3, "{solver}: {out}");
+        assert_eq!(json(&out)["states"], 9, "{solver}: {out}");
+    }
+}
+
 /// The constraint solver bounds an integer by the hull of what every
 /// branch of a disjunction allows over the others' domains; enumeration
 /// cannot, and the solvers agree where both run.

@@ -78,6 +78,7 @@ impl std::hash::Hash for Symbolic {
     }
 }
 
+pub mod apply_index;
 pub mod display;
 pub mod fast_hash;
 pub mod relations;

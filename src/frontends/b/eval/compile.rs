@@ -137,9 +137,11 @@ impl<'a> Compiler<'a> {
         let def = defs.len() as u32;
         let expr = std::sync::Arc::new(expr);
         defs.push(super::symbolic::Definition {
+            reads: super::memo::closed_reads(&expr).map(Vec::into_boxed_slice),
             expr: expr.clone(),
             name: name.name.clone(),
             text: text.into(),
+            last: Default::default(),
         });
         let symbolic = super::symbolic::SymbolicDef {
             def,

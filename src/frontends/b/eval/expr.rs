@@ -878,7 +878,8 @@ pub fn apply(f: &Value, x: &Value, fspan: Span, span: Span) -> R<Value> {
 /// [`apply`] returning a reference into `f`.
 #[inline]
 pub fn apply_ref<'v>(f: &'v Value, x: &Value, fspan: Span, span: Span) -> R<&'v Value> {
-    match rel::apply(set(f, fspan)?, x) {
+    let f = shared_set(f, fspan)?;
+    match rel::applied(&f[crate::frontends::b::value::apply_index::run_of(f, x)]) {
         Applied::Value(y) => Ok(y),
         Applied::OutsideDomain => Err(Fail::outside_domain(
             span,

@@ -49,9 +49,12 @@ pub struct Memo {
 /// The next [`Memo::id`].
 static NEXT_ID: AtomicU32 = AtomicU32::new(0);
 
-/// What a thread keeps of one [`Memo`].
-struct Entry {
-    /// The values of [`Memo::reads`] it was computed with.
+/// A value kept with the values of the slots it was computed from: what a
+/// thread keeps of one [`Memo`], and what the interpreter keeps of a
+/// constant's definition (see [`super::symbolic`]).
+#[derive(Debug)]
+pub(super) struct Kept {
+    /// The values of the slots read, when it was computed.
     key: Box<[Value]>,
     /// The expression's value.
     value: Value,
@@ -61,9 +64,56 @@ struct Entry {
     rejections: u64,
 }
 
+impl Kept {
+    /// `value`, computed from what `reads` hold in `env` while rejecting
+    /// `rejections` candidates as undefined, to keep; `None` where a read
+    /// or the value is or holds a symbolic set (whose definition reads
+    /// the valuation's constants behind the slot's back). An expression
+    /// kept holds no symbolic definition (see [`invariant_reads`]): where
+    /// its reads hold no symbolic set, neither does its value below the
+    /// top (a symbolic definition's own value, kept symbolic, is one).
+    pub(super) fn new(
+        reads: &[Slot],
+        env: &Env<'_>,
+        value: &Value,
+        rejections: u64,
+    ) -> Option<Kept> {
+        let key: Box<[Value]> = reads.iter().map(|&slot| read(slot, env).clone()).collect();
+        if key.iter().any(holds_symbolic) || matches!(value, Value::Symbolic(_)) {
+            return None;
+        }
+        Some(Kept {
+            key,
+            value: value.clone(),
+            rejections,
+        })
+    }
+
+    /// The kept value, if `reads` hold in `env` what they held when it
+    /// was computed (counting its rejections again).
+    pub(super) fn reuse(
+        &self,
+        reads: &[Slot],
+        env: &Env<'_>,
+        interp: &Interpreter,
+    ) -> Option<Value> {
+        let same = reads
+            .iter()
+            .zip(self.key.iter())
+            .all(|(&slot, kept)| read(slot, env) == kept);
+        if !same {
+            return None;
+        }
+        if self.rejections > 0 {
+            interp.count_undefined_rejections(self.rejections);
+        }
+        Some(self.value.clone())
+    }
+}
+
 thread_local! {
     /// Per thread, by [`Memo::id`]: the last value computed.
-    static CACHE: RefCell<Vec<Option<Entry>>> = const { RefCell::new(Vec::new()) };
+    static CACHE: RefCell<Vec<Option<Kept>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The value a slot holds.
@@ -94,42 +144,24 @@ impl Interpreter {
     /// reads hold the same values, else computed (and kept).
     pub(super) fn eval_memo(&self, m: &Memo, env: &mut Env<'_>) -> R<Value> {
         let hit = CACHE.with_borrow(|cache| {
-            let entry = cache.get(m.id as usize)?.as_ref()?;
-            let same = m
-                .reads
-                .iter()
-                .zip(entry.key.iter())
-                .all(|(&slot, kept)| read(slot, env) == kept);
-            same.then(|| (entry.value.clone(), entry.rejections))
+            let kept = cache.get(m.id as usize)?.as_ref()?;
+            kept.reuse(&m.reads, env, self)
         });
-        if let Some((value, rejections)) = hit {
-            if rejections > 0 {
-                self.count_undefined_rejections(rejections);
-            }
+        if let Some(value) = hit {
             return Ok(value);
         }
         let before = self.undefined_rejection_count();
         let value = self.eval(&m.expr, env)?;
-        let key: Box<[Value]> = m
-            .reads
-            .iter()
-            .map(|&slot| read(slot, env).clone())
-            .collect();
-        if key.iter().any(holds_symbolic) || holds_symbolic(&value) {
-            return Ok(value);
-        }
         let rejections = self.undefined_rejection_count().saturating_sub(before);
-        CACHE.with_borrow_mut(|cache| {
-            let i = m.id as usize;
-            if cache.len() <= i {
-                cache.resize_with(i + 1, || None);
-            }
-            cache[i] = Some(Entry {
-                key,
-                value: value.clone(),
-                rejections,
+        if let Some(kept) = Kept::new(&m.reads, env, &value, rejections) {
+            CACHE.with_borrow_mut(|cache| {
+                let i = m.id as usize;
+                if cache.len() <= i {
+                    cache.resize_with(i + 1, || None);
+                }
+                cache[i] = Some(kept);
             });
-        });
+        }
         Ok(value)
     }
 }
@@ -284,6 +316,12 @@ fn costly(e: &CExpr) -> bool {
         ),
         _ => false,
     }
+}
+
+/// The slots `e` reads and does not bind, sorted, if it holds nothing
+/// that must not be kept (see [`invariant_reads`]).
+pub(super) fn closed_reads(e: &CExpr) -> Option<Vec<Slot>> {
+    invariant_reads(e, u32::MAX)
 }
 
 /// The slots `e` reads and does not bind, sorted, if it reads no frame

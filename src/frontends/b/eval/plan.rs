@@ -880,7 +880,14 @@ fn pointwise_definition(
         return None;
     };
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
-    conjuncts.iter().zip(done).find_map(|(c, &used)| {
+    let ready = |e: &CExpr| {
+        let mut slots = Vec::new();
+        expr_slots(e, &mut slots);
+        slots
+            .iter()
+            .all(|s| *s != v && (!vars.contains(s) || bound.contains(s)))
+    };
+    let by_quantifier = conjuncts.iter().zip(done).find_map(|(c, &used)| {
         if used {
             return None;
         }
@@ -907,13 +914,7 @@ fn pointwise_definition(
         } else {
             return None;
         };
-        let mut slots = Vec::new();
-        expr_slots(body, &mut slots);
-        expr_slots(over, &mut slots);
-        let ready = slots
-            .iter()
-            .all(|s| *s != v && (!vars.contains(s) || bound.contains(s)));
-        if !ready {
+        if !ready(body) || !ready(over) {
             return None;
         }
         let span = c.span;
@@ -943,6 +944,87 @@ fn pointwise_definition(
             ),
             span,
         })
+    });
+    // Over a finite space the equations are better checked: they may read
+    // what an enclosing binder solves for (`#x.(x : 1..4 >->> S & t =
+    // x(1))` defines `t`).
+    by_quantifier.or_else(|| {
+        over_infinite(space)
+            .then(|| point_equalities(v, space, domain, conjuncts, done, &ready))
+            .flatten()
+    })
+}
+
+/// For `v : S --> T` (`space`, with domain `S`, infinite) and conjuncts
+/// `v(a) = e` not yet used, with every `a` and `e` `ready`: `IF dom(P) = S THEN {P}
+/// ELSE space END` for `P = {a |-> e, ...}` (`name : 0..3 >-> STRING &
+/// name(0) = "" & name(1) = "one" & ...`: the one function the equations
+/// give, where listing `space` is impossible). Where two equations give
+/// one point two images, `P` is no function and the membership, still
+/// checked, rejects it.
+fn point_equalities(
+    v: u32,
+    space: &CExpr,
+    domain: &CExpr,
+    conjuncts: &[CPred],
+    done: &[bool],
+    ready: &dyn Fn(&CExpr) -> bool,
+) -> Option<CExpr> {
+    let at = |e: &CExpr| match &e.kind {
+        EK::Apply(f, arg) if matches!(f.kind, EK::Read(Slot::Frame(s)) if s == v) => {
+            Some((**arg).clone())
+        }
+        _ => None,
+    };
+    let pairs: Vec<CExpr> = conjuncts
+        .iter()
+        .zip(done)
+        .filter(|(_, used)| !**used)
+        .filter_map(|(c, _)| {
+            let PK::Cmp(Cmp::Eq, a, b) = &c.kind else {
+                return None;
+            };
+            let (arg, image) = match (at(a), at(b)) {
+                (Some(arg), _) => (arg, b),
+                (None, Some(arg)) => (arg, a),
+                (None, None) => return None,
+            };
+            (ready(&arg) && ready(image)).then(|| CExpr {
+                kind: EK::Binary(
+                    BinaryOp::Maplet,
+                    Box::new(arg),
+                    Box::new(CExpr::clone(image)),
+                ),
+                span: c.span,
+            })
+        })
+        .collect();
+    let span = pairs.first()?.span;
+    let points = CExpr {
+        kind: EK::SetEnum(pairs),
+        span,
+    };
+    let covers = CPred {
+        kind: PK::Cmp(
+            Cmp::Eq,
+            CExpr {
+                kind: EK::Unary(UnaryOp::Dom, Box::new(points.clone())),
+                span,
+            },
+            domain.clone(),
+        ),
+        span,
+    };
+    Some(CExpr {
+        kind: EK::IfThenElse(
+            Box::new(covers),
+            Box::new(CExpr {
+                kind: EK::SetEnum(vec![points]),
+                span,
+            }),
+            Box::new(space.clone()),
+        ),
+        span,
     })
 }
 

@@ -71,6 +71,16 @@ pub struct Definition {
     pub name: String,
     /// The definition as written.
     pub text: Arc<str>,
+    /// The slots the definition reads, where its value may be kept (it
+    /// holds no symbolic definition nor external function).
+    pub reads: Option<Box<[Slot]>>,
+    /// Its last value, with what `reads` held: the probe of the
+    /// constraint solver, the solver and enumeration each evaluate the
+    /// definitions of the same constants (`BV16 = {v | v : seq(BIT) &
+    /// size(v) = 16}` and the tables over it, seconds each), one after
+    /// the other or on two threads at once (see
+    /// `Interpreter::race_for_constants`).
+    pub last: Arc<parking_lot::Mutex<Option<super::memo::Kept>>>,
 }
 
 /// The error for listing a symbolic set (`card`, iteration, equality
@@ -92,6 +102,33 @@ impl Interpreter {
     /// The value of a constant's definition: the set if it can be built,
     /// else the definition itself.
     pub(super) fn eval_symbolic(&self, d: &SymbolicDef, env: &mut Env<'_>) -> R<Value> {
+        let definition = &self.definitions[d.def as usize];
+        let Some(reads) = definition
+            .reads
+            .as_deref()
+            .filter(|_| d.self_slot.is_none())
+        else {
+            return self.build_symbolic(d, env);
+        };
+        if let Some(value) = definition
+            .last
+            .lock()
+            .as_ref()
+            .and_then(|kept| kept.reuse(reads, env, self))
+        {
+            return Ok(value);
+        }
+        let before = self.undefined_rejection_count();
+        let value = self.build_symbolic(d, env)?;
+        let rejections = self.undefined_rejection_count().saturating_sub(before);
+        if let Some(kept) = super::memo::Kept::new(reads, env, &value, rejections) {
+            *definition.last.lock() = Some(kept);
+        }
+        Ok(value)
+    }
+
+    /// [`Self::eval_symbolic`], computed.
+    fn build_symbolic(&self, d: &SymbolicDef, env: &mut Env<'_>) -> R<Value> {
         // A definition whose binders range over more candidates than any
         // set orbit builds (`%(b, x, y).(b : BIT & x : USHORT & y : USHORT
         // | ...)`: 2^33) is kept symbolic before any is tried.

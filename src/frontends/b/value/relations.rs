@@ -91,7 +91,14 @@ pub enum Applied<'a> {
 
 /// `f(x)`.
 pub fn apply<'a>(f: &'a [Value], x: &Value) -> Applied<'a> {
-    match pairs_from(f, x) {
+    applied(pairs_from(f, x))
+}
+
+/// What a function's run of pairs for one argument (see [`pairs_from`])
+/// gives when it is applied there.
+#[inline]
+pub fn applied(run: &[Value]) -> Applied<'_> {
+    match run {
         [] => Applied::OutsideDomain,
         [p] => Applied::Value(second(p)),
         _ => Applied::NotAFunction,
