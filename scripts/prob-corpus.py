@@ -27,9 +27,11 @@ domain, a failing WHILE invariant, ...; every such run of ProB took under a
 second); there a machine agrees where orbit stops at a well-definedness
 error too.
 Every run has ProB's defaults: an integer that nothing bounds is
-enumerated within MININT..MAXINT (`--bound-integers`), and only the
+enumerated within MININT..MAXINT (`--bound-integers`), only the
 constant valuations in ProB's normal form are set up
-(`--constant-symmetry`). It prints how many machines agree, how many
+(`--constant-symmetry`), and a function applied outside its domain in an
+operation's body blocks that transition (`--undefined-blocks`: ProB's
+ClosureFunOutsideDomain and abort_test record no error there). It prints how many machines agree, how many
 differ, how many orbit refuses and what refuses them (the first "not
 supported yet" or error line, grouped), and how many time out; with
 `--csv FILE` one row per machine.
@@ -97,7 +99,7 @@ def run(orbit, path, flags, timeout):
     # assertions fail have their whole state space recorded), nor the
     # ASSERT_LTL definitions (probcli checks those with -ltlassertions).
     cmd = [orbit, "check", path, "--json", "--threads", "1", "--bound-integers",
-           "--constant-symmetry", "--no-assertions", "--no-assert-ltl",
+           "--constant-symmetry", "--undefined-blocks", "--no-assertions", "--no-assert-ltl",
            "--time-limit", "%ds" % timeout] + flags + EXTRA
     try:
         out = subprocess.run(cmd, capture_output=True, text=True,

@@ -642,7 +642,54 @@ fn a_function_equations_give_everywhere_is_the_one_candidate() {
     let missing = machine("name(1) = \"one\" & name(2) = \"two\"");
     let (code, out, err) = check(&missing, &["--no-deadlock"]);
     assert_eq!(code, Some(1), "{out}{err}");
-    assert!(err.contains("cannot enumerate the infinite set STRING"), "{err}");
+    assert!(
+        err.contains("cannot enumerate the infinite set STRING"),
+        "{err}"
+    );
+}
+
+/// A guard that draws a parameter from a function's image outside the
+/// function's domain has no candidate there (ProB's NFA: `zz :
+/// delta(cur, input)` with `input` any integer), while the body's own
+/// failures stay errors.
+#[test]
+fn a_guard_generator_outside_a_domain_has_no_candidate() {
+    let text = "MACHINE M\nSETS S = {z0, z1}\nCONSTANTS delta\n\
+                PROPERTIES delta = {(z0 |-> 0) |-> {z1}, (z1 |-> 0) |-> {z0, z1}}\n\
+                VARIABLES cur\nINVARIANT cur : S\nINITIALISATION cur := z0\nOPERATIONS\n\
+                Go(input, zz) = PRE input : 0..2 & zz : delta(cur, input) THEN cur := zz END\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 2, "{out}");
+    assert_eq!(json(&out)["transitions"], 3, "{out}");
+}
+
+/// With `--undefined-blocks`, a body that applies a function outside its
+/// domain does not take the transition, as ProB's model checker; the
+/// result says how many and where. Without it, that is a model error.
+#[test]
+fn undefined_blocks_skips_a_body_outside_a_domain_and_says_so() {
+    let text = "MACHINE M\nSETS ID = {i1, i2}\nVARIABLES xx, ff\n\
+                INVARIANT xx : ID & ff : ID +-> ID\n\
+                INITIALISATION xx := i1 || ff := {i1 |-> i2}\n\
+                OPERATIONS\n  apply = BEGIN xx := ff(xx) END\nEND\n";
+    let (code, out, err) = check(text, &["--json"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(json(&out)["result"], "model_error", "{out}");
+    // ProB's abort_test: from xx = i2 nothing is enabled.
+    let (code, out, err) = check(text, &["--json", "--undefined-blocks"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let r = json(&out);
+    assert_eq!(r["result"], "deadlock", "{out}");
+    assert_eq!(r["states"], 2, "{out}");
+    let bounded = r["bounded"].as_str().unwrap();
+    assert!(
+        bounded.contains("1 transition(s) not taken") && bounded.contains("m.mch:7:"),
+        "{bounded}"
+    );
+    let (code, out, err) = check(text, &["--json", "--undefined-blocks", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["result"], "ok", "{out}");
 }
 
 /// A definition read by the solver's probe, the solver and enumeration

@@ -45,6 +45,12 @@ pub struct BArgs {
     /// the run warns that larger values are not explored.
     #[arg(long)]
     pub bound_integers: bool,
+    /// Where an operation's body applies a function outside its domain,
+    /// do not take that transition (as ProB's model checker does) instead
+    /// of stopping at a model error; the run's result counts the
+    /// transitions so blocked and names the first application.
+    #[arg(long)]
+    pub undefined_blocks: bool,
     /// How the constants of PROPERTIES are found: `auto` hands them to
     /// the constraint solver (propagation, then search) where enumeration
     /// would try more than 100,000 candidate valuations or an integer is
@@ -107,6 +113,7 @@ impl FrontEnd for BFrontEnd {
             search_path: args.search_path.clone(),
             find_abort: args.find_abort,
             bound_integers: args.bound_integers,
+            undefined_blocks: args.undefined_blocks,
             constant_solver: args.solver,
             maxint: args.maxint,
             minint: args.minint,
@@ -222,11 +229,27 @@ impl ModelParts for LoadedB {
 
     fn bounded(&self) -> Option<String> {
         // Bounded only if the bound cut something (a plan or an enumeration).
-        (self.bound_integers && self.system.interpreter().used_integer_bound()).then(|| {
-            "--bound-integers: integers that nothing bounds were enumerated only within \
-             MININT..MAXINT"
-                .to_string()
-        })
+        let integers = (self.bound_integers && self.system.interpreter().used_integer_bound())
+            .then(|| {
+                "--bound-integers: integers that nothing bounds were enumerated only within \
+                 MININT..MAXINT"
+                    .to_string()
+            });
+        let blocked = self
+            .system
+            .interpreter()
+            .blocked_transitions()
+            .map(|(span, n)| {
+                format!(
+                    "--undefined-blocks: {n} transition(s) not taken where an operation's body \
+                     applies a function outside its domain, the first at {}",
+                    self.system.file().location(span)
+                )
+            });
+        match (integers, blocked) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        }
     }
 
     fn por_analysis(&self, budget: usize) -> Result<PorAnalysis, JobError> {

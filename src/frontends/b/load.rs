@@ -30,6 +30,9 @@ pub struct LoadOptions {
     /// `--bound-integers`: enumerate integers that nothing bounds within
     /// `MININT..MAXINT`, as ProB does, instead of refusing them.
     pub bound_integers: bool,
+    /// `--undefined-blocks`: a function applied outside its domain in an
+    /// operation's body blocks the transition, as in ProB's model checker.
+    pub undefined_blocks: bool,
     /// `--solver`: how the constants are sought.
     pub constant_solver: crate::frontends::b::eval::cp::ConstantSolver,
     /// `--no-invariant`: the invariant will not be checked, so nothing is
@@ -129,6 +132,7 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
     let check_options = preferences.apply(check_options, false);
     let mut types = check_machine(&machine, &check_options).map_err(render_all)?;
     types.bound_integers = options.bound_integers;
+    types.undefined_blocks = options.undefined_blocks;
     types.constant_solver = options.constant_solver;
     types.static_symmetry = preferences.static_symmetry;
     types.simultaneous_assignments = preferences.simultaneous_assignments;

@@ -134,6 +134,10 @@ pub struct MachineTypes {
     /// bounds is enumerated within `MININT..MAXINT` (as ProB does) instead
     /// of being an error.
     pub bound_integers: bool,
+    /// `--undefined-blocks`: a function applied outside its domain in an
+    /// operation's body blocks that transition (ProB's model checker)
+    /// instead of being a model error.
+    pub undefined_blocks: bool,
     /// `SET_PREF_STATIC_SYMMETRY_DETECTION == TRUE/FALSE`: whether the
     /// machine asks for ProB's normal form of symmetric constants (`None`:
     /// it does not say).
@@ -207,6 +211,7 @@ impl MachineTypes {
             operation_shapes: Vec::new(),
             free_types: Vec::new(),
             bound_integers: false,
+            undefined_blocks: false,
             static_symmetry: None,
             simultaneous_assignments: false,
             constant_solver: Default::default(),

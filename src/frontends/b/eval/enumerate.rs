@@ -415,6 +415,22 @@ impl Interpreter {
                 env.frame[slot] = v;
                 self.run_steps(solver, i + 1, env, f)
             }
+            Gen::In(s) if solver.lenient() => {
+                // `zz : delta(cur, input)` in a guard, `(cur, input)` outside
+                // dom(delta): no candidate. What the steps after it fail
+                // with is theirs to report.
+                let mut after = false;
+                let listed = self.enum_set(s, env, &mut |v, env| {
+                    env.frame[slot] = v;
+                    let r = self.run_steps(solver, i + 1, env, f);
+                    after |= r.is_err();
+                    r
+                });
+                if after {
+                    return listed;
+                }
+                Ok(self.unless_undefined(solver, listed)?.unwrap_or(true))
+            }
             Gen::In(s) => self.enum_set(s, env, &mut |v, env| {
                 env.frame[slot] = v;
                 self.run_steps(solver, i + 1, env, f)

@@ -75,6 +75,13 @@ pub struct Interpreter {
     undefined_rejected: std::sync::atomic::AtomicU64,
     /// Where the first of them did.
     first_undefined: std::sync::OnceLock<Span>,
+    /// `--undefined-blocks`: a function applied outside its domain in an
+    /// operation's body blocks the transition instead of failing.
+    undefined_blocks: bool,
+    /// Transitions so blocked (see [`Interpreter::blocked_transitions`]).
+    blocked: std::sync::atomic::AtomicU64,
+    /// Where the first of them applied the function.
+    first_blocked: std::sync::OnceLock<Span>,
     pub(crate) maxint: i64,
     pub(crate) minint: i64,
     num_variables: usize,
@@ -428,6 +435,9 @@ impl Interpreter {
             bound_at_run_time: std::sync::atomic::AtomicBool::new(false),
             undefined_rejected: std::sync::atomic::AtomicU64::new(0),
             first_undefined: std::sync::OnceLock::new(),
+            undefined_blocks: types.undefined_blocks,
+            blocked: std::sync::atomic::AtomicU64::new(0),
+            first_blocked: std::sync::OnceLock::new(),
             maxint: types.maxint,
             minint: types.minint,
             num_variables: nv,
@@ -724,7 +734,7 @@ impl Interpreter {
         }
         // The body from the parameters in the frame.
         let mut body = |env: &mut Env<'_>| {
-            self.exec(&o.body, env, &mut |env| {
+            let run = self.exec(&o.body, env, &mut |env| {
                 emit(&Step {
                     op,
                     params: &env.frame[o.params.clone()],
@@ -732,7 +742,16 @@ impl Interpreter {
                     variables: &env.frame[..nv],
                 });
                 Ok(())
-            })
+            });
+            match run {
+                Err(e) if self.undefined_blocks && e.outside_domain => {
+                    self.first_blocked.get_or_init(|| e.span);
+                    self.blocked
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    Ok(())
+                }
+                other => other,
+            }
         };
         use std::sync::atomic::Ordering::Relaxed;
         let hopeless =
@@ -767,6 +786,14 @@ impl Interpreter {
         });
         run?;
         Ok(())
+    }
+
+    /// Transitions that `--undefined-blocks` did not take because the
+    /// operation's body applied a function outside its domain, and where
+    /// the first did; `None` if none.
+    pub fn blocked_transitions(&self) -> Option<(Span, u64)> {
+        let n = self.blocked.load(std::sync::atomic::Ordering::Relaxed);
+        Some((*self.first_blocked.get()?, n))
     }
 
     /// Whether `--bound-integers` cut anything: a plan that enumerates an

@@ -259,6 +259,7 @@ pub fn check_machine(
         maxint,
         minint,
         bound_integers: false,
+        undefined_blocks: false,
         static_symmetry: None,
         simultaneous_assignments: false,
         constant_solver: Default::default(),
