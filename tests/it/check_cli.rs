@@ -664,6 +664,32 @@ fn a_guard_generator_outside_a_domain_has_no_candidate() {
     assert_eq!(json(&out)["transitions"], 3, "{out}");
 }
 
+/// `first(q)` is `q(1)`: in a guard, false on the empty sequence (ProB's
+/// FlightSystem guards TakeTicket with `first(waitingQueue(fl)) = cu`).
+#[test]
+fn first_of_an_empty_sequence_makes_a_guard_false() {
+    let text = "MACHINE M\nVARIABLES q\nINVARIANT q : seq(1..3)\n\
+                INITIALISATION q := [2, 1]\nOPERATIONS\n\
+                Take(cu) = PRE cu : 1..3 & first(q) = cu THEN q := tail(q) END\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 3, "{out}");
+    // In a body it is an error still.
+    let body = text.replace(
+        "first(q) = cu THEN q := tail(q)",
+        "cu = 1 THEN q := tail(q)",
+    );
+    let (code, out, err) = check(&body, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        json(&out)["message"]
+            .as_str()
+            .unwrap()
+            .contains("tail of the empty sequence"),
+        "{out}"
+    );
+}
+
 /// With `--undefined-blocks`, a body that applies a function outside its
 /// domain does not take the transition, as ProB's model checker; the
 /// result says how many and where. Without it, that is a model error.
@@ -690,6 +716,17 @@ fn undefined_blocks_skips_a_body_outside_a_domain_and_says_so() {
     let (code, out, err) = check(text, &["--json", "--undefined-blocks", "--no-deadlock"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(json(&out)["result"], "ok", "{out}");
+    // A curried update that reads the function it updates outside its
+    // domain stays an error, reported at the target (ProB's
+    // TestNestedFunUpdate).
+    let nested = "MACHINE M\nSETS ID = {aa, bb}\nVARIABLES gg\nINVARIANT gg : ID +-> (ID +-> ID)\n\
+                  INITIALISATION gg := {}\nOPERATIONS\n  Set = BEGIN gg(aa)(bb) := aa END\nEND\n";
+    let (code, out, err) = check(nested, &["--undefined-blocks"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("function applied outside its domain (") && out.contains("m.mch:7:15)"),
+        "{out}"
+    );
 }
 
 /// A definition read by the solver's probe, the solver and enumeration

@@ -61,6 +61,11 @@ pub struct Compiler<'a> {
     /// functions may be solved by the constraint solver (evaluated once,
     /// not per state, where a solver's model would cost more than it saves).
     pub in_properties: bool,
+    /// Where a curried update (`f(a)(b) := e`) reads the function it
+    /// updates (`f(a)`): a read outside the domain there is a model error
+    /// even with `--undefined-blocks`, as ProB reports it
+    /// (TestNestedFunUpdate).
+    pub nested_targets: Vec<Span>,
 }
 
 impl<'a> Compiler<'a> {
@@ -103,6 +108,7 @@ impl<'a> Compiler<'a> {
             bound_used: std::cell::Cell::new(false),
             unbounded_next: false,
             in_properties: false,
+            nested_targets: Vec::new(),
         }
     }
 

@@ -32,6 +32,15 @@ impl Compiler<'_> {
                             let slot = self.target(name)?;
                             let arg = self.args_tuple(args, name.span)?;
                             let value = self.expr(v)?;
+                            // A curried update's reads of the function it
+                            // updates span the target, from its name on.
+                            super::walk::Visitor::expr(
+                                &mut TargetReads {
+                                    start: name.span.start,
+                                    out: &mut self.nested_targets,
+                                },
+                                &value,
+                            );
                             let span = name.span.to(value.span);
                             let maplet = CExpr {
                                 kind: EK::Binary(BinaryOp::Maplet, Box::new(arg), Box::new(value)),
@@ -375,5 +384,22 @@ fn pattern_targets(p: &Pattern, out: &mut Vec<u32>) {
             pattern_targets(a, out);
             pattern_targets(b, out);
         }
+    }
+}
+
+/// Collects the spans of the applications that start at `start` (where an
+/// assignment's target is written): a curried update's reads of the
+/// function it updates.
+struct TargetReads<'a> {
+    start: u32,
+    out: &'a mut Vec<Span>,
+}
+
+impl super::walk::Visitor for TargetReads<'_> {
+    fn expr(&mut self, e: &CExpr) {
+        if matches!(e.kind, EK::Apply(..)) && e.span.start == self.start {
+            self.out.push(e.span);
+        }
+        super::walk::walk_expr(self, e);
     }
 }

@@ -551,8 +551,20 @@ impl Interpreter {
             First | Last | Front | Tail => {
                 let s = seq(&v, sp)?;
                 if s.is_empty() {
-                    let name = format!("{op:?}").to_lowercase();
-                    return Err(Fail::new(span, format!("{name} of the empty sequence")));
+                    // `first(s)` is `s(1)`, `last(s)` is `s(size(s))`: an
+                    // application outside the domain, which a guard reads
+                    // as false (ProB's FlightSystem guards TakeTicket with
+                    // `first(waitingQueue(fl)) = cu`); `front` and `tail`
+                    // with them.
+                    return Err(Fail::outside_domain(
+                        span,
+                        match op {
+                            First => "first of the empty sequence",
+                            Last => "last of the empty sequence",
+                            Front => "front of the empty sequence",
+                            _ => "tail of the empty sequence",
+                        },
+                    ));
                 }
                 match op {
                     First => s[0].clone(),

@@ -82,6 +82,10 @@ pub struct Interpreter {
     blocked: std::sync::atomic::AtomicU64,
     /// Where the first of them applied the function.
     first_blocked: std::sync::OnceLock<Span>,
+    /// Curried updates' reads of the function they update, which
+    /// `--undefined-blocks` does not block (see
+    /// [`super::compile::Compiler::nested_targets`]).
+    nested_targets: Vec<Span>,
     pub(crate) maxint: i64,
     pub(crate) minint: i64,
     num_variables: usize,
@@ -438,6 +442,7 @@ impl Interpreter {
             undefined_blocks: types.undefined_blocks,
             blocked: std::sync::atomic::AtomicU64::new(0),
             first_blocked: std::sync::OnceLock::new(),
+            nested_targets: std::mem::take(&mut c.nested_targets),
             maxint: types.maxint,
             minint: types.minint,
             num_variables: nv,
@@ -744,7 +749,11 @@ impl Interpreter {
                 Ok(())
             });
             match run {
-                Err(e) if self.undefined_blocks && e.outside_domain => {
+                Err(e)
+                    if self.undefined_blocks
+                        && e.outside_domain
+                        && !self.nested_targets.contains(&e.span) =>
+                {
                     self.first_blocked.get_or_init(|| e.span);
                     self.blocked
                         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -446,17 +446,27 @@ fn curried_update(f: &Ident, args: &[Expr], more: &[Vec<Expr>], value: Expr) -> 
             .reduce(|a, b| node(ExprKind::Binary(BinaryOp::Maplet, Box::new(a), Box::new(b))))
             .expect("argument lists are not empty")
     };
-    // The function being updated at each level: f(args), f(args)(more[0]), ...
-    let mut applied = vec![node(ExprKind::Apply(
-        Box::new(Expr {
-            kind: ExprKind::Ident(f.name.clone()),
-            span: f.span,
-        }),
-        args.to_vec(),
-    ))];
+    // The function being updated at each level: f(args), f(args)(more[0]),
+    // ..., each spanning the target as written (a read outside the domain
+    // is reported there).
+    let through = |from: Span, level: &[Expr]| level.iter().fold(from, |s, e| s.to(e.span));
+    let mut applied = vec![Expr {
+        kind: ExprKind::Apply(
+            Box::new(Expr {
+                kind: ExprKind::Ident(f.name.clone()),
+                span: f.span,
+            }),
+            args.to_vec(),
+        ),
+        span: through(f.span, args),
+    }];
     for level in &more[..more.len() - 1] {
         let inner = applied.last().expect("one level").clone();
-        applied.push(node(ExprKind::Apply(Box::new(inner), level.clone())));
+        let span = through(inner.span, level);
+        applied.push(Expr {
+            kind: ExprKind::Apply(Box::new(inner), level.clone()),
+            span,
+        });
     }
     let mut value = value;
     for (level, function) in more.iter().zip(applied).rev() {
