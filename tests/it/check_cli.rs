@@ -729,6 +729,36 @@ fn undefined_blocks_skips_a_body_outside_a_domain_and_says_so() {
     );
 }
 
+/// A parameter drawn from `perm(S)` that only the guard pins down is
+/// found by the constraint solver as the bijection `1..card(S) >->> S`
+/// (ProB's SortByPermutation: 11! candidates to enumerate); enumeration
+/// agrees where it can finish.
+#[test]
+fn a_permutation_parameter_is_solved_as_a_bijection() {
+    let text = |ia: &str| {
+        format!(
+            "MACHINE M\nCONSTANTS ia\nPROPERTIES ia = [{ia}]\nVARIABLES a\n\
+             INVARIANT a : seq(NATURAL)\nINITIALISATION a := ia\nOPERATIONS\n\
+             Sort(p) = PRE p : perm(dom(a)) & !i.(i : 1..(size(a) - 1) => \
+             a(p(i)) <= a(p(i + 1))) THEN a := (p ; a) END\nEND\n"
+        )
+    };
+    let long = text("4, 13, 11, 2, 5, 0, 6, 7, 9, 1, 17");
+    let (code, out, err) = check(&long, &["--json", "--no-deadlock", "--time-limit", "60s"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // The array, then sorted (the sorted one sorts to itself).
+    assert_eq!(json(&out)["states"], 2, "{out}");
+    assert_eq!(json(&out)["transitions"], 2, "{out}");
+    // With a repeated value, two permutations sort it.
+    let short = text("3, 1, 3, 2");
+    for solver in ["auto", "enumerate"] {
+        let (code, out, err) = check(&short, &["--json", "--no-deadlock", "--solver", solver]);
+        assert_eq!(code, Some(0), "{solver}: {out}{err}");
+        assert_eq!(json(&out)["states"], 2, "{solver}: {out}");
+        assert_eq!(json(&out)["transitions"], 4, "{solver}: {out}");
+    }
+}
+
 /// A definition read by the solver's probe, the solver and enumeration
 /// is computed once per valuation of what it reads, and each valuation
 /// gets its own value.

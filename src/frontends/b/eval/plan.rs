@@ -469,6 +469,9 @@ fn set_of_sets(set: &CExpr) -> bool {
                 | UnaryOp::Fin1
                 | UnaryOp::Seq
                 | UnaryOp::Seq1
+                | UnaryOp::Iseq
+                | UnaryOp::Iseq1
+                | UnaryOp::Perm
         ),
         _ => false,
     }

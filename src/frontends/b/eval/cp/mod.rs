@@ -331,9 +331,10 @@ impl Interpreter {
         check_only: bool,
     ) -> Solved {
         let mut cases = 0;
+        let bijections = permutations_as_bijections(conjuncts);
         self.solve_case(
             unknowns,
-            conjuncts,
+            bijections.as_deref().unwrap_or(conjuncts),
             auto,
             check_only,
             &mut Vec::new(),
@@ -404,6 +405,39 @@ impl Interpreter {
             Err(f) => failed(f),
         }
     }
+}
+
+/// `conjuncts` with every `perm(S)` written as the set it is,
+/// `1..card(S) >->> S`, which the translation encodes as a function over
+/// a known domain (ProB's SortByPermutation: `p : perm(dom(a)) &
+/// !i.(... => a(p(i)) <= a(p(i + 1)))`); `None` where there is none.
+fn permutations_as_bijections(conjuncts: &[CPred]) -> Option<Vec<CPred>> {
+    use super::ir::{CExpr, EK};
+    use super::walk::{VisitorMut, walk_expr_mut};
+    use crate::frontends::b::ast::{BinaryOp, UnaryOp};
+    struct Rewrite(bool);
+    impl VisitorMut for Rewrite {
+        fn expr(&mut self, e: &mut CExpr) {
+            walk_expr_mut(self, e);
+            if let EK::Unary(UnaryOp::Perm, s) = &e.kind {
+                let span = e.span;
+                let node = |kind| Box::new(CExpr { kind, span });
+                let domain = node(EK::Binary(
+                    BinaryOp::Interval,
+                    node(EK::Lit(Value::Int(1))),
+                    node(EK::Unary(UnaryOp::Card, s.clone())),
+                ));
+                e.kind = EK::Binary(BinaryOp::TotalBijection, domain, s.clone());
+                self.0 = true;
+            }
+        }
+    }
+    let mut rewrite = Rewrite(false);
+    let mut out = conjuncts.to_vec();
+    for c in &mut out {
+        rewrite.pred(c);
+    }
+    rewrite.0.then_some(out)
 }
 
 /// Most models one search builds by case splits ([`model::Built::Split`]).
