@@ -932,21 +932,7 @@ fn pointwise_definition(
             ),
             span,
         };
-        let same_domain = CPred {
-            kind: PK::Cmp(Cmp::Eq, over.clone(), (**domain).clone()),
-            span,
-        };
-        Some(CExpr {
-            kind: EK::IfThenElse(
-                Box::new(same_domain),
-                Box::new(CExpr {
-                    kind: EK::SetEnum(vec![lambda]),
-                    span,
-                }),
-                Box::new(space.clone()),
-            ),
-            span,
-        })
+        Some(the_one_where_domain_is(over.clone(), domain, lambda, space))
     });
     // Over a finite space the equations are better checked: they may read
     // what an enclosing binder solves for (`#x.(x : 1..4 >->> S & t =
@@ -1007,28 +993,33 @@ fn point_equalities(
         kind: EK::SetEnum(pairs),
         span,
     };
-    let covers = CPred {
-        kind: PK::Cmp(
-            Cmp::Eq,
-            CExpr {
-                kind: EK::Unary(UnaryOp::Dom, Box::new(points.clone())),
-                span,
-            },
-            domain.clone(),
-        ),
+    let keys = CExpr {
+        kind: EK::Unary(UnaryOp::Dom, Box::new(points.clone())),
         span,
     };
-    Some(CExpr {
+    Some(the_one_where_domain_is(keys, domain, points, space))
+}
+
+/// `IF keys = domain THEN {candidate} ELSE space END`: the one function
+/// a pointwise definition gives where it covers the space's domain,
+/// else the space itself (its membership is checked either way).
+fn the_one_where_domain_is(keys: CExpr, domain: &CExpr, candidate: CExpr, space: &CExpr) -> CExpr {
+    let span = candidate.span;
+    let covers = CPred {
+        kind: PK::Cmp(Cmp::Eq, keys, domain.clone()),
+        span,
+    };
+    CExpr {
         kind: EK::IfThenElse(
             Box::new(covers),
             Box::new(CExpr {
-                kind: EK::SetEnum(vec![points]),
+                kind: EK::SetEnum(vec![candidate]),
                 span,
             }),
             Box::new(space.clone()),
         ),
         span,
-    })
+    }
 }
 
 /// For `#u.(P & v = E)` (planned as `inner`): `E` and the plan of `P`
