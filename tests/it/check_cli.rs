@@ -2569,3 +2569,78 @@ fn the_layout_vouches_for_whole_carrier_function_typings_only() {
         0
     );
 }
+
+/// Integers are unbounded, as in ProB: a memo table of Fibonacci numbers
+/// past 64 bits (FibMemo of ProB's examples), powers, literals and
+/// comparisons across the 64-bit boundary are exact; an `INTEGER` variable
+/// (one 64-bit word) that would hold such an integer is a named
+/// limitation, never a wrong value.
+#[test]
+fn integers_beyond_64_bits_are_exact() {
+    let text = "MACHINE M\nVARIABLES fib, i\n\
+                INVARIANT fib : 0..(i-1) --> NATURAL & i : 2..101\n\
+                INITIALISATION fib, i := {0 |-> 0, 1 |-> 1}, 2\nOPERATIONS\n\
+                Next = PRE i < 101 THEN fib(i) := fib(i-1) + fib(i-2) || i := i + 1 END;\n\
+                r <-- Last = PRE i = 101 THEN r := fib(100) END\n\
+                END\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 100, "{out}");
+    // fib(100) = 354224848179261915075: the invariant and a guard read it.
+    let wrong = text.replace(
+        "i : 2..101",
+        "i : 2..101 & (i = 101 => fib(100) = 354224848179261915075 & \
+         fib(100) > 2 ** 64 & fib(100) mod 1000 = 75 & -fib(100) < MININT)",
+    );
+    let (code, out, err) = check(&wrong, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let wrong = text.replace(
+        "i : 2..101",
+        "i : 2..101 & (i = 101 => fib(100) = 354224848179261915076)",
+    );
+    let (code, out, _) = check(&wrong, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(json(&out)["result"], "invariant_violation", "{out}");
+    // A constant holds one (an interned word); a variable cannot.
+    let constant = "MACHINE M\nCONSTANTS p\nPROPERTIES p = 2 ** 100 - 1\n\
+                    VARIABLES x\nINVARIANT x : INTEGER\nINITIALISATION x := 0\n\
+                    OPERATIONS Up = PRE x = 0 THEN x := (p + 1) / 2 ** 38 END;\n\
+                    Big = PRE x > 0 THEN x := p END\nEND\n";
+    let (code, out, err) = check(
+        constant,
+        &["--json", "--no-deadlock", "--no-constant-symmetry"],
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    let report = json(&out);
+    assert_eq!(report["result"], "model_error", "{out}");
+    let message = report["message"].as_str().unwrap();
+    assert!(
+        message.contains("not supported yet: storing the integer 1267650600228229401496703205375")
+            && message.contains("in `x`"),
+        "{message}"
+    );
+    // 2 ** 62 (Up's value) fits the variable; Big's does not.
+    assert_eq!(report["states"], 2, "{out}");
+}
+
+/// A recursive function solved by a plan that evaluates its recursive
+/// call twice per level (once for a candidate, once in the check) is
+/// remembered per thread: fact(60) takes 60 calls, not 2^60.
+#[test]
+fn recursive_definitions_are_applied_once_per_argument() {
+    let text = "MACHINE M\nABSTRACT_CONSTANTS fact\n\
+                PROPERTIES fact = {x, y | x : NATURAL & y : NATURAL & (x = 0 => y = 1) & \
+                (x > 0 => y = x * fact(x - 1))} & fact : INTEGER <-> INTEGER\n\
+                VARIABLES r\nINVARIANT r : NATURAL\nINITIALISATION r := 0\n\
+                OPERATIONS Apply = PRE r = 0 THEN r := fact(60) mod 1000000007 END\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock", "--time-limit", "60s"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 2, "{out}");
+    // 60! mod (10^9 + 7), the value the invariant sees.
+    let checked = text.replace("r : NATURAL", "r : {0, 16340084}");
+    let (code, out, err) = check(
+        &checked,
+        &["--json", "--no-deadlock", "--time-limit", "60s"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+}

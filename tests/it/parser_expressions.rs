@@ -271,7 +271,13 @@ fn errors_name_what_was_expected() {
     assert_eq!(parse("prj1(p)"), "(Prj1 p)");
     error("a b", 1, 3, "expected end of file, found `b`");
     error("x := 1", 1, 3, "expected end of file, found `:=`");
-    error("99999999999999999999 + 1", 1, 1, "does not fit in 64 bits");
+    // Integers are unbounded; a literal beyond 64 bits is kept exactly.
+    assert_eq!(
+        parse("99999999999999999999 + 0x10000000000000000"),
+        "(Add big:99999999999999999999 big:18446744073709551616)"
+    );
+    assert_eq!(parse("-9223372036854775808"), "-9223372036854775808");
+    assert_eq!(parse("-9223372036854775809"), "big:-9223372036854775809");
     error("IF a THEN b END", 1, 13, "expected `ELSE`, found `END`");
     error(
         "{card | card > 0}",

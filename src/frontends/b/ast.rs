@@ -246,6 +246,8 @@ pub enum ExprKind {
     Ident(String),
     /// An integer literal.
     Int(i64),
+    /// An integer literal beyond 64 bits (its sign included).
+    BigInt(num_bigint::BigInt),
     /// A string literal `"..."`.
     Str(String),
     /// `TRUE`

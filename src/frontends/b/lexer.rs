@@ -36,6 +36,8 @@ pub enum TokenKind {
     Ident(String),
     /// A non-negative integer literal.
     Int(i64),
+    /// A non-negative integer literal beyond 64 bits.
+    BigInt(num_bigint::BigInt),
     /// A string literal, with escapes resolved.
     Str(String),
     /// A reserved word.
@@ -53,6 +55,7 @@ impl TokenKind {
         match self {
             TokenKind::Ident(name) => format!("`{name}`"),
             TokenKind::Int(n) => format!("`{n}`"),
+            TokenKind::BigInt(n) => format!("`{n}`"),
             TokenKind::Str(_) => "a string literal".to_string(),
             TokenKind::Keyword(k) => format!("`{}`", k.text()),
             TokenKind::Sym(s) => format!("`{}`", s.text()),
@@ -543,13 +546,14 @@ impl Lexer<'_> {
             let digits = rest[2..].bytes().take_while(u8::is_ascii_hexdigit).count();
             self.pos += 2 + digits;
             let text = &self.text[start..self.pos];
-            let value = i64::from_str_radix(&text[2..], 16).map_err(|_| {
-                Diagnostic::error(
-                    Span::new(start, self.pos),
-                    format!("integer literal `{text}` does not fit in 64 bits"),
-                )
-            })?;
-            self.push(TokenKind::Int(value), start);
+            let kind = match i64::from_str_radix(&text[2..], 16) {
+                Ok(value) => TokenKind::Int(value),
+                Err(_) => TokenKind::BigInt(
+                    num_bigint::BigInt::parse_bytes(&text.as_bytes()[2..], 16)
+                        .expect("hexadecimal digits"),
+                ),
+            };
+            self.push(kind, start);
             return Ok(());
         }
         let digits = self.text[start..]
@@ -558,14 +562,11 @@ impl Lexer<'_> {
             .count();
         self.pos += digits;
         let text = &self.text[start..self.pos];
-        let value = text.parse::<i64>().map_err(|_| {
-            Diagnostic::error(
-                Span::new(start, self.pos),
-                format!("integer literal `{text}` does not fit in 64 bits"),
-            )
-            .with_note(format!("the largest supported integer is {}", i64::MAX))
-        })?;
-        self.push(TokenKind::Int(value), start);
+        let kind = match text.parse::<i64>() {
+            Ok(value) => TokenKind::Int(value),
+            Err(_) => TokenKind::BigInt(text.parse().expect("decimal digits")),
+        };
+        self.push(kind, start);
         Ok(())
     }
 
@@ -725,9 +726,14 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_offending_text() {
-        let e = lex("x := 99999999999999999999").unwrap_err();
-        assert_eq!(e.span, Span::new(5, 25));
-        assert!(e.message.contains("does not fit"), "{}", e.message);
+        // Integers are unbounded: a long literal is no error.
+        assert_eq!(
+            kinds("99999999999999999999 0x1F")[..2],
+            [
+                TokenKind::BigInt("99999999999999999999".parse().unwrap()),
+                TokenKind::Int(31)
+            ]
+        );
         let e = lex("a /* open").unwrap_err();
         assert_eq!(e.span.start, 2);
         let e = lex("a \"open").unwrap_err();

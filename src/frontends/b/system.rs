@@ -110,12 +110,13 @@ impl BSystem {
     /// constant valuations (a model error if PROPERTIES is ill-defined).
     pub fn new(
         interpreter: Interpreter,
-        layout: StateLayout,
+        mut layout: StateLayout,
         file: Arc<SourceFile>,
     ) -> Result<Self, ModelError> {
         let valuations = interpreter
             .constant_valuations()
             .map_err(|e| render_eval_error(&file, &e))?;
+        layout.intern_big_constants(&valuations);
         // A machine without constants has no SETUP_CONSTANTS step (ProB
         // shows no node for it), so it counts no valuation.
         let constant_valuations = if layout.constant_count() == 0 {

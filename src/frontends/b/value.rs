@@ -6,6 +6,7 @@
 //! Sets are kept sorted (by the derived `Ord`) without duplicates, so equal
 //! sets are equal values and compare and hash as such.
 
+use num_bigint::{BigInt, Sign};
 use std::sync::Arc;
 
 /// An element of a given set: set number (see [`crate::frontends::b::types`]) and
@@ -19,9 +20,14 @@ pub struct Elem {
 }
 
 /// A B value.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// Integers are unbounded, as in ProB: one that fits in 64 bits is always an
+/// [`Value::Int`], a larger one always a [`Value::Big`] (so equal integers
+/// are equal values). The order is the derived order of the variants as
+/// listed, except that `Big` sorts among the `Int`s by its value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
-    /// An integer.
+    /// An integer that fits in 64 bits.
     Int(i64),
     /// `TRUE` or `FALSE`.
     Bool(bool),
@@ -38,6 +44,60 @@ pub enum Value {
     /// (`f = %x.(x : NATURAL | x * x)`): it can be applied and tested for
     /// membership, never listed (see [`Symbolic`]).
     Symbolic(Arc<Symbolic>),
+    /// An integer beyond 64 bits (`fact(30)`, `2 ** 100`); never one that
+    /// fits in an `i64` (see [`Value::integer`]).
+    Big(Arc<BigInt>),
+}
+
+impl Value {
+    /// The rank of the variant in the order of values: integers first
+    /// (both kinds), then as declared.
+    #[inline]
+    fn rank(&self) -> u8 {
+        match self {
+            Value::Int(_) | Value::Big(_) => 0,
+            Value::Bool(_) => 1,
+            Value::Str(_) => 2,
+            Value::Elem(_) => 3,
+            Value::Pair(_) => 4,
+            Value::Set(_) => 5,
+            Value::Symbolic(_) => 6,
+        }
+    }
+}
+
+impl PartialOrd for Value {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a.cmp(b),
+            (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
+            (Value::Str(a), Value::Str(b)) => a.cmp(b),
+            (Value::Elem(a), Value::Elem(b)) => a.cmp(b),
+            (Value::Pair(a), Value::Pair(b)) => a.cmp(b),
+            (Value::Set(a), Value::Set(b)) => a.cmp(b),
+            (Value::Symbolic(a), Value::Symbolic(b)) => a.cmp(b),
+            (Value::Big(a), Value::Big(b)) => a.cmp(b),
+            // A `Big` lies beyond every `Int`, on its sign's side.
+            (Value::Big(a), Value::Int(_)) => match a.sign() {
+                Sign::Minus => Ordering::Less,
+                _ => Ordering::Greater,
+            },
+            (Value::Int(_), Value::Big(b)) => match b.sign() {
+                Sign::Minus => Ordering::Greater,
+                _ => Ordering::Less,
+            },
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
 }
 
 /// A constant's defining expression, kept unevaluated: the interpreter's
@@ -81,6 +141,7 @@ impl std::hash::Hash for Symbolic {
 pub mod apply_index;
 pub mod display;
 pub mod fast_hash;
+pub mod integers;
 pub mod relations;
 pub mod sequences;
 pub mod sets;
@@ -121,7 +182,30 @@ impl Value {
         Value::Str(Arc::from(s))
     }
 
-    /// The integer, if this is one.
+    /// The integer `n`: an [`Value::Int`] where it fits in 64 bits, a
+    /// [`Value::Big`] otherwise.
+    pub fn integer(n: BigInt) -> Value {
+        match i64::try_from(&n) {
+            Ok(i) => Value::Int(i),
+            Err(_) => Value::Big(Arc::new(n)),
+        }
+    }
+
+    /// The integer, of either size, if this is one.
+    pub fn as_integer(&self) -> Option<BigInt> {
+        match self {
+            Value::Int(i) => Some(BigInt::from(*i)),
+            Value::Big(b) => Some((**b).clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an integer (of either size).
+    pub fn is_integer(&self) -> bool {
+        matches!(self, Value::Int(_) | Value::Big(_))
+    }
+
+    /// The integer, if this is one that fits in 64 bits.
     pub fn as_int(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),
@@ -145,7 +229,7 @@ impl Value {
         }
     }
 
-    /// The same order as the derived `Ord`, with the scalar cases
+    /// The same order as `Ord`, with the scalar cases
     /// (integers, set elements) inlined: the comparison of the binary
     /// searches on the hot path.
     #[inline]
@@ -176,6 +260,7 @@ impl Value {
     pub fn deep_clone(&self) -> Value {
         match self {
             Value::Int(_) | Value::Bool(_) | Value::Elem(_) => self.clone(),
+            Value::Big(b) => Value::Big(Arc::new((**b).clone())),
             Value::Str(s) => Value::Str(Arc::from(&**s)),
             Value::Pair(p) => Value::Pair(Arc::new((p.0.deep_clone(), p.1.deep_clone()))),
             Value::Set(items) => Value::Set(items.iter().map(Value::deep_clone).collect()),
@@ -192,6 +277,7 @@ impl Value {
             Value::Pair(p) => Some(Arc::as_ptr(p) as *const u8 as usize),
             Value::Set(items) => Some(Arc::as_ptr(items) as *const u8 as usize),
             Value::Symbolic(s) => Some(Arc::as_ptr(s) as *const u8 as usize),
+            Value::Big(b) => Some(Arc::as_ptr(b) as *const u8 as usize),
         }
     }
 
@@ -209,6 +295,7 @@ impl Value {
             (Value::Pair(a), Value::Pair(b)) => Arc::ptr_eq(a, b),
             (Value::Set(a), Value::Set(b)) => Arc::ptr_eq(a, b),
             (Value::Symbolic(a), Value::Symbolic(b)) => Arc::ptr_eq(a, b),
+            (Value::Big(a), Value::Big(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -238,11 +325,16 @@ mod tests {
     }
 
     #[test]
-    fn fast_cmp_agrees_with_the_derived_order() {
+    fn the_order_of_values_and_its_fast_forms_agree() {
         let e = |set, index| Value::Elem(Elem { set, index });
+        let big = |text: &str| Value::integer(text.parse().unwrap());
         let values = [
+            big("-99999999999999999999"),
+            Value::Int(i64::MIN),
             Value::Int(-1),
             Value::Int(3),
+            Value::Int(i64::MAX),
+            big("99999999999999999999"),
             Value::Bool(false),
             Value::Bool(true),
             Value::str("a"),
@@ -252,8 +344,11 @@ mod tests {
             Value::empty_set(),
             Value::set_from_vec(vec![Value::Int(2), Value::Int(1)]),
         ];
-        for a in &values {
-            for b in &values {
+        // Listed in ascending order: integers of both sizes by value.
+        for (i, a) in values.iter().enumerate() {
+            for (j, b) in values.iter().enumerate() {
+                assert_eq!(a.cmp(b), i.cmp(&j), "{a:?} vs {b:?}");
+                assert_eq!(a.partial_cmp(b), Some(i.cmp(&j)));
                 assert_eq!(a.fast_cmp(b), a.cmp(b), "{a:?} vs {b:?}");
                 assert_eq!(a.fast_eq(b), a == b, "{a:?} vs {b:?}");
             }

@@ -14,6 +14,7 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     match &expr.kind {
         ExprKind::Ident(_)
         | ExprKind::Int(_)
+        | ExprKind::BigInt(_)
         | ExprKind::Str(_)
         | ExprKind::True
         | ExprKind::False

@@ -12,6 +12,7 @@ pub fn show(e: &Expr) -> String {
     match &e.kind {
         Ident(n) => n.clone(),
         Int(n) => n.to_string(),
+        BigInt(n) => format!("big:{n}"),
         Str(s) => format!("{s:?}"),
         True => "TRUE".into(),
         False => "FALSE".into(),

@@ -103,6 +103,7 @@ pub(super) fn replace_in_expr(e: &mut Expr, map: &Replacements) {
             }
         }
         ExprKind::Int(_)
+        | ExprKind::BigInt(_)
         | ExprKind::Str(_)
         | ExprKind::True
         | ExprKind::False

@@ -148,6 +148,7 @@ impl<'a> Compiler<'a> {
             name: name.name.clone(),
             text: text.into(),
             last: Default::default(),
+            recursive: slots.contains(&k),
         });
         let symbolic = super::symbolic::SymbolicDef {
             def,
@@ -522,6 +523,7 @@ impl<'a> Compiler<'a> {
         let kind = match &e.kind {
             ExprKind::Ident(name) => self.lookup(name, span)?,
             ExprKind::Int(i) => EK::Lit(Value::Int(*i)),
+            ExprKind::BigInt(n) => EK::Lit(Value::integer(n.clone())),
             ExprKind::Str(s) => EK::Lit(Value::str(s)),
             ExprKind::True => EK::Lit(Value::Bool(true)),
             ExprKind::False => EK::Lit(Value::Bool(false)),

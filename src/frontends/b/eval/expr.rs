@@ -1,7 +1,8 @@
 //! Evaluating compiled expressions to values.
 //!
-//! Integer arithmetic is checked (overflow is a well-definedness error, as
-//! is division by zero); `-` and `*` are integer or set operations depending
+//! Integer arithmetic is exact: in 64 bits where the operands and the result
+//! fit, beyond that in [`crate::frontends::b::value::integers`] (division by
+//! zero is a well-definedness error); `-` and `*` are integer or set operations depending
 //! on the operands' values (the type checker has ensured both agree).
 //! Symbolic sets (`NAT`, `POW(S)`, `A --> B`, ...) are only materialised
 //! when used as a value; membership and enumeration handle them without
@@ -11,13 +12,52 @@ use super::ir::{CExpr, EK, Slot, Solver};
 use super::{Env, Fail, Interpreter, R, within_budget_every};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
+use crate::frontends::b::value::integers::{self, IntOp};
 use crate::frontends::b::value::relations::{self as rel, Applied};
 use crate::frontends::b::value::{Value, sequences as seqs, sets};
 
-/// The integer in `v`, or a type error at `span`.
+/// The integer in `v`, or a type error at `span` (also for an integer
+/// beyond 64 bits where orbit needs one that fits: a count, an index, a
+/// bound to enumerate).
+#[inline]
 pub fn int(v: &Value, span: Span) -> R<i64> {
-    v.as_int()
-        .ok_or_else(|| Fail::new(span, "expected an integer"))
+    match v {
+        Value::Int(i) => Ok(*i),
+        _ => Err(not_an_int(v, span)),
+    }
+}
+
+/// The error for a value [`int`] cannot read.
+#[cold]
+#[inline(never)]
+fn not_an_int(v: &Value, span: Span) -> Fail {
+    match v {
+        Value::Big(b) => Fail::new(
+            span,
+            format!(
+                "not supported yet: the integer {b}, beyond 64 bits, here (orbit computes and \
+                 compares such integers, but does not count, index or enumerate with them)"
+            ),
+        ),
+        _ => Fail::new(span, "expected an integer"),
+    }
+}
+
+/// `va op vb` on integers of any size (the path beyond 64 bits), or a
+/// type error at the operand's span.
+#[cold]
+#[inline(never)]
+fn big_arith(op: IntOp, va: &Value, vb: &Value, spans: (Span, Span), span: Span) -> R<Value> {
+    let (sa, sb) = spans;
+    if !va.is_integer() {
+        return Err(not_an_int(va, sa));
+    }
+    if !vb.is_integer() {
+        return Err(not_an_int(vb, sb));
+    }
+    integers::binary_values(op, va, vb)
+        .expect("both integers")
+        .map_err(|e| Fail::new(span, e.message(op)))
 }
 
 /// The elements of the set `v`, or a type error at `span`.
@@ -86,10 +126,6 @@ pub(crate) fn thread_copy(v: &Value) -> Value {
         copies.insert(address, (v.clone(), copy.clone()));
         copy
     })
-}
-
-fn overflow(span: Span) -> Fail {
-    Fail::new(span, "integer overflow")
 }
 
 impl Interpreter {
@@ -443,18 +479,22 @@ impl Interpreter {
         match kind {
             QuantifiedExprKind::Sum | QuantifiedExprKind::Product => {
                 let sum = kind == QuantifiedExprKind::Sum;
-                let mut acc: i64 = if sum { 0 } else { 1 };
+                let mut acc = Value::Int(if sum { 0 } else { 1 });
+                let op = if sum { IntOp::Add } else { IntOp::Mul };
                 self.solve(solver, env, &mut |env| {
-                    let v = int(&self.eval(body, env)?, body.span)?;
-                    acc = if sum {
-                        acc.checked_add(v)
-                    } else {
-                        acc.checked_mul(v)
-                    }
-                    .ok_or_else(|| overflow(span))?;
+                    let v = self.eval(body, env)?;
+                    let next = match (&acc, &v) {
+                        (Value::Int(a), Value::Int(b)) if sum => a.checked_add(*b),
+                        (Value::Int(a), Value::Int(b)) => a.checked_mul(*b),
+                        _ => None,
+                    };
+                    acc = match next {
+                        Some(n) => Value::Int(n),
+                        None => big_arith(op, &acc, &v, (span, body.span), span)?,
+                    };
                     Ok(true)
                 })?;
-                Ok(Value::Int(acc))
+                Ok(acc)
             }
             QuantifiedExprKind::Union => {
                 let mut acc: Vec<Value> = Vec::new();
@@ -508,7 +548,10 @@ impl Interpreter {
         let v = self.eval(a, env)?;
         let sp = a.span;
         Ok(match op {
-            Minus => Value::Int(int(&v, sp)?.checked_neg().ok_or_else(|| overflow(span))?),
+            Minus => match v.as_int().and_then(i64::checked_neg) {
+                Some(n) => Value::Int(n),
+                None => big_arith(IntOp::Sub, &Value::Int(0), &v, (span, sp), span)?,
+            },
             Not => return Err(Fail::new(span, "a predicate used as a value")),
             Inverse => Value::set_from_vec(rel::inverse(set(&v, sp)?)),
             Card => Value::Int(set(&v, sp)?.len() as i64),
@@ -582,8 +625,14 @@ impl Interpreter {
                 }
                 seqs::from_owned(out)
             }
-            Succ => Value::Int(int(&v, sp)?.checked_add(1).ok_or_else(|| overflow(span))?),
-            Pred => Value::Int(int(&v, sp)?.checked_sub(1).ok_or_else(|| overflow(span))?),
+            Succ => match v.as_int().and_then(|i| i.checked_add(1)) {
+                Some(n) => Value::Int(n),
+                None => big_arith(IntOp::Add, &v, &Value::Int(1), (sp, span), span)?,
+            },
+            Pred => match v.as_int().and_then(|i| i.checked_sub(1)) {
+                Some(n) => Value::Int(n),
+                None => big_arith(IntOp::Sub, &v, &Value::Int(1), (sp, span), span)?,
+            },
             Fnc => {
                 let r = set(&v, sp)?;
                 let out: Vec<Value> = rel::domain(r)
@@ -689,19 +738,22 @@ impl Interpreter {
         let va = self.eval(a, env)?;
         let vb = self.eval(b, env)?;
         let (sa, sb) = (a.span, b.span);
-        let arith = |f: fn(i64, i64) -> Option<i64>| -> R<Value> {
-            Ok(Value::Int(
-                f(int(&va, sa)?, int(&vb, sb)?).ok_or_else(|| overflow(span))?,
-            ))
+        let arith = |f: fn(i64, i64) -> Option<i64>, op: IntOp| -> R<Value> {
+            if let (Value::Int(x), Value::Int(y)) = (&va, &vb)
+                && let Some(r) = f(*x, *y)
+            {
+                return Ok(Value::Int(r));
+            }
+            big_arith(op, &va, &vb, (sa, sb), span)
         };
         Ok(match op {
-            Add => arith(i64::checked_add)?,
+            Add => arith(i64::checked_add, IntOp::Add)?,
             Minus => match (&va, &vb) {
                 // `s - {}` and `{} - s` share `s`'s elements instead of
                 // copying them (a loop's `set := set - removed` of a large set).
                 (Value::Set(x), Value::Set(y)) if x.is_empty() || y.is_empty() => va.clone(),
                 (Value::Set(x), Value::Set(y)) => Value::set_from_sorted(sets::difference(x, y)),
-                _ => arith(i64::checked_sub)?,
+                _ => arith(i64::checked_sub, IntOp::Sub)?,
             },
             Mul => match (&va, &vb) {
                 (Value::Set(x), Value::Set(y)) => {
@@ -713,10 +765,14 @@ impl Interpreter {
                     }
                     Value::set_from_sorted(out)
                 }
-                _ => arith(i64::checked_mul)?,
+                _ => arith(i64::checked_mul, IntOp::Mul)?,
             },
             Div | Mod => {
-                let (x, y) = (int(&va, sa)?, int(&vb, sb)?);
+                let (Value::Int(x), Value::Int(y)) = (&va, &vb) else {
+                    let op = if op == Div { IntOp::Div } else { IntOp::Mod };
+                    return big_arith(op, &va, &vb, (sa, sb), span);
+                };
+                let (x, y) = (*x, *y);
                 if y == 0 {
                     return Err(Fail::new(
                         span,
@@ -726,23 +782,44 @@ impl Interpreter {
                 if op == Mod && (x < 0 || y < 0) {
                     return Err(Fail::new(span, "mod with a negative operand"));
                 }
-                // B division truncates towards zero, like Rust's.
-                Value::Int(
-                    if op == Div {
-                        x.checked_div(y)
-                    } else {
-                        x.checked_rem(y)
-                    }
-                    .ok_or_else(|| overflow(span))?,
-                )
+                // B division truncates towards zero, like Rust's
+                // (`MININT / -1` overflows 64 bits).
+                match if op == Div {
+                    x.checked_div(y)
+                } else {
+                    x.checked_rem(y)
+                } {
+                    Some(r) => Value::Int(r),
+                    None => big_arith(IntOp::Div, &va, &vb, (sa, sb), span)?,
+                }
             }
             Power => {
-                let (x, y) = (int(&va, sa)?, int(&vb, sb)?);
-                if y < 0 {
-                    return Err(Fail::new(span, "negative exponent"));
+                if let (Value::Int(x), Value::Int(y)) = (&va, &vb)
+                    && let Ok(y) = u32::try_from(*y)
+                    && let Some(r) = x.checked_pow(y)
+                {
+                    Value::Int(r)
+                } else {
+                    big_arith(IntOp::Pow, &va, &vb, (sa, sb), span)?
                 }
-                let y = u32::try_from(y).map_err(|_| overflow(span))?;
-                Value::Int(x.checked_pow(y).ok_or_else(|| overflow(span))?)
+            }
+            Interval
+                if matches!((&va, &vb), (Value::Big(_), _) | (_, Value::Big(_)))
+                    && va.is_integer()
+                    && vb.is_integer() =>
+            {
+                // A bound beyond 64 bits: empty, or too large to build.
+                if vb < va {
+                    return Ok(Value::empty_set());
+                }
+                return Err(Fail::infinite(
+                    span,
+                    format!(
+                        "the interval {}..{} is too large to build",
+                        va.as_integer().expect("an integer"),
+                        vb.as_integer().expect("an integer")
+                    ),
+                ));
             }
             Interval => {
                 let (lo, hi) = (int(&va, sa)?, int(&vb, sb)?);

@@ -132,10 +132,13 @@ fn holds_symbolic(v: &Value) -> bool {
         Value::Pair(p) => holds_symbolic(&p.0) || holds_symbolic(&p.1),
         // The elements of a set share a type: scalars hold none.
         Value::Set(items) => match items.first() {
-            None | Some(Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Elem(_)) => false,
+            None
+            | Some(
+                Value::Int(_) | Value::Big(_) | Value::Bool(_) | Value::Str(_) | Value::Elem(_),
+            ) => false,
             Some(_) => items.iter().any(holds_symbolic),
         },
-        Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Elem(_) => false,
+        Value::Int(_) | Value::Big(_) | Value::Bool(_) | Value::Str(_) | Value::Elem(_) => false,
     }
 }
 

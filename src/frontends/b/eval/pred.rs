@@ -127,9 +127,14 @@ impl Interpreter {
             }
             EK::Lit(sv) => Ok(sets::contains(set(sv, s.span)?, v)),
             EK::Ints(kind) => {
-                let Value::Int(i) = v else { return Ok(false) };
                 let (lo, hi) = self.int_bounds(*kind);
-                Ok(lo.is_none_or(|lo| *i >= lo) && hi.is_none_or(|hi| *i <= hi))
+                Ok(match v {
+                    Value::Int(i) => lo.is_none_or(|lo| *i >= lo) && hi.is_none_or(|hi| *i <= hi),
+                    // Beyond 64 bits: only in a set unbounded on its side.
+                    Value::Big(b) if b.sign() == num_bigint::Sign::Minus => lo.is_none(),
+                    Value::Big(_) => hi.is_none(),
+                    _ => false,
+                })
             }
             EK::Strings => Ok(matches!(v, Value::Str(_))),
             // Every value of the type (the checker typed `v`).
@@ -143,10 +148,21 @@ impl Interpreter {
                 Ok(false)
             }
             EK::Binary(Interval, a, b) => {
-                let Value::Int(i) = v else { return Ok(false) };
-                let lo = int(&self.eval(a, env)?, a.span)?;
-                let hi = int(&self.eval(b, env)?, b.span)?;
-                Ok(lo <= *i && *i <= hi)
+                if !v.is_integer() {
+                    return Ok(false);
+                }
+                let (lo, hi) = (self.eval(a, env)?, self.eval(b, env)?);
+                if let (Value::Int(i), Value::Int(lo), Value::Int(hi)) = (v, &lo, &hi) {
+                    return Ok(lo <= i && i <= hi);
+                }
+                // An integer beyond 64 bits on either side.
+                if !lo.is_integer() {
+                    int(&lo, a.span)?;
+                }
+                if !hi.is_integer() {
+                    int(&hi, b.span)?;
+                }
+                Ok(lo <= *v && *v <= hi)
             }
             EK::Unary(UnaryOp::Dom, r) => {
                 // `x : dom(r)`: a binary search for the run of pairs from x.
@@ -434,13 +450,30 @@ fn compare(op: Cmp, va: &Value, vb: &Value, a: &CExpr, b: &CExpr) -> R<bool> {
             equal == (op == Cmp::Eq)
         }
         _ => {
-            let (x, y) = (int(va, a.span)?, int(vb, b.span)?);
+            let ord = match (va, vb) {
+                (Value::Int(x), Value::Int(y)) => x.cmp(y),
+                _ => compare_big(va, vb, a, b)?,
+            };
             match op {
-                Cmp::Lt => x < y,
-                Cmp::Le => x <= y,
-                Cmp::Gt => x > y,
-                _ => x >= y,
+                Cmp::Lt => ord.is_lt(),
+                Cmp::Le => ord.is_le(),
+                Cmp::Gt => ord.is_gt(),
+                _ => ord.is_ge(),
             }
         }
     })
+}
+
+/// The order of two integers of which one is beyond 64 bits, or a type
+/// error.
+#[cold]
+#[inline(never)]
+fn compare_big(va: &Value, vb: &Value, a: &CExpr, b: &CExpr) -> R<std::cmp::Ordering> {
+    if !va.is_integer() {
+        int(va, a.span)?;
+    }
+    if !vb.is_integer() {
+        int(vb, b.span)?;
+    }
+    Ok(va.cmp(vb))
 }

@@ -81,6 +81,30 @@ pub struct Definition {
     /// the other or on two threads at once (see
     /// `Interpreter::race_for_constants`).
     pub last: Arc<parking_lot::Mutex<Option<super::memo::Kept>>>,
+    /// Whether it refers to its own constant (`fib = %x.(.. | fib(x - 1) +
+    /// fib(x - 2))`): its applications are remembered per thread
+    /// ([`APPLIED`]).
+    pub recursive: bool,
+}
+
+/// Most applications of recursive definitions a thread remembers.
+const MAX_APPLIED: usize = 1 << 18;
+
+/// The applications of recursive definitions a thread has evaluated, with
+/// the constants they were evaluated with: `fib(x)` solved by a plan that
+/// evaluates `fib(x - 1)` once to find a candidate and once to check it
+/// costs two calls per level, 2^n in all, without them (ProB memoises
+/// such functions too).
+#[derive(Default)]
+struct Applied {
+    /// The constants the images were computed with.
+    constants: Vec<Value>,
+    /// (definition, argument) to its images.
+    images: std::collections::HashMap<(u32, Value), Vec<Value>>,
+}
+
+thread_local! {
+    static APPLIED: std::cell::RefCell<Applied> = Default::default();
 }
 
 /// The error for listing a symbolic set (`card`, iteration, equality
@@ -343,13 +367,32 @@ impl Interpreter {
         super::within_budget(span)?;
         let _depth = Depth::enter(span)?;
         let mut denv = self.definition_env(env);
-        self.images(
-            &self.definitions[r.def as usize].expr,
-            x,
-            span,
-            &mut denv,
-            out,
-        )
+        let definition = &self.definitions[r.def as usize];
+        if !definition.recursive {
+            return self.images(&definition.expr, x, span, &mut denv, out);
+        }
+        let constants = &denv.frame[..self.num_constants];
+        let key = (r.def, x.clone());
+        let known = APPLIED.with_borrow(|applied| {
+            (applied.constants.as_slice() == constants)
+                .then(|| applied.images.get(&key).cloned())
+                .flatten()
+        });
+        if let Some(images) = known {
+            out.extend(images);
+            return Ok(());
+        }
+        let before = out.len();
+        self.images(&definition.expr, x, span, &mut denv, out)?;
+        let constants = &denv.frame[..self.num_constants];
+        APPLIED.with_borrow_mut(|applied| {
+            if applied.constants.as_slice() != constants || applied.images.len() >= MAX_APPLIED {
+                applied.images.clear();
+                applied.constants = constants.to_vec();
+            }
+            applied.images.insert(key, out[before..].to_vec());
+        });
+        Ok(())
     }
 
     /// Pushes onto `out` every `y` with `x |-> y` in the relation `e` (a

@@ -309,6 +309,11 @@ impl Parser<'_> {
                 self.bump();
                 Ok(node(ExprKind::Int(n), start))
             }
+            TokenKind::BigInt(n) => {
+                let n = n.clone();
+                self.bump();
+                Ok(node(ExprKind::BigInt(n), start))
+            }
             TokenKind::Str(_) | TokenKind::Ident(_) => {
                 let token = self.bump();
                 match token.kind {
@@ -322,6 +327,18 @@ impl Parser<'_> {
                 if let TokenKind::Int(n) = *self.peek_kind() {
                     self.bump();
                     return Ok(node(ExprKind::Int(-n), self.span_from(start)));
+                }
+                if let TokenKind::BigInt(n) = self.peek_kind() {
+                    let n = -n.clone();
+                    self.bump();
+                    // `-9223372036854775808` is MININT of 64 bits.
+                    return Ok(node(
+                        match i64::try_from(&n) {
+                            Ok(i) => ExprKind::Int(i),
+                            Err(_) => ExprKind::BigInt(n),
+                        },
+                        self.span_from(start),
+                    ));
                 }
                 let operand = self.expr_bp(UNARY_MINUS)?;
                 Ok(node(

@@ -123,6 +123,22 @@ impl StateLayout {
         }
     }
 
+    /// Stores each `INTEGER` constant that holds an integer beyond 64 bits
+    /// in some valuation as an interned id instead of the raw word (both
+    /// are one 64-bit word, so offsets and packing stay as they are).
+    pub fn intern_big_constants(&mut self, valuations: &[Vec<Value>]) {
+        for (i, slot) in self.slots[..self.constants].iter_mut().enumerate() {
+            if matches!(slot.codec, Codec::Int)
+                && valuations
+                    .iter()
+                    .any(|v| matches!(v.get(i), Some(Value::Big(_))))
+            {
+                debug_assert_eq!(Codec::Interned.leaf_bits(), Codec::Int.leaf_bits());
+                slot.codec = Codec::Interned;
+            }
+        }
+    }
+
     /// Packs the variables that the invariant bounds, given one entry per
     /// variable: integers with a range in `int_ranges` (see
     /// [`range_of_variables`]) as offsets in it, and sets with a carrier
@@ -353,11 +369,7 @@ impl StateLayout {
         out.resize(self.width, 0);
         for (slot, value) in self.slots.iter().zip(constants.iter().chain(variables)) {
             let w = slot.codec.width();
-            slot.codec.encode(
-                value,
-                &self.interner,
-                &mut out[slot.offset..slot.offset + w],
-            )?;
+            self.encode_slot(slot, value, &mut out[slot.offset..slot.offset + w])?;
         }
         Ok(())
     }
@@ -371,11 +383,7 @@ impl StateLayout {
     ) -> Result<(), EncodeError> {
         for (slot, value) in self.slots[self.constants..].iter().zip(variables) {
             let w = slot.codec.width();
-            slot.codec.encode(
-                value,
-                &self.interner,
-                &mut state[slot.offset..slot.offset + w],
-            )?;
+            self.encode_slot(slot, value, &mut state[slot.offset..slot.offset + w])?;
         }
         Ok(())
     }
@@ -398,7 +406,7 @@ impl StateLayout {
             if old.is_identical(new) {
                 out[words.clone()].copy_from_slice(&state[words]);
             } else {
-                slot.codec.encode(new, &self.interner, &mut out[words])?;
+                self.encode_slot(slot, new, &mut out[words])?;
             }
         }
         Ok(())
@@ -544,14 +552,34 @@ impl StateLayout {
         );
     }
 
-    /// Encodes one slot's value into its words `out` (exactly the codec's width).
+    /// Encodes one slot's value into its words `out` (exactly the codec's
+    /// width). An integer beyond 64 bits in an `INTEGER` slot (one word)
+    /// cannot be stored: [`StateLayout::pack_failure`] then says so.
+    #[inline]
     pub fn encode_slot(
         &self,
         slot: &Slot,
         value: &Value,
         out: &mut [u64],
     ) -> Result<(), EncodeError> {
-        slot.codec.encode(value, &self.interner, out)
+        slot.codec
+            .encode(value, &self.interner, out)
+            .inspect_err(|_| self.note_unstorable(slot, value))
+    }
+
+    /// Records why `value` does not fit `slot`, where the model (not a
+    /// mismatch of types) is the reason.
+    #[cold]
+    #[inline(never)]
+    fn note_unstorable(&self, slot: &Slot, value: &Value) {
+        if let (Codec::Int, Value::Big(b)) = (&slot.codec, value) {
+            let _ = self.overflow.set(format!(
+                "not supported yet: storing the integer {b}, beyond 64 bits, in `{}` (an \
+                 INTEGER constant or variable is one 64-bit word; larger integers are computed \
+                 and compared, and stored inside sets, sequences and functions)",
+                slot.name
+            ));
+        }
     }
 
     /// Decodes one slot of `state`.

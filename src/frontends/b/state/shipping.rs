@@ -100,6 +100,10 @@ fn write_value(value: &Value, out: &mut Vec<u8>) {
             out.extend_from_slice(&s.def.to_le_bytes());
             write_bytes(s.text.as_bytes(), out);
         }
+        Value::Big(b) => {
+            out.push(7);
+            write_bytes(&b.to_signed_bytes_le(), out);
+        }
     }
 }
 
@@ -169,6 +173,10 @@ fn read_value(bytes: &mut &[u8], depth: usize) -> Result<Value, String> {
             def: take_u32(bytes)?,
             text: take_str(bytes)?,
         })),
+        7 => {
+            let len = usize::try_from(take_u64(bytes)?).map_err(|_| "an integer too long")?;
+            Value::integer(num_bigint::BigInt::from_signed_bytes_le(take(bytes, len)?))
+        }
         tag => return Err(format!("unknown value tag {tag}")),
     })
 }
@@ -193,6 +201,7 @@ mod tests {
             Value::Elem(Elem { set: 2, index: 7 }),
             seq,
             Value::Set(Arc::from(vec![int(3), int(1 << 40)])),
+            Value::integer("-340282366920938463463374607431768211457".parse().unwrap()),
             Value::Symbolic(Arc::new(Symbolic {
                 def: 4,
                 text: "%x.(x : NATURAL | x * x)".into(),

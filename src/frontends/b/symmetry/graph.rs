@@ -62,6 +62,7 @@ const SET: u32 = 0x4000_0000;
 enum Scalar {
     Bool(bool),
     Int(i64),
+    Big(Arc<num_bigint::BigInt>),
     Str(Arc<str>),
     Fixed(u32, u32),
 }
@@ -342,6 +343,7 @@ impl StateGraphs {
         match value {
             Value::Elem(e) => self.elem(scratch, e.set, e.index),
             Value::Int(i) => self.scalar(scratch, Scalar::Int(*i)),
+            Value::Big(b) => self.scalar(scratch, Scalar::Big(b.clone())),
             Value::Bool(b) => self.scalar(scratch, Scalar::Bool(*b)),
             Value::Str(s) => self.scalar(scratch, Scalar::Str(s.clone())),
             // A definition reads only constants, which the permutations

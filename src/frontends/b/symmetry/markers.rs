@@ -118,7 +118,8 @@ impl Markers {
                     self.collect(item, p, paths);
                 }
             }
-            Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => {}
+            Value::Int(_) | Value::Big(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => {
+            }
         }
     }
 
@@ -152,7 +153,8 @@ impl Markers {
                     self.collect_in_context(item, p, member, first, out);
                 }
             }
-            Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => {}
+            Value::Int(_) | Value::Big(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => {
+            }
         }
     }
 
@@ -167,6 +169,10 @@ impl Markers {
                 None => mix((u64::from(e.set) << 32 | u64::from(e.index)) ^ 0x3c),
             },
             Value::Int(i) => mix(*i as u64 ^ 0x11),
+            Value::Big(b) => b
+                .to_signed_bytes_le()
+                .iter()
+                .fold(0x44, |h, &x| mix(h.rotate_left(5) ^ u64::from(x))),
             Value::Symbolic(s) => mix(u64::from(s.def) ^ 0x55),
             Value::Bool(b) => mix(*b as u64 ^ 0x22),
             Value::Str(s) => s

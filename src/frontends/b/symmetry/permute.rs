@@ -69,7 +69,9 @@ impl PermuteB for Permutation {
                 v.sort();
                 Value::Set(Arc::from(v))
             }
-            Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => value.clone(),
+            Value::Int(_) | Value::Big(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => {
+                value.clone()
+            }
         }
     }
 

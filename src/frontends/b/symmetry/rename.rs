@@ -123,7 +123,7 @@ fn elements(v: &Value, f: &mut dyn FnMut(u32, u32)) {
             elements(&p.1, f);
         }
         Value::Set(items) => items.iter().for_each(|x| elements(x, f)),
-        Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => {}
+        Value::Int(_) | Value::Big(_) | Value::Bool(_) | Value::Str(_) | Value::Symbolic(_) => {}
     }
 }
 

@@ -289,7 +289,7 @@ impl Checker {
     pub(crate) fn infer(&mut self, e: &Expr) -> TermId {
         match &e.kind {
             ExprKind::Ident(name) => self.ident(name, e.span).term,
-            ExprKind::Int(_) => self.terms.int(),
+            ExprKind::Int(_) | ExprKind::BigInt(_) => self.terms.int(),
             ExprKind::Str(_) => self.terms.string(),
             ExprKind::True | ExprKind::False => self.terms.bool(),
             ExprKind::Constant(c) => self.constant(*c),

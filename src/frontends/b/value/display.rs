@@ -89,6 +89,7 @@ fn write_value(
     let sets = cx.sets;
     match v {
         Value::Int(i) => write!(f, "{i}"),
+        Value::Big(b) => write!(f, "{b}"),
         Value::Bool(true) => f.write_str("TRUE"),
         Value::Bool(false) => f.write_str("FALSE"),
         Value::Str(s) => write!(f, "\"{s}\""),
