@@ -894,7 +894,13 @@ impl<'a> Compiler<'a> {
                         PK::ForAll(Box::new(solver), Box::new(goal))
                     }
                     Quantifier::Exists => {
-                        PK::Exists(Box::new(self.binder_solver(names, &vars, body, span)?))
+                        let mut solver = self.binder_solver(names, &vars, body, span)?;
+                        let types = names
+                            .iter()
+                            .map(|n| self.types.bound_type(n).cloned())
+                            .collect::<Option<Vec<Type>>>();
+                        solver.by_solver = self.large_binder_unknowns(names, types, &solver);
+                        PK::Exists(Box::new(solver))
                     }
                 };
                 self.pop(mark);

@@ -7,8 +7,8 @@
 //! common guards `p : PROC - proc` or `f : A --> B` allocate nothing.
 
 use super::expr::{int, set, thread_copy};
-use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK};
-use super::{Env, Interpreter, R};
+use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Solver};
+use super::{Env, Fail, Interpreter, R};
 use crate::frontends::b::ast::{BinaryOp, UnaryOp};
 use crate::frontends::b::value::relations as rel;
 use crate::frontends::b::value::{Value, sequences as seqs, sets};
@@ -87,6 +87,9 @@ impl Interpreter {
                 Ok(all)
             }
             PK::Exists(solver) => {
+                if let Some(found) = self.exists_by_solver(solver, env)? {
+                    return Ok(found);
+                }
                 let mut found = false;
                 self.solve(solver, env, &mut |_| {
                     found = true;
@@ -94,6 +97,28 @@ impl Interpreter {
                 })?;
                 Ok(found)
             }
+        }
+    }
+
+    /// Whether `#x.(P)` holds, found by the constraint solver where
+    /// enumeration would try more than [`super::cp::AUTO_THRESHOLD`]
+    /// candidates (`#p.(p : V >->> V & !(x, y).(...))`, a graph
+    /// isomorphism); `None` leaves it to enumeration.
+    fn exists_by_solver(&self, solver: &Solver, env: &mut Env<'_>) -> R<Option<bool>> {
+        let Some(binder) = solver.by_solver.as_deref() else {
+            return Ok(None);
+        };
+        if self.constant_solver == super::cp::ConstantSolver::Enumerate {
+            return Ok(None);
+        }
+        let base = solver.vars[0] as usize;
+        match self.solve_binder(base, binder, env, super::cp::Search::Exists) {
+            None => Ok(None),
+            Some(Ok(valuations)) => Ok(Some(!valuations.is_empty())),
+            Some(Err(e)) => Err(match e.stopped {
+                Some(reason) => Fail::stopped(e.span, reason),
+                None => Fail::new(e.span, e.message),
+            }),
         }
     }
 

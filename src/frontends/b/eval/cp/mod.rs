@@ -71,8 +71,8 @@ use crate::frontends::b::value::Value;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ConstantSolver {
     /// The constraint solver where the predicate is within its reach and
-    /// enumeration would try more than [`AUTO_THRESHOLD`] candidates;
-    /// enumeration otherwise.
+    /// enumeration would try more than 100,000 candidates; enumeration
+    /// otherwise.
     #[default]
     Auto,
     /// orbit's generate-and-test enumeration only.
@@ -91,6 +91,9 @@ pub(crate) enum Search {
     /// A comprehension's variables: solved where enumeration would try
     /// more than [`AUTO_THRESHOLD`] candidates.
     Comprehension,
+    /// The variables of `#x.(P)`, as a comprehension's, where one
+    /// solution answers.
+    Exists,
 }
 
 /// Candidate valuations above which `auto` hands the constants to the
@@ -278,6 +281,7 @@ impl Interpreter {
                 frame: vec![super::unset(); self.properties_frame],
             },
             trusts_range: false,
+            first_only: false,
         };
         self.solve_unknowns(&unknowns, conjuncts, auto, check_only)
     }
@@ -305,8 +309,9 @@ impl Interpreter {
                 frame: env.frame.clone(),
             },
             trusts_range: search == Search::Parameters,
+            first_only: search == Search::Exists,
         };
-        let auto = search == Search::Comprehension;
+        let auto = matches!(search, Search::Comprehension | Search::Exists);
         let solve =
             std::panic::AssertUnwindSafe(|| self.solve_unknowns(&unknowns, conjuncts, auto, false));
         let stopped = |reason| super::EvalError {

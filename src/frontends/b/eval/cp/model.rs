@@ -2,6 +2,7 @@
 //! variables and constraints, and the enumeration of its solutions (see
 //! the parent module for what is translated).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use pumpkin_conflict_resolvers::resolvers::ResolutionResolver;
@@ -182,6 +183,9 @@ pub(super) struct Unknowns<'i> {
     /// there, as in ProB's CLP(FD)); else it is refused (the constants,
     /// whose solution may lie beyond it: `fib : 0..200 --> INTEGER`).
     pub(super) trusts_range: bool,
+    /// Whether one solution suffices (`#x.(P)`): the search stops at the
+    /// first.
+    pub(super) first_only: bool,
 }
 
 /// The solver's model of the unknowns.
@@ -206,6 +210,9 @@ pub(super) struct Model<'i> {
     pub(super) decision: Vec<DomainId>,
     /// The literal `[x >= 1]` of each 0/1 variable that has one.
     pub(super) bit_lits: std::collections::HashMap<DomainId, Literal>,
+    /// The literal of each atomic predicate `[x = v]`, `[x <= v]`, `[x >=
+    /// v]` made so far ([`Model::atom_lit`]).
+    atom_lits: std::collections::HashMap<(DomainId, Atom, i32), Literal>,
     /// Set while a binder is planned again (never twice).
     replanning: bool,
     /// Integers that nothing bounds before propagation: their variables,
@@ -219,6 +226,8 @@ pub(super) struct Model<'i> {
     clamped: Vec<DomainId>,
     /// See [`Unknowns::trusts_range`].
     trusts_range: bool,
+    /// See [`Unknowns::first_only`].
+    first_only: bool,
     /// Constants computed from the solution after solving, by their
     /// defining conjunct `k = E`, which is beyond the translation: the
     /// solver does not search their values.
@@ -259,6 +268,14 @@ pub(super) enum Built {
     Split(usize, Vec<Value>),
 }
 
+/// An atomic predicate on one variable and a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Atom {
+    Eq,
+    Le,
+    Ge,
+}
+
 /// Most values of a constant [`Built::Split`] cases on.
 const MAX_SPLIT: i64 = 64;
 
@@ -282,11 +299,13 @@ impl<'i> Model<'i> {
             env: unknowns.env,
             decision: Vec::new(),
             bit_lits: std::collections::HashMap::new(),
+            atom_lits: std::collections::HashMap::new(),
             replanning: false,
             wide: Vec::new(),
             first_wide: None,
             clamped: Vec::new(),
             trusts_range: unknowns.trusts_range,
+            first_only: unknowns.first_only,
             deferred: deferred.to_vec(),
             definitions: Vec::new(),
             filters: Vec::new(),
@@ -545,6 +564,9 @@ impl<'i> Model<'i> {
                 .collect();
             if let Some(valuation) = self.completed(valuation)? {
                 out.push(valuation);
+                if self.first_only {
+                    break;
+                }
             }
             if self.decision.is_empty() {
                 break;
@@ -1469,6 +1491,9 @@ impl<'i> Model<'i> {
                 if d.terms.is_empty() {
                     return Ok(self.constant_lit(compare(op, d.k, 0)));
                 }
+                if let [(c, x)] = d.terms[..] {
+                    return Ok(self.one_var_lit(op, c, x, d.k));
+                }
                 let (vars, rhs) = self.linear(&d, span)?;
                 let l = self.cp.new_literal();
                 let tag = self.tag;
@@ -1492,6 +1517,63 @@ impl<'i> Model<'i> {
                 Ok(l)
             }
         }
+    }
+
+    /// A literal for `c·x + k op 0`: an atomic predicate on `x` (bounds
+    /// and equalities are the solver's own literals, where a reified
+    /// linear constraint would be a propagator each).
+    fn one_var_lit(&mut self, op: Cmp, c: i64, x: DomainId, k: i64) -> Literal {
+        // Integers: `< 0` is `+ 1 <= 0`; `>= 0` is `-(c·x + k) <= 0`.
+        let (c, k) = match op {
+            Cmp::Eq | Cmp::Neq => {
+                let l = if (-k) % c == 0 {
+                    self.atom_lit(x, Atom::Eq, -k / c)
+                } else {
+                    self.constant_lit(false)
+                };
+                return if op == Cmp::Eq { l } else { !l };
+            }
+            Cmp::Le => (c, k),
+            Cmp::Lt => (c, k + 1),
+            Cmp::Ge => (-c, -k),
+            Cmp::Gt => (-c, 1 - k),
+        };
+        // `c·x <= -k`
+        if c > 0 {
+            self.atom_lit(x, Atom::Le, floor_div(-k, c))
+        } else {
+            self.atom_lit(x, Atom::Ge, -floor_div(-k, -c))
+        }
+    }
+
+    /// The literal of `x = v`, `x <= v` or `x >= v`, made once per
+    /// predicate; constant where `v` lies outside `x`'s initial bounds.
+    pub(super) fn atom_lit(&mut self, x: DomainId, atom: Atom, v: i64) -> Literal {
+        let (lo, hi) = (self.lb(x), self.ub(x));
+        let constant = match atom {
+            Atom::Eq if v < lo || v > hi => Some(false),
+            Atom::Le if v < lo => Some(false),
+            Atom::Le if v >= hi => Some(true),
+            Atom::Ge if v > hi => Some(false),
+            Atom::Ge if v <= lo => Some(true),
+            _ => None,
+        };
+        if let Some(truth) = constant {
+            return self.constant_lit(truth);
+        }
+        // Within the bounds of an i32 variable.
+        let v = v as i32;
+        if let Some(&l) = self.atom_lits.get(&(x, atom, v)) {
+            return l;
+        }
+        let p = match atom {
+            Atom::Eq => predicate!(x == v),
+            Atom::Le => predicate!(x <= v),
+            Atom::Ge => predicate!(x >= v),
+        };
+        let l = self.cp.new_literal_for_predicate(p, self.tag);
+        self.atom_lits.insert((x, atom, v), l);
+        l
     }
 
     /// A literal for `f = other`, `f` an encoded function and `other` an
@@ -1628,10 +1710,7 @@ impl<'i> Model<'i> {
                 for v in to_i32(&range, r.span)? {
                     let ls: Vec<Literal> = vars
                         .iter()
-                        .map(|&x| {
-                            self.cp
-                                .new_literal_for_predicate(predicate!(x == v), self.tag)
-                        })
+                        .map(|&x| self.atom_lit(x, Atom::Eq, i64::from(v)))
                         .collect();
                     self.clause(ls);
                 }
@@ -1683,6 +1762,14 @@ impl<'i> Model<'i> {
             // `a |-> b : s`: some pair of `s` is (a, b).
             let (a, b) = (self.term(a)?, self.term(b)?);
             let (a, b) = (self.lin(a, span)?, self.lin(b, span)?);
+            if !self.reads_unknown(s)
+                && let Some(table) = self.scalar_pairs(s)?
+            {
+                let (a, b) = (self.materialise(&a, span)?, self.materialise(&b, span)?);
+                if let Some(l) = self.pair_in_table(a, b, &table) {
+                    return Ok(l);
+                }
+            }
             let set = self.term(s)?;
             let set = self.set_term(set, s.span)?;
             let mut ls = Vec::new();
@@ -1742,6 +1829,73 @@ impl<'i> Model<'i> {
                 "membership of an unknown function in this set",
             )),
         }
+    }
+
+    /// The pairs of a known set as scalar codes, if they all are pairs
+    /// of scalars.
+    fn scalar_pairs(&mut self, s: &CExpr) -> T<Option<Vec<(i64, i64)>>> {
+        // A set that cannot be listed is left to the general translation.
+        let Ok(set) = self.known_set(s) else {
+            return Ok(None);
+        };
+        Ok(set
+            .iter()
+            .map(|u| match u {
+                Value::Pair(p) => Some((scalar_code(&p.0)?, scalar_code(&p.1)?)),
+                _ => None,
+            })
+            .collect())
+    }
+
+    /// A literal for `(a, b) : table` by support clauses: where it holds,
+    /// each value of `a` implies one of the values of `b` it is paired
+    /// with and each value of `b` one of those of `a`; where it does not,
+    /// no pair of the table is taken. Propagation then keeps both domains
+    /// arc consistent, as a table constraint does (a graph isomorphism's
+    /// `p(x) |-> p(y) : g2`), where a disjunction of conjunctions per pair
+    /// propagates only once one side is fixed. `None` where a domain is
+    /// too wide to list.
+    fn pair_in_table(&mut self, a: DomainId, b: DomainId, table: &[(i64, i64)]) -> Option<Literal> {
+        const MAX_VALUES: i64 = 4096;
+        let values = |m: &Self, x: DomainId| -> Option<Vec<i64>> {
+            let (lo, hi) = (m.lb(x), m.ub(x));
+            (hi - lo < MAX_VALUES)
+                .then(|| (lo..=hi).filter(|&v| m.cp.contains(&x, v as i32)).collect())
+        };
+        let (va, vb) = (values(self, a)?, values(self, b)?);
+        let pairs: Vec<(i64, i64)> = table
+            .iter()
+            .copied()
+            .filter(|(x, y)| va.binary_search(x).is_ok() && vb.binary_search(y).is_ok())
+            .collect();
+        if pairs.is_empty() {
+            return Some(self.constant_lit(false));
+        }
+        let r = self.cp.new_literal();
+        let mut forward: HashMap<i64, Vec<i64>> = HashMap::new();
+        let mut backward: HashMap<i64, Vec<i64>> = HashMap::new();
+        for &(p, q) in &pairs {
+            forward.entry(p).or_default().push(q);
+            backward.entry(q).or_default().push(p);
+        }
+        for (x, mine, other, supports) in [(a, &va, b, &forward), (b, &vb, a, &backward)] {
+            for &v in mine {
+                let mut clause = vec![!r, !self.atom_lit(x, Atom::Eq, v)];
+                for &w in supports.get(&v).map_or(&[][..], Vec::as_slice) {
+                    clause.push(self.atom_lit(other, Atom::Eq, w));
+                }
+                self.clause(clause);
+            }
+        }
+        for &(p, q) in &pairs {
+            let clause = vec![
+                r,
+                !self.atom_lit(a, Atom::Eq, p),
+                !self.atom_lit(b, Atom::Eq, q),
+            ];
+            self.clause(clause);
+        }
+        Some(r)
     }
 
     /// Posts `x : s`, `s` a set of scalars.
@@ -1811,10 +1965,7 @@ impl<'i> Model<'i> {
                     .collect();
                 let ls: Vec<Literal> = inside
                     .into_iter()
-                    .map(|v| {
-                        self.cp
-                            .new_literal_for_predicate(predicate!(x == v), self.tag)
-                    })
+                    .map(|v| self.atom_lit(x, Atom::Eq, i64::from(v)))
                     .collect();
                 if ls.is_empty() {
                     return Ok(self.constant_lit(false));
@@ -1998,15 +2149,9 @@ impl<'i> Model<'i> {
                 pumpkin_constraints::equals(vars, rhs, self.tag).post(&mut self.cp);
                 if lo < 0 {
                     // The remainder has the sign of the dividend.
-                    let neg = self
-                        .cp
-                        .new_literal_for_predicate(predicate!(x <= -1), self.tag);
-                    let rneg = self
-                        .cp
-                        .new_literal_for_predicate(predicate!(r <= 0), self.tag);
-                    let rpos = self
-                        .cp
-                        .new_literal_for_predicate(predicate!(r >= 0), self.tag);
+                    let neg = self.atom_lit(x, Atom::Le, -1);
+                    let rneg = self.atom_lit(r, Atom::Le, 0);
+                    let rpos = self.atom_lit(r, Atom::Ge, 0);
                     self.clause(vec![!neg, rneg]);
                     self.clause(vec![neg, rpos]);
                 }
@@ -2271,9 +2416,7 @@ impl<'i> Model<'i> {
                     if !self.cp.contains(&xv, code) {
                         continue;
                     }
-                    let is = self
-                        .cp
-                        .new_literal_for_predicate(predicate!(xv == code), self.tag);
+                    let is = self.atom_lit(xv, Atom::Eq, i64::from(code));
                     self.and(vec![is, member])
                 }
                 _ => return Err(unsupported(span, "a relation applied to a set or function")),
@@ -2294,9 +2437,7 @@ impl<'i> Model<'i> {
         let z = self.aux(lo, hi, span)?;
         for (at, image) in candidates {
             let image = check_i32(image, span)?;
-            let is = self
-                .cp
-                .new_literal_for_predicate(predicate!(z == image), self.tag);
+            let is = self.atom_lit(z, Atom::Eq, i64::from(image));
             self.clause(vec![!at, is]);
         }
         Ok(Term::Lin(Lin::var(z)))
@@ -2387,9 +2528,7 @@ impl<'i> Model<'i> {
             if !self.cp.contains(&y, v32) {
                 continue;
             }
-            let is = self
-                .cp
-                .new_literal_for_predicate(predicate!(y == v32), self.tag);
+            let is = self.atom_lit(y, Atom::Eq, i64::from(v32));
             let d = Lin::var(x).scaled(v).plus(Lin::var(z).scaled(-1));
             let (vars, rhs) = self.linear(&d, span)?;
             pumpkin_constraints::equals(vars, rhs, self.tag).implied_by(&mut self.cp, is);
@@ -2707,6 +2846,11 @@ fn compare(op: Cmp, a: i64, b: i64) -> bool {
         Cmp::Gt => a > b,
         Cmp::Ge => a >= b,
     }
+}
+
+/// `⌊a / b⌋` for `b > 0`.
+fn floor_div(a: i64, b: i64) -> i64 {
+    a.div_euclid(b)
 }
 
 fn negated(vars: &[AffineView<DomainId>]) -> Vec<AffineView<DomainId>> {

@@ -7,12 +7,11 @@
 
 use std::sync::Arc;
 
-use pumpkin_core::predicate;
 use pumpkin_core::variables::{DomainId, Literal};
 
 use super::super::ir::{CExpr, Cmp, EK, Slot};
 use super::super::plan;
-use super::model::{Enc, Failure, Kind, Lin, Model, T, Term, scalar_code, unsupported};
+use super::model::{Atom, Enc, Failure, Kind, Lin, Model, T, Term, scalar_code, unsupported};
 use crate::diag::Span;
 use crate::frontends::b::ast::BinaryOp;
 use crate::frontends::b::value::{Elem, Value};
@@ -94,9 +93,7 @@ impl Model<'_> {
             .collect::<Vec<i32>>()
             .into_iter()
             .map(|v| {
-                let l = self
-                    .cp
-                    .new_literal_for_predicate(predicate!(x == v), self.tag);
+                let l = self.atom_lit(x, Atom::Eq, i64::from(v));
                 (decode_scalar(kind, v), l)
             })
             .collect())
@@ -127,6 +124,14 @@ impl Model<'_> {
             (Term::Lin(l), _) if arithmetic => {
                 Ok(ScalarItem::Var(Kind::Int, self.materialise(&l, e.span)?))
             }
+            // `f(x)`, `f` an encoded function of scalars: its images' kind.
+            (Term::Lin(l), EK::Apply(f, _))
+                if let EK::Read(Slot::Frame(k)) = f.kind
+                    && let Some(Enc::Function { images, .. }) = self.encoding(k as usize)
+                    && let Some(Enc::Scalar(kind, _)) = images.first() =>
+            {
+                Ok(ScalarItem::Var(*kind, self.materialise(&l, e.span)?))
+            }
             _ => Err(unsupported(
                 e.span,
                 "a set extension of non-scalar unknowns",
@@ -139,15 +144,19 @@ impl Model<'_> {
         if let Some(&l) = self.bit_lits.get(&x) {
             return l;
         }
-        let l = self
-            .cp
-            .new_literal_for_predicate(predicate!(x >= 1), self.tag);
+        let l = self.atom_lit(x, Atom::Ge, 1);
         self.bit_lits.insert(x, l);
         l
     }
 
     /// A bit equal to literal `l`.
     pub(super) fn bit_of(&mut self, l: Literal) -> DomainId {
+        // A positive literal is a 0/1 variable already.
+        let inner = *l.get_integer_variable().inner();
+        if Literal::new(inner) == l {
+            self.bit_lits.insert(inner, l);
+            return inner;
+        }
         let x = self.cp.new_bounded_integer(0, 1);
         let lx = self.bit_lit(x);
         self.clause(vec![!l, lx]);
@@ -245,9 +254,7 @@ impl Model<'_> {
                     if !self.cp.contains(&x, code) {
                         continue;
                     }
-                    let is = self
-                        .cp
-                        .new_literal_for_predicate(predicate!(x == code), self.tag);
+                    let is = self.atom_lit(x, Atom::Eq, i64::from(code));
                     let member = self.bit_lit(b);
                     ls.push(self.and(vec![is, member]));
                 }
@@ -369,17 +376,13 @@ impl Model<'_> {
             let member = self.bit_lit(b);
             // A member bounds the extremum.
             let beyond = if least {
-                self.cp
-                    .new_literal_for_predicate(predicate!(m <= v), self.tag)
+                self.atom_lit(m, Atom::Le, i64::from(v))
             } else {
-                self.cp
-                    .new_literal_for_predicate(predicate!(m >= v), self.tag)
+                self.atom_lit(m, Atom::Ge, i64::from(v))
             };
             self.clause(vec![!member, beyond]);
             // The extremum is a member.
-            let is = self
-                .cp
-                .new_literal_for_predicate(predicate!(m == v), self.tag);
+            let is = self.atom_lit(m, Atom::Eq, i64::from(v));
             self.clause(vec![!is, member]);
             some.push(is);
         }
