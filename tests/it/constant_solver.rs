@@ -806,6 +806,12 @@ fn images_and_pairs_of_unknown_sets_are_translated() {
          & !(p, q).((p, q) : board => !i.(i : 1..2 => (p + i, q) /: board)) & s = {0}",
         "board = {(1, 2), (2, 3), (3, 3)} & s <: 1..3 & board~[s] = {1} & card(s) <= 2",
         "board <: (1..2) * (1..3) & s <: 1..2 & board[s] = {3} & card(board) = 2",
+        // ProB's QueensBoardVersionTF: pairs of `dom(board)`, and a
+        // condition known false guarding an application outside it.
+        "board : (1..3) * (1..3) --> BOOL & card(board~[{TRUE}]) = 3 & s = {0} \
+         & !(p, q).((p, q) : dom(board) => (board(p, q) = TRUE => \
+         ((p + 1, q) : dom(board) => board(p + 1, q) = FALSE) \
+         & ((p, q + 1) : dom(board) => board(p, q + 1) = FALSE)))",
     ] {
         let text = format!("MACHINE Pairs\nCONSTANTS board, s\nPROPERTIES {props}\nEND\n");
         solver_finds_what_enumeration_finds(&dir, &text);

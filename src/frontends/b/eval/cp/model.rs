@@ -1058,7 +1058,13 @@ impl<'i> Model<'i> {
                 Ok(self.or(vec![a, b]))
             }
             PK::Implies(a, b) => {
-                let (a, b) = (self.lit(a)?, self.lit(b)?);
+                // A condition known false guards what it would make
+                // ill-defined (`(i, j) : dom(board) => board(i, j) = FALSE`).
+                let a = self.lit(a)?;
+                if a == self.constant_lit(false) {
+                    return Ok(self.constant_lit(true));
+                }
+                let b = self.lit(b)?;
                 Ok(self.or(vec![!a, b]))
             }
             PK::Equiv(a, b) => {
@@ -1213,6 +1219,13 @@ impl<'i> Model<'i> {
                     if let Some(domain) = self.known_domain(set) =>
                 {
                     substituted = SolveStep::Bind(*k, super::super::ir::Gen::In(domain));
+                    &substituted
+                }
+                // The same for a tuple, `(p, q) : dom(board)`.
+                SolveStep::BindPattern(pattern, set)
+                    if let Some(domain) = self.known_domain(set) =>
+                {
+                    substituted = SolveStep::BindPattern(pattern.clone(), domain);
                     &substituted
                 }
                 // `x : s` with `s` an unknown set: `x` ranges over the
@@ -1561,6 +1574,14 @@ impl<'i> Model<'i> {
         if let Some(truth) = constant {
             return self.constant_lit(truth);
         }
+        // A 0/1 variable is its own literal.
+        if (lo, hi) == (0, 1) {
+            let one = Literal::new(x);
+            return match (atom, v) {
+                (Atom::Eq, 1) | (Atom::Ge, _) => one,
+                _ => !one,
+            };
+        }
         // Within the bounds of an i32 variable.
         let v = v as i32;
         if let Some(&l) = self.atom_lits.get(&(x, atom, v)) {
@@ -1756,6 +1777,17 @@ impl<'i> Model<'i> {
 
     /// A literal for `x : s` (`s` not a function space nor a power set).
     pub(super) fn in_lit(&mut self, x: &CExpr, s: &CExpr, span: Span) -> T<Literal> {
+        // `dom(f)` of a total function is known before it is solved.
+        let domain = self.known_domain(s);
+        let s = domain.as_ref().unwrap_or(s);
+        if !self.reads_unknown(x) && !self.reads_unknown(s) {
+            let member = CPred {
+                kind: PK::Member(x.clone(), s.clone(), false),
+                span,
+            };
+            let truth = self.holds(&member)?;
+            return Ok(self.constant_lit(truth));
+        }
         if let EK::Binary(BinaryOp::Maplet, a, b) = &x.kind
             && self.reads_unknown(x)
         {
