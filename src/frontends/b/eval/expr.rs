@@ -135,23 +135,9 @@ impl Interpreter {
     /// ...}`); `None` leaves it to enumeration (`--solver enumerate`,
     /// few candidates, or a condition beyond the solver).
     fn comprehension_by_solver(&self, solver: &Solver, env: &mut Env<'_>) -> R<Option<Value>> {
-        let Some(binder) = solver.by_solver.as_deref() else {
-            return Ok(None);
-        };
-        if self.constant_solver == super::cp::ConstantSolver::Enumerate {
-            return Ok(None);
-        }
-        let base = solver.vars[0] as usize;
         let search = super::cp::Search::Comprehension;
-        let valuations = match self.solve_binder(base, binder, env, search) {
-            None => return Ok(None),
-            Some(Ok(valuations)) => valuations,
-            Some(Err(e)) => {
-                return Err(match e.stopped {
-                    Some(reason) => Fail::stopped(e.span, reason),
-                    None => Fail::new(e.span, e.message),
-                });
-            }
+        let Some(valuations) = self.binder_by_solver(solver, env, search)? else {
+            return Ok(None);
         };
         let mut out = Vec::with_capacity(valuations.len());
         for valuation in valuations {
@@ -161,6 +147,33 @@ impl Interpreter {
             out.push(tuple(&solver.vars, env));
         }
         Ok(Some(Value::set_from_vec(out)))
+    }
+
+    /// The valuations of a binder's variables that the constraint solver
+    /// finds through the binder's view of it ([`Solver::by_solver`]);
+    /// `None` where it has none, under `--solver enumerate`, or where the
+    /// solver leaves it to enumeration.
+    pub(crate) fn binder_by_solver(
+        &self,
+        solver: &Solver,
+        env: &Env<'_>,
+        search: super::cp::Search,
+    ) -> R<Option<Vec<Vec<Value>>>> {
+        let Some(binder) = solver.by_solver.as_deref() else {
+            return Ok(None);
+        };
+        if self.constant_solver == super::cp::ConstantSolver::Enumerate {
+            return Ok(None);
+        }
+        let base = solver.vars[0] as usize;
+        match self.solve_binder(base, binder, env, search) {
+            None => Ok(None),
+            Some(Ok(valuations)) => Ok(Some(valuations)),
+            Some(Err(e)) => Err(match e.stopped {
+                Some(reason) => Fail::stopped(e.span, reason),
+                None => Fail::new(e.span, e.message),
+            }),
+        }
     }
 
     /// Evaluates an expression.

@@ -8,7 +8,7 @@
 
 use super::expr::{int, set, thread_copy};
 use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Solver};
-use super::{Env, Fail, Interpreter, R};
+use super::{Env, Interpreter, R};
 use crate::frontends::b::ast::{BinaryOp, UnaryOp};
 use crate::frontends::b::value::relations as rel;
 use crate::frontends::b::value::{Value, sequences as seqs, sets};
@@ -104,22 +104,9 @@ impl Interpreter {
     /// enumeration would try more than [`super::cp::AUTO_THRESHOLD`]
     /// candidates (`#p.(p : V >->> V & !(x, y).(...))`, a graph
     /// isomorphism); `None` leaves it to enumeration.
-    fn exists_by_solver(&self, solver: &Solver, env: &mut Env<'_>) -> R<Option<bool>> {
-        let Some(binder) = solver.by_solver.as_deref() else {
-            return Ok(None);
-        };
-        if self.constant_solver == super::cp::ConstantSolver::Enumerate {
-            return Ok(None);
-        }
-        let base = solver.vars[0] as usize;
-        match self.solve_binder(base, binder, env, super::cp::Search::Exists) {
-            None => Ok(None),
-            Some(Ok(valuations)) => Ok(Some(!valuations.is_empty())),
-            Some(Err(e)) => Err(match e.stopped {
-                Some(reason) => Fail::stopped(e.span, reason),
-                None => Fail::new(e.span, e.message),
-            }),
-        }
+    fn exists_by_solver(&self, solver: &Solver, env: &Env<'_>) -> R<Option<bool>> {
+        let found = self.binder_by_solver(solver, env, super::cp::Search::Exists)?;
+        Ok(found.map(|valuations| !valuations.is_empty()))
     }
 
     /// Is `v` an element of the set denoted by `s`?
