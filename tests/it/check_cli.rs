@@ -225,10 +225,10 @@ END
     let (code, out, err) = check(text, &["--json"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(json(&out)["states"], 4);
-    let (code, _, err) = check("MACHINE L\nDEFINITIONS \"LibraryMath.def\"\nEND\n", &[]);
+    let (code, _, err) = check("MACHINE L\nDEFINITIONS \"LibraryHash.def\"\nEND\n", &[]);
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("cannot find definition file \"LibraryMath.def\""),
+        err.contains("cannot find definition file \"LibraryHash.def\""),
         "{err}"
     );
     assert!(err.contains("orbit supplies LibraryStrings.def"), "{err}");
@@ -328,6 +328,54 @@ END
     let (code, out, err) = check(&machine("x < 5", "x + 1"), &[]);
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(out.contains("ASSERT_TRUE failed: x reached 5"), "{out}");
+}
+
+/// LibraryMath.def, LibraryBits.def and the decimal and printing
+/// functions of LibraryStrings.def are computed (the values are ProB's
+/// library assertions); a lambda of two variables over written sets is a
+/// total function on their product; TO_STRING of a record is refused.
+#[test]
+fn math_bits_and_printing_libraries_are_computed() {
+    let machine = |property: &str| {
+        format!(
+            "MACHINE M\nDEFINITIONS \"LibraryMath.def\"; \"LibraryBits.def\"; \"LibraryStrings.def\"\n\
+             SETS C = {{red, green}}\nCONSTANTS sinx, s\n\
+             PROPERTIES sinx : NATURAL1 * INTEGER --> INTEGER \
+             & sinx = %(m, x).(x : INTEGER & m : NATURAL1 | SINx(m, x)) & {property}\n\
+             VARIABLES v\nINVARIANT v : 0..2\nINITIALISATION v := 0\n\
+             OPERATIONS up = PRE v < 2 THEN v := v + 1 END;\n\
+             r <-- at = r := SINx(100 - v * 50, 314) + sinx(100, 314)\nEND\n"
+        )
+    };
+    let properties = "s = TO_STRING({green |-> [red], red |-> []}) & COS(314) = -100 \
+                      & TANx(1000, 2000) = -2185 & LOGx(100, 200, 900) = 317 & GCD(-10, -15) = 5 \
+                      & MSB(1025) = 10 & ABS(-3) = 3 & BAND(12, 10) = 8 & BOR(12, 10) = 14 \
+                      & BXOR(12, 10) = 6 & BNOT(0) = -1 & BLSHIFT(16, 2) = 64 & BRSHIFT(16, 2) = 4 \
+                      & INT_TO_DEC_STRING(3, 6) = \"0.000003\" \
+                      & DEC_STRING_TO_INT(\" -1125.001\", -1) = -113";
+    let (code, out, err) = check(&machine(properties), &["--no-deadlock", "--json"]);
+    // `at` divides by zero (the multiplier 100 - 2 * 50) once v is 2.
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("SINx: the multiplier is 0"), "{out}");
+    let (code, out, err) = check(
+        &machine(properties).replace("v < 2", "v < 1"),
+        &["--no-deadlock"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("distinct states:      2\n"), "{out}");
+    let printed = machine(&format!(
+        "{properties} & s /= \"{{(red|->{{}}),(green|->[red])}}\""
+    ));
+    let (code, out, err) = check(&printed, &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("PROPERTIES has no solution"), "{out}");
+    let record = machine("s = TO_STRING(rec(a: 1))");
+    let (code, _, err) = check(&record, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("not supported yet: TO_STRING of a value holding records"),
+        "{err}"
+    );
 }
 
 /// Hexadecimal literals are read, and a `scope_X` for a set the machine

@@ -85,10 +85,53 @@ pub enum External {
     /// `vprintf(format, value)` (of `LibraryIO`): prints during ProB's
     /// animation and is `value`.
     Vprintf,
+    /// `INT_TO_DEC_STRING(i, p)` (of `LibraryStrings`): `i / 10^p` written
+    /// in decimal with `p` digits after the point (`p <= 0`: `i` followed
+    /// by `-p` zeros).
+    IntToDecString,
+    /// `DEC_STRING_TO_INT(s, p)`: the decimal number `s` times `10^p`,
+    /// rounded half away from zero.
+    DecStringToInt,
+    /// `TO_STRING(x)`: `x` printed as ProB prints it (computed by the
+    /// interpreter, which knows the names of given-set elements).
+    ToString,
+    /// `SIN(x)` (of `LibraryMath`): `round(100 * sin(x / 100))`.
+    Sin,
+    /// `COS(x)`: `round(100 * cos(x / 100))`.
+    Cos,
+    /// `TAN(x)`: `round(100 * tan(x / 100))`.
+    Tan,
+    /// `SINx(m, x)`: `round(m * sin(x / m))`.
+    SinX,
+    /// `COSx(m, x)`: `round(m * cos(x / m))`.
+    CosX,
+    /// `TANx(m, x)`: `round(m * tan(x / m))`.
+    TanX,
+    /// `LOGx(m, b, x)`: `round(m * log(x / m) / log(b / m))`, the
+    /// logarithm of `x/m` to the base `b/m`, scaled by `m`.
+    LogX,
+    /// `GCD(x, y)`: the greatest common divisor (never negative).
+    Gcd,
+    /// `MSB(x)`: the position of the most significant bit of `x >= 1`.
+    Msb,
+    /// `ABS(x)`: the absolute value.
+    Abs,
+    /// `BAND(x, y)` (of `LibraryBits`): bitwise and (two's complement).
+    BitAnd,
+    /// `BOR(x, y)`: bitwise or.
+    BitOr,
+    /// `BXOR(x, y)`: bitwise exclusive or.
+    BitXor,
+    /// `BNOT(x)`: bitwise complement, `-x - 1`.
+    BitNot,
+    /// `BLSHIFT(x, n)`: `x` shifted left by `n` bits.
+    BitShiftLeft,
+    /// `BRSHIFT(x, n)`: `x` shifted right by `n` bits (arithmetic).
+    BitShiftRight,
 }
 
 /// Every external function orbit implements, with its name in ProB's libraries.
-const NAMES: [(External, &str); 26] = [
+const NAMES: [(External, &str); 45] = [
     (External::StringAppend, "STRING_APPEND"),
     (External::StringLength, "STRING_LENGTH"),
     (External::StringConc, "STRING_CONC"),
@@ -115,6 +158,25 @@ const NAMES: [(External, &str); 26] = [
     (External::Printf, "printf"),
     (External::Fprintf, "fprintf"),
     (External::Vprintf, "vprintf"),
+    (External::IntToDecString, "INT_TO_DEC_STRING"),
+    (External::DecStringToInt, "DEC_STRING_TO_INT"),
+    (External::ToString, "TO_STRING"),
+    (External::Sin, "SIN"),
+    (External::Cos, "COS"),
+    (External::Tan, "TAN"),
+    (External::SinX, "SINx"),
+    (External::CosX, "COSx"),
+    (External::TanX, "TANx"),
+    (External::LogX, "LOGx"),
+    (External::Gcd, "GCD"),
+    (External::Msb, "MSB"),
+    (External::Abs, "ABS"),
+    (External::BitAnd, "BAND"),
+    (External::BitOr, "BOR"),
+    (External::BitXor, "BXOR"),
+    (External::BitNot, "BNOT"),
+    (External::BitShiftLeft, "BLSHIFT"),
+    (External::BitShiftRight, "BRSHIFT"),
 ];
 
 impl External {
@@ -136,8 +198,9 @@ impl External {
         use External::*;
         match self {
             StringAppend | StringJoin | StringSplit | StringContainsString | FormatToString
-            | AssertTrue | Less | Printf | Vprintf => 2,
-            SubString | AssertExpr | Fprintf => 3,
+            | AssertTrue | Less | Printf | Vprintf | IntToDecString | DecStringToInt | SinX
+            | CosX | TanX | Gcd | BitAnd | BitOr | BitXor | BitShiftLeft | BitShiftRight => 2,
+            SubString | AssertExpr | Fprintf | LogX => 3,
             _ => 1,
         }
     }
@@ -157,6 +220,8 @@ impl External {
     }
 
     /// Applies the function; `Err` holds the reason it is undefined.
+    /// [`External::ToString`] needs the names of given-set elements and is
+    /// computed by the interpreter; here it prints them by number.
     pub fn apply(self, args: &[Value]) -> Result<Value, String> {
         use External::*;
         let string = |i: usize| match args.get(i) {
@@ -265,6 +330,43 @@ impl External {
             Enumerate => Value::Bool(true),
             Less => Value::Bool(args[0] < args[1]),
             Printf | Fprintf => Value::Bool(true),
+            IntToDecString => text(int_to_dec_string(int(0)?, int(1)?)),
+            DecStringToInt => Value::Int(dec_string_to_int(&string(0)?, int(1)?)?),
+            ToString => text(args[0].display(&[]).to_string()),
+            Sin | Cos | Tan => trigonometric(self, 100, int(0)?)?,
+            SinX | CosX | TanX => trigonometric(self, int(0)?, int(1)?)?,
+            LogX => logarithm(int(0)?, int(1)?, int(2)?)?,
+            Gcd => {
+                let (mut a, mut b) = (int(0)?.unsigned_abs(), int(1)?.unsigned_abs());
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                Value::Int(i64::try_from(a).map_err(|_| "GCD: beyond 64 bits")?)
+            }
+            Msb => match int(0)? {
+                x if x >= 1 => Value::Int(63 - i64::from(x.leading_zeros())),
+                x => return Err(format!("MSB of {x}, which is not positive")),
+            },
+            Abs => Value::Int(int(0)?.checked_abs().ok_or("ABS: beyond 64 bits")?),
+            BitAnd => Value::Int(int(0)? & int(1)?),
+            BitOr => Value::Int(int(0)? | int(1)?),
+            BitXor => Value::Int(int(0)? ^ int(1)?),
+            BitNot => Value::Int(!int(0)?),
+            BitShiftLeft | BitShiftRight => {
+                let (x, n) = (int(0)?, int(1)?);
+                if !(0..64).contains(&n) {
+                    return Err(format!("{}: shift by {n} bits", self.name()));
+                }
+                if self == BitShiftRight {
+                    Value::Int(x >> n)
+                } else {
+                    let shifted = x << n;
+                    if shifted >> n != x {
+                        return Err(format!("BLSHIFT({x}, {n}) is beyond 64 bits"));
+                    }
+                    Value::Int(shifted)
+                }
+            }
             Closure1 => match args.first().and_then(Value::as_set) {
                 Some(pairs) if pairs.iter().all(|p| matches!(p, Value::Pair(_))) => {
                     Value::set_from_sorted(relations::transitive_closure(pairs))
@@ -272,6 +374,100 @@ impl External {
                 _ => return Err("CLOSURE1: expected a relation".into()),
             },
         })
+    }
+}
+
+/// `INT_TO_DEC_STRING(i, p)`: `i / 10^p` in decimal with `p` digits
+/// after the point, or `i` followed by `-p` zeros.
+fn int_to_dec_string(i: i64, p: i64) -> String {
+    let sign = if i < 0 { "-" } else { "" };
+    let digits = i.unsigned_abs().to_string();
+    if p <= 0 {
+        if i == 0 {
+            return "0".into();
+        }
+        return format!("{sign}{digits}{}", "0".repeat(p.unsigned_abs() as usize));
+    }
+    let p = p as usize;
+    let padded = format!("{digits:0>width$}", width = p + 1);
+    let (whole, fraction) = padded.split_at(padded.len() - p);
+    format!("{sign}{whole}.{fraction}")
+}
+
+/// `DEC_STRING_TO_INT(s, p)`: the decimal number `s` (optional blanks and
+/// `-`, digits, optionally a point and digits) times `10^p`, rounded half
+/// away from zero; computed exactly.
+fn dec_string_to_int(s: &str, p: i64) -> Result<i64, String> {
+    let bad = || format!("DEC_STRING_TO_INT: \"{s}\" is not a decimal number");
+    let t = s.trim();
+    let (negative, t) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let (whole, fraction) = t.split_once('.').unwrap_or((t, ""));
+    if whole.is_empty() || !(whole.bytes().chain(fraction.bytes())).all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let too_large = || format!("DEC_STRING_TO_INT(\"{s}\", {p}) is beyond 64 bits");
+    // The number is `digits * 10^exponent`.
+    let digits: i128 = format!("{whole}{fraction}")
+        .parse()
+        .map_err(|_| too_large())?;
+    let exponent = p - fraction.len() as i64;
+    let magnitude = if exponent >= 0 {
+        u32::try_from(exponent)
+            .ok()
+            .and_then(|e| 10i128.checked_pow(e))
+            .and_then(|scale| digits.checked_mul(scale))
+            .ok_or_else(too_large)?
+    } else {
+        match u32::try_from(-exponent)
+            .ok()
+            .and_then(|e| 10i128.checked_pow(e))
+        {
+            Some(scale) => (digits + scale / 2) / scale,
+            None => 0,
+        }
+    };
+    let value = if negative { -magnitude } else { magnitude };
+    i64::try_from(value).map_err(|_| too_large())
+}
+
+/// `SINx(m, x)` and its kin: `round(m * f(x / m))`.
+fn trigonometric(f: External, m: i64, x: i64) -> Result<Value, String> {
+    if m == 0 {
+        return Err(format!("{}: the multiplier is 0", f.name()));
+    }
+    let (m, x) = (m as f64, x as f64);
+    let y = match f {
+        External::Sin | External::SinX => (x / m).sin(),
+        External::Cos | External::CosX => (x / m).cos(),
+        _ => (x / m).tan(),
+    };
+    rounded(f, m * y)
+}
+
+/// `LOGx(m, b, x)`: `round(m * log(x / m) / log(b / m))`.
+fn logarithm(m: i64, b: i64, x: i64) -> Result<Value, String> {
+    if m <= 0 || b <= 0 || x <= 0 || b == m {
+        return Err(format!(
+            "LOGx({m}, {b}, {x}): the multiplier, base and argument must be positive and the base not 1"
+        ));
+    }
+    let (m, b, x) = (m as f64, b as f64, x as f64);
+    rounded(External::LogX, m * (x / m).ln() / (b / m).ln())
+}
+
+/// A floating-point result rounded half away from zero, as an integer.
+fn rounded(f: External, y: f64) -> Result<Value, String> {
+    let r = y.round();
+    if r.is_finite() && r.abs() < 9.0e18 {
+        Ok(Value::Int(r as i64))
+    } else {
+        Err(format!(
+            "{}: the result {y} is not a 64-bit integer",
+            f.name()
+        ))
     }
 }
 
@@ -363,7 +559,13 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   EXTERNAL_FUNCTION_STRING_CONTAINS_STRING == STRING * STRING --> BOOL;
   STRING_CONTAINS_STRING(s, t) == FALSE;
   EXTERNAL_FUNCTION_FORMAT_TO_STRING(T) == STRING * seq(T) --> STRING;
-  FORMAT_TO_STRING(format, values) == format
+  FORMAT_TO_STRING(format, values) == format;
+  EXTERNAL_FUNCTION_INT_TO_DEC_STRING == INTEGER * INTEGER --> STRING;
+  INT_TO_DEC_STRING(i, p) == \"\";
+  EXTERNAL_FUNCTION_DEC_STRING_TO_INT == STRING * INTEGER --> INTEGER;
+  DEC_STRING_TO_INT(s, p) == 0;
+  EXTERNAL_FUNCTION_TO_STRING(T) == T --> STRING;
+  TO_STRING(x) == \"\"
 "
         }
         "LibraryProB.def" => {
@@ -417,6 +619,46 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   STATE_SUCC(from, to) == 1 = 1;
   EXTERNAL_PREDICATE_STATE_TRANS == INTEGER * STRING * INTEGER;
   STATE_TRANS(from, op, to) == 1 = 1
+"
+        }
+        "LibraryMath.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_SIN == INTEGER --> INTEGER;
+  SIN(x) == x;
+  EXTERNAL_FUNCTION_COS == INTEGER --> INTEGER;
+  COS(x) == x;
+  EXTERNAL_FUNCTION_TAN == INTEGER --> INTEGER;
+  TAN(x) == x;
+  EXTERNAL_FUNCTION_SINx == INTEGER * INTEGER --> INTEGER;
+  SINx(m, x) == x;
+  EXTERNAL_FUNCTION_COSx == INTEGER * INTEGER --> INTEGER;
+  COSx(m, x) == x;
+  EXTERNAL_FUNCTION_TANx == INTEGER * INTEGER --> INTEGER;
+  TANx(m, x) == x;
+  EXTERNAL_FUNCTION_LOGx == INTEGER * INTEGER * INTEGER --> INTEGER;
+  LOGx(m, b, x) == x;
+  EXTERNAL_FUNCTION_GCD == INTEGER * INTEGER --> INTEGER;
+  GCD(x, y) == x;
+  EXTERNAL_FUNCTION_MSB == INTEGER --> INTEGER;
+  MSB(x) == x;
+  EXTERNAL_FUNCTION_ABS == INTEGER --> INTEGER;
+  ABS(x) == x
+"
+        }
+        "LibraryBits.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_BAND == INTEGER * INTEGER --> INTEGER;
+  BAND(x, y) == x;
+  EXTERNAL_FUNCTION_BOR == INTEGER * INTEGER --> INTEGER;
+  BOR(x, y) == x;
+  EXTERNAL_FUNCTION_BXOR == INTEGER * INTEGER --> INTEGER;
+  BXOR(x, y) == x;
+  EXTERNAL_FUNCTION_BNOT == INTEGER --> INTEGER;
+  BNOT(x) == x;
+  EXTERNAL_FUNCTION_BLSHIFT == INTEGER * INTEGER --> INTEGER;
+  BLSHIFT(x, n) == x;
+  EXTERNAL_FUNCTION_BRSHIFT == INTEGER * INTEGER --> INTEGER;
+  BRSHIFT(x, n) == x
 "
         }
         "CHOOSE.def" | "Choose.def" => {
@@ -529,6 +771,73 @@ mod tests {
     }
 
     #[test]
+    fn decimal_strings_as_prob_writes_them() {
+        use External::*;
+        let dec = |i, p| IntToDecString.apply(&[Value::Int(i), Value::Int(p)]);
+        assert_eq!(dec(-156, 0), Ok(s("-156")));
+        assert_eq!(dec(769, 2), Ok(s("7.69")));
+        assert_eq!(dec(234, -5), Ok(s("23400000")));
+        assert_eq!(dec(3, 6), Ok(s("0.000003")));
+        assert_eq!(dec(-5, 2), Ok(s("-0.05")));
+        let int = |x: &str, p| DecStringToInt.apply(&[s(x), Value::Int(p)]);
+        for (x, p, want) in [
+            ("-156", 0, -156),
+            ("769", 2, 76900),
+            ("-57.9", -1, -6),
+            ("44.9", -1, 4),
+            ("234", -5, 0),
+            ("3.03", 6, 3030000),
+            ("3.049999", 1, 30),
+            ("3.05", 1, 31),
+            ("-3.05001", 1, -31),
+            ("-3.0499", 1, -30),
+            ("-4.0499", -1, 0),
+            ("-5.001", -1, -1),
+            (" -1125.001", -1, -113),
+            (" 1125.001", 2, 112500),
+        ] {
+            assert_eq!(int(x, p), Ok(Value::Int(want)), "{x} {p}");
+        }
+        assert!(int("1.2.3", 0).is_err() && int("", 0).is_err() && int("99", 40).is_err());
+        let pair = Value::pair(Value::Int(1), s("1204"));
+        assert_eq!(ToString.apply(&[pair]), Ok(s("(1|->\"1204\")")));
+    }
+
+    #[test]
+    fn math_and_bits_agree_with_prob_s_library_assertions() {
+        use External::*;
+        let i = Value::Int;
+        let one = |f: External, x| f.apply(&[i(x)]);
+        let two = |f: External, x, y| f.apply(&[i(x), i(y)]);
+        assert_eq!(one(Cos, 314), Ok(i(-100)));
+        assert_eq!(one(Sin, 314), Ok(i(0)));
+        assert_eq!(one(Cos, 628), Ok(i(100)));
+        assert_eq!(one(Tan, 200), Ok(i(-219)));
+        assert_eq!(one(Tan, 614), Ok(i(-14)));
+        assert_eq!(two(TanX, 1000, 2000), Ok(i(-2185)));
+        assert_eq!(two(TanX, 10000, 61400), Ok(i(-1442)));
+        assert!(two(SinX, 0, 2).is_err());
+        let log = |m, b, x| LogX.apply(&[i(m), i(b), i(x)]);
+        assert_eq!(log(1, 2, 1024), Ok(i(10)));
+        assert_eq!(log(100, 200, 900), Ok(i(317)));
+        assert_eq!(log(10000, 20000, 90000), Ok(i(31699)));
+        assert!(log(1, -2, -2).is_err() && log(1, 2, 0).is_err() && log(0, 2, 2).is_err());
+        assert_eq!(two(Gcd, 10, 22), Ok(i(2)));
+        assert_eq!(two(Gcd, -10, -15), Ok(i(5)));
+        assert_eq!(one(Msb, 1024), Ok(i(10)));
+        assert_eq!(one(Msb, 1025), Ok(i(10)));
+        assert!(one(Msb, 0).is_err());
+        assert_eq!(one(Abs, -10), Ok(i(10)));
+        assert_eq!(two(BitShiftLeft, 16, 2), Ok(i(64)));
+        assert_eq!(two(BitShiftRight, 16, 2), Ok(i(4)));
+        assert_eq!(two(BitAnd, 16, 0), Ok(i(0)));
+        assert_eq!(two(BitOr, 3, 4), Ok(i(7)));
+        assert_eq!(two(BitXor, 200, 255), Ok(i(55)));
+        assert_eq!(one(BitNot, 0), Ok(i(-1)));
+        assert!(two(BitShiftLeft, i64::MAX, 1).is_err() && two(BitShiftRight, 1, 64).is_err());
+    }
+
+    #[test]
     fn names_and_functions_correspond() {
         for (f, name) in NAMES {
             assert_eq!(External::from_name(name), Some(f));
@@ -542,6 +851,8 @@ mod tests {
             "LibraryStrings.def",
             "LibraryProB.def",
             "LibraryIO.def",
+            "LibraryMath.def",
+            "LibraryBits.def",
             "Choose.def",
         ] {
             let text = bundled_definition_file(file).unwrap();

@@ -109,6 +109,10 @@ pub struct MachineTypes {
     /// applied to, keyed by `r`'s `(start, end)`: `closure(r)` holds
     /// `id(T)` (ProB's definition: `closure1(r) \/ id(T)`).
     pub closures: HashMap<(u32, u32), Type>,
+    /// The arguments of `TO_STRING` whose values hold records or values of
+    /// free types (or whose type is unknown), keyed by `(start, end)`:
+    /// printing those needs names orbit's plain printing does not have.
+    pub printed_with_names: std::collections::HashSet<(u32, u32)>,
     /// Record field accesses `r'f`, keyed by [`field_key`] (where the
     /// whole access and the field's name are): the field's index among the
     /// record's fields (sorted by name) and their number. A record value is
@@ -206,6 +210,7 @@ impl MachineTypes {
             operations: Vec::new(),
             bound: Default::default(),
             closures: Default::default(),
+            printed_with_names: Default::default(),
             fields: Default::default(),
             shapes: Vec::new(),
             operation_shapes: Vec::new(),

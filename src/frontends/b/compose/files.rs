@@ -265,7 +265,8 @@ impl Files {
                         || name == "SORT.def"
                     {
                         d = d.with_note(
-                            "orbit supplies LibraryStrings.def, LibraryIO.def, LibraryProB.def, LibraryMeta.def and Choose.def \
+                            "orbit supplies LibraryStrings.def, LibraryIO.def, LibraryProB.def, LibraryMeta.def, LibraryMath.def, \
+                             LibraryBits.def and Choose.def \
                              of ProB's standard library; not this one yet",
                         );
                     }

@@ -685,6 +685,18 @@ impl<'a> Compiler<'a> {
                 self.pop(mark);
                 EK::Let(Box::new(solver), Box::new(body))
             }
+            ExprKind::External(crate::frontends::b::library::External::ToString, args)
+                if args.first().is_some_and(|a| {
+                    self.types
+                        .printed_with_names
+                        .contains(&(a.span.start, a.span.end))
+                }) =>
+            {
+                return Err(Diagnostic::error(
+                    span,
+                    "not supported yet: TO_STRING of a value holding records or free-type values",
+                ));
+            }
             ExprKind::External(f, args) => EK::External(
                 *f,
                 args.iter().map(|a| self.expr(a)).collect::<CResult<_>>()?,

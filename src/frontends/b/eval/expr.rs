@@ -230,6 +230,10 @@ impl Interpreter {
                 for a in args {
                     values.push(self.eval(a, env)?);
                 }
+                if *f == crate::frontends::b::library::External::ToString {
+                    let printed = values[0].display(&self.given_sets).to_string();
+                    return Ok(Value::str(&printed));
+                }
                 f.apply(&values).map_err(|why| Fail::new(span, why))
             }
             EK::Component(first, p) => match self.eval(p, env)? {

@@ -493,24 +493,33 @@ impl Interpreter {
     pub(super) fn symbolic_in(&self, v: &Symbolic, s: &CExpr) -> R<bool> {
         use BinaryOp::*;
         let whole = |e: &CExpr| self.is_whole_type(e);
-        // The domain `x : A` of a one-variable lambda definition.
-        let lambda_domain = match &self.definitions[v.def as usize].expr.kind {
-            EK::Lambda(solver, _) => match (solver.vars.as_slice(), solver.condition.as_deref()) {
-                ([x], Some(c)) => match &c.kind {
-                    PK::And(parts) => match parts.as_slice() {
-                        [p] => match &p.kind {
-                            PK::Member(e, a, false) if matches!(e.kind, EK::Read(Slot::Frame(s)) if s == *x) => {
+        // The domain of a lambda definition written `%(x, y).(x : A & y : B | ..)`
+        // (the memberships in any order, nothing else): `A * B`, one set per
+        // variable in the binder's order.
+        let lambda_domains = match &self.definitions[v.def as usize].expr.kind {
+            EK::Lambda(solver, _) => match solver.condition.as_deref().map(|c| &c.kind) {
+                Some(PK::And(parts)) if parts.len() == solver.vars.len() => solver
+                    .vars
+                    .iter()
+                    .map(|&x| {
+                        parts.iter().find_map(|p| match &p.kind {
+                            PK::Member(e, a, false)
+                                if matches!(e.kind, EK::Read(Slot::Frame(s)) if s == x) =>
+                            {
                                 Some(a)
                             }
                             _ => None,
-                        },
-                        _ => None,
-                    },
-                    _ => None,
-                },
+                        })
+                    })
+                    .collect::<Option<Vec<&CExpr>>>(),
                 _ => None,
             },
             _ => None,
+        };
+        let domain_is = |a: &CExpr| {
+            lambda_domains
+                .as_deref()
+                .is_some_and(|d| self.same_product(d, a))
         };
         let is_lambda = matches!(self.definitions[v.def as usize].expr.kind, EK::Lambda(..));
         let decided = match &s.kind {
@@ -518,13 +527,9 @@ impl Interpreter {
             // A lambda is a function; its domain is `A` when it is
             // written `%x.(x : A | ..)`, inside any whole type.
             EK::Binary(PartialFunction, a, b) => {
-                is_lambda
-                    && whole(b)
-                    && (whole(a) || lambda_domain.is_some_and(|d| self.same_set(d, a)))
+                is_lambda && whole(b) && (whole(a) || domain_is(a))
             }
-            EK::Binary(TotalFunction, a, b) => {
-                whole(b) && lambda_domain.is_some_and(|d| self.same_set(d, a))
-            }
+            EK::Binary(TotalFunction, a, b) => whole(b) && domain_is(a),
             _ => whole(s),
         };
         if decided {
@@ -540,6 +545,18 @@ impl Interpreter {
                  `{name} = %x.(x : A | ..)`)"
             ),
         ))
+    }
+
+    /// Does `a` denote the product `sets[0] * sets[1] * ..` (left-nested,
+    /// as `*` groups) by how it is written? (See [`Self::same_set`].)
+    fn same_product(&self, sets: &[&CExpr], a: &CExpr) -> bool {
+        match (sets, &a.kind) {
+            ([one], _) => self.same_set(one, a),
+            ([init @ .., last], EK::Binary(BinaryOp::Mul, l, r)) if !init.is_empty() => {
+                self.same_product(init, l) && self.same_set(last, r)
+            }
+            _ => false,
+        }
     }
 
     /// Do `a` and `b` denote the same set by how they are written

@@ -39,6 +39,9 @@ pub(crate) struct Checker {
     /// `closure(r)`: the span of `r` and the type of the relation's
     /// elements (its identity part is over that whole type).
     pub(super) closures: Vec<(Span, TermId)>,
+    /// `TO_STRING(x)`: the span of `x` and its type, which says how
+    /// records and free-type values in it print.
+    pub(super) printed: Vec<(Span, TermId)>,
     /// Record field accesses `r'f`: the access's span, the record's type,
     /// the field and the access's type; settled once every type is known.
     pub(super) fields: Vec<(Span, TermId, Ident, TermId)>,
@@ -65,6 +68,7 @@ impl Checker {
             pending_minus: Vec::new(),
             bound: Vec::new(),
             closures: Vec::new(),
+            printed: Vec::new(),
             fields: Vec::new(),
             reported_unknown: HashSet::new(),
             operation: None,
@@ -337,6 +341,21 @@ impl Checker {
             }
         }
         closures
+    }
+
+    /// The arguments of `TO_STRING` that hold records or free-type values
+    /// (or whose type stays unknown), by span: orbit does not print those
+    /// yet.
+    pub(super) fn printed_with_names(&mut self) -> HashSet<(u32, u32)> {
+        let mut out = HashSet::new();
+        for (span, term) in std::mem::take(&mut self.printed) {
+            let plain = self.terms.resolve(term).is_some()
+                && self.terms.value_shape(term) == crate::frontends::b::types::ValueShape::Plain;
+            if !plain {
+                out.insert((span.start, span.end));
+            }
+        }
+        out
     }
 
     /// Resolves the types of declared names, reporting the unknown ones if `report`.

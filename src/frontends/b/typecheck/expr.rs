@@ -465,6 +465,20 @@ impl Checker {
                 let value = self.terms.var();
                 (vec![string, value], value)
             }
+            IntToDecString => (vec![int, int], string),
+            DecStringToInt => (vec![string, int], int),
+            ToString => {
+                let value = self.terms.var();
+                if let Some(a) = args.first() {
+                    self.printed.push((a.span, value));
+                }
+                (vec![value], string)
+            }
+            Sin | Cos | Tan | Msb | Abs | BitNot => (vec![int], int),
+            SinX | CosX | TanX | Gcd | BitAnd | BitOr | BitXor | BitShiftLeft | BitShiftRight => {
+                (vec![int, int], int)
+            }
+            LogX => (vec![int, int, int], int),
         };
         for (a, p) in args.iter().zip(params) {
             self.expect(a, p);

@@ -241,6 +241,7 @@ pub fn check_machine(
     }
     let bound = checker.bound_types(report);
     let closures = checker.closure_types();
+    let printed_with_names = checker.printed_with_names();
     let free_types = checker.free_types(machine);
     if !checker.diags.is_empty() {
         return Err(checker.diags);
@@ -252,6 +253,7 @@ pub fn check_machine(
         operations,
         bound,
         closures,
+        printed_with_names,
         fields,
         shapes,
         operation_shapes,
