@@ -884,3 +884,55 @@ fn existentials_with_too_many_candidates_are_solved() {
         assert_eq!(run.count("states"), 3, "{}", run.command);
     }
 }
+
+/// A `LET` (or `#x.(x = E & ..)`, `!x.(x = E => ..)`) naming a value over
+/// the unknowns inside a quantifier stands for that value, and `f[{p}]`
+/// of a total function at a known point compares as `f(p)` (empty off
+/// its domain): a small "crowded board" where no two rooks share a row or
+/// a column, no knight attacks another and the counts are fixed. Each
+/// case against enumeration.
+#[test]
+fn let_bound_values_and_point_images_are_translated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let attacks = "!(i, j).(i : 1..3 & j : 1..3 => LET p BE p = b((i, j)) IN \
+                   (p = R => !k.(k : 1..3 & k /= i => b((k, j)) /= p) \
+                   & !k.(k : 1..3 & k /= j => b((i, k)) /= p)) \
+                   & (p = N => b[{(i + 2, j + 1)}] /= {p} & b[{(i + 1, j + 2)}] /= {N} \
+                   & b[{(i - 2, j + 1)}] /= {p}) END)";
+    for counts in [
+        "card({i, j | i : 1..3 & j : 1..3 & b((i, j)) = R}) = 2 \
+         & card({i, j | i : 1..3 & j : 1..3 & b((i, j)) = N}) = 2",
+        "#q.(q = b((2, 2)) & q /= E) & !q.(q = b((1, 1)) => q = N) \
+         & card({i, j | i : 1..3 & j : 1..3 & b((i, j)) = R}) = 1",
+    ] {
+        let text = format!(
+            "MACHINE Board\nSETS P = {{R, N, E}}\nCONSTANTS b\n\
+             PROPERTIES b : (1..3) * (1..3) --> P & {attacks} & {counts}\nEND\n"
+        );
+        solver_finds_what_enumeration_finds(&dir, &text);
+    }
+}
+
+/// Queens on a board of booleans, as ProB's QueensBoardVersionTF writes
+/// them: `card` of the true squares is n, and a definition used twice
+/// (`(i, j) : dom(board)`, a memo) guards each attack. The attacks become
+/// binary clauses under their guards, and the cardinality is summed again
+/// over cliques of mutually attacking squares (rows), which finds the
+/// queens by propagation. Against enumeration (2^16 boards).
+#[test]
+fn boards_of_booleans_with_a_cardinality_are_solved_by_cliques() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE QueensBoard\nCONSTANTS n, board\n\
+                DEFINITIONS free(i, j) == ((i, j) : dom(board) => board(i, j) = FALSE)\n\
+                PROPERTIES n = 4 & board : (1..n) * (1..n) --> BOOL \
+                & card({ij | ij : (1..n) * (1..n) & board(ij) = TRUE}) = n \
+                & !(p, q).((p, q) : dom(board) => (board(p, q) = TRUE => \
+                !i.((i /= 0 & i : -n..n) => free(p + i, q) & free(p, q + i) \
+                & free(p + i, q + i) & free(p + i, q - i))))\nEND\n";
+    solver_finds_what_enumeration_finds(&dir, text);
+    assert_eq!(
+        valuations(&dir, text, ConstantSolver::Cp).unwrap().len(),
+        2,
+        "4 queens have two solutions"
+    );
+}

@@ -117,6 +117,7 @@ impl Lin {
 }
 
 /// A translated expression.
+#[derive(Clone, Debug)]
 pub(super) enum Term {
     Lin(Lin),
     Fun(Enc),
@@ -137,6 +138,12 @@ const MAX_FACTOR_VALUES: i64 = 1 << 10;
 /// The largest known exponent of a power of an unknown (`x ** k`, as
 /// `k - 1` products).
 const MAX_EXPONENT: i64 = 16;
+
+/// Fewest and most members of a set over unknowns whose cardinality gets
+/// redundant sums over cliques of exclusive members
+/// ([`Model::post_clique_sums`]).
+const MIN_CLIQUE_CARD: usize = 4;
+const MAX_CLIQUE_CARD: usize = 4096;
 
 /// Most instances a binder is unrolled into.
 const MAX_INSTANCES: usize = 1 << 16;
@@ -215,6 +222,15 @@ pub(super) struct Model<'i> {
     atom_lits: std::collections::HashMap<(DomainId, Atom, i32), Literal>,
     /// Set while a binder is planned again (never twice).
     replanning: bool,
+    /// Bound variables of a quantifier defined as `x = E` with `E` over
+    /// unknown constants (`LET x BE x = board(i, j) IN ..`), by frame slot:
+    /// `x` stands for `E`'s term while the quantifier is translated
+    /// ([`Model::quantifier_instances`]).
+    /// A scalar's kind and variable where `E` is one (`f(i)` of an encoded
+    /// function of scalars).
+    aliases: std::collections::HashMap<u32, (Term, Option<(Kind, DomainId)>)>,
+    /// Set while [`Model::instances`] may make such aliases.
+    aliasing: bool,
     /// Integers that nothing bounds before propagation: their variables,
     /// wide, for propagation to narrow (what they are, variable, span).
     wide: Vec<(String, DomainId, Span)>,
@@ -247,6 +263,14 @@ pub(super) struct Model<'i> {
     /// the domain (enumeration rejects a valuation that applies a function
     /// outside its domain).
     defined_here: bool,
+    /// Pairs of literals that cannot both hold: a posted binary clause
+    /// `¬a ∨ ¬b` (both orders).
+    exclusive: std::collections::HashSet<(Literal, Literal)>,
+    /// The literal each 0/1 variable made by [`Model::bit_of`] equals.
+    pub(super) bit_source: HashMap<DomainId, Literal>,
+    /// Cardinalities of sets over unknowns: the members' bits and the
+    /// variable equal to their sum ([`Model::post_clique_sums`]).
+    cards: Vec<(Vec<DomainId>, DomainId)>,
 }
 
 /// What [`Model::build`] made.
@@ -301,6 +325,8 @@ impl<'i> Model<'i> {
             bit_lits: std::collections::HashMap::new(),
             atom_lits: std::collections::HashMap::new(),
             replanning: false,
+            aliases: std::collections::HashMap::new(),
+            aliasing: false,
             wide: Vec::new(),
             first_wide: None,
             clamped: Vec::new(),
@@ -311,6 +337,9 @@ impl<'i> Model<'i> {
             filters: Vec::new(),
             disjunctions: Vec::new(),
             defined_here: false,
+            exclusive: std::collections::HashSet::new(),
+            bit_source: HashMap::new(),
+            cards: Vec::new(),
         }
     }
 
@@ -431,6 +460,7 @@ impl<'i> Model<'i> {
             }
             left = beyond;
         }
+        self.post_clique_sums(Span::default())?;
         for c in left {
             if let Some(k) = self.defined_constant(c) {
                 return Ok(Built::Defer(k));
@@ -929,36 +959,12 @@ impl<'i> Model<'i> {
         match &p.kind {
             PK::And(ps) => ps.iter().try_for_each(|q| self.post(q)),
             PK::ForAll(s, q) => {
-                let (instances, residual) = self.instances(s, p.span)?;
-                for instance in instances {
-                    self.bind(s, &instance);
-                    // Conditions over known values select the instances
-                    // whose body is a top-level conjunct.
-                    let known = residual.iter().all(|r| !self.pred_reads_unknown(r));
-                    let mut selected = known;
-                    if known {
-                        for r in &residual {
-                            if !self.holds(r)? {
-                                selected = false;
-                                break;
-                            }
-                        }
-                    }
-                    if residual.is_empty() || selected {
-                        self.post(q)?;
-                    } else if known {
-                        // A known condition fails: the instance holds.
-                    } else {
-                        let mut ls = Vec::with_capacity(residual.len() + 1);
-                        for r in &residual {
-                            ls.push(!self.lit(r)?);
-                        }
-                        ls.push(self.lit(q)?);
-                        self.clause(ls);
-                    }
-                }
-                Ok(())
+                let (instances, residual) = self.quantifier_instances(s, p.span)?;
+                let posted = self.post_instances(s, q, instances, &residual);
+                self.end_aliases(s);
+                posted
             }
+            PK::Implies(..) | PK::Exists(..) => self.post_under(&[], p),
             PK::Cmp(Cmp::Eq, a, b) if self.all_different_items(a, b).is_some() => {
                 let items = self.all_different_items(a, b).expect("checked");
                 let vars = items
@@ -972,6 +978,12 @@ impl<'i> Model<'i> {
                     })
                     .collect::<T<Vec<DomainId>>>()?;
                 pumpkin_constraints::all_different(vars, self.tag).post(&mut self.cp);
+                Ok(())
+            }
+            PK::Cmp(op @ (Cmp::Eq | Cmp::Neq), a, b)
+                if let Some(l) = self.singletons_compared(*op, a, b, p.span)? =>
+            {
+                self.clause(vec![l]);
                 Ok(())
             }
             PK::Cmp(op, a, b) => {
@@ -1003,6 +1015,127 @@ impl<'i> Model<'i> {
             _ => {
                 let l = self.lit(p)?;
                 self.clause(vec![l]);
+                Ok(())
+            }
+        }
+    }
+
+    /// Posts `q` for each instance of `s` whose conditions `residual`
+    /// hold (a clause where they read unknowns).
+    fn post_instances(
+        &mut self,
+        s: &Solver,
+        q: &CPred,
+        instances: Vec<Vec<Value>>,
+        residual: &[CPred],
+    ) -> T<()> {
+        for instance in instances {
+            self.bind(s, &instance);
+            // Conditions over known values select the instances
+            // whose body is a top-level conjunct.
+            let known = residual.iter().all(|r| !self.pred_reads_unknown(r));
+            let mut selected = known;
+            if known {
+                for r in residual {
+                    if !self.holds(r)? {
+                        selected = false;
+                        break;
+                    }
+                }
+            }
+            if residual.is_empty() || selected {
+                self.post(q)?;
+            } else if known {
+                // A known condition fails: the instance holds.
+            } else {
+                let mut guards = Vec::with_capacity(residual.len());
+                for r in residual {
+                    guards.push(self.lit(r)?);
+                }
+                self.post_under(&guards, q)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Posts "the conjunction of `guards` implies `p`" as clauses: the
+    /// conjuncts of `p`, the conclusions of its implications and the
+    /// instances of its quantifiers each get the guards, so that
+    /// `b(p, q) = TRUE => !i.(.. => b(p + i, q) = FALSE)` is one binary
+    /// clause per instance where reified conjunctions and disjunctions
+    /// would hide it from propagation.
+    fn post_under(&mut self, guards: &[Literal], p: &CPred) -> T<()> {
+        // A guard false at the root: nothing to post (`p` may well be
+        // undefined there, `(i, j) : dom(f) => f(i, j) = 0`).
+        if guards
+            .iter()
+            .any(|&g| self.cp.get_literal_value(g) == Some(false))
+        {
+            return Ok(());
+        }
+        if guards.is_empty() && !matches!(p.kind, PK::Implies(..) | PK::Exists(..)) {
+            return self.post(p);
+        }
+        let with = |guards: &[Literal], l: Literal| {
+            let mut ls: Vec<Literal> = guards.iter().map(|&g| !g).collect();
+            ls.push(l);
+            ls
+        };
+        if !self.pred_reads_unknown(p) {
+            if !self.holds(p)? {
+                let ls = guards.iter().map(|&g| !g).collect();
+                self.clause(ls);
+            }
+            return Ok(());
+        }
+        match &p.kind {
+            PK::And(ps) => ps.iter().try_for_each(|q| self.post_under(guards, q)),
+            PK::Implies(a, b) => {
+                let mut more = guards.to_vec();
+                more.push(self.lit(a)?);
+                self.post_under(&more, b)
+            }
+            PK::ForAll(s, q) => {
+                let (instances, residual) = self.quantifier_instances(s, p.span)?;
+                let each = || -> T<()> {
+                    for instance in instances {
+                        self.bind(s, &instance);
+                        let mut more = guards.to_vec();
+                        for r in &residual {
+                            more.push(self.lit(r)?);
+                        }
+                        self.post_under(&more, q)?;
+                    }
+                    Ok(())
+                };
+                let posted = each();
+                self.end_aliases(s);
+                posted
+            }
+            // One instance (a `LET`, or every variable named by an
+            // equality): its conditions hold.
+            PK::Exists(s) => {
+                let (instances, residual) = self.quantifier_instances(s, p.span)?;
+                let posted = match instances.as_slice() {
+                    [one] => {
+                        self.bind(s, one);
+                        residual.iter().try_for_each(|r| self.post_under(guards, r))
+                    }
+                    _ => {
+                        self.end_aliases(s);
+                        let l = self.lit(p)?;
+                        let ls = with(guards, l);
+                        self.clause(ls);
+                        Ok(())
+                    }
+                };
+                self.end_aliases(s);
+                posted
+            }
+            _ => {
+                let l = self.lit(p)?;
+                let ls = with(guards, l);
+                self.clause(ls);
                 Ok(())
             }
         }
@@ -1074,41 +1207,56 @@ impl<'i> Model<'i> {
             }
             PK::Not(a) => Ok(!self.lit(a)?),
             PK::ForAll(s, q) => {
-                let (instances, residual) = self.instances(s, p.span)?;
-                let mut ls = Vec::new();
-                for instance in instances {
-                    self.bind(s, &instance);
-                    let mut holds = Vec::with_capacity(residual.len() + 1);
-                    for r in &residual {
-                        holds.push(!self.lit(r)?);
+                let (instances, residual) = self.quantifier_instances(s, p.span)?;
+                let each = || -> T<Literal> {
+                    let mut ls = Vec::new();
+                    for instance in instances {
+                        self.bind(s, &instance);
+                        let mut holds = Vec::with_capacity(residual.len() + 1);
+                        for r in &residual {
+                            holds.push(!self.lit(r)?);
+                        }
+                        holds.push(self.lit(q)?);
+                        ls.push(self.or(holds));
                     }
-                    holds.push(self.lit(q)?);
-                    ls.push(self.or(holds));
-                }
-                if ls.is_empty() {
-                    return Ok(self.constant_lit(true));
-                }
-                Ok(self.and(ls))
+                    if ls.is_empty() {
+                        return Ok(self.constant_lit(true));
+                    }
+                    Ok(self.and(ls))
+                };
+                let l = each();
+                self.end_aliases(s);
+                l
             }
             PK::Exists(s) => {
-                let (instances, residual) = self.instances(s, p.span)?;
-                let mut ls = Vec::new();
-                for instance in instances {
-                    self.bind(s, &instance);
-                    let mut all = Vec::with_capacity(residual.len());
-                    for r in &residual {
-                        all.push(self.lit(r)?);
+                let (instances, residual) = self.quantifier_instances(s, p.span)?;
+                let each = || -> T<Literal> {
+                    let mut ls = Vec::new();
+                    for instance in instances {
+                        self.bind(s, &instance);
+                        let mut all = Vec::with_capacity(residual.len());
+                        for r in &residual {
+                            all.push(self.lit(r)?);
+                        }
+                        ls.push(if all.is_empty() {
+                            self.constant_lit(true)
+                        } else {
+                            self.and(all)
+                        });
                     }
-                    ls.push(if all.is_empty() {
-                        self.constant_lit(true)
-                    } else {
-                        self.and(all)
-                    });
-                }
-                if ls.is_empty() {
-                    return Ok(self.constant_lit(false));
-                }
-                Ok(self.or(ls))
+                    if ls.is_empty() {
+                        return Ok(self.constant_lit(false));
+                    }
+                    Ok(self.or(ls))
+                };
+                let l = each();
+                self.end_aliases(s);
+                l
+            }
+            PK::Cmp(op @ (Cmp::Eq | Cmp::Neq), a, b)
+                if let Some(l) = self.singletons_compared(*op, a, b, p.span)? =>
+            {
+                Ok(l)
             }
             PK::Cmp(op, a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
@@ -1168,6 +1316,74 @@ impl<'i> Model<'i> {
         }
     }
 
+    /// `A = B` or `A /= B` where each side is a set of at most one
+    /// element: `{x}`, or the image `f[{x}]` of a known point under an
+    /// encoded total function (`{f(x)}` where `x` is in its domain, else
+    /// empty). Compares the elements (`f[{(i+2, j+1)}] /= {b}` is
+    /// `f(i+2, j+1) /= b` on the board and true off it), where the set
+    /// translation would build both sets over their universe.
+    fn singletons_compared(
+        &mut self,
+        op: Cmp,
+        a: &CExpr,
+        b: &CExpr,
+        span: Span,
+    ) -> T<Option<Literal>> {
+        let (Some(x), Some(y)) = (self.singleton(a)?, self.singleton(b)?) else {
+            return Ok(None);
+        };
+        let equal = match (x, y) {
+            (Some(x), Some(y)) => {
+                let (x, y) = (self.term(&x)?, self.term(&y)?);
+                self.cmp_lit(Cmp::Eq, x, y, span)?
+            }
+            (None, None) => self.constant_lit(true),
+            _ => self.constant_lit(false),
+        };
+        Ok(Some(if op == Cmp::Eq { equal } else { !equal }))
+    }
+
+    /// `e` as a set of at most one element, where it is written as one
+    /// ([`Self::singletons_compared`]): `Some(Some(x))` for `{x}`,
+    /// `Some(None)` for the empty image.
+    fn singleton(&mut self, e: &CExpr) -> T<Option<Option<CExpr>>> {
+        match &e.kind {
+            EK::SetEnum(items) if items.len() == 1 => Ok(Some(Some(items[0].clone()))),
+            EK::Lit(Value::Set(items)) if items.len() <= 1 => {
+                Ok(Some(items.first().map(|x| CExpr {
+                    kind: EK::Lit(x.clone()),
+                    span: e.span,
+                })))
+            }
+            EK::Image(f, points) => {
+                let (EK::Read(Slot::Frame(slot)), EK::SetEnum(items)) = (&f.kind, &points.kind)
+                else {
+                    return Ok(None);
+                };
+                let [x] = items.as_slice() else {
+                    return Ok(None);
+                };
+                let Some(Some(Enc::Function { domain, .. })) =
+                    self.index(*slot).map(|k| self.enc[k].clone())
+                else {
+                    return Ok(None);
+                };
+                if self.reads_unknown(x) {
+                    return Ok(None);
+                }
+                let v = self.eval(x)?;
+                if domain.binary_search(&v).is_err() {
+                    return Ok(Some(None));
+                }
+                Ok(Some(Some(CExpr {
+                    kind: EK::Apply(f.clone(), Box::new(x.clone())),
+                    span: e.span,
+                })))
+            }
+            _ => Ok(None),
+        }
+    }
+
     pub(super) fn constant_lit(&self, truth: bool) -> Literal {
         if truth {
             self.cp.get_true_literal()
@@ -1176,8 +1392,79 @@ impl<'i> Model<'i> {
         }
     }
 
-    pub(super) fn clause(&mut self, ls: Vec<Literal>) {
+    pub(super) fn clause(&mut self, mut ls: Vec<Literal>) {
+        // Literals decided at the root (constants, known conditions):
+        // a true one satisfies the clause, false ones drop out, so that
+        // the clauses left are as short as they are meant.
+        if ls
+            .iter()
+            .any(|&l| self.cp.get_literal_value(l) == Some(true))
+        {
+            return;
+        }
+        let undecided: Vec<Literal> = ls
+            .iter()
+            .copied()
+            .filter(|&l| self.cp.get_literal_value(l) != Some(false))
+            .collect();
+        if !undecided.is_empty() {
+            ls = undecided;
+        }
+        if let [a, b] = ls[..] {
+            self.exclusive.insert((!a, !b));
+            self.exclusive.insert((!b, !a));
+        }
         pumpkin_constraints::clause(ls, self.tag).post(&mut self.cp);
+    }
+
+    /// Redundant sums for the cardinalities of sets whose members exclude
+    /// each other in groups: the members are split greedily into cliques
+    /// of pairwise exclusive bits (no two queens on a row), each clique
+    /// contributes a 0/1 sum, and the cardinality is posted again as the
+    /// sum of those. `card(queens) = n` over an n×n board then forces a
+    /// queen into a row whose other squares are attacked, which the sum of
+    /// the squares alone cannot see.
+    fn post_clique_sums(&mut self, span: Span) -> T<()> {
+        for (bits, total) in std::mem::take(&mut self.cards) {
+            let sources: Vec<Literal> = bits
+                .iter()
+                .map(|&b| match self.bit_source.get(&b) {
+                    Some(&l) => l,
+                    None => self.bit_lit(b),
+                })
+                .collect();
+            let mut cliques: Vec<Vec<usize>> = Vec::new();
+            for (i, &l) in sources.iter().enumerate() {
+                let joins = cliques
+                    .iter_mut()
+                    .find(|c| c.iter().all(|&j| self.exclusive.contains(&(l, sources[j]))));
+                match joins {
+                    Some(c) => c.push(i),
+                    None => cliques.push(vec![i]),
+                }
+            }
+            if cliques.iter().all(|c| c.len() == 1) {
+                continue;
+            }
+            tracing::debug!(
+                members = bits.len(),
+                cliques = cliques.len(),
+                "constant solver: a cardinality summed over cliques of exclusive members"
+            );
+            let mut sum = Lin::constant(0);
+            for c in &cliques {
+                let part = c
+                    .iter()
+                    .fold(Lin::constant(0), |acc, &i| acc.plus(Lin::var(bits[i])));
+                // At most one member of a clique: its sum is a 0/1 variable.
+                let x = self.materialise(&part, span)?;
+                sum = sum.plus(Lin::var(x));
+            }
+            let d = sum.plus(Lin::var(total).scaled(-1));
+            let (vars, rhs) = self.linear(&d, span)?;
+            pumpkin_constraints::equals(vars, rhs, self.tag).post(&mut self.cp);
+        }
+        Ok(())
     }
 
     /// `l ⇔ ∧ ls`
@@ -1211,7 +1498,30 @@ impl<'i> Model<'i> {
             ..s.clone()
         };
         let mut residual = Vec::new();
+        let aliasing = std::mem::take(&mut self.aliasing);
         for step in &s.steps {
+            // `x = E` over unknowns and none of the binder's variables:
+            // `x` stands for `E`'s term.
+            if aliasing
+                && let SolveStep::Bind(k, super::super::ir::Gen::Eq(e)) = step
+                && self.reads_unknown(e)
+                && {
+                    let mut slots = Vec::new();
+                    plan::expr_slots(e, &mut slots);
+                    !slots.iter().any(|v| s.vars.contains(v))
+                }
+            {
+                let scalar = match self.scalar_item(e) {
+                    Ok(super::sets::ScalarItem::Var(kind, x)) => Some((kind, x)),
+                    _ => None,
+                };
+                let t = match scalar {
+                    Some((_, x)) => Term::Lin(Lin::var(x)),
+                    None => self.term(e)?,
+                };
+                self.aliases.insert(*k, (t, scalar));
+                continue;
+            }
             // `x : dom(f)` with `f` a total function over a known domain.
             let substituted;
             let step = match step {
@@ -1311,9 +1621,39 @@ impl<'i> Model<'i> {
         Ok((out, residual))
     }
 
+    /// [`Self::instances`] of a quantifier's binder (`!`, `#`, a `LET` in a
+    /// predicate), where a variable defined over unknowns may stand for
+    /// its definition's term; [`Self::end_aliases`] ends that.
+    fn quantifier_instances(&mut self, s: &Solver, span: Span) -> T<(Vec<Vec<Value>>, Vec<CPred>)> {
+        self.aliasing = true;
+        let out = self.instances(s, span);
+        self.aliasing = false;
+        if out.is_err() {
+            self.end_aliases(s);
+        }
+        out
+    }
+
+    /// The scalar a bound variable stands for, if it is an alias of one.
+    pub(super) fn alias_scalar(&self, slot: u32) -> Option<&(Kind, DomainId)> {
+        self.aliases.get(&slot).and_then(|(_, s)| s.as_ref())
+    }
+
+    /// Ends the aliases of `s`'s variables.
+    fn end_aliases(&mut self, s: &Solver) {
+        for v in &s.vars {
+            self.aliases.remove(v);
+        }
+    }
+
     /// `dom(f)` as a literal, where `f` is an unknown encoded as a total
     /// function: its domain is known before it is solved.
     fn known_domain(&self, set: &CExpr) -> Option<CExpr> {
+        // A memo of `dom(f)` (a definition used more than once) is `dom(f)`.
+        let set = match &set.kind {
+            EK::Memo(m) => &m.expr,
+            _ => set,
+        };
         let EK::Unary(UnaryOp::Dom, f) = &set.kind else {
             return None;
         };
@@ -2033,6 +2373,9 @@ impl<'i> Model<'i> {
 
     fn term_of(&mut self, e: &CExpr) -> T<Term> {
         match &e.kind {
+            EK::Read(Slot::Frame(slot)) if let Some((t, _)) = self.aliases.get(slot) => {
+                Ok(t.clone())
+            }
             EK::Read(Slot::Frame(slot)) if self.index(*slot).is_some() => {
                 let k = self.index(*slot).expect("checked");
                 let Some(enc) = self.enc[k].clone() else {
@@ -2080,7 +2423,13 @@ impl<'i> Model<'i> {
             EK::Unary(UnaryOp::Card, a) => {
                 let a = self.term(a)?;
                 let a = self.set_term(a, e.span)?;
-                Ok(Term::Lin(self.card(&a)))
+                let sum = self.card(&a);
+                if a.bits.len() < MIN_CLIQUE_CARD || a.bits.len() > MAX_CLIQUE_CARD {
+                    return Ok(Term::Lin(sum));
+                }
+                let total = self.materialise(&sum, e.span)?;
+                self.cards.push((a.bits.to_vec(), total));
+                Ok(Term::Lin(Lin::var(total)))
             }
             EK::Unary(op @ (UnaryOp::Dom | UnaryOp::Ran), a) => {
                 let a = self.term(a)?;
@@ -2656,6 +3005,7 @@ impl<'i> Model<'i> {
 
     pub(super) fn unknown(&self, slot: u32) -> bool {
         self.index(slot).is_some_and(|k| self.known[k].is_none())
+            || self.aliases.contains_key(&slot)
     }
 
     pub(super) fn reads_unknown(&self, e: &CExpr) -> bool {

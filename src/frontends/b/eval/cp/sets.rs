@@ -121,6 +121,9 @@ impl Model<'_> {
             {
                 Ok(ScalarItem::Var(kind, x))
             }
+            (_, EK::Read(Slot::Frame(k))) if let Some(&(kind, x)) = self.alias_scalar(*k) => {
+                Ok(ScalarItem::Var(kind, x))
+            }
             (Term::Lin(l), _) if arithmetic => {
                 Ok(ScalarItem::Var(Kind::Int, self.materialise(&l, e.span)?))
             }
@@ -161,6 +164,7 @@ impl Model<'_> {
         let lx = self.bit_lit(x);
         self.clause(vec![!l, lx]);
         self.clause(vec![l, !lx]);
+        self.bit_source.insert(x, l);
         x
     }
 
