@@ -1649,11 +1649,7 @@ impl<'i> Model<'i> {
     /// `dom(f)` as a literal, where `f` is an unknown encoded as a total
     /// function: its domain is known before it is solved.
     fn known_domain(&self, set: &CExpr) -> Option<CExpr> {
-        // A memo of `dom(f)` (a definition used more than once) is `dom(f)`.
-        let set = match &set.kind {
-            EK::Memo(m) => &m.expr,
-            _ => set,
-        };
+        let set = unmemo(set);
         let EK::Unary(UnaryOp::Dom, f) = &set.kind else {
             return None;
         };
@@ -1672,7 +1668,7 @@ impl<'i> Model<'i> {
     /// The universe of `set` as a literal, where `set` is an unknown
     /// encoded as a set over it.
     fn known_universe(&self, set: &CExpr) -> Option<CExpr> {
-        let EK::Read(Slot::Frame(slot)) = set.kind else {
+        let EK::Read(Slot::Frame(slot)) = unmemo(set).kind else {
             return None;
         };
         match self.enc.get(self.index(slot)?)? {
@@ -3099,6 +3095,15 @@ impl<'i> Model<'i> {
 
 /// The defining conjunct of constant `k` among `conjuncts`, `k = E` with
 /// `E` not reading `k`: its index and `E`.
+/// `e` without its memo: a memo (of a definition used more than once,
+/// `(i, j) : dom(board)`) stands for its expression.
+fn unmemo(e: &CExpr) -> &CExpr {
+    match &e.kind {
+        EK::Memo(m) => &m.expr,
+        _ => e,
+    }
+}
+
 fn definition_of(k: usize, conjuncts: &[CPred]) -> Option<(usize, &CExpr)> {
     conjuncts.iter().enumerate().find_map(|(i, c)| {
         let PK::Cmp(Cmp::Eq, a, b) = &c.kind else {
