@@ -936,3 +936,37 @@ fn boards_of_booleans_with_a_cardinality_are_solved_by_cliques() {
         "4 queens have two solutions"
     );
 }
+
+/// Queens on a board of pieces, the attacks written against a `LET`-bound
+/// square guarded by its piece (ProB's crowded-chessboard puzzles): the
+/// guard `bij : {Queen, Rook}` is split into one case per piece, so that
+/// each attack is a binary clause between two squares and the queens'
+/// cardinality is summed over cliques of them. Against enumeration
+/// (3^9 boards, queens and rooks), and the count of 5 queens.
+#[test]
+fn guards_on_a_let_bound_square_split_into_one_case_per_value() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let board = |n: u32, queens: u32, rooks: u32| {
+        format!(
+            "MACHINE Crowded\nSETS PIECES = {{Queen, Rook, Empty}}\nCONSTANTS board\n\
+             DEFINITIONS n == {n}\n\
+             PROPERTIES board : (1..n) * (1..n) --> PIECES \
+             & !(i, j).(i : 1..n & j : 1..n => LET bij BE bij = board(i, j) IN \
+             (bij : {{Queen, Rook}} => !k.(k : 1..n & k /= i => board(k, j) /= bij) \
+             & !k.(k : 1..n & k /= j => board(i, k) /= bij)) \
+             & (bij = Queen => !d.(d : 1..(n - 1) => (i + d <= n => \
+             board[{{(i + d, j + d)}}] /= {{bij}} & board[{{(i + d, j - d)}}] /= {{bij}}))) END) \
+             & card({{i, j | i : 1..n & j : 1..n & board(i, j) = Queen}}) = {queens} \
+             & card({{i, j | i : 1..n & j : 1..n & board(i, j) = Rook}}) = {rooks}\nEND\n"
+        )
+    };
+    solver_finds_what_enumeration_finds(&dir, &board(3, 2, 1));
+    solver_finds_what_enumeration_finds(&dir, &board(3, 1, 2));
+    assert_eq!(
+        valuations(&dir, &board(5, 5, 0), ConstantSolver::Cp)
+            .unwrap()
+            .len(),
+        10,
+        "5 queens have ten solutions"
+    );
+}

@@ -958,12 +958,9 @@ impl<'i> Model<'i> {
         }
         match &p.kind {
             PK::And(ps) => ps.iter().try_for_each(|q| self.post(q)),
-            PK::ForAll(s, q) => {
-                let (instances, residual) = self.quantifier_instances(s, p.span)?;
-                let posted = self.post_instances(s, q, instances, &residual);
-                self.end_aliases(s);
-                posted
-            }
+            PK::ForAll(s, q) => self.over_instances(s, p.span, |m, instances, residual| {
+                m.post_instances(s, q, instances, residual)
+            }),
             PK::Implies(..) | PK::Exists(..) => self.post_under(&[], p),
             PK::Cmp(Cmp::Eq, a, b) if self.all_different_items(a, b).is_some() => {
                 let items = self.all_different_items(a, b).expect("checked");
@@ -1091,47 +1088,43 @@ impl<'i> Model<'i> {
         match &p.kind {
             PK::And(ps) => ps.iter().try_for_each(|q| self.post_under(guards, q)),
             PK::Implies(a, b) => {
+                if let Some((slot, x, values)) = self.alias_cases(a)? {
+                    return self.post_cases(guards, slot, x, values, b);
+                }
                 let mut more = guards.to_vec();
                 more.push(self.lit(a)?);
                 self.post_under(&more, b)
             }
-            PK::ForAll(s, q) => {
-                let (instances, residual) = self.quantifier_instances(s, p.span)?;
-                let each = || -> T<()> {
-                    for instance in instances {
-                        self.bind(s, &instance);
-                        let mut more = guards.to_vec();
-                        for r in &residual {
-                            more.push(self.lit(r)?);
-                        }
-                        self.post_under(&more, q)?;
+            PK::ForAll(s, q) => self.over_instances(s, p.span, |m, instances, residual| {
+                for instance in instances {
+                    m.bind(s, &instance);
+                    let mut more = guards.to_vec();
+                    for r in residual {
+                        more.push(m.lit(r)?);
                     }
-                    Ok(())
-                };
-                let posted = each();
-                self.end_aliases(s);
-                posted
-            }
+                    m.post_under(&more, q)?;
+                }
+                Ok(())
+            }),
             // One instance (a `LET`, or every variable named by an
             // equality): its conditions hold.
-            PK::Exists(s) => {
-                let (instances, residual) = self.quantifier_instances(s, p.span)?;
-                let posted = match instances.as_slice() {
+            PK::Exists(s) => self.over_instances(s, p.span, |m, instances, residual| {
+                match instances.as_slice() {
                     [one] => {
-                        self.bind(s, one);
-                        residual.iter().try_for_each(|r| self.post_under(guards, r))
+                        m.bind(s, one);
+                        residual.iter().try_for_each(|r| m.post_under(guards, r))
                     }
                     _ => {
-                        self.end_aliases(s);
-                        let l = self.lit(p)?;
+                        // Several instances: one literal for the whole
+                        // quantifier, whose own instances alias afresh.
+                        m.end_aliases(s);
+                        let l = m.lit(p)?;
                         let ls = with(guards, l);
-                        self.clause(ls);
+                        m.clause(ls);
                         Ok(())
                     }
-                };
-                self.end_aliases(s);
-                posted
-            }
+                }
+            }),
             _ => {
                 let l = self.lit(p)?;
                 let ls = with(guards, l);
@@ -1206,53 +1199,41 @@ impl<'i> Model<'i> {
                 Ok(self.and(vec![ab, ba]))
             }
             PK::Not(a) => Ok(!self.lit(a)?),
-            PK::ForAll(s, q) => {
-                let (instances, residual) = self.quantifier_instances(s, p.span)?;
-                let each = || -> T<Literal> {
-                    let mut ls = Vec::new();
-                    for instance in instances {
-                        self.bind(s, &instance);
-                        let mut holds = Vec::with_capacity(residual.len() + 1);
-                        for r in &residual {
-                            holds.push(!self.lit(r)?);
-                        }
-                        holds.push(self.lit(q)?);
-                        ls.push(self.or(holds));
+            PK::ForAll(s, q) => self.over_instances(s, p.span, |m, instances, residual| {
+                let mut ls = Vec::new();
+                for instance in instances {
+                    m.bind(s, &instance);
+                    let mut holds = Vec::with_capacity(residual.len() + 1);
+                    for r in residual {
+                        holds.push(!m.lit(r)?);
                     }
-                    if ls.is_empty() {
-                        return Ok(self.constant_lit(true));
+                    holds.push(m.lit(q)?);
+                    ls.push(m.or(holds));
+                }
+                if ls.is_empty() {
+                    return Ok(m.constant_lit(true));
+                }
+                Ok(m.and(ls))
+            }),
+            PK::Exists(s) => self.over_instances(s, p.span, |m, instances, residual| {
+                let mut ls = Vec::new();
+                for instance in instances {
+                    m.bind(s, &instance);
+                    let mut all = Vec::with_capacity(residual.len());
+                    for r in residual {
+                        all.push(m.lit(r)?);
                     }
-                    Ok(self.and(ls))
-                };
-                let l = each();
-                self.end_aliases(s);
-                l
-            }
-            PK::Exists(s) => {
-                let (instances, residual) = self.quantifier_instances(s, p.span)?;
-                let each = || -> T<Literal> {
-                    let mut ls = Vec::new();
-                    for instance in instances {
-                        self.bind(s, &instance);
-                        let mut all = Vec::with_capacity(residual.len());
-                        for r in &residual {
-                            all.push(self.lit(r)?);
-                        }
-                        ls.push(if all.is_empty() {
-                            self.constant_lit(true)
-                        } else {
-                            self.and(all)
-                        });
-                    }
-                    if ls.is_empty() {
-                        return Ok(self.constant_lit(false));
-                    }
-                    Ok(self.or(ls))
-                };
-                let l = each();
-                self.end_aliases(s);
-                l
-            }
+                    ls.push(if all.is_empty() {
+                        m.constant_lit(true)
+                    } else {
+                        m.and(all)
+                    });
+                }
+                if ls.is_empty() {
+                    return Ok(m.constant_lit(false));
+                }
+                Ok(m.or(ls))
+            }),
             PK::Cmp(op @ (Cmp::Eq | Cmp::Neq), a, b)
                 if let Some(l) = self.singletons_compared(*op, a, b, p.span)? =>
             {
@@ -1631,6 +1612,99 @@ impl<'i> Model<'i> {
         if out.is_err() {
             self.end_aliases(s);
         }
+        out
+    }
+
+    /// A guard `x : S` or `x = c` with `x` a bound variable aliasing a
+    /// scalar unknown and `S` a few known values: the slot, the unknown
+    /// and the values (the cases [`Self::post_cases`] splits on).
+    fn alias_cases(&mut self, guard: &CPred) -> T<Option<(u32, DomainId, Vec<Value>)>> {
+        const MAX_CASES: usize = 16;
+        let (e, set) = match &guard.kind {
+            PK::Member(e, set, false) => (e, set),
+            PK::Cmp(Cmp::Eq, e, c) | PK::Cmp(Cmp::Eq, c, e)
+                if matches!(e.kind, EK::Read(Slot::Frame(_))) =>
+            {
+                if self.reads_unknown(c) {
+                    return Ok(None);
+                }
+                let EK::Read(Slot::Frame(k)) = e.kind else {
+                    unreachable!("matched")
+                };
+                let Some(&(_, x)) = self.alias_scalar(k) else {
+                    return Ok(None);
+                };
+                let v = self.eval(c)?;
+                return Ok(scalar_code(&v).map(|_| (k, x, vec![v])));
+            }
+            _ => return Ok(None),
+        };
+        let EK::Read(Slot::Frame(k)) = e.kind else {
+            return Ok(None);
+        };
+        let Some(&(_, x)) = self.alias_scalar(k) else {
+            return Ok(None);
+        };
+        if self.reads_unknown(set) {
+            return Ok(None);
+        }
+        let Value::Set(values) = self.eval(set)? else {
+            return Ok(None);
+        };
+        if values.len() > MAX_CASES || values.iter().any(|v| scalar_code(v).is_none()) {
+            return Ok(None);
+        }
+        Ok(Some((k, x, values.to_vec())))
+    }
+
+    /// `x : {v1, ..} => body` (see [`Self::alias_cases`]) as one
+    /// `x = vi => body[x := vi]` per value: `body` then compares
+    /// unknowns with known values, so that `x : {Queen, Rook} =>
+    /// board(k, j) /= x` is a binary clause per value where a guard
+    /// literal would make each clause ternary and hide which cells
+    /// exclude each other.
+    fn post_cases(
+        &mut self,
+        guards: &[Literal],
+        slot: u32,
+        x: DomainId,
+        values: Vec<Value>,
+        body: &CPred,
+    ) -> T<()> {
+        let alias = self.aliases.remove(&slot).expect("an alias");
+        let before = self.env.frame[slot as usize].clone();
+        let mut out = Ok(());
+        for v in values {
+            let code = scalar_code(&v).expect("checked scalar");
+            let l = self.atom_lit(x, Atom::Eq, code);
+            if self.cp.get_literal_value(l) == Some(false) {
+                continue;
+            }
+            self.env.frame[slot as usize] = v;
+            let mut more = guards.to_vec();
+            more.push(l);
+            out = self.post_under(&more, body);
+            if out.is_err() {
+                break;
+            }
+        }
+        self.env.frame[slot as usize] = before;
+        self.aliases.insert(slot, alias);
+        out
+    }
+
+    /// `body` over the [`Self::quantifier_instances`] of a quantifier's
+    /// binder (the instances and the conditions left to each), with the
+    /// aliases of its variables ended afterwards whatever `body` returns.
+    fn over_instances<R>(
+        &mut self,
+        s: &Solver,
+        span: Span,
+        body: impl FnOnce(&mut Self, Vec<Vec<Value>>, &[CPred]) -> T<R>,
+    ) -> T<R> {
+        let (instances, residual) = self.quantifier_instances(s, span)?;
+        let out = body(self, instances, &residual);
+        self.end_aliases(s);
         out
     }
 
