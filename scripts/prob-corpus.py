@@ -25,7 +25,10 @@ ProB records no state at all where its run stopped at an error (a
 well-definedness error: division by zero, a function applied outside its
 domain, a failing WHILE invariant, ...; every such run of ProB took under a
 second); there a machine agrees where orbit stops at a well-definedness
-error too.
+error too. Where ProB recorded some states and orbit's count stops at a
+well-definedness error, the machine agrees if orbit had explored at least
+ProB's count of nodes by then: ProB's record is of the nodes it explored
+before its own stop (its records have no flag for such errors).
 Every run has ProB's defaults: an integer that nothing bounds is
 enumerated within MININT..MAXINT (`--bound-integers`), only the
 constant valuations in ProB's normal form are set up
@@ -122,7 +125,8 @@ ILL_DEFINED = (r"function applied outside its domain|not a function here|divisio
                r"|negative exponent|WHILE (invariant|variant)|ASSERT condition is false"
                r"|precondition \(PRE\) inside the operation.s body is false"
                r"|of the empty sequence|out of range .* of the sequence|no CASE branch"
-               r"|is read before it is assigned a value|conflicting simultaneous assignments")
+               r"|is read before it is assigned a value|conflicting simultaneous assignments"
+               r"|ASSERT_(EXPR|TRUE) failed|INTER over an empty set|inter of an empty set")
 
 
 # Errors that leave a machine without an initial state (where orbit has
@@ -161,6 +165,25 @@ def no_node(rec, report):
             and bool(re.search(ILL_DEFINED, message)))
 
 
+def stopped_alike(rec, report):
+    """Whether orbit's count stopped at a well-definedness error after
+    exploring at least as many nodes as ProB recorded.
+
+    ProB records no error flag for a well-definedness error (an ASSERT
+    that fails, a division by zero, a PRE that is false in a body, ...):
+    it stops there, and its count is of the nodes it explored. orbit
+    stopping at such an error no sooner than ProB's count is what ProB's
+    record shows (with equal counts where both explore in the same order);
+    orbit stopping sooner is a difference.
+    """
+    if report["result"] != "model_error":
+        return False
+    if not re.search(ILL_DEFINED, report.get("message", "")):
+        return False
+    explored = report.get("states", 0) + report.get("constant_valuations", 0)
+    return 0 < rec["states"] <= explored
+
+
 def check(orbit, rec, timeout):
     """Compares orbit with one ProB record; returns a result row."""
     row = {"file": rec["file"], "prob_states": rec["states"],
@@ -174,9 +197,14 @@ def check(orbit, rec, timeout):
         row["outcome"] = "changed"
         return row
     report, error = run(orbit, rec["file"], ["--no-deadlock", "--no-invariant"], timeout)
-    if report is not None and report["result"] not in ("ok", "stopped") and no_node(rec, report):
+    if report is not None and report["result"] not in ("ok", "stopped") and (
+            no_node(rec, report) or stopped_alike(rec, report)):
         row["detail"] = report.get("message", "")
         row["outcome"] = "agrees"
+        return row
+    if report is not None and report["result"] == "refused":
+        row["detail"] = report.get("message", "")
+        row["outcome"] = "refused"
         return row
     # Where ProB stopped at an error only the verdicts compare: a count
     # that does not finish in time leaves them to decide.

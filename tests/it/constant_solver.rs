@@ -686,6 +686,50 @@ fn parameters_with_too_many_candidates_are_solved_in_each_state() {
     }
 }
 
+/// ProB's Queens machine: `Solve(sol)` takes a whole board whose queens
+/// extend the current one's, `sol : BOARD & !pair.(pair : board~[{TRUE}]
+/// => sol(pair) = TRUE) & ...`. The plan generates `sol` from the
+/// pointwise definition where it covers the board, else from the
+/// function space; either way too many candidates, so the solver finds
+/// the boards in each state. On a 3x4 board the states and transitions
+/// equal enumeration's (2^12 candidates per state).
+#[test]
+fn a_parameter_generated_by_a_pointwise_definition_or_its_space_is_solved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("Queens.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Queens\nCONSTANTS M\nPROPERTIES M = 4\n\
+         DEFINITIONS ROWS == (1..3); COLS == (1..M); BOARD == (ROWS * COLS) --> BOOL\n\
+         VARIABLES board\nINVARIANT board : BOARD\nINITIALISATION board := (ROWS * COLS) * {FALSE}\n\
+         OPERATIONS\n  SetQueen(i, j) = PRE i : ROWS & j : COLS & !j2.(j2 : COLS => board(i, j2) = FALSE) \
+         THEN board(i, j) := TRUE END;\n  \
+         Solve(sol) = PRE sol : BOARD & !pair.(pair : board~[{TRUE}] => sol(pair) = TRUE) & \
+         !(i, j).(i |-> j : (ROWS * COLS) & sol(i, j) = TRUE => \
+         !j2.(j2 : COLS & j2 > j => sol(i, j2) = FALSE) & !i2.(i2 : ROWS & i2 > i => sol(i2, j) = FALSE) & \
+         !i2.(i2 : ROWS & i2 > i & j > (i2 - i) => sol(i2, j - i2 + i) = FALSE) & \
+         !i2.(i2 : ROWS & i2 > i & j + i2 - i <= M => sol(i2, j + i2 - i) = FALSE)) \
+         THEN board := sol END\nEND\n",
+    )
+    .unwrap();
+    let path = path.to_string_lossy();
+    let timeout = std::time::Duration::from_secs(120);
+    let solved = CheckRun::run_path(&path, &[], &["--no-deadlock"], timeout);
+    assert_eq!(solved.result(), "ok", "{}", solved.command);
+    let flags = ["--no-deadlock", "--solver", "enumerate"];
+    let enumerated = CheckRun::run_path(&path, &[], &flags, timeout);
+    assert_eq!(enumerated.result(), "ok", "{}", enumerated.command);
+    for count in ["states", "transitions"] {
+        assert_eq!(
+            solved.count(count),
+            enumerated.count(count),
+            "{count}: {}",
+            solved.command
+        );
+    }
+    assert!(solved.count("states") > 100, "{}", solved.command);
+}
+
 #[test]
 fn any_and_becomes_such_that_with_too_many_candidates_are_solved() {
     // `x : (x <: 0..40 & card(x) = 41)` is one subset of 2^41; `ANY a, b`

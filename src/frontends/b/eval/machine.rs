@@ -412,6 +412,12 @@ impl Interpreter {
                 }
                 _ => None,
             };
+            tracing::trace!(
+                operation = op.name.name,
+                space = plan::candidate_space(&guard),
+                by_solver = by_solver.is_some(),
+                "parameters"
+            );
             for (j, o) in op.outputs.iter().enumerate() {
                 c.push_local(&o.name, (nv + np + j) as u32);
             }

@@ -460,6 +460,10 @@ pub(crate) fn candidate_space(plan: &Solver) -> f64 {
 /// Whether `set` is a set of relations, functions or subsets.
 fn set_of_sets(set: &CExpr) -> bool {
     match &set.kind {
+        EK::Memo(m) => set_of_sets(&m.expr),
+        // `IF keys = domain THEN {candidate} ELSE space END`
+        // ([`the_one_where_domain_is`]): as large as the space.
+        EK::IfThenElse(_, _, space) => set_of_sets(space),
         EK::Binary(op, _, _) => op.is_relation_set(),
         EK::Unary(op, _) => matches!(
             op,
@@ -481,6 +485,8 @@ fn set_of_sets(set: &CExpr) -> bool {
 /// between literals, or a set of functions or subsets over such sets.
 fn literal_size(set: &CExpr) -> Option<f64> {
     match &set.kind {
+        EK::Memo(m) => literal_size(&m.expr),
+        EK::IfThenElse(_, _, space) => literal_size(space),
         EK::Lit(Value::Set(s)) => Some(s.len() as f64),
         EK::Binary(BinaryOp::Interval, a, b) => match (&a.kind, &b.kind) {
             (EK::Lit(Value::Int(a)), EK::Lit(Value::Int(b))) => Some((b - a + 1).max(0) as f64),
@@ -2413,6 +2419,11 @@ impl Visitor for FrameReads<'_> {
 /// Every frame slot a predicate reads (including inside nested binders).
 pub fn pred_slots(p: &CPred, out: &mut Vec<u32>) {
     FrameReads(out).pred(p);
+}
+
+/// Every frame slot one step of a plan reads.
+pub fn step_slots(step: &SolveStep, out: &mut Vec<u32>) {
+    super::walk::walk_step(&mut FrameReads(out), step);
 }
 
 /// Every frame slot a plan's steps read.

@@ -157,23 +157,28 @@ pub(super) fn walk_pattern<V: Visitor + ?Sized>(v: &mut V, p: &Pattern) {
 pub(super) fn walk_solver<V: Visitor + ?Sized>(v: &mut V, s: &Solver) {
     s.vars.iter().for_each(|&slot| v.bind(slot));
     for step in &s.steps {
-        match step {
-            SolveStep::Bind(slot, g) => {
-                v.bind(*slot);
-                walk_gen(v, g);
-            }
-            SolveStep::BindPattern(p, e) => {
-                walk_pattern(v, p);
-                v.expr(e);
-            }
-            SolveStep::Check(p) => v.pred(p),
-            SolveStep::Scan(scan) => {
-                v.bind(scan.slot);
-                v.read(scan.func);
-                v.expr(&scan.set);
-                v.expr(&scan.value);
-                v.pred(&scan.check);
-            }
+        walk_step(v, step);
+    }
+}
+
+/// Walks one step of a plan: the slots it binds, then what it reads.
+pub(super) fn walk_step<V: Visitor + ?Sized>(v: &mut V, step: &SolveStep) {
+    match step {
+        SolveStep::Bind(slot, g) => {
+            v.bind(*slot);
+            walk_gen(v, g);
+        }
+        SolveStep::BindPattern(p, e) => {
+            walk_pattern(v, p);
+            v.expr(e);
+        }
+        SolveStep::Check(p) => v.pred(p),
+        SolveStep::Scan(scan) => {
+            v.bind(scan.slot);
+            v.read(scan.func);
+            v.expr(&scan.set);
+            v.expr(&scan.value);
+            v.pred(&scan.check);
         }
     }
 }

@@ -322,6 +322,10 @@ impl Interpreter {
         match std::panic::catch_unwind(solve) {
             Ok(Solved::Valuations(v)) => Some(Ok(v)),
             Ok(Solved::Stopped(reason)) => Some(Err(stopped(reason))),
+            Ok(Solved::Unsupported(u)) => {
+                tracing::trace!(span = ?u.span, why = u.what, "binder solver: left to enumeration");
+                None
+            }
             _ => None,
         }
     }

@@ -22,6 +22,7 @@ use pumpkin_core::termination::TerminationCondition;
 use pumpkin_core::variables::{AffineView, DomainId, Literal, TransformableVariable};
 
 use super::super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, SolveStep, Solver};
+use super::super::walk::{Visitor, walk_expr, walk_pred};
 use super::super::{Env, Fail, Interpreter, plan};
 use super::sets::{ScalarItem, SetTerm};
 use super::{AUTO_THRESHOLD, Unsupported};
@@ -29,6 +30,7 @@ use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
 use crate::frontends::b::types::Type;
 use crate::frontends::b::value::Value;
+use crate::frontends::b::value::fast_hash::FastBuild;
 
 /// Why a model could not be built.
 pub(super) enum Failure {
@@ -125,6 +127,10 @@ pub(super) enum Term {
     Known(Value),
 }
 
+/// What a bound variable defined over unknowns stands for: its
+/// definition's term, and the scalar's kind and variable where it is one.
+type Alias = (Term, Option<(Kind, DomainId)>);
+
 /// The domain an unbounded integer constant starts from (the solver's
 /// bounds are 32-bit: small multiples of it stay within them).
 const WIDE: i64 = 1 << 24;
@@ -216,10 +222,10 @@ pub(super) struct Model<'i> {
     /// Every variable of an encoding: a solution is their values.
     pub(super) decision: Vec<DomainId>,
     /// The literal `[x >= 1]` of each 0/1 variable that has one.
-    pub(super) bit_lits: std::collections::HashMap<DomainId, Literal>,
+    pub(super) bit_lits: HashMap<DomainId, Literal, FastBuild>,
     /// The literal of each atomic predicate `[x = v]`, `[x <= v]`, `[x >=
     /// v]` made so far ([`Model::atom_lit`]).
-    atom_lits: std::collections::HashMap<(DomainId, Atom, i32), Literal>,
+    atom_lits: HashMap<(DomainId, Atom, i32), Literal, FastBuild>,
     /// Set while a binder is planned again (never twice).
     replanning: bool,
     /// Bound variables of a quantifier defined as `x = E` with `E` over
@@ -228,7 +234,7 @@ pub(super) struct Model<'i> {
     /// ([`Model::quantifier_instances`]).
     /// A scalar's kind and variable where `E` is one (`f(i)` of an encoded
     /// function of scalars).
-    aliases: std::collections::HashMap<u32, (Term, Option<(Kind, DomainId)>)>,
+    aliases: HashMap<u32, Alias, FastBuild>,
     /// Set while [`Model::instances`] may make such aliases.
     aliasing: bool,
     /// Integers that nothing bounds before propagation: their variables,
@@ -265,9 +271,9 @@ pub(super) struct Model<'i> {
     defined_here: bool,
     /// Pairs of literals that cannot both hold: a posted binary clause
     /// `¬a ∨ ¬b` (both orders).
-    exclusive: std::collections::HashSet<(Literal, Literal)>,
+    exclusive: std::collections::HashSet<(Literal, Literal), FastBuild>,
     /// The literal each 0/1 variable made by [`Model::bit_of`] equals.
-    pub(super) bit_source: HashMap<DomainId, Literal>,
+    pub(super) bit_source: HashMap<DomainId, Literal, FastBuild>,
     /// Cardinalities of sets over unknowns: the members' bits and the
     /// variable equal to their sum ([`Model::post_clique_sums`]).
     cards: Vec<(Vec<DomainId>, DomainId)>,
@@ -322,10 +328,10 @@ impl<'i> Model<'i> {
             enc: vec![None; nc],
             env: unknowns.env,
             decision: Vec::new(),
-            bit_lits: std::collections::HashMap::new(),
-            atom_lits: std::collections::HashMap::new(),
+            bit_lits: HashMap::default(),
+            atom_lits: HashMap::default(),
             replanning: false,
-            aliases: std::collections::HashMap::new(),
+            aliases: HashMap::default(),
             aliasing: false,
             wide: Vec::new(),
             first_wide: None,
@@ -337,8 +343,8 @@ impl<'i> Model<'i> {
             filters: Vec::new(),
             disjunctions: Vec::new(),
             defined_here: false,
-            exclusive: std::collections::HashSet::new(),
-            bit_source: HashMap::new(),
+            exclusive: std::collections::HashSet::default(),
+            bit_source: HashMap::default(),
             cards: Vec::new(),
         }
     }
@@ -1474,9 +1480,16 @@ impl<'i> Model<'i> {
     /// values of its bound variables), and its conditions that read
     /// unknown constants, which each instance leaves to the solver.
     pub(super) fn instances(&mut self, s: &Solver, span: Span) -> T<(Vec<Vec<Value>>, Vec<CPred>)> {
+        // The plan of the known steps alone (its condition and image,
+        // for expressions' binders, are not needed to enumerate).
         let mut known = Solver {
+            vars: s.vars.clone(),
             steps: Vec::with_capacity(s.steps.len()),
-            ..s.clone()
+            undefined: s.undefined,
+            span: s.span,
+            condition: None,
+            by_solver: None,
+            image: None,
         };
         let mut residual = Vec::new();
         let aliasing = std::mem::take(&mut self.aliasing);
@@ -1553,18 +1566,8 @@ impl<'i> Model<'i> {
                 }
                 step => step,
             };
-            let one = Solver {
-                steps: vec![step.clone()],
-                ..s.clone()
-            };
             let mut slots = Vec::new();
-            plan::pred_slots(
-                &CPred {
-                    kind: PK::Exists(Box::new(one)),
-                    span,
-                },
-                &mut slots,
-            );
+            plan::step_slots(step, &mut slots);
             let reads_unknown = slots.iter().any(|&k| self.unknown(k));
             match step {
                 SolveStep::Check(p) if reads_unknown => residual.push(p.clone()),
@@ -3079,15 +3082,23 @@ impl<'i> Model<'i> {
     }
 
     pub(super) fn reads_unknown(&self, e: &CExpr) -> bool {
-        let mut slots = Vec::new();
-        plan::expr_slots(e, &mut slots);
-        slots.iter().any(|&s| self.unknown(s))
+        let mut v = ReadsUnknown {
+            model: self,
+            own: Vec::new(),
+            found: false,
+        };
+        v.expr(e);
+        v.found
     }
 
     pub(super) fn pred_reads_unknown(&self, p: &CPred) -> bool {
-        let mut slots = Vec::new();
-        plan::pred_slots(p, &mut slots);
-        slots.iter().any(|&s| self.unknown(s))
+        let mut v = ReadsUnknown {
+            model: self,
+            own: Vec::new(),
+            found: false,
+        };
+        v.pred(p);
+        v.found
     }
 
     pub(super) fn eval(&mut self, e: &CExpr) -> T<Value> {
@@ -3171,6 +3182,48 @@ impl<'i> Model<'i> {
 /// `E` not reading `k`: its index and `E`.
 /// `e` without its memo: a memo (of a definition used more than once,
 /// `(i, j) : dom(board)`) stands for its expression.
+/// Whether a walk reads an unknown frame slot (as [`plan::expr_slots`]
+/// lists them: a recursive definition's reads of its own constant do not
+/// count), stopping at the first.
+struct ReadsUnknown<'m, 'i> {
+    model: &'m Model<'i>,
+    /// The constants of the recursive definitions being walked.
+    own: Vec<u32>,
+    found: bool,
+}
+
+impl Visitor for ReadsUnknown<'_, '_> {
+    fn read(&mut self, slot: Slot) {
+        if let Slot::Frame(s) = slot
+            && !self.own.contains(&s)
+            && self.model.unknown(s)
+        {
+            self.found = true;
+        }
+    }
+
+    fn expr(&mut self, e: &CExpr) {
+        if self.found {
+            return;
+        }
+        if let EK::Symbolic(d) = &e.kind
+            && let Some(own) = d.self_slot
+        {
+            self.own.push(own);
+            self.expr(&d.expr);
+            self.own.pop();
+            return;
+        }
+        walk_expr(self, e);
+    }
+
+    fn pred(&mut self, p: &CPred) {
+        if !self.found {
+            walk_pred(self, p);
+        }
+    }
+}
+
 fn unmemo(e: &CExpr) -> &CExpr {
     match &e.kind {
         EK::Memo(m) => &m.expr,
