@@ -155,7 +155,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FORMULA")]
     pub ltl: Vec<String>,
     /// Do not check the model's own LTL assertions (B's `ASSERT_LTL`
-    /// definitions, checked by default).
+    /// definitions, checked by default); their atoms are not read either.
     #[arg(long)]
     pub no_assert_ltl: bool,
     /// Do not check the invariant (assertions are still checked). With
@@ -211,6 +211,7 @@ pub fn run(args: &CheckArgs, verbose: u8, join: Option<super::JoinJob>) -> ExitC
             DeadlockMode::Stuttering => LoadDeadlockMode::Stuttering,
         }),
         ltl: args.ltl.clone(),
+        model_ltl: !args.no_assert_ltl,
     };
     let loaded = match args.input.load(checks) {
         Ok(loaded) => loaded,

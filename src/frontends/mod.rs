@@ -97,6 +97,9 @@ pub struct Checks {
     /// LTL formulas given on the command line (`--ltl`): a front end that
     /// compiles their predicate atoms with the model reads them here.
     pub ltl: Vec<String>,
+    /// The model's own LTL assertions are checked (not `--no-assert-ltl`):
+    /// a front end reads their atoms only then.
+    pub model_ltl: bool,
 }
 
 impl Default for Checks {
@@ -106,6 +109,7 @@ impl Default for Checks {
             goal: false,
             deadlock: None,
             ltl: Vec::new(),
+            model_ltl: true,
         }
     }
 }

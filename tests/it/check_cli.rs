@@ -1554,6 +1554,15 @@ fn temporal_assertions_are_checked() {
         err.contains("in the LTL atom `{x = TRUE}`") && err.contains(":2:37"),
         "{err}"
     );
+    // Unless the definitions are left out: then their atoms are not read
+    // (nor an atom's operation arguments), as in ProB's model checker.
+    let (code, out, err) = check(&typo, &["--json", "--no-assert-ltl"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let arity = machine.replace("G {x < 2}", "G [inc(1)]");
+    let (code, _, err) = check(&arity, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    let (code, out, err) = check(&arity, &["--no-assert-ltl"]);
+    assert_eq!(code, Some(0), "{out}{err}");
     let (code, _, err) = check(machine, &["--no-assert-ltl", "--ltl", "G e(dec)"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("`dec`") && err.contains("inc, reset"), "{err}");

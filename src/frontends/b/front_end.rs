@@ -119,6 +119,7 @@ impl FrontEnd for BFrontEnd {
             minint: args.minint,
             unchecked_invariant: !request.checks.invariant,
             ltl: request.checks.ltl.clone(),
+            unchecked_assert_ltl: !request.checks.model_ltl,
         };
         let (mut system, machine, types) =
             load_machine_with_ast(request.path, &options).map_err(|e| match e {

@@ -41,6 +41,10 @@ pub struct LoadOptions {
     /// `--ltl`: formulas checked besides the machine's `ASSERT_LTL`
     /// definitions, whose predicate atoms are parsed in the machine.
     pub ltl: Vec<String>,
+    /// `--no-assert-ltl`: the machine's `ASSERT_LTL` definitions will not
+    /// be checked, so their atoms are not read (ProB's model checker
+    /// reads them only when asked to check them).
+    pub unchecked_assert_ltl: bool,
 }
 
 /// Why a machine could not be loaded.
@@ -81,6 +85,7 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
         search_path: options.search_path.clone(),
         find_abort: options.find_abort,
         ltl: options.ltl.clone(),
+        unchecked_assert_ltl: options.unchecked_assert_ltl,
         scalars: options
             .set_sizes
             .iter()

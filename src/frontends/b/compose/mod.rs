@@ -76,6 +76,9 @@ pub struct ComposeOptions {
     /// LTL formulas given on the command line, whose predicate atoms are
     /// parsed in the checked machine.
     pub ltl: Vec<String>,
+    /// The checked machine's `ASSERT_LTL` definitions will not be checked:
+    /// their atoms are not parsed.
+    pub unchecked_assert_ltl: bool,
 }
 
 /// A model's components merged into one machine.
@@ -153,7 +156,12 @@ struct Composer {
 impl Composer {
     fn main(&mut self, options: &ComposeOptions) -> Result<(Machine, Scalars), Diagnostic> {
         let tokens = self.files.main_tokens()?;
-        let machine = parse_machine_tokens_with(&self.files.file, tokens, &options.ltl)?;
+        let machine = parse_machine_tokens_with(
+            &self.files.file,
+            tokens,
+            &options.ltl,
+            !options.unchecked_assert_ltl,
+        )?;
         if !has_structure(&machine) {
             // A machine on its own: nothing to merge (the common case).
             return self.parameters_as_constants(machine, options);

@@ -127,8 +127,12 @@ impl Parser<'_> {
         // Each formula with where it stands: its string in the file (an
         // atom found in it is located exactly), else the definition's name
         // (or the file's start, for --ltl).
-        let formulas: Vec<(String, Span, Option<Span>)> = m
-            .ltl
+        let own = if self.assert_ltl_atoms {
+            &m.ltl[..]
+        } else {
+            &[]
+        };
+        let formulas: Vec<(String, Span, Option<Span>)> = own
             .iter()
             .map(|(name, f)| {
                 let at = m

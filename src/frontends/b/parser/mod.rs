@@ -64,19 +64,22 @@ pub fn parse_machine(file: &SourceFile) -> Result<Machine, Diagnostic> {
 /// Parses a component from tokens already read from `file` (e.g. with the
 /// tokens of definition files spliced in by [`crate::frontends::b::compose`]).
 pub fn parse_machine_tokens(file: &SourceFile, tokens: Vec<Token>) -> Result<Machine, Diagnostic> {
-    parse_machine_tokens_with(file, tokens, &[])
+    parse_machine_tokens_with(file, tokens, &[], true)
 }
 
 /// [`parse_machine_tokens`] for the checked machine, with LTL formulas
 /// given besides its own (`--ltl`): their predicate atoms are parsed with
-/// the machine's definitions ([`Machine::ltl_atoms`]).
+/// the machine's definitions ([`Machine::ltl_atoms`]), and those of its
+/// own `ASSERT_LTL` definitions where `assert_ltl` (they are checked).
 pub fn parse_machine_tokens_with(
     file: &SourceFile,
     tokens: Vec<Token>,
     ltl_formulas: &[String],
+    assert_ltl: bool,
 ) -> Result<Machine, Diagnostic> {
     let mut parser = Parser::new(file, tokens);
     parser.ltl_formulas = ltl_formulas.to_vec();
+    parser.assert_ltl_atoms = assert_ltl;
     parser.collect_definitions()?;
     parser.machine()
 }
@@ -125,6 +128,9 @@ pub(crate) struct Parser<'f> {
     /// LTL formulas given besides the machine's (`--ltl`), whose predicate
     /// atoms are parsed with the machine's definitions.
     ltl_formulas: Vec<String>,
+    /// Whether the atoms of the machine's `ASSERT_LTL` formulas are parsed
+    /// (they are checked).
+    assert_ltl_atoms: bool,
 }
 
 impl<'f> Parser<'f> {
@@ -140,6 +146,7 @@ impl<'f> Parser<'f> {
             last_span: Span::default(),
             shadowed: Vec::new(),
             ltl_formulas: Vec::new(),
+            assert_ltl_atoms: true,
         }
     }
 
