@@ -330,6 +330,32 @@ END
     assert!(out.contains("ASSERT_TRUE failed: x reached 5"), "{out}");
 }
 
+/// The cardinality of an interval, a product and a power set is computed
+/// from the bounds, whatever the size of the set (ProB's
+/// CardTotFunExpansionTests asks for `card(1..2147483647)`); a false one
+/// is still a violated assertion.
+#[test]
+fn cardinalities_of_intervals_products_and_power_sets_are_computed() {
+    let machine = |assertion: &str| {
+        format!(
+            "MACHINE Cards\nCONSTANTS n\nPROPERTIES n = 1000\nASSERTIONS {assertion}\n\
+             VARIABLES x\nINVARIANT x : 0..1\nINITIALISATION x := 0\n\
+             OPERATIONS flip = x := 1 - x\nEND\n"
+        )
+    };
+    let (code, out, err) = check(
+        &machine(
+            "card(1..2147483647) = 2147483647 & card((1..n) * (1..n)) = 1000000 & \
+             card(POW(1..20)) = 1048576 & card(POW1(1..3)) = 7 & card(5..4) = 0 & \
+             card((1..n) * (-2..2)) = 5000 & card(-3..3) = 7",
+        ),
+        &[],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, err) = check(&machine("card((1..n) * (1..n)) = 999999"), &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+}
+
 /// LibraryMath.def, LibraryBits.def and the decimal and printing
 /// functions of LibraryStrings.def are computed (the values are ProB's
 /// library assertions); a lambda of two variables over written sets is a

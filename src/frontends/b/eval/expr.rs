@@ -539,6 +539,40 @@ impl Interpreter {
         }
     }
 
+    /// The cardinality of an interval, a cartesian product or a power set
+    /// of those, computed from their bounds (`card(1..2147483647)`,
+    /// `card((1..1000) * (1..1000))`, `card(POW(1..20))`) rather than from
+    /// a set too large to build; `None` for any other set, or a count
+    /// beyond 64 bits.
+    fn card_by_arithmetic(&self, a: &CExpr, env: &mut Env<'_>) -> R<Option<i64>> {
+        Ok(match &a.kind {
+            EK::Memo(m) => return self.card_by_arithmetic(&m.expr, env),
+            EK::Binary(BinaryOp::Interval, lo, hi) => {
+                match (self.eval(lo, env)?.as_int(), self.eval(hi, env)?.as_int()) {
+                    (Some(lo), Some(hi)) if hi < lo => Some(0),
+                    (Some(lo), Some(hi)) => hi.checked_sub(lo).and_then(|d| d.checked_add(1)),
+                    _ => None,
+                }
+            }
+            EK::Binary(BinaryOp::Mul, x, y) => {
+                match (
+                    self.card_by_arithmetic(x, env)?,
+                    self.card_by_arithmetic(y, env)?,
+                ) {
+                    (Some(x), Some(y)) => x.checked_mul(y),
+                    _ => None,
+                }
+            }
+            EK::Unary(op @ (UnaryOp::Pow | UnaryOp::Pow1), x) => {
+                match self.card_by_arithmetic(x, env)? {
+                    Some(n) if n < 63 => Some((1i64 << n) - i64::from(*op == UnaryOp::Pow1)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+    }
+
     fn unary(&self, op: UnaryOp, a: &CExpr, whole: &CExpr, env: &mut Env<'_>) -> R<Value> {
         use UnaryOp::*;
         let span = whole.span;
@@ -555,6 +589,9 @@ impl Interpreter {
             }
             if let Some(n) = self.inverse_singleton_count(a, env)? {
                 return Ok(Value::Int(n as i64));
+            }
+            if let Some(n) = self.card_by_arithmetic(a, env)? {
+                return Ok(Value::Int(n));
             }
             // A set read in place (a given set, a constant, a variable):
             // counted without a copy of it.
