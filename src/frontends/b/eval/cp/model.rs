@@ -1623,22 +1623,12 @@ impl<'i> Model<'i> {
     /// and the values (the cases [`Self::post_cases`] splits on).
     fn alias_cases(&mut self, guard: &CPred) -> T<Option<(u32, DomainId, Vec<Value>)>> {
         const MAX_CASES: usize = 16;
-        let (e, set) = match &guard.kind {
+        let (e, known) = match &guard.kind {
             PK::Member(e, set, false) => (e, set),
             PK::Cmp(Cmp::Eq, e, c) | PK::Cmp(Cmp::Eq, c, e)
                 if matches!(e.kind, EK::Read(Slot::Frame(_))) =>
             {
-                if self.reads_unknown(c) {
-                    return Ok(None);
-                }
-                let EK::Read(Slot::Frame(k)) = e.kind else {
-                    unreachable!("matched")
-                };
-                let Some(&(_, x)) = self.alias_scalar(k) else {
-                    return Ok(None);
-                };
-                let v = self.eval(c)?;
-                return Ok(scalar_code(&v).map(|_| (k, x, vec![v])));
+                (e, c)
             }
             _ => return Ok(None),
         };
@@ -1648,16 +1638,18 @@ impl<'i> Model<'i> {
         let Some(&(_, x)) = self.alias_scalar(k) else {
             return Ok(None);
         };
-        if self.reads_unknown(set) {
+        if self.reads_unknown(known) {
             return Ok(None);
         }
-        let Value::Set(values) = self.eval(set)? else {
-            return Ok(None);
+        let values = match (&guard.kind, self.eval(known)?) {
+            (PK::Member(..), Value::Set(values)) if values.len() <= MAX_CASES => values.to_vec(),
+            (PK::Member(..), _) => return Ok(None),
+            (_, value) => vec![value],
         };
-        if values.len() > MAX_CASES || values.iter().any(|v| scalar_code(v).is_none()) {
+        if values.iter().any(|v| scalar_code(v).is_none()) {
             return Ok(None);
         }
-        Ok(Some((k, x, values.to_vec())))
+        Ok(Some((k, x, values)))
     }
 
     /// `x : {v1, ..} => body` (see [`Self::alias_cases`]) as one
