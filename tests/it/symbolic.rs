@@ -286,3 +286,24 @@ fn functions_over_huge_finite_domains_are_applied_without_being_built() {
     let out = model_error(&text.replace("acc /= 4", "card(add) > 0"), &[]);
     assert!(out.contains("which is kept symbolic"), "{out}");
 }
+
+#[test]
+fn a_function_applying_a_costly_symbolic_comprehension_is_kept_symbolic() {
+    // ProB's SonLazySetEvaluation adders: `carries` solves for `c` among
+    // 256 messages per argument; `add` over its 65,536 arguments would
+    // solve 16.7 million candidates before the first state, applied it
+    // solves 256 per state (each remembered across the `i`s).
+    let text = "MACHINE M\nCONSTANTS MSG, carries, add\n\
+                PROPERTIES MSG = 1..8 --> 0..1 &\n\
+                carries = {m1, m2, c | m1 : MSG & m2 : MSG & c : MSG & c(1) = 1 &\n\
+                  !r.(r : 2..8 => c(r) = (m1(r - 1) + m2(r - 1) + c(r - 1)) / 2)} &\n\
+                add = %(m1, m2).(m1 : MSG & m2 : MSG |\n\
+                  %i.(i : 1..8 | (m1(i) + m2(i) + carries(m1 |-> m2)(i)) mod 2))\n\
+                VARIABLES m1, m2\nINVARIANT m1 : MSG & m2 : MSG\n\
+                INITIALISATION m1 := %i.(i : 1..8 | 0) || m2 := %i.(i : 1..8 | 0)\n\
+                OPERATIONS step(p) = SELECT p = add(m1 |-> m2) THEN m1 := p END\nEND\n";
+    let (_dir, path) = machine("M.mch", text);
+    let r = report(&path, &["--time-limit", "60s"], 0);
+    // m1 := m1 + 0 + 1 (the carry in): every one of the 256 messages.
+    assert_eq!(r["states"].as_u64(), Some(256), "{r}");
+}

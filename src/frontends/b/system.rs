@@ -301,11 +301,20 @@ impl BSystem {
         keep: &dyn Fn(usize) -> bool,
         emit: &mut dyn FnMut(&dyn crate::model::Step, &[u64]),
     ) -> Result<(), ModelError> {
-        let (mut out, mut packed) = (Vec::new(), Vec::new());
+        let (mut out, mut packed, mut constant_words) = (Vec::new(), Vec::new(), Vec::new());
         let mut failed = false;
         for (index, constants) in self.valuations.iter().enumerate() {
             if !keep(index) {
                 continue;
+            }
+            // The constants' words, once per valuation (they may be large
+            // tables, and a valuation may have thousands of initial states).
+            if self
+                .layout
+                .encode(constants, &[], &mut constant_words)
+                .is_err()
+            {
+                return Err(self.encode_error());
             }
             let step = InitialStep {
                 system: self,
@@ -319,7 +328,8 @@ impl BSystem {
                     if !self.in_scope(constants, variables, &mut scope_error) {
                         return;
                     }
-                    if self.layout.encode(constants, variables, &mut out).is_err()
+                    out.clone_from(&constant_words);
+                    if self.layout.encode_variables(variables, &mut out).is_err()
                         || self.layout.pack(&out, &mut packed).is_err()
                     {
                         failed = true;

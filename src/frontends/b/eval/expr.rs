@@ -1002,7 +1002,18 @@ fn closure_cached(r: &Value, span: Span, reflexive: bool) -> R<Value> {
         return Ok(result);
     }
     let pairs = set(r, span)?;
-    let mut closed = rel::transitive_closure(pairs);
+    let mut closed = rel::transitive_closure_within(pairs, super::MAX_MATERIALISED, || {
+        super::within_budget(span)
+    })?
+    .ok_or_else(|| {
+        Fail::infinite(
+            span,
+            format!(
+                "the closure has more than {} pairs, too many to build",
+                super::MAX_MATERIALISED
+            ),
+        )
+    })?;
     if reflexive {
         let field = sets::union(&rel::domain(pairs), &rel::range(pairs));
         closed = sets::union(&closed, &rel::identity(&field));

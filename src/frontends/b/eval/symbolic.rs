@@ -83,14 +83,16 @@ pub struct Definition {
     pub last: Arc<parking_lot::Mutex<Option<super::memo::Kept>>>,
     /// Whether it refers to its own constant (`fib = %x.(.. | fib(x - 1) +
     /// fib(x - 2))`): its applications are remembered per thread
-    /// ([`APPLIED`]).
+    /// ([`APPLIED`]), as a comprehension's are.
     pub recursive: bool,
 }
 
-/// Most applications of recursive definitions a thread remembers.
+/// Most applications of recursive definitions and comprehensions a
+/// thread remembers.
 const MAX_APPLIED: usize = 1 << 18;
 
-/// The applications of recursive definitions a thread has evaluated, with
+/// The applications of recursive definitions and comprehensions a thread
+/// has evaluated, with
 /// the constants they were evaluated with: `fib(x)` solved by a plan that
 /// evaluates `fib(x - 1)` once to find a candidate and once to check it
 /// costs two calls per level, 2^n in all, without them (ProB memoises
@@ -105,6 +107,24 @@ struct Applied {
 
 thread_local! {
     static APPLIED: std::cell::RefCell<Applied> = Default::default();
+}
+
+/// The slots of the constants an expression applies (`f(x)` for a
+/// constant `f`): those that may be symbolic.
+#[derive(Default)]
+struct AppliedConstants {
+    slots: Vec<Slot>,
+}
+
+impl super::walk::Visitor for AppliedConstants {
+    fn expr(&mut self, e: &CExpr) {
+        if let EK::Apply(f, _) = &e.kind
+            && let EK::Read(slot) = f.kind
+        {
+            self.slots.push(slot);
+        }
+        super::walk::walk_expr(self, e);
+    }
 }
 
 /// The error for listing a symbolic set (`card`, iteration, equality
@@ -157,7 +177,7 @@ impl Interpreter {
         // set orbit builds (`%(b, x, y).(b : BIT & x : USHORT & y : USHORT
         // | ...)`: 2^33) is kept symbolic before any is tried.
         let too_large = self
-            .candidates_at_most(&d.expr, env)
+            .work_at_most(&d.expr, env)
             .is_some_and(|n| n > super::MAX_MATERIALISED as u128);
         if d.self_slot.is_none() && !too_large {
             match self.eval(&d.expr, env) {
@@ -177,6 +197,40 @@ impl Interpreter {
         })))
     }
 
+    /// An upper bound on the work of building a lambda or comprehension:
+    /// the candidates its binders try, times the candidates the costliest
+    /// symbolic comprehension it applies tries per application. `ADD =
+    /// %(m1, m2).(m1 : MSG & m2 : MSG | ... CARRY(m1 |-> m2) ...)` over
+    /// 256 messages, where `CARRY = {m1, m2, c | ... c : MSG ...}` is
+    /// symbolic, tries 2^16 arguments of 2^8 candidates each. `None`
+    /// where the candidates are not known.
+    fn work_at_most(&self, e: &CExpr, env: &mut Env<'_>) -> Option<u128> {
+        let candidates = self.candidates_at_most(e, env)?;
+        let mut applied = AppliedConstants::default();
+        super::walk::Visitor::expr(&mut applied, e);
+        let per_application = applied
+            .slots
+            .iter()
+            .filter_map(|slot| {
+                let value = match *slot {
+                    Slot::Const(i) => env.consts.get(i as usize),
+                    Slot::Frame(i) => env.frame.get(i as usize),
+                };
+                let Some(Value::Symbolic(s)) = value else {
+                    return None;
+                };
+                match &self.definitions[s.def as usize].expr.kind {
+                    EK::Comprehension(solver) => {
+                        self.steps_candidates(&solver.image.as_ref()?.steps, env)
+                    }
+                    _ => None,
+                }
+            })
+            .max()
+            .unwrap_or(1);
+        Some(candidates.saturating_mul(per_application))
+    }
+
     /// An upper bound on the candidates a lambda or comprehension's
     /// binders try (the product of its generators' sizes), where each
     /// generator's size is known without building it: an interval, a set
@@ -187,8 +241,14 @@ impl Interpreter {
             EK::Lambda(solver, _) | EK::Comprehension(solver) => solver,
             _ => return None,
         };
+        self.steps_candidates(&solver.steps, env)
+    }
+
+    /// The product of the sizes of the generators of `steps` (see
+    /// [`Self::candidates_at_most`]).
+    fn steps_candidates(&self, steps: &[SolveStep], env: &mut Env<'_>) -> Option<u128> {
         let mut product: u128 = 1;
-        for step in &solver.steps {
+        for step in steps {
             let size = match step {
                 SolveStep::Bind(_, Gen::In(s)) | SolveStep::BindPattern(_, s) => {
                     self.size_without_building(s, env)?
@@ -368,15 +428,28 @@ impl Interpreter {
         let _depth = Depth::enter(span)?;
         let mut denv = self.definition_env(env);
         let definition = &self.definitions[r.def as usize];
-        if !definition.recursive {
+        // A comprehension's application solves its predicate (`CARRY(m1
+        // |-> m2)(i)` for each `i` solves for the same carries): worth
+        // remembering, as a recursive definition's.
+        if !definition.recursive && !matches!(definition.expr.kind, EK::Comprehension(_)) {
             return self.images(&definition.expr, x, span, &mut denv, out);
         }
         let constants = &denv.frame[..self.num_constants];
         let key = (r.def, x.clone());
-        let known = APPLIED.with_borrow(|applied| {
-            (applied.constants.as_slice() == constants)
-                .then(|| applied.images.get(&key).cloned())
-                .flatten()
+        let known = APPLIED.with_borrow_mut(|applied| {
+            let same = applied.constants.len() == constants.len()
+                && applied
+                    .constants
+                    .iter()
+                    .zip(constants)
+                    .all(|(a, b)| a.is_identical(b) || a == b);
+            // Equal constants in other allocations (decoded, or found by
+            // the solver) take the place of the kept ones: the next
+            // comparison is by pointer, not of whole tables.
+            if same {
+                applied.constants.clone_from_slice(constants);
+            }
+            same.then(|| applied.images.get(&key).cloned()).flatten()
         });
         if let Some(images) = known {
             out.extend(images);
