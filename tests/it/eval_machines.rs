@@ -272,3 +272,23 @@ END";
     // The root, two valuations, four states each.
     assert_eq!(prob_state_count(&load("Kept.mch", text, 0), true), 11);
 }
+
+/// `-` is a set difference on sets: `r2 - xx = xx` and `r2 - {yy} = xx`
+/// leave `r2`'s elements of `xx` (of `{yy}`) free, so no equation gives a
+/// set parameter its one value (it was solved as `r2 = xx + xx`, an
+/// integer sum, and failed with "expected an integer").
+#[test]
+fn set_differences_are_not_solved_as_integer_subtractions() {
+    let text = "MACHINE Diff
+SETS ID = {aa, bb, cc, dd, ee, ff, gg, hh, ii, jj}
+VARIABLES xx
+INVARIANT xx <: ID
+INITIALISATION xx := {aa, cc, ee, gg, ii}
+OPERATIONS
+  Unsat(r2) = PRE r2 - xx = xx THEN skip END;
+  Add(yy, r2) = PRE r2 - {yy} = xx THEN xx := r2 END
+END";
+    // The root and every superset of the five initial elements (`Add`
+    // adds one element at a time): 1 + 2^5.
+    assert_eq!(prob_state_count(&load("Diff.mch", text, 0), false), 33);
+}

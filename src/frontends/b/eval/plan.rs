@@ -67,6 +67,15 @@ pub fn plan(
             .position(|&x| x == v)
             .map_or((None, None), |k| statics[k])
     };
+    // Whether a variable is an integer, where its type is known: `-` and
+    // `*` of sets (difference, product) are not inverted by equations.
+    let is_int = |v: u32| {
+        let k = vars.iter().position(|&x| x == v);
+        types
+            .zip(k)
+            .and_then(|(t, k)| t.get(k))
+            .is_none_or(|t| matches!(t, Type::Int))
+    };
     let deps: Vec<Vec<u32>> = conjuncts
         .iter()
         .map(|c| {
@@ -133,7 +142,9 @@ pub fn plan(
                     && types
                         .and_then(|t| t.get(k))
                         .is_some_and(|t| !type_is_finite(t));
-                let Some((mut prio, mut cand)) = generator(c, v, vars, &bound, witness_only) else {
+                let Some((mut prio, mut cand)) =
+                    generator(c, v, vars, &bound, witness_only, is_int(v))
+                else {
                     continue;
                 };
                 let pending = Pending {
@@ -241,7 +252,7 @@ pub fn plan(
                                 j != i
                                     && !done
                                     && matches!(&c.kind, PK::Cmp(Cmp::Eq, a, b)
-                                    if solve_equation(a, b, to, &ready).is_some())
+                                    if solve_equation(a, b, to, is_int(to), &ready).is_some())
                             })
                     };
                     let projection = if solves(x, y) {
@@ -536,6 +547,7 @@ fn generator(
     vars: &[u32],
     bound: &[u32],
     typed: bool,
+    int: bool,
 ) -> Option<(u32, Candidate)> {
     let ready = |e: &CExpr| is_ready(e, vars, bound);
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
@@ -601,7 +613,7 @@ fn generator(
                 // `v + d = e`: `v = e - d`; `v * k = e`: `v = e / k` where
                 // `k` divides `e`, and where `k` is 0 whatever else
                 // generates `v` (filled in by the plan).
-                match solve_equation(a, b, v, &ready) {
+                match solve_equation(a, b, v, int, &ready) {
                     Some(Solved::Value(value)) => {
                         return Some((
                             1,
@@ -765,7 +777,7 @@ fn generator(
                 ));
             }
             let (mut values, mut sets) = (Vec::new(), Vec::new());
-            if disjunct_candidates(c, v, &ready, &mut values, &mut sets) {
+            if disjunct_candidates(c, v, int, &ready, &mut values, &mut sets) {
                 let cost = 2 + sets.iter().map(set_cost).max().unwrap_or(0);
                 return Some((
                     cost,
@@ -1352,7 +1364,16 @@ enum Solved {
 /// candidate for `v`, which the equation, staying a check, keeps where it
 /// holds (`x2 + y2 = s` gives `y2 = s - x2` once `x2` is bound; `r * 2 = x`
 /// gives `x / 2`, kept where 2 divides `x`).
-fn solve_equation(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) -> Option<Solved> {
+/// `int`: whether `v` is an integer; a set `v` is solved only from `v = e`
+/// (`v - d = e` is a set difference there, which leaves `v`'s elements of
+/// `d` free).
+fn solve_equation(
+    a: &CExpr,
+    b: &CExpr,
+    v: u32,
+    int: bool,
+    ready: &dyn Fn(&CExpr) -> bool,
+) -> Option<Solved> {
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     let solve = |side: &CExpr, other: &CExpr| {
         if is_v(side) {
@@ -1361,7 +1382,7 @@ fn solve_equation(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) 
         let EK::Binary(op, x, y) = &side.kind else {
             return None;
         };
-        if !ready(other) {
+        if !int || !ready(other) {
             return None;
         }
         let build = |op: BinaryOp, l: &CExpr, r: &CExpr| CExpr {
@@ -1407,8 +1428,14 @@ fn solve_equation(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) 
 
 /// `e` from `a = b` solved for `v` (see [`solve_equation`]) where it needs
 /// no condition.
-fn equation_value(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) -> Option<CExpr> {
-    match solve_equation(a, b, v, ready)? {
+fn equation_value(
+    a: &CExpr,
+    b: &CExpr,
+    v: u32,
+    int: bool,
+    ready: &dyn Fn(&CExpr) -> bool,
+) -> Option<CExpr> {
+    match solve_equation(a, b, v, int, ready)? {
         Solved::Value(e) => Some(e),
         Solved::Quotient { .. } => None,
     }
@@ -1421,6 +1448,7 @@ fn equation_value(a: &CExpr, b: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) 
 fn disjunct_candidates(
     p: &CPred,
     v: u32,
+    int: bool,
     ready: &dyn Fn(&CExpr) -> bool,
     values: &mut Vec<CExpr>,
     sets: &mut Vec<CExpr>,
@@ -1428,12 +1456,12 @@ fn disjunct_candidates(
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     match &p.kind {
         PK::Or(a, b) => {
-            disjunct_candidates(a, v, ready, values, sets)
-                && disjunct_candidates(b, v, ready, values, sets)
+            disjunct_candidates(a, v, int, ready, values, sets)
+                && disjunct_candidates(b, v, int, ready, values, sets)
         }
         PK::And(ps) => ps.iter().any(|q| {
             let (n, m) = (values.len(), sets.len());
-            let found = disjunct_candidates(q, v, ready, values, sets);
+            let found = disjunct_candidates(q, v, int, ready, values, sets);
             if !found {
                 values.truncate(n);
                 sets.truncate(m);
@@ -1448,7 +1476,7 @@ fn disjunct_candidates(
             values.push(a.clone());
             true
         }
-        PK::Cmp(Cmp::Eq, a, b) if let Some(q) = equation_value(a, b, v, ready) => {
+        PK::Cmp(Cmp::Eq, a, b) if let Some(q) = equation_value(a, b, v, int, ready) => {
             values.push(q);
             true
         }
