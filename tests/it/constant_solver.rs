@@ -794,6 +794,27 @@ fn solver_finds_what_enumeration_finds(dir: &tempfile::TempDir, text: &str) {
     assert_eq!(solved, enumerated, "{text}");
 }
 
+/// Function and relation spaces between unknown sets (`author : books
+/// --> persons` where `books` and `persons` partition a given set, as in
+/// ProB's DefSetPartTest machines): each pair implies its components'
+/// membership, and the arrow's counts are bounded by membership. Each
+/// arrow against enumeration.
+#[test]
+fn function_spaces_between_unknown_sets_are_translated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for arrow in ["-->", "+->", ">->", "-->>", ">+>", "<->", ">->>"] {
+        let text = format!(
+            "MACHINE Spaces\nSETS U = {{u1, u2, u3, u4}}\nCONSTANTS a, b, f\n\
+             PROPERTIES a \\/ b = U & a /\\ b = {{}} & card(a) : 1..2 &\n\
+             f : a {arrow} b & ran(f) /= b\nEND\n"
+        );
+        let solved =
+            valuations(&dir, &text, ConstantSolver::Cp).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let enumerated = valuations(&dir, &text, ConstantSolver::Enumerate).unwrap();
+        assert_eq!(solved, enumerated, "{text}");
+    }
+}
+
 /// A partial function or relation encoded as a set is applied in a
 /// top-level conjunct (`f(10) = 9`, also under a `!` whose condition is
 /// known per instance) and inverted (`f~(2) = 2`): its argument must be

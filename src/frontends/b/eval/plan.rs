@@ -2413,50 +2413,82 @@ fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
 }
 
 /// The frame slots a walk reads (including inside nested binders, their
-/// own variables among them); a recursive definition reads its own
-/// constant only when applied.
-struct FrameReads<'a>(&'a mut Vec<u32>);
+/// own variables among them), each handed to `stop` until it answers
+/// true; a recursive definition reads its own constant only when applied,
+/// so its reads of it are left out.
+pub(super) struct FrameReads<F: FnMut(u32) -> bool> {
+    stop: F,
+    /// The constants of the recursive definitions being walked.
+    own: Vec<u32>,
+    /// Whether `stop` answered true (the walk goes no further).
+    pub(super) stopped: bool,
+}
 
-impl Visitor for FrameReads<'_> {
+impl<F: FnMut(u32) -> bool> FrameReads<F> {
+    /// A walk handing each slot read to `stop`.
+    pub(super) fn new(stop: F) -> Self {
+        FrameReads {
+            stop,
+            own: Vec::new(),
+            stopped: false,
+        }
+    }
+}
+
+impl<F: FnMut(u32) -> bool> Visitor for FrameReads<F> {
     fn read(&mut self, slot: Slot) {
-        if let Slot::Frame(s) = slot {
-            self.0.push(s);
+        if let Slot::Frame(s) = slot
+            && !self.stopped
+            && !self.own.contains(&s)
+            && (self.stop)(s)
+        {
+            self.stopped = true;
         }
     }
 
     fn expr(&mut self, e: &CExpr) {
+        if self.stopped {
+            return;
+        }
         if let EK::Symbolic(d) = &e.kind
             && let Some(own) = d.self_slot
         {
-            let start = self.0.len();
+            self.own.push(own);
             self.expr(&d.expr);
-            let mut i = start;
-            while i < self.0.len() {
-                if self.0[i] == own {
-                    self.0.swap_remove(i);
-                } else {
-                    i += 1;
-                }
-            }
+            self.own.pop();
             return;
         }
         walk_expr(self, e);
     }
+
+    fn pred(&mut self, p: &CPred) {
+        if !self.stopped {
+            super::walk::walk_pred(self, p);
+        }
+    }
+}
+
+/// A walk collecting every frame slot read into `out`.
+fn collect_into(out: &mut Vec<u32>) -> FrameReads<impl FnMut(u32) -> bool + '_> {
+    FrameReads::new(move |s| {
+        out.push(s);
+        false
+    })
 }
 
 /// Every frame slot a predicate reads (including inside nested binders).
 pub fn pred_slots(p: &CPred, out: &mut Vec<u32>) {
-    FrameReads(out).pred(p);
+    collect_into(out).pred(p);
 }
 
 /// Every frame slot one step of a plan reads.
 pub fn step_slots(step: &SolveStep, out: &mut Vec<u32>) {
-    super::walk::walk_step(&mut FrameReads(out), step);
+    super::walk::walk_step(&mut collect_into(out), step);
 }
 
 /// Every frame slot a plan's steps read.
 fn solver_slots(s: &Solver, out: &mut Vec<u32>) {
-    FrameReads(out).solver(s);
+    collect_into(out).solver(s);
 }
 
 /// Whether `e` has a binder (comprehension, lambda, quantified
@@ -2490,7 +2522,7 @@ fn has_binder(e: &CExpr) -> bool {
 
 /// Every frame slot an expression reads (including inside nested binders).
 pub fn expr_slots(e: &CExpr, out: &mut Vec<u32>) {
-    FrameReads(out).expr(e);
+    collect_into(out).expr(e);
 }
 
 #[cfg(test)]

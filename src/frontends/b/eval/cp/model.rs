@@ -22,7 +22,7 @@ use pumpkin_core::termination::TerminationCondition;
 use pumpkin_core::variables::{AffineView, DomainId, Literal, TransformableVariable};
 
 use super::super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, SolveStep, Solver};
-use super::super::walk::{Visitor, walk_expr, walk_pred};
+use super::super::walk::Visitor;
 use super::super::{Env, Fail, Interpreter, plan};
 use super::sets::{ScalarItem, SetTerm};
 use super::{AUTO_THRESHOLD, Unsupported};
@@ -2093,6 +2093,15 @@ impl<'i> Model<'i> {
         };
         let Enc::Function { domain, images } = enc else {
             return match enc {
+                Enc::Set(set) if self.reads_unknown(d) || self.reads_unknown(r) => {
+                    // `author : books --> persons` with `books` and
+                    // `persons` unknown subsets of a given set.
+                    let a = self.term(d)?;
+                    let a = self.set_term(a, d.span)?;
+                    let b = self.term(r)?;
+                    let b = self.set_term(b, r.span)?;
+                    self.post_relation_space_over(set, *op, &a, &b, s.span)
+                }
                 Enc::Set(set) => {
                     let (a, b) = (self.known_set(d)?, self.known_set(r)?);
                     self.post_relation_space(set, *op, &a, &b, s.span)
@@ -3074,23 +3083,15 @@ impl<'i> Model<'i> {
     }
 
     pub(super) fn reads_unknown(&self, e: &CExpr) -> bool {
-        let mut v = ReadsUnknown {
-            model: self,
-            own: Vec::new(),
-            found: false,
-        };
+        let mut v = plan::FrameReads::new(|s| self.unknown(s));
         v.expr(e);
-        v.found
+        v.stopped
     }
 
     pub(super) fn pred_reads_unknown(&self, p: &CPred) -> bool {
-        let mut v = ReadsUnknown {
-            model: self,
-            own: Vec::new(),
-            found: false,
-        };
+        let mut v = plan::FrameReads::new(|s| self.unknown(s));
         v.pred(p);
-        v.found
+        v.stopped
     }
 
     pub(super) fn eval(&mut self, e: &CExpr) -> T<Value> {
@@ -3170,52 +3171,8 @@ impl<'i> Model<'i> {
     }
 }
 
-/// The defining conjunct of constant `k` among `conjuncts`, `k = E` with
-/// `E` not reading `k`: its index and `E`.
 /// `e` without its memo: a memo (of a definition used more than once,
 /// `(i, j) : dom(board)`) stands for its expression.
-/// Whether a walk reads an unknown frame slot (as [`plan::expr_slots`]
-/// lists them: a recursive definition's reads of its own constant do not
-/// count), stopping at the first.
-struct ReadsUnknown<'m, 'i> {
-    model: &'m Model<'i>,
-    /// The constants of the recursive definitions being walked.
-    own: Vec<u32>,
-    found: bool,
-}
-
-impl Visitor for ReadsUnknown<'_, '_> {
-    fn read(&mut self, slot: Slot) {
-        if let Slot::Frame(s) = slot
-            && !self.own.contains(&s)
-            && self.model.unknown(s)
-        {
-            self.found = true;
-        }
-    }
-
-    fn expr(&mut self, e: &CExpr) {
-        if self.found {
-            return;
-        }
-        if let EK::Symbolic(d) = &e.kind
-            && let Some(own) = d.self_slot
-        {
-            self.own.push(own);
-            self.expr(&d.expr);
-            self.own.pop();
-            return;
-        }
-        walk_expr(self, e);
-    }
-
-    fn pred(&mut self, p: &CPred) {
-        if !self.found {
-            walk_pred(self, p);
-        }
-    }
-}
-
 fn unmemo(e: &CExpr) -> &CExpr {
     match &e.kind {
         EK::Memo(m) => &m.expr,
@@ -3223,6 +3180,8 @@ fn unmemo(e: &CExpr) -> &CExpr {
     }
 }
 
+/// The defining conjunct of constant `k` among `conjuncts`, `k = E` with
+/// `E` not reading `k`: its index and `E`.
 fn definition_of(k: usize, conjuncts: &[CPred]) -> Option<(usize, &CExpr)> {
     conjuncts.iter().enumerate().find_map(|(i, c)| {
         let PK::Cmp(Cmp::Eq, a, b) = &c.kind else {

@@ -458,6 +458,77 @@ impl Model<'_> {
         Ok(())
     }
 
+    /// Posts that relation `s` lies in `A op B` where `A` and `B` are
+    /// sets of the model (unknown, or built from unknowns): each pair's
+    /// bit implies its components' bits, and the arrow's counts are bounded
+    /// by membership (a total function has one image exactly for each
+    /// member of `A`, none elsewhere).
+    pub(super) fn post_relation_space_over(
+        &mut self,
+        s: &SetTerm,
+        op: BinaryOp,
+        a: &SetTerm,
+        b: &SetTerm,
+        span: Span,
+    ) -> T<()> {
+        let (functional, (total, injective, surjective)) = match op.arrow_properties() {
+            Some(properties) => (true, properties),
+            None if op == BinaryOp::Relation => (false, (false, false, false)),
+            None => return Err(unsupported(span, format!("the relation space {op:?}"))),
+        };
+        let member = |t: &SetTerm, x: &Value| t.universe.binary_search(x).ok().map(|i| t.bits[i]);
+        // Per element of A (of B): the bits of the pairs it is the first
+        // (the second) component of.
+        type Bits = std::collections::BTreeMap<Value, Vec<DomainId>>;
+        let (mut firsts, mut seconds) = (Bits::new(), Bits::new());
+        for (u, &bit) in s.universe.iter().zip(s.bits.iter()) {
+            let Value::Pair(p) = u else {
+                return Err(unsupported(span, "a relation of non-pairs"));
+            };
+            let pair = self.bit_lit(bit);
+            for (x, side) in [(&p.0, a), (&p.1, b)] {
+                match member(side, x) {
+                    Some(x) => {
+                        let x = self.bit_lit(x);
+                        self.clause(vec![!pair, x]);
+                    }
+                    None => self.clause(vec![!pair]),
+                }
+            }
+            firsts.entry(p.0.clone()).or_default().push(bit);
+            seconds.entry(p.1.clone()).or_default().push(bit);
+        }
+        let bound = |m: &mut Self, side: &SetTerm, groups: &Bits, at_least: bool, at_most: bool| {
+            for (x, &bit) in side.universe.iter().zip(side.bits.iter()) {
+                let count = groups.get(x).map_or(Lin::constant(0), |bits| {
+                    bits.iter()
+                        .fold(Lin::constant(0), |acc, &b| acc.plus(Lin::var(b)))
+                });
+                if at_most {
+                    let l = m.cmp_lit(
+                        Cmp::Le,
+                        Term::Lin(count.clone()),
+                        Term::Lin(Lin::constant(1)),
+                        span,
+                    )?;
+                    m.clause(vec![l]);
+                }
+                if at_least {
+                    let l = m.cmp_lit(Cmp::Ge, Term::Lin(count), Term::Lin(Lin::var(bit)), span)?;
+                    m.clause(vec![l]);
+                }
+            }
+            T::Ok(())
+        };
+        if functional {
+            bound(self, a, &firsts, total, true)?;
+        }
+        if injective || surjective {
+            bound(self, b, &seconds, surjective, injective)?;
+        }
+        Ok(())
+    }
+
     /// Literals whose conjunction says that relation `s` lies in
     /// `A op B`.
     pub(super) fn relation_space_lits(
