@@ -437,18 +437,18 @@ impl Interpreter {
         let constants = &denv.frame[..self.num_constants];
         let key = (r.def, x.clone());
         let known = APPLIED.with_borrow_mut(|applied| {
+            let pairs = || applied.constants.iter().zip(constants);
             let same = applied.constants.len() == constants.len()
-                && applied
-                    .constants
-                    .iter()
-                    .zip(constants)
-                    .all(|(a, b)| a.is_identical(b) || a == b);
-            // Equal constants in other allocations (decoded, or found by
-            // the solver) take the place of the kept ones: the next
-            // comparison is by pointer, not of whole tables.
-            if same {
-                applied.constants.clone_from_slice(constants);
-            }
+                && (pairs().all(|(a, b)| a.is_identical(b)) || {
+                    // Equal constants in other allocations (decoded, or
+                    // found by the solver) take the place of the kept ones:
+                    // the next comparison is by pointer, not of whole tables.
+                    let equal = pairs().all(|(a, b)| a == b);
+                    if equal {
+                        applied.constants.clone_from_slice(constants);
+                    }
+                    equal
+                });
             same.then(|| applied.images.get(&key).cloned()).flatten()
         });
         if let Some(images) = known {

@@ -471,11 +471,7 @@ impl Model<'_> {
         b: &SetTerm,
         span: Span,
     ) -> T<()> {
-        let (functional, (total, injective, surjective)) = match op.arrow_properties() {
-            Some(properties) => (true, properties),
-            None if op == BinaryOp::Relation => (false, (false, false, false)),
-            None => return Err(unsupported(span, format!("the relation space {op:?}"))),
-        };
+        let (functional, (total, injective, surjective)) = space_properties(op, span)?;
         let member = |t: &SetTerm, x: &Value| t.universe.binary_search(x).ok().map(|i| t.bits[i]);
         // Per element of A (of B): the bits of the pairs it is the first
         // (the second) component of.
@@ -550,11 +546,7 @@ impl Model<'_> {
                 out.push(!l);
             }
         }
-        let (functional, (total, injective, surjective)) = match op.arrow_properties() {
-            Some(properties) => (true, properties),
-            None if op == BinaryOp::Relation => (false, (false, false, false)),
-            None => return Err(unsupported(span, format!("the relation space {op:?}"))),
-        };
+        let (functional, (total, injective, surjective)) = space_properties(op, span)?;
         let count = |s: &SetTerm, first: bool, key: &Value| -> Lin {
             s.universe
                 .iter()
@@ -618,6 +610,16 @@ impl Model<'_> {
             }
             _ => Err(unsupported(span, "a set over a large type")),
         }
+    }
+}
+
+/// Whether the relation space `op` is one of functions, and whether its
+/// functions are total, injective and surjective.
+fn space_properties(op: BinaryOp, span: Span) -> T<(bool, (bool, bool, bool))> {
+    match op.arrow_properties() {
+        Some(properties) => Ok((true, properties)),
+        None if op == BinaryOp::Relation => Ok((false, (false, false, false))),
+        None => Err(unsupported(span, format!("the relation space {op:?}"))),
     }
 }
 
