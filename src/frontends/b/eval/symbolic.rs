@@ -92,11 +92,10 @@ pub struct Definition {
 const MAX_APPLIED: usize = 1 << 18;
 
 /// The applications of recursive definitions and comprehensions a thread
-/// has evaluated, with
-/// the constants they were evaluated with: `fib(x)` solved by a plan that
-/// evaluates `fib(x - 1)` once to find a candidate and once to check it
-/// costs two calls per level, 2^n in all, without them (ProB memoises
-/// such functions too).
+/// has evaluated, with the constants they were evaluated with: `fib(x)`
+/// solved by a plan that evaluates `fib(x - 1)` once to find a candidate
+/// and once to check it costs two calls per level, 2^n in all, without
+/// them (ProB memoises such functions too).
 #[derive(Default)]
 struct Applied {
     /// The constants the images were computed with.
