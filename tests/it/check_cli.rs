@@ -1239,6 +1239,23 @@ fn deferred_set_sizes_read_integer_constants() {
     }
 }
 
+/// `card(A) = MAXINT` sizes a deferred set by ProB's MAXINT (3 by default,
+/// or `SET_PREF_MAXINT`), as ProB does; it was the default 2, so
+/// PROPERTIES was false (SubsetMC).
+#[test]
+fn deferred_set_sizes_read_maxint() {
+    for (prefs, size) in [("", 3u32), ("DEFINITIONS SET_PREF_MAXINT == 5\n", 5)] {
+        let text = format!(
+            "MACHINE SubsetMC\n{prefs}SETS A\nPROPERTIES card(A) = MAXINT\n\
+             VARIABLES s\nINVARIANT s <: A\nINITIALISATION s := {{}}\n\
+             OPERATIONS AddEl(x) = PRE x /: s THEN s := s \\/ {{x}} END END\n"
+        );
+        let (code, out, err) = check(&text, &["--json", "--no-deadlock"]);
+        assert_eq!(code, Some(0), "{prefs}: {out}{err}");
+        assert_eq!(json(&out)["states"], 1u64 << size, "{prefs}");
+    }
+}
+
 /// A function that needs as many elements as a set of known size sizes a
 /// deferred set, as ProB does (`make : BOOL * BOOL >->> R`: R has four).
 #[test]

@@ -8,7 +8,8 @@
 //!
 //! 1. a command-line override `--set X=n` ([`CheckOptions::set_sizes`]);
 //! 2. a definition `scope_X == 1..n` or `scope_X == n`;
-//! 3. a top-level conjunct `card(X) = n` (or `n = card(X)`) of `PROPERTIES`;
+//! 3. a top-level conjunct `card(X) = n` (or `n = card(X)`) of `PROPERTIES`
+//!    (`n` over literals, integer constants and `MAXINT`/`MININT`);
 //! 4. [`CheckOptions::default_set_size`] (ProB's `DEFAULT_SETSIZE`, 2), or
 //!    the least size `PROPERTIES` allows if that is larger
 //!    (`card(X) >= n`, `n` over literals, integer constants and the sizes
@@ -100,7 +101,7 @@ pub(crate) fn number_given_sets(
         out.element_spans.push(spans);
     }
 
-    let card_facts = card_conjuncts(machine);
+    let card_facts = card_conjuncts(machine, options);
     let sizes: Vec<Option<u32>> = (0..out.sets.len())
         .map(|k| {
             size_of(
@@ -116,7 +117,7 @@ pub(crate) fn number_given_sets(
     // Sets without a size take the least size PROPERTIES allows, if it
     // needs more than the default; a bound may read the sizes of other
     // sets (`card(X) >= card(Y) + card(Z)`): those of a first round.
-    let mut known = integer_constants(machine);
+    let mut known = integer_constants(machine, options);
     for (name, n, _) in &card_facts {
         if let Some(n) = n {
             known.insert(card_key(name), *n);
@@ -624,6 +625,8 @@ fn const_int_in(expr: &Expr, known: &HashMap<String, i64>) -> Option<i64> {
     match &expr.kind {
         ExprKind::Int(n) => Some(*n),
         ExprKind::Ident(name) => known.get(name).copied(),
+        ExprKind::Constant(BuiltinConstant::MaxInt) => known.get(MAXINT_KEY).copied(),
+        ExprKind::Constant(BuiltinConstant::MinInt) => known.get(MININT_KEY).copied(),
         ExprKind::Unary(UnaryOp::Minus, e) => const_int_in(e, known)?.checked_neg(),
         ExprKind::Unary(UnaryOp::Card, e) => match &e.kind {
             ExprKind::Ident(set) => known.get(&card_key(set)).copied(),
@@ -644,6 +647,11 @@ fn const_int_in(expr: &Expr, known: &HashMap<String, i64>) -> Option<i64> {
     }
 }
 
+/// The keys of `MAXINT` and `MININT` among known integers (keywords, never
+/// the names of constants).
+const MAXINT_KEY: &str = "MAXINT";
+const MININT_KEY: &str = "MININT";
+
 /// The key of `card(X)` among known integers (no identifier has parentheses).
 fn card_key(set: &str) -> String {
     format!("card({set})")
@@ -652,9 +660,17 @@ fn card_key(set: &str) -> String {
 /// Integer constants that top-level conjuncts of PROPERTIES define by an
 /// equality with literals and other such constants (`N = 4`, `M = N + 1`),
 /// as ProB reads them before it sizes the deferred sets (`card(Agents) =
-/// N`).
-fn integer_constants(machine: &Machine) -> HashMap<String, i64> {
+/// N`); `MAXINT` and `MININT` are known too (`card(A) = MAXINT`).
+fn integer_constants(machine: &Machine, options: &CheckOptions) -> HashMap<String, i64> {
     let mut known = HashMap::new();
+    known.insert(
+        MAXINT_KEY.to_string(),
+        options.maxint.unwrap_or(PROB_DEFAULT_MAXINT),
+    );
+    known.insert(
+        MININT_KEY.to_string(),
+        options.minint.unwrap_or(PROB_DEFAULT_MININT),
+    );
     let Some(props) = &machine.properties else {
         return known;
     };
@@ -704,11 +720,11 @@ pub(crate) fn conjuncts(pred: &Expr) -> Vec<&Expr> {
 
 /// Every top-level `card(X) = e` / `e = card(X)` conjunct of PROPERTIES
 /// with `X` a plain name: (name, value of `e` if it is a literal, span).
-fn card_conjuncts(machine: &Machine) -> Vec<(String, Option<i64>, Span)> {
+fn card_conjuncts(machine: &Machine, options: &CheckOptions) -> Vec<(String, Option<i64>, Span)> {
     let Some(props) = &machine.properties else {
         return Vec::new();
     };
-    let known = integer_constants(machine);
+    let known = integer_constants(machine, options);
     let card_of = |e: &Expr| match &e.kind {
         ExprKind::Unary(UnaryOp::Card, s) => match &s.kind {
             ExprKind::Ident(name) => Some(name.clone()),
