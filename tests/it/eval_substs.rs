@@ -149,6 +149,13 @@ fn conditionals() {
         )),
         ["2,6"]
     );
+    // No branch and no ELSE: skip, as ProB runs it (CaseStmt_v2).
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 4 ; y := 2 ; CASE x OF EITHER 1 THEN y := 1 OR 2, 3 THEN y := 6 END END"
+        )),
+        ["4,2"]
+    );
 }
 
 #[test]

@@ -652,6 +652,7 @@ pub enum SubstKind {
     /// `IF P THEN S ELSIF Q THEN T ... ELSE U END` (no ELSE means skip)
     If(Vec<(Expr, Subst)>, Option<Box<Subst>>),
     /// `CASE e OF EITHER v1, v2 THEN S OR v3 THEN T ... ELSE U END END`
+    /// (no ELSE means skip, as ProB runs it)
     Case(Expr, Vec<(Vec<Expr>, Subst)>, Option<Box<Subst>>),
     /// `CHOICE S OR T OR ... END`
     Choice(Vec<Subst>),

@@ -374,7 +374,8 @@ pub enum CSubst {
     Select(Vec<(CPred, CSubst)>, Option<Box<CSubst>>),
     /// `IF`: first true branch, else branch or skip.
     If(Vec<(CPred, CSubst)>, Option<Box<CSubst>>),
-    /// `CASE e OF ...`
+    /// `CASE e OF ...`: the first branch listing `e`'s value, else the
+    /// else branch or skip.
     Case(CExpr, Vec<(Vec<CExpr>, CSubst)>, Option<Box<CSubst>>),
     /// `CHOICE`: every branch.
     Choice(Vec<CSubst>),

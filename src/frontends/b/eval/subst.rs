@@ -139,12 +139,10 @@ impl Interpreter {
                         }
                     }
                 }
+                // No ELSE is `ELSE skip`, as ProB runs it (CaseStmt_v2).
                 match otherwise {
                     Some(o) => self.exec(o, env, k),
-                    None => Err(Fail::new(
-                        e.span,
-                        "no CASE branch matches and there is no ELSE",
-                    )),
+                    None => k(env),
                 }
             }
             CSubst::Choice(items) => {
