@@ -149,6 +149,20 @@ fn conditionals() {
         )),
         ["2,6"]
     );
+    // A conjunct that can be ill-defined waits for those to its left:
+    // with `x = 0` there is no `p`, and `10 / x` is never evaluated.
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 0 ; y := 1 ; ANY p WHERE p : 1..x & y = 10 / x THEN y := p END"
+        )),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := 2 ; y := 5 ; ANY p WHERE p : 1..x & y = 10 / x THEN y := p END"
+        )),
+        ["2,1", "2,2"]
+    );
     // No branch and no ELSE: skip, as ProB runs it (CaseStmt_v2).
     assert_eq!(
         initial_states(&init_machine(

@@ -105,9 +105,16 @@ pub fn plan(
     let mut bound: Vec<u32> = Vec::new();
     let mut done = vec![false; conjuncts.len()];
     let mut steps = Vec::new();
+    // A conjunct that can be ill-defined (`yy = 10 / xx`) is checked only
+    // after the conjuncts to its left, which B reads as its guards
+    // (`pp : 1..xx & yy = 10 / xx`: no `pp` when `xx = 0`, and no division).
+    let ill_defined: Vec<bool> = conjuncts.iter().map(may_be_ill_defined).collect();
     let emit_checks = |is_bound: &[bool], done: &mut Vec<bool>, steps: &mut Vec<SolveStep>| {
         for (i, c) in conjuncts.iter().enumerate() {
-            if !done[i] && deps[i].iter().all(|&d| is_bound[d as usize]) {
+            if !done[i]
+                && deps[i].iter().all(|&d| is_bound[d as usize])
+                && (!ill_defined[i] || done[..i].iter().all(|&d| d))
+            {
                 done[i] = true;
                 steps.push(SolveStep::Check(c.clone()));
             }
@@ -2275,6 +2282,31 @@ fn applied_domain(c: &CPred, v: u32, vars: &[u32], bound: &[u32]) -> Option<Gen>
 }
 
 /// Calls `f` on every expression of a predicate, outside nested binders.
+/// Whether evaluating `p` can fail even where every function it applies
+/// is applied inside its domain: a division or modulo (by zero), `min`,
+/// `max`, `first`, `last`, `front` or `tail` (of an empty set or
+/// sequence). Looks through the conjunct's own expressions, not into
+/// nested binders.
+fn may_be_ill_defined(p: &CPred) -> bool {
+    let mut found = false;
+    visit_pred_exprs(p, &mut |e| {
+        found |= matches!(
+            e.kind,
+            EK::Binary(BinaryOp::Div | BinaryOp::Mod, ..)
+                | EK::Unary(
+                    UnaryOp::Min
+                        | UnaryOp::Max
+                        | UnaryOp::First
+                        | UnaryOp::Last
+                        | UnaryOp::Front
+                        | UnaryOp::Tail,
+                    _
+                )
+        );
+    });
+    found
+}
+
 fn visit_pred_exprs(p: &CPred, f: &mut dyn FnMut(&CExpr)) {
     match &p.kind {
         PK::And(ps) => ps.iter().for_each(|q| visit_pred_exprs(q, f)),
