@@ -115,6 +115,29 @@ fn a_called_operations_precondition_is_a_guard_by_default() {
     assert_eq!(oracle.0, 45);
 }
 
+/// A called operation's precondition that types its outputs (`PRE vv :
+/// INT & xx : INT`) reads them before the call assigns them: as in ProB
+/// (UseCopy), those conjuncts are typing, and the call runs.
+#[test]
+fn a_called_preconditions_typing_of_outputs_is_not_read() {
+    let dir = project(&[
+        (
+            "Copy.mch",
+            "MACHINE Copy\nOPERATIONS\n  xx, yy <-- Copy1(vv) = PRE vv : INT & xx : INT & yy : INT \
+             THEN xx := 10 - vv || yy := vv END\nEND\n",
+        ),
+        (
+            "UseCopy.mch",
+            "MACHINE UseCopy\nINCLUDES Copy\nVARIABLES zz, ww\n\
+             INVARIANT zz : 0..10 & ww : 0..10 & zz + ww = 10\n\
+             INITIALISATION zz := 10 || ww := 0\n\
+             OPERATIONS Test = BEGIN zz, ww <-- Copy1(zz) END\nEND\n",
+        ),
+    ]);
+    let r = report(&dir.path().join("UseCopy.mch"), &["--maxint", "16"], 0);
+    assert_eq!(counts(&r), (2, 2));
+}
+
 /// With `--find-abort` (ProB's TRY_FIND_ABORT) the same call is an error.
 #[test]
 fn a_call_that_breaks_the_callees_precondition_is_a_model_error_with_a_trace() {

@@ -25,6 +25,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::frontends::b::ast::{
     AssignTarget, BinaryOp, Expr, ExprKind, Ident, Operation, Subst, SubstKind,
 };
+use crate::frontends::b::visit::mentions_any;
 
 /// The operations a component may call, by (renamed) name.
 pub(super) type Callable = HashMap<String, Operation>;
@@ -151,7 +152,8 @@ fn call(
     }
     let mut body = callee.body.clone();
     replace_in_subst(&mut body, &map);
-    let mut body = precondition_of_call(body, &callee.name, ctx.precondition_is_error);
+    let out_names: Vec<String> = outs.iter().map(|o| o.name.clone()).collect();
+    let mut body = precondition_of_call(body, &callee.name, ctx.precondition_is_error, &out_names);
     let node = |kind| Subst { kind, span };
     if !params.is_empty() {
         let bindings = params
@@ -198,8 +200,24 @@ fn call(
 
 /// `body` of the called `op` with the precondition at its top turned into
 /// a checked one (`is_error`) or a guard (ProB's default: the call is not
-/// enabled). A PRE left inside a body is an error where it fails.
-fn precondition_of_call(body: Subst, op: &Ident, is_error: bool) -> Subst {
+/// enabled). A PRE left inside a body is an error where it fails. The
+/// precondition's conjuncts that read the outputs (`PRE vv : INT & xx :
+/// INT`, where `xx` is an output) type them, as ProB reads them: they are
+/// dropped, since the call has not assigned the outputs yet.
+fn precondition_of_call(body: Subst, op: &Ident, is_error: bool, outputs: &[String]) -> Subst {
+    let body = match body.kind {
+        SubstKind::Precondition(p, inner) => Subst {
+            kind: match without_output_typing(p, outputs) {
+                Some(p) => SubstKind::Precondition(p, inner),
+                None => SubstKind::Block(inner),
+            },
+            span: body.span,
+        },
+        kind => Subst {
+            kind,
+            span: body.span,
+        },
+    };
     match body.kind {
         SubstKind::Precondition(p, inner) if is_error => Subst {
             kind: SubstKind::CalledPre(op.clone(), p, inner),
@@ -209,10 +227,33 @@ fn precondition_of_call(body: Subst, op: &Ident, is_error: bool) -> Subst {
             kind: SubstKind::Select(vec![(p, *inner)], None),
             span: body.span,
         },
-        SubstKind::Block(inner) => precondition_of_call(*inner, op, is_error),
+        SubstKind::Block(inner) => precondition_of_call(*inner, op, is_error, outputs),
         kind => Subst {
             kind,
             span: body.span,
         },
+    }
+}
+
+/// `p` without its conjuncts that read one of `outputs`; `None` if none is
+/// left.
+fn without_output_typing(p: Expr, outputs: &[String]) -> Option<Expr> {
+    if outputs.is_empty() || !mentions_any(&p, outputs) {
+        return Some(p);
+    }
+    match p.kind {
+        ExprKind::Binary(BinaryOp::And, a, b) => {
+            match (
+                without_output_typing(*a, outputs),
+                without_output_typing(*b, outputs),
+            ) {
+                (Some(a), Some(b)) => Some(Expr {
+                    kind: ExprKind::Binary(BinaryOp::And, Box::new(a), Box::new(b)),
+                    span: p.span,
+                }),
+                (one, other) => one.or(other),
+            }
+        }
+        _ => None,
     }
 }
