@@ -163,6 +163,15 @@ fn conditionals() {
         )),
         ["2,1", "2,2"]
     );
+    // An enumeration of maplets applied evaluates only the value of the
+    // key that matches, as ProB (the ASM translation's normal form reads
+    // `y` in the FALSE branch before it has a value).
+    assert_eq!(
+        initial_states(&init_machine(
+            "x := {TRUE |-> 3, FALSE |-> y}(bool(1 = 1)) ; y := {1 |-> x, 2 |-> 0, 3 |-> 1}(x - 2)"
+        )),
+        ["3,3"]
+    );
     // No branch and no ELSE: skip, as ProB runs it (CaseStmt_v2).
     assert_eq!(
         initial_states(&init_machine(
@@ -224,6 +233,14 @@ fn errors() {
     let m = init_machine("x := 1 ; y := {1 |-> 2}(x + 1)");
     let e = m.initialise(&consts, &mut |_| {}).unwrap_err();
     assert!(e.message.contains("outside its domain"), "{}", e.message);
+    // An enumeration of maplets with a variable part: no key or two keys
+    // with different values for the argument are still errors.
+    let m = init_machine("x := 1 ; y := {1 |-> x, 3 |-> 2}(x + 1)");
+    let e = m.initialise(&consts, &mut |_| {}).unwrap_err();
+    assert!(e.message.contains("outside its domain"), "{}", e.message);
+    let m = init_machine("x := 1 ; y := {1 |-> x, 1 |-> 2}(x)");
+    let e = m.initialise(&consts, &mut |_| {}).unwrap_err();
+    assert!(e.message.contains("not a function"), "{}", e.message);
     let d = try_compile(
         "MACHINE T\nVARIABLES x\nINVARIANT x : 0..9\nINITIALISATION x := 1 || x := 2\nEND\n",
     )

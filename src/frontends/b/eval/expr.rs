@@ -270,6 +270,9 @@ impl Interpreter {
                     return Ok(y.clone());
                 }
                 let arg = self.eval(x, env)?;
+                if let Some(y) = self.apply_maplets(f, &arg, env)? {
+                    return Ok(y);
+                }
                 let owned;
                 let fv = match f.kind {
                     EK::Read(Slot::Const(i)) => &env.consts[i as usize],
@@ -467,6 +470,34 @@ impl Interpreter {
     /// The value of `e` by reference, without cloning, when it is a
     /// literal, a slot, or a function application of such (the common
     /// `pst(p)` of guards); `None` for anything else.
+    /// `{k1 |-> v1, k2 |-> v2, ...}(arg)` where exactly one key equals
+    /// `arg`: its value, the others unevaluated (as ProB, which applies
+    /// the normal forms of its ASM translation, `{TRUE |-> x1, FALSE |->
+    /// x}(upd)`, before `x` has a value). `None` where `f` is not such an
+    /// enumeration or not exactly one key matches: the caller applies the
+    /// whole set, which reports a missing or ambiguous key.
+    fn apply_maplets(&self, f: &CExpr, arg: &Value, env: &mut Env<'_>) -> R<Option<Value>> {
+        let EK::SetEnum(items) = &f.kind else {
+            return Ok(None);
+        };
+        let mut found = None;
+        for item in items {
+            let EK::Binary(BinaryOp::Maplet, k, v) = &item.kind else {
+                return Ok(None);
+            };
+            if self.eval(k, env)? == *arg {
+                if found.is_some() {
+                    return Ok(None);
+                }
+                found = Some(v);
+            }
+        }
+        match found {
+            Some(v) => self.eval(v, env).map(Some),
+            None => Ok(None),
+        }
+    }
+
     pub(crate) fn eval_ref<'v>(&self, e: &'v CExpr, env: &'v Env<'_>) -> R<Option<&'v Value>> {
         match &e.kind {
             EK::Lit(v) => Ok(Some(v)),
