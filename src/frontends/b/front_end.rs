@@ -3,7 +3,7 @@
 //! rules for constants, its partial order analysis).
 
 use super::ast::Machine;
-use super::load::{LoadError, LoadOptions, load_machine_with_ast};
+use super::load::{ConstantSymmetry, LoadError, LoadOptions, load_machine_with_ast};
 use super::por::independence::Checked;
 use super::symmetry::{BSymmetry, constant_valuation_orbits, plan_setups};
 use super::system::BSystem;
@@ -120,6 +120,13 @@ impl FrontEnd for BFrontEnd {
             unchecked_invariant: !request.checks.invariant,
             ltl: request.checks.ltl.clone(),
             unchecked_assert_ltl: !request.checks.model_ltl,
+            // The command line, else the machine's
+            // SET_PREF_STATIC_SYMMETRY_DETECTION, else ProB's default: on.
+            constant_symmetry: match (args.constant_symmetry, args.no_constant_symmetry) {
+                (true, _) => ConstantSymmetry::On,
+                (_, true) => ConstantSymmetry::Off,
+                _ => ConstantSymmetry::MachineDefault,
+            },
         };
         let (mut system, machine, types) =
             load_machine_with_ast(request.path, &options).map_err(|e| match e {
@@ -129,14 +136,7 @@ impl FrontEnd for BFrontEnd {
             })?;
         system.check_invariant = request.checks.invariant;
         system.check_assertions = !args.no_assertions;
-        // The command line, else the machine's SET_PREF_STATIC_SYMMETRY_DETECTION,
-        // else ProB's default: on.
-        let constant_symmetry = match (args.constant_symmetry, args.no_constant_symmetry) {
-            (true, _) => true,
-            (_, true) => false,
-            _ => types.static_symmetry.unwrap_or(true),
-        };
-        if constant_symmetry {
+        if options.constant_symmetry.applies(types.static_symmetry) {
             system.keep_normal_form_valuations();
         }
         if request.checks.goal && !system.has_goal() {

@@ -45,6 +45,35 @@ pub struct LoadOptions {
     /// be checked, so their atoms are not read (ProB's model checker
     /// reads them only when asked to check them).
     pub unchecked_assert_ltl: bool,
+    /// Whether the constants' valuations will be reduced to ProB's normal
+    /// form (`--constant-symmetry`), which lets the constraint solver skip
+    /// valuations outside it.
+    pub constant_symmetry: ConstantSymmetry,
+}
+
+/// Whether a run reduces the constants' valuations to ProB's normal form
+/// (static symmetry reduction, [`crate::frontends::b::symmetry::ConstantRules`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ConstantSymmetry {
+    /// Every valuation is kept (the library's default).
+    #[default]
+    Off,
+    /// Only valuations in normal form are kept (`--constant-symmetry`).
+    On,
+    /// As the machine's `SET_PREF_STATIC_SYMMETRY_DETECTION` says, else on
+    /// (ProB's default; the command line's without a flag).
+    MachineDefault,
+}
+
+impl ConstantSymmetry {
+    /// Whether valuations are reduced, given the machine's preference.
+    pub fn applies(self, machine_preference: Option<bool>) -> bool {
+        match self {
+            ConstantSymmetry::Off => false,
+            ConstantSymmetry::On => true,
+            ConstantSymmetry::MachineDefault => machine_preference.unwrap_or(true),
+        }
+    }
 }
 
 /// Why a machine could not be loaded.
@@ -204,6 +233,20 @@ pub fn load_machine_with_ast(
     for slot in layout.slots() {
         tracing::debug!(slot = %slot.name, codec = ?slot.codec, "state layout");
     }
+    // The rules of the constants' normal form, known before they are
+    // solved: the constraint solver then skips valuations outside it.
+    let interchangeable =
+        crate::frontends::b::symmetry::interchangeable_elements(&machine, &types.given_sets);
+    let constant_rules = crate::frontends::b::symmetry::ConstantRules::of(
+        &machine,
+        &types.constants,
+        &types.given_sets,
+        &interchangeable,
+    );
+    let mut interpreter = interpreter;
+    if options.constant_symmetry.applies(types.static_symmetry) {
+        interpreter.constant_classes = constant_rules.class_constraints();
+    }
     let mut system = BSystem::new(interpreter, layout, file).map_err(|e| match e.stopped {
         Some(reason) => LoadError::Stopped(reason),
         // `--solver cp` on a predicate beyond the solver: refused, not ill-defined.
@@ -232,16 +275,10 @@ pub fn load_machine_with_ast(
     system.warnings.splice(0..0, warnings);
     system.ltl = machine.ltl.clone();
     system.shapes = types.shapes.clone();
-    system.interchangeable =
-        crate::frontends::b::symmetry::interchangeable_elements(&machine, &types.given_sets);
+    system.interchangeable = interchangeable;
     system.groups = crate::frontends::b::por::independence::group_infos(&machine, system.layout());
     system.ltl_reads =
         crate::frontends::b::por::independence::ltl_atom_reads(&machine, system.layout());
-    system.constant_rules = crate::frontends::b::symmetry::ConstantRules::of(
-        &machine,
-        &types.constants,
-        &types.given_sets,
-        &system.interchangeable,
-    );
+    system.constant_rules = constant_rules;
     Ok((system, machine, types))
 }

@@ -99,6 +99,11 @@ pub struct Interpreter {
     properties_parts: Option<Vec<Solver>>,
     /// How the constants are sought (`--solver`).
     pub(crate) constant_solver: super::cp::ConstantSolver,
+    /// What the normal form of the constants' valuations implies, per
+    /// deferred set, where the run keeps only that form
+    /// (`--constant-symmetry`): the constraint solver posts it and skips
+    /// the other valuations. Empty otherwise.
+    pub(crate) constant_classes: Vec<crate::frontends::b::symmetry::ClassConstraints>,
     /// The constants' names and types, for the constraint solver.
     pub(crate) constant_names: Vec<String>,
     pub(crate) constant_types: Vec<Type>,
@@ -457,6 +462,7 @@ impl Interpreter {
             properties_parts,
             properties_conjuncts,
             constant_solver: types.constant_solver,
+            constant_classes: Vec::new(),
             constant_names: machine.constants.iter().map(|k| k.name.clone()).collect(),
             constant_types: types.constants.clone(),
             definitions,

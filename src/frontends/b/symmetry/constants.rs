@@ -65,6 +65,29 @@ struct ClassRules {
     size: u32,
 }
 
+/// What the normal form of one deferred set's constants implies, in
+/// terms a constraint solver can post (see
+/// [`ConstantRules::class_constraints`]): the `i`-th `fixed` constant is
+/// element `i`; the `j`-th of the other `scalars` is an element below
+/// `fixed.len() + j + 1`; and each element from `fixed.len() +
+/// scalars.len()` on (free whatever the scalars take) lies in a block of
+/// `blocks` (the first partition's, in order) no later than the first
+/// block of the element after it. These are necessary conditions only:
+/// the rules still decide which valuations are kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassConstraints {
+    /// The given set's number.
+    pub set: u32,
+    /// Constants (valuation indices) fixed to the first elements.
+    pub fixed: Vec<usize>,
+    /// The other scalar constants of the set, in declaration order.
+    pub scalars: Vec<usize>,
+    /// The block constants of the set's first partition, in order.
+    pub blocks: Vec<usize>,
+    /// Number of elements of the set.
+    pub size: u32,
+}
+
 /// A bijection between two deferred sets fixed to `A(i) |-> B(i)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct BijectionRule {
@@ -217,6 +240,22 @@ impl ConstantRules {
     /// Whether no valuation can be left out.
     pub fn is_trivial(&self) -> bool {
         self.classes.is_empty() && self.bijections.is_empty()
+    }
+
+    /// Conditions that every valuation in normal form meets, per deferred
+    /// set with a rule, for the constraint solver to post so that it does
+    /// not search the others ([`ClassConstraints`]).
+    pub fn class_constraints(&self) -> Vec<ClassConstraints> {
+        self.classes
+            .iter()
+            .map(|class| ClassConstraints {
+                set: class.set,
+                fixed: class.fixed.clone(),
+                scalars: class.scalars.clone(),
+                blocks: class.partitions.first().cloned().unwrap_or_default(),
+                size: class.size,
+            })
+            .collect()
     }
 
     /// Whether the valuation `constants` is in normal form.

@@ -23,7 +23,7 @@ mod permute;
 mod rename;
 mod valuations;
 
-pub use constants::ConstantRules;
+pub use constants::{ClassConstraints, ConstantRules};
 pub use graph::{GraphScratch, StateGraphs};
 pub use hooks::{BSymScratch, BSymmetry, MarkerMode};
 pub use interchangeable::interchangeable_elements;

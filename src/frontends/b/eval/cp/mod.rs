@@ -282,6 +282,7 @@ impl Interpreter {
             },
             trusts_range: false,
             first_only: false,
+            normal_form: &self.constant_classes,
         };
         self.solve_unknowns(&unknowns, conjuncts, auto, check_only)
     }
@@ -310,6 +311,7 @@ impl Interpreter {
             },
             trusts_range: search == Search::Parameters,
             first_only: search == Search::Exists,
+            normal_form: &[],
         };
         let auto = matches!(search, Search::Comprehension | Search::Exists);
         let solve =

@@ -28,6 +28,7 @@ use super::sets::{ScalarItem, SetTerm};
 use super::{AUTO_THRESHOLD, Unsupported};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
+use crate::frontends::b::symmetry::ClassConstraints;
 use crate::frontends::b::types::Type;
 use crate::frontends::b::value::Value;
 use crate::frontends::b::value::fast_hash::FastBuild;
@@ -199,6 +200,9 @@ pub(super) struct Unknowns<'i> {
     /// Whether one solution suffices (`#x.(P)`): the search stops at the
     /// first.
     pub(super) first_only: bool,
+    /// The constants' normal form, to post (see
+    /// [`Model::post_normal_form`]); empty for other unknowns.
+    pub(super) normal_form: &'i [ClassConstraints],
 }
 
 /// The solver's model of the unknowns.
@@ -250,6 +254,8 @@ pub(super) struct Model<'i> {
     trusts_range: bool,
     /// See [`Unknowns::first_only`].
     first_only: bool,
+    /// See [`Unknowns::normal_form`].
+    normal_form: &'i [ClassConstraints],
     /// Constants computed from the solution after solving, by their
     /// defining conjunct `k = E`, which is beyond the translation: the
     /// solver does not search their values.
@@ -338,6 +344,7 @@ impl<'i> Model<'i> {
             clamped: Vec::new(),
             trusts_range: unknowns.trusts_range,
             first_only: unknowns.first_only,
+            normal_form: unknowns.normal_form,
             deferred: deferred.to_vec(),
             definitions: Vec::new(),
             filters: Vec::new(),
@@ -549,7 +556,79 @@ impl<'i> Model<'i> {
     }
 
     /// Every solution, decoded and sorted.
+    /// Posts what the constants' normal form implies
+    /// ([`ClassConstraints`]): the solver then skips valuations that the
+    /// normal form would drop (of the wiki's partition `ID = P1 \/ P2 \/
+    /// P3` of 9 elements, 1 in place of 1,680), and the rules, applied to
+    /// the solutions, still decide. A deferred set is left alone where a
+    /// constant whose type mentions it is known before solving (fixed by
+    /// a case split, or defined by an equation), since such a value need
+    /// not be in normal form.
+    fn post_normal_form(&mut self) {
+        for class in self.normal_form {
+            let mentions = |k: usize| {
+                self.types
+                    .get(k)
+                    .is_some_and(|t| mentions_given(t, class.set))
+            };
+            if (0..self.nc).any(|k| self.known[k].is_some() && mentions(k)) {
+                continue;
+            }
+            let scalar = |k: usize| match self.enc.get(k) {
+                Some(Some(Enc::Scalar(Kind::Elem(set), x))) if *set == class.set => Some(*x),
+                _ => None,
+            };
+            let mut atoms = Vec::new();
+            for (i, &k) in class.fixed.iter().enumerate() {
+                if let Some(x) = scalar(k) {
+                    atoms.push((x, Atom::Eq, i as i64));
+                }
+            }
+            for (j, &k) in class.scalars.iter().enumerate() {
+                if let Some(x) = scalar(k) {
+                    atoms.push((x, Atom::Le, (class.fixed.len() + j) as i64));
+                }
+            }
+            for (x, atom, v) in atoms {
+                let l = self.atom_lit(x, atom, v);
+                self.clause(vec![l]);
+            }
+            // The blocks' bits per element, where every block is a set over
+            // the whole given set in its order.
+            let elem = |i: u32| {
+                Value::Elem(crate::frontends::b::value::Elem {
+                    set: class.set,
+                    index: i,
+                })
+            };
+            let whole: Vec<Value> = (0..class.size).map(elem).collect();
+            let blocks: Option<Vec<Arc<[DomainId]>>> = class
+                .blocks
+                .iter()
+                .map(|&k| match self.enc.get(k) {
+                    Some(Some(Enc::Set(t))) if *t.universe == *whole => Some(t.bits.clone()),
+                    _ => None,
+                })
+                .collect();
+            let Some(blocks) = blocks.filter(|b| !b.is_empty()) else {
+                continue;
+            };
+            // Element `e + 1` in block `j` needs `e` in one of blocks `0..=j`.
+            let free = class.fixed.len() + class.scalars.len();
+            for e in free..(class.size as usize).saturating_sub(1) {
+                for j in 0..blocks.len() {
+                    let mut clause = vec![!self.bit_lit(blocks[j][e + 1])];
+                    for b in &blocks[..=j] {
+                        clause.push(self.bit_lit(b[e]));
+                    }
+                    self.clause(clause);
+                }
+            }
+        }
+    }
+
     pub(super) fn solutions(mut self) -> T<Vec<Vec<Value>>> {
+        self.post_normal_form();
         // Enumeration: branch on the unknowns' variables first (first
         // fail, smallest value), then on any auxiliary the solver has left;
         // every third restart, switch to the solver's adaptive default or
@@ -3350,5 +3429,16 @@ fn int_set_name(k: IntSet) -> &'static str {
         IntSet::Natural => "NATURAL",
         IntSet::Natural1 => "NATURAL1",
         IntSet::Integer => "INTEGER",
+    }
+}
+
+/// Whether `t` mentions given set number `set` (a free type may hold any).
+fn mentions_given(t: &Type, set: u32) -> bool {
+    match t {
+        Type::Int | Type::Bool | Type::String => false,
+        Type::Free(_) => true,
+        Type::Given(s) => *s == set,
+        Type::Pair(a, b) => mentions_given(a, set) || mentions_given(b, set),
+        Type::Set(x) => mentions_given(x, set),
     }
 }
