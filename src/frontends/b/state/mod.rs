@@ -401,11 +401,16 @@ impl StateLayout {
         out: &mut [u64],
     ) -> Result<(), EncodeError> {
         let slots = &self.slots[self.constants..];
+        // One copy of every variable's words (a machine of a thousand
+        // variables made a thousand small copies per successor), then the
+        // changed ones encoded over it.
+        if let (Some(first), Some(last)) = (slots.first(), slots.last()) {
+            let words = first.offset..last.offset + last.codec.width();
+            out[words.clone()].copy_from_slice(&state[words]);
+        }
         for ((slot, old), new) in slots.iter().zip(before).zip(after) {
-            let words = slot.offset..slot.offset + slot.codec.width();
-            if old.is_identical(new) {
-                out[words.clone()].copy_from_slice(&state[words]);
-            } else {
+            if !old.is_identical(new) {
+                let words = slot.offset..slot.offset + slot.codec.width();
                 self.encode_slot(slot, new, &mut out[words])?;
             }
         }
