@@ -1094,3 +1094,25 @@ fn the_solver_skips_valuations_outside_the_constants_normal_form() {
         );
     }
 }
+
+/// A division or modulo by an unknown positive divisor and an extension
+/// of unknowns inside a known set are translated (ProB's
+/// VietnamSnakePuzzle, `G * H / I` and `{A, ..., I} <: 1..9`): the solver
+/// finds what enumeration finds, and `--solver cp` does not refuse them.
+#[test]
+fn divisions_by_unknowns_and_extensions_in_known_sets_are_translated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for props in [
+        "{a, b, c} <: 1..6 & card({a, b, c}) = 3 & (a * b) mod c = 0 & a + b / c >= 4",
+        "{a, b} <: 0..5 & c : 1..4 & a / c = b mod c",
+        "{a, b, c} <: 2..7 & (a * b) / c = a - 1",
+    ] {
+        let text = format!("MACHINE D\nCONSTANTS a, b, c\nPROPERTIES {props}\nEND\n");
+        agree(&text).unwrap_or_else(|e| panic!("{e}"));
+        let solved = valuations(&dir, &text, ConstantSolver::Cp);
+        assert!(
+            solved.as_ref().is_ok_and(|v| !v.is_empty()),
+            "{props}: {solved:?}"
+        );
+    }
+}

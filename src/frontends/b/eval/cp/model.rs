@@ -1088,6 +1088,15 @@ impl<'i> Model<'i> {
                 let x = self.set_term(x, p.span)?;
                 self.post_in_pow(x, s)
             }
+            // `{A, B, C} <: 1..9`: each element is a member.
+            PK::Subset(a, b, false, false) if let EK::SetEnum(items) = &a.kind => {
+                items.iter().try_for_each(|x| {
+                    self.post(&CPred {
+                        kind: PK::Member(x.clone(), b.clone(), false),
+                        span: p.span,
+                    })
+                })
+            }
             PK::Subset(a, b, false, false) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
                 let (a, b) = (self.set_term(a, p.span)?, self.set_term(b, p.span)?);
@@ -2657,7 +2666,10 @@ impl<'i> Model<'i> {
             EK::Binary(op @ (BinaryOp::Div | BinaryOp::Mod), a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
                 let (a, b) = (self.lin(a, e.span)?, self.lin(b, e.span)?);
-                if !b.terms.is_empty() || b.k <= 0 {
+                if !b.terms.is_empty() {
+                    return self.divide_by_unknown(*op, &a, &b, e.span);
+                }
+                if b.k <= 0 {
                     return Err(unsupported(
                         e.span,
                         format!("{op:?} by an unknown or non-positive divisor"),
@@ -3068,6 +3080,39 @@ impl<'i> Model<'i> {
             pumpkin_constraints::equals(vars, rhs, self.tag).implied_by(&mut self.cp, is);
         }
         Ok(())
+    }
+
+    /// `a / b` or `a mod b` with `b` unknown (`G * H / I`, `I : 1..9`):
+    /// `a = b·q + r` with `0 <= r < b`, the product posted per value of
+    /// the factor with the smaller domain. Only where propagation has
+    /// made `b` positive and `a` non-negative (elsewhere the division is
+    /// ill-defined or rounds towards zero from below: not translated).
+    fn divide_by_unknown(&mut self, op: BinaryOp, a: &Lin, b: &Lin, span: Span) -> T<Term> {
+        let x = self.materialise(a, span)?;
+        let y = self.materialise(b, span)?;
+        if self.lb(y) < 1 || self.lb(x) < 0 {
+            return Err(unsupported(
+                span,
+                format!(
+                    "{op:?} by an unknown divisor that may be non-positive, or of a possibly negative number"
+                ),
+            ));
+        }
+        let q = self.aux(0, self.ub(x) / self.lb(y), span)?;
+        let r = self.aux(0, self.ub(y) - 1, span)?;
+        let p = self.product(y, q, span)?;
+        let d = Lin::var(x)
+            .plus(Lin::var(p).scaled(-1))
+            .plus(Lin::var(r).scaled(-1));
+        let (vars, rhs) = self.linear(&d, span)?;
+        pumpkin_constraints::equals(vars, rhs, self.tag).post(&mut self.cp);
+        self.post_cmp(
+            Cmp::Lt,
+            Term::Lin(Lin::var(r)),
+            Term::Lin(Lin::var(y)),
+            span,
+        )?;
+        Ok(Term::Lin(Lin::var(if op == BinaryOp::Div { q } else { r })))
     }
 
     /// A term as a linear term: known scalars by their codes.
