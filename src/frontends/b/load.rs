@@ -210,7 +210,7 @@ pub fn load_machine_with_ast(
     let LoadedModel {
         machine,
         types,
-        interpreter,
+        mut interpreter,
         file,
         warnings,
         free_parameters,
@@ -243,7 +243,6 @@ pub fn load_machine_with_ast(
         &types.given_sets,
         &interchangeable,
     );
-    let mut interpreter = interpreter;
     if options.constant_symmetry.applies(types.static_symmetry) {
         interpreter.constant_classes = constant_rules.class_constraints();
     }

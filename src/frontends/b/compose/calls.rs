@@ -205,33 +205,21 @@ fn call(
 /// INT`, where `xx` is an output) type them, as ProB reads them: they are
 /// dropped, since the call has not assigned the outputs yet.
 fn precondition_of_call(body: Subst, op: &Ident, is_error: bool, outputs: &[String]) -> Subst {
-    let body = match body.kind {
-        SubstKind::Precondition(p, inner) => Subst {
-            kind: match without_output_typing(p, outputs) {
-                Some(p) => SubstKind::Precondition(p, inner),
-                None => SubstKind::Block(inner),
-            },
-            span: body.span,
-        },
-        kind => Subst {
-            kind,
-            span: body.span,
-        },
-    };
+    let span = body.span;
     match body.kind {
-        SubstKind::Precondition(p, inner) if is_error => Subst {
-            kind: SubstKind::CalledPre(op.clone(), p, inner),
-            span: body.span,
-        },
-        SubstKind::Precondition(p, inner) => Subst {
-            kind: SubstKind::Select(vec![(p, *inner)], None),
-            span: body.span,
+        SubstKind::Precondition(p, inner) => match without_output_typing(p, outputs) {
+            Some(p) if is_error => Subst {
+                kind: SubstKind::CalledPre(op.clone(), p, inner),
+                span,
+            },
+            Some(p) => Subst {
+                kind: SubstKind::Select(vec![(p, *inner)], None),
+                span,
+            },
+            None => *inner,
         },
         SubstKind::Block(inner) => precondition_of_call(*inner, op, is_error, outputs),
-        kind => Subst {
-            kind,
-            span: body.span,
-        },
+        kind => Subst { kind, span },
     }
 }
 
