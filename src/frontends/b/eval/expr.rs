@@ -467,9 +467,6 @@ impl Interpreter {
         Ok(None)
     }
 
-    /// The value of `e` by reference, without cloning, when it is a
-    /// literal, a slot, or a function application of such (the common
-    /// `pst(p)` of guards); `None` for anything else.
     /// `{k1 |-> v1, k2 |-> v2, ...}(arg)` where exactly one key equals
     /// `arg`: its value, the others unevaluated (as ProB, which applies
     /// the normal forms of its ASM translation, `{TRUE |-> x1, FALSE |->
@@ -498,6 +495,9 @@ impl Interpreter {
         }
     }
 
+    /// The value of `e` by reference, without cloning, when it is a
+    /// literal, a slot, or a function application of such (the common
+    /// `pst(p)` of guards); `None` for anything else.
     pub(crate) fn eval_ref<'v>(&self, e: &'v CExpr, env: &'v Env<'_>) -> R<Option<&'v Value>> {
         match &e.kind {
             EK::Lit(v) => Ok(Some(v)),
