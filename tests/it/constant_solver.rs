@@ -1116,3 +1116,66 @@ fn divisions_by_unknowns_and_extensions_in_known_sets_are_translated() {
         );
     }
 }
+
+#[test]
+fn pairs_lambdas_and_tables_over_one_unknown_are_translated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (definitions, props) in [
+        // Pairs compared component by component.
+        (
+            "",
+            "a : 0..4 & b : 0..4 & (a, b) /= (b + 1, a - 1) & (a |-> b) /= (2 |-> 3)",
+        ),
+        (
+            "",
+            "a : 0..4 & b : 0..4 & ((a, b) = (b, 2) or (a |-> 1) = (3 |-> b))",
+        ),
+        // A lambda written out, applied to a known and to an unknown argument.
+        (
+            "DEFINITIONS rot(t, k) == %x.(x : 0..3 | t((x + k) mod 4)); \
+             T == {0 |-> 5, 1 |-> 6, 2 |-> 5, 3 |-> 7}\n",
+            "rot(T, a)(1) = rot(T, b)(2) & %x.(x : 0..3 | x * 2)(a) >= b",
+        ),
+        // Known functions into sequences applied to an unknown, tabulated;
+        // a word too short to have a third letter excludes the value.
+        (
+            "DEFINITIONS W == [[1, 2, 3], [4, 5], [6], [2, 2, 1]]\n",
+            "c : 1..3 --> 1..4 & size(W(c(1))) = 3 & W(c(2))(2) = 2 & W(c(3))(1) > 3 \
+             & W(c(1))(3) /= 3",
+        ),
+        // A typing membership in a whole type next to the function space
+        // the constant is encoded by.
+        (
+            "",
+            "p : POW(INTEGER * INTEGER) & p : 1..3 --> 7..9 & p(1) < p(2)",
+        ),
+    ] {
+        let text = format!(
+            "MACHINE D\n{definitions}CONSTANTS a, b, c, p\nPROPERTIES {props} \
+                            & a : 0..3 & b : 0..3 & c : 1..3 --> 1..4 & p : 1..3 --> 7..8\nEND\n"
+        );
+        agree(&text).unwrap_or_else(|e| panic!("{e}"));
+        let solved = valuations(&dir, &text, ConstantSolver::Cp);
+        assert!(
+            solved.as_ref().is_ok_and(|v| !v.is_empty()),
+            "{props}: {solved:?}"
+        );
+    }
+    // `--bound-integers` bounds enumeration, not what `INTEGER` holds:
+    // the images 7..9 lie beyond MAXINT, and all 3 increasing p are found.
+    let text = "MACHINE D\nCONSTANTS p\nPROPERTIES p : POW(INTEGER * INTEGER) & \
+                p : 1..3 --> 7..9 & p(1) < p(2) & p(2) < p(3)\nEND\n";
+    let found = bounded_valuations(&dir, text).expect("solved");
+    assert_eq!(found.len(), 1, "{found:?}");
+    // A crossword (8^6 fillings to enumerate): the solver finds what
+    // enumeration finds, and there is one.
+    let text = "MACHINE X\nCONSTANTS w, c\nPROPERTIES\n  \
+                w = [[1, 2], [2, 3], [3, 1], [1, 3], [4, 4], [2, 1], [3, 2, 1], [1, 2, 3]] & \
+                c : 1..6 --> dom(w) & size(w(c(1))) = 3 & size(w(c(2))) = 3 & \
+                !i.(i : 3..6 => size(w(c(i))) = 2) & \
+                w(c(1))(1) = w(c(2))(1) & w(c(1))(3) = w(c(3))(1) & w(c(2))(3) = w(c(4))(1) & \
+                w(c(3))(2) = w(c(5))(2) & w(c(4))(2) = w(c(6))(2) & c(5) /= c(6)\nEND\n";
+    agree(text).unwrap_or_else(|e| panic!("{e}"));
+    let solved = valuations(&dir, text, ConstantSolver::Cp).expect("solved");
+    assert!(!solved.is_empty());
+}

@@ -328,6 +328,10 @@ impl Interpreter {
                 tracing::trace!(span = ?u.span, why = u.what, "binder solver: left to enumeration");
                 None
             }
+            Ok(Solved::Small) => {
+                tracing::trace!("binder solver: few candidates, left to enumeration");
+                None
+            }
             _ => None,
         }
     }

@@ -798,6 +798,18 @@ impl<'i> Model<'i> {
 
     /// The encoding of constant `k`: from its typing conjunct, else its type.
     pub(super) fn encode_constant(&mut self, k: usize, conjuncts: &[CPred]) -> T<Enc> {
+        // A function space first: `p : POW(INTEGER * INTEGER) & p : 1..n
+        // --> 1..n` is a function, one image per element.
+        let typing = |c: &&CPred| {
+            matches!(&c.kind, PK::Member(x, s, false)
+                if matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == self.base + k)
+                    && matches!(&s.kind, EK::Binary(op, _, _) if total_function(*op).is_some()))
+        };
+        if let Some(PK::Member(_, s, _)) = conjuncts.iter().find(typing).map(|c| &c.kind)
+            && self.encodable(s)
+        {
+            return self.encode(s);
+        }
         for c in conjuncts {
             if let PK::Member(x, s, false) = &c.kind
                 && matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == self.base + k)
@@ -1042,6 +1054,13 @@ impl<'i> Model<'i> {
             };
         }
         match &p.kind {
+            PK::Member(_, s, negated) if self.is_whole_type(s) => {
+                if *negated {
+                    Err(Failure::Unsat)
+                } else {
+                    Ok(())
+                }
+            }
             PK::And(ps) => ps.iter().try_for_each(|q| self.post(q)),
             PK::ForAll(s, q) => self.over_instances(s, p.span, |m, instances, residual| {
                 m.post_instances(s, q, instances, residual)
@@ -1067,6 +1086,11 @@ impl<'i> Model<'i> {
             {
                 self.clause(vec![l]);
                 Ok(())
+            }
+            PK::Cmp(op @ (Cmp::Eq | Cmp::Neq), a, b)
+                if let Some(q) = self.pairs_compared(*op, a, b, p.span)? =>
+            {
+                self.post(&q)
             }
             PK::Cmp(op, a, b) => {
                 self.defined_here = true;
@@ -1269,6 +1293,7 @@ impl<'i> Model<'i> {
         }
         match &p.kind {
             PK::Const(b) => Ok(self.constant_lit(*b)),
+            PK::Member(_, s, negated) if self.is_whole_type(s) => Ok(self.constant_lit(!negated)),
             PK::And(ps) => {
                 let ls = ps.iter().map(|q| self.lit(q)).collect::<T<Vec<_>>>()?;
                 Ok(self.and(ls))
@@ -1332,6 +1357,11 @@ impl<'i> Model<'i> {
                 if let Some(l) = self.singletons_compared(*op, a, b, p.span)? =>
             {
                 Ok(l)
+            }
+            PK::Cmp(op @ (Cmp::Eq | Cmp::Neq), a, b)
+                if let Some(q) = self.pairs_compared(*op, a, b, p.span)? =>
+            {
+                self.lit(&q)
             }
             PK::Cmp(op, a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
@@ -1789,6 +1819,62 @@ impl<'i> Model<'i> {
         let out = body(self, instances, &residual);
         self.end_aliases(s);
         out
+    }
+
+    /// `(a1, b1) = (a2, b2)` as `a1 = a2 & b1 = b2` (`/=` as `a1 /= a2 or
+    /// b1 /= b2`), where both sides are pairs written out or one is a
+    /// known pair: the components are what the solver compares
+    /// (`(dx, dy) /= (x + 1, y + 2)` over unknown coordinates).
+    fn pairs_compared(&mut self, op: Cmp, a: &CExpr, b: &CExpr, span: Span) -> T<Option<CPred>> {
+        let Some((a1, b1)) = self.pair_parts(a)? else {
+            return Ok(None);
+        };
+        let Some((a2, b2)) = self.pair_parts(b)? else {
+            return Ok(None);
+        };
+        if !matches!(unmemo(a).kind, EK::Binary(BinaryOp::Maplet, ..))
+            && !matches!(unmemo(b).kind, EK::Binary(BinaryOp::Maplet, ..))
+        {
+            return Ok(None);
+        }
+        let part = |x: CExpr, y: CExpr| CPred {
+            kind: PK::Cmp(op, x, y),
+            span,
+        };
+        let (first, second) = (part(a1, a2), part(b1, b2));
+        let kind = match op {
+            Cmp::Eq => PK::And(vec![first, second]),
+            _ => PK::Or(Box::new(first), Box::new(second)),
+        };
+        Ok(Some(CPred { kind, span }))
+    }
+
+    /// The two components of a pair expression: of `a |-> b` written out,
+    /// or of a known pair's value.
+    fn pair_parts(&mut self, e: &CExpr) -> T<Option<(CExpr, CExpr)>> {
+        if let EK::Binary(BinaryOp::Maplet, a, b) = &unmemo(e).kind {
+            return Ok(Some(((**a).clone(), (**b).clone())));
+        }
+        if self.reads_unknown(e) {
+            return Ok(None);
+        }
+        Ok(match self.eval(e)? {
+            Value::Pair(p) => {
+                let lit = |v: &Value| CExpr {
+                    kind: EK::Lit(v.clone()),
+                    span: e.span,
+                };
+                Some((lit(&p.0), lit(&p.1)))
+            }
+            _ => None,
+        })
+    }
+
+    /// Whether `s` holds every value of its type (`INTEGER`, `POW(INTEGER
+    /// * INTEGER)`, ...): membership in it is typing, true of every value
+    /// whatever bounds `--bound-integers` sets for enumeration.
+    fn is_whole_type(&self, s: &CExpr) -> bool {
+        super::super::symbolic::is_whole_type(unmemo(s), &self.interp.given_sets)
     }
 
     /// The scalar a bound variable stands for, if it is an alias of one.
@@ -2524,13 +2610,134 @@ impl<'i> Model<'i> {
             e.kind,
             EK::Binary(..) | EK::Unary(..) | EK::Apply(..) | EK::SetEnum(..) | EK::Read(..)
         );
-        if strict || !self.defined_here {
-            return self.term_of(e);
+        let t = if strict || !self.defined_here {
+            self.term_of(e)
+        } else {
+            self.defined_here = false;
+            let t = self.term_of(e);
+            self.defined_here = true;
+            t
+        };
+        match t {
+            Err(Failure::Unsupported(why)) => match self.tabulate(e)? {
+                Some(t) => Ok(t),
+                None => Err(Failure::Unsupported(why)),
+            },
+            t => t,
         }
-        self.defined_here = false;
-        let t = self.term_of(e);
-        self.defined_here = true;
-        t
+    }
+
+    /// `e` as a table over the one scalar unknown it reads (an unknown
+    /// constant, a bound variable standing for one, or an unknown
+    /// function's image at a known point), where the translation has no
+    /// term for it: `words(chosen(1))(3)` and `size(words(chosen(1)))`
+    /// with `words` known are `e`'s value for each value of `chosen(1)`,
+    /// evaluated by the interpreter, at `chosen(1)` (an `element`). A
+    /// value where `e` applies a function outside its domain is excluded
+    /// where `e` is evaluated whenever its conjunct is (as enumeration
+    /// rejects such a valuation); `None` where `e` reads more unknowns,
+    /// its values are not scalars, or the unknown has over
+    /// [`MAX_TABULATED`] values.
+    fn tabulate(&mut self, e: &CExpr) -> T<Option<Term>> {
+        let mut leaves = Leaves {
+            model: self,
+            found: Vec::new(),
+            other: false,
+        };
+        leaves.expr(e);
+        let (found, other) = (leaves.found, leaves.other);
+        if other || found.is_empty() {
+            return Ok(None);
+        }
+        // Each leaf's scalar, and the frame value that gives it a value.
+        let mut slots = Vec::with_capacity(found.len());
+        let mut scalar = None;
+        for leaf in found {
+            let (slot, point, kind, x) = match leaf {
+                Leaf::Scalar(slot, kind, x) => (slot, None, kind, x),
+                Leaf::Point(slot, arg) => {
+                    let arg = self.eval(&arg)?;
+                    let Some(Enc::Function { domain, images }) = self.encoding(slot as usize)
+                    else {
+                        return Ok(None);
+                    };
+                    let Ok(i) = domain.binary_search(&arg) else {
+                        return Ok(None);
+                    };
+                    let Enc::Scalar(kind, x) = images[i] else {
+                        return Ok(None);
+                    };
+                    (slot, Some(arg), kind, x)
+                }
+            };
+            if scalar.is_some_and(|s| s != (kind, x)) {
+                return Ok(None);
+            }
+            scalar = Some((kind, x));
+            slots.push((slot, point));
+        }
+        let Some((kind, x)) = scalar else {
+            return Ok(None);
+        };
+        let (lo, hi) = (self.lb(x), self.ub(x));
+        if hi - lo >= MAX_TABULATED {
+            return Ok(None);
+        }
+        let saved: Vec<Value> = slots
+            .iter()
+            .map(|&(slot, _)| self.env.frame[slot as usize].clone())
+            .collect();
+        let mut table = Ok(Some(Vec::new()));
+        let mut excluded = Vec::new();
+        for code in lo..=hi {
+            let value = super::sets::decode_scalar(kind, code as i32);
+            for (slot, point) in &slots {
+                self.env.frame[*slot as usize] = match point {
+                    None => value.clone(),
+                    Some(arg) => Value::set_from_vec(vec![Value::pair(arg.clone(), value.clone())]),
+                };
+            }
+            let image = match self.interp.eval(e, &mut self.env) {
+                Ok(v) => scalar_code(&v),
+                Err(f) if f.stopped.is_some() => {
+                    table = Err(self.failure(f));
+                    break;
+                }
+                Err(f) if f.outside_domain && self.defined_here => {
+                    excluded.push(code);
+                    Some(0)
+                }
+                Err(_) => None,
+            };
+            match (image, &mut table) {
+                (Some(image), Ok(Some(t))) => t.push((value, image)),
+                _ => {
+                    table = Ok(None);
+                    break;
+                }
+            }
+        }
+        for ((slot, _), before) in slots.iter().zip(saved) {
+            self.env.frame[*slot as usize] = before;
+        }
+        let Some(table) = table? else {
+            return Ok(None);
+        };
+        let span = e.span;
+        for code in excluded {
+            let code = check_i32(code, span)?;
+            self.cp.add_clause([predicate!(x != code)], self.tag);
+        }
+        if self.cp.is_inconsistent() {
+            return Err(Failure::Unsat);
+        }
+        let mut domain = Vec::with_capacity(table.len());
+        let mut array = Vec::with_capacity(table.len());
+        for (value, image) in table {
+            domain.push(value);
+            array.push(self.aux(image, image, span)?);
+        }
+        self.element(&domain, array, Lin::var(x), span).map(Some)
     }
 
     fn term_of(&mut self, e: &CExpr) -> T<Term> {
@@ -2719,6 +2926,11 @@ impl<'i> Model<'i> {
                 let (a, b) = (self.term(a)?, self.term(b)?);
                 self.apply_to_pair(f, a, b, e.span)
             }
+            EK::Apply(f, x) | EK::ApplyBinder(f, x)
+                if let EK::Lambda(s, body) = &unmemo(f).kind =>
+            {
+                self.apply_lambda(s, body, x, e.span)
+            }
             EK::Apply(f, x) => {
                 let (f, x) = (self.term(f)?, self.term(x)?);
                 self.apply(f, x, e.span)
@@ -2751,6 +2963,49 @@ impl<'i> Model<'i> {
             }
             _ => Err(unsupported(e.span, describe(e))),
         }
+    }
+
+    /// `%v.(P | E)(x)` written out (a definition such as `Rotate(T, k) ==
+    /// %x.(x : 0..5 | T((x + k) mod 6))` applied) whose body reads
+    /// unknowns: with `x` known, `E` with `v` bound to it; with `x` an
+    /// unknown scalar, the element of `E`'s terms over `P`'s known
+    /// solutions at `x`.
+    fn apply_lambda(&mut self, s: &Solver, body: &CExpr, x: &CExpr, span: Span) -> T<Term> {
+        const MAX_POINTS: usize = 1 << 10;
+        let (mut instances, residual) = self.instances(s, span)?;
+        if !residual.is_empty() || instances.len() > MAX_POINTS {
+            return Err(unsupported(
+                span,
+                "a lambda applied whose domain depends on unknown constants or is large",
+            ));
+        }
+        let tuple = |instance: &[Value]| {
+            let mut parts = instance.iter().cloned();
+            let first = parts.next().expect("a lambda binds a variable");
+            parts.fold(first, Value::pair)
+        };
+        if !self.reads_unknown(x) {
+            let v = self.eval(x)?;
+            let Some(instance) = instances.iter().find(|i| tuple(i) == v) else {
+                return Err(unsupported(span, "a function applied outside its domain"));
+            };
+            let instance = instance.clone();
+            self.bind(s, &instance);
+            return self.term(body);
+        }
+        let x = self.term(x)?;
+        let x = self.lin(x, span)?;
+        instances.sort_by_cached_key(|i| tuple(i));
+        let mut domain = Vec::with_capacity(instances.len());
+        let mut array = Vec::with_capacity(instances.len());
+        for instance in instances {
+            self.bind(s, &instance);
+            let image = self.term(body)?;
+            let image = self.lin(image, span)?;
+            array.push(self.materialise(&image, span)?);
+            domain.push(tuple(&instance));
+        }
+        self.element(&domain, array, x, span)
     }
 
     pub(super) fn apply(&mut self, f: Term, x: Term, span: Span) -> T<Term> {
@@ -3359,6 +3614,71 @@ fn decode(e: &Enc, value_of: &dyn Fn(DomainId) -> i32) -> Value {
                 .map(|(u, _)| u.clone())
                 .collect(),
         ),
+    }
+}
+
+/// Most values of the unknown a tabulated term reads ([`Model::tabulate`]).
+const MAX_TABULATED: i64 = 1 << 10;
+
+/// A scalar unknown a term reads ([`Model::tabulate`]).
+enum Leaf {
+    /// A frame slot holding one: an unknown constant encoded as a scalar,
+    /// or a bound variable standing for one.
+    Scalar(u32, Kind, DomainId),
+    /// `f(a)` with `f` (in the slot) an unknown function and `a` known.
+    Point(u32, CExpr),
+}
+
+/// The scalar unknowns an expression reads ([`Model::tabulate`]); `other`
+/// where it reads an unknown otherwise.
+struct Leaves<'m, 'i> {
+    model: &'m Model<'i>,
+    found: Vec<Leaf>,
+    other: bool,
+}
+
+impl Visitor for Leaves<'_, '_> {
+    fn expr(&mut self, e: &CExpr) {
+        if self.other || !self.model.reads_unknown(e) {
+            return;
+        }
+        match &e.kind {
+            EK::Memo(m) => self.expr(&m.expr),
+            EK::Read(Slot::Frame(slot)) => {
+                let scalar = match self.model.alias_scalar(*slot) {
+                    Some(&(kind, x)) => Some((kind, x)),
+                    None if self.model.aliases.contains_key(slot) => None,
+                    None => match self.model.encoding(*slot as usize) {
+                        Some(Enc::Scalar(kind, x)) => Some((kind, x)),
+                        _ => None,
+                    },
+                };
+                match scalar {
+                    Some((kind, x)) => self.found.push(Leaf::Scalar(*slot, kind, x)),
+                    None => self.other = true,
+                }
+            }
+            EK::Apply(f, a)
+                if let EK::Read(Slot::Frame(slot)) = unmemo(f).kind
+                    && !self.model.aliases.contains_key(&slot)
+                    && matches!(
+                        self.model.encoding(slot as usize),
+                        Some(Enc::Function { .. })
+                    )
+                    && !self.model.reads_unknown(a) =>
+            {
+                self.found.push(Leaf::Point(slot, (**a).clone()));
+            }
+            _ => super::super::walk::walk_expr(self, e),
+        }
+    }
+
+    fn read(&mut self, slot: Slot) {
+        if let Slot::Frame(s) = slot
+            && self.model.unknown(s)
+        {
+            self.other = true;
+        }
     }
 }
 
