@@ -1118,7 +1118,7 @@ fn divisions_by_unknowns_and_extensions_in_known_sets_are_translated() {
 }
 
 #[test]
-fn pairs_lambdas_and_tables_over_one_unknown_are_translated() {
+fn pairs_lambdas_tables_and_aliases_over_unknowns_are_translated() {
     let dir = tempfile::tempdir().expect("temp dir");
     for (definitions, props) in [
         // Pairs compared component by component.
@@ -1142,6 +1142,13 @@ fn pairs_lambdas_and_tables_over_one_unknown_are_translated() {
             "DEFINITIONS W == [[1, 2, 3], [4, 5], [6], [2, 2, 1]]\n",
             "c : 1..3 --> 1..4 & size(W(c(1))) = 3 & W(c(2))(2) = 2 & W(c(3))(1) > 3 \
              & W(c(1))(3) /= 3",
+        ),
+        // A bound variable that ranges over one value over unknowns is an
+        // alias of it (SudokuHexAsConstant2's `!By.(By : {Board(y)} => ..)`).
+        (
+            "",
+            "!y.(y : 1..3 => !v.(v : {c(y)} => v /= 2)) \
+             & !(u, w).((u |-> w) : {c(1) |-> c(2)} => u < w)",
         ),
         // A typing membership in a whole type next to the function space
         // the constant is encoded by.

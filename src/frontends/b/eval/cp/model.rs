@@ -1612,26 +1612,20 @@ impl<'i> Model<'i> {
         let mut residual = Vec::new();
         let aliasing = std::mem::take(&mut self.aliasing);
         for step in &s.steps {
-            // `x = E` over unknowns and none of the binder's variables:
-            // `x` stands for `E`'s term.
-            if aliasing
-                && let SolveStep::Bind(k, super::super::ir::Gen::Eq(e)) = step
-                && self.reads_unknown(e)
-                && {
-                    let mut slots = Vec::new();
-                    plan::expr_slots(e, &mut slots);
-                    !slots.iter().any(|v| s.vars.contains(v))
+            // `x = E` (or `x : {E}`, `(x, y) : {E |-> F}`) over unknowns
+            // and none of the binder's variables: `x` stands for `E`'s term.
+            if aliasing && let Some(parts) = self.alias_parts(s, step) {
+                for (k, e) in parts {
+                    let scalar = match self.scalar_item(&e) {
+                        Ok(super::sets::ScalarItem::Var(kind, x)) => Some((kind, x)),
+                        _ => None,
+                    };
+                    let t = match scalar {
+                        Some((_, x)) => Term::Lin(Lin::var(x)),
+                        None => self.term(&e)?,
+                    };
+                    self.aliases.insert(k, (t, scalar));
                 }
-            {
-                let scalar = match self.scalar_item(e) {
-                    Ok(super::sets::ScalarItem::Var(kind, x)) => Some((kind, x)),
-                    _ => None,
-                };
-                let t = match scalar {
-                    Some((_, x)) => Term::Lin(Lin::var(x)),
-                    None => self.term(e)?,
-                };
-                self.aliases.insert(*k, (t, scalar));
                 continue;
             }
             // `x : dom(f)` with `f` a total function over a known domain.
@@ -1875,6 +1869,48 @@ impl<'i> Model<'i> {
     /// whatever bounds `--bound-integers` sets for enumeration.
     fn is_whole_type(&self, s: &CExpr) -> bool {
         super::super::symbolic::is_whole_type(unmemo(s), &self.interp.given_sets)
+    }
+
+    /// The slots a step of binder `s` binds to one value each, with the
+    /// expression over unknowns each stands for: `x = E`, `x : {E}`, `(x,
+    /// y) : {E |-> F}`, where no expression reads the binder's variables.
+    fn alias_parts(&self, s: &Solver, step: &SolveStep) -> Option<Vec<(u32, CExpr)>> {
+        use super::super::ir::{Gen, Pattern};
+        fn destructure(p: &Pattern, e: &CExpr, out: &mut Vec<(u32, CExpr)>) -> bool {
+            match (p, &unmemo(e).kind) {
+                (Pattern::Slot(k), _) => {
+                    out.push((*k, e.clone()));
+                    true
+                }
+                (Pattern::Any, _) => true,
+                (Pattern::Pair(pa, pb), EK::Binary(BinaryOp::Maplet, a, b)) => {
+                    destructure(pa, a, out) && destructure(pb, b, out)
+                }
+                _ => false,
+            }
+        }
+        let single = |set: &CExpr| match &unmemo(set).kind {
+            EK::SetEnum(items) if items.len() == 1 => Some(items[0].clone()),
+            _ => None,
+        };
+        let mut parts = Vec::new();
+        match step {
+            SolveStep::Bind(k, Gen::Eq(e)) => parts.push((*k, e.clone())),
+            SolveStep::Bind(k, Gen::In(set)) => parts.push((*k, single(set)?)),
+            SolveStep::BindPattern(pattern, set) => {
+                if !destructure(pattern, &single(set)?, &mut parts) {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        let over_unknowns = parts.iter().any(|(_, e)| self.reads_unknown(e));
+        let reads_binder = parts.iter().any(|(_, e)| {
+            let mut slots = Vec::new();
+            plan::expr_slots(e, &mut slots);
+            slots.iter().any(|v| s.vars.contains(v))
+        });
+        (over_unknowns && !reads_binder).then_some(parts)
     }
 
     /// The scalar a bound variable stands for, if it is an alias of one.
