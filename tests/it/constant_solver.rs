@@ -1186,3 +1186,65 @@ fn pairs_lambdas_tables_and_aliases_over_unknowns_are_translated() {
     let solved = valuations(&dir, text, ConstantSolver::Cp).expect("solved");
     assert!(!solved.is_empty());
 }
+
+/// A total function given at every point of its domain (`xc : N --> 0..9
+/// & xc(a) = 1 & ...`, a puzzle's grid) is known before solving, so the
+/// comprehensions over it are evaluated (ProB's Bridges puzzle); one point
+/// given twice with two images has no solution. Against enumeration.
+#[test]
+fn functions_given_at_every_point_are_known_before_solving() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE P\nSETS N = {a, b, c, d}\nCONSTANTS xc, near, s\nPROPERTIES \
+                xc : N --> 0..9 & xc(a) = 1 & xc(b) = 4 & xc(c) = 2 & xc(d) = 5 & \
+                near = {n, m | n : N & m : N & n /= m & xc(m) - xc(n) : 1..2} & \
+                s : near --> 0..2 & !n.(n : N => SIGMA(l).(l : near & \
+                (prj1(N, N)(l) = n or prj2(N, N)(l) = n) | s(l)) = 2)\nEND\n";
+    solver_finds_what_enumeration_finds(&dir, text);
+    let twice = "MACHINE P\nSETS N = {a, b}\nCONSTANTS xc\nPROPERTIES \
+                 xc : N --> 0..9 & xc(a) = 1 & xc(b) = 4 & xc(a) = 2\nEND\n";
+    for solver in [ConstantSolver::Cp, ConstantSolver::Enumerate] {
+        assert_eq!(valuations(&dir, twice, solver), Ok(vec![]), "{solver:?}");
+    }
+}
+
+/// With `--bound-integers` a set of integers that nothing bounds ranges
+/// over MININT..MAXINT (ProB's CardProp: `card(s) < 5 & 1 : s & ...`), as
+/// does a tuple with an integer (`x : S * NAT1` with nothing else on it),
+/// and a set over 10,001 integers (`POW1(NATURAL)` with MAXINT 10,000) is
+/// within the solver's reach.
+#[test]
+fn sets_and_tuples_of_integers_nothing_bounds_range_over_minint_to_maxint() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE C\nCONSTANTS s\nPROPERTIES card(s) < 5 & 1 : s & 2 : s & 3 : s & \
+                ((4 : s & 5 : s) or 6 : s)\nEND\n";
+    let found = valuations_with(
+        &dir,
+        text,
+        &LoadOptions {
+            bound_integers: true,
+            maxint: Some(20),
+            ..LoadOptions::default()
+        },
+    )
+    .expect("solved");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(valuations(&dir, text, ConstantSolver::Auto).is_err());
+    let text = "MACHINE T\nSETS S = {p, q}\nCONSTANTS t\nPROPERTIES t /= (p |-> 0)\nEND\n";
+    let found = bounded_valuations(&dir, text).expect("enumerated");
+    assert_eq!(found.len(), 9, "MININT..MAXINT is -1..3: {found:?}");
+    let text = "MACHINE M\nDEFINITIONS SET_PREF_MAXINT == 10000\nCONSTANTS numbers, ends\n\
+                PROPERTIES numbers : POW1(NATURAL) & card(numbers) = 5 & min(numbers) = 990 & \
+                max(numbers) <= 994 & ends : POW1(NATURAL) & card(ends) = 2 & \
+                min(ends) = min(numbers) & max(ends) = max(numbers)\nEND\n";
+    let options = LoadOptions {
+        bound_integers: true,
+        constant_solver: ConstantSolver::Cp,
+        ..LoadOptions::default()
+    };
+    let found = valuations_with(&dir, text, &options).expect("solved");
+    let sets = |v: &[i64]| Value::set_from_sorted(v.iter().map(|&n| Value::Int(n)).collect());
+    assert_eq!(
+        found,
+        vec![vec![sets(&[990, 991, 992, 993, 994]), sets(&[990, 994])]]
+    );
+}

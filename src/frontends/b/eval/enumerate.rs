@@ -298,6 +298,19 @@ impl Interpreter {
                 });
                 result
             }
+            Type::Int if self.bound_integers => {
+                let cut = &self.bound_at_run_time;
+                if !cut.load(std::sync::atomic::Ordering::Relaxed) {
+                    cut.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                for i in self.minint..=self.maxint {
+                    within_budget(crate::diag::Span::default())?;
+                    if !f(Value::Int(i))? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
             Type::Int | Type::String => Err(Fail::infinite(
                 crate::diag::Span::default(),
                 "cannot enumerate an infinite type",

@@ -346,6 +346,15 @@ pub fn plan(
             match types.and_then(|t| t.get(k)) {
                 Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
                 Some(Type::Int) if let Some(interval) = interval() => Gen::In(interval),
+                // `--bound-integers`: a type of integers in pairs or sets
+                // (`x : S * NAT1` with nothing bounding the integer) is
+                // enumerated with its integers within MININT..MAXINT.
+                Some(t) if fallback.is_some() && type_is_enumerable_within_bounds(t) => {
+                    if let Some((_, _, _, used)) = fallback {
+                        used.set(true);
+                    }
+                    Gen::Type(t.clone())
+                }
                 _ => Gen::Unbounded(
                     names
                         .get(k)
@@ -522,6 +531,33 @@ fn literal_size(set: &CExpr) -> Option<f64> {
             Some(2f64.powf(literal_size(a)?))
         }
         _ => None,
+    }
+}
+
+/// Whether enumerating a type is reasonable once its integers range over
+/// MININT..MAXINT (`--bound-integers`): integers in tuples, and sets of
+/// integers, but not sets of tuples of integers (`seq(INTEGER)` is every
+/// relation over the range: 2 to the power 25 with ProB's defaults).
+pub fn type_is_enumerable_within_bounds(t: &Type) -> bool {
+    match t {
+        Type::Set(a) if **a == Type::Int => true,
+        Type::Set(a) => type_is_finite(a),
+        Type::Pair(a, b) => {
+            type_is_enumerable_within_bounds(a) && type_is_enumerable_within_bounds(b)
+        }
+        _ => type_is_finite_within_bounds(t),
+    }
+}
+
+/// Whether a type is finite once its integers range over MININT..MAXINT
+/// (`--bound-integers`): every type but those with strings or recursive
+/// free types.
+pub fn type_is_finite_within_bounds(t: &Type) -> bool {
+    match t {
+        Type::Bool | Type::Given(_) | Type::Int => true,
+        Type::String | Type::Free(_) => false,
+        Type::Pair(a, b) => type_is_finite_within_bounds(a) && type_is_finite_within_bounds(b),
+        Type::Set(a) => type_is_finite_within_bounds(a),
     }
 }
 

@@ -790,10 +790,70 @@ impl<'i> Model<'i> {
                     }
                 }
             }
-            if !changed {
+            if !changed && !self.pointwise_constant(conjuncts)? {
                 return Ok(());
             }
         }
+    }
+
+    /// Makes known one total function given at every point of its known
+    /// domain (`xc : nodes --> COORD & xc(a) = 1 & ... & xc(n) = 6`, as
+    /// puzzles give their grid): `{a |-> 1, ..., n |-> 6}`. Whether it is
+    /// in its space is then checked with the rest. Returns whether one was
+    /// found.
+    fn pointwise_constant(&mut self, conjuncts: &[CPred]) -> T<bool> {
+        'constants: for k in 0..self.nc {
+            if self.known[k].is_some() {
+                continue;
+            }
+            let slot = self.base + k;
+            let is_k = |x: &CExpr| matches!(unmemo(x).kind, EK::Read(Slot::Frame(j)) if j as usize == slot);
+            let Some(domain) = conjuncts.iter().find_map(|c| match &c.kind {
+                PK::Member(x, s, false) if is_k(x) => match &s.kind {
+                    EK::Binary(op, d, _)
+                        if total_function(*op).is_some() && !self.reads_unknown(d) =>
+                    {
+                        Some(d)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }) else {
+                continue;
+            };
+            let mut points = std::collections::BTreeMap::new();
+            for c in conjuncts {
+                let PK::Cmp(Cmp::Eq, a, b) = &c.kind else {
+                    continue;
+                };
+                for (x, e) in [(a, b), (b, a)] {
+                    if let EK::Apply(f, arg) = &unmemo(x).kind
+                        && is_k(f)
+                        && !self.reads_unknown(arg)
+                        && !self.reads_unknown(e)
+                    {
+                        let (d, v) = (self.eval(arg)?, self.eval(e)?);
+                        match points.insert(d, v.clone()) {
+                            // Two images of one point: the solver finds
+                            // there is no solution.
+                            Some(other) if other != v => continue 'constants,
+                            _ => break,
+                        }
+                    }
+                }
+            }
+            let domain = self.known_set(domain)?;
+            if domain.len() != points.len() || !domain.iter().all(|d| points.contains_key(d)) {
+                continue;
+            }
+            let value = Value::set_from_sorted(
+                points.into_iter().map(|(d, v)| Value::pair(d, v)).collect(),
+            );
+            self.env.frame[slot] = value.clone();
+            self.known[k] = Some(value);
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// The encoding of constant `k`: from its typing conjunct, else its type.

@@ -20,7 +20,7 @@ use crate::frontends::b::value::{Elem, Value};
 type Groups = std::collections::BTreeMap<Value, Vec<Literal>>;
 
 /// Largest universe a set is encoded over.
-pub(super) const MAX_UNIVERSE: usize = 1 << 12;
+pub(super) const MAX_UNIVERSE: usize = 1 << 14;
 
 /// A set over a known universe (sorted, without duplicates): member `i`
 /// when `bits[i]` is 1.
@@ -587,14 +587,17 @@ impl Model<'_> {
         Ok(out)
     }
 
-    /// Every value of a finite type, as a universe (or why not).
+    /// Every value of a finite type, as a universe (or why not); with
+    /// `--bound-integers` its integers range over MININT..MAXINT (`s <:
+    /// INTEGER` as ProB enumerates it).
     pub(super) fn type_universe(
         &mut self,
         t: &crate::frontends::b::types::Type,
         span: Span,
     ) -> T<Arc<[Value]>> {
         let mut values = Vec::new();
-        let finite = plan::type_is_finite(t);
+        let finite = plan::type_is_finite(t)
+            || (self.interp.bound_integers && plan::type_is_finite_within_bounds(t));
         if !finite {
             return Err(unsupported(span, "a set over an infinite type"));
         }
