@@ -1663,6 +1663,12 @@ fn disjunct_tuples(
                 _ => more = true,
             }
         }
+        // The variables every disjunct defines are among the first's: with
+        // fewer than two, or without `v`, there is no tuple (a clause of a
+        // SAT instance, `x1 = TRUE or x2 = FALSE`, is rejected here).
+        if defined.is_empty() && (values.len() < 2 || !values.iter().any(|(w, _)| *w == v)) {
+            return None;
+        }
         defined.push((values, more));
     }
     let (first, _) = defined.first()?;
