@@ -1248,3 +1248,21 @@ fn sets_and_tuples_of_integers_nothing_bounds_range_over_minint_to_maxint() {
         vec![vec![sets(&[990, 991, 992, 993, 994]), sets(&[990, 994])]]
     );
 }
+
+/// `--bound-integers` cuts only what nothing else determines: a set constant
+/// an equality defines (`ii = id(s1)` with `s1 <: 0..13`) keeps its pairs
+/// beyond MAXINT (3), as ProB finds them (ProB's ID_Propagation).
+#[test]
+fn bound_integers_keep_set_constants_an_equality_defines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE C\nCONSTANTS ii, s1\nPROPERTIES s1 <: 0..13 & ii = id(s1) & \
+                4 : ran(ii) & 9 /: s1\nEND\n";
+    let exact = valuations(&dir, text, ConstantSolver::Auto).expect("enumerated");
+    assert_eq!(exact.len(), 4096);
+    let bounded = bounded_valuations(&dir, text).expect("enumerated");
+    assert_eq!(bounded, exact);
+    let text = "MACHINE I\nCONSTANTS ii, s1, s2\nPROPERTIES ii = id(s1) & s1 <: s2 & \
+                ii[s2] = 1..10 & s2 = 0..13\nEND\n";
+    let found = bounded_valuations(&dir, text).expect("solved");
+    assert_eq!(found.len(), 1, "{found:?}");
+}

@@ -588,16 +588,19 @@ impl Model<'_> {
     }
 
     /// Every value of a finite type, as a universe (or why not); with
-    /// `--bound-integers` its integers range over MININT..MAXINT (`s <:
-    /// INTEGER` as ProB enumerates it).
+    /// `--bound-integers` and `within_bounds` its integers range over
+    /// MININT..MAXINT (`s <: INTEGER` as ProB enumerates it).
     pub(super) fn type_universe(
         &mut self,
         t: &crate::frontends::b::types::Type,
+        within_bounds: bool,
         span: Span,
     ) -> T<Arc<[Value]>> {
         let mut values = Vec::new();
         let finite = plan::type_is_finite(t)
-            || (self.interp.bound_integers && plan::type_is_finite_within_bounds(t));
+            || (within_bounds
+                && self.interp.bound_integers
+                && plan::type_is_finite_within_bounds(t));
         if !finite {
             return Err(unsupported(span, "a set over an infinite type"));
         }
