@@ -1266,3 +1266,20 @@ fn bound_integers_keep_set_constants_an_equality_defines() {
     let found = bounded_valuations(&dir, text).expect("solved");
     assert_eq!(found.len(), 1, "{found:?}");
 }
+
+/// Relations of integers are never cut to MININT..MAXINT by the solver:
+/// `odd` is what `even \/ odd` leaves of a known board (ProB's
+/// DominoPlacing), pairs beyond MAXINT (3) included.
+#[test]
+fn bound_integers_keep_relations_of_integers_whole() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE D\nCONSTANTS n, even, odd\nPROPERTIES n = 4 & even /\\ odd = {} & \
+                even \\/ odd = (1..n) * (1..n) & \
+                even = {x, y | x : 1..n & y : 1..n & (x + y) mod 2 = 0}\nEND\n";
+    let found = bounded_valuations(&dir, text).expect("solved");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found,
+        valuations(&dir, text, ConstantSolver::Auto).expect("solved")
+    );
+}
