@@ -1283,3 +1283,21 @@ fn bound_integers_keep_relations_of_integers_whole() {
         valuations(&dir, text, ConstantSolver::Auto).expect("solved")
     );
 }
+
+/// A function given at every point of a vast space (712^4 candidates) is
+/// solved as the solver found it, never handed back to enumeration.
+#[test]
+fn functions_given_at_every_point_of_a_vast_space_are_found() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE G\nCONSTANTS item\nPROPERTIES item : 1..4 --> 0..711 & item(1) = 120 & \
+                item(2) = 125 & item(3) = 150 & item(4) = 316 & \
+                SIGMA(i).(i : 1..4 | item(i)) = 711\nEND\n";
+    let found = valuations(&dir, text, ConstantSolver::Auto).expect("solved");
+    let item = Value::set_from_sorted(
+        [(1, 120), (2, 125), (3, 150), (4, 316)]
+            .iter()
+            .map(|&(i, v)| Value::pair(Value::Int(i), Value::Int(v)))
+            .collect(),
+    );
+    assert_eq!(found, vec![vec![item]]);
+}

@@ -408,7 +408,7 @@ impl<'i> Model<'i> {
     /// of the solutions, and a constant whose definition is beyond the
     /// translation asks for a build with it deferred.
     pub(super) fn build(&mut self, conjuncts: &[CPred], auto: bool) -> T<Built> {
-        self.known_constants(conjuncts)?;
+        let pointwise = self.known_constants(conjuncts)?;
         let mut defining = Vec::new();
         for k in 0..self.nc {
             if self.known[k].is_some() {
@@ -431,8 +431,9 @@ impl<'i> Model<'i> {
             }
         }
         // Enumeration cannot take an integer that nothing bounds: the
-        // solver does, whatever the size of the rest.
-        if auto && self.wide.is_empty() {
+        // solver does, whatever the size of the rest; nor does it know the
+        // functions given at every point (their spaces may be vast).
+        if auto && !pointwise && self.wide.is_empty() {
             let space: f64 = self.enc.iter().flatten().map(|e| self.space(e)).product();
             if space <= AUTO_THRESHOLD {
                 return Ok(Built::Small);
@@ -768,8 +769,10 @@ impl<'i> Model<'i> {
     // ---- the constants ----
 
     /// Evaluates the constants defined by an equality with known values,
-    /// until none is left.
-    pub(super) fn known_constants(&mut self, conjuncts: &[CPred]) -> T<()> {
+    /// or given at every point ([`Self::pointwise_constant`]), until none
+    /// is left. Returns whether one was given at every point.
+    pub(super) fn known_constants(&mut self, conjuncts: &[CPred]) -> T<bool> {
+        let mut pointwise = false;
         loop {
             let mut changed = false;
             for c in conjuncts {
@@ -790,8 +793,11 @@ impl<'i> Model<'i> {
                     }
                 }
             }
-            if !changed && !self.pointwise_constant(conjuncts)? {
-                return Ok(());
+            if !changed {
+                if !self.pointwise_constant(conjuncts)? {
+                    return Ok(pointwise);
+                }
+                pointwise = true;
             }
         }
     }
