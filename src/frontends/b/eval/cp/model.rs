@@ -899,11 +899,7 @@ impl<'i> Model<'i> {
                 // `--bound-integers` cuts the type only for a constant no
                 // equality defines: `ii = id(s1)` with `s1 <: 0..13` holds
                 // pairs beyond MAXINT, and ProB finds them.
-                let defined = conjuncts.iter().any(|c| {
-                    matches!(&c.kind, PK::Cmp(Cmp::Eq, a, b)
-                        if [a, b].iter().any(|e| matches!(e.kind,
-                            EK::Read(Slot::Frame(j)) if j as usize == self.base + k)))
-                });
+                let defined = definition_of(self.base + k, conjuncts).is_some();
                 let t = (**t).clone();
                 let universe = self.type_universe(&t, !defined, span)?;
                 self.new_set(universe, span)
