@@ -77,6 +77,8 @@ fn term() -> impl Strategy<Value = String> {
         Just("f(x mod 3 + 1)".to_string()),
         Just("SIGMA(i).(i : 1..3 | f(i))".to_string()),
         Just("SIGMA(i).(i : 1..2 | f(i) * i)".to_string()),
+        Just("PI(i).(i : 1..3 | f(i))".to_string()),
+        Just("PI(i).(i : 1..2 | f(i) + x)".to_string()),
     ];
     leaf.prop_recursive(2, 8, 2, |inner| {
         prop_oneof![
@@ -118,6 +120,8 @@ fn predicate() -> impl Strategy<Value = String> {
         Just("card({x, y, 1}) = 3".to_string()),
         Just("card({x, y + 1, f(1)}) = 3".to_string()),
         Just("x : {y, y * 2, 3}".to_string()),
+        (1..=12i32).prop_map(|k| format!("x * f(1) * (f(2) + 1) = {k}")),
+        (-8..=8i32).prop_map(|k| format!("PI(i).(i : 1..3 | f(i) - y) = {k}")),
     ];
     atom.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
@@ -1300,4 +1304,47 @@ fn functions_given_at_every_point_of_a_vast_space_are_found() {
             .collect(),
     );
     assert_eq!(found, vec![vec![item]]);
+}
+
+/// `PI` over an unknown function beside a `SIGMA` over the same bound
+/// variable: the product reads every point, never the one the sum bound
+/// last (a soundness bug: "no solution" where 802 valuations hold).
+/// Against enumeration.
+#[test]
+fn products_over_a_bound_variable_read_every_point() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for pi in ["= 0", ">= 0"] {
+        let text = format!(
+            "MACHINE P\nCONSTANTS item\nPROPERTIES item : 1..4 --> 0..9 & \
+             SIGMA(i).(i : 1..4 | item(i)) = 9 & PI(i).(i : 1..4 | item(i)) {pi}\nEND\n"
+        );
+        solver_finds_what_enumeration_finds(&dir, &text);
+    }
+}
+
+/// A product equal to a non-zero constant bounds its partial products by
+/// it and makes its factors divisors of it: ProB's Grocery (`a * b * c * d
+/// = 711000000`, partial products beyond 32 bits) has the 24 orderings of
+/// 120, 125, 150 and 316; a small one against enumeration.
+#[test]
+fn products_equal_to_a_constant_are_solved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE G\nCONSTANTS item\nPROPERTIES item : 1..4 --> 0..711 & \
+                SIGMA(i).(i : 1..4 | item(i)) = 711 & \
+                item(1) * item(2) * item(3) * item(4) = 711000000\nEND\n";
+    let found = valuations(&dir, text, ConstantSolver::Cp).expect("solved");
+    assert_eq!(found.len(), 24);
+    let item = |v: [i64; 4]| {
+        Value::set_from_sorted(
+            (1..=4)
+                .zip(v)
+                .map(|(i, v)| Value::pair(Value::Int(i), Value::Int(v)))
+                .collect(),
+        )
+    };
+    assert!(found.contains(&vec![item([120, 125, 150, 316])]));
+    assert!(found.contains(&vec![item([316, 150, 125, 120])]));
+    let text = "MACHINE G\nCONSTANTS item\nPROPERTIES item : 1..3 --> -6..30 & \
+                item(1) + item(2) + item(3) = 12 & PI(i).(i : 1..3 | item(i)) = -60\nEND\n";
+    solver_finds_what_enumeration_finds(&dir, text);
 }

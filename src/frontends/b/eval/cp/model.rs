@@ -275,6 +275,12 @@ pub(super) struct Model<'i> {
     /// the domain (enumeration rejects a valuation that applies a function
     /// outside its domain).
     defined_here: bool,
+    /// Set while the product on one side of a top-level `P = k` (`k` a
+    /// known non-zero integer) is translated: each partial product of its
+    /// factors is then within `-|k|..|k|` (its other factors are non-zero
+    /// integers), which bounds the auxiliaries that would otherwise
+    /// exceed 32 bits (`a * b * c * d = 711000000` over `0..711`).
+    product_cap: Option<i64>,
     /// Pairs of literals that cannot both hold: a posted binary clause
     /// `¬a ∨ ¬b` (both orders).
     exclusive: std::collections::HashSet<(Literal, Literal), FastBuild>,
@@ -350,6 +356,7 @@ impl<'i> Model<'i> {
             filters: Vec::new(),
             disjunctions: Vec::new(),
             defined_here: false,
+            product_cap: None,
             exclusive: std::collections::HashSet::default(),
             bit_source: HashMap::default(),
             cards: Vec::new(),
@@ -1161,6 +1168,14 @@ impl<'i> Model<'i> {
                 if let Some(q) = self.pairs_compared(*op, a, b, p.span)? =>
             {
                 self.post(&q)
+            }
+            PK::Cmp(Cmp::Eq, a, b) if let Some((product, k)) = self.product_equal_to(a, b)? => {
+                self.defined_here = true;
+                self.product_cap = Some(k.abs());
+                let t = self.term(product);
+                self.product_cap = None;
+                self.defined_here = false;
+                self.post_cmp(Cmp::Eq, t?, Term::Known(Value::Int(k)), p.span)
             }
             PK::Cmp(op, a, b) => {
                 self.defined_here = true;
@@ -2745,8 +2760,11 @@ impl<'i> Model<'i> {
     /// its values are not scalars, or the unknown has over
     /// [`MAX_TABULATED`] values.
     fn tabulate(&mut self, e: &CExpr) -> T<Option<Term>> {
+        let mut bound = BoundSlots(Vec::new());
+        bound.expr(e);
         let mut leaves = Leaves {
             model: self,
+            bound: bound.0,
             found: Vec::new(),
             other: false,
         };
@@ -2942,16 +2960,26 @@ impl<'i> Model<'i> {
                 }))
             }
             EK::Binary(BinaryOp::Mul, a, b) => {
-                let (a, b) = (self.term(a)?, self.term(b)?);
-                let (a, b) = (self.lin(a, e.span)?, self.lin(b, e.span)?);
-                if a.terms.is_empty() {
-                    return Ok(Term::Lin(b.scaled(a.k)));
+                let cap = self.product_cap.take();
+                let (a, b) = (self.factor(a, cap)?, self.factor(b, cap)?);
+                self.times(a, b, cap, e.span).map(Term::Lin)
+            }
+            EK::Quantified(QuantifiedExprKind::Product, s, body) => {
+                let cap = self.product_cap.take();
+                let (instances, residual) = self.instances(s, e.span)?;
+                if !residual.is_empty() {
+                    return Err(unsupported(
+                        e.span,
+                        "PI over instances whose conditions read unknown constants",
+                    ));
                 }
-                if b.terms.is_empty() {
-                    return Ok(Term::Lin(a.scaled(b.k)));
+                let mut product = Lin::constant(1);
+                for instance in instances {
+                    self.bind(s, &instance);
+                    let t = self.factor(body, cap)?;
+                    product = self.times(product, t, cap, e.span)?;
                 }
-                let (x, y) = (self.materialise(&a, e.span)?, self.materialise(&b, e.span)?);
-                Ok(Term::Lin(Lin::var(self.product(x, y, e.span)?)))
+                Ok(Term::Lin(product))
             }
             EK::Binary(BinaryOp::Power, a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
@@ -3397,15 +3425,133 @@ impl<'i> Model<'i> {
     /// A variable equal to `x * y`, within the bounds of the products of
     /// their bounds.
     pub(super) fn product(&mut self, x: DomainId, y: DomainId, span: Span) -> T<DomainId> {
+        self.capped_product(x, y, None, span)
+    }
+
+    /// [`Self::product`] whose value is known to lie within `-cap..cap`
+    /// ([`Model::product_cap`]).
+    fn capped_product(
+        &mut self,
+        x: DomainId,
+        y: DomainId,
+        cap: Option<i64>,
+        span: Span,
+    ) -> T<DomainId> {
         let (xl, xh, yl, yh) = (self.lb(x), self.ub(x), self.lb(y), self.ub(y));
         let products = [xl * yl, xl * yh, xh * yl, xh * yh];
-        let z = self.aux(
-            *products.iter().min().expect("four"),
-            *products.iter().max().expect("four"),
-            span,
-        )?;
-        self.post_product(x, y, z, span)?;
+        let mut lo = *products.iter().min().expect("four");
+        let mut hi = *products.iter().max().expect("four");
+        if let Some(cap) = cap {
+            (lo, hi) = (lo.max(-cap), hi.min(cap));
+            if lo > hi {
+                return Err(Failure::Unsat);
+            }
+        }
+        let z = self.aux(lo, hi, span)?;
+        self.post_capped_product(x, y, z, cap, span)?;
+        if cap.is_some() {
+            // The exact encoding propagates once a factor is fixed; bounds
+            // reasoning (`z / y` bounds `x`) prunes before.
+            pumpkin_constraints::times(x, y, z, self.tag).post(&mut self.cp);
+        }
         Ok(z)
+    }
+
+    /// A factor of a product: under a cap ([`Model::product_cap`]), a
+    /// factor that is itself a product is a partial product, so the cap
+    /// holds for it too; any other factor is translated without it.
+    fn factor(&mut self, e: &CExpr, cap: Option<i64>) -> T<Lin> {
+        let nested = matches!(
+            unmemo(e).kind,
+            EK::Binary(BinaryOp::Mul, ..) | EK::Quantified(QuantifiedExprKind::Product, ..)
+        );
+        self.product_cap = cap.filter(|_| nested);
+        let t = self.term(e);
+        self.product_cap = None;
+        self.lin(t?, e.span)
+    }
+
+    /// `a * b`: scaled where a factor is known, else a product variable
+    /// (within `-cap..cap` under a cap).
+    fn times(&mut self, a: Lin, b: Lin, cap: Option<i64>, span: Span) -> T<Lin> {
+        if a.terms.is_empty() {
+            return Ok(b.scaled(a.k));
+        }
+        if b.terms.is_empty() {
+            return Ok(a.scaled(b.k));
+        }
+        let (x, y) = (self.materialise(&a, span)?, self.materialise(&b, span)?);
+        if let Some(cap) = cap {
+            self.restrict_to_divisors(x, cap)?;
+            self.restrict_to_divisors(y, cap)?;
+        }
+        let z = self.capped_product(x, y, cap, span)?;
+        if let Some(cap) = cap {
+            self.restrict_to_divisors(z, cap)?;
+        }
+        Ok(Lin::var(z))
+    }
+
+    /// Removes from `x`'s domain the values that do not divide `k`: a
+    /// factor or partial product of a product equal to `k` (non-zero)
+    /// divides it. Where both the domain and `k`'s divisors are too many
+    /// to list, the domain is left as it is.
+    fn restrict_to_divisors(&mut self, x: DomainId, k: i64) -> T<()> {
+        const MAX_LISTED: i64 = 1 << 12;
+        let (lo, hi) = (self.lb(x), self.ub(x));
+        if hi - lo < MAX_LISTED {
+            for v in lo..=hi {
+                if (v == 0 || k % v != 0) && self.cp.contains(&x, v as i32) {
+                    self.cp.add_clause([predicate!(x != v as i32)], self.tag);
+                }
+            }
+        } else {
+            let mut divisors = Vec::new();
+            let mut d = 1i64;
+            while d * d <= k {
+                if k % d == 0 {
+                    divisors.extend([d, k / d, -d, -(k / d)]);
+                }
+                d += 1;
+            }
+            divisors.retain(|&d| (lo..=hi).contains(&d));
+            divisors.sort_unstable();
+            divisors.dedup();
+            if divisors.len() as i64 > MAX_LISTED {
+                return Ok(());
+            }
+            let ls = divisors
+                .into_iter()
+                .map(|d| self.atom_lit(x, Atom::Eq, d))
+                .collect();
+            self.clause(ls);
+        }
+        if self.cp.is_inconsistent() {
+            return Err(Failure::Unsat);
+        }
+        Ok(())
+    }
+
+    /// `(P, k)` where one side of `a = b` is a product (`*` or `PI`) of
+    /// unknowns and the other the known integer `k`, non-zero and within
+    /// 32 bits.
+    fn product_equal_to<'e>(&mut self, a: &'e CExpr, b: &'e CExpr) -> T<Option<(&'e CExpr, i64)>> {
+        for (p, k) in [(a, b), (b, a)] {
+            let is_product = matches!(
+                unmemo(p).kind,
+                EK::Binary(BinaryOp::Mul, ..) | EK::Quantified(QuantifiedExprKind::Product, ..)
+            );
+            if !is_product || !self.reads_unknown(p) || self.reads_unknown(k) {
+                continue;
+            }
+            if let Value::Int(k) = self.eval(k)?
+                && k != 0
+                && i32::try_from(k).is_ok()
+            {
+                return Ok(Some((p, k)));
+            }
+        }
+        Ok(None)
     }
 
     /// Posts `x * y = z` as one linear equation per value of the factor
@@ -3416,6 +3562,20 @@ impl<'i> Model<'i> {
         x: DomainId,
         y: DomainId,
         z: DomainId,
+        span: Span,
+    ) -> T<()> {
+        self.post_capped_product(x, y, z, None, span)
+    }
+
+    /// [`Self::post_product`] where `z` is within `-cap..cap`
+    /// ([`Model::product_cap`]): where `v·x` could exceed 32 bits, the
+    /// case `y = v` reads `x` through an auxiliary within `cap / |v|`.
+    fn post_capped_product(
+        &mut self,
+        x: DomainId,
+        y: DomainId,
+        z: DomainId,
+        cap: Option<i64>,
         span: Span,
     ) -> T<()> {
         let size = |m: &Self, v: DomainId| m.ub(v) - m.lb(v);
@@ -3436,6 +3596,24 @@ impl<'i> Model<'i> {
                 continue;
             }
             let is = self.atom_lit(y, Atom::Eq, i64::from(v32));
+            let bound = |m: &Self, x: DomainId| m.lb(x).abs().max(m.ub(x).abs());
+            let reach = v.abs() * bound(self, x) + bound(self, z);
+            let x = match cap {
+                Some(cap) if v != 0 && reach > i64::from(i32::MAX) => {
+                    let r = cap / v.abs();
+                    let (lo, hi) = (self.lb(x).max(-r), self.ub(x).min(r));
+                    if lo > hi {
+                        self.clause(vec![!is]);
+                        continue;
+                    }
+                    let xv = self.aux(lo, hi, span)?;
+                    let same = Lin::var(x).plus(Lin::var(xv).scaled(-1));
+                    let (vars, rhs) = self.linear(&same, span)?;
+                    pumpkin_constraints::equals(vars, rhs, self.tag).implied_by(&mut self.cp, is);
+                    xv
+                }
+                _ => x,
+            };
             let d = Lin::var(x).scaled(v).plus(Lin::var(z).scaled(-1));
             let (vars, rhs) = self.linear(&d, span)?;
             pumpkin_constraints::equals(vars, rhs, self.tag).implied_by(&mut self.cp, is);
@@ -3739,6 +3917,9 @@ enum Leaf {
 /// where it reads an unknown otherwise.
 struct Leaves<'m, 'i> {
     model: &'m Model<'i>,
+    /// The slots binders within the expression bind: a point that reads
+    /// one is not one point but many (`PI(i).(i : 1..4 | f(i))`).
+    bound: Vec<u32>,
     found: Vec<Leaf>,
     other: bool,
 }
@@ -3773,7 +3954,13 @@ impl Visitor for Leaves<'_, '_> {
                     )
                     && !self.model.reads_unknown(a) =>
             {
-                self.found.push(Leaf::Point(slot, (**a).clone()));
+                let mut reads_bound = plan::FrameReads::new(|s| self.bound.contains(&s));
+                reads_bound.expr(a);
+                if reads_bound.stopped {
+                    self.other = true;
+                } else {
+                    self.found.push(Leaf::Point(slot, (**a).clone()));
+                }
             }
             _ => super::super::walk::walk_expr(self, e),
         }
@@ -3785,6 +3972,15 @@ impl Visitor for Leaves<'_, '_> {
         {
             self.other = true;
         }
+    }
+}
+
+/// The frame slots the binders within an expression bind.
+struct BoundSlots(Vec<u32>);
+
+impl Visitor for BoundSlots {
+    fn bind(&mut self, slot: u32) {
+        self.0.push(slot);
     }
 }
 
