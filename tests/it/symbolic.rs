@@ -307,3 +307,25 @@ fn a_function_applying_a_costly_symbolic_comprehension_is_kept_symbolic() {
     // m1 := m1 + 0 + 1 (the carry in): every one of the 256 messages.
     assert_eq!(r["states"].as_u64(), Some(256), "{r}");
 }
+
+#[test]
+fn an_override_of_a_lambda_written_in_place_is_applied_without_being_built() {
+    // ProB's RecordCallResidue: `(f <+ {x |-> y})(z)` for a lambda `f`
+    // over INTEGER * INTEGER is `y` at `x` and `f(z)` elsewhere; listing
+    // `f` (even within --bound-integers' MAXINT) would lose `(2, 4)`.
+    let text = "MACHINE M\nDEFINITIONS f == %(i, j).(i : INTEGER & j : INTEGER | i * 10 + j)\n\
+                CONSTANTS c\nPROPERTIES c : INTEGER & \n\
+                c = (f <+ {(3, 4) |-> f(3, 4) + 100})(2, 4) + \n\
+                (f <+ {(3, 4) |-> 0})(3, 4) + (f \\/ {(1, 1) |-> 11})(1, 1)\n\
+                VARIABLES v\nINVARIANT v : INTEGER\nINITIALISATION v := c\n\
+                OPERATIONS step = PRE v = 35 THEN v := v + 1 END\nEND\n";
+    let (_dir, path) = machine("M.mch", text);
+    for args in [
+        &["--no-deadlock"][..],
+        &["--no-deadlock", "--bound-integers"],
+    ] {
+        let r = report(&path, args, 0);
+        // c = 24 + 0 + 11 = 35, then 36.
+        assert_eq!(r["states"].as_u64(), Some(2), "{args:?}: {r}");
+    }
+}

@@ -239,13 +239,27 @@ impl<'a> Compiler<'a> {
 
     /// `f` compiled to be applied where it is written (see
     /// [`EK::ApplyBinder`]) if it is a lambda or a comprehension of two or
-    /// more variables.
+    /// more variables, or an override or union with one (`(f <+ {x |->
+    /// y})(z)` for a lambda `f` over `INTEGER`: `y` at `x`, `f(z)`
+    /// elsewhere, never `f` listed).
     fn applied_binder(&mut self, f: &Expr) -> CResult<Option<CExpr>> {
         let kind = match &f.kind {
             ExprKind::Comprehension(names, p) if names.len() >= 2 => {
                 self.comprehension(names, p, f.span, true)?
             }
             ExprKind::Lambda(names, p, body) => self.lambda(names, p, body, f.span)?,
+            ExprKind::Binary(op @ (BinaryOp::Override | BinaryOp::Union), a, b)
+                if written_binder(a) || written_binder(b) =>
+            {
+                let mut part = |e: &Expr| -> CResult<Box<CExpr>> {
+                    Ok(Box::new(match self.applied_binder(e)? {
+                        Some(c) => c,
+                        None => self.expr(e)?,
+                    }))
+                };
+                let (a, b) = (part(a)?, part(b)?);
+                EK::Binary(*op, a, b)
+            }
             _ => return Ok(None),
         };
         Ok(Some(CExpr { kind, span: f.span }))
@@ -1141,4 +1155,18 @@ fn negation(p: CPred) -> CPred {
         kind => PK::Not(Box::new(CPred { kind, span })),
     };
     CPred { kind, span }
+}
+
+/// Is `e` a binder [`Compiler::applied_binder`] applies where it is
+/// written: a lambda, a comprehension of two or more variables, or an
+/// override or union with one?
+fn written_binder(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Comprehension(names, _) => names.len() >= 2,
+        ExprKind::Lambda(..) => true,
+        ExprKind::Binary(BinaryOp::Override | BinaryOp::Union, a, b) => {
+            written_binder(a) || written_binder(b)
+        }
+        _ => false,
+    }
 }

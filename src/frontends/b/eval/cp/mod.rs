@@ -42,7 +42,7 @@
 //! * `&`, `or`, `=>`, `<=>`, `not` (reified), comparisons of linear and
 //!   non-linear integer terms, membership in known sets and intervals,
 //!   `f(x)` with `x` known or an integer variable (`element`), `!x.(P =>
-//!   Q)` and `SIGMA` whose bound variables range over known values
+//!   Q)`, `SIGMA` and `PI` whose bound variables range over known values
 //!   (unrolled; over `dom(f)` of a total function, or the universe of an
 //!   unknown set with the membership reified), function spaces (with
 //!   `all_different` for injections), `min` and `max` of sets;
@@ -71,8 +71,9 @@ use crate::frontends::b::value::Value;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ConstantSolver {
     /// The constraint solver where the predicate is within its reach and
-    /// enumeration would try more than 100,000 candidates; enumeration
-    /// otherwise.
+    /// enumeration would try more than 1,000 candidate valuations of the
+    /// constants (racing enumeration) or 100,000 of a comprehension's or
+    /// an operation's variables; enumeration otherwise.
     #[default]
     Auto,
     /// orbit's generate-and-test enumeration only.
@@ -100,6 +101,13 @@ pub(crate) enum Search {
 /// constraint solver (below it, enumeration is as fast and keeps the
 /// order in which it finds valuations).
 pub const AUTO_THRESHOLD: f64 = 1e5;
+
+/// Candidate valuations of the constants above which `auto` races the
+/// solver against enumeration ([`Interpreter::race_for_constants`]):
+/// a space of a few thousand candidates can still take enumeration
+/// long where each candidate tests nested quantifiers, while the race
+/// costs a thread; below it, enumeration alone.
+const RACE_THRESHOLD: f64 = 1e3;
 
 /// A construct the translation does not handle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -282,6 +290,7 @@ impl Interpreter {
             },
             trusts_range: false,
             first_only: false,
+            small: RACE_THRESHOLD,
             normal_form: &self.constant_classes,
         };
         self.solve_unknowns(&unknowns, conjuncts, auto, check_only)
@@ -311,6 +320,7 @@ impl Interpreter {
             },
             trusts_range: search == Search::Parameters,
             first_only: search == Search::Exists,
+            small: AUTO_THRESHOLD,
             normal_form: &[],
         };
         let auto = matches!(search, Search::Comprehension | Search::Exists);

@@ -24,8 +24,8 @@ use pumpkin_core::variables::{AffineView, DomainId, Literal, TransformableVariab
 use super::super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, SolveStep, Solver};
 use super::super::walk::Visitor;
 use super::super::{Env, Fail, Interpreter, plan};
+use super::Unsupported;
 use super::sets::{ScalarItem, SetTerm};
-use super::{AUTO_THRESHOLD, Unsupported};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
 use crate::frontends::b::symmetry::ClassConstraints;
@@ -200,6 +200,9 @@ pub(super) struct Unknowns<'i> {
     /// Whether one solution suffices (`#x.(P)`): the search stops at the
     /// first.
     pub(super) first_only: bool,
+    /// The candidate count up to which `auto` leaves the unknowns to
+    /// enumeration alone ([`Built::Small`]).
+    pub(super) small: f64,
     /// The constants' normal form, to post (see
     /// [`Model::post_normal_form`]); empty for other unknowns.
     pub(super) normal_form: &'i [ClassConstraints],
@@ -254,6 +257,8 @@ pub(super) struct Model<'i> {
     trusts_range: bool,
     /// See [`Unknowns::first_only`].
     first_only: bool,
+    /// See [`Unknowns::small`].
+    small: f64,
     /// See [`Unknowns::normal_form`].
     normal_form: &'i [ClassConstraints],
     /// Constants computed from the solution after solving, by their
@@ -350,6 +355,7 @@ impl<'i> Model<'i> {
             clamped: Vec::new(),
             trusts_range: unknowns.trusts_range,
             first_only: unknowns.first_only,
+            small: unknowns.small,
             normal_form: unknowns.normal_form,
             deferred: deferred.to_vec(),
             definitions: Vec::new(),
@@ -442,7 +448,7 @@ impl<'i> Model<'i> {
         // functions given at every point (their spaces may be vast).
         if auto && !pointwise && self.wide.is_empty() {
             let space: f64 = self.enc.iter().flatten().map(|e| self.space(e)).product();
-            if space <= AUTO_THRESHOLD {
+            if space <= self.small {
                 return Ok(Built::Small);
             }
         }
@@ -3824,6 +3830,14 @@ impl<'i> Model<'i> {
                     .iter()
                     .map(|v| scalar_code(v).ok_or_else(|| unsupported(s.span, "a mixed set")))
                     .collect::<T<Vec<i64>>>()?;
+                // A known set of consecutive integers (`s = 9..100000`
+                // read back) is an interval: two bounds, not a literal
+                // per value.
+                if let (Kind::Int, [first, .., last]) = (kind, codes.as_slice())
+                    && last - first + 1 == codes.len() as i64
+                {
+                    return Ok(ScalarSet::Interval(*first, *last));
+                }
                 Ok(ScalarSet::Values(kind, codes))
             }
             _ => Err(unsupported(
