@@ -1348,3 +1348,39 @@ fn products_equal_to_a_constant_are_solved() {
                 item(1) + item(2) + item(3) = 12 & PI(i).(i : 1..3 | item(i)) = -60\nEND\n";
     solver_finds_what_enumeration_finds(&dir, text);
 }
+
+/// Where the solver's encoding has few candidates (`adr : P --> B`: 81)
+/// but enumeration's plan draws from a vast set (`adr : POW(E * E)`: 2^121
+/// subsets), `auto` races the two instead of enumerating alone (ProB's
+/// Parcel_Sorting; enumeration alone would not finish).
+#[test]
+fn auto_races_where_enumeration_draws_from_a_vast_set() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("Parcels.mch");
+    std::fs::write(
+        &path,
+        "MACHINE Parcels\nSETS E = {p1, p2, p3, p4, none, b1, b2, b3, e1, e2, e3}\n\
+         CONSTANTS P, B, adr\nPROPERTIES P = {p1, p2, p3, p4} & B = {b1, b2, b3} & \
+         adr : POW(E * E) & adr : P --> B\nEND\n",
+    )
+    .unwrap();
+    let args: Vec<String> = [
+        "check",
+        path.to_str().unwrap(),
+        "--json",
+        "--no-deadlock",
+        "--time-limit",
+        "60s",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let out = run_orbit(&args, std::time::Duration::from_secs(120));
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("\"constant_valuations\":81"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+}

@@ -510,6 +510,12 @@ impl Interpreter {
                         other => other,
                     }
                 }
+                // Few candidates to the solver's encoding, but enumeration's
+                // plan may draw from a far larger set (`adr : POW(E * E) &
+                // adr : P --> B`): both race.
+                Solved::Small if self.enumeration_space() > super::cp::RACE_THRESHOLD => {
+                    return self.race_for_constants(conjuncts, &|| self.enumerate_constants());
+                }
                 Solved::Unsupported(_) | Solved::Small => return self.enumerate_constants(),
                 other => other,
             },
@@ -585,6 +591,15 @@ impl Interpreter {
             });
         }
         Ok(out)
+    }
+
+    /// The candidates enumeration would generate for the constants (each
+    /// part of PROPERTIES solved alone; see [`plan::candidate_space`]).
+    fn enumeration_space(&self) -> f64 {
+        match &self.properties_parts {
+            Some(parts) => parts.iter().map(plan::candidate_space).sum(),
+            None => plan::candidate_space(&self.properties),
+        }
     }
 
     /// Every valuation of the constants, by the plan's enumeration.

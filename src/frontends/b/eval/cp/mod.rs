@@ -107,7 +107,7 @@ pub const AUTO_THRESHOLD: f64 = 1e5;
 /// a space of a few thousand candidates can still take enumeration
 /// long where each candidate tests nested quantifiers, while the race
 /// costs a thread; below it, enumeration alone.
-const RACE_THRESHOLD: f64 = 1e3;
+pub(crate) const RACE_THRESHOLD: f64 = 1e3;
 
 /// A construct the translation does not handle.
 #[derive(Clone, Debug, PartialEq, Eq)]
