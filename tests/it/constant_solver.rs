@@ -1384,3 +1384,20 @@ fn auto_races_where_enumeration_draws_from_a_vast_set() {
         out.stderr
     );
 }
+
+/// Where `auto` races because enumeration's plan is vast but the solver's
+/// encoding small, enumeration runs alone first, and an error it meets
+/// within that head start stands as it would without the race: `max({})`
+/// is reported (ProB's MaxOfEmptySet), never read as false by the solver.
+#[test]
+fn enumeration_errors_within_its_head_start_are_reported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE M\nCONSTANTS nrs\nPROPERTIES nrs <: NATURAL1 & max(nrs) = 3\nEND\n";
+    let found = bounded_valuations(&dir, text);
+    assert!(
+        found
+            .as_ref()
+            .is_err_and(|e| e.contains("max of the empty set")),
+        "{found:?}"
+    );
+}

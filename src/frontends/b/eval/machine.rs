@@ -502,7 +502,11 @@ impl Interpreter {
                 // as exact where its plan does not need that bound
                 // (constants defined by equations over sets of pairs).
                 Solved::Applies { alone } if !alone || self.properties_exact => {
-                    return self.race_for_constants(conjuncts, &|| self.enumerate_constants());
+                    return self.race_for_constants(
+                        conjuncts,
+                        &|| self.enumerate_constants(),
+                        None,
+                    );
                 }
                 Solved::Applies { alone: true } => {
                     match self.solve_constants(conjuncts, false, false) {
@@ -512,9 +516,14 @@ impl Interpreter {
                 }
                 // Few candidates to the solver's encoding, but enumeration's
                 // plan may draw from a far larger set (`adr : POW(E * E) &
-                // adr : P --> B`): both race.
+                // adr : P --> B`): both race, once enumeration alone has
+                // not answered within its head start.
                 Solved::Small if self.enumeration_space() > super::cp::RACE_THRESHOLD => {
-                    return self.race_for_constants(conjuncts, &|| self.enumerate_constants());
+                    return self.race_for_constants(
+                        conjuncts,
+                        &|| self.enumerate_constants(),
+                        Some(super::cp::ENUMERATION_HEAD_START),
+                    );
                 }
                 Solved::Unsupported(_) | Solved::Small => return self.enumerate_constants(),
                 other => other,

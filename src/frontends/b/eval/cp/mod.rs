@@ -137,6 +137,11 @@ pub(crate) enum Solved {
     },
 }
 
+/// How long enumeration runs alone where the solver's encoding has few
+/// candidates but enumeration's plan many ([`super::Interpreter::constant_valuations`]).
+pub(crate) const ENUMERATION_HEAD_START: std::time::Duration =
+    std::time::Duration::from_millis(500);
+
 /// Stack of each racer of [`Interpreter::race_for_constants`]: as deep
 /// as the command's own thread (enumeration recurses once per bound
 /// variable; ProB's generated machines have thousands of constants).
@@ -160,10 +165,16 @@ impl Interpreter {
     /// valuations the solver finds (`f : S --> NATURAL1 & f(a) = 8` with
     /// MAXINT 3): it stands only once the solver has none, so the answer
     /// never depends on which thread is faster.
+    ///
+    /// With a `head_start`, enumeration runs alone that long first, and
+    /// what it answers then stands as enumeration's alone would (its
+    /// errors included: a function applied outside its domain is
+    /// reported, which the solver would read as false).
     pub(crate) fn race_for_constants(
         &self,
         conjuncts: &[CPred],
         enumerate: &(dyn Fn() -> Result<Vec<Vec<Value>>, super::EvalError> + Sync),
+        head_start: Option<std::time::Duration>,
     ) -> Result<Vec<Vec<Value>>, super::EvalError> {
         use workers::budget::Budget;
         let run = workers::budget::current();
@@ -181,17 +192,32 @@ impl Interpreter {
                     .name(name.to_string())
                     .stack_size(RACER_STACK_BYTES)
             };
-            let (tx1, budget) = (tx.clone(), &solver_budget);
+            let (tx2, budget) = (tx.clone(), &enumeration_budget);
+            let enumeration = racer("orbit-constants-enumeration").spawn_scoped(scope, move || {
+                let _entered = budget.enter();
+                let _ = tx2.send(Finish::Enumeration(enumerate()));
+            });
+            if let (Ok(_), Some(head_start)) = (&enumeration, head_start) {
+                let start = std::time::Instant::now();
+                while start.elapsed() < head_start {
+                    match rx.recv_timeout(workers::budget::POLL) {
+                        Ok(Finish::Enumeration(result)) => return result,
+                        Ok(Finish::Solver(_)) => unreachable!("the solver has not started"),
+                        Err(_) => {
+                            if let Some(reason) = run.as_ref().and_then(Budget::tripped) {
+                                enumeration_budget.trip(reason);
+                                return Err(stopped(reason));
+                            }
+                        }
+                    }
+                }
+            }
+            let (tx1, budget) = (tx, &solver_budget);
             let solver = racer("orbit-constants-cp").spawn_scoped(scope, move || {
                 let _entered = budget.enter();
                 let _ = tx1.send(Finish::Solver(
                     self.solve_constants(conjuncts, false, false),
                 ));
-            });
-            let (tx2, budget) = (tx, &enumeration_budget);
-            let enumeration = racer("orbit-constants-enumeration").spawn_scoped(scope, move || {
-                let _entered = budget.enter();
-                let _ = tx2.send(Finish::Enumeration(enumerate()));
             });
             if solver.is_err() || enumeration.is_err() {
                 // No threads to spare: enumerate here, as without the race.
