@@ -256,6 +256,18 @@ END
     let (code, out, _) = check(text, &[]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("msg=\"n=2, ok\n\""), "{out}");
+    // MAXIMIZE and MINIMIZE as ProB's optimisation declares them: the
+    // greatest and least elements, the objective first (the placeholder
+    // body, 1, would leave PROPERTIES without a solution).
+    let text = "MACHINE Opt\nDEFINITIONS EXTERNAL_FUNCTION_MAXIMIZE(T) == POW(T) --> T;\n\
+                MAXIMIZE(x) == 1; EXTERNAL_FUNCTION_MINIMIZE(T) == POW(T) --> T;\n\
+                MINIMIZE(x) == 1\nCONSTANTS best, worst\nPROPERTIES \
+                best = MAXIMIZE({f, x | x : 0..20 & f = 10 * x - x * x}) & \
+                worst = MINIMIZE({f, x | x : 0..20 & f = 10 * x - x * x})\n\
+                VARIABLES v\nINVARIANT v = best\nINITIALISATION v := best\nEND\n";
+    let (code, out, err) = check(text, &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("best=(25|->5), worst=(-200|->20)"), "{out}");
     // printf as LibraryIO.def declares it, a predicate that holds.
     let text = "MACHINE P\nDEFINITIONS EXTERNAL_PREDICATE_printf(T) == STRING * T;\n\
                 printf(f, v) == TRUE = TRUE\nVARIABLES x\nINVARIANT x : 0..2\n\

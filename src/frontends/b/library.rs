@@ -49,6 +49,13 @@ pub enum External {
     /// `CHOOSE(S)`: one element of a non-empty set, always the same one
     /// (the least in orbit's order of values).
     Choose,
+    /// `MAXIMIZE(S)`: the greatest element of a non-empty set in orbit's
+    /// order of values, lexicographic on tuples: ProB's optimisation over
+    /// a comprehension whose first component is the objective
+    /// (`MAXIMIZE({c, x | P(x) & c = cost(x)})`), ties broken by the rest.
+    Maximize,
+    /// `MINIMIZE(S)`: the least element, as [`External::Maximize`].
+    Minimize,
     /// `STRING_IS_INT(s)` (a predicate): `s` is a decimal integer, with an
     /// optional `-`.
     StringIsInt,
@@ -131,7 +138,7 @@ pub enum External {
 }
 
 /// Every external function orbit implements, with its name in ProB's libraries.
-const NAMES: [(External, &str); 45] = [
+const NAMES: [(External, &str); 47] = [
     (External::StringAppend, "STRING_APPEND"),
     (External::StringLength, "STRING_LENGTH"),
     (External::StringConc, "STRING_CONC"),
@@ -146,6 +153,8 @@ const NAMES: [(External, &str); 45] = [
     (External::IntToString, "INT_TO_STRING"),
     (External::SubString, "SUB_STRING"),
     (External::Choose, "CHOOSE"),
+    (External::Maximize, "MAXIMIZE"),
+    (External::Minimize, "MINIMIZE"),
     (External::StringIsInt, "STRING_IS_INT"),
     (External::StringContainsString, "STRING_CONTAINS_STRING"),
     (External::FormatToString, "FORMAT_TO_STRING"),
@@ -305,10 +314,15 @@ impl External {
                         .collect(),
                 )
             }
-            Choose => match args.first().and_then(Value::as_set) {
+            Choose | Minimize => match args.first().and_then(Value::as_set) {
                 Some([first, ..]) => first.clone(),
-                Some([]) => return Err("CHOOSE of the empty set".into()),
-                None => return Err("CHOOSE: expected a set".into()),
+                Some([]) => return Err(format!("{} of the empty set", self.name())),
+                None => return Err(format!("{}: expected a set", self.name())),
+            },
+            Maximize => match args.first().and_then(Value::as_set) {
+                Some([.., last]) => last.clone(),
+                Some([]) => return Err("MAXIMIZE of the empty set".into()),
+                None => return Err("MAXIMIZE: expected a set".into()),
             },
             StringIsInt => {
                 let s = string(0)?;
@@ -704,6 +718,14 @@ mod tests {
         let set = Value::set_from_vec(vec![Value::Int(3), Value::Int(1)]);
         assert_eq!(Choose.apply(&[set]), Ok(Value::Int(1)));
         assert!(Choose.apply(&[Value::empty_set()]).is_err());
+        let pair = |c, x| Value::pair(Value::Int(c), Value::Int(x));
+        let costs = Value::set_from_vec(vec![pair(25, 5), pair(-75, 15), pair(25, 4), pair(9, 1)]);
+        assert_eq!(
+            Maximize.apply(std::slice::from_ref(&costs)),
+            Ok(pair(25, 5))
+        );
+        assert_eq!(Minimize.apply(&[costs]), Ok(pair(-75, 15)));
+        assert!(Maximize.apply(&[Value::empty_set()]).is_err());
         let yes = Ok(Value::Bool(true));
         assert_eq!(StringContainsString.apply(&[s("abc"), s("bc")]), yes);
         assert_eq!(StringContainsString.apply(&[s("abc"), s("")]), yes);

@@ -428,7 +428,7 @@ impl Checker {
             StringToUpper | StringToLower => (vec![string], string),
             IntToString => (vec![int], string),
             SubString => (vec![string, int, int], string),
-            Choose => {
+            Choose | Maximize | Minimize => {
                 let elem = self.terms.var();
                 let set = self.terms.set(elem);
                 (vec![set], elem)
