@@ -3,12 +3,19 @@
 //! solves the puzzles enumeration cannot, and names what it cannot
 //! translate.
 
-use crate::cli_support::{CheckRun, run_orbit};
+use crate::cli_support::{CheckRun, Output, run_orbit};
 use orbit::frontends::b::eval::cp::ConstantSolver;
 use orbit::frontends::b::load::{LoadOptions, load_model};
 use orbit::frontends::b::value::Value;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+
+/// `orbit check path flags`, stopped after `timeout_secs`.
+fn check(path: &std::path::Path, flags: &[&str], timeout_secs: u64) -> Output {
+    let mut args = vec!["check".to_string(), path.display().to_string()];
+    args.extend(flags.iter().map(|f| f.to_string()));
+    run_orbit(&args, std::time::Duration::from_secs(timeout_secs))
+}
 
 /// Every valuation of the constants of `text` found by `solver`, sorted.
 fn valuations(
@@ -394,17 +401,7 @@ fn thousands_of_constants_race_without_overflowing_a_stack() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("Many.mch");
     std::fs::write(&path, text).unwrap();
-    let args: Vec<String> = [
-        "check",
-        path.to_str().unwrap(),
-        "--json",
-        "--max-states",
-        "1",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let out = run_orbit(&args, std::time::Duration::from_secs(120));
+    let out = check(&path, &["--json", "--max-states", "1"], 120);
     assert!(
         !out.stderr.contains("overflowed its stack"),
         "{}",
@@ -427,11 +424,7 @@ fn what_the_solver_cannot_translate_is_named() {
         "MACHINE Words\nCONSTANTS s\nPROPERTIES\n  s : iseq(1..3) & size(s) = 2\nEND\n",
     )
     .unwrap();
-    let args: Vec<String> = ["check", path.to_str().unwrap(), "--solver", "cp"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let out = run_orbit(&args, std::time::Duration::from_secs(60));
+    let out = check(&path, &["--solver", "cp"], 60);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(
         out.stderr
@@ -441,11 +434,7 @@ fn what_the_solver_cannot_translate_is_named() {
     );
     assert!(out.stderr.contains("Words.mch:4:"), "{}", out.stderr);
     // The default falls back to enumeration: the six injective words.
-    let args: Vec<String> = ["check", path.to_str().unwrap(), "--json"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let out = run_orbit(&args, std::time::Duration::from_secs(60));
+    let out = check(&path, &["--json"], 60);
     assert!(
         out.stdout.contains("\"constant_valuations\":6"),
         "{}",
@@ -1364,18 +1353,11 @@ fn auto_races_where_enumeration_draws_from_a_vast_set() {
          adr : POW(E * E) & adr : P --> B\nEND\n",
     )
     .unwrap();
-    let args: Vec<String> = [
-        "check",
-        path.to_str().unwrap(),
-        "--json",
-        "--no-deadlock",
-        "--time-limit",
-        "60s",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let out = run_orbit(&args, std::time::Duration::from_secs(120));
+    let out = check(
+        &path,
+        &["--json", "--no-deadlock", "--time-limit", "60s"],
+        120,
+    );
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
     assert!(
         out.stdout.contains("\"constant_valuations\":81"),
