@@ -292,3 +292,42 @@ END";
     // adds one element at a time): 1 + 2^5.
     assert_eq!(prob_state_count(&load("Diff.mch", text, 0), false), 33);
 }
+
+/// An `ANY` whose variables are given values only inside a `#` and
+/// there only in the cases of implications (TLA2B's translation of
+/// `\E m \in Data : Put(t, m)` with `IF`s inside) takes them from those
+/// cases over the `#`'s solutions: every buffer of up to four messages,
+/// every waiter removed, not the buffers of a type's enumeration
+/// ("cannot enumerate `buffer_n`", or under `--bound-integers` only the
+/// buffers whose indices stay within MAXINT).
+#[test]
+fn values_defined_in_the_cases_of_an_exists_are_every_solution() {
+    let text = "MACHINE Buffer
+SETS THREADS = {p1, p2, c1}; MSG = {m1}
+ABSTRACT_CONSTANTS Producers, Consumers
+PROPERTIES Producers = {p1, p2} & Consumers = {c1}
+DEFINITIONS
+  Notify == (waitSet /= {} => #xx.(xx : waitSet & waitSet_n = waitSet - {xx}))
+    & (not(waitSet /= {}) => waitSet_n = waitSet);
+  Put(tt, mm) == (size(buffer) < 4 => buffer_n = buffer <- mm & Notify)
+    & (not(size(buffer) < 4) => waitSet_n = waitSet \\/ {tt} & buffer_n = buffer)
+VARIABLES buffer, waitSet
+INVARIANT buffer : seq(MSG) & size(buffer) <= 4 & waitSet <: THREADS
+INITIALISATION buffer, waitSet := [], {}
+OPERATIONS
+  Produce(tt) = PRE tt : Producers - waitSet THEN
+    ANY buffer_n, waitSet_n WHERE buffer_n : POW(INTEGER * MSG)
+      & #mm.(mm : MSG & Put(tt, mm))
+    THEN buffer, waitSet := buffer_n, waitSet_n END
+  END;
+  Consume(tt) = PRE tt : Consumers - waitSet THEN
+    ANY buffer_n, waitSet_n WHERE buffer_n : POW(INTEGER * MSG)
+      & (size(buffer) > 0 => buffer_n = tail(buffer) & Notify)
+      & (not(size(buffer) > 0) => waitSet_n = waitSet \\/ {tt} & buffer_n = buffer)
+    THEN buffer, waitSet := buffer_n, waitSet_n END
+  END
+END";
+    // The root, one valuation and 11 states (a breadth-first search of
+    // the protocol by hand: sizes 0..4 with the waiters each allows).
+    assert_eq!(prob_state_count(&load("Buffer.mch", text, 0), true), 13);
+}

@@ -227,11 +227,13 @@ impl Compiler<'_> {
             SubstKind::Any(names, p, body) | SubstKind::Let(names, p, body) => {
                 let mark = self.mark();
                 let vars = self.bind(names);
-                let mut solver = self.solver(names, &vars, None, p, s.span, Undefined::False)?;
-                let types = names
+                // The variables are the machine's (see `plan::plan`).
+                let types: Option<Vec<Type>> = names
                     .iter()
                     .map(|n| self.types.bound_type(n).cloned())
                     .collect();
+                let mut solver =
+                    self.solver(names, &vars, types.as_deref(), p, s.span, Undefined::False)?;
                 solver.by_solver = self.large_binder_unknowns(names, types, &solver);
                 let body = self.subst(body)?;
                 self.pop(mark);

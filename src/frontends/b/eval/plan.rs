@@ -150,7 +150,7 @@ pub fn plan(
                         .and_then(|t| t.get(k))
                         .is_some_and(|t| !type_is_finite(t));
                 let Some((mut prio, mut cand)) =
-                    generator(c, v, vars, &bound, witness_only, is_int(v))
+                    generator(c, v, vars, &bound, witness_only, machine_vars, is_int(v))
                 else {
                     continue;
                 };
@@ -317,7 +317,7 @@ pub fn plan(
             && (*bounded
                 || matches!(generator, Gen::Unbounded(_))
                 || matches!(generator, Gen::In(s) if over_infinite(s)))
-            && let Some(cases) = cases_of(*w, &conjuncts, &done, vars, &bound)
+            && let Some(cases) = cases_of(*w, &conjuncts, &done, vars, &bound, machine_vars)
         {
             let otherwise = std::mem::replace(generator, Gen::Type(Type::Bool));
             *generator = Gen::Cases {
@@ -391,31 +391,32 @@ pub fn plan(
                 steps.push(cand.step);
             }
             None => {
-                let (v, generator) =
-                    if let Some((v, cases)) = implication_cases(&conjuncts, &done, vars, &bound) {
-                        // `(C => v = e) & (not(C) => v = f)`: the values of the
-                        // cases that hold.
-                        let otherwise = Box::new(type_fallback(v));
-                        (v, Gen::Cases { cases, otherwise })
-                    } else if let Some((v, generator)) =
-                        applied_domain_generator(&conjuncts, &done, vars, &bound)
-                    {
-                        // `f(x)` is only defined for x in dom(f): enumerate
-                        // that, keeping the conjunct as a check.
-                        (v, generator)
-                    } else {
-                        // A variable its type or interval bounds first: once
-                        // bound, it may bound the others (`n` before `arr :
-                        // 1..n --> INTEGER`).
-                        let mut unbound = vars.iter().filter(|v| !is_bound[**v as usize]);
-                        let &first = unbound.clone().next().expect("an unbound variable");
-                        unbound
-                            .find_map(|&v| {
-                                let g = type_fallback(v);
-                                (!matches!(g, Gen::Unbounded(_))).then_some((v, g))
-                            })
-                            .unwrap_or_else(|| (first, type_fallback(first)))
-                    };
+                let (v, generator) = if let Some((v, cases)) =
+                    implication_cases(&conjuncts, &done, vars, &bound, machine_vars)
+                {
+                    // `(C => v = e) & (not(C) => v = f)`: the values of the
+                    // cases that hold.
+                    let otherwise = Box::new(type_fallback(v));
+                    (v, Gen::Cases { cases, otherwise })
+                } else if let Some((v, generator)) =
+                    applied_domain_generator(&conjuncts, &done, vars, &bound)
+                {
+                    // `f(x)` is only defined for x in dom(f): enumerate
+                    // that, keeping the conjunct as a check.
+                    (v, generator)
+                } else {
+                    // A variable its type or interval bounds first: once
+                    // bound, it may bound the others (`n` before `arr :
+                    // 1..n --> INTEGER`).
+                    let mut unbound = vars.iter().filter(|v| !is_bound[**v as usize]);
+                    let &first = unbound.clone().next().expect("an unbound variable");
+                    unbound
+                        .find_map(|&v| {
+                            let g = type_fallback(v);
+                            (!matches!(g, Gen::Unbounded(_))).then_some((v, g))
+                        })
+                        .unwrap_or_else(|| (first, type_fallback(first)))
+                };
                 bound.push(v);
                 steps.push(SolveStep::Bind(v, generator));
             }
@@ -583,13 +584,15 @@ struct Candidate {
 /// Can conjunct `c` generate variable `v` given the `bound` ones? Returns
 /// a priority (lower is cheaper) and the step. `typed`: `v` is a
 /// machine's variable (a constant, `ANY`) of an infinite type, which
-/// nothing but a witness can generate (see [`exists_witness`]).
+/// nothing but a witness can generate (see [`exists_witness`]);
+/// `machine`: a machine's variable (see [`exists_cases`]).
 fn generator(
     c: &CPred,
     v: u32,
     vars: &[u32],
     bound: &[u32],
     typed: bool,
+    machine: bool,
     int: bool,
 ) -> Option<(u32, Candidate)> {
     let ready = |e: &CExpr| is_ready(e, vars, bound);
@@ -877,7 +880,33 @@ fn generator(
                     },
                 ));
             }
-            let (witness, rest) = exists_witness(inner, v, vars, bound, typed)?;
+            let Some((witness, rest)) = exists_witness(inner, v, vars, bound, typed) else {
+                // Values only in cases: where some case holds for every
+                // solution, else whatever else generates `v`.
+                let (conditions, choice) =
+                    exists_cases(inner, v, vars, bound).filter(|_| machine)?;
+                let step = if conditions.is_empty() {
+                    SolveStep::Bind(v, Gen::In(choice.expr().clone()))
+                } else {
+                    let condition = all_of(conditions, c.span);
+                    SolveStep::Bind(
+                        v,
+                        Gen::Cases {
+                            cases: vec![(condition, choice)],
+                            otherwise: Box::new(Gen::Type(Type::Bool)),
+                        },
+                    )
+                };
+                let open = matches!(step, SolveStep::Bind(_, Gen::Cases { .. }));
+                return Some((
+                    20,
+                    Candidate {
+                        step,
+                        exact: false,
+                        open,
+                    },
+                ));
+            };
             let span = c.span;
             let one = CExpr {
                 kind: EK::SetEnum(vec![witness]),
@@ -2238,52 +2267,198 @@ fn implication_cases(
     done: &[bool],
     vars: &[u32],
     bound: &[u32],
+    machine: bool,
 ) -> Option<(u32, Vec<(CPred, Choice)>)> {
     vars.iter()
         .filter(|v| !bound.contains(v))
-        .find_map(|&v| cases_of(v, conjuncts, done, vars, bound).map(|cases| (v, cases)))
+        .find_map(|&v| cases_of(v, conjuncts, done, vars, bound, machine).map(|cases| (v, cases)))
 }
 
 /// The cases `(C, e)` of `v` from the implications `C => (.. & v = e &
 /// ..)` among the conjuncts left whose condition `C` and value `e` read
 /// only bound variables (TLA2B writes `IF C THEN v' = e ELSE v' = f`
-/// so); `None` if there are none.
+/// so), and for a machine's variable from the `#` among them (see
+/// [`value_cases`]); `None` if there are none.
 fn cases_of(
     v: u32,
     conjuncts: &[CPred],
     done: &[bool],
     vars: &[u32],
     bound: &[u32],
+    machine: bool,
 ) -> Option<Vec<(CPred, Choice)>> {
-    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
-    let ready = |e: &CExpr| is_ready(e, vars, bound);
     let cases: Vec<(CPred, Choice)> = conjuncts
         .iter()
         .zip(done)
-        .filter(|(_, d)| !**d)
-        .filter_map(|(c, _)| {
-            let PK::Implies(condition, consequent) = &c.kind else {
-                return None;
-            };
-            if !is_ready_pred(condition, vars, bound) {
-                return None;
-            }
-            let parts: &[CPred] = match &consequent.kind {
-                PK::And(parts) => parts,
-                _ => std::slice::from_ref(&**consequent),
-            };
-            parts.iter().find_map(|p| match &p.kind {
-                PK::Cmp(Cmp::Eq, a, b) if is_v(a) && ready(b) => {
-                    Some(((**condition).clone(), Choice::One(b.clone())))
-                }
-                PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
-                    Some(((**condition).clone(), Choice::One(a.clone())))
-                }
-                _ => None,
-            })
-        })
+        .filter(|(c, d)| !**d && matches!(c.kind, PK::Implies(..) | PK::Exists(_)))
+        .filter_map(|(c, _)| value_cases(c, v, vars, bound, machine))
+        .flatten()
+        .map(|(conditions, choice)| (all_of(conditions, choice.expr().span), choice))
         .collect();
     (!cases.is_empty()).then_some(cases)
+}
+
+/// A case of [`value_cases`]: where every condition holds, the variable
+/// takes its value from the choice.
+type ValueCase = (Vec<CPred>, Choice);
+
+/// What `p` says about the values of `v`, as cases whose conditions and
+/// choices read only `bound` variables of `vars`: `v = e` is one value
+/// always; `C => Q` is `Q`'s cases under `C` too; a conjunction the
+/// cases of a part that has one that always holds, else those of all its
+/// parts (TLA2B's `(C => v = e) & (not(C) => v = f)`); and for a machine's
+/// variable (`machine`) `#u.(P)` the values over the solutions of `P`
+/// (see [`exists_cases`]). `None` if `p` says nothing so.
+fn value_cases(
+    p: &CPred,
+    v: u32,
+    vars: &[u32],
+    bound: &[u32],
+    machine: bool,
+) -> Option<Vec<ValueCase>> {
+    let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+    let ready = |e: &CExpr| is_ready(e, vars, bound);
+    match &p.kind {
+        PK::Cmp(Cmp::Eq, a, b) if is_v(a) && ready(b) => {
+            Some(vec![(Vec::new(), Choice::One(b.clone()))])
+        }
+        PK::Cmp(Cmp::Eq, a, b) if is_v(b) && ready(a) => {
+            Some(vec![(Vec::new(), Choice::One(a.clone()))])
+        }
+        PK::Implies(condition, consequent) if is_ready_pred(condition, vars, bound) => {
+            let mut cases = value_cases(consequent, v, vars, bound, machine)?;
+            for (conditions, _) in &mut cases {
+                conditions.insert(0, (**condition).clone());
+            }
+            Some(cases)
+        }
+        PK::And(parts) => {
+            let per_part: Vec<Vec<ValueCase>> = parts
+                .iter()
+                .filter_map(|p| value_cases(p, v, vars, bound, machine))
+                .collect();
+            if let Some(always) = per_part
+                .iter()
+                .find(|cases| cases.iter().any(|(conditions, _)| conditions.is_empty()))
+            {
+                return Some(always.clone());
+            }
+            let cases: Vec<ValueCase> = per_part.into_iter().flatten().collect();
+            (!cases.is_empty()).then_some(cases)
+        }
+        PK::Exists(inner) if machine => exists_cases(inner, v, vars, bound).map(|c| vec![c]),
+        _ => None,
+    }
+}
+
+/// The conjunction of `conditions` (`true` if there are none).
+fn all_of(mut conditions: Vec<CPred>, span: Span) -> CPred {
+    match conditions.len() {
+        0 => CPred {
+            kind: PK::Const(true),
+            span,
+        },
+        1 => conditions.pop().expect("one condition"),
+        _ => CPred {
+            kind: PK::And(conditions),
+            span,
+        },
+    }
+}
+
+/// For `#u.(P)` (planned as `inner`) where `P`'s conjuncts give `v`
+/// values only in cases (`#mm.(mm : Data & (C => v = buf <- mm) & (not(C)
+/// => v = buf))`, TLA2B's `\E`): every value over the solutions of the
+/// rest of `P`, `UNION(u).(rest | IF C1 THEN S1 ELSE .. ELSE Sn)`, under
+/// the condition that some case holds for every solution (elsewhere `v`
+/// is not bounded by the `#`); unconditionally where a conjunct gives `v`
+/// a value always. The `#` stays a check.
+fn exists_cases(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option<ValueCase> {
+    let unbound = |s: &u32| vars.contains(s) && !bound.contains(s);
+    let mut cases = Vec::new();
+    let mut steps = Vec::with_capacity(inner.steps.len());
+    for step in &inner.steps {
+        let mut slots = Vec::new();
+        step_slots(step, &mut slots);
+        if !slots.iter().any(unbound) {
+            steps.push(step.clone());
+            continue;
+        }
+        match step {
+            SolveStep::Check(p) => {
+                if slots.contains(&v) {
+                    cases.extend(value_cases(p, v, vars, bound, true).into_iter().flatten());
+                }
+            }
+            // A solution of `P` would depend on the variables sought.
+            _ => return None,
+        }
+    }
+    if cases.is_empty()
+        || steps
+            .iter()
+            .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))))
+    {
+        return None;
+    }
+    let span = inner.span;
+    let set_of = |choice: &Choice| match choice {
+        Choice::One(e) => CExpr {
+            kind: EK::SetEnum(vec![e.clone()]),
+            span: e.span,
+        },
+        Choice::Each(s) => s.clone(),
+    };
+    let always = cases.iter().find(|(conditions, _)| conditions.is_empty());
+    let (condition, body) = match always {
+        Some((_, choice)) => (None, set_of(choice)),
+        None => {
+            let (last, earlier) = cases.split_last().expect("a case");
+            let mut body = set_of(&last.1);
+            for (conditions, choice) in earlier.iter().rev() {
+                body = CExpr {
+                    kind: EK::IfThenElse(
+                        Box::new(all_of(conditions.clone(), span)),
+                        Box::new(set_of(choice)),
+                        Box::new(body),
+                    ),
+                    span,
+                };
+            }
+            let some_case = cases
+                .iter()
+                .map(|(conditions, _)| all_of(conditions.clone(), span))
+                .reduce(|a, b| CPred {
+                    kind: PK::Or(Box::new(a), Box::new(b)),
+                    span,
+                })
+                .expect("a case");
+            (Some(some_case), body)
+        }
+    };
+    let rest = Solver {
+        steps,
+        condition: None,
+        by_solver: None,
+        image: None,
+        ..inner.clone()
+    };
+    let values = CExpr {
+        kind: EK::Quantified(
+            crate::frontends::b::ast::QuantifiedExprKind::Union,
+            Box::new(rest.clone()),
+            Box::new(body),
+        ),
+        span,
+    };
+    let conditions = match condition {
+        Some(some_case) => vec![CPred {
+            kind: PK::ForAll(Box::new(rest), Box::new(some_case)),
+            span,
+        }],
+        None => Vec::new(),
+    };
+    Some((conditions, Choice::Each(values)))
 }
 
 /// The first unbound variable that some pending conjunct applies a ready
