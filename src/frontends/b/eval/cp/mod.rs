@@ -8,7 +8,8 @@
 //! 92; a Sudoku board is 9⁸¹. Here the predicate is translated into a
 //! lazy clause generation solver (Pumpkin, TU Delft), which propagates
 //! every constraint, learns from each failure, and enumerates every
-//! solution, blocking each one found. It branches on the unknowns'
+//! solution, blocking each one found by the decisions that led to it
+//! ([`decisions`]). It branches on the unknowns'
 //! variables first, smallest domain then smallest value first: after a
 //! solution is blocked the search resumes near it, where the solver's
 //! adaptive default wandered and relearned; every third restart switches
@@ -58,6 +59,7 @@
 //! are decoded into B values and sorted, so the valuations' order does
 //! not depend on the solver's search.
 
+mod decisions;
 mod hull;
 mod model;
 mod sets;

@@ -25,6 +25,7 @@ use super::super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, SolveStep, Solve
 use super::super::walk::Visitor;
 use super::super::{Env, Fail, Interpreter, plan};
 use super::Unsupported;
+use super::decisions::Recording;
 use super::sets::{ScalarItem, SetTerm};
 use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
@@ -654,7 +655,11 @@ impl<'i> Model<'i> {
             )),
             Box::new(self.cp.default_brancher()),
         ]);
-        let mut brancher = AlternatingBrancher::new(&self.cp, decisions, EveryXRestarts::new(3));
+        let mut brancher = Recording::new(AlternatingBrancher::new(
+            &self.cp,
+            decisions,
+            EveryXRestarts::new(3),
+        ));
         let mut resolver = ResolutionResolver::default();
         let mut budget = Budget::default();
         let mut out = Vec::new();
@@ -666,22 +671,28 @@ impl<'i> Model<'i> {
             .map(|(i, &x)| (x, i))
             .collect();
         loop {
-            let values: Vec<i32> = match self.cp.satisfy(&mut brancher, &mut budget, &mut resolver)
-            {
-                SatisfactionResult::Satisfiable(s) => {
-                    let solution = s.solution();
-                    self.decision
-                        .iter()
-                        .map(|&x| solution.get_integer_value(x))
-                        .collect()
-                }
-                SatisfactionResult::Unsatisfiable(..) => break,
-                SatisfactionResult::Unknown(..) => {
-                    return Err(Failure::Stopped(
-                        budget.reason.unwrap_or(workers::StopReason::Interrupted),
-                    ));
-                }
-            };
+            let (values, decided): (Vec<i32>, Option<Vec<Predicate>>) =
+                match self.cp.satisfy(&mut brancher, &mut budget, &mut resolver) {
+                    SatisfactionResult::Satisfiable(s) => {
+                        let solution = s.solution();
+                        let values = self
+                            .decision
+                            .iter()
+                            .map(|&x| solution.get_integer_value(x))
+                            .collect();
+                        let decided = s.brancher().decisions_of(
+                            |x| solution.get_integer_value(x),
+                            |x| position.contains_key(&x),
+                        );
+                        (values, decided)
+                    }
+                    SatisfactionResult::Unsatisfiable(..) => break,
+                    SatisfactionResult::Unknown(..) => {
+                        return Err(Failure::Stopped(
+                            budget.reason.unwrap_or(workers::StopReason::Interrupted),
+                        ));
+                    }
+                };
             let value_of = |x: DomainId| values[position[&x]];
             let valuation: Vec<Value> = (0..self.nc)
                 .map(|k| match (&self.known[k], &self.enc[k]) {
@@ -697,15 +708,21 @@ impl<'i> Model<'i> {
                     break;
                 }
             }
-            if self.decision.is_empty() {
+            // Nothing decided: propagation alone fixed the one solution.
+            if self.decision.is_empty() || decided.as_ref().is_some_and(|d| d.is_empty()) {
                 break;
             }
-            let block: Vec<Predicate> = self
-                .decision
-                .iter()
-                .zip(&values)
-                .map(|(&x, &v)| predicate!(x != v))
-                .collect();
+            // Every other solution falsifies one of the decisions that led
+            // to this one (see `decisions`), or else differs in a value.
+            let block: Vec<Predicate> = match decided {
+                Some(decided) => decided.into_iter().map(|p| !p).collect(),
+                None => self
+                    .decision
+                    .iter()
+                    .zip(&values)
+                    .map(|(&x, &v)| predicate!(x != v))
+                    .collect(),
+            };
             self.cp.add_clause(block, self.tag);
         }
         if out.is_empty() {
