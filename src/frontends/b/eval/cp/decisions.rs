@@ -3,8 +3,8 @@
 //! To enumerate every solution the solver blocks each one it finds with
 //! a nogood. The nogood of every variable's value grows with the model
 //! and is watched through every later search: with tens of thousands of
-//! solutions (the 30,240 partial surjections of SurjEnumCst, the 45,967
-//! boards of QueensRooksBishops) its propagation was most of the run.
+//! solutions (the 30,240 partial surjections of ProB's SurjEnumCst) its
+//! propagation was most of the run.
 //! The decisions that led to a solution are enough: propagation from
 //! them fixed every other variable, so any other solution falsifies one
 //! of them, and they are few. Only where they are all on the variables
