@@ -2756,3 +2756,35 @@ fn recursive_definitions_are_applied_once_per_argument() {
     );
     assert_eq!(code, Some(0), "{out}{err}");
 }
+
+#[test]
+fn initial_states_listed_for_the_setup_check_are_the_searchs() {
+    use orbit::frontends::b::load::{LoadOptions, load_machine};
+    use orbit::model::Model;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.mch");
+    // 40,001 and 80,001 initial states: the first kept from the check for
+    // a valuation without initialisation, the second beyond its room.
+    std::fs::write(
+        &path,
+        "MACHINE Listed\nCONSTANTS c\nPROPERTIES c : 1..2\nVARIABLES x\n\
+         INVARIANT x : INTEGER\nINITIALISATION x :: 0..(c * 40000)\nEND\n",
+    )
+    .unwrap();
+    let initial = |system: &orbit::frontends::b::system::BSystem| {
+        let mut scratch = system.new_scratch();
+        let mut out = Vec::new();
+        system
+            .initial_states(&mut scratch, &mut |_, s| out.push(s.to_vec()))
+            .unwrap();
+        out
+    };
+    let fresh = load_machine(&path, &LoadOptions::default()).unwrap();
+    let expected = initial(&fresh);
+    assert_eq!(expected.len(), 40_001 + 80_001);
+    let checked = load_machine(&path, &LoadOptions::default()).unwrap();
+    assert_eq!(checked.valuation_without_initialisation(), None);
+    assert_eq!(initial(&checked), expected);
+    // Taken by the search: a second one lists them again.
+    assert_eq!(initial(&checked), expected);
+}

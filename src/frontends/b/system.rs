@@ -57,6 +57,10 @@ pub struct BSystem {
     /// Per invariant conjunct: the slot whose packed form vouches for it
     /// (see [`BSystem::vouch_for`]); empty when none does.
     vouchers: Vec<Option<usize>>,
+    /// Per constant valuation, the initial states (variables) that
+    /// [`BSystem::valuation_without_initialisation`] listed, until the
+    /// search takes them.
+    listed_initial_states: parking_lot::Mutex<Vec<Option<Vec<Vec<Value>>>>>,
     /// The machine's `ASSERT_LTL...` definitions: name and formula (set by
     /// the loader).
     pub ltl: Vec<(String, String)>,
@@ -64,6 +68,10 @@ pub struct BSystem {
     /// loader).
     pub ltl_reads: Vec<(String, Vec<usize>)>,
 }
+
+/// The most initial states (of all constant valuations together) that
+/// [`BSystem::valuation_without_initialisation`] keeps for the search.
+const LISTED_INITIAL_STATES: usize = 1 << 16;
 
 /// Per-thread buffers for decoding and encoding states.
 pub struct BScratch {
@@ -160,6 +168,7 @@ impl BSystem {
             valuations,
             ltl: Vec::new(),
             ltl_reads: Vec::new(),
+            listed_initial_states: parking_lot::Mutex::new(Vec::new()),
         })
     }
 
@@ -322,22 +331,32 @@ impl BSystem {
                 valuation: index,
             };
             let mut scope_error = None;
-            self.interpreter
-                .initialise(constants, &mut |variables| {
-                    // ProB's SCOPE: an initial state outside it is dropped.
-                    if !self.in_scope(constants, variables, &mut scope_error) {
-                        return;
-                    }
-                    out.clone_from(&constant_words);
-                    if self.layout.encode_variables(variables, &mut out).is_err()
-                        || self.layout.pack(&out, &mut packed).is_err()
-                    {
-                        failed = true;
-                    } else {
-                        emit(&step, &packed);
-                    }
-                })
-                .map_err(|e| self.error(&e))?;
+            let listed = self
+                .listed_initial_states
+                .lock()
+                .get_mut(index)
+                .and_then(Option::take);
+            let mut each = |variables: &[Value]| {
+                // ProB's SCOPE: an initial state outside it is dropped.
+                if !self.in_scope(constants, variables, &mut scope_error) {
+                    return;
+                }
+                out.clone_from(&constant_words);
+                if self.layout.encode_variables(variables, &mut out).is_err()
+                    || self.layout.pack(&out, &mut packed).is_err()
+                {
+                    failed = true;
+                } else {
+                    emit(&step, &packed);
+                }
+            };
+            match listed {
+                Some(outcomes) => outcomes.iter().for_each(|variables| each(variables)),
+                None => self
+                    .interpreter
+                    .initialise(constants, &mut each)
+                    .map_err(|e| self.error(&e))?,
+            }
             if let Some(e) = scope_error {
                 return Err(self.error(&e));
             }
@@ -345,6 +364,8 @@ impl BSystem {
                 return Err(self.encode_error());
             }
         }
+        // Those of valuations `keep` skipped.
+        self.listed_initial_states.lock().clear();
         Ok(())
     }
 
@@ -352,16 +373,29 @@ impl BSystem {
     /// outcome (when the machine has constants): its `SETUP_CONSTANTS(..)`
     /// label and the constants' printed values. ProB's model checker
     /// reports such a setup node as a deadlock. An error while initialising
-    /// gives `None`: the search reports it.
+    /// gives `None`: the search reports it. The initial states listed on
+    /// the way are kept for [`Model::for_each_initial`].
     pub fn valuation_without_initialisation(&self) -> Option<(String, Vec<(String, String)>)> {
         if self.layout.constant_count() == 0 {
             return None;
         }
-        for constants in &self.valuations {
-            let Ok(any) = self.interpreter.has_initial_state(constants) else {
+        let mut listed = self.listed_initial_states.lock();
+        listed.resize_with(self.valuations.len(), || None);
+        let mut room = LISTED_INITIAL_STATES;
+        for (index, constants) in self.valuations.iter().enumerate() {
+            let Ok(outcomes) = self.interpreter.initial_states_upto(constants, room) else {
                 return None;
             };
-            if !any {
+            let none = outcomes.as_ref().is_some_and(Vec::is_empty);
+            // Kept for the search, which would find them again (by the
+            // constraint solver, perhaps in seconds); beyond the room
+            // left, only whether there is one is sought.
+            room = match &outcomes {
+                Some(found) => room - found.len(),
+                None => 0,
+            };
+            listed[index] = outcomes;
+            if none {
                 let names = &self.layout.slots()[..constants.len()];
                 let shown: Vec<(String, String)> = names
                     .iter()

@@ -662,15 +662,23 @@ impl Interpreter {
         })
     }
 
-    /// Whether INITIALISATION has an outcome from `constants` (found
-    /// without listing the others, of which there may be billions).
-    pub fn has_initial_state(&self, constants: &[Value]) -> Result<bool, EvalError> {
-        let mut found = false;
-        self.initialise_while(constants, &mut |_| {
-            found = true;
-            false
+    /// The variables of every outcome of INITIALISATION from `constants`
+    /// if there are at most `limit`; `None` where there are more (listing
+    /// stops at the first beyond `limit`: there may be billions).
+    pub fn initial_states_upto(
+        &self,
+        constants: &[Value],
+        limit: usize,
+    ) -> Result<Option<Vec<Vec<Value>>>, EvalError> {
+        let (mut found, mut complete) = (Vec::new(), true);
+        self.initialise_while(constants, &mut |variables| {
+            complete = found.len() < limit;
+            if complete {
+                found.push(variables.to_vec());
+            }
+            complete
         })?;
-        Ok(found)
+        Ok(complete.then_some(found))
     }
 
     /// [`Interpreter::initialise`], stopping once `emit` returns false.
