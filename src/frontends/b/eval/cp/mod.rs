@@ -12,11 +12,9 @@
 //! ([`decisions`]). It branches on the unknowns'
 //! variables first, smallest domain then smallest value first: after a
 //! solution is blocked the search resumes near it, where the solver's
-//! adaptive default wandered and relearned; every third restart switches
-//! between the two, since the static order alone cannot refute what
-//! learning on bounds does (all 724 solutions of 10 queens: default 10.7
-//! s, static 0.4 s, alternating 1.1 s; Project Euler 9's one triple:
-//! 2.8 s, over 50 s, 5.1 s).
+//! adaptive default wandered and relearned; where that order finds no
+//! solution soon the two take turns, since the static order alone cannot
+//! refute what learning on bounds does ([`alternation`]).
 //!
 //! A comprehension over sets or functions in PROPERTIES (`{q | q :
 //! 1..n >-> 1..n & ...}`) is solved the same way where enumeration would
@@ -59,6 +57,7 @@
 //! are decoded into B values and sorted, so the valuations' order does
 //! not depend on the solver's search.
 
+mod alternation;
 mod decisions;
 mod hull;
 mod model;

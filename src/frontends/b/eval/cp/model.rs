@@ -8,7 +8,6 @@ use std::sync::Arc;
 use pumpkin_conflict_resolvers::resolvers::ResolutionResolver;
 use pumpkin_core::Solver as Cp;
 use pumpkin_core::branching::branchers::alternating::AlternatingBrancher;
-use pumpkin_core::branching::branchers::alternating::every_x_restarts::EveryXRestarts;
 use pumpkin_core::branching::branchers::dynamic_brancher::DynamicBrancher;
 use pumpkin_core::branching::branchers::independent_variable_value_brancher::IndependentVariableValueBrancher;
 use pumpkin_core::branching::value_selection::InDomainMin;
@@ -25,6 +24,7 @@ use super::super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Slot, SolveStep, Solve
 use super::super::walk::Visitor;
 use super::super::{Env, Fail, Interpreter, plan};
 use super::Unsupported;
+use super::alternation::StaticUntilStuck;
 use super::decisions::Recording;
 use super::sets::{ScalarItem, SetTerm};
 use crate::diag::Span;
@@ -648,10 +648,10 @@ impl<'i> Model<'i> {
         // fail, smallest value), then the same way on any auxiliary
         // propagation has left (the solver's adaptive default there spent
         // a fifth of ProB's QueensRooksBishops_v2 keeping its activity
-        // heap and random fallback in step); every third restart, switch
-        // to the adaptive default or back (see the module's
-        // documentation). The model's variables are numbered from 1 (0 is
-        // the solver's constant true): a fresh fixed one takes the next.
+        // heap and random fallback in step); where that finds no solution
+        // soon, alternate with the adaptive default ([`StaticUntilStuck`]).
+        // The model's variables are numbered from 1 (0 is the solver's
+        // constant true): a fresh fixed one takes the next.
         let every: Vec<DomainId> = (1..self.cp.new_bounded_integer(0, 0).id())
             .map(DomainId::new)
             .collect();
@@ -668,7 +668,7 @@ impl<'i> Model<'i> {
         let mut brancher = Recording::new(AlternatingBrancher::new(
             &self.cp,
             decisions,
-            EveryXRestarts::new(3),
+            StaticUntilStuck::default(),
         ));
         let mut resolver = ResolutionResolver::default();
         let mut budget = Budget::default();
