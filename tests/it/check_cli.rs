@@ -255,7 +255,7 @@ END
     assert!(out.contains("distinct states:      1\n"), "{out}");
     let (code, out, _) = check(text, &[]);
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("msg=\"n=2, ok\n\""), "{out}");
+    assert!(out.contains("msg=\"n=2, ok\\n\""), "{out}");
     // MAXIMIZE and MINIMIZE as ProB's optimisation declares them: the
     // greatest and least elements, the objective first (the placeholder
     // body, 1, would leave PROPERTIES without a solution).

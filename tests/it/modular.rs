@@ -689,3 +689,64 @@ fn file_and_package_pragmas_locate_components() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("cannot find machine `N`"), "{err}");
 }
+
+/// ProB's `SET_PREF_ALLOW_LOCAL_OPERATION_CALLS`: a machine's operations
+/// call its own, a callee's precondition guarding the caller, and a
+/// callee calling another in turn; the oracle is the calls inlined by hand.
+#[test]
+fn local_operation_calls_explore_the_hand_inlined_state_space() {
+    let calls = "MACHINE Local\nDEFINITIONS SET_PREF_ALLOW_LOCAL_OPERATION_CALLS == TRUE\n\
+        VARIABLES x\nINVARIANT x : 0..20\nINITIALISATION x := 0\nOPERATIONS\n\
+        step = VAR r IN r <-- twice(x) ; x := r END;\n\
+        out <-- twice(p) = PRE p : 0..4 THEN out <-- plus(p, p + 1) END;\n\
+        out <-- plus(a, b) = PRE a + b <= 9 THEN out := a + b END\nEND\n";
+    let inlined = "MACHINE Inlined\nVARIABLES x\nINVARIANT x : 0..20\n\
+        INITIALISATION x := 0\nOPERATIONS\n\
+        step = SELECT x : 0..4 & x + x + 1 <= 9 THEN x := x + x + 1 END;\n\
+        out <-- twice(p) = PRE p : 0..4 & p + p + 1 <= 9 THEN out := p + p + 1 END;\n\
+        out <-- plus(a, b) = PRE a + b <= 9 THEN out := a + b END\nEND\n";
+    let dir = project(&[("Local.mch", calls), ("Inlined.mch", inlined)]);
+    let args = ["--bound-integers", "--maxint", "9"];
+    let oracle = counts(&report(&dir.path().join("Inlined.mch"), &args, 0));
+    assert_eq!(
+        counts(&report(&dir.path().join("Local.mch"), &args, 0)),
+        oracle
+    );
+    // 0 -> 1 -> 3 -> 7, where twice's precondition fails: four states.
+    assert_eq!(oracle.0, 4);
+    // Without the preference, and with a call that recurses: refused by name.
+    let plain = calls.replace("SET_PREF_ALLOW_LOCAL_OPERATION_CALLS == TRUE", "N == 1");
+    let recursive = calls.replace("out := a + b", "out <-- twice(a)");
+    let dir = project(&[("Plain.mch", &plain), ("Rec.mch", &recursive)]);
+    let (code, _, err) = check_path(&dir.path().join("Plain.mch"), &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("unknown operation `twice`"), "{err}");
+    assert!(
+        err.contains("SET_PREF_ALLOW_LOCAL_OPERATION_CALLS"),
+        "{err}"
+    );
+    let (code, _, err) = check_path(&dir.path().join("Rec.mch"), &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("calls itself (twice -> plus -> twice)"),
+        "{err}"
+    );
+}
+
+/// ProB's named formulas take no part in the check, and the run says so;
+/// a `'''` string spans lines and keeps its double quotes.
+#[test]
+fn named_formulas_are_reported_as_not_evaluated() {
+    let text = "MACHINE Named\nCONSTANTS s\nPROPERTIES s = '''say \"hi\"\nbye'''\n\
+        VARIABLES x\nINVARIANT x : 0..2\nINITIALISATION x := 0\n\
+        EXPRESSIONS double == x * 2; quoted == s\n\
+        OPERATIONS inc = SELECT x < 2 & s = \"say \\\"hi\\\"\\nbye\" THEN x := x + 1 END\nEND\n";
+    let dir = project(&[("Named.mch", text)]);
+    let (code, out, err) = check_path(&dir.path().join("Named.mch"), &["--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("distinct states:      3"), "{out}");
+    assert!(
+        err.contains("EXPRESSIONS/PREDICATES (double, quoted)") && err.contains("not evaluated"),
+        "{err}"
+    );
+}

@@ -373,11 +373,23 @@ fn unsupported_constructs_are_named() {
         7,
         "not supported yet: the free type `List` with type parameters",
     );
+}
+
+/// ProB's named formulas (`EXPRESSIONS`, `PREDICATES`) are parsed and
+/// their names kept; a malformed one is an error where it is malformed.
+#[test]
+fn named_formulas_parse_and_keep_their_names() {
+    let m = parse(
+        "MACHINE M\nVARIABLES x\nEXPRESSIONS\n  e == x + 1;\n  f == e * 2\n\
+         PREDICATES p == x > 0\nINVARIANT x : NAT\nEND",
+    );
+    let names: Vec<&str> = m.named_formulas.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["e", "f", "p"]);
     error(
         "MACHINE M\nEXPRESSIONS\n  e = 1\nEND",
-        2,
-        1,
-        "not supported yet: the `EXPRESSIONS` clause (ProB's named formulas to evaluate)",
+        3,
+        5,
+        "expected `==`",
     );
 }
 

@@ -93,6 +93,10 @@ pub struct Machine {
     pub scope: Option<Expr>,
     /// The `ASSERT_LTL...` definitions: name and formula (ProB's syntax).
     pub ltl: Vec<(String, String)>,
+    /// The names of ProB's `EXPRESSIONS` and `PREDICATES` clauses: named
+    /// formulas ProB shows beside each state. They are parsed, not
+    /// evaluated: nothing that is checked depends on them.
+    pub named_formulas: Vec<Ident>,
     /// The predicate atoms `{P}` of the LTL formulas (the machine's own and
     /// those given on the command line), each with its text as written.
     pub ltl_atoms: Vec<(String, Expr)>,
@@ -134,6 +138,7 @@ impl Machine {
             goal: None,
             scope: None,
             ltl: Vec::new(),
+            named_formulas: Vec::new(),
             ltl_atoms: Vec::new(),
             ltl_steps: Vec::new(),
             scopes: Vec::new(),
@@ -141,7 +146,6 @@ impl Machine {
     }
 }
 
-/// A machine named in a structuring clause: `r.M(a, b)`.
 /// A step atom with arguments of an LTL formula, `[op(a1, ..., an)]`:
 /// each argument an expression over the state (`None`: any value).
 #[derive(Clone, Debug)]
@@ -154,6 +158,7 @@ pub struct LtlStep {
     pub args: Vec<Option<Expr>>,
 }
 
+/// A machine named in a structuring clause: `r.M(a, b)`.
 #[derive(Clone, Debug)]
 pub struct MachineRef {
     /// The renaming prefix `r` of `r.M`, if any.

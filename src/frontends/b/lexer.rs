@@ -417,7 +417,10 @@ impl Lexer<'_> {
             } else if c.is_ascii_digit() {
                 self.integer()?;
             } else if c == '"' {
-                self.string()?;
+                self.string("\"")?;
+            } else if rest.starts_with("'''") {
+                // ProB's multi-line string literal.
+                self.string("'''")?;
             } else if let Some(&(text, sym)) = SYMBOLS
                 .iter()
                 .find(|(s, _)| s.as_bytes().first() == Some(&(c as u8)) && rest.starts_with(s))
@@ -570,14 +573,17 @@ impl Lexer<'_> {
         Ok(())
     }
 
-    fn string(&mut self) -> Result<(), Diagnostic> {
+    /// A string literal between `quote`s (`"` or ProB's `'''`), with
+    /// backslash escapes resolved.
+    fn string(&mut self, quote: &str) -> Result<(), Diagnostic> {
         let start = self.pos;
+        let body = start + quote.len();
         let mut value = String::new();
-        let mut chars = self.text[start + 1..].char_indices();
+        let mut chars = self.text[body..].char_indices();
         while let Some((i, c)) = chars.next() {
             match c {
-                '"' => {
-                    self.pos = start + 1 + i + 1;
+                _ if self.text[body + i..].starts_with(quote) => {
+                    self.pos = body + i + quote.len();
                     self.push(TokenKind::Str(value), start);
                     return Ok(());
                 }
@@ -691,6 +697,22 @@ mod tests {
                 TokenKind::Keyword(Keyword::Then),
                 TokenKind::Int(42),
                 TokenKind::Str("a\"b".into()),
+                TokenKind::Eof,
+            ]
+        );
+    }
+
+    #[test]
+    fn triple_quoted_strings_span_lines_and_keep_double_quotes() {
+        assert_eq!(
+            kinds("'''\"''' = '''a\nb\\'c''' r'f"),
+            vec![
+                TokenKind::Str("\"".into()),
+                TokenKind::Sym(Sym::Eq),
+                TokenKind::Str("a\nb'c".into()),
+                TokenKind::Ident("r".into()),
+                TokenKind::Sym(Sym::Quote),
+                TokenKind::Ident("f".into()),
                 TokenKind::Eof,
             ]
         );

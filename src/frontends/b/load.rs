@@ -137,6 +137,15 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<LoadedModel, Loa
             ctl.join(", ")
         ));
     }
+    let named = &composed.machine.named_formulas;
+    if !named.is_empty() {
+        let names: Vec<&str> = named.iter().map(|n| n.name.as_str()).collect();
+        composed.warnings.push(format!(
+            "EXPRESSIONS/PREDICATES ({}): ProB's named formulas for display are parsed, \
+             not evaluated",
+            names.join(", ")
+        ));
+    }
     if composed.machine.scope.is_some() {
         composed.warnings.push(
             "SCOPE: states where it is false are left out of the search (as ProB does); \

@@ -41,6 +41,9 @@ pub(super) struct CallContext {
     /// Operation names that two machines included by the component being
     /// composed both define, with where: a call of one is refused.
     pub ambiguous: HashMap<String, String>,
+    /// The calls being inlined, innermost last: a callee's own calls are
+    /// inlined in turn, and one that calls itself is refused.
+    pub active: Vec<String>,
 }
 
 /// Replaces every operation call in `s` by the callee's body.
@@ -66,7 +69,10 @@ pub(super) fn inline_calls(
                 return Err(
                     Diagnostic::error(op.span, format!("unknown operation `{}`", op.name))
                         .with_note(if known.is_empty() {
-                            "no machine is included (INCLUDES, IMPORTS, EXTENDS), so no operation can be called".to_string()
+                            "no machine is included (INCLUDES, IMPORTS, EXTENDS), so no operation can be called \
+                             (`SET_PREF_ALLOW_LOCAL_OPERATION_CALLS == TRUE` in DEFINITIONS lets \
+                             a machine call its own)"
+                                .to_string()
                         } else {
                             format!("the operations that can be called here are: {}", known.join(", "))
                         }),
@@ -86,8 +92,25 @@ pub(super) fn inline_calls(
                     ),
                 ));
             }
+            if let Some(first) = ctx.active.iter().position(|a| *a == op.name) {
+                let cycle = ctx.active[first..].join(" -> ");
+                return Err(Diagnostic::error(
+                    op.span,
+                    format!(
+                        "operation `{}` calls itself ({cycle} -> {})",
+                        op.name, op.name
+                    ),
+                )
+                .with_note("operation calls are inlined, so they cannot recurse"));
+            }
+            let name = op.name.clone();
             *s = call(callee, outputs, args, s.span, ctx);
-            Ok(())
+            // A callee of the component itself (ProB's local operation
+            // calls) may call others in turn.
+            ctx.active.push(name);
+            let inlined = inline_calls(s, callable, ctx);
+            ctx.active.pop();
+            inlined
         }
         SubstKind::Skip
         | SubstKind::Assign(..)

@@ -51,9 +51,10 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, SourceFile};
 use crate::frontends::b::ast::{
-    BinaryOp, Expr, ExprKind, Ident, Machine, MachineRef, Operation, Subst,
+    BinaryOp, Definition, Expr, ExprKind, Ident, Machine, MachineRef, Operation, Subst,
 };
 use crate::frontends::b::parser::{parse_machine_tokens, parse_machine_tokens_with};
+use crate::frontends::b::typecheck::definition_bool;
 use crate::frontends::b::visit::mentions_any;
 use calls::{CallContext, Callable, inline_calls};
 use files::Files;
@@ -115,7 +116,7 @@ pub fn compose(path: &Path, options: &ComposeOptions) -> Result<Composed, String
         calls: CallContext {
             fresh: 0,
             precondition_is_error: options.find_abort,
-            ambiguous: HashMap::new(),
+            ..CallContext::default()
         },
     };
     match composer.main(options) {
@@ -185,6 +186,7 @@ impl Composer {
         let (kind, name) = (m.kind, m.name.clone());
         let (ltl, ltl_atoms) = (std::mem::take(&mut m.ltl), std::mem::take(&mut m.ltl_atoms));
         let ltl_steps = std::mem::take(&mut m.ltl_steps);
+        let named_formulas = std::mem::take(&mut m.named_formulas);
         let scope = m.scope.take();
         let (goal, scopes, definitions, constraints) = (
             m.goal.take(),
@@ -203,6 +205,7 @@ impl Composer {
         merged.ltl = ltl;
         merged.ltl_atoms = ltl_atoms;
         merged.ltl_steps = ltl_steps;
+        merged.named_formulas = named_formulas;
         merged.scopes.extend(scopes);
         merged.definitions = definitions;
         merged.constraints = constraints;
@@ -305,6 +308,7 @@ impl Composer {
         out.ltl = std::mem::take(&mut m.ltl);
         out.ltl_atoms = std::mem::take(&mut m.ltl_atoms);
         out.ltl_steps = std::mem::take(&mut m.ltl_steps);
+        out.named_formulas = std::mem::take(&mut m.named_formulas);
         let scopes = std::mem::take(&mut m.scopes);
         if self.stack.len() <= 1 {
             out.scopes = scopes;
@@ -567,6 +571,15 @@ impl Composer {
             inline_calls(&mut local.body, &callable, &mut self.calls)?;
             callable.insert(local.name.name.clone(), local);
         }
+        // ProB's `SET_PREF_ALLOW_LOCAL_OPERATION_CALLS`: the component's
+        // operations (and initialisation) may call its operations.
+        if self.allows_local_operation_calls(&out.definitions)? {
+            for op in &ops {
+                callable
+                    .entry(op.name.name.clone())
+                    .or_insert_with(|| op.clone());
+            }
+        }
         let mut own_init = m.initialisation.take();
         if let Some(init) = &mut own_init {
             inline_calls(init, &callable, &mut self.calls)?;
@@ -613,6 +626,17 @@ impl Composer {
     /// The order in which included `instances` are initialised: as listed,
     /// except that one comes after the unrenamed instances of the machines
     /// it sees or uses (cycles keep the listed order).
+    /// Whether `definitions` set ProB's `SET_PREF_ALLOW_LOCAL_OPERATION_CALLS`.
+    fn allows_local_operation_calls(&self, definitions: &[Definition]) -> Result<bool, Diagnostic> {
+        match definitions
+            .iter()
+            .find(|d| d.name.name == "SET_PREF_ALLOW_LOCAL_OPERATION_CALLS")
+        {
+            Some(def) => definition_bool(def, &self.files.file),
+            None => Ok(false),
+        }
+    }
+
     fn initialisation_order(&self, instances: &[(MachineRef, bool, Machine)]) -> Vec<usize> {
         let plain = |k: usize| {
             let r = &instances[k].0;
@@ -706,6 +730,9 @@ fn has_structure(m: &Machine) -> bool {
         || !m.promotes.is_empty()
         || !m.values.is_empty()
         || !m.local_operations.is_empty()
+        || m.definitions
+            .iter()
+            .any(|d| d.name.name == "SET_PREF_ALLOW_LOCAL_OPERATION_CALLS")
 }
 
 /// B's rule: a parameter written in upper case only is a set parameter.

@@ -53,17 +53,21 @@ impl Parser<'_> {
                     m.freetypes.extend(self.free_types()?);
                     continue;
                 }
-                // ProB's own clauses, named rather than taken for a typo.
+                // ProB's named formulas: `name == formula; ...`.
                 if let TokenKind::Ident(name) = &token.kind
-                    && let Some(what) = match name.as_str() {
-                        "EXPRESSIONS" | "PREDICATES" => Some("named formulas to evaluate"),
-                        _ => None,
-                    }
+                    && (name == "EXPRESSIONS" || name == "PREDICATES")
                 {
-                    return Err(self.error_at(
-                        &token,
-                        format!("not supported yet: the `{name}` clause (ProB's {what})"),
-                    ));
+                    self.bump();
+                    loop {
+                        let formula = self.ident()?;
+                        self.expect_sym(Sym::DefEq)?;
+                        self.expr()?;
+                        m.named_formulas.push(formula);
+                        if !self.eat_sym(Sym::Semicolon) {
+                            break;
+                        }
+                    }
+                    continue;
                 }
                 let mut d = self.expected("a clause keyword or `END`");
                 if !seen.is_empty() && token.kind != TokenKind::Eof {

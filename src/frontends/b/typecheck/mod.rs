@@ -43,7 +43,7 @@ mod tests;
 mod unify;
 
 pub use given_sets::{PROB_DEFAULT_MAXINT, PROB_DEFAULT_MININT, PROB_DEFAULT_SET_SIZE};
-pub use preferences::{MachinePreferences, machine_preferences};
+pub use preferences::{MachinePreferences, definition_bool, machine_preferences};
 pub use unify::type_to_string;
 
 use crate::diag::Diagnostic;

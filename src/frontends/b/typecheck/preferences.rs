@@ -22,7 +22,7 @@ use crate::frontends::b::ast::{Definition, Machine};
 use crate::frontends::b::parser::parse_expression;
 
 /// The body of a definition, `TRUE` or `FALSE`, read from the source text.
-fn definition_bool(def: &Definition, file: &SourceFile) -> Result<bool, Diagnostic> {
+pub fn definition_bool(def: &Definition, file: &SourceFile) -> Result<bool, Diagnostic> {
     let body = file
         .text
         .get(def.span.start as usize..def.span.end as usize)

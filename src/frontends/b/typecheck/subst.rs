@@ -111,7 +111,8 @@ impl Checker {
             }
             SubstKind::OpCall(_, op, _) => self.error(
                 Diagnostic::error(op.span, format!("unknown operation `{}`", op.name))
-                    .with_note("only operations of machines named in INCLUDES, IMPORTS or EXTENDS can be called"),
+                    .with_note("only operations of machines named in INCLUDES, IMPORTS or EXTENDS can be called \
+                                (and the machine's own with `SET_PREF_ALLOW_LOCAL_OPERATION_CALLS == TRUE`)"),
             ),
         }
     }

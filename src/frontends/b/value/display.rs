@@ -4,6 +4,7 @@
 //! free types ([`ValueShape`]).
 
 use std::fmt;
+use std::fmt::Write as _;
 
 use super::{Value, sequences};
 use crate::frontends::b::types::{FreeType, GivenSet, ValueShape};
@@ -92,7 +93,21 @@ fn write_value(
         Value::Big(b) => write!(f, "{b}"),
         Value::Bool(true) => f.write_str("TRUE"),
         Value::Bool(false) => f.write_str("FALSE"),
-        Value::Str(s) => write!(f, "\"{s}\""),
+        Value::Str(s) => {
+            // As a B string literal: quotes, backslashes and line ends escaped.
+            f.write_char('"')?;
+            for c in s.chars() {
+                match c {
+                    '"' => f.write_str("\\\"")?,
+                    '\\' => f.write_str("\\\\")?,
+                    '\n' => f.write_str("\\n")?,
+                    '\t' => f.write_str("\\t")?,
+                    '\r' => f.write_str("\\r")?,
+                    c => f.write_char(c)?,
+                }
+            }
+            f.write_char('"')
+        }
         Value::Symbolic(s) => f.write_str(&s.text),
         Value::Elem(e) => match sets
             .get(e.set as usize)
@@ -248,6 +263,10 @@ mod tests {
         let seq = sequences::from_owned([Value::Bool(true), Value::str("a")]);
         assert_eq!(seq.display(&sets).to_string(), "[TRUE,\"a\"]");
         assert_eq!(Value::empty_set().display(&sets).to_string(), "{}");
+        assert_eq!(
+            Value::str("\"a\\\nb").display(&sets).to_string(),
+            r#""\"a\\\nb""#
+        );
     }
 
     #[test]
