@@ -1376,3 +1376,28 @@ fn enumeration_errors_within_its_head_start_are_reported() {
         "{found:?}"
     );
 }
+
+/// An existential asserted true whose variables have many candidates
+/// (`#x.(x : 1..n --> {-1, 0, 1} & ..)` under a `!`) is solved over fresh
+/// variables standing for a witness, not unrolled: the stones that weigh
+/// every load from 1 to the stone's weight on a balance (Lamport's puzzle,
+/// ProB's StonePuzzle machines), a scalar witness beside it. Against
+/// enumeration.
+#[test]
+fn asserted_existentials_are_solved_over_witness_variables() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (n, weight, extra) in [
+        (4, 25, ""),
+        (3, 13, ""),
+        (4, 20, " & #k.(k : 0..200 & k * k = st(4) * st(4))"),
+    ] {
+        let text = format!(
+            "MACHINE Stones\nCONSTANTS st\nPROPERTIES st : 1..{n} --> 1..{weight} & \
+             SIGMA(i).(i : 1..{n} | st(i)) = {weight} & \
+             !w.(w : 1..{weight} => #x.(x : 1..{n} --> {{-1, 0, 1}} & \
+             w = SIGMA(i).(i : 1..{n} | st(i) * x(i)))) & \
+             !i.(i : 1..{n} - 1 => st(i) <= st(i + 1)){extra}\nEND\n"
+        );
+        solver_finds_what_enumeration_finds(&dir, &text);
+    }
+}

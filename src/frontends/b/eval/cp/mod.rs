@@ -45,6 +45,13 @@
 //!   (unrolled; over `dom(f)` of a total function, or the universe of an
 //!   unknown set with the membership reified), function spaces (with
 //!   `all_different` for injections), `min` and `max` of sets;
+//! * an existential asserted true (a conjunct, or under `!` and `=>`)
+//!   whose variables range over known scalars or total functions into
+//!   them, with at least 64 candidates (`!w.(w : 1..70 => #x.(x : 1..6
+//!   --> {-1, 0, 1} & w = SIGMA(...)))`), over fresh variables standing
+//!   for a witness, which the solver branches on after the unknowns and
+//!   a solution does not include; a smaller one, and one anywhere else,
+//!   is unrolled over its instances;
 //! * a typing set that reads another unknown scalar (`f : 1..n --> S`)
 //!   splits the search: one model per value of it ([`model::Built::Split`]).
 //!

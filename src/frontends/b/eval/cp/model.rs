@@ -163,6 +163,14 @@ const MAX_INSTANCES: usize = 1 << 16;
 /// limits, is left to answer.
 const MAX_ENCODED: usize = 1 << 16;
 
+/// The fewest candidates of an asserted existential's variables for which
+/// fresh solver variables stand for them ([`Model::witnessed`]).
+const MIN_WITNESS_SPACE: f64 = 64.0;
+
+/// An existential's variables, each with its generating set, and its
+/// other conditions.
+type WitnessedBinder = (Vec<(u32, CExpr)>, Vec<CPred>);
+
 /// Polls the run's budget for the solver.
 #[derive(Default)]
 struct Budget {
@@ -1342,6 +1350,11 @@ impl<'i> Model<'i> {
                 }
                 Ok(())
             }),
+            // Many instances, each variable of a known set the solver can
+            // encode: fresh variables are the witness.
+            PK::Exists(s) if let Some((binds, checks)) = self.witnessed(s)? => {
+                self.post_witnessed(guards, s, &binds, &checks)
+            }
             // One instance (a `LET`, or every variable named by an
             // equality): its conditions hold.
             PK::Exists(s) => self.over_instances(s, p.span, |m, instances, residual| {
@@ -1368,6 +1381,104 @@ impl<'i> Model<'i> {
                 Ok(())
             }
         }
+    }
+
+    /// The variables of an existential asserted true (`#x.(x : S & P)`)
+    /// that fresh solver variables can stand for, with its conditions:
+    /// each variable bound by one generator over a known set the solver
+    /// encodes with bounded variables (scalars, total functions into
+    /// them), the rest checks, and at least [`MIN_WITNESS_SPACE`]
+    /// candidates together (fewer unroll into a disjunction, which
+    /// propagates as well).
+    fn witnessed(&mut self, s: &Solver) -> T<Option<WitnessedBinder>> {
+        use super::super::ir::Gen;
+        let mut binds: Vec<(u32, CExpr)> = Vec::new();
+        let mut checks = Vec::new();
+        let reads_binder = |e: &CExpr| {
+            let mut slots = Vec::new();
+            plan::expr_slots(e, &mut slots);
+            slots.iter().any(|v| s.vars.contains(v))
+        };
+        for step in &s.steps {
+            match step {
+                SolveStep::Bind(k, Gen::In(set))
+                    if s.vars.contains(k)
+                        && !binds.iter().any(|(j, _)| j == k)
+                        && !self.reads_unknown(set)
+                        && !reads_binder(set) =>
+                {
+                    binds.push((*k, set.clone()));
+                }
+                SolveStep::Check(p) => checks.push(p.clone()),
+                _ => return Ok(None),
+            }
+        }
+        if binds.len() != s.vars.len() {
+            return Ok(None);
+        }
+        let mut space = 1.0;
+        for (_, set) in &binds {
+            match self.witness_space(set) {
+                Some(n) => space *= n,
+                None => return Ok(None),
+            }
+        }
+        Ok((space >= MIN_WITNESS_SPACE).then_some((binds, checks)))
+    }
+
+    /// How many values a witness in `set` may take, where fresh bounded
+    /// variables encode it: a known set of scalars, or a total function
+    /// from a known set into such values.
+    fn witness_space(&mut self, set: &CExpr) -> Option<f64> {
+        match &set.kind {
+            EK::Binary(op, d, r) if total_function(*op).is_some() => {
+                let n = self.known_set(d).ok()?.len();
+                if n > MAX_ENCODED {
+                    return None;
+                }
+                Some(self.witness_space(r)?.powi(n as i32))
+            }
+            EK::Ints(_) => None,
+            _ if pow_of(set).is_some() || is_function_space(set) => None,
+            _ => match self.scalar_set(set).ok()? {
+                ScalarSet::Interval(lo, hi) if lo <= hi && hi - lo <= WIDE => {
+                    Some((hi - lo + 1) as f64)
+                }
+                ScalarSet::Values(_, values) if !values.is_empty() => Some(values.len() as f64),
+                _ => None,
+            },
+        }
+    }
+
+    /// Posts an existential's conditions over fresh variables standing for
+    /// its bound variables ([`Self::witnessed`]): where it is asserted, a
+    /// witness exists exactly when they have a solution. They are not
+    /// sought (a valuation is not repeated per witness): the solver
+    /// branches on them after the unknowns.
+    fn post_witnessed(
+        &mut self,
+        guards: &[Literal],
+        s: &Solver,
+        binds: &[(u32, CExpr)],
+        checks: &[CPred],
+    ) -> T<()> {
+        let sought = self.decision.len();
+        let mut encodings = Vec::with_capacity(binds.len());
+        for (k, set) in binds {
+            encodings.push((*k, self.encode(set)?));
+        }
+        self.decision.truncate(sought);
+        for (k, enc) in encodings {
+            let alias = match enc {
+                Enc::Scalar(kind, x) => (Term::Lin(Lin::var(x)), Some((kind, x))),
+                Enc::Set(t) => (Term::Set(t), None),
+                f @ Enc::Function { .. } => (Term::Fun(f), None),
+            };
+            self.aliases.insert(k, alias);
+        }
+        let posted = checks.iter().try_for_each(|c| self.post_under(guards, c));
+        self.end_aliases(s);
+        posted
     }
 
     /// The items of `card({e1, ..., en}) = n` (either way round): the
