@@ -1394,18 +1394,13 @@ impl<'i> Model<'i> {
         use super::super::ir::Gen;
         let mut binds: Vec<(u32, CExpr)> = Vec::new();
         let mut checks = Vec::new();
-        let reads_binder = |e: &CExpr| {
-            let mut slots = Vec::new();
-            plan::expr_slots(e, &mut slots);
-            slots.iter().any(|v| s.vars.contains(v))
-        };
         for step in &s.steps {
             match step {
                 SolveStep::Bind(k, Gen::In(set))
                     if s.vars.contains(k)
                         && !binds.iter().any(|(j, _)| j == k)
                         && !self.reads_unknown(set)
-                        && !reads_binder(set) =>
+                        && !reads_binder(s, set) =>
                 {
                     binds.push((*k, set.clone()));
                 }
@@ -2134,11 +2129,7 @@ impl<'i> Model<'i> {
             _ => return None,
         }
         let over_unknowns = parts.iter().any(|(_, e)| self.reads_unknown(e));
-        let reads_binder = parts.iter().any(|(_, e)| {
-            let mut slots = Vec::new();
-            plan::expr_slots(e, &mut slots);
-            slots.iter().any(|v| s.vars.contains(v))
-        });
+        let reads_binder = parts.iter().any(|(_, e)| reads_binder(s, e));
         (over_unknowns && !reads_binder).then_some(parts)
     }
 
@@ -3988,6 +3979,13 @@ impl<'i> Model<'i> {
 
 /// `e` without its memo: a memo (of a definition used more than once,
 /// `(i, j) : dom(board)`) stands for its expression.
+/// Whether `e` reads a variable of binder `s`.
+fn reads_binder(s: &Solver, e: &CExpr) -> bool {
+    let mut slots = Vec::new();
+    plan::expr_slots(e, &mut slots);
+    slots.iter().any(|v| s.vars.contains(v))
+}
+
 fn unmemo(e: &CExpr) -> &CExpr {
     match &e.kind {
         EK::Memo(m) => &m.expr,
