@@ -7,6 +7,7 @@ use crate::cli_support::{CheckRun, Output, run_orbit};
 use orbit::frontends::b::eval::cp::ConstantSolver;
 use orbit::frontends::b::load::{LoadOptions, load_model};
 use orbit::frontends::b::value::Value;
+use orbit::frontends::b::value::relations::{self, Applied};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -1399,5 +1400,71 @@ fn asserted_existentials_are_solved_over_witness_variables() {
              !i.(i : 1..{n} - 1 => st(i) <= st(i + 1)){extra}\nEND\n"
         );
         solver_finds_what_enumeration_finds(&dir, &text);
+    }
+}
+
+/// A product of two unknowns whose domains are too wide to split into one
+/// case per value is left to the solver's bounds propagator, exact once
+/// both factors are fixed: the four factorisations of 391 within
+/// ±2000, and a program whose values the interpreter constraint fixes
+/// (ProB's SynthesisModel3: `x * (x + 1) + 1` from three examples).
+#[test]
+fn products_of_unknowns_with_wide_domains_are_solved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE Wide\nCONSTANTS x, y\nPROPERTIES\n  x : -2000..2000 & y : -2000..2000 \
+                & x * y = 391 & x < y\nEND\n";
+    let pairs: Vec<(i64, i64)> = valuations(&dir, text, ConstantSolver::Cp)
+        .expect("solved")
+        .iter()
+        .map(|v| match (&v[0], &v[1]) {
+            (Value::Int(x), Value::Int(y)) => (*x, *y),
+            other => panic!("not integers: {other:?}"),
+        })
+        .collect();
+    assert_eq!(pairs, vec![(-391, -1), (-23, -17), (1, 391), (17, 23)]);
+
+    let synthesis = "MACHINE Synthesis\nSETS INSTR = {plus, minus, one, mul}\n\
+        CONSTANTS Program, In1, In2, Vals\nPROPERTIES\n\
+        Program : 1..4 --> INSTR & In1 : 1..4 --> 0..3 & In2 : 1..4 --> 0..3 &\n\
+        !i.(i : 1..4 => In1(i) < i & In2(i) < i & (Program(i) : {plus, mul} => In1(i) <= In2(i))) &\n\
+        ran(In1) \\/ ran(In2) = 0..3 &\n\
+        Vals : ((1..3) * (0..4)) --> -1024..1024 &\n\
+        !ex.(ex : 1..3 => Vals(ex |-> 0) = ex & Vals(ex |-> 4) = ex * (ex + 1) + 1 &\n\
+          !loc.(loc : 1..4 =>\n\
+            (Program(loc) = plus => Vals(ex |-> loc) = Vals(ex |-> In1(loc)) + Vals(ex |-> In2(loc))) &\n\
+            (Program(loc) = minus => Vals(ex |-> loc) = Vals(ex |-> In1(loc)) - Vals(ex |-> In2(loc))) &\n\
+            (Program(loc) = mul => Vals(ex |-> loc) = Vals(ex |-> In1(loc)) * Vals(ex |-> In2(loc))) &\n\
+            (Program(loc) = one => Vals(ex |-> loc) = 1 & In1(loc) = 0 & In2(loc) = 0)))\nEND\n";
+    let programs = valuations(&dir, synthesis, ConstantSolver::Cp).expect("solved");
+    assert!(!programs.is_empty());
+    // Each program computes x * (x + 1) + 1 on every input, not only the
+    // three examples: run it on 4.
+    for v in &programs {
+        let (program, in1, in2) = (&v[0], &v[1], &v[2]);
+        let at = |f: &Value, i: i64| -> Value {
+            let Value::Set(pairs) = f else {
+                panic!("not a function: {f:?}")
+            };
+            match relations::apply(pairs, &Value::Int(i)) {
+                Applied::Value(v) => v.clone(),
+                other => panic!("{f:?}({i}): {other:?}"),
+            }
+        };
+        let mut vals = vec![4i64];
+        for loc in 1..=4 {
+            let (a, b) = match (at(in1, loc), at(in2, loc)) {
+                (Value::Int(a), Value::Int(b)) => (vals[a as usize], vals[b as usize]),
+                other => panic!("not integers: {other:?}"),
+            };
+            // INSTR = {plus, minus, one, mul}, by index.
+            vals.push(match at(program, loc) {
+                Value::Elem(e) if e.index == 0 => a + b,
+                Value::Elem(e) if e.index == 1 => a - b,
+                Value::Elem(e) if e.index == 2 => 1,
+                Value::Elem(e) if e.index == 3 => a * b,
+                other => panic!("not an instruction: {other:?}"),
+            });
+        }
+        assert_eq!(vals[4], 21, "{v:?}");
     }
 }

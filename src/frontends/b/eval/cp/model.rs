@@ -3720,10 +3720,18 @@ impl<'i> Model<'i> {
             (y, x)
         };
         if size(self, y) > MAX_FACTOR_VALUES {
-            return Err(unsupported(
-                span,
-                "a product of two unknowns with large domains",
-            ));
+            // Too many cases to split: the solver's bounds propagator,
+            // exact once both factors are fixed, where no corner product
+            // leaves 32 bits.
+            let bound = |m: &Self, v: DomainId| m.lb(v).abs().max(m.ub(v).abs());
+            if bound(self, x).saturating_mul(bound(self, y)) > i64::from(i32::MAX) {
+                return Err(unsupported(
+                    span,
+                    "a product of two unknowns with large domains",
+                ));
+            }
+            pumpkin_constraints::times(x, y, z, self.tag).post(&mut self.cp);
+            return Ok(());
         }
         for v in self.lb(y)..=self.ub(y) {
             let v32 = check_i32(v, span)?;
