@@ -276,6 +276,15 @@ END
     let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(json(&out)["states"], 3);
+    // observe holds, fvprintf is its value, and no argument follows the
+    // model: ARGC is 0 (ProB's SheBang: `Main(a)` with `a = ARGC`).
+    let text = "MACHINE Args\nDEFINITIONS \"LibraryIO.def\"\nVARIABLES x\nINVARIANT x : 0..7\n\
+                INITIALISATION x := 0\nOPERATIONS Main(a) = SELECT x = 0 & a = ARGC & observe(a) \
+                THEN x := fvprintf(\"out.txt\", \"~w\", 7) END\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 2);
+    assert_eq!(json(&out)["transitions"], 1);
     // LibraryMeta.def may be included; its facts about ProB's own run are
     // refused where used.
     let meta = |assertion: &str| {

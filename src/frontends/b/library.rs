@@ -92,6 +92,16 @@ pub enum External {
     /// `vprintf(format, value)` (of `LibraryIO`): prints during ProB's
     /// animation and is `value`.
     Vprintf,
+    /// `fvprintf(file, format, value)`: [`External::Vprintf`] into a file.
+    Fvprintf,
+    /// `observe(x)` (a predicate of `LibraryIO`): ProB prints `x`'s
+    /// values as its solver finds them; true.
+    Observe,
+    /// `tobserve(x)`: [`External::Observe`] with timings; true.
+    Tobserve,
+    /// `ARGC` (of `LibraryIO`): how many command-line arguments follow the
+    /// model on ProB's command line; orbit passes a model none, so 0.
+    Argc,
     /// `INT_TO_DEC_STRING(i, p)` (of `LibraryStrings`): `i / 10^p` written
     /// in decimal with `p` digits after the point (`p <= 0`: `i` followed
     /// by `-p` zeros).
@@ -138,7 +148,7 @@ pub enum External {
 }
 
 /// Every external function orbit implements, with its name in ProB's libraries.
-const NAMES: [(External, &str); 47] = [
+const NAMES: [(External, &str); 51] = [
     (External::StringAppend, "STRING_APPEND"),
     (External::StringLength, "STRING_LENGTH"),
     (External::StringConc, "STRING_CONC"),
@@ -167,6 +177,10 @@ const NAMES: [(External, &str); 47] = [
     (External::Printf, "printf"),
     (External::Fprintf, "fprintf"),
     (External::Vprintf, "vprintf"),
+    (External::Fvprintf, "fvprintf"),
+    (External::Observe, "observe"),
+    (External::Tobserve, "tobserve"),
+    (External::Argc, "ARGC"),
     (External::IntToDecString, "INT_TO_DEC_STRING"),
     (External::DecStringToInt, "DEC_STRING_TO_INT"),
     (External::ToString, "TO_STRING"),
@@ -209,7 +223,8 @@ impl External {
             StringAppend | StringJoin | StringSplit | StringContainsString | FormatToString
             | AssertTrue | Less | Printf | Vprintf | IntToDecString | DecStringToInt | SinX
             | CosX | TanX | Gcd | BitAnd | BitOr | BitXor | BitShiftLeft | BitShiftRight => 2,
-            SubString | AssertExpr | Fprintf | LogX => 3,
+            SubString | AssertExpr | Fprintf | Fvprintf | LogX => 3,
+            Argc => 0,
             _ => 1,
         }
     }
@@ -223,6 +238,8 @@ impl External {
                 | External::AssertTrue
                 | External::Less
                 | External::Printf
+                | External::Observe
+                | External::Tobserve
                 | External::Fprintf
                 | External::Enumerate
         )
@@ -341,6 +358,9 @@ impl External {
             FormatToString => text(format_to_string(&string(0)?, seq(1)?)?),
             Force => args[0].clone(),
             Vprintf => args[1].clone(),
+            Fvprintf => args[2].clone(),
+            Observe | Tobserve => Value::Bool(true),
+            Argc => Value::Int(0),
             Enumerate => Value::Bool(true),
             Less => Value::Bool(args[0] < args[1]),
             Printf | Fprintf => Value::Bool(true),
@@ -609,7 +629,15 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   EXTERNAL_SUBSTITUTION_FPRINTF(T) == STRING * STRING * seq(T);
   FPRINTF(file, format, args) == skip;
   EXTERNAL_FUNCTION_vprintf(T) == STRING * T --> T;
-  vprintf(format, value) == value
+  vprintf(format, value) == value;
+  EXTERNAL_FUNCTION_fvprintf(T) == STRING * STRING * T --> T;
+  fvprintf(file, format, value) == value;
+  EXTERNAL_PREDICATE_observe(T) == T;
+  observe(value) == 1 = 1;
+  EXTERNAL_PREDICATE_tobserve(T) == T;
+  tobserve(value) == 1 = 1;
+  EXTERNAL_FUNCTION_ARGC == INTEGER;
+  ARGC == 0
 "
         }
         // Facts about ProB's own run (its version, its state space, the
@@ -779,6 +807,14 @@ mod tests {
         assert_eq!(Printf.apply(&[s("~w~n"), Value::Int(3)]), yes);
         assert_eq!(Fprintf.apply(&[s("f"), s("~w~n"), Value::Int(3)]), yes);
         assert_eq!(Less.apply(&[Value::Int(2), Value::Int(2)]), no);
+        // observe prints in ProB and holds; no argument follows a model.
+        assert!(Observe.is_predicate() && !Fvprintf.is_predicate());
+        assert_eq!(Observe.apply(&[Value::Int(3)]), yes);
+        assert_eq!(
+            Fvprintf.apply(&[s("f"), s("~w"), Value::Int(3)]),
+            Ok(Value::Int(3))
+        );
+        assert_eq!(Argc.apply(&[]), Ok(Value::Int(0)));
         assert!(StringIsInt.is_predicate() && !AssertExpr.is_predicate());
         let pair = |a, b| Value::pair(Value::Int(a), Value::Int(b));
         assert_eq!(

@@ -517,8 +517,12 @@ impl Parser<'_> {
                     .by_name
                     .contains_key(&format!("EXTERNAL_PREDICATE_{name}")))
         {
-            self.expect_sym(Sym::LParen)?;
-            let args = self.expr_list(Sym::RParen)?;
+            let args = if f.arity() == 0 {
+                Vec::new()
+            } else {
+                self.expect_sym(Sym::LParen)?;
+                self.expr_list(Sym::RParen)?
+            };
             if args.len() != f.arity() {
                 return Err(Diagnostic::error(
                     self.span_from(start),

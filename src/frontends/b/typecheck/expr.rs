@@ -465,6 +465,12 @@ impl Checker {
                 let value = self.terms.var();
                 (vec![string, value], value)
             }
+            Fvprintf => {
+                let value = self.terms.var();
+                (vec![string, string, value], value)
+            }
+            Observe | Tobserve => (vec![self.terms.var()], self.terms.bool()),
+            Argc => (vec![], int),
             IntToDecString => (vec![int, int], string),
             DecStringToInt => (vec![string, int], int),
             ToString => {
