@@ -161,6 +161,13 @@ fn scopes_and_goal() {
     assert_eq!(show(&m.scopes[0].1), "(Interval 1 3)");
     assert_eq!(show(&m.scopes[1].1), "4");
     assert_eq!(show(m.goal.as_ref().unwrap()), "(Eq x 3)");
+    // With parameters GOAL is only a macro (ProB's B4MSecure test
+    // generation: `GOAL(user, ...) == ...` used inside `#`).
+    let m = parse(
+        "MACHINE M DEFINITIONS GOAL(u) == (u = x)
+         VARIABLES x INVARIANT x : NAT INITIALISATION x := 0 END",
+    );
+    assert!(m.goal.is_none());
 }
 
 #[test]

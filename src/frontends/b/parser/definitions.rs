@@ -393,6 +393,11 @@ impl Parser<'_> {
     }
 
     /// Names of all definitions, in order, with their indices.
+    /// How many parameters definition `def` takes.
+    pub(super) fn definition_arity(&self, def: usize) -> usize {
+        self.defs.defs.get(def).map_or(0, |d| d.params.len())
+    }
+
     pub(super) fn definition_names(&self) -> Vec<(usize, Ident)> {
         self.defs
             .defs

@@ -112,7 +112,9 @@ impl Parser<'_> {
                     },
                     size,
                 ));
-            } else if def_name.name == "GOAL" {
+            } else if def_name.name == "GOAL" && self.definition_arity(index) == 0 {
+                // With parameters `GOAL` is a macro like any other, not the
+                // state predicate ProB's model checker looks for.
                 m.goal = Some(self.parse_definition_body(index, |p| p.expr())?);
             } else if def_name.name == "SCOPE" {
                 m.scope = Some(self.parse_definition_body(index, |p| p.expr())?);
