@@ -1468,3 +1468,67 @@ fn products_of_unknowns_with_wide_domains_are_solved() {
         assert_eq!(vals[4], 21, "{v:?}");
     }
 }
+
+/// With `--bound-integers` an integer nothing bounds is labelled within
+/// MININT..MAXINT, but a value propagation fixes beyond is kept, as ProB's
+/// CLP(FD) keeps it: the interpreter constraint of ProB's SynthesisModel
+/// fixes every intermediate value (4 and 8, beyond MAXINT = 3) once the
+/// program is chosen. Against a brute force over the programs.
+#[test]
+fn values_propagation_fixes_beyond_maxint_are_kept() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let options = LoadOptions {
+        bound_integers: true,
+        constant_solver: ConstantSolver::Cp,
+        ..LoadOptions::default()
+    };
+    let shifted = "MACHINE Shifted\nCONSTANTS a, b\nPROPERTIES a : INTEGER & b : INTEGER & \
+                   a = 7 + b & b : 0..5 & c : INTEGER\nEND\n"
+        .replace("CONSTANTS a, b", "CONSTANTS a, b, c");
+    let found = valuations_with(&dir, &shifted, &options).expect("solved");
+    // a = 7..12 by propagation; c labelled within MININT..MAXINT = -1..3.
+    assert_eq!(found.len(), 6 * 5, "{found:?}");
+
+    let synthesis = "MACHINE Synthesis\nSETS INSTR = {plus, minus, one}\n\
+        CONSTANTS N, Program, In1, In2, Vals\nPROPERTIES\n\
+        N : 1..3 & Program : 1..N --> INSTR & In1 : 1..N --> 0..(N-1) & In2 : 1..N --> 0..(N-1) &\n\
+        !i.(i : 1..N => In1(i) < i & In2(i) < i) &\n\
+        Vals : ((1..2) * (0..N)) --> INTEGER &\n\
+        !ex.(ex : 1..2 => Vals(ex |-> 0) = ex & Vals(ex |-> N) = 4 * ex &\n\
+          !loc.(loc : 1..N =>\n\
+            (Program(loc) = plus => Vals(ex |-> loc) = Vals(ex |-> In1(loc)) + Vals(ex |-> In2(loc))) &\n\
+            (Program(loc) = minus => Vals(ex |-> loc) = Vals(ex |-> In1(loc)) - Vals(ex |-> In2(loc))) &\n\
+            (Program(loc) = one => Vals(ex |-> loc) = 1)))\nEND\n";
+    let found = valuations_with(&dir, synthesis, &options).expect("solved");
+    // Every program of 1..3 instructions whose inputs precede it, run on
+    // the inputs 1 and 2.
+    let mut programs = 0;
+    for n in 1..=3usize {
+        let choices: Vec<usize> = (1..=n).map(|loc| 3 * loc * loc).collect();
+        let total: usize = choices.iter().product();
+        for mut code in 0..total {
+            let mut steps = Vec::new();
+            for loc in 1..=n {
+                let (op, a, b) = (code % 3, (code / 3) % loc, (code / 3 / loc) % loc);
+                code /= 3 * loc * loc;
+                steps.push((op, a, b));
+            }
+            let computes = |x: i64| {
+                let mut vals = vec![x];
+                for &(op, a, b) in &steps {
+                    vals.push(match op {
+                        0 => vals[a] + vals[b],
+                        1 => vals[a] - vals[b],
+                        _ => 1,
+                    });
+                }
+                vals[n]
+            };
+            if computes(1) == 4 && computes(2) == 8 {
+                programs += 1;
+            }
+        }
+    }
+    assert!(programs > 0);
+    assert_eq!(found.len(), programs, "{found:?}");
+}

@@ -536,7 +536,7 @@ impl Interpreter {
                 message: "stopped while solving the constants".into(),
                 stopped: Some(reason),
             }),
-            Solved::Unsupported(u) => Err(EvalError {
+            Solved::Unsupported(u) | Solved::UnsatWithinRange(u) => Err(EvalError {
                 span: u.span,
                 message: format!(
                     "not supported yet by the constraint solver (--solver cp): {}; \

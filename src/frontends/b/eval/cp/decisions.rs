@@ -61,6 +61,26 @@ impl<B: Brancher> Recording<B> {
     }
 }
 
+impl<B> Recording<B> {
+    /// The decisions behind a solution (as [`Recording::decisions_of`])
+    /// taken before the first on `x`; `None` where none is on `x`
+    /// (propagation fixed it).
+    pub(super) fn decisions_before(
+        &self,
+        x: DomainId,
+        value_of: impl Fn(DomainId) -> i32,
+    ) -> Option<Vec<Predicate>> {
+        let decided: Vec<Predicate> = self
+            .decisions
+            .iter()
+            .copied()
+            .filter(|p| holds(*p, value_of(p.get_domain())))
+            .collect();
+        let first = decided.iter().position(|p| p.get_domain() == x)?;
+        Some(decided[..first].to_vec())
+    }
+}
+
 /// Whether `p` holds where its variable has `value`.
 fn holds(p: Predicate, value: i32) -> bool {
     let rhs = p.get_right_hand_side();

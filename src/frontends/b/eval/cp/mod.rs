@@ -136,6 +136,10 @@ pub(crate) enum Solved {
     Small,
     /// The run's budget ran out.
     Stopped(workers::StopReason),
+    /// No valuation within the range the solver gives integers nothing
+    /// bounds: unknown beyond it (a case of a split; refused as
+    /// [`Solved::Unsupported`] where no case has a valuation).
+    UnsatWithinRange(Unsupported),
     /// The model is built and worth solving (`check_only`); `alone`: an
     /// integer is bounded only by propagation, so enumeration, which
     /// cannot see that bound, must not race the solver.
@@ -391,18 +395,26 @@ impl Interpreter {
     ) -> Solved {
         let mut cases = 0;
         let bijections = permutations_as_bijections(conjuncts);
-        self.solve_case(
+        match self.solve_case(
             unknowns,
             bijections.as_deref().unwrap_or(conjuncts),
             auto,
             check_only,
             &mut Vec::new(),
             &mut cases,
-        )
+            false,
+        ) {
+            Solved::UnsatWithinRange(u) => Solved::Unsupported(u),
+            solved => solved,
+        }
     }
 
     /// [`Self::solve_unknowns`] with the constants of `fixed` fixed; a
     /// split solves each case in turn (at most [`MAX_CASES`] in all).
+    /// `beyond`: integers nothing bounds are labelled within MININT..MAXINT
+    /// rather than cut to it ([`model::Model::label_beyond_range`]), as
+    /// a case is solved again where the cut leaves it no solution.
+    #[allow(clippy::too_many_arguments)]
     fn solve_case<'i>(
         &'i self,
         unknowns: &dyn Fn() -> model::Unknowns<'i>,
@@ -411,9 +423,11 @@ impl Interpreter {
         check_only: bool,
         fixed: &mut Vec<(usize, Value)>,
         cases: &mut usize,
+        beyond: bool,
     ) -> Solved {
         let failed = |f| match f {
             model::Failure::Unsupported(u) => Solved::Unsupported(u),
+            model::Failure::UnsatWithinRange(u) => Solved::UnsatWithinRange(u),
             model::Failure::Unsat => Solved::Valuations(Vec::new()),
             model::Failure::Stopped(reason) => Solved::Stopped(reason),
         };
@@ -423,6 +437,9 @@ impl Interpreter {
             let mut m = model::Model::new(self, unknowns(), &deferred);
             for (k, v) in fixed.iter() {
                 m.fix(*k, v.clone());
+            }
+            if beyond {
+                m.label_beyond_range();
             }
             match m.build(conjuncts, auto) {
                 Ok(model::Built::Ready { alone }) if check_only => {
@@ -440,26 +457,51 @@ impl Interpreter {
                         });
                     }
                     let mut all = Vec::new();
+                    let mut beyond_range = None;
                     for v in values {
                         fixed.push((k, v));
                         // Each case is within the solver's reach, or none:
                         // `auto` has chosen the solver.
-                        let solved =
-                            self.solve_case(unknowns, conjuncts, false, check_only, fixed, cases);
+                        let solved = self.solve_case(
+                            unknowns, conjuncts, false, check_only, fixed, cases, beyond,
+                        );
                         fixed.pop();
                         match solved {
                             Solved::Valuations(v) => all.extend(v),
+                            Solved::UnsatWithinRange(u) => {
+                                beyond_range.get_or_insert(u);
+                            }
                             other => return other,
                         }
                     }
+                    // A case without a solution within the range may have
+                    // one beyond: known only where `--bound-integers` makes
+                    // the other cases' solutions the answer sought (ProB
+                    // labels such integers within MININT..MAXINT).
+                    if let Some(u) = beyond_range {
+                        if all.is_empty() || !self.bound_integers {
+                            return Solved::UnsatWithinRange(u);
+                        }
+                        self.bound_at_run_time
+                            .store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
                     all.sort();
                     return Solved::Valuations(all);
+                }
+                Err(model::Failure::Unsat) if !beyond && m.may_label_beyond_range() => {
+                    return self
+                        .solve_case(unknowns, conjuncts, auto, check_only, fixed, cases, true);
                 }
                 Err(model::Failure::Unsat) => return failed(m.unsat_within_range()),
                 Err(f) => return failed(f),
             }
         };
+        let again = !beyond && m.may_label_beyond_range();
         match m.solutions() {
+            Ok(valuations) if !valuations.is_empty() || !again => Solved::Valuations(valuations),
+            Ok(_) | Err(model::Failure::Unsat | model::Failure::UnsatWithinRange(_)) if again => {
+                self.solve_case(unknowns, conjuncts, auto, check_only, fixed, cases, true)
+            }
             Ok(valuations) => Solved::Valuations(valuations),
             Err(f) => failed(f),
         }

@@ -40,6 +40,9 @@ pub(super) enum Failure {
     Unsupported(Unsupported),
     /// A conjunct over known values alone is false: no valuation.
     Unsat,
+    /// No valuation within the range given to integers nothing bounds
+    /// ([`Model::unsat_within_range`]): beyond it, there may be one.
+    UnsatWithinRange(Unsupported),
     /// The run's budget ran out while evaluating.
     Stopped(workers::StopReason),
 }
@@ -262,6 +265,16 @@ pub(super) struct Model<'i> {
     /// Those of them whose typing interval is wider than [`WIDE`]
     /// (`x : NAT` with `SET_PREF_MAXINT == 2147483647`): cut to it.
     clamped: Vec<DomainId>,
+    /// Those of them that propagation left open, with `--bound-integers`
+    /// and [`Model::label_beyond_range`]: search labels them only within MININT..MAXINT (the lower and the
+    /// upper cut, where that side was open), as ProB labels an integer
+    /// nothing bounds; a value propagation fixes beyond is a solution.
+    labelled_in_range: Vec<(DomainId, Option<i32>, Option<i32>)>,
+    /// Whether such integers are labelled ([`Model::label_beyond_range`])
+    /// rather than cut to MININT..MAXINT before the search.
+    label_beyond_range: bool,
+    /// The integers cut so.
+    cut_to_range: Vec<DomainId>,
     /// See [`Unknowns::trusts_range`].
     trusts_range: bool,
     /// See [`Unknowns::first_only`].
@@ -362,6 +375,9 @@ impl<'i> Model<'i> {
             wide: Vec::new(),
             first_wide: None,
             clamped: Vec::new(),
+            labelled_in_range: Vec::new(),
+            label_beyond_range: false,
+            cut_to_range: Vec::new(),
             trusts_range: unknowns.trusts_range,
             first_only: unknowns.first_only,
             small: unknowns.small,
@@ -531,7 +547,6 @@ impl<'i> Model<'i> {
                 return Err(Failure::Unsat);
             }
         }
-        let mut bounded = false;
         for (what, x, span) in std::mem::take(&mut self.wide) {
             let (lb, ub) = (self.lb(x), self.ub(x));
             let (open_below, open_above) = (lb <= -NARROWED, ub >= NARROWED);
@@ -555,19 +570,47 @@ impl<'i> Model<'i> {
                     ),
                 ));
             }
+            let cut = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            // A bound beyond MAXINT (or below MININT) is kept, the other
+            // side cut at it (`x > 1000` labels 1001 only), as ProB does.
+            let lower = (open_below || !open_above).then(|| cut(minint.min(ub)));
+            let upper = (open_above || !open_below).then(|| cut(maxint.max(lb)));
+            if lower.is_some_and(|lo| upper.is_some_and(|hi| lo > hi)) {
+                return Err(Failure::Unsat);
+            }
+            if self.label_beyond_range {
+                self.labelled_in_range.push((x, lower, upper));
+                continue;
+            }
             let var = || Term::Lin(Lin::var(x));
-            if open_below || !open_above {
-                self.post_cmp(Cmp::Ge, var(), Term::Lin(Lin::constant(minint)), span)?;
+            if let Some(lo) = lower {
+                self.post_cmp(Cmp::Ge, var(), Term::Lin(Lin::constant(lo.into())), span)?;
             }
-            if open_above || !open_below {
-                self.post_cmp(Cmp::Le, var(), Term::Lin(Lin::constant(maxint)), span)?;
+            if let Some(hi) = upper {
+                self.post_cmp(Cmp::Le, var(), Term::Lin(Lin::constant(hi.into())), span)?;
             }
-            bounded = true;
-        }
-        if bounded {
+            self.cut_to_range.push(x);
             self.used_bound();
         }
         Ok(())
+    }
+
+    /// Has the search label the integers nothing bounds within
+    /// MININT..MAXINT, keeping values propagation fixes beyond, instead of
+    /// cutting their domains there before it starts
+    /// ([`Model::labelled_in_range`]): slower where they are searched,
+    /// but it finds the solutions whose integers the other unknowns
+    /// determine (ProB's SynthesisModel: a program's intermediate values).
+    pub(super) fn label_beyond_range(&mut self) {
+        self.label_beyond_range = true;
+    }
+
+    /// Whether the model has cut integers nothing bounds to MININT..MAXINT
+    /// and also searches other unknowns, which may determine them beyond:
+    /// where it finds no solution, [`Model::label_beyond_range`] may.
+    pub(super) fn may_label_beyond_range(&self) -> bool {
+        !self.cut_to_range.is_empty()
+            && self.decision.iter().any(|x| !self.cut_to_range.contains(x))
     }
 
     /// The unknown, encoded constant `c` defines (`k = E`, `E` not reading
@@ -688,12 +731,13 @@ impl<'i> Model<'i> {
             .enumerate()
             .map(|(i, &x)| (x, i))
             .collect();
+        let in_range = std::mem::take(&mut self.labelled_in_range);
         loop {
-            let (values, decided): (Vec<i32>, Option<Vec<Predicate>>) =
+            let (values, decided, beyond) =
                 match self.cp.satisfy(&mut brancher, &mut budget, &mut resolver) {
                     SatisfactionResult::Satisfiable(s) => {
                         let solution = s.solution();
-                        let values = self
+                        let values: Vec<i32> = self
                             .decision
                             .iter()
                             .map(|&x| solution.get_integer_value(x))
@@ -702,7 +746,10 @@ impl<'i> Model<'i> {
                             |x| solution.get_integer_value(x),
                             |x| position.contains_key(&x),
                         );
-                        (values, decided)
+                        let beyond = Self::labelled_beyond_range(&in_range, s.brancher(), |x| {
+                            solution.get_integer_value(x)
+                        });
+                        (values, decided, beyond)
                     }
                     SatisfactionResult::Unsatisfiable(..) => break,
                     SatisfactionResult::Unknown(..) => {
@@ -711,6 +758,15 @@ impl<'i> Model<'i> {
                         ));
                     }
                 };
+            if !beyond.is_empty() {
+                // Labelled beyond MININT..MAXINT: not a solution, nor is any
+                // other labelling there after the same decisions.
+                for clause in beyond {
+                    self.cp.add_clause(clause, self.tag);
+                }
+                self.used_bound();
+                continue;
+            }
             let value_of = |x: DomainId| values[position[&x]];
             let valuation: Vec<Value> = (0..self.nc)
                 .map(|k| match (&self.known[k], &self.enc[k]) {
@@ -749,6 +805,33 @@ impl<'i> Model<'i> {
         out.sort();
         out.dedup();
         Ok(out)
+    }
+
+    /// For each integer of `in_range` ([`Model::labelled_in_range`]) that the search
+    /// labelled (a decision on it is behind the solution) to a value
+    /// beyond its cut: the clause that keeps it within the cut after the
+    /// decisions taken before its first. Empty where every value is in
+    /// range or fixed by propagation.
+    fn labelled_beyond_range<B: pumpkin_core::branching::Brancher>(
+        in_range: &[(DomainId, Option<i32>, Option<i32>)],
+        brancher: &Recording<B>,
+        value_of: impl Fn(DomainId) -> i32 + Copy,
+    ) -> Vec<Vec<Predicate>> {
+        let mut clauses = Vec::new();
+        for &(x, lower, upper) in in_range {
+            let v = value_of(x);
+            let cut = match (lower, upper) {
+                (Some(lo), _) if v < lo => predicate!(x >= lo),
+                (_, Some(hi)) if v > hi => predicate!(x <= hi),
+                _ => continue,
+            };
+            if let Some(before) = brancher.decisions_before(x, value_of) {
+                let mut clause: Vec<Predicate> = before.into_iter().map(|p| !p).collect();
+                clause.push(cut);
+                clauses.push(clause);
+            }
+        }
+        clauses
     }
 
     /// The encoding of the unknown in frame slot `slot`, if it has one.
@@ -1110,13 +1193,13 @@ impl<'i> Model<'i> {
     /// unless the unknowns trust the range ([`Unknowns::trusts_range`]).
     pub(super) fn unsat_within_range(&self) -> Failure {
         match &self.first_wide {
-            Some((what, span)) if !self.trusts_range => unsupported(
-                *span,
-                format!(
+            Some((what, span)) if !self.trusts_range => Failure::UnsatWithinRange(Unsupported {
+                span: *span,
+                what: format!(
                     "{what}: no solution within ±{WIDE}, the range the constraint solver \
                      gives an integer nothing bounds (bound it, e.g. `x : 0..100`)"
                 ),
-            ),
+            }),
             _ => Failure::Unsat,
         }
     }
@@ -3576,6 +3659,19 @@ impl<'i> Model<'i> {
         let products = [xl * yl, xl * yh, xh * yl, xh * yh];
         let mut lo = *products.iter().min().expect("four");
         let mut hi = *products.iter().max().expect("four");
+        // A factor that reaches the range given to integers nothing bounds
+        // ([`WIDE`]) has only been given it: its product is sought within
+        // `WIDE << 4`, which leaves room for the sums it is part of to
+        // stay within 32 bits ("no solution" then holds only within the
+        // range, see [`Model::unsat_within_range`]).
+        let reaches_range = |m: &Self, v: DomainId| m.lb(v) <= -WIDE || m.ub(v) >= WIDE;
+        let overflows = lo < i64::from(i32::MIN) || hi > i64::from(i32::MAX);
+        let cap = cap.or_else(|| {
+            (overflows
+                && self.first_wide.is_some()
+                && (reaches_range(self, x) || reaches_range(self, y)))
+            .then_some(WIDE << 4)
+        });
         if let Some(cap) = cap {
             (lo, hi) = (lo.max(-cap), hi.min(cap));
             if lo > hi {
@@ -3722,9 +3818,10 @@ impl<'i> Model<'i> {
         if size(self, y) > MAX_FACTOR_VALUES {
             // Too many cases to split: the solver's bounds propagator,
             // exact once both factors are fixed, where no corner product
-            // leaves 32 bits.
+            // leaves 32 bits or `z` is capped within them.
             let bound = |m: &Self, v: DomainId| m.lb(v).abs().max(m.ub(v).abs());
-            if bound(self, x).saturating_mul(bound(self, y)) > i64::from(i32::MAX) {
+            if cap.is_none() && bound(self, x).saturating_mul(bound(self, y)) > i64::from(i32::MAX)
+            {
                 return Err(unsupported(
                     span,
                     "a product of two unknowns with large domains",
