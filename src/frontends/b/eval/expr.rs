@@ -234,7 +234,18 @@ impl Interpreter {
                     let printed = values[0].display(&self.given_sets).to_string();
                     return Ok(Value::str(&printed));
                 }
-                f.apply(&values).map_err(|why| Fail::new(span, why))
+                f.apply(&values).map_err(|why| {
+                    use crate::frontends::b::library::External::{AssertExpr, AssertTrue};
+                    if matches!(f, AssertTrue | AssertExpr) {
+                        // The model's own assertion, with its message.
+                        Fail::new(span, why)
+                    } else {
+                        Fail::new(
+                            span,
+                            format!("external function applied outside its domain: {why}"),
+                        )
+                    }
+                })
             }
             EK::Component(first, p) => match self.eval(p, env)? {
                 Value::Pair(pair) => Ok(if *first {
