@@ -1532,3 +1532,42 @@ fn values_propagation_fixes_beyond_maxint_are_kept() {
     assert!(programs > 0);
     assert_eq!(found.len(), programs, "{found:?}");
 }
+
+/// Sequences of a known size are encoded as functions over `1..n`: a
+/// constant typed by `seq(S)` or only by its size, and a witness of an
+/// existential; a lambda kept symbolic over `seq(S)` (ProB's Euler
+/// problem 4: `num(s)`, the number whose digits `s` lists) applies to
+/// them, `rev` and `^` build on them. Against counts computed here.
+#[test]
+fn sequences_of_known_size_are_solved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let num = "num = %q.(q : seq(0..3) | SIGMA(i).(i : dom(q) | q(i) * 4 ** (i - 1)))";
+    // Base-4 palindromes of three digits: 4 * 4.
+    let typed = format!(
+        "MACHINE A\nCONSTANTS num, s, p\nPROPERTIES {num} & s : seq(0..3) & size(s) = 3 \
+         & p = num(s) & p = num(rev(s))\nEND\n"
+    );
+    let found = valuations(&dir, &typed, ConstantSolver::Cp).expect("solved");
+    assert_eq!(found.len(), 16, "{found:?}");
+    // Only the size given, the elements bounded by num's domain; `t ^ t`
+    // is 65 * num(t), over 100 for all but [0, 0, 0].
+    let sized = format!(
+        "MACHINE B\nCONSTANTS num, t\nPROPERTIES {num} & size(t) = 3 \
+         & num(t) = num(rev(t)) & num(t ^ t) > 100\nEND\n"
+    );
+    let found = valuations(&dir, &sized, ConstantSolver::Cp).expect("solved");
+    assert_eq!(found.len(), 15, "{found:?}");
+    // The pairs whose sum is such a palindrome, the sequence a witness
+    // drawn from num's domain and defined by an equation.
+    let expected: i64 = (0..4)
+        .flat_map(|a| (0..4).map(move |b| 17 * a + 4 * b + 1))
+        .sum();
+    let witnessed = format!(
+        "MACHINE C\nCONSTANTS num, c, n\nPROPERTIES {num} & c = {{x, y | x : 0..400 & \
+         y : 0..400 & #(k, s).(size(k) = 3 & s = rev(k) & num(k) = x + y & num(s) = x + y)}} \
+         & n = card(c)\nEND\n"
+    );
+    let found = valuations(&dir, &witnessed, ConstantSolver::Auto).expect("solved");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0][2], Value::Int(expected), "{found:?}");
+}

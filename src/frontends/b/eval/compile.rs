@@ -1051,7 +1051,11 @@ impl<'a> Compiler<'a> {
             .iter()
             .map(|n| self.types.bound_type(n).cloned())
             .collect::<Option<Vec<Type>>>()?;
-        if !types.iter().any(|t| matches!(t, Type::Set(_))) {
+        // Over sets or functions, or where enumeration would try many
+        // candidates (`{x, y, p | {x, y} <: 100..999 & #k.(..)}`).
+        if !types.iter().any(|t| matches!(t, Type::Set(_)))
+            && plan::candidate_space(solver) <= super::cp::AUTO_THRESHOLD
+        {
             return None;
         }
         binder_view(names, types, solver).map(Box::new)

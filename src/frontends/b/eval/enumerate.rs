@@ -526,7 +526,7 @@ impl Interpreter {
                 }
                 Ok(true)
             }
-            Gen::Unbounded(name) => Err(Fail::infinite(
+            Gen::Unbounded(name, _) => Err(Fail::infinite(
                 solver.span,
                 format!(
                     "cannot enumerate `{name}`: no finite domain (bound it on both sides, e.g. `{name} : 1..10` or `{name} >= 1 & {name} <= 10`)"

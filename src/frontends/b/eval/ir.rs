@@ -209,8 +209,10 @@ pub enum Gen {
     /// No generating conjunct: every value of the (finite) type.
     Type(Type),
     /// No generating conjunct and no finite type: enumerating is an error
-    /// (reported when the binder is evaluated). Holds the variable's name.
-    Unbounded(String),
+    /// (reported when the binder is evaluated). Holds the variable's name
+    /// and, where known, its type (for the constraint solver, which may
+    /// encode it: a sequence whose size is fixed).
+    Unbounded(String, Option<Type>),
     /// `(C1 => x = e1 & ..) & (C2 => x = e2 & ..)` (TLA2B's translation of
     /// `IF`): the values `ei` of the cases whose condition `Ci` holds;
     /// where none holds, `otherwise`. The implications stay checks.

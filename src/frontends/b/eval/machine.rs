@@ -402,7 +402,7 @@ impl Interpreter {
                 guard
                     .steps
                     .iter()
-                    .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))))
+                    .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(..))))
             };
             // Where enumeration has no finite domain, or would try more
             // than AUTO_THRESHOLD candidates in each state (`S : 1..9 & E

@@ -196,7 +196,8 @@ pub fn plan(
                         let name = names
                             .get(k)
                             .map_or_else(|| "?".to_string(), |n| n.name.clone());
-                        cand.step = SolveStep::Bind(v, Gen::Unbounded(name));
+                        let ty = types.and_then(|t| t.get(k)).cloned();
+                        cand.step = SolveStep::Bind(v, Gen::Unbounded(name, ty));
                     }
                 }
                 // `f : S --> T` with `!x.(x : S2 => f(x) = E)` elsewhere: if
@@ -315,7 +316,7 @@ pub fn plan(
         if let Some((_, _, cand, bounded)) = &mut best
             && let SolveStep::Bind(w, generator) = &mut cand.step
             && (*bounded
-                || matches!(generator, Gen::Unbounded(_))
+                || matches!(generator, Gen::Unbounded(..))
                 || matches!(generator, Gen::In(s) if over_infinite(s)))
             && let Some(cases) = cases_of(*w, &conjuncts, &done, vars, &bound, machine_vars)
         {
@@ -355,10 +356,11 @@ pub fn plan(
                     }
                     Gen::Type(t.clone())
                 }
-                _ => Gen::Unbounded(
+                ty => Gen::Unbounded(
                     names
                         .get(k)
                         .map_or_else(|| "?".to_string(), |n| n.name.clone()),
+                    ty.cloned(),
                 ),
             }
         };
@@ -413,7 +415,7 @@ pub fn plan(
                     unbound
                         .find_map(|&v| {
                             let g = type_fallback(v);
-                            (!matches!(g, Gen::Unbounded(_))).then_some((v, g))
+                            (!matches!(g, Gen::Unbounded(..))).then_some((v, g))
                         })
                         .unwrap_or_else(|| (first, type_fallback(first)))
                 };
@@ -446,7 +448,7 @@ pub fn plan(
 pub(crate) fn enumerates_unbounded(plan: &Solver) -> bool {
     fn unbounded(g: &Gen) -> bool {
         match g {
-            Gen::Unbounded(_) => true,
+            Gen::Unbounded(..) => true,
             Gen::Cases { otherwise, .. } => unbounded(otherwise),
             _ => false,
         }
@@ -1176,7 +1178,7 @@ fn exists_witness(
     }
     if steps
         .iter()
-        .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))))
+        .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(..))))
     {
         return None;
     }
@@ -2397,7 +2399,7 @@ fn exists_cases(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option<V
     if cases.is_empty()
         || steps
             .iter()
-            .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(_))))
+            .any(|s| matches!(s, SolveStep::Bind(_, Gen::Unbounded(..))))
     {
         return None;
     }
@@ -2823,7 +2825,7 @@ mod tests {
                         Gen::Eq(_) => "Eq",
                         Gen::In(_) => "In",
                         Gen::Type(_) => "Type",
-                        Gen::Unbounded(_) => "Unbounded",
+                        Gen::Unbounded(..) => "Unbounded",
                         Gen::SeqUpTo { .. } => "SeqUpTo",
                         Gen::Cases { .. } => "Cases",
                     }

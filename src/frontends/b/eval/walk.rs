@@ -132,7 +132,7 @@ pub(super) fn walk_gen<V: Visitor + ?Sized>(v: &mut V, g: &Gen) {
             }
             walk_gen(v, otherwise);
         }
-        Gen::Type(_) | Gen::Unbounded(_) => {}
+        Gen::Type(_) | Gen::Unbounded(..) => {}
     }
 }
 
@@ -243,7 +243,7 @@ pub(super) fn walk_gen_mut<V: VisitorMut + ?Sized>(v: &mut V, g: &mut Gen) {
             }
             v.generator(otherwise);
         }
-        Gen::Type(_) | Gen::Unbounded(_) => {}
+        Gen::Type(_) | Gen::Unbounded(..) => {}
     }
 }
 

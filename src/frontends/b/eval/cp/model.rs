@@ -172,7 +172,25 @@ const MIN_WITNESS_SPACE: f64 = 64.0;
 
 /// An existential's variables, each with its generating set, and its
 /// other conditions.
-type WitnessedBinder = (Vec<(u32, CExpr)>, Vec<CPred>);
+type WitnessedBinder = (Vec<(u32, Witness)>, Vec<CPred>);
+
+/// A sequence of unknowns: its domain `1..n` and its images.
+type Sequence = (Arc<[Value]>, Arc<[Enc]>);
+
+/// What a witness variable ranges over ([`Model::witnessed`]).
+#[derive(Clone, Debug)]
+enum Witness {
+    /// The members of a known set (or a total function space).
+    In(CExpr),
+    /// The sequences of `n` elements of a scalar type (`size(k) = 3`).
+    Sequence(Type, usize),
+    /// The sequences of `n` members of a known set of scalars (the
+    /// elements of a lambda's `seq(S)` domain).
+    SequenceIn(CExpr, usize),
+    /// The value of an expression over the witnesses before it
+    /// (`s = k ^ rev(k)`).
+    Defined(CExpr),
+}
 
 /// Polls the run's budget for the solver.
 #[derive(Default)]
@@ -270,6 +288,10 @@ pub(super) struct Model<'i> {
     /// upper cut, where that side was open), as ProB labels an integer
     /// nothing bounds; a value propagation fixes beyond is a solution.
     labelled_in_range: Vec<(DomainId, Option<i32>, Option<i32>)>,
+    /// The slots a lambda being translated binds, which are not the
+    /// unknowns they may share numbers with
+    /// ([`Model::apply_lambda_to_sequence`]).
+    shadowed: Vec<u32>,
     /// Whether such integers are labelled ([`Model::label_beyond_range`])
     /// rather than cut to MININT..MAXINT before the search.
     label_beyond_range: bool,
@@ -377,6 +399,7 @@ impl<'i> Model<'i> {
             clamped: Vec::new(),
             labelled_in_range: Vec::new(),
             label_beyond_range: false,
+            shadowed: Vec::new(),
             cut_to_range: Vec::new(),
             trusts_range: unknowns.trusts_range,
             first_only: unknowns.first_only,
@@ -1007,6 +1030,23 @@ impl<'i> Model<'i> {
         {
             return self.encode(s);
         }
+        // A sequence whose size a conjunct fixes (`s : seq(0..9) & size(s)
+        // = 6`): the total function over 1..6.
+        if let Some(elements) = conjuncts.iter().find_map(|c| match &c.kind {
+            PK::Member(x, s, false) if self.is_unknown_read(x, k) => seq_of(s).map(|(t, _)| t),
+            _ => None,
+        }) && self.encodable(elements)
+            && let Some(n) = self.known_size((self.base + k) as u32, conjuncts)?
+        {
+            let domain: Arc<[Value]> = (1..=n as i64).map(Value::Int).collect();
+            let images = (0..n)
+                .map(|_| self.encode(elements))
+                .collect::<T<Vec<Enc>>>()?;
+            return Ok(Enc::Function {
+                domain,
+                images: images.into(),
+            });
+        }
         for c in conjuncts {
             if let PK::Member(x, s, false) = &c.kind
                 && matches!(x.kind, EK::Read(Slot::Frame(j)) if j as usize == self.base + k)
@@ -1024,6 +1064,15 @@ impl<'i> Model<'i> {
         }
         let name = &self.names[k];
         let span = conjuncts.first().map_or_else(Span::default, |c| c.span);
+        // A sequence of scalars with only its size given (`size(s) = 6`,
+        // its elements bounded where it is used): by its elements' type.
+        if let Some(element) = sequence_element(&self.types[k])
+            && let Some(n) = self.known_size((self.base + k) as u32, conjuncts)?
+        {
+            let element = element.clone();
+            let what = format!("an element of `{name}`");
+            return self.sequence_of_type(&element, n, &what, span);
+        }
         match &self.types[k] {
             Type::Bool => Ok(self.scalar(Kind::Bool, 0, 1)),
             Type::Set(t) => {
@@ -1060,6 +1109,30 @@ impl<'i> Model<'i> {
                 span,
                 format!("`{name}`: a constant of type {t:?} without `{name} : S --> T`"),
             )),
+        }
+    }
+
+    /// A fresh scalar of type `t` (an integer or a boolean, or an element
+    /// of a given set): an integer over the solver's range, for
+    /// propagation to narrow.
+    fn scalar_of_type(&mut self, t: &Type, what: &str, span: Span) -> T<Enc> {
+        match t {
+            Type::Bool => Ok(self.scalar(Kind::Bool, 0, 1)),
+            Type::Given(s) => {
+                let n = self.interp.given_sets[*s as usize].elements.len() as i64;
+                if n == 0 {
+                    return Err(Failure::Unsat);
+                }
+                Ok(self.scalar(Kind::Elem(*s), 0, n - 1))
+            }
+            Type::Int => {
+                let enc = self.int_var(-WIDE, WIDE, span)?;
+                if let Enc::Scalar(_, x) = enc {
+                    self.widened(what.to_string(), x, span);
+                }
+                Ok(enc)
+            }
+            t => Err(unsupported(span, format!("a sequence of {t:?}"))),
         }
     }
 
@@ -1117,6 +1190,45 @@ impl<'i> Model<'i> {
             _ if pow_of(s).is_some() => !self.reads_unknown(s),
             _ => !self.reads_unknown(s) && !is_function_space(s),
         }
+    }
+
+    /// Whether `x` reads unknown `k` itself.
+    fn is_unknown_read(&self, x: &CExpr, k: usize) -> bool {
+        matches!(unmemo(x).kind, EK::Read(Slot::Frame(j)) if j as usize == self.base + k)
+    }
+
+    /// A sequence of `n` fresh scalars of type `element`
+    /// ([`Self::scalar_of_type`]).
+    fn sequence_of_type(&mut self, element: &Type, n: usize, what: &str, span: Span) -> T<Enc> {
+        let domain: Arc<[Value]> = (1..=n as i64).map(Value::Int).collect();
+        let images = (0..n)
+            .map(|_| self.scalar_of_type(element, what, span))
+            .collect::<T<Vec<Enc>>>()?;
+        Ok(Enc::Function {
+            domain,
+            images: images.into(),
+        })
+    }
+
+    /// The size a conjunct `size(x) = n` (or `card(x) = n`) gives the
+    /// variable in frame slot `slot`, `n` known and at most
+    /// [`MAX_ENCODED`].
+    fn known_size(&mut self, slot: u32, conjuncts: &[CPred]) -> T<Option<usize>> {
+        for c in conjuncts {
+            let PK::Cmp(Cmp::Eq, a, b) = &c.kind else {
+                continue;
+            };
+            for (size, n) in [(a, b), (b, a)] {
+                if let EK::Unary(UnaryOp::Size | UnaryOp::Card, x) = &unmemo(size).kind
+                    && matches!(unmemo(x).kind, EK::Read(Slot::Frame(j)) if j == slot)
+                    && !self.reads_unknown(n)
+                    && let Value::Int(n) = self.eval(n)?
+                {
+                    return Ok(usize::try_from(n).ok().filter(|&n| n <= MAX_ENCODED));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// The encoding of an unknown member of `s` ([`Self::encodable`]).
@@ -1308,6 +1420,33 @@ impl<'i> Model<'i> {
                 let (a, b) = terms?;
                 self.post_cmp(*op, a, b, p.span)
             }
+            PK::Member(x, set, false)
+                if let EK::Unary(UnaryOp::Dom, _) = &unmemo(set).kind
+                    && let Some((lambda, _)) = self.lambda_over_sequences(set)?
+                    && self.sequence_term(x)?.is_some() =>
+            {
+                let EK::Lambda(s, _) = &unmemo(&lambda).kind else {
+                    unreachable!("checked by lambda_over_sequences")
+                };
+                let x = self.term(x)?;
+                self.with_lambda_parameter(s, None, x, p.span, |_| Ok(()))
+            }
+            PK::Member(x, s, false) if let Some((elements, nonempty)) = seq_of(s) => {
+                match self.term(x)? {
+                    Term::Fun(Enc::Function { domain, images }) if is_sequence_domain(&domain) => {
+                        if nonempty && images.is_empty() {
+                            return Err(Failure::Unsat);
+                        }
+                        images
+                            .iter()
+                            .try_for_each(|image| self.post_enc_member(image, elements))
+                    }
+                    _ => Err(unsupported(
+                        p.span,
+                        "membership in seq(S) of a sequence whose size is not known",
+                    )),
+                }
+            }
             PK::Member(x, s, false) if is_function_space(s) => match self.term(x)? {
                 Term::Fun(enc) => self.post_function_space(&enc, s),
                 Term::Set(set) => self.post_function_space(&Enc::Set(set), s),
@@ -1475,30 +1614,89 @@ impl<'i> Model<'i> {
     /// propagates as well).
     fn witnessed(&mut self, s: &Solver) -> T<Option<WitnessedBinder>> {
         use super::super::ir::Gen;
-        let mut binds: Vec<(u32, CExpr)> = Vec::new();
+        let mut binds: Vec<(u32, Witness)> = Vec::new();
+        // Sequences of a known size, by their elements' type or set.
+        let mut sequences: Vec<(u32, Witness)> = Vec::new();
         let mut checks = Vec::new();
         for step in &s.steps {
             match step {
+                // `num(k) = x` made the plan draw `k` from `dom(num)`, `num`
+                // a lambda over sequences: a sequence of its elements, in
+                // its domain (checked below).
+                SolveStep::Bind(k, Gen::In(set))
+                    if s.vars.contains(k)
+                        && let Some((_, elements)) = self.lambda_over_sequences(set)? =>
+                {
+                    sequences.push((*k, Witness::In(elements)));
+                    checks.push(CPred {
+                        kind: PK::Member(
+                            CExpr {
+                                kind: EK::Read(Slot::Frame(*k)),
+                                span: set.span,
+                            },
+                            set.clone(),
+                            false,
+                        ),
+                        span: set.span,
+                    });
+                }
                 SolveStep::Bind(k, Gen::In(set))
                     if s.vars.contains(k)
                         && !binds.iter().any(|(j, _)| j == k)
                         && !self.reads_unknown(set)
                         && !reads_binder(s, set) =>
                 {
-                    binds.push((*k, set.clone()));
+                    binds.push((*k, Witness::In(set.clone())));
+                }
+                // A sequence nothing bounds but its size (checked below).
+                SolveStep::Bind(k, Gen::Unbounded(_, Some(t)))
+                    if s.vars.contains(k) && sequence_element(t).is_some() =>
+                {
+                    let element = sequence_element(t).expect("checked").clone();
+                    sequences.push((*k, Witness::Sequence(element, 0)));
+                }
+                SolveStep::Bind(k, Gen::Eq(e))
+                    if s.vars.contains(k) && !binds.iter().any(|(j, _)| j == k) =>
+                {
+                    binds.push((*k, Witness::Defined(e.clone())));
                 }
                 SolveStep::Check(p) => checks.push(p.clone()),
                 _ => return Ok(None),
             }
         }
+        // Those defined by an equation over the others (`s = k ^ rev(k)`)
+        // come after them.
+        let mut defined = Vec::new();
+        for (k, elements) in sequences {
+            let Some(n) = self.known_size(k, &checks)? else {
+                match defining_check(k, &checks) {
+                    Some(e) => defined.push((k, Witness::Defined(e))),
+                    None => return Ok(None),
+                }
+                continue;
+            };
+            binds.push((
+                k,
+                match elements {
+                    Witness::Sequence(element, _) => Witness::Sequence(element, n),
+                    Witness::In(set) => Witness::SequenceIn(set, n),
+                    other => other,
+                },
+            ));
+        }
+        binds.extend(defined);
         if binds.len() != s.vars.len() {
             return Ok(None);
         }
         let mut space = 1.0;
-        for (_, set) in &binds {
-            match self.witness_space(set) {
-                Some(n) => space *= n,
-                None => return Ok(None),
+        for (_, witness) in &binds {
+            match witness {
+                Witness::In(set) => match self.witness_space(set) {
+                    Some(n) => space *= n,
+                    None => return Ok(None),
+                },
+                Witness::Sequence(..) | Witness::SequenceIn(..) => space = f64::INFINITY,
+                Witness::Defined(_) => {}
             }
         }
         Ok((space >= MIN_WITNESS_SPACE).then_some((binds, checks)))
@@ -1537,13 +1735,30 @@ impl<'i> Model<'i> {
         &mut self,
         guards: &[Literal],
         s: &Solver,
-        binds: &[(u32, CExpr)],
+        binds: &[(u32, Witness)],
         checks: &[CPred],
     ) -> T<()> {
         let sought = self.decision.len();
         let mut encodings = Vec::with_capacity(binds.len());
-        for (k, set) in binds {
-            encodings.push((*k, self.encode(set)?));
+        for (k, witness) in binds {
+            let enc = match witness {
+                Witness::In(set) => self.encode(set)?,
+                Witness::Sequence(element, n) => {
+                    self.sequence_of_type(element, *n, "a witness's element", s.span)?
+                }
+                Witness::SequenceIn(elements, n) => {
+                    let domain: Arc<[Value]> = (1..=*n as i64).map(Value::Int).collect();
+                    let images = (0..*n)
+                        .map(|_| self.encode(elements))
+                        .collect::<T<Vec<Enc>>>()?;
+                    Enc::Function {
+                        domain,
+                        images: images.into(),
+                    }
+                }
+                Witness::Defined(_) => continue,
+            };
+            encodings.push((*k, enc));
         }
         self.decision.truncate(sought);
         for (k, enc) in encodings {
@@ -1554,7 +1769,18 @@ impl<'i> Model<'i> {
             };
             self.aliases.insert(k, alias);
         }
-        let posted = checks.iter().try_for_each(|c| self.post_under(guards, c));
+        let posted = binds
+            .iter()
+            .filter_map(|(k, w)| match w {
+                Witness::Defined(e) => Some((*k, e)),
+                _ => None,
+            })
+            .try_for_each(|(k, e)| {
+                let t = self.term(e)?;
+                self.aliases.insert(k, (t, None));
+                Ok(())
+            })
+            .and_then(|()| checks.iter().try_for_each(|c| self.post_under(guards, c)));
         self.end_aliases(s);
         posted
     }
@@ -2238,6 +2464,12 @@ impl<'i> Model<'i> {
         let EK::Read(Slot::Frame(slot)) = f.kind else {
             return None;
         };
+        if let Some((Term::Fun(Enc::Function { domain, .. }), _)) = self.aliases.get(&slot) {
+            return Some(CExpr {
+                kind: EK::Lit(Value::Set(domain.clone())),
+                span: set.span,
+            });
+        }
         match self.enc.get(self.index(slot)?)? {
             Some(Enc::Function { domain, .. }) => Some(CExpr {
                 kind: EK::Lit(Value::Set(domain.clone())),
@@ -2282,7 +2514,7 @@ impl<'i> Model<'i> {
                     span: set.span,
                 }),
                 SolveStep::Bind(_, super::super::ir::Gen::Type(_))
-                | SolveStep::Bind(_, super::super::ir::Gen::Unbounded(_)) => {}
+                | SolveStep::Bind(_, super::super::ir::Gen::Unbounded(..)) => {}
                 SolveStep::Check(p) => conjuncts.push(p.clone()),
                 SolveStep::Scan(scan) => {
                     conjuncts.push(CPred {
@@ -3131,6 +3363,29 @@ impl<'i> Model<'i> {
                 let a = self.set_term(a, e.span)?;
                 Ok(Term::Set(self.inverse(&a, e.span)?))
             }
+            EK::Unary(UnaryOp::Size | UnaryOp::Card, a)
+                if let Some(n) = self.sequence_term(a)?.map(|(_, images)| images.len()) =>
+            {
+                Ok(Term::Known(Value::Int(n as i64)))
+            }
+            EK::Unary(UnaryOp::Rev, a) if let Some((domain, images)) = self.sequence_term(a)? => {
+                let images: Vec<Enc> = images.iter().rev().cloned().collect();
+                Ok(Term::Fun(Enc::Function {
+                    domain,
+                    images: images.into(),
+                }))
+            }
+            EK::Binary(BinaryOp::Concat, a, b)
+                if let (Some((_, a)), Some((_, b))) =
+                    (self.sequence_term(a)?, self.sequence_term(b)?) =>
+            {
+                let images: Vec<Enc> = a.iter().chain(b.iter()).cloned().collect();
+                let domain: Arc<[Value]> = (1..=images.len() as i64).map(Value::Int).collect();
+                Ok(Term::Fun(Enc::Function {
+                    domain,
+                    images: images.into(),
+                }))
+            }
             EK::Unary(UnaryOp::Card, a) => {
                 let a = self.term(a)?;
                 let a = self.set_term(a, e.span)?;
@@ -3281,10 +3536,27 @@ impl<'i> Model<'i> {
             EK::Apply(f, x) | EK::ApplyBinder(f, x)
                 if let EK::Lambda(s, body) = &unmemo(f).kind =>
             {
-                self.apply_lambda(s, body, x, e.span)
+                match self.sequence_term(x)? {
+                    Some(_) => {
+                        let x = self.term(x)?;
+                        self.apply_lambda_to_sequence(s, body, x, e.span)
+                    }
+                    None => self.apply_lambda(s, body, x, e.span),
+                }
             }
             EK::Apply(f, x) => {
                 let (f, x) = (self.term(f)?, self.term(x)?);
+                // A lambda kept symbolic (`num = %s.(s : seq(0..9) | ...)`)
+                // applied to an unknown sequence: its body over the images.
+                if let (Term::Known(Value::Symbolic(sym)), Term::Fun(Enc::Function { domain, .. })) =
+                    (&f, &x)
+                    && is_sequence_domain(domain)
+                {
+                    let definition = self.interp.definitions[sym.def as usize].expr.clone();
+                    if let EK::Lambda(s, body) = &unmemo(&definition).kind {
+                        return self.apply_lambda_to_sequence(s, body, x, e.span);
+                    }
+                }
                 self.apply(f, x, e.span)
             }
             EK::Quantified(QuantifiedExprKind::Sum, s, body) => {
@@ -3358,6 +3630,132 @@ impl<'i> Model<'i> {
             domain.push(tuple(&instance));
         }
         self.element(&domain, array, x, span)
+    }
+
+    /// `%s.(P | E)(x)` with `x` an unknown sequence of known size: `P`
+    /// posted and `E` translated with `s` standing for `x` (its domain
+    /// is not enumerated: `seq(0..9)`).
+    fn apply_lambda_to_sequence(
+        &mut self,
+        s: &Solver,
+        body: &CExpr,
+        x: Term,
+        span: Span,
+    ) -> T<Term> {
+        self.with_lambda_parameter(s, Some(body), x, span, |m| m.term(body))
+    }
+
+    /// `then` with the lambda's variable standing for the sequence `x`,
+    /// after posting the lambda's condition on it (`x` is in its domain);
+    /// `body`, the lambda's body where `then` translates it.
+    fn with_lambda_parameter<R>(
+        &mut self,
+        s: &Solver,
+        body: Option<&CExpr>,
+        x: Term,
+        span: Span,
+        then: impl FnOnce(&mut Self) -> T<R>,
+    ) -> T<R> {
+        let [slot] = s.vars[..] else {
+            return Err(unsupported(
+                span,
+                "a lambda of several variables applied to a sequence",
+            ));
+        };
+        let Some(condition) = s.condition.as_deref() else {
+            return Err(unsupported(span, "a lambda without its condition"));
+        };
+        // The lambda may be a constant's definition, compiled apart: its
+        // binders' slots may be the unknowns' own, and stand for its
+        // variables while it is translated.
+        let mut bound = BoundSlots(Vec::new());
+        bound.solver(s);
+        bound.pred(condition);
+        if let Some(body) = body {
+            bound.expr(body);
+        }
+        let shadowed = bound.0.len();
+        self.shadowed.extend(bound.0);
+        let before = self.aliases.insert(slot, (x, None));
+        // The condition bounds the elements (`s : seq(0..9)`) before the
+        // body's sums are checked against 32 bits.
+        let result = self
+            .post(condition)
+            .and_then(|()| {
+                if self.cp.propagate_to_fixpoint() == CSPSolverExecutionFlag::Infeasible {
+                    Err(Failure::Unsat)
+                } else {
+                    Ok(())
+                }
+            })
+            .and_then(|()| then(self));
+        match before {
+            Some(alias) => self.aliases.insert(slot, alias),
+            None => self.aliases.remove(&slot),
+        };
+        self.shadowed.truncate(self.shadowed.len() - shadowed);
+        result
+    }
+
+    /// The lambda `f` of `dom(f)` where `f` is known, kept symbolic, and
+    /// its variable a sequence (`q : seq(0..9)` in its condition): its
+    /// plan and the elements' set.
+    fn lambda_over_sequences(&mut self, set: &CExpr) -> T<Option<(Arc<CExpr>, CExpr)>> {
+        let EK::Unary(UnaryOp::Dom, f) = &unmemo(set).kind else {
+            return Ok(None);
+        };
+        if self.reads_unknown(f) {
+            return Ok(None);
+        }
+        let Value::Symbolic(sym) = self.eval(f)? else {
+            return Ok(None);
+        };
+        let definition = self.interp.definitions[sym.def as usize].expr.clone();
+        let EK::Lambda(s, _) = &unmemo(&definition).kind else {
+            return Ok(None);
+        };
+        let [var] = s.vars[..] else {
+            return Ok(None);
+        };
+        let conjuncts: Vec<&CPred> = match s.condition.as_deref() {
+            Some(CPred {
+                kind: PK::And(cs), ..
+            }) => cs.iter().collect(),
+            Some(c) => vec![c],
+            None => return Ok(None),
+        };
+        let elements = conjuncts.iter().find_map(|c| match &c.kind {
+            PK::Member(x, set, false)
+                if matches!(unmemo(x).kind, EK::Read(Slot::Frame(j)) if j == var) =>
+            {
+                seq_of(set).map(|(t, _)| t.clone())
+            }
+            _ => None,
+        });
+        Ok(elements
+            .filter(|t| !self.reads_unknown(t))
+            .map(|t| (definition.clone(), t)))
+    }
+
+    /// The domain and images of `e` where it is a sequence of unknowns of
+    /// known size (an encoded total function over `1..n`).
+    fn sequence_term(&mut self, e: &CExpr) -> T<Option<Sequence>> {
+        if !self.reads_unknown(e) {
+            return Ok(None);
+        }
+        let is_sequence = matches!(
+            unmemo(e).kind,
+            EK::Read(_) | EK::Unary(UnaryOp::Rev, _) | EK::Binary(BinaryOp::Concat, ..)
+        );
+        if !is_sequence {
+            return Ok(None);
+        }
+        Ok(match self.term(e) {
+            Ok(Term::Fun(Enc::Function { domain, images })) if is_sequence_domain(&domain) => {
+                Some((domain, images))
+            }
+            _ => None,
+        })
     }
 
     pub(super) fn apply(&mut self, f: Term, x: Term, span: Span) -> T<Term> {
@@ -3981,8 +4379,9 @@ impl<'i> Model<'i> {
     }
 
     pub(super) fn unknown(&self, slot: u32) -> bool {
-        self.index(slot).is_some_and(|k| self.known[k].is_none())
-            || self.aliases.contains_key(&slot)
+        self.aliases.contains_key(&slot)
+            || (self.index(slot).is_some_and(|k| self.known[k].is_none())
+                && !self.shadowed.contains(&slot))
     }
 
     pub(super) fn reads_unknown(&self, e: &CExpr) -> bool {
@@ -4274,6 +4673,57 @@ fn total_function(op: BinaryOp) -> Option<(bool, bool)> {
 }
 
 /// Whether `s` is a set of relations or functions (`<->`, `-->`, ...).
+/// `E` of a conjunct `x = E` (or `E = x`) of `checks`, `x` the variable
+/// in frame slot `slot` and `E` not reading it.
+fn defining_check(slot: u32, checks: &[CPred]) -> Option<CExpr> {
+    let is_x = |e: &CExpr| matches!(unmemo(e).kind, EK::Read(Slot::Frame(j)) if j == slot);
+    checks.iter().find_map(|c| match &c.kind {
+        PK::Cmp(Cmp::Eq, a, b) if is_x(a) && !reads_slot(b, slot) => Some(b.clone()),
+        PK::Cmp(Cmp::Eq, a, b) if is_x(b) && !reads_slot(a, slot) => Some(a.clone()),
+        _ => None,
+    })
+}
+
+/// Whether `e` reads frame slot `slot`.
+fn reads_slot(e: &CExpr, slot: u32) -> bool {
+    let mut v = plan::FrameReads::new(|s| s == slot);
+    v.expr(e);
+    v.stopped
+}
+
+/// The type of the elements of a sequence of scalars of type `t`.
+fn sequence_element(t: &Type) -> Option<&Type> {
+    match t {
+        Type::Set(pair) => match &**pair {
+            Type::Pair(index, element)
+                if **index == Type::Int
+                    && matches!(**element, Type::Int | Type::Bool | Type::Given(_)) =>
+            {
+                Some(element)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The elements of `seq(S)` (`S`) or `seq1(S)` (and `true`).
+fn seq_of(s: &CExpr) -> Option<(&CExpr, bool)> {
+    match &unmemo(s).kind {
+        EK::Unary(UnaryOp::Seq, t) => Some((t, false)),
+        EK::Unary(UnaryOp::Seq1, t) => Some((t, true)),
+        _ => None,
+    }
+}
+
+/// Whether a function's domain is `1..n`: it is a sequence.
+fn is_sequence_domain(domain: &[Value]) -> bool {
+    domain
+        .iter()
+        .enumerate()
+        .all(|(i, v)| *v == Value::Int(i as i64 + 1))
+}
+
 fn is_function_space(s: &CExpr) -> bool {
     matches!(&s.kind, EK::Binary(op, _, _) if op.is_relation_set())
 }
