@@ -1038,14 +1038,7 @@ impl<'i> Model<'i> {
         }) && self.encodable(elements)
             && let Some(n) = self.known_size((self.base + k) as u32, conjuncts)?
         {
-            let domain: Arc<[Value]> = (1..=n as i64).map(Value::Int).collect();
-            let images = (0..n)
-                .map(|_| self.encode(elements))
-                .collect::<T<Vec<Enc>>>()?;
-            return Ok(Enc::Function {
-                domain,
-                images: images.into(),
-            });
+            return self.sequence(n, |m| m.encode(elements));
         }
         for c in conjuncts {
             if let PK::Member(x, s, false) = &c.kind
@@ -1200,10 +1193,14 @@ impl<'i> Model<'i> {
     /// A sequence of `n` fresh scalars of type `element`
     /// ([`Self::scalar_of_type`]).
     fn sequence_of_type(&mut self, element: &Type, n: usize, what: &str, span: Span) -> T<Enc> {
+        self.sequence(n, |m| m.scalar_of_type(element, what, span))
+    }
+
+    /// A sequence of `n` images, each encoded by `image`: the total
+    /// function over `1..n`.
+    fn sequence(&mut self, n: usize, mut image: impl FnMut(&mut Self) -> T<Enc>) -> T<Enc> {
         let domain: Arc<[Value]> = (1..=n as i64).map(Value::Int).collect();
-        let images = (0..n)
-            .map(|_| self.scalar_of_type(element, what, span))
-            .collect::<T<Vec<Enc>>>()?;
+        let images = (0..n).map(|_| image(self)).collect::<T<Vec<Enc>>>()?;
         Ok(Enc::Function {
             domain,
             images: images.into(),
@@ -1426,7 +1423,10 @@ impl<'i> Model<'i> {
                     && self.sequence_term(x)?.is_some() =>
             {
                 let EK::Lambda(s, _) = &unmemo(&lambda).kind else {
-                    unreachable!("checked by lambda_over_sequences")
+                    return Err(unsupported(
+                        p.span,
+                        "membership in the domain of a non-lambda",
+                    ));
                 };
                 let x = self.term(x)?;
                 self.with_lambda_parameter(s, None, x, p.span, |_| Ok(()))
@@ -1746,16 +1746,7 @@ impl<'i> Model<'i> {
                 Witness::Sequence(element, n) => {
                     self.sequence_of_type(element, *n, "a witness's element", s.span)?
                 }
-                Witness::SequenceIn(elements, n) => {
-                    let domain: Arc<[Value]> = (1..=*n as i64).map(Value::Int).collect();
-                    let images = (0..*n)
-                        .map(|_| self.encode(elements))
-                        .collect::<T<Vec<Enc>>>()?;
-                    Enc::Function {
-                        domain,
-                        images: images.into(),
-                    }
-                }
+                Witness::SequenceIn(elements, n) => self.sequence(*n, |m| m.encode(elements))?,
                 Witness::Defined(_) => continue,
             };
             encodings.push((*k, enc));
