@@ -48,12 +48,7 @@ impl<B: Brancher> Recording<B> {
         value_of: impl Fn(DomainId) -> i32,
         sought: impl Fn(DomainId) -> bool,
     ) -> Option<Vec<Predicate>> {
-        let decided: Vec<Predicate> = self
-            .decisions
-            .iter()
-            .copied()
-            .filter(|p| holds(*p, value_of(p.get_domain())))
-            .collect();
+        let decided = self.holding(value_of);
         decided
             .iter()
             .all(|p| sought(p.get_domain()))
@@ -70,14 +65,19 @@ impl<B> Recording<B> {
         x: DomainId,
         value_of: impl Fn(DomainId) -> i32,
     ) -> Option<Vec<Predicate>> {
-        let decided: Vec<Predicate> = self
-            .decisions
+        let decided = self.holding(value_of);
+        let first = decided.iter().position(|p| p.get_domain() == x)?;
+        Some(decided[..first].to_vec())
+    }
+
+    /// The recorded decisions that hold where the variables have the
+    /// values `value_of` gives, in the order they were taken.
+    fn holding(&self, value_of: impl Fn(DomainId) -> i32) -> Vec<Predicate> {
+        self.decisions
             .iter()
             .copied()
             .filter(|p| holds(*p, value_of(p.get_domain())))
-            .collect();
-        let first = decided.iter().position(|p| p.get_domain() == x)?;
-        Some(decided[..first].to_vec())
+            .collect()
     }
 }
 

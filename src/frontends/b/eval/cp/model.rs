@@ -1628,17 +1628,7 @@ impl<'i> Model<'i> {
                         && let Some((_, elements)) = self.lambda_over_sequences(set)? =>
                 {
                     sequences.push((*k, Witness::In(elements)));
-                    checks.push(CPred {
-                        kind: PK::Member(
-                            CExpr {
-                                kind: EK::Read(Slot::Frame(*k)),
-                                span: set.span,
-                            },
-                            set.clone(),
-                            false,
-                        ),
-                        span: set.span,
-                    });
+                    checks.push(member_of(*k, set));
                 }
                 SolveStep::Bind(k, Gen::In(set))
                     if s.vars.contains(k)
@@ -2174,17 +2164,7 @@ impl<'i> Model<'i> {
                 SolveStep::Bind(k, super::super::ir::Gen::In(set))
                     if let Some(universe) = self.known_universe(set) =>
                 {
-                    residual.push(CPred {
-                        kind: PK::Member(
-                            CExpr {
-                                kind: EK::Read(Slot::Frame(*k)),
-                                span: set.span,
-                            },
-                            set.clone(),
-                            false,
-                        ),
-                        span: set.span,
-                    });
+                    residual.push(member_of(*k, set));
                     substituted = SolveStep::Bind(*k, super::super::ir::Gen::In(universe));
                     &substituted
                 }
@@ -2489,10 +2469,7 @@ impl<'i> Model<'i> {
     /// (the plan's generators and checks, as conjuncts) over known values
     /// generate and test, the others are left to the solver.
     fn replanned(&mut self, s: &Solver, span: Span) -> T<(Vec<Vec<Value>>, Vec<CPred>)> {
-        let read = |slot: u32, span: Span| CExpr {
-            kind: EK::Read(Slot::Frame(slot)),
-            span,
-        };
+        let read = frame_read;
         let mut conjuncts = Vec::new();
         for step in &s.steps {
             match step {
@@ -4664,6 +4641,22 @@ fn total_function(op: BinaryOp) -> Option<(bool, bool)> {
 }
 
 /// Whether `s` is a set of relations or functions (`<->`, `-->`, ...).
+/// A read of the variable in frame slot `slot`.
+fn frame_read(slot: u32, span: Span) -> CExpr {
+    CExpr {
+        kind: EK::Read(Slot::Frame(slot)),
+        span,
+    }
+}
+
+/// `x : set`, `x` the variable in frame slot `slot`.
+fn member_of(slot: u32, set: &CExpr) -> CPred {
+    CPred {
+        kind: PK::Member(frame_read(slot, set.span), set.clone(), false),
+        span: set.span,
+    }
+}
+
 /// `E` of a conjunct `x = E` (or `E = x`) of `checks`, `x` the variable
 /// in frame slot `slot` and `E` not reading it.
 fn defining_check(slot: u32, checks: &[CPred]) -> Option<CExpr> {
