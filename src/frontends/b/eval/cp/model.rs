@@ -1067,7 +1067,10 @@ impl<'i> Model<'i> {
             return self.sequence_of_type(&element, n, &what, span);
         }
         match &self.types[k] {
-            Type::Bool => Ok(self.scalar(Kind::Bool, 0, 1)),
+            t @ (Type::Bool | Type::Given(_)) => {
+                let t = t.clone();
+                self.scalar_of_type(&t, name, span)
+            }
             Type::Set(t) => {
                 // `--bound-integers` cuts the type only for a constant no
                 // equality defines: `ii = id(s1)` with `s1 <: 0..13` holds
@@ -1077,26 +1080,10 @@ impl<'i> Model<'i> {
                 let universe = self.type_universe(&t, !defined, span)?;
                 self.new_set(universe, span)
             }
-            Type::Given(s) => {
-                let n = self.interp.given_sets[*s as usize].elements.len() as i64;
-                if n == 0 {
-                    return Err(Failure::Unsat);
-                }
-                Ok(self.scalar(Kind::Elem(*s), 0, n - 1))
-            }
             Type::Int => {
                 let (lo, hi) = self.int_bounds_of(k, conjuncts);
-                match (lo, hi) {
-                    (Some(lo), Some(hi)) => self.int_var(lo, hi, span),
-                    // For propagation to narrow.
-                    (lo, hi) => {
-                        let enc = self.int_var(lo.unwrap_or(-WIDE), hi.unwrap_or(WIDE), span)?;
-                        if let Enc::Scalar(_, x) = enc {
-                            self.widened(format!("`{name}`"), x, span);
-                        }
-                        Ok(enc)
-                    }
-                }
+                let what = format!("`{name}`");
+                self.int_within(lo, hi, &what, span)
             }
             t => Err(unsupported(
                 span,
@@ -1118,15 +1105,19 @@ impl<'i> Model<'i> {
                 }
                 Ok(self.scalar(Kind::Elem(*s), 0, n - 1))
             }
-            Type::Int => {
-                let enc = self.int_var(-WIDE, WIDE, span)?;
-                if let Enc::Scalar(_, x) = enc {
-                    self.widened(what.to_string(), x, span);
-                }
-                Ok(enc)
-            }
-            t => Err(unsupported(span, format!("a sequence of {t:?}"))),
+            Type::Int => self.int_within(None, None, what, span),
+            t => Err(unsupported(span, format!("a scalar of type {t:?}"))),
         }
+    }
+
+    /// An integer within `lo..hi`; a side nothing bounds gets the
+    /// solver's range, for propagation to narrow ([`Model::widened`]).
+    fn int_within(&mut self, lo: Option<i64>, hi: Option<i64>, what: &str, span: Span) -> T<Enc> {
+        let enc = self.int_var(lo.unwrap_or(-WIDE), hi.unwrap_or(WIDE), span)?;
+        if let (Enc::Scalar(_, x), true) = (&enc, lo.is_none() || hi.is_none()) {
+            self.widened(what.to_string(), *x, span);
+        }
+        Ok(enc)
     }
 
     /// Bounds of integer constant `k` from top-level comparisons with
