@@ -482,23 +482,23 @@ fn conjuncts_beyond_the_translation_filter_the_solutions() {
 
 #[test]
 fn parameters_nothing_bounds_are_found_by_propagation() {
-    // `h + h = v` bounds `h` only through propagation: enumeration finds
-    // no finite domain; the solver finds the halving chain 16, 8, 4, 2, 1.
+    // `h * h = v` bounds `h` only through propagation: enumeration finds
+    // no finite domain; the solver finds the chain of roots 16, 4, 2.
     // (With --bound-integers the guard is enumerated within MAXINT, as
     // before: a model per state costs too much where enumeration runs.)
     let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("Halves.mch");
+    let path = dir.path().join("Roots.mch");
     std::fs::write(
         &path,
-        "MACHINE Halves\nVARIABLES v\nINVARIANT v : 0..20\nINITIALISATION v := 16\n\
-         OPERATIONS\n  halve(h) = PRE h : NATURAL & h + h = v THEN v := h END\nEND\n",
+        "MACHINE Roots\nVARIABLES v\nINVARIANT v : 0..20\nINITIALISATION v := 16\n\
+         OPERATIONS\n  root(h) = PRE h : NATURAL & h * h = v THEN v := h END\nEND\n",
     )
     .unwrap();
     let path = path.to_string_lossy();
     let timeout = std::time::Duration::from_secs(60);
     let run = CheckRun::run_path(&path, &[], &["--no-deadlock"], timeout);
     assert_eq!(run.result(), "ok", "{}", run.command);
-    assert_eq!(run.count("states"), 5, "{}", run.command);
+    assert_eq!(run.count("states"), 3, "{}", run.command);
     // Enumeration alone, as before: refused, or cut at MAXINT.
     let run = CheckRun::run_path(
         &path,

@@ -1433,8 +1433,8 @@ enum Solved {
     },
 }
 
-/// `a = b` solved for `v` where one side is `v`, `v + d`, `d + v`, `v - d`,
-/// `d - v`, `v * k` or `k * v` and everything else is `ready`: the one
+/// `a = b` solved for `v` where one side is `v`, `v + d`, `d + v`, `v + v`,
+/// `v - d`, `d - v`, `v * k` or `k * v` and everything else is `ready`: the one
 /// candidate for `v`, which the equation, staying a check, keeps where it
 /// holds (`x2 + y2 = s` gives `y2 = s - x2` once `x2` is bound; `r * 2 = x`
 /// gives `x / 2`, kept where 2 divides `x`).
@@ -1465,6 +1465,15 @@ fn solve_equation(
         };
         let (x, y) = (&**x, &**y);
         match op {
+            // `v + v = e`: `e / 2`, kept where 2 divides `e` (ProB's
+            // `half = {x, y | y + y = x}`).
+            BinaryOp::Add if is_v(x) && is_v(y) => {
+                let two = CExpr {
+                    kind: EK::Lit(Value::Int(2)),
+                    span: side.span,
+                };
+                Some(Solved::Value(build(BinaryOp::Div, other, &two)))
+            }
             BinaryOp::Add if is_v(x) && ready(y) => {
                 Some(Solved::Value(build(BinaryOp::Minus, other, y)))
             }
@@ -2926,6 +2935,8 @@ mod tests {
         );
         // `d - v = e`.
         assert_eq!(plan_of(&["x"], "6 - x = 2"), "x:Eq [6 - x = 2]");
+        // `v + v = e`: a half, where there is one.
+        assert_eq!(plan_of(&["x"], "x + x = 6"), "x:Eq [x + x = 6]");
     }
 
     #[test]
