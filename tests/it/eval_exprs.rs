@@ -84,6 +84,23 @@ fn infinite_binders_are_imaged_composed_and_applied_in_place() {
 }
 
 #[test]
+fn closure_images_of_symbolic_relations_are_walked_from_the_set() {
+    // `step` is infinite (kept symbolic); its closure is never listed, its
+    // image of a set is found round by round.
+    let (interp, _) = compile(&format!(
+        "MACHINE T\n{SETS}CONSTANTS step, reached, again\nPROPERTIES \
+         step = %x.(x : seq(NATURAL) & size(x) < 3 | x <- size(x)) & \
+         reached = closure1(step)[{{[]}}] & again = closure(step)[{{[0, 1]}}]\nEND\n"
+    ));
+    let vals = interp
+        .constant_valuations()
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!(vals.len(), 1);
+    assert_eq!(interp.format_value(&vals[0][1]), "{[0],[0,1],[0,1,2]}");
+    assert_eq!(interp.format_value(&vals[0][2]), "{[0,1],[0,1,2]}");
+}
+
+#[test]
 fn arithmetic() {
     assert_eq!(value("2 + 3 * 4"), "14");
     assert_eq!(value("7 / 2"), "3");

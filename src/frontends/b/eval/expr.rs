@@ -338,6 +338,26 @@ impl Interpreter {
                     out.dedup();
                     return Ok(Value::set_from_sorted(out));
                 }
+                // A loop-invariant closure is kept by the memo: look inside.
+                let closure = match &r.kind {
+                    EK::Memo(m) => &m.expr.kind,
+                    other => other,
+                };
+                // Only a name can be symbolic; reading it twice costs nothing.
+                if let EK::Unary(op @ (UnaryOp::Closure1 | UnaryOp::Closure), inner) = closure
+                    && matches!(inner.kind, EK::Read(_))
+                    && let Value::Symbolic(sym) = self.eval(inner, env)?
+                {
+                    let sv = self.eval(s, env)?;
+                    let reflexive = *op == UnaryOp::Closure;
+                    return self.closure_image_symbolic(
+                        &sym,
+                        set(&sv, s.span)?,
+                        reflexive,
+                        span,
+                        env,
+                    );
+                }
                 let rv = self.eval(r, env)?;
                 let sv = self.eval(s, env)?;
                 if let Value::Symbolic(sym) = &rv {

@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use super::ir::{CExpr, CPred, EK, PK, Slot, SolveStep, Solver};
 use super::walk::{Visitor, VisitorMut, walk_expr, walk_expr_mut, walk_pred_mut};
 use super::{Env, Interpreter, R};
-use crate::frontends::b::ast::UnaryOp;
+use crate::frontends::b::ast::{BinaryOp, UnaryOp};
 use crate::frontends::b::value::Value;
 
 /// A loop-invariant expression evaluated once per value of its reads.
@@ -235,10 +235,20 @@ struct Walk {
 
 impl Walk {
     /// A set tested for membership: a comprehension or lambda stays
-    /// itself (see the module docs); its parts may be wrapped.
+    /// itself (see the module docs), also as the elements' set of a set
+    /// of sets, sequences or functions (`st : seq1({t | P})` tests `P` of
+    /// each element); its parts may be wrapped.
     fn tested(&mut self, s: &mut CExpr) {
+        use UnaryOp::*;
         match &mut s.kind {
             EK::Comprehension(_) | EK::Lambda(..) => walk_expr_mut(self, s),
+            EK::Unary(Pow | Pow1 | Fin | Fin1 | Seq | Seq1 | Iseq | Iseq1 | Perm, a) => {
+                self.tested(a)
+            }
+            EK::Binary(op, a, b) if op.is_function_arrow() || *op == BinaryOp::Relation => {
+                self.tested(a);
+                self.tested(b);
+            }
             _ => self.expr(s),
         }
     }
@@ -431,6 +441,12 @@ mod tests {
         assert_eq!(memos_in(&["x"], "x : {y | y : 1..3}"), 0);
         // Membership tests a comprehension's predicate in place.
         assert_eq!(memos_in(&["x"], "x : 1..3 & x : {y | y > 1}"), 0);
+        // Also in the elements' set of a set of sequences or functions.
+        assert_eq!(memos_in(&["x"], "x : 1..3 & [x] : seq1({y | y > 1})"), 0);
+        assert_eq!(
+            memos_in(&["x"], "x : 1..3 & {x |-> x} : {y | y > 1} +-> NAT"),
+            0
+        );
     }
 
     #[test]

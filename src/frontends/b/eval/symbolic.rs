@@ -381,6 +381,35 @@ impl Interpreter {
         image_by(s, |x, out| self.images_symbolic(r, x, span, env, out))
     }
 
+    /// `closure1(r)[S]` for a symbolic `r` and an explicit `S`, with `S`
+    /// itself for `closure(r)[S]` (`reflexive`): the images of `S`, then
+    /// of what each round adds, until a round adds nothing (the closure
+    /// itself is never listed: `closure1(expand)[{start}]` walks a
+    /// computation step by step).
+    pub(super) fn closure_image_symbolic(
+        &self,
+        r: &Symbolic,
+        s: &[Value],
+        reflexive: bool,
+        span: Span,
+        env: &Env<'_>,
+    ) -> R<Value> {
+        let mut reached: Vec<Value> = if reflexive { s.to_vec() } else { Vec::new() };
+        let mut frontier = s.to_vec();
+        while !frontier.is_empty() {
+            super::within_budget(span)?;
+            let images = self.image_symbolic(r, &frontier, span, env)?;
+            frontier = set(&images, span)?
+                .iter()
+                .filter(|y| reached.binary_search(y).is_err())
+                .cloned()
+                .collect();
+            reached.extend(frontier.iter().cloned());
+            reached.sort_unstable();
+        }
+        Ok(Value::set_from_sorted(reached))
+    }
+
     /// `p ; r` for an explicit relation `p` and a symbolic `r`.
     pub(super) fn compose_symbolic(
         &self,
