@@ -199,7 +199,17 @@ impl Files {
             self.spliced.clear();
         }
         let tokens = self.lex_part(part)?;
-        self.splice_definition_files(tokens, depth)
+        let tokens = self.splice_definition_files(tokens, depth)?;
+        if depth > 0 || !super::trees::uses_trees(&tokens) {
+            return Ok(tokens);
+        }
+        let (text, ranges) = super::trees::library_text();
+        let library = self.add_bundled("tree operators", &text);
+        let base = self.parts[library].0.start;
+        let lexed = self.lex_part(library)?;
+        Ok(super::trees::add_tree_definitions(
+            tokens, &lexed, &ranges, base,
+        ))
     }
 
     /// The tokens of part `part`, with spans into the source map.

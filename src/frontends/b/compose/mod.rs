@@ -45,6 +45,7 @@ mod merge;
 mod refine;
 mod rename;
 mod syntax;
+mod trees;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

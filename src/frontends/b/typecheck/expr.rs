@@ -263,14 +263,6 @@ impl Checker {
             return b;
         }
         if self.reported_unknown.insert(name.to_string()) {
-            // ProB's trees are named as what they are, not as a typo.
-            if matches!(name, "tree" | "btree") {
-                self.error(Diagnostic::error(
-                    span,
-                    format!("not supported yet: the tree type `{name}(S)` and its operators"),
-                ));
-                return fallback(self);
-            }
             let mut d = Diagnostic::error(span, format!("unknown identifier `{name}`"));
             if let Some(close) = self.scope.suggest(name, self.clause) {
                 d = d.with_label(format!("did you mean `{close}`?"));
