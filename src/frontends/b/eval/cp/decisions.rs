@@ -83,24 +83,26 @@ impl<B> Recording<B> {
 
 /// Whether `p` holds where its variable has `value`.
 fn holds(p: Predicate, value: i32) -> bool {
-    let rhs = p.get_right_hand_side();
-    match p.get_predicate_type() {
-        PredicateType::LowerBound => value >= rhs,
-        PredicateType::UpperBound => value <= rhs,
-        PredicateType::Equal => value == rhs,
-        PredicateType::NotEqual => value != rhs,
-    }
+    entailed(p, value, value, |v| v == value)
 }
 
 /// Whether `p` holds in the solver's current domains.
 fn is_true(context: &SelectionContext, p: Predicate) -> bool {
     let x = p.get_domain();
+    entailed(p, context.lower_bound(x), context.upper_bound(x), |v| {
+        context.contains(x, v)
+    })
+}
+
+/// Whether `p` holds for every value of a domain with bounds `lower`,
+/// `upper` and membership `contains`.
+fn entailed(p: Predicate, lower: i32, upper: i32, contains: impl Fn(i32) -> bool) -> bool {
     let rhs = p.get_right_hand_side();
     match p.get_predicate_type() {
-        PredicateType::LowerBound => context.lower_bound(x) >= rhs,
-        PredicateType::UpperBound => context.upper_bound(x) <= rhs,
-        PredicateType::Equal => context.lower_bound(x) == rhs && context.upper_bound(x) == rhs,
-        PredicateType::NotEqual => !context.contains(x, rhs),
+        PredicateType::LowerBound => lower >= rhs,
+        PredicateType::UpperBound => upper <= rhs,
+        PredicateType::Equal => lower == rhs && upper == rhs,
+        PredicateType::NotEqual => !contains(rhs),
     }
 }
 
