@@ -317,6 +317,17 @@ fn constants_are_solved_by_enumeration() {
 }
 
 #[test]
+fn linear_equations_are_solved_for_their_one_unknown() {
+    // `x` occurs three times: solved as `60 / 3`, not enumerated (there
+    // is no bound to enumerate it within).
+    assert_eq!(value("{x | x + x + x = 60}"), "{20}");
+    assert_eq!(value("{x | 2 * x - 7 = x + 1}"), "{8}");
+    // No integer solution: the quotient fails the equation, kept as a check.
+    assert_eq!(value("{x | x + x = 7}"), "{}");
+    assert_eq!(value("{x | 3 * x = -7 - x}"), "{}");
+}
+
+#[test]
 fn well_definedness_errors_point_at_the_expression() {
     let (e, text) = error("1 / 0");
     assert_eq!(

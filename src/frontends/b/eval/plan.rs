@@ -134,10 +134,12 @@ pub fn plan(
         // [`plain_generator`]).
         // (priority, generator, whether it uses the integer bound)
         let mut plain: Vec<Option<(u32, Gen, bool)>> = vec![None; vars.len()];
+        let mut best_degree = 0;
         for (k, &v) in vars.iter().enumerate() {
             if is_bound[v as usize] {
                 continue;
             }
+            let degree = readers[k].iter().filter(|&&j| !done[j]).count();
             for &i in &readers[k] {
                 let c = &conjuncts[i];
                 if done[i] {
@@ -304,8 +306,17 @@ pub fn plan(
                 {
                     plain[k] = Some((prio, generator, cand_bounded.get()));
                 }
-                if best.as_ref().is_none_or(|b| prio < b.0) {
+                // Between generators of equal priority, the variable more
+                // pending conjuncts read: binding it decides or solves more
+                // of them (`z = y & x1 = z & ret1 = x1 * x1 & ret2 = y * y &
+                // ret1 /= ret2`: `y` first, and the check fails before `x`
+                // is drawn).
+                if best
+                    .as_ref()
+                    .is_none_or(|b| prio < b.0 || (prio == b.0 && degree > best_degree))
+                {
                     best = Some((prio, i, cand, cand_bounded.get()));
+                    best_degree = degree;
                 }
             }
         }
@@ -1433,11 +1444,13 @@ enum Solved {
     },
 }
 
-/// `a = b` solved for `v` where one side is `v`, `v + d`, `d + v`, `v + v`,
-/// `v - d`, `d - v`, `v * k` or `k * v` and everything else is `ready`: the one
-/// candidate for `v`, which the equation, staying a check, keeps where it
-/// holds (`x2 + y2 = s` gives `y2 = s - x2` once `x2` is bound; `r * 2 = x`
-/// gives `x / 2`, kept where 2 divides `x`).
+/// `a = b` solved for `v` where one side is `v` and the other `ready`, or,
+/// for an integer `v`, where both sides are linear in `v` with a literal
+/// coefficient (sums, differences and products by literals of `v` and
+/// `ready` terms: `x + x + x = 60`, `2 * v - d = e`, `x2 + y2 = s` once
+/// `x2` is bound), or one side is `v * k` or `k * v` with `k` ready: the
+/// one candidate for `v`, which the equation, staying a check, keeps where
+/// it holds (`r * 2 = x` gives `x / 2`, kept where 2 divides `x`).
 /// `int`: whether `v` is an integer; a set `v` is solved only from `v = e`
 /// (`v - d = e` is a set difference there, which leaves `v`'s elements of
 /// `d` free).
@@ -1449,64 +1462,137 @@ fn solve_equation(
     ready: &dyn Fn(&CExpr) -> bool,
 ) -> Option<Solved> {
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
-    let solve = |side: &CExpr, other: &CExpr| {
-        if is_v(side) {
-            return ready(other).then(|| Solved::Value(other.clone()));
+    if is_v(a) && ready(b) {
+        return Some(Solved::Value(b.clone()));
+    }
+    if is_v(b) && ready(a) {
+        return Some(Solved::Value(a.clone()));
+    }
+    if !int {
+        return None;
+    }
+    let span = a.span;
+    if let (Some(left), Some(right)) = (linear(a, v, ready), linear(b, v, ready)) {
+        // `ca * v + ra = cb * v + rb`: `v = (rb - ra) / (ca - cb)`.
+        let coef = left.coef.checked_sub(right.coef)?;
+        if coef == 0 {
+            return None;
         }
-        let EK::Binary(op, x, y) = &side.kind else {
+        let (plus, minus) = if coef > 0 {
+            (right.rest, left.rest)
+        } else {
+            (left.rest, right.rest)
+        };
+        let difference = match (plus, minus) {
+            (Some(p), Some(m)) => binary(BinaryOp::Minus, p, m, span),
+            (Some(p), None) => p,
+            (None, Some(m)) => binary(BinaryOp::Minus, int_lit(0, span), m, span),
+            (None, None) => int_lit(0, span),
+        };
+        let divisor = coef.checked_abs()?;
+        return Some(Solved::Value(if divisor == 1 {
+            difference
+        } else {
+            binary(BinaryOp::Div, difference, int_lit(divisor, span), span)
+        }));
+    }
+    // `v * k = e` with `k` ready but not a literal: `e / k` where `k` is
+    // not 0.
+    let quotient = |side: &CExpr, other: &CExpr| {
+        let EK::Binary(BinaryOp::Mul, x, y) = &side.kind else {
             return None;
         };
-        if !int || !ready(other) {
+        let k = if is_v(x) && ready(y) {
+            y
+        } else if is_v(y) && ready(x) {
+            x
+        } else {
             return None;
-        }
-        let build = |op: BinaryOp, l: &CExpr, r: &CExpr| CExpr {
-            kind: EK::Binary(op, Box::new(l.clone()), Box::new(r.clone())),
-            span: side.span,
         };
-        let (x, y) = (&**x, &**y);
-        match op {
-            // `v + v = e`: `e / 2`, kept where 2 divides `e` (ProB's
-            // `half = {x, y | y + y = x}`).
-            BinaryOp::Add if is_v(x) && is_v(y) => {
-                let two = CExpr {
-                    kind: EK::Lit(Value::Int(2)),
-                    span: side.span,
-                };
-                Some(Solved::Value(build(BinaryOp::Div, other, &two)))
-            }
-            BinaryOp::Add if is_v(x) && ready(y) => {
-                Some(Solved::Value(build(BinaryOp::Minus, other, y)))
-            }
-            BinaryOp::Add if is_v(y) && ready(x) => {
-                Some(Solved::Value(build(BinaryOp::Minus, other, x)))
-            }
-            BinaryOp::Minus if is_v(x) && ready(y) => {
-                Some(Solved::Value(build(BinaryOp::Add, other, y)))
-            }
-            BinaryOp::Minus if is_v(y) && ready(x) => {
-                Some(Solved::Value(build(BinaryOp::Minus, x, other)))
-            }
-            BinaryOp::Mul => {
-                let k = if is_v(x) && ready(y) {
-                    y
-                } else if is_v(y) && ready(x) {
-                    x
-                } else {
-                    return None;
-                };
-                let value = build(BinaryOp::Div, other, k);
-                Some(match k.kind {
-                    EK::Lit(Value::Int(n)) if n != 0 => Solved::Value(value),
-                    _ => Solved::Quotient {
-                        divisor: k.clone(),
-                        value,
-                    },
-                })
-            }
-            _ => None,
-        }
+        ready(other).then(|| Solved::Quotient {
+            divisor: (**k).clone(),
+            value: binary(BinaryOp::Div, other.clone(), (**k).clone(), side.span),
+        })
     };
-    solve(a, b).or_else(|| solve(b, a))
+    quotient(a, b).or_else(|| quotient(b, a))
+}
+
+/// An integer expression as `coef * v + rest` (see [`linear`]); `rest`
+/// `None` for 0.
+struct Linear {
+    coef: i64,
+    rest: Option<CExpr>,
+}
+
+/// `e` as `coef * v + rest` with `rest` ready and `coef` a literal, if it
+/// is built so from `v`, ready terms, `+`, `-` and products by literals.
+fn linear(e: &CExpr, v: u32, ready: &dyn Fn(&CExpr) -> bool) -> Option<Linear> {
+    if matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v) {
+        return Some(Linear {
+            coef: 1,
+            rest: None,
+        });
+    }
+    if ready(e) {
+        return Some(Linear {
+            coef: 0,
+            rest: Some(e.clone()),
+        });
+    }
+    let EK::Binary(op, x, y) = &e.kind else {
+        return None;
+    };
+    let span = e.span;
+    match op {
+        BinaryOp::Add | BinaryOp::Minus => {
+            let (l, r) = (linear(x, v, ready)?, linear(y, v, ready)?);
+            let add = *op == BinaryOp::Add;
+            let coef = if add {
+                l.coef.checked_add(r.coef)?
+            } else {
+                l.coef.checked_sub(r.coef)?
+            };
+            let rest = match (l.rest, r.rest) {
+                (Some(p), Some(q)) => Some(binary(*op, p, q, span)),
+                (Some(p), None) => Some(p),
+                (None, Some(q)) if add => Some(q),
+                (None, Some(q)) => Some(binary(BinaryOp::Minus, int_lit(0, span), q, span)),
+                (None, None) => None,
+            };
+            Some(Linear { coef, rest })
+        }
+        BinaryOp::Mul => {
+            let (k, term) = match (&x.kind, &y.kind) {
+                (EK::Lit(Value::Int(k)), _) => (*k, y),
+                (_, EK::Lit(Value::Int(k))) => (*k, x),
+                _ => return None,
+            };
+            let inner = linear(term, v, ready)?;
+            Some(Linear {
+                coef: inner.coef.checked_mul(k)?,
+                rest: inner
+                    .rest
+                    .map(|r| binary(BinaryOp::Mul, int_lit(k, span), r, span)),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `l op r`.
+fn binary(op: BinaryOp, l: CExpr, r: CExpr, span: Span) -> CExpr {
+    CExpr {
+        kind: EK::Binary(op, Box::new(l), Box::new(r)),
+        span,
+    }
+}
+
+/// The integer literal `n`.
+fn int_lit(n: i64, span: Span) -> CExpr {
+    CExpr {
+        kind: EK::Lit(Value::Int(n)),
+        span,
+    }
 }
 
 /// `e` from `a = b` solved for `v` (see [`solve_equation`]) where it needs
@@ -2893,7 +2979,7 @@ mod tests {
         // One variable in common: that variable's values only.
         assert_eq!(
             plan_of(&["x", "y"], "y : 1..2 & ((x = 1 & y = 2) or x = 2)"),
-            "x:In y:In [((x = 1 & y = 2) or x = 2)]"
+            "y:In x:In [((x = 1 & y = 2) or x = 2)]"
         );
     }
 
@@ -2937,6 +3023,21 @@ mod tests {
         assert_eq!(plan_of(&["x"], "6 - x = 2"), "x:Eq [6 - x = 2]");
         // `v + v = e`: a half, where there is one.
         assert_eq!(plan_of(&["x"], "x + x = 6"), "x:Eq [x + x = 6]");
+        // Of two variables drawn alike, the one more conjuncts read first:
+        // here the check fails before `x` is drawn at all.
+        assert_eq!(
+            plan_of(
+                &["x", "y", "z", "r1", "r2"],
+                "x : 1..9 & y : 1..9 & z = y & r1 = z * z & r2 = y * y & r1 /= r2"
+            ),
+            "y:In z:Eq r1:Eq r2:Eq [r1 /= r2] x:In"
+        );
+        // Linear in `x` on both sides, with literal coefficients.
+        assert_eq!(plan_of(&["x"], "x + x + x = 60"), "x:Eq [x + x + x = 60]");
+        assert_eq!(
+            plan_of(&["x", "y"], "y : 1..3 & 2 * x - y = x + 7"),
+            "y:In x:Eq [2 * x - y = x + 7]"
+        );
     }
 
     #[test]
