@@ -328,6 +328,36 @@ fn linear_equations_are_solved_for_their_one_unknown() {
 }
 
 #[test]
+fn sequences_known_but_for_their_last_or_first_element_are_enumerated() {
+    // `front(x) = t` fixes the size of `x`: with --bound-integers its
+    // last element ranges over MININT..MAXINT (-1..3), as SequenceSolving's
+    // `Solve7(x) = PRE x /= <> & front(x) = [1,2,3,4]` needs.
+    assert!(holds_with(
+        "#x.(x /= <> & front(x) = [1, 2, 3] & last(x) = 2)",
+        true
+    ));
+    assert!(holds_with("card({x | front(x) = [1, 2]}) = 5", true));
+    // The known part's elements beyond MAXINT are candidates too.
+    assert!(holds_with(
+        "#x.(front(x) = [1, 2, 3, 4] & last(x) = 4)",
+        true
+    ));
+    assert!(holds_with(
+        "{x | tail(x) = [3] & first(x) > 1} = {[2, 3], [3, 3]}",
+        true
+    ));
+    // `conc` of a list of sequences is cut like `^`, without any bound.
+    assert_eq!(
+        value("{x | conc([[1, 22], x, [77, 88]]) = [1, 22, 33, 4, 5, 6, 77, 88]}"),
+        "{[33,4,5,6]}"
+    );
+    assert_eq!(
+        value("{x | conc([[1, 22], x, [77, 88]]) = [1, 2, 33, 4, 5, 6, 77, 88]}"),
+        "{}"
+    );
+}
+
+#[test]
 fn well_definedness_errors_point_at_the_expression() {
     let (e, text) = error("1 / 0");
     assert_eq!(

@@ -355,9 +355,50 @@ pub fn plan(
                     fallback,
                 )
             };
+            let pending = Pending {
+                conjuncts: &conjuncts,
+                done: &done,
+                vars,
+                bound: &bound,
+            };
             match types.and_then(|t| t.get(k)) {
                 Some(t) if type_is_finite(t) => Gen::Type(t.clone()),
                 Some(Type::Int) if let Some(interval) = interval() => Gen::In(interval),
+                // `--bound-integers`: a sequence of integers whose size the
+                // predicate bounds (`front(x) = [1, 2, 3, 4]`): the
+                // sequences up to that size over MININT..MAXINT (and the
+                // elements of the known part, `ran([1, 2, 3, 4])`).
+                Some(Type::Set(pair))
+                    if let Type::Pair(index, element) = &**pair
+                        && **index == Type::Int
+                        && **element == Type::Int
+                        && let Some((lo, hi, span, used)) = fallback
+                        && let Some(max_len) = size_bound(v, &pending) =>
+                {
+                    used.set(true);
+                    let bounded = binary(
+                        BinaryOp::Interval,
+                        int_lit(lo, span),
+                        int_lit(hi, span),
+                        span,
+                    );
+                    let elements = match shortened_to(v, &pending) {
+                        Some(known) => {
+                            let span = known.span;
+                            let known = CExpr {
+                                kind: EK::Unary(UnaryOp::Ran, Box::new(known)),
+                                span,
+                            };
+                            binary(BinaryOp::Union, bounded, known, span)
+                        }
+                        None => bounded,
+                    };
+                    Gen::SeqUpTo {
+                        elements,
+                        max_len,
+                        nonempty: false,
+                    }
+                }
                 // `--bound-integers`: a type of integers in pairs or sets
                 // (`x : S * NAT1` with nothing bounding the integer) is
                 // enumerated with its integers within MININT..MAXINT.
@@ -1259,7 +1300,7 @@ fn exists_member(inner: &Solver, v: u32, vars: &[u32], bound: &[u32]) -> Option<
     })
 }
 
-/// For `x ^ y ^ .. = s` (`cat`, `s`) with `s` ready and the parts distinct
+/// For `x ^ y ^ .. = s` or `conc([x, y, ..]) = s` (`cat`, `s`) with `s` ready and the parts distinct
 /// variables or ready expressions, `v` among the variables: the pattern of
 /// the parts, the ways to cut `s` into as many (`CardTrick`'s `x, y : (x ^ y
 /// = initial)`), a ready part cut at its size (`x ^ [c, c] ^ y = s`), and
@@ -1271,18 +1312,30 @@ fn concatenation(
     vars: &[u32],
     bound: &[u32],
 ) -> Option<(Pattern, CExpr, bool)> {
-    if !matches!(cat.kind, EK::Binary(BinaryOp::Concat, ..)) || !is_ready(s, vars, bound) {
+    if !is_ready(s, vars, bound) {
         return None;
     }
-    // The parts, left to right, of a left-nested `((a ^ b) ^ c)`.
+    // The parts, left to right, of a left-nested `((a ^ b) ^ c)` or of
+    // `conc([a, b, c])`.
     let mut parts = Vec::new();
-    let mut e = cat;
-    while let EK::Binary(BinaryOp::Concat, a, b) = &e.kind {
-        parts.push(&**b);
-        e = a;
+    match &cat.kind {
+        EK::Binary(BinaryOp::Concat, ..) => {
+            let mut e = cat;
+            while let EK::Binary(BinaryOp::Concat, a, b) = &e.kind {
+                parts.push(&**b);
+                e = a;
+            }
+            parts.push(e);
+            parts.reverse();
+        }
+        EK::Unary(UnaryOp::Conc, items) if let EK::SeqEnum(items) = &items.kind => {
+            parts.extend(items.iter());
+        }
+        _ => return None,
     }
-    parts.push(e);
-    parts.reverse();
+    if parts.is_empty() {
+        return None;
+    }
     let mut pats = Vec::with_capacity(parts.len());
     let mut sizes = Vec::with_capacity(parts.len());
     for p in &parts {
@@ -1891,11 +1944,20 @@ fn is_ready_pred(p: &CPred, vars: &[u32], bound: &[u32]) -> bool {
     used.iter().all(|s| !vars.contains(s) || bound.contains(s))
 }
 
-/// The greatest length `size(v) <= e`, `size(v) < e`, `size(v) = e`
-/// (either way round, with ready `e`) or `size(v) : a..e` (with ready
-/// `a` and `e`) allows, as an expression.
+/// The greatest length `size(v) <= e`, `size(v) < e`, `size(v) = e`,
+/// `front(v) = e` or `tail(v) = e` (either way round, with ready `e`) or
+/// `size(v) : a..e` (with ready `a` and `e`) allows, as an expression.
 fn size_bound(v: u32, pending: &Pending) -> Option<CExpr> {
     let is_size = |e: &CExpr| applied(e, UnaryOp::Size, v);
+    // `front(v) = e` or `tail(v) = e`: `size(e) + 1`.
+    if let Some(e) = shortened_to(v, pending) {
+        let span = e.span;
+        let size = CExpr {
+            kind: EK::Unary(UnaryOp::Size, Box::new(e)),
+            span,
+        };
+        return Some(binary(BinaryOp::Add, size, int_lit(1, span), span));
+    }
     for c in pending.conjuncts() {
         if let PK::Member(a, set, false) = c
             && is_size(a)
@@ -1932,6 +1994,14 @@ fn size_bound(v: u32, pending: &Pending) -> Option<CExpr> {
         }
     }
     None
+}
+
+/// `e` from a pending `front(v) = e` or `tail(v) = e` (either way round)
+/// with `e` ready.
+fn shortened_to(v: u32, pending: &Pending) -> Option<CExpr> {
+    pending
+        .equal_to(UnaryOp::Front, v)
+        .or_else(|| pending.equal_to(UnaryOp::Tail, v))
 }
 
 /// A set holding the range of `v`: `E` from `ran(v) = E` (either way
