@@ -346,6 +346,12 @@ fn sequences_known_but_for_their_last_or_first_element_are_enumerated() {
         "{x | tail(x) = [3] & first(x) > 1} = {[2, 3], [3, 3]}",
         true
     ));
+    // A concatenation paired with a known key in a relation: the cuts of
+    // each of the key's images (a grammar rule `X -> X g`).
+    assert_eq!(
+        value("{g | 1 |-> ([1] ^ g) : {1 |-> [1, 2, 3], 1 |-> [2], 1 |-> [1], 2 |-> [1, 5]}}"),
+        "{{},[2,3]}"
+    );
     // `conc` of a list of sequences is cut like `^`, without any bound.
     assert_eq!(
         value("{x | conc([[1, 22], x, [77, 88]]) = [1, 22, 33, 4, 5, 6, 77, 88]}"),

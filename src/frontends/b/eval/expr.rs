@@ -411,9 +411,8 @@ impl Interpreter {
                     self.eval(b, env)
                 }
             }
-            EK::Splits(s, sizes) => {
+            EK::Splits(s, sizes, each) => {
                 let v = self.eval(s, env)?;
-                let elements = seq(&v, s.span)?;
                 let mut fixed = Vec::with_capacity(sizes.len());
                 for size in sizes {
                     fixed.push(match size {
@@ -422,7 +421,18 @@ impl Interpreter {
                     });
                 }
                 let mut out = Vec::new();
-                Self::splits(&elements, &fixed, 0, None, &mut out, span)?;
+                if *each {
+                    for sequence in set(&v, s.span)?.iter() {
+                        // Only sequences can be cut (`S[{e}]` of a relation
+                        // into sets holds others; they match no cut).
+                        if let Ok(elements) = seq(sequence, s.span) {
+                            Self::splits(&elements, &fixed, 0, None, &mut out, span)?;
+                        }
+                    }
+                } else {
+                    let elements = seq(&v, s.span)?;
+                    Self::splits(&elements, &fixed, 0, None, &mut out, span)?;
+                }
                 Ok(Value::set_from_vec(out))
             }
             EK::Let(solver, body) => {

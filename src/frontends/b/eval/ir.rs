@@ -119,8 +119,10 @@ pub enum EK {
     Let(Box<Solver>, Box<CExpr>),
     /// The ways to cut a sequence into parts, each of the given size where
     /// one is given: every left-nested tuple `((a |-> b) |-> c)` with `a ^
-    /// b ^ c` the sequence (how plans generate `x ^ y = s`).
-    Splits(Box<CExpr>, Vec<Option<CExpr>>),
+    /// b ^ c` the sequence (how plans generate `x ^ y = s`). With the
+    /// flag, the expression is a set of sequences and the cuts are those of
+    /// each (`e |-> x ^ y : S` cuts every sequence of `S[{e}]`).
+    Splits(Box<CExpr>, Vec<Option<CExpr>>, bool),
     /// An external function of ProB's libraries (see [`crate::frontends::b::library`]).
     External(crate::frontends::b::library::External, Vec<CExpr>),
     /// The defining expression of a constant (`c = E` in PROPERTIES): its

@@ -284,7 +284,7 @@ pub fn plan(
                 // `a ^ b = s` with `size(a) = 4` elsewhere: only the cuts
                 // that give `a` 4 elements.
                 if let SolveStep::BindPattern(pat, set) = &mut cand.step
-                    && let EK::Splits(_, sizes) = &mut set.kind
+                    && let EK::Splits(_, sizes, _) = &mut set.kind
                 {
                     let mut leaves = Vec::new();
                     pattern_leaves(pat, &mut leaves);
@@ -845,6 +845,25 @@ fn generator(
                         },
                     ));
                 }
+                // `e |-> x ^ y : S` with `e` known: the ways to cut each
+                // sequence of `S[{e}]`, the membership a check
+                // (LL_LeftFactoring's `X |-> ([X] ^ g) : Rules`).
+                if ready(l)
+                    && let Some((pat, mut splits, _)) =
+                        concatenation(r, &image(s.clone(), l), v, vars, bound)
+                {
+                    if let EK::Splits(_, _, each) = &mut splits.kind {
+                        *each = true;
+                    }
+                    return Some((
+                        set_cost(s) + 3,
+                        Candidate {
+                            step: SolveStep::BindPattern(pat, splits),
+                            exact: false,
+                            open: false,
+                        },
+                    ));
+                }
             }
             let pat = pattern(a, vars, bound)?;
             let mut fresh = Vec::new();
@@ -1372,7 +1391,7 @@ fn concatenation(
     Some((
         pat,
         CExpr {
-            kind: EK::Splits(Box::new(s.clone()), sizes),
+            kind: EK::Splits(Box::new(s.clone()), sizes, false),
             span: cat.span,
         },
         exact,
@@ -2915,7 +2934,7 @@ fn has_binder(e: &CExpr) -> bool {
             false
         }
         EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => has_binder(a),
-        EK::Splits(a, sizes) => has_binder(a) || sizes.iter().flatten().any(has_binder),
+        EK::Splits(a, sizes, _) => has_binder(a) || sizes.iter().flatten().any(has_binder),
         EK::Binary(_, a, b)
         | EK::Projection(_, a, b)
         | EK::Iterate(a, b)

@@ -42,7 +42,7 @@ macro_rules! walk_expr_parts {
             $($special)*
             EK::Lit(_) | EK::Ints(_) | EK::Strings | EK::FreeType(_) => {}
             EK::Unary(_, a) | EK::Component(_, a) | EK::Destruct(_, _, a) => $v.expr(a),
-            EK::Splits(a, sizes) => {
+            EK::Splits(a, sizes, _) => {
                 $v.expr(a);
                 sizes.$iter().flatten().for_each(|e| $v.expr(e));
             }
