@@ -727,14 +727,7 @@ fn generator(
                     Some(Solved::Quotient { divisor, value }) => {
                         let span = divisor.span;
                         let nonzero = CPred {
-                            kind: PK::Cmp(
-                                Cmp::Neq,
-                                divisor,
-                                CExpr {
-                                    kind: EK::Lit(Value::Int(0)),
-                                    span,
-                                },
-                            ),
+                            kind: PK::Cmp(Cmp::Neq, divisor, int_lit(0, span)),
                             span,
                         };
                         return Some((
@@ -1997,17 +1990,12 @@ fn size_bound(v: u32, pending: &Pending) -> Option<CExpr> {
         match op {
             Cmp::Le | Cmp::Eq => return Some(e.clone()),
             Cmp::Lt => {
-                return Some(CExpr {
-                    kind: EK::Binary(
-                        BinaryOp::Minus,
-                        Box::new(e.clone()),
-                        Box::new(CExpr {
-                            kind: EK::Lit(crate::frontends::b::value::Value::Int(1)),
-                            span: e.span,
-                        }),
-                    ),
-                    span: e.span,
-                });
+                return Some(binary(
+                    BinaryOp::Minus,
+                    e.clone(),
+                    int_lit(1, e.span),
+                    e.span,
+                ));
             }
             _ => {}
         }
