@@ -1968,6 +1968,42 @@ fn bijections_between_deferred_sets_are_fixed() {
     assert_eq!(valuations(&ruled, &[]), Some(2 * 2));
 }
 
+/// A bijection between a deferred set and a set of values of no deferred
+/// set (ProB's records) is fixed too, to the order of those values: of
+/// `make : BOOL * BOOL >->> R` and `un : Q >->> 1..3` the one valuation
+/// ProB sets up, of 24 x 6; a bijection from a set of another deferred
+/// set's elements keeps every valuation.
+#[test]
+fn bijections_with_sets_of_other_values_are_fixed() {
+    let machine = |consts: &str, props: &str| {
+        format!(
+            "MACHINE Records\nSETS R; Q; P\nCONSTANTS {consts}\nPROPERTIES {props}\n\
+             VARIABLES x\nINVARIANT x : BOOL\nINITIALISATION x := TRUE\n\
+             OPERATIONS flip = x := bool(x = FALSE) END\n"
+        )
+    };
+    let valuations = |text: &str, flags: &[&str]| {
+        let (code, out, err) = check(text, &[&["--json", "--no-deadlock"], flags].concat());
+        assert_eq!(code, Some(0), "{out}{err}");
+        json(&out)["constant_valuations"].as_u64()
+    };
+    let records = machine(
+        "make, un",
+        "make : BOOL * BOOL >->> R & un : Q >->> 1..3 & card(P) = 2",
+    );
+    assert_eq!(valuations(&records, &[]), Some(1));
+    assert_eq!(
+        valuations(&records, &["--no-constant-symmetry"]),
+        Some(24 * 6)
+    );
+    let other = machine(
+        "pos, sig",
+        "pos : P >->> 1..2 & sig : ran(pos~) >->> Q & card(Q) = 2",
+    );
+    assert_eq!(valuations(&other, &[]), Some(2));
+    assert_eq!(valuations(&other, &["--no-constant-symmetry"]), Some(2 * 2));
+}
+
 /// A sequence bounded by `size(z) : 0..n` is enumerated up to length `n`
 /// (it was "sequences are unbounded"; `size(z) <= n` already worked).
 #[test]

@@ -26,7 +26,13 @@
 //!    for a conjunct `f : A >->> B` between two different deferred sets,
 //!    the first such constant (in the order written) whose target `B`
 //!    has no rule of its own and is no other rule's source or target is
-//!    the bijection `A(i) |-> B(i)`.
+//!    the bijection `A(i) |-> B(i)`. So is a bijection between a deferred
+//!    set `D` with no other rule and a set `X` that is not a given set's
+//!    name and holds no deferred set's elements (ProB's records: `make :
+//!    BOOL * BOOL >->> REC` leaves one `make`, so does `pos : Agents >->>
+//!    1..N`; `SIG : ran(fst) >->> S` keeps all): `f : X >->> D` maps the
+//!    elements of `X`, ascending, to `D(1), D(2), ...`, and `f : D >->> X`
+//!    maps `D(1), D(2), ...` to them.
 //!
 //! Soundness: PROPERTIES cannot name an element of a deferred set, so the
 //! valuations are closed under permutations of `D`, and each rule is met
@@ -36,7 +42,8 @@
 //! (rule 3), a permutation that fixes every element a scalar takes; then
 //! permute each rule-4 target `B` by `f` after `A`'s permutation (`B` has
 //! no other rule, so this breaks none), which makes `f` the bijection
-//! `A(i) |-> B(i)`. The
+//! `A(i) |-> B(i)`; a bijection with `X` fixes `D` by the same permutation,
+//! and permuting `D` leaves `X`, which holds no element of it, as it is. The
 //! states reachable from the kept valuations therefore meet every orbit of
 //! the states reachable from all of them, which is all a symmetry-reduced
 //! search needs. Disjointness of the blocks is not needed for this, so it is
@@ -88,30 +95,52 @@ pub struct ClassConstraints {
     pub size: u32,
 }
 
-/// A bijection between two deferred sets fixed to `A(i) |-> B(i)`.
+/// A bijection fixed by the bijection rule: between two deferred sets, to
+/// `A(i) |-> B(i)`; between a deferred set and another set `X`, to the
+/// one that follows the order of `X`'s elements.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct BijectionRule {
     /// The constant (valuation index).
     constant: usize,
-    /// The source set's number.
-    from: u32,
-    /// The target set's number.
-    to: u32,
+    /// The source set's number, if it is a deferred set.
+    from: Option<u32>,
+    /// The target set's number, if it is a deferred set.
+    to: Option<u32>,
 }
 
 impl BijectionRule {
+    /// Whether the rule fixes deferred set `s`.
+    fn fixes(&self, s: u32) -> bool {
+        self.from == Some(s) || self.to == Some(s)
+    }
+
     fn keeps(&self, constants: &[Value]) -> bool {
         let Some(Value::Set(pairs)) = constants.get(self.constant) else {
             return false;
         };
-        pairs.iter().all(|pair| match pair {
-            Value::Pair(p) => match (&p.0, &p.1) {
-                (Value::Elem(a), Value::Elem(b)) => {
-                    a.set == self.from && b.set == self.to && a.index == b.index
+        let elem = |v: &Value, set: Option<u32>| match (v, set) {
+            (Value::Elem(e), Some(s)) if e.set == s => Some(e.index),
+            _ => None,
+        };
+        // The pairs are sorted by their first component: the deferred
+        // side's indices count up from 0 along them, and where the source
+        // is deferred the other side ascends along them too.
+        pairs.iter().enumerate().all(|(i, pair)| {
+            let Value::Pair(p) = pair else {
+                return false;
+            };
+            let i = i as u32;
+            match (self.from, self.to) {
+                (Some(_), Some(_)) => {
+                    elem(&p.0, self.from) == Some(i) && elem(&p.1, self.to) == Some(i)
                 }
-                _ => false,
-            },
-            _ => false,
+                (None, Some(_)) => elem(&p.1, self.to) == Some(i),
+                (Some(_), None) => {
+                    elem(&p.0, self.from) == Some(i)
+                        && (i == 0 || pairs[i as usize - 1].as_pair().is_some_and(|q| *q.1 < p.1))
+                }
+                (None, None) => false,
+            }
         })
     }
 }
@@ -224,10 +253,25 @@ impl ConstantRules {
                 continue;
             };
             let in_use = |s: u32| {
-                classes.iter().any(|class| class.set == s)
-                    || bijections.iter().any(|b| b.from == s || b.to == s)
+                classes.iter().any(|class| class.set == s) || bijections.iter().any(|b| b.fixes(s))
             };
-            if from != to && symmetric(from) && symmetric(to) && !in_use(to) {
+            let rule = match (from, to) {
+                (Side::Given(a), Side::Given(b)) => {
+                    (a != b && symmetric(a) && symmetric(b) && !in_use(b))
+                        .then_some((Some(a), Some(b)))
+                }
+                (Side::Other(x), Side::Given(d)) | (Side::Given(d), Side::Other(x)) => {
+                    (symmetric(d) && !in_use(d) && !mentions_deferred(x, given_sets)).then(|| {
+                        if matches!(to, Side::Given(_)) {
+                            (None, Some(d))
+                        } else {
+                            (Some(d), None)
+                        }
+                    })
+                }
+                _ => None,
+            };
+            if let Some((from, to)) = rule {
                 bijections.push(BijectionRule { constant, from, to });
             }
         }
@@ -338,14 +382,34 @@ fn constant(e: &Expr, index: &HashMap<&str, usize>) -> Option<usize> {
     }
 }
 
-/// The constant and the two given sets of a conjunct `f : A >->> B`
-/// whose `A` and `B` are (whole) given sets.
-fn bijection_of(
+/// One side of a bijection `f : A >->> B`.
+#[derive(Clone, Copy, Debug)]
+enum Side<'t> {
+    /// A given set, named whole.
+    Given(u32),
+    /// Any other set, with the type of its elements.
+    Other(&'t Type),
+}
+
+/// Whether values of type `t` may hold elements of a deferred set (a
+/// free type might).
+fn mentions_deferred(t: &Type, given_sets: &[GivenSet]) -> bool {
+    match t {
+        Type::Int | Type::Bool | Type::String => false,
+        Type::Given(g) => given_sets.get(*g as usize).is_none_or(|set| set.deferred),
+        Type::Pair(a, b) => mentions_deferred(a, given_sets) || mentions_deferred(b, given_sets),
+        Type::Set(e) => mentions_deferred(e, given_sets),
+        Type::Free(_) => true,
+    }
+}
+
+/// The constant and the two sides of a conjunct `f : A >->> B`.
+fn bijection_of<'t>(
     c: &Expr,
     index: &HashMap<&str, usize>,
-    constant_types: &[Type],
+    constant_types: &'t [Type],
     given_sets: &[GivenSet],
-) -> Option<(usize, u32, u32)> {
+) -> Option<(usize, Side<'t>, Side<'t>)> {
     let ExprKind::Binary(BinaryOp::Member, f, space) = &c.kind else {
         return None;
     };
@@ -363,10 +427,11 @@ fn bijection_of(
     let Type::Pair(a, b) = &**pair else {
         return None;
     };
-    match (&**a, &**b) {
-        (Type::Given(a), Type::Given(b)) if names(from, *a) && names(to, *b) => Some((f, *a, *b)),
-        _ => None,
-    }
+    let side = |e: &Expr, t: &'t Type| match t {
+        Type::Given(s) if names(e, *s) => Side::Given(*s),
+        _ => Side::Other(t),
+    };
+    Some((f, side(from, a), side(to, b)))
 }
 
 /// The blocks of a conjunct `set = A \/ B \/ ...` (either way round), if
@@ -411,6 +476,39 @@ mod tests {
 
     fn set(indices: &[u32]) -> Value {
         Value::set_from_vec(indices.iter().map(|&i| elem(i)).collect())
+    }
+
+    #[test]
+    fn a_bijection_with_other_values_is_kept_in_their_order() {
+        let pairs = |ps: &[(Value, Value)]| {
+            Value::set_from_vec(
+                ps.iter()
+                    .map(|(a, b)| Value::pair(a.clone(), b.clone()))
+                    .collect(),
+            )
+        };
+        let int = Value::Int;
+        let onto = BijectionRule {
+            constant: 0,
+            from: None,
+            to: Some(0),
+        };
+        assert!(onto.keeps(&[pairs(&[(int(5), elem(0)), (int(7), elem(1))])]));
+        assert!(!onto.keeps(&[pairs(&[(int(5), elem(1)), (int(7), elem(0))])]));
+        let from = BijectionRule {
+            constant: 0,
+            from: Some(0),
+            to: None,
+        };
+        assert!(from.keeps(&[pairs(&[(elem(0), int(5)), (elem(1), int(7))])]));
+        assert!(!from.keeps(&[pairs(&[(elem(0), int(7)), (elem(1), int(5))])]));
+        let between = BijectionRule {
+            constant: 0,
+            from: Some(0),
+            to: Some(0),
+        };
+        assert!(between.keeps(&[pairs(&[(elem(0), elem(0)), (elem(1), elem(1))])]));
+        assert!(!between.keeps(&[pairs(&[(elem(0), elem(1)), (elem(1), elem(0))])]));
     }
 
     #[test]
