@@ -942,6 +942,44 @@ fn existentials_with_too_many_candidates_are_solved() {
     }
 }
 
+/// `not(#l.(l : A --> S & ...))` over more candidates than listing its
+/// instances could try (3^16 labellings) is a filter the interpreter's
+/// solver answers per solution, not a binder unrolled: the preferred
+/// labellings of an argumentation framework (four pairs of arguments
+/// attacking each other, eight unattacked) are the 2^4 complete ones
+/// whose set of accepted arguments no other complete one extends.
+#[test]
+fn negated_existentials_over_huge_spaces_are_filters() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "MACHINE Preferred\nDEFINITIONS\n  \
+        RULES(l) == (l : ARGS --> ST & !(x, y).(x |-> y : att => (l(y) = in => l(x) = out)) \
+        & !(x, y).(x |-> y : att => (l(x) = in => l(y) = out)) \
+        & !y.(y : ARGS => (l(y) = out => #x.(x |-> y : att & l(x) = in))) \
+        & !y.(y : ARGS => (l(y) = undec => #x.(x |-> y : att & l(x) = undec))))\n\
+        SETS ARGS = {a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16}; \
+        ST = {in, out, undec}\n\
+        CONSTANTS att, lab\n\
+        PROPERTIES att = {a1 |-> a2, a2 |-> a1, a3 |-> a4, a4 |-> a3, a5 |-> a6, a6 |-> a5, \
+        a7 |-> a8, a8 |-> a7} & RULES(lab) \
+        & not(#l2.(RULES(l2) & lab~[{in}] <<: l2~[{in}]))\nEND\n";
+    let found = valuations(&dir, text, ConstantSolver::Auto).expect("solved");
+    assert_eq!(found.len(), 16);
+    for valuation in &found {
+        let Value::Set(lab) = &valuation[1] else {
+            panic!("a labelling: {valuation:?}");
+        };
+        // Status `in` is ST's first element: the eight unattacked
+        // arguments and one of each pair are accepted, none undecided.
+        let status = |p: &Value| match p.as_pair() {
+            Some((_, Value::Elem(e))) => e.index,
+            _ => panic!("a labelling: {valuation:?}"),
+        };
+        assert_eq!(lab.len(), 16);
+        assert_eq!(lab.iter().filter(|p| status(p) == 0).count(), 12);
+        assert_eq!(lab.iter().filter(|p| status(p) == 2).count(), 0);
+    }
+}
+
 /// A `LET` (or `#x.(x = E & ..)`, `!x.(x = E => ..)`) naming a value over
 /// the unknowns inside a quantifier stands for that value, and `f[{p}]`
 /// of a total function at a known point compares as `f(p)` (empty off

@@ -51,7 +51,9 @@
 //!   --> {-1, 0, 1} & w = SIGMA(...)))`), over fresh variables standing
 //!   for a witness, which the solver branches on after the unknowns and
 //!   a solution does not include; a smaller one, and one anywhere else,
-//!   is unrolled over its instances;
+//!   is unrolled over its instances, unless listing them would try more
+//!   than 10^7 candidates (`not(#l.(l : A --> S & ...))` over 3^20
+//!   functions): that one is a filter, as below;
 //! * a typing set that reads another unknown scalar (`f : 1..n --> S`)
 //!   splits the search: one model per value of it ([`model::Built::Split`]).
 //!

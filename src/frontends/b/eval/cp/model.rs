@@ -159,6 +159,13 @@ const MAX_CLIQUE_CARD: usize = 4096;
 /// Most instances a binder is unrolled into.
 const MAX_INSTANCES: usize = 1 << 16;
 
+/// Most candidates the plan of a binder's known conditions may try to
+/// list its instances (`plan::candidate_space`): past it, as for `not(#l.(l
+/// : A --> S & ...))` over 3^20 functions, listing them could run for
+/// hours, so the binder is beyond the translation (a filter, which the
+/// interpreter's own solver answers per solution) instead.
+const MAX_UNROLLED_CANDIDATES: f64 = 1e7;
+
 /// Most elements of the domain of an unknown function, or of the universe
 /// of an unknown set, the solver encodes (one unknown each): past it the
 /// model alone took gigabytes (`f : INTEGER * INTEGER >->> R` cut to
@@ -2190,6 +2197,12 @@ impl<'i> Model<'i> {
                 }
                 _ => known.steps.push(step.clone()),
             }
+        }
+        if plan::candidate_space(&known) > MAX_UNROLLED_CANDIDATES {
+            return Err(unsupported(
+                span,
+                format!("a binder over more than {MAX_UNROLLED_CANDIDATES:e} candidates"),
+            ));
         }
         let mut out = Vec::new();
         let vars = s.vars.clone();
