@@ -980,6 +980,34 @@ fn negated_existentials_over_huge_spaces_are_filters() {
     }
 }
 
+/// A constant whose type has more values than the solver lists
+/// (`POW(Nodes * POW(Labels * POW(Nodes)))`: its elements' type alone has 2^48) is
+/// refused by the solver before it lists any, and left to enumeration,
+/// which takes the two candidates of the disjunction (listing the type's
+/// components first ran out of memory).
+#[test]
+fn constants_over_huge_types_are_left_to_enumeration() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lts = |last: &str| {
+        format!(
+            "Trans = {{n1 |-> {{la |-> {{n2}}, lb |-> {{n3}}, lc |-> {{}}}}, \
+             n2 |-> {{la |-> {{}}, lb |-> {{n1}}, lc |-> {{n2}}}}, \
+             n3 |-> {{la |-> {{}}, lb |-> {{n3}}, lc |-> {{{last}}}}}, \
+             n4 |-> {{la |-> {{}}, lb |-> {{}}, lc |-> {{}}}}}}"
+        )
+    };
+    let text = format!(
+        "MACHINE Lts\nSETS Nodes = {{n1, n2, n3, n4}}; Labels = {{la, lb, lc}}\n\
+         CONSTANTS Trans\nPROPERTIES {} or {}\nEND\n",
+        lts("n1"),
+        lts("n4")
+    );
+    for solver in [ConstantSolver::Auto, ConstantSolver::Enumerate] {
+        let found = valuations(&dir, &text, solver).expect("solved");
+        assert_eq!(found.len(), 2, "{solver:?}");
+    }
+}
+
 /// A `LET` (or `#x.(x = E & ..)`, `!x.(x = E => ..)`) naming a value over
 /// the unknowns inside a quantifier stands for that value, and `f[{p}]`
 /// of a total function at a known point compares as `f(p)` (empty off

@@ -241,6 +241,22 @@ impl Interpreter {
         ok
     }
 
+    /// The number of values of a type (infinite for integers, strings
+    /// and free types), as a float: `POW(A * POW(B))` overflows any
+    /// integer long before it could be listed.
+    pub(crate) fn type_count(&self, t: &Type) -> f64 {
+        match t {
+            Type::Bool => 2.0,
+            Type::Given(n) => self
+                .given_sets
+                .get(*n as usize)
+                .map_or(0.0, |g| g.elements.len() as f64),
+            Type::Pair(a, b) => self.type_count(a) * self.type_count(b),
+            Type::Set(a) => 2f64.powf(self.type_count(a)),
+            Type::Int | Type::String | Type::Free(_) => f64::INFINITY,
+        }
+    }
+
     /// Every value of a finite type, in [`Self::enum_type`]'s order.
     fn type_values(&self, t: &Type) -> R<Vec<Value>> {
         let mut values = Vec::new();

@@ -261,13 +261,13 @@ impl ConstantRules {
                         .then_some((Some(a), Some(b)))
                 }
                 (Side::Other(x), Side::Given(d)) | (Side::Given(d), Side::Other(x)) => {
-                    (symmetric(d) && !in_use(d) && !mentions_deferred(x, given_sets)).then(|| {
+                    (symmetric(d) && !in_use(d) && !mentions_deferred(x, given_sets)).then_some(
                         if matches!(to, Side::Given(_)) {
                             (None, Some(d))
                         } else {
                             (Some(d), None)
-                        }
-                    })
+                        },
+                    )
                 }
                 _ => None,
             };

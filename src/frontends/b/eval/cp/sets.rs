@@ -607,6 +607,13 @@ impl Model<'_> {
         if !finite {
             return Err(unsupported(span, "a set over an infinite type"));
         }
+        // Listing stops at the limit, but a pair or set type lists its
+        // components' values first: `Labels <-> POW(Nodes)` is 2^48 of them.
+        if *t != crate::frontends::b::types::Type::Int
+            && self.interp.type_count(t) > MAX_UNIVERSE as f64
+        {
+            return Err(unsupported(span, "a set over a large type"));
+        }
         let result = self.interp.enum_type(t, &mut |v| {
             values.push(v);
             Ok(values.len() <= MAX_UNIVERSE)
