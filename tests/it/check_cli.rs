@@ -428,6 +428,38 @@ fn math_bits_and_printing_libraries_are_computed() {
     );
 }
 
+/// SCCS (LibraryUGraphs.def), PROLOG_FUN and RANDOM (LibraryMath.def) are
+/// computed; RANDOM is a function (one value per argument); ARGV is undefined
+/// (orbit passes a model no arguments) and says so.
+#[test]
+fn graph_prolog_and_random_library_functions() {
+    let machine = |property: &str, op: &str| {
+        format!(
+            "MACHINE M\nDEFINITIONS \"LibraryMath.def\"; \"LibraryUGraphs.def\"; \"LibraryIO.def\"\n\
+             CONSTANTS r\nPROPERTIES r : 0..9 & r = RANDOM(0, 10) & {property}\n\
+             VARIABLES v\nINVARIANT v : 0..9\nINITIALISATION v := r\n\
+             OPERATIONS {op}\nEND\n"
+        )
+    };
+    let properties = "SCCS({1|->2, 2|->1, 2|->3, 3|->4, 4|->3}) = {{1, 2}, {3, 4}} \
+                      & SCCS({1|->2}) = {{1}, {2}} & PROLOG_FUN(\"asin\", 100, 100) = 157 \
+                      & PROLOG_FUN(\"sqrt\", 1, 81) = 9 & random_element({5}) = 5 \
+                      & random_subset(1..3) <: 1..3";
+    let (code, out, err) = check(&machine(properties, "skip_op = skip"), &["--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["states"], 1, "{out}");
+    let wrong = format!("{properties} & SCCS({{1|->2}}) = {{{{1, 2}}}}");
+    let (code, out, err) = check(&machine(&wrong, "skip_op = skip"), &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("PROPERTIES has no solution"), "{out}");
+    let (code, out, err) = check(&machine(properties, "a <-- arg = a := ARGV(1)"), &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("ARGV(1): orbit passes a model no command-line arguments"),
+        "{out}"
+    );
+}
+
 /// Hexadecimal literals are read, and a `scope_X` for a set the machine
 /// does not declare is ignored with a warning, as ProB does.
 #[test]

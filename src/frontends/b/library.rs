@@ -145,10 +145,32 @@ pub enum External {
     BitShiftLeft,
     /// `BRSHIFT(x, n)`: `x` shifted right by `n` bits (arithmetic).
     BitShiftRight,
+    /// `PROLOG_FUN(f, m, x)` (of `LibraryMath`): `round(m * f(x / m))` for
+    /// one of Prolog's arithmetic functions `f` named by a string (`sin`,
+    /// `asin`, `sqrt`, `log`, `exp`, ...).
+    PrologFun,
+    /// `RANDOM(x, y)` (of `LibraryMath`): a number in `x..y-1`. ProB draws
+    /// it at random; orbit picks it by a fixed hash of the arguments, so
+    /// that every run explores the same states and `RANDOM(x, y)` is a
+    /// function, as its declaration says.
+    Random,
+    /// `random_element(S)`: an element of a non-empty set, picked as
+    /// [`External::Random`] picks.
+    RandomElement,
+    /// `random_subset(S)`: a subset of `S`, picked as [`External::Random`]
+    /// picks (each element in or out by a bit of the hash).
+    RandomSubset,
+    /// `SCCS(r)` (of `LibraryUGraphs`): the strongly connected components
+    /// of the graph `r` over `dom(r) \/ ran(r)`, each a set of nodes.
+    Sccs,
+    /// `ARGV(i)` (of `LibraryIO`): the `i`-th command-line argument after
+    /// the model on ProB's command line; orbit passes a model none, so it
+    /// is undefined everywhere.
+    Argv,
 }
 
 /// Every external function orbit implements, with its name in ProB's libraries.
-const NAMES: [(External, &str); 51] = [
+const NAMES: [(External, &str); 57] = [
     (External::StringAppend, "STRING_APPEND"),
     (External::StringLength, "STRING_LENGTH"),
     (External::StringConc, "STRING_CONC"),
@@ -200,6 +222,12 @@ const NAMES: [(External, &str); 51] = [
     (External::BitNot, "BNOT"),
     (External::BitShiftLeft, "BLSHIFT"),
     (External::BitShiftRight, "BRSHIFT"),
+    (External::PrologFun, "PROLOG_FUN"),
+    (External::Random, "RANDOM"),
+    (External::RandomElement, "random_element"),
+    (External::RandomSubset, "random_subset"),
+    (External::Sccs, "SCCS"),
+    (External::Argv, "ARGV"),
 ];
 
 impl External {
@@ -222,8 +250,9 @@ impl External {
         match self {
             StringAppend | StringJoin | StringSplit | StringContainsString | FormatToString
             | AssertTrue | Less | Printf | Vprintf | IntToDecString | DecStringToInt | SinX
-            | CosX | TanX | Gcd | BitAnd | BitOr | BitXor | BitShiftLeft | BitShiftRight => 2,
-            SubString | AssertExpr | Fprintf | Fvprintf | LogX => 3,
+            | CosX | TanX | Gcd | BitAnd | BitOr | BitXor | BitShiftLeft | BitShiftRight
+            | Random => 2,
+            SubString | AssertExpr | Fprintf | Fvprintf | LogX | PrologFun => 3,
             Argc => 0,
             _ => 1,
         }
@@ -407,8 +436,90 @@ impl External {
                 }
                 _ => return Err("CLOSURE1: expected a relation".into()),
             },
+            PrologFun => prolog_function(&string(0)?, int(1)?, int(2)?)?,
+            Random => {
+                let (x, y) = (int(0)?, int(1)?);
+                if y <= x {
+                    return Err(format!(
+                        "RANDOM({x}, {y}): the range {x}..{} is empty",
+                        y - 1
+                    ));
+                }
+                let width = y.abs_diff(x);
+                Value::Int(x.wrapping_add((fixed_hash(args) % width) as i64))
+            }
+            RandomElement => match args.first().and_then(Value::as_set) {
+                Some([]) => return Err("random_element of the empty set".into()),
+                Some(elems) => elems[(fixed_hash(args) % elems.len() as u64) as usize].clone(),
+                None => return Err("random_element: expected a set".into()),
+            },
+            RandomSubset => match args.first().and_then(Value::as_set) {
+                Some(elems) => Value::set_from_sorted(
+                    (elems.iter().enumerate())
+                        .filter(|(i, _)| fixed_hash(&(args, i)) & 1 == 1)
+                        .map(|(_, e)| e.clone())
+                        .collect(),
+                ),
+                None => return Err("random_subset: expected a set".into()),
+            },
+            Sccs => match args.first().and_then(Value::as_set) {
+                Some(pairs) => Value::set_from_vec(
+                    relations::strongly_connected_components(pairs)
+                        .ok_or("SCCS: expected a relation")?
+                        .into_iter()
+                        .map(Value::set_from_sorted)
+                        .collect(),
+                ),
+                None => return Err("SCCS: expected a relation".into()),
+            },
+            Argv => {
+                return Err(format!(
+                    "ARGV({}): orbit passes a model no command-line arguments",
+                    int(0)?
+                ));
+            }
         })
     }
+}
+
+/// A hash of `x` that is the same in every run and on every machine
+/// (orbit's [`FastHasher`](crate::frontends::b::value::fast_hash::FastHasher)).
+fn fixed_hash<T: std::hash::Hash + ?Sized>(x: &T) -> u64 {
+    use std::hash::BuildHasher;
+    crate::frontends::b::value::fast_hash::FastBuild::default().hash_one(x)
+}
+
+/// `PROLOG_FUN(f, m, x)`: `round(m * f(x / m))`.
+fn prolog_function(f: &str, m: i64, x: i64) -> Result<Value, String> {
+    if m == 0 {
+        return Err("PROLOG_FUN: the multiplier is 0".into());
+    }
+    let a = x as f64 / m as f64;
+    let y = match f {
+        "sin" => a.sin(),
+        "cos" => a.cos(),
+        "tan" => a.tan(),
+        "cot" => 1.0 / a.tan(),
+        "sinh" => a.sinh(),
+        "cosh" => a.cosh(),
+        "tanh" => a.tanh(),
+        "asin" => a.asin(),
+        "acos" => a.acos(),
+        "atan" => a.atan(),
+        "acot" => (1.0 / a).atan(),
+        "asinh" => a.asinh(),
+        "acosh" => a.acosh(),
+        "atanh" => a.atanh(),
+        "acoth" => (1.0 / a).atanh(),
+        "sqrt" => a.sqrt(),
+        "log" => a.ln(),
+        "exp" => a.exp(),
+        other => return Err(format!("PROLOG_FUN: unknown function \"{other}\"")),
+    };
+    if y.is_nan() {
+        return Err(format!("PROLOG_FUN: {f}({a}) is undefined"));
+    }
+    rounded(External::PrologFun, m as f64 * y)
 }
 
 /// `INT_TO_DEC_STRING(i, p)`: `i / 10^p` in decimal with `p` digits
@@ -637,7 +748,9 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   EXTERNAL_PREDICATE_tobserve(T) == T;
   tobserve(value) == 1 = 1;
   EXTERNAL_FUNCTION_ARGC == INTEGER;
-  ARGC == 0
+  ARGC == 0;
+  EXTERNAL_FUNCTION_ARGV == INTEGER --> STRING;
+  ARGV(i) == \"\"
 "
         }
         // Facts about ProB's own run (its version, its state space, the
@@ -684,7 +797,15 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   EXTERNAL_FUNCTION_MSB == INTEGER --> INTEGER;
   MSB(x) == x;
   EXTERNAL_FUNCTION_ABS == INTEGER --> INTEGER;
-  ABS(x) == x
+  ABS(x) == x;
+  EXTERNAL_FUNCTION_PROLOG_FUN == STRING * INTEGER * INTEGER --> INTEGER;
+  PROLOG_FUN(f, m, x) == x;
+  EXTERNAL_FUNCTION_RANDOM == INTEGER * INTEGER --> INTEGER;
+  RANDOM(x, y) == x;
+  EXTERNAL_FUNCTION_random_element(T) == POW(T) --> T;
+  random_element(s) == s;
+  EXTERNAL_FUNCTION_random_subset(T) == POW(T) --> POW(T);
+  random_subset(s) == s
 "
         }
         "LibraryBits.def" => {
@@ -701,6 +822,12 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   BLSHIFT(x, n) == x;
   EXTERNAL_FUNCTION_BRSHIFT == INTEGER * INTEGER --> INTEGER;
   BRSHIFT(x, n) == x
+"
+        }
+        "LibraryUGraphs.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_SCCS(T) == (T <-> T) --> POW(POW(T));
+  SCCS(r) == {}
 "
         }
         "CHOOSE.def" | "Choose.def" => {
@@ -896,6 +1023,53 @@ mod tests {
     }
 
     #[test]
+    fn graphs_randomness_and_prolog_functions() {
+        use External::*;
+        let i = Value::Int;
+        let pairs = |ps: &[(i64, i64)]| {
+            Value::set_from_vec(ps.iter().map(|&(a, b)| Value::pair(i(a), i(b))).collect())
+        };
+        let set = |xs: &[i64]| Value::set_from_vec(xs.iter().map(|&x| i(x)).collect());
+        // ProB's library assertion, and a chain whose nodes are each alone.
+        assert_eq!(
+            Sccs.apply(&[pairs(&[(1, 2), (2, 1), (2, 3), (3, 4), (4, 3)])]),
+            Ok(Value::set_from_vec(vec![set(&[1, 2]), set(&[3, 4])]))
+        );
+        assert_eq!(
+            Sccs.apply(&[pairs(&[(1, 2), (2, 3), (5, 5)])]),
+            Ok(Value::set_from_vec(vec![
+                set(&[1]),
+                set(&[2]),
+                set(&[3]),
+                set(&[5])
+            ]))
+        );
+        assert_eq!(Sccs.apply(&[Value::empty_set()]), Ok(Value::empty_set()));
+        assert!(Sccs.apply(&[set(&[1])]).is_err());
+        let call = |f: External, args: &[Value]| f.apply(args);
+        assert_eq!(call(PrologFun, &[s("asin"), i(100), i(100)]), Ok(i(157)));
+        assert_eq!(call(PrologFun, &[s("sqrt"), i(1), i(16)]), Ok(i(4)));
+        assert!(call(PrologFun, &[s("sqrt"), i(1), i(-1)]).is_err());
+        assert!(call(PrologFun, &[s("nope"), i(1), i(1)]).is_err());
+        // The same arguments always give the same value, within range.
+        for (x, y) in [(1, 3), (-5, 5), (7, 8)] {
+            let r = call(Random, &[i(x), i(y)]).unwrap();
+            assert!((x..y).contains(&r.as_int().unwrap()));
+            assert_eq!(call(Random, &[i(x), i(y)]), Ok(r));
+        }
+        assert!(call(Random, &[i(3), i(3)]).is_err());
+        let s100 = set(&(1..=100).collect::<Vec<_>>());
+        let e = call(RandomElement, std::slice::from_ref(&s100)).unwrap();
+        assert!(s100.as_set().unwrap().contains(&e));
+        let sub = call(RandomSubset, std::slice::from_ref(&s100)).unwrap();
+        let kept = sub.as_set().unwrap();
+        assert!(kept.iter().all(|x| s100.as_set().unwrap().contains(x)));
+        assert!(kept.len() > 20 && kept.len() < 80, "{}", kept.len());
+        assert!(call(RandomElement, &[Value::empty_set()]).is_err());
+        assert!(call(Argv, &[i(1)]).is_err());
+    }
+
+    #[test]
     fn names_and_functions_correspond() {
         for (f, name) in NAMES {
             assert_eq!(External::from_name(name), Some(f));
@@ -911,6 +1085,7 @@ mod tests {
             "LibraryIO.def",
             "LibraryMath.def",
             "LibraryBits.def",
+            "LibraryUGraphs.def",
             "Choose.def",
         ] {
             let text = bundled_definition_file(file).unwrap();

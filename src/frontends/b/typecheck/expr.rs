@@ -477,6 +477,24 @@ impl Checker {
                 (vec![int, int], int)
             }
             LogX => (vec![int, int, int], int),
+            PrologFun => (vec![string, int, int], int),
+            Random => (vec![int, int], int),
+            RandomElement => {
+                let elem = self.terms.var();
+                (vec![self.terms.set(elem)], elem)
+            }
+            RandomSubset => {
+                let elem = self.terms.var();
+                let set = self.terms.set(elem);
+                (vec![set], set)
+            }
+            Sccs => {
+                let node = self.terms.var();
+                let relation = self.terms.relation(node, node);
+                let component = self.terms.set(node);
+                (vec![relation], self.terms.set(component))
+            }
+            Argv => (vec![int], string),
         };
         for (a, p) in args.iter().zip(params) {
             self.expect(a, p);

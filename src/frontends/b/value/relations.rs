@@ -296,6 +296,76 @@ pub fn transitive_closure_within<E>(
     Ok(Some(out))
 }
 
+/// The strongly connected components of the graph `r` over its field
+/// `dom(r) \/ ran(r)`, each sorted (ProB's `SCCS`), by Tarjan's algorithm
+/// without recursion; `None` when an element of `r` is not a pair.
+pub fn strongly_connected_components(r: &[Value]) -> Option<Vec<Vec<Value>>> {
+    if !r.iter().all(|p| matches!(p, Value::Pair(_))) {
+        return None;
+    }
+    let field = super::sets::union(&domain(r), &range(r));
+    let n = field.len();
+    let index = |x: &Value| field.binary_search(x).expect("in the field");
+    // Successor lists: `r` is sorted by source, so each node's edges are
+    // one run of `targets`.
+    let mut start = vec![0usize; n + 1];
+    let mut targets = Vec::with_capacity(r.len());
+    for p in r {
+        start[index(first(p)) + 1] += 1;
+        targets.push(index(second(p)));
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    const UNSEEN: usize = usize::MAX;
+    let (mut order, mut low) = (vec![UNSEEN; n], vec![0usize; n]);
+    let mut on_stack = vec![false; n];
+    let (mut stack, mut components, mut next) = (Vec::new(), Vec::new(), 0);
+    // Each frame: a node and the position of its next edge.
+    let mut frames: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if order[root] != UNSEEN {
+            continue;
+        }
+        frames.push((root, start[root]));
+        (order[root], low[root], next) = (next, next, next + 1);
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut edge)) = frames.last_mut() {
+            if *edge < start[v + 1] {
+                let w = targets[*edge];
+                *edge += 1;
+                if order[w] == UNSEEN {
+                    (order[w], low[w], next) = (next, next, next + 1);
+                    stack.push(w);
+                    on_stack[w] = true;
+                    frames.push((w, start[w]));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(order[w]);
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some(&(parent, _)) = frames.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == order[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(field[w].clone());
+                    if w == v {
+                        break;
+                    }
+                }
+                component.sort_unstable();
+                components.push(component);
+            }
+        }
+    }
+    Some(components)
+}
+
 /// `id(s)`.
 pub fn identity(s: &[Value]) -> Vec<Value> {
     s.iter()
