@@ -1361,7 +1361,8 @@ fn deferred_set_sizes_follow_partitions_into_non_empty_parts() {
 
 /// Constants that PROPERTIES does not relate are solved part by part: a
 /// part without solution ends the search at once, however many
-/// valuations the others have (3^40 functions here), and the valuations
+/// valuations the others have (3^40 functions here) and however many
+/// constants it binds itself, and the valuations
 /// of the whole are the product of the parts'.
 #[test]
 fn independent_parts_of_properties_are_solved_apart() {
@@ -1374,6 +1375,22 @@ fn independent_parts_of_properties_are_solved_apart() {
     };
     let text = machine("f : 1..40 --> 1..3 & n : 1..5 & n > 7 & a : BOOL");
     // Enumeration alone (the constraint solver could find this too).
+    let (code, out, err) = check(
+        &text,
+        &["--json", "--solver", "enumerate", "--time-limit", "60s"],
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        json(&out)["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("PROPERTIES has no solution")),
+        "{out}"
+    );
+    // The part without solution has more constants than the huge one: the
+    // fewest candidates come first, not the fewest constants.
+    let text = machine(
+        "f : 1..40 --> 1..3 & n : 1..5 & a : BOOL & (a = TRUE => n > 7) & (a = FALSE => n > 9)",
+    );
     let (code, out, err) = check(
         &text,
         &["--json", "--solver", "enumerate", "--time-limit", "60s"],
