@@ -519,10 +519,12 @@ fn parameters_nothing_bounds_are_found_by_propagation() {
 #[test]
 fn no_solution_within_the_solvers_range_is_not_no_solution() {
     let dir = tempfile::tempdir().expect("temp dir");
+    // Written as a difference, the recurrence is no definition point by
+    // point (see `functions_defined_by_recurrences_are_built_point_by_point`).
     let fib = |n: u32| {
         format!(
             "MACHINE Fib\nCONSTANTS fib\nPROPERTIES fib : 0..{n} --> INTEGER & fib(0) = 1 & \
-             fib(1) = 1 & !x.(x : 2..{n} => fib(x) = fib(x - 1) + fib(x - 2))\nEND\n"
+             fib(1) = 1 & !x.(x : 2..{n} => fib(x) - fib(x - 1) = fib(x - 2))\nEND\n"
         )
     };
     let small = valuations(&dir, &fib(20), ConstantSolver::Cp).expect("solved");
@@ -1636,4 +1638,42 @@ fn sequences_of_known_size_are_solved() {
     let found = valuations(&dir, &witnessed, ConstantSolver::Auto).expect("solved");
     assert_eq!(found.len(), 1);
     assert_eq!(found[0][2], Value::Int(expected), "{found:?}");
+}
+
+/// A function defined by a recurrence (`fib(x) = fib(x - 1) + fib(x - 2)`
+/// over `2..n`, with its first points given) is built point by point, big
+/// integers included, where enumerating `0..200 --> INTEGER` is
+/// impossible; where the recurrence reads a point not yet built, or the
+/// points miss part of the domain, the space is enumerated as before and
+/// gives the same answer.
+#[test]
+fn functions_defined_by_recurrences_are_built_point_by_point() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fib = "MACHINE Fib\nCONSTANTS n, fib, sol\nPROPERTIES fib : 0..n --> INTEGER \
+               & fib(0) = 1 & fib(1) = 1 & !x.(x : 2..n => fib(x) = fib(x - 1) + fib(x - 2)) \
+               & n = 200 & sol = fib(n)\nEND\n";
+    for solver in [ConstantSolver::Auto, ConstantSolver::Enumerate] {
+        let found = valuations(&dir, fib, solver).expect("solved");
+        assert_eq!(found.len(), 1, "{solver:?}");
+        assert_eq!(
+            found[0][2].display(&[]).to_string(),
+            "453973694165307953197296969697410619233826",
+            "{solver:?}"
+        );
+    }
+    // Counting down (`f(x) = f(x + 1) + 1`): the increasing order reads an
+    // unbuilt point, so the 4^4 functions are enumerated.
+    let down = "MACHINE Down\nCONSTANTS f\nPROPERTIES f : 0..3 --> 0..3 & f(3) = 0 \
+                & !x.(x : 0..2 => f(x) = f(x + 1) + 1)\nEND\n";
+    let found = valuations(&dir, down, ConstantSolver::Enumerate).expect("solved");
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0][0].display(&[]).to_string(),
+        "{(0|->3),(1|->2),(2|->1),(3|->0)}"
+    );
+    // The points leave 3 out: f(3) is free.
+    let open = "MACHINE Open\nCONSTANTS f\nPROPERTIES f : 0..3 --> 0..9 & f(0) = 1 \
+                & !x.(x : 1..2 => f(x) = 2 * f(x - 1))\nEND\n";
+    let found = valuations(&dir, open, ConstantSolver::Enumerate).expect("solved");
+    assert_eq!(found.len(), 10);
 }

@@ -510,6 +510,21 @@ impl Interpreter {
                 }
                 Ok(true)
             }
+            Gen::Recurrence {
+                points,
+                x,
+                over,
+                body,
+                domain,
+                otherwise,
+            } => {
+                let built = self.recurrence(solver, slot, points, *x, over, body, domain, env)?;
+                let Some(function) = built else {
+                    return self.run_bind(solver, i, slot, otherwise, env, f);
+                };
+                env.frame[slot] = function;
+                self.run_steps(solver, i + 1, env, f)
+            }
             Gen::SeqUpTo {
                 elements,
                 max_len,
@@ -549,6 +564,45 @@ impl Interpreter {
                 ),
             )),
         }
+    }
+}
+
+impl Interpreter {
+    /// The function a [`Gen::Recurrence`] defines: the `points`, then the
+    /// image `body` at each element `x` of `over` in increasing order,
+    /// with the function's slot holding the pairs so far; `None` where
+    /// `body` applies it outside those pairs or the pairs' domain is not
+    /// `domain`.
+    #[allow(clippy::too_many_arguments)]
+    fn recurrence(
+        &self,
+        solver: &Solver,
+        slot: usize,
+        points: &CExpr,
+        x: u32,
+        over: &CExpr,
+        body: &CExpr,
+        domain: &CExpr,
+        env: &mut Env<'_>,
+    ) -> R<Option<Value>> {
+        let mut pairs: Vec<Value> = self.elements(points, env)?.to_vec();
+        let xs = self.elements(over, env)?;
+        for (k, at) in xs.iter().enumerate() {
+            within_budget_every(k, solver.span)?;
+            env.frame[slot] = Value::set_from_vec(pairs.clone());
+            env.frame[x as usize] = at.clone();
+            match self.eval(body, env) {
+                Ok(image) => pairs.push(Value::pair(at.clone(), image)),
+                Err(e) if e.outside_domain => return Ok(None),
+                Err(e) => return Err(e),
+            }
+        }
+        let function = Value::set_from_vec(pairs);
+        let keys = crate::frontends::b::value::relations::domain(
+            function.as_set().expect("a set of pairs"),
+        );
+        let wanted = self.elements(domain, env)?;
+        Ok((keys[..] == wanted[..]).then_some(function))
     }
 }
 

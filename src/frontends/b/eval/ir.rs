@@ -224,6 +224,27 @@ pub enum Gen {
         /// The generator where no condition holds.
         otherwise: Box<Gen>,
     },
+    /// `f : S --> T` with `f(a) = e, ..` and `!x.(x : S2 => f(x) = E)`
+    /// where `E` reads `f` (a recurrence, `fib(x) = fib(x - 1) + fib(x -
+    /// 2)`): the one function built point by point, the elements of `S2`
+    /// in increasing order, each `E` evaluated with `f` the points built
+    /// so far. Where `E` needs a point not yet built, or the points do not
+    /// cover `S`, the candidates of `otherwise` (the space itself). The
+    /// conjuncts stay checks.
+    Recurrence {
+        /// The set of the pairs `a |-> e` given point by point.
+        points: CExpr,
+        /// The quantifier's variable `x` (a frame slot).
+        x: u32,
+        /// The set `S2` it ranges over.
+        over: CExpr,
+        /// `E`, the image at `x`.
+        body: CExpr,
+        /// The space's domain `S`.
+        domain: CExpr,
+        /// The generator where the recurrence gives no function.
+        otherwise: Box<Gen>,
+    },
     /// `x : seq(S)` (or `seq1(S)`, then `nonempty`) with `size(x) <= n`
     /// elsewhere: every sequence over `S` of length at most `n`, shortest first.
     SeqUpTo {

@@ -208,7 +208,7 @@ pub fn plan(
                     && let Some(pointwise) =
                         pointwise_definition(v, space, &conjuncts, &done, vars, &bound)
                 {
-                    cand.step = SolveStep::Bind(v, Gen::In(pointwise));
+                    cand.step = SolveStep::Bind(v, pointwise);
                     cand.exact = false;
                 }
                 // `x : seq(S)` with `size(x) <= n` elsewhere: the sequences
@@ -501,7 +501,9 @@ pub(crate) fn enumerates_unbounded(plan: &Solver) -> bool {
     fn unbounded(g: &Gen) -> bool {
         match g {
             Gen::Unbounded(..) => true,
-            Gen::Cases { otherwise, .. } => unbounded(otherwise),
+            Gen::Cases { otherwise, .. } | Gen::Recurrence { otherwise, .. } => {
+                unbounded(otherwise)
+            }
             _ => false,
         }
     }
@@ -1019,6 +1021,8 @@ fn generator(
 /// E)} ELSE space END`, where `E` and `S2` read only `bound` variables of
 /// `vars` (`pid : Agents --> NATURAL & !p.(p : Agents => pid(p) = ...)`:
 /// one candidate instead of every function, and none cut by MAXINT).
+/// Where `E` reads `v` too (a recurrence), [`Gen::Recurrence`] with the
+/// points that equalities `v(a) = e` give.
 fn pointwise_definition(
     v: u32,
     space: &CExpr,
@@ -1026,7 +1030,7 @@ fn pointwise_definition(
     done: &[bool],
     vars: &[u32],
     bound: &[u32],
-) -> Option<CExpr> {
+) -> Option<Gen> {
     let EK::Binary(
         BinaryOp::TotalFunction
         | BinaryOp::TotalInjection
@@ -1039,13 +1043,13 @@ fn pointwise_definition(
         return None;
     };
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
-    let ready = |e: &CExpr| {
+    let reads = |e: &CExpr| {
         let mut slots = Vec::new();
         expr_slots(e, &mut slots);
         slots
-            .iter()
-            .all(|s| *s != v && (!vars.contains(s) || bound.contains(s)))
     };
+    let known = |s: &u32| !vars.contains(s) || bound.contains(s);
+    let ready = |e: &CExpr| reads(e).iter().all(|s| *s != v && known(s));
     let by_quantifier = conjuncts.iter().zip(done).find_map(|(c, &used)| {
         if used {
             return None;
@@ -1073,10 +1077,29 @@ fn pointwise_definition(
         } else {
             return None;
         };
-        if !ready(body) || !ready(over) {
+        if !ready(over) {
             return None;
         }
         let span = c.span;
+        if !ready(body) {
+            // A recurrence: `E` reads `v` and otherwise what is known.
+            let slots = reads(body);
+            if !slots.iter().all(|s| *s == v || known(s)) {
+                return None;
+            }
+            let pairs = point_pairs(v, conjuncts, done, &ready);
+            return Some(Gen::Recurrence {
+                points: CExpr {
+                    kind: EK::SetEnum(pairs),
+                    span,
+                },
+                x,
+                over: over.clone(),
+                body: body.clone(),
+                domain: CExpr::clone(domain),
+                otherwise: Box::new(Gen::In(space.clone())),
+            });
+        }
         let lambda = CExpr {
             kind: EK::Lambda(
                 Box::new(Solver {
@@ -1088,7 +1111,12 @@ fn pointwise_definition(
             ),
             span,
         };
-        Some(the_one_where_domain_is(over.clone(), domain, lambda, space))
+        Some(Gen::In(the_one_where_domain_is(
+            over.clone(),
+            domain,
+            lambda,
+            space,
+        )))
     });
     // Over a finite space the equations are better checked: they may read
     // what an enclosing binder solves for (`#x.(x : 1..4 >->> S & t =
@@ -1097,31 +1125,25 @@ fn pointwise_definition(
         over_infinite(space)
             .then(|| point_equalities(v, space, domain, conjuncts, done, &ready))
             .flatten()
+            .map(Gen::In)
     })
 }
 
-/// For `v : S --> T` (`space`, with domain `S`, infinite) and conjuncts
-/// `v(a) = e` not yet used, with every `a` and `e` `ready`: `IF dom(P) = S THEN {P}
-/// ELSE space END` for `P = {a |-> e, ...}` (`name : 0..3 >-> STRING &
-/// name(0) = "" & name(1) = "one" & ...`: the one function the equations
-/// give, where listing `space` is impossible). Where two equations give
-/// one point two images, `P` is no function and the membership, still
-/// checked, rejects it.
-fn point_equalities(
+/// The pairs `a |-> e` of the conjuncts `v(a) = e` (or `e = v(a)`) not
+/// yet used, with every `a` and `e` `ready`.
+fn point_pairs(
     v: u32,
-    space: &CExpr,
-    domain: &CExpr,
     conjuncts: &[CPred],
     done: &[bool],
     ready: &dyn Fn(&CExpr) -> bool,
-) -> Option<CExpr> {
+) -> Vec<CExpr> {
     let at = |e: &CExpr| match &e.kind {
         EK::Apply(f, arg) if matches!(f.kind, EK::Read(Slot::Frame(s)) if s == v) => {
             Some((**arg).clone())
         }
         _ => None,
     };
-    let pairs: Vec<CExpr> = conjuncts
+    conjuncts
         .iter()
         .zip(done)
         .filter(|(_, used)| !**used)
@@ -1143,7 +1165,25 @@ fn point_equalities(
                 span: c.span,
             })
         })
-        .collect();
+        .collect()
+}
+
+/// For `v : S --> T` (`space`, with domain `S`, infinite) and conjuncts
+/// `v(a) = e` not yet used, with every `a` and `e` `ready`: `IF dom(P) = S THEN {P}
+/// ELSE space END` for `P = {a |-> e, ...}` (`name : 0..3 >-> STRING &
+/// name(0) = "" & name(1) = "one" & ...`: the one function the equations
+/// give, where listing `space` is impossible). Where two equations give
+/// one point two images, `P` is no function and the membership, still
+/// checked, rejects it.
+fn point_equalities(
+    v: u32,
+    space: &CExpr,
+    domain: &CExpr,
+    conjuncts: &[CPred],
+    done: &[bool],
+    ready: &dyn Fn(&CExpr) -> bool,
+) -> Option<CExpr> {
+    let pairs = point_pairs(v, conjuncts, done, ready);
     let span = pairs.first()?.span;
     let points = CExpr {
         kind: EK::SetEnum(pairs),
@@ -3000,6 +3040,7 @@ mod tests {
                         Gen::Unbounded(..) => "Unbounded",
                         Gen::SeqUpTo { .. } => "SeqUpTo",
                         Gen::Cases { .. } => "Cases",
+                        Gen::Recurrence { .. } => "Recurrence",
                     }
                 ),
                 SolveStep::BindPattern(..) => "pattern".to_string(),

@@ -132,6 +132,21 @@ pub(super) fn walk_gen<V: Visitor + ?Sized>(v: &mut V, g: &Gen) {
             }
             walk_gen(v, otherwise);
         }
+        Gen::Recurrence {
+            points,
+            x,
+            over,
+            body,
+            domain,
+            otherwise,
+        } => {
+            v.expr(points);
+            v.expr(over);
+            v.bind(*x);
+            v.expr(body);
+            v.expr(domain);
+            walk_gen(v, otherwise);
+        }
         Gen::Type(_) | Gen::Unbounded(..) => {}
     }
 }
@@ -241,6 +256,20 @@ pub(super) fn walk_gen_mut<V: VisitorMut + ?Sized>(v: &mut V, g: &mut Gen) {
                 v.pred(condition);
                 v.expr(choice.expr_mut());
             }
+            v.generator(otherwise);
+        }
+        Gen::Recurrence {
+            points,
+            over,
+            body,
+            domain,
+            otherwise,
+            ..
+        } => {
+            v.expr(points);
+            v.expr(over);
+            v.expr(body);
+            v.expr(domain);
             v.generator(otherwise);
         }
         Gen::Type(_) | Gen::Unbounded(..) => {}
