@@ -1028,6 +1028,27 @@ fn disjunctions_and_existentials_give_the_candidates() {
     assert_eq!(json(&out)["initial_states"], 4, "{out}");
 }
 
+/// A constant that a disjunction of equalities lists is drawn from the
+/// listed values, before its typing's set of functions (2^48 candidates
+/// here, which the run would not finish within its limit).
+#[test]
+fn listed_values_come_before_a_set_of_functions() {
+    let text = "MACHINE P\nSETS N = {n1, n2, n3, n4}; L = {la, lb, lc}\n\
+                CONSTANTS tr\nDEFINITIONS\n\
+                A == (tr = {n1 |-> {la |-> {n2}, lb |-> {}, lc |-> {}}, n2 |-> {la |-> {}, lb |-> {n1}, lc |-> {}},\
+                n3 |-> {la |-> {}, lb |-> {}, lc |-> {}}, n4 |-> {la |-> {}, lb |-> {}, lc |-> {n4}}});\n\
+                B == (tr = {n1 |-> {la |-> {n3}, lb |-> {}, lc |-> {}}, n2 |-> {la |-> {}, lb |-> {}, lc |-> {}},\
+                n3 |-> {la |-> {}, lb |-> {n1}, lc |-> {}}, n4 |-> {la |-> {}, lb |-> {}, lc |-> {}}})\n\
+                PROPERTIES tr : N --> (L --> POW(N)) & (A or B)\n\
+                VARIABLES s\nINVARIANT s <: N\nINITIALISATION s := {n1}\n\
+                OPERATIONS Step(x, l) = PRE x : s & l : L THEN s := s \\/ tr(x)(l) END\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--time-limit", "60s"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["constant_valuations"], 2, "{out}");
+    // {n1}, {n1, n2} under A; {n1}, {n1, n3} under B.
+    assert_eq!(json(&out)["states"], 4, "{out}");
+}
+
 /// `x ^ y = s` draws `x` and `y` from the ways to cut `s` (and three
 /// parts from the ways to cut it in three; with `size(x) = n`, only the
 /// cuts that give `x` n elements; a known part only where it fits), where

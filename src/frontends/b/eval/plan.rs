@@ -892,7 +892,14 @@ fn generator(
             }
             let (mut values, mut sets) = (Vec::new(), Vec::new());
             if disjunct_candidates(c, v, int, &ready, &mut values, &mut sets) {
-                let cost = 2 + sets.iter().map(set_cost).max().unwrap_or(0);
+                // Listed values only (`v = e1 or v = e2`) are as good as
+                // an enumerated set, and better than any set of functions
+                // the typing conjunct gives (`Trans : Nodes --> (Labels
+                // --> POW(Nodes)) & (Trans = A or Trans = B)`).
+                let cost = match sets.iter().map(set_cost).max() {
+                    None => 1,
+                    Some(c) => 2 + c,
+                };
                 return Some((
                     cost,
                     Candidate {
