@@ -1676,4 +1676,25 @@ fn functions_defined_by_recurrences_are_built_point_by_point() {
                 & !x.(x : 1..2 => f(x) = 2 * f(x - 1))\nEND\n";
     let found = valuations(&dir, open, ConstantSolver::Enumerate).expect("solved");
     assert_eq!(found.len(), 10);
+    // Through a named set of functions (`c : MSG`): the domain its
+    // functions share, 1..40 of a symbolic 2^40 functions, or 1..6 of 64
+    // listed ones; a named set of partial functions, whose domains differ,
+    // is enumerated and gives the same one function.
+    for (n, space) in [(40, "-->"), (6, "-->"), (4, "+->")] {
+        let named = format!(
+            "MACHINE Named\nCONSTANTS BIT, MSG, c, n\nPROPERTIES BIT = {{0, 1}} & n = {n} \
+             & MSG = 1..n {space} BIT & c : MSG & c(1) = 1 \
+             & !r.(r : 2..n => c(r) = 1 - c(r - 1))\nEND\n"
+        );
+        for solver in [ConstantSolver::Auto, ConstantSolver::Enumerate] {
+            let found = valuations(&dir, &named, solver).expect("solved");
+            assert_eq!(found.len(), 1, "{n} {space} {solver:?}");
+            let alternating: Vec<String> = (1..=n).map(|i| (i % 2).to_string()).collect();
+            assert_eq!(
+                found[0][2].display(&[]).to_string(),
+                format!("[{}]", alternating.join(",")),
+                "{n} {space} {solver:?}"
+            );
+        }
+    }
 }

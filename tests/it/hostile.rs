@@ -124,8 +124,6 @@ fn the_time_limit_stops_solving_constants_and_building_sets() {
     for (properties, solver) in [
         // Regression: spun forever (12^12 functions, none with f(1) = 13).
         ("f : 1..12 --> 1..12 & f(1) = 13", "enumerate"),
-        // Regression: 41 s and 4.4 GiB before "too large".
-        ("f = card((1..12) --> (1..4))", "auto"),
         // Regression: loops over a set already built (`S`) never polled
         // the budget; 17 GiB in 40 s.
         (
@@ -140,6 +138,24 @@ fn the_time_limit_stops_solving_constants_and_building_sets() {
         );
         assert_stopped(&run, "time-limit");
     }
+    // Regression: 41 s and 4.4 GiB before "too large"; now counted from
+    // the sizes of its parts (4^12), and a space too large to build is
+    // refused before any of it is built.
+    let run = check_within(
+        &machine("f = card((1..12) --> (1..4)) & f = 16777216"),
+        &["--time-limit", "20s", "--no-deadlock"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = check_within(
+        &machine("f = card(((1..12) --> (1..4)) - {{}})"),
+        &["--time-limit", "20s", "--no-deadlock"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(run.json["result"], "model_error", "{}", run.json);
+    let message = run.json["message"].as_str().unwrap_or("");
+    assert!(message.contains("too large to build"), "{message}");
     // The constraint solver (the default) sees at once that no function
     // has f(1) = 13.
     let run = check_within(

@@ -518,7 +518,17 @@ impl Interpreter {
                 domain,
                 otherwise,
             } => {
-                let built = self.recurrence(solver, slot, points, *x, over, body, domain, env)?;
+                let built = self.recurrence(
+                    solver,
+                    slot,
+                    points,
+                    *x,
+                    over,
+                    body,
+                    domain.as_ref(),
+                    otherwise,
+                    env,
+                )?;
                 let Some(function) = built else {
                     return self.run_bind(solver, i, slot, otherwise, env, f);
                 };
@@ -572,7 +582,8 @@ impl Interpreter {
     /// image `body` at each element `x` of `over` in increasing order,
     /// with the function's slot holding the pairs so far; `None` where
     /// `body` applies it outside those pairs or the pairs' domain is not
-    /// `domain`.
+    /// `domain` (without one, the domain every function of the space
+    /// `otherwise` draws from has).
     #[allow(clippy::too_many_arguments)]
     fn recurrence(
         &self,
@@ -582,9 +593,18 @@ impl Interpreter {
         x: u32,
         over: &CExpr,
         body: &CExpr,
-        domain: &CExpr,
+        domain: Option<&CExpr>,
+        otherwise: &Gen,
         env: &mut Env<'_>,
     ) -> R<Option<Value>> {
+        let wanted = match (domain, otherwise) {
+            (Some(domain), _) => self.elements(domain, env)?,
+            (None, Gen::In(space)) => match self.common_domain(space, env)? {
+                Some(keys) => keys,
+                None => return Ok(None),
+            },
+            (None, _) => return Ok(None),
+        };
         let mut pairs: Vec<Value> = self.elements(points, env)?.to_vec();
         let xs = self.elements(over, env)?;
         for (k, at) in xs.iter().enumerate() {
@@ -601,8 +621,34 @@ impl Interpreter {
         let keys = crate::frontends::b::value::relations::domain(
             function.as_set().expect("a set of pairs"),
         );
-        let wanted = self.elements(domain, env)?;
         Ok((keys[..] == wanted[..]).then_some(function))
+    }
+
+    /// The domain every element of the set of relations `space` has, if
+    /// it is a listed, non-empty set whose elements share one, or a
+    /// symbolic set of total functions (`1..n --> BIT`).
+    fn common_domain(&self, space: &CExpr, env: &mut Env<'_>) -> R<Option<Arc<[Value]>>> {
+        let functions = match self.eval(space, env)? {
+            Value::Set(functions) => functions,
+            Value::Symbolic(s) => return self.total_functions_domain(&s, env),
+            _ => return Ok(None),
+        };
+        let mut common: Option<Arc<[Value]>> = None;
+        for f in functions.iter() {
+            let Some(pairs) = f.as_set() else {
+                return Ok(None);
+            };
+            if pairs.iter().any(|p| p.as_pair().is_none()) {
+                return Ok(None);
+            }
+            let keys = crate::frontends::b::value::relations::domain(pairs);
+            match &common {
+                None => common = Some(keys.into()),
+                Some(c) if c[..] == keys[..] => {}
+                Some(_) => return Ok(None),
+            }
+        }
+        Ok(common)
     }
 }
 

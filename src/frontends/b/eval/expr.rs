@@ -641,6 +641,39 @@ impl Interpreter {
                     _ => None,
                 }
             }
+            // `card(S --> T) = |T|^|S|`, `card(S +-> T) = (|T| + 1)^|S|`,
+            // `card(S <-> T) = 2^(|S| * |T|)`.
+            EK::Binary(
+                op @ (BinaryOp::TotalFunction | BinaryOp::PartialFunction | BinaryOp::Relation),
+                x,
+                y,
+            ) => {
+                let (Some(nx), Some(ny)) = (self.part_card(x, env)?, self.part_card(y, env)?)
+                else {
+                    return Ok(None);
+                };
+                match op {
+                    BinaryOp::TotalFunction => {
+                        u32::try_from(nx).ok().and_then(|nx| ny.checked_pow(nx))
+                    }
+                    BinaryOp::PartialFunction => u32::try_from(nx)
+                        .ok()
+                        .and_then(|nx| ny.checked_add(1)?.checked_pow(nx)),
+                    _ => nx.checked_mul(ny).filter(|&n| n < 63).map(|n| 1i64 << n),
+                }
+            }
+            _ => None,
+        })
+    }
+
+    /// The number of elements of a part of a set of functions: by
+    /// [`Self::card_by_arithmetic`], or of a set read in place.
+    fn part_card(&self, x: &CExpr, env: &mut Env<'_>) -> R<Option<i64>> {
+        if let Some(n) = self.card_by_arithmetic(x, env)? {
+            return Ok(Some(n));
+        }
+        Ok(match self.eval_ref(x, env)? {
+            Some(Value::Set(items)) => i64::try_from(items.len()).ok(),
             _ => None,
         })
     }
@@ -1031,13 +1064,68 @@ impl Interpreter {
         })
     }
 
-    /// Builds a symbolic set as an explicit value, by enumerating it.
+    /// An upper bound on the number of elements of a set of relations or
+    /// subsets (`S --> T`: |T|^|S|, `S +-> T`: (|T|+1)^|S|, `S <-> T` and
+    /// `POW(S)`: 2^|S*T| and 2^|S|) from the sizes of its parts; `None`
+    /// for any other set, or parts that are not listed sets.
+    fn space_size(&self, e: &CExpr, env: &mut Env<'_>) -> R<Option<u128>> {
+        use BinaryOp::*;
+        let mut card = |x: &CExpr| -> R<Option<u32>> {
+            Ok(match self.eval(x, env)? {
+                Value::Set(s) => u32::try_from(s.len()).ok(),
+                _ => None,
+            })
+        };
+        let power = |base: u128, exp: u32| base.checked_pow(exp).unwrap_or(u128::MAX);
+        Ok(match &e.kind {
+            EK::Binary(
+                op @ (TotalFunction | TotalInjection | TotalSurjection | TotalBijection),
+                a,
+                b,
+            )
+            | EK::Binary(
+                op @ (PartialFunction | PartialInjection | PartialSurjection | PartialBijection),
+                a,
+                b,
+            ) => {
+                let (Some(na), Some(nb)) = (card(a)?, card(b)?) else {
+                    return Ok(None);
+                };
+                let partial = matches!(
+                    op,
+                    PartialFunction | PartialInjection | PartialSurjection | PartialBijection
+                );
+                Some(power(u128::from(nb) + u128::from(partial), na))
+            }
+            EK::Binary(Relation, a, b) => {
+                let (Some(na), Some(nb)) = (card(a)?, card(b)?) else {
+                    return Ok(None);
+                };
+                Some(power(2, na.saturating_mul(nb)))
+            }
+            EK::Unary(UnaryOp::Pow | UnaryOp::Pow1, a) => card(a)?.map(|n| power(2, n)),
+            _ => None,
+        })
+    }
+
     /// Is `e` `NATURAL`, `NATURAL1` or `INTEGER`?
     fn is_infinite_ints(&self, e: &CExpr) -> bool {
         matches!(&e.kind, EK::Ints(kind) if !matches!(self.int_bounds(*kind), (Some(_), Some(_))))
     }
 
+    /// Builds a symbolic set as an explicit value, by enumerating it.
     pub(crate) fn materialise(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
+        // A space whose size its parts tell (`1..40 --> BIT`: 2^40) is
+        // refused before millions of its elements are built in vain.
+        if self
+            .space_size(e, env)?
+            .is_some_and(|n| n > super::MAX_MATERIALISED as u128)
+        {
+            return Err(Fail::infinite(
+                e.span,
+                "this set is too large to build explicitly",
+            ));
+        }
         let mut out = Vec::new();
         self.enum_set(e, env, &mut |v, _| {
             if out.len() >= super::MAX_MATERIALISED {

@@ -240,8 +240,10 @@ pub enum Gen {
         over: CExpr,
         /// `E`, the image at `x`.
         body: CExpr,
-        /// The space's domain `S`.
-        domain: CExpr,
+        /// The space's domain `S`; `None` where the space is a named set
+        /// of functions (`c : MSG` with `MSG = 1..n --> BIT`): then the
+        /// domain its elements share, found where the set is evaluated.
+        domain: Option<CExpr>,
         /// The generator where the recurrence gives no function.
         otherwise: Box<Gen>,
     },

@@ -1029,7 +1029,8 @@ fn generator(
 /// `vars` (`pid : Agents --> NATURAL & !p.(p : Agents => pid(p) = ...)`:
 /// one candidate instead of every function, and none cut by MAXINT).
 /// Where `E` reads `v` too (a recurrence), [`Gen::Recurrence`] with the
-/// points that equalities `v(a) = e` give.
+/// points that equalities `v(a) = e` give; also where `S` is a named set
+/// of functions (`c : MSG`), whose common domain is found at run time.
 fn pointwise_definition(
     v: u32,
     space: &CExpr,
@@ -1038,16 +1039,17 @@ fn pointwise_definition(
     vars: &[u32],
     bound: &[u32],
 ) -> Option<Gen> {
-    let EK::Binary(
-        BinaryOp::TotalFunction
-        | BinaryOp::TotalInjection
-        | BinaryOp::TotalSurjection
-        | BinaryOp::TotalBijection,
-        domain,
-        _,
-    ) = &space.kind
-    else {
-        return None;
+    let domain = match &space.kind {
+        EK::Binary(
+            BinaryOp::TotalFunction
+            | BinaryOp::TotalInjection
+            | BinaryOp::TotalSurjection
+            | BinaryOp::TotalBijection,
+            domain,
+            _,
+        ) => Some(&**domain),
+        EK::Read(_) | EK::Lit(_) => None,
+        _ => return None,
     };
     let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
     let reads = |e: &CExpr| {
@@ -1103,10 +1105,11 @@ fn pointwise_definition(
                 x,
                 over: over.clone(),
                 body: body.clone(),
-                domain: CExpr::clone(domain),
+                domain: domain.cloned(),
                 otherwise: Box::new(Gen::In(space.clone())),
             });
         }
+        let domain = domain?;
         let lambda = CExpr {
             kind: EK::Lambda(
                 Box::new(Solver {
@@ -1129,6 +1132,7 @@ fn pointwise_definition(
     // what an enclosing binder solves for (`#x.(x : 1..4 >->> S & t =
     // x(1))` defines `t`).
     by_quantifier.or_else(|| {
+        let domain = domain?;
         over_infinite(space)
             .then(|| point_equalities(v, space, domain, conjuncts, done, &ready))
             .flatten()
@@ -3101,10 +3105,11 @@ mod tests {
             plan_of(&["x", "y"], "(x = 1 & y = 2 & x < y) or (x = 2 & y = 1)"),
             "pattern [(x = 1 & y = 2 & x < y) or (x = 2 & y = 1)]"
         );
-        // One variable in common: that variable's values only.
+        // One variable in common: that variable's values only, listed, so
+        // drawn first.
         assert_eq!(
             plan_of(&["x", "y"], "y : 1..2 & ((x = 1 & y = 2) or x = 2)"),
-            "y:In x:In [((x = 1 & y = 2) or x = 2)]"
+            "x:In y:In [((x = 1 & y = 2) or x = 2)]"
         );
     }
 

@@ -421,6 +421,32 @@ impl Interpreter {
         compose_by(p, span, |y, out| self.images_symbolic(r, y, span, env, out))
     }
 
+    /// The domain `S` of every function of the symbolic set of total
+    /// functions `s` (`S --> T`, `S >-> T`, ...), or `None` if `s` is
+    /// another set.
+    pub(super) fn total_functions_domain(
+        &self,
+        s: &Symbolic,
+        env: &Env<'_>,
+    ) -> R<Option<Arc<[Value]>>> {
+        let EK::Binary(
+            BinaryOp::TotalFunction
+            | BinaryOp::TotalInjection
+            | BinaryOp::TotalSurjection
+            | BinaryOp::TotalBijection,
+            domain,
+            _,
+        ) = &self.definitions[s.def as usize].expr.kind
+        else {
+            return Ok(None);
+        };
+        let mut denv = self.definition_env(env);
+        match self.eval(domain, &mut denv)? {
+            Value::Set(keys) => Ok(Some(keys)),
+            _ => Ok(None),
+        }
+    }
+
     /// Is `x` in the domain of the symbolic `r`? (Its lambdas' predicates
     /// are tested, their bodies not evaluated.)
     pub(super) fn in_domain_symbolic(&self, r: &Symbolic, x: &Value, env: &Env<'_>) -> R<bool> {

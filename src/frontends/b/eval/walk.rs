@@ -144,7 +144,9 @@ pub(super) fn walk_gen<V: Visitor + ?Sized>(v: &mut V, g: &Gen) {
             v.expr(over);
             v.bind(*x);
             v.expr(body);
-            v.expr(domain);
+            if let Some(domain) = domain {
+                v.expr(domain);
+            }
             walk_gen(v, otherwise);
         }
         Gen::Type(_) | Gen::Unbounded(..) => {}
@@ -269,7 +271,9 @@ pub(super) fn walk_gen_mut<V: VisitorMut + ?Sized>(v: &mut V, g: &mut Gen) {
             v.expr(points);
             v.expr(over);
             v.expr(body);
-            v.expr(domain);
+            if let Some(domain) = domain {
+                v.expr(domain);
+            }
             v.generator(otherwise);
         }
         Gen::Type(_) | Gen::Unbounded(..) => {}
