@@ -1586,6 +1586,12 @@ END
     // Non-empty sequences over 0..1 of length at most 3, per valuation.
     assert_eq!(r["states"], 2 * (2 + 4 + 8));
     assert_eq!(r["initial_states"], 4);
+    // `card(s)` bounds a sequence as `size(s)` does, whatever MAXINT is.
+    let by_card = "MACHINE SC\nDEFINITIONS SET_PREF_MAXINT == 2147483647\nSETS ID = {aa, bb}\n\
+                   CONSTANTS s\nPROPERTIES s : seq(ID) & card(s) = 2\nEND\n";
+    let (code, out, err) = check(by_card, &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["constant_valuations"], 4, "{out}");
 }
 
 /// Linear comparisons bound a variable too: `c + d <= 4`, `1 <= c - 2`,

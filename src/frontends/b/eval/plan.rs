@@ -2007,11 +2007,13 @@ fn is_ready_pred(p: &CPred, vars: &[u32], bound: &[u32]) -> bool {
     used.iter().all(|s| !vars.contains(s) || bound.contains(s))
 }
 
-/// The greatest length `size(v) <= e`, `size(v) < e`, `size(v) = e`,
+/// The greatest length `size(v) <= e`, `size(v) < e`, `size(v) = e`
+/// (or `card(v)` for `size(v)`),
 /// `front(v) = e` or `tail(v) = e` (either way round, with ready `e`) or
 /// `size(v) : a..e` (with ready `a` and `e`) allows, as an expression.
 fn size_bound(v: u32, pending: &Pending) -> Option<CExpr> {
-    let is_size = |e: &CExpr| applied(e, UnaryOp::Size, v);
+    // `card(v)` of a sequence is its size.
+    let is_size = |e: &CExpr| applied(e, UnaryOp::Size, v) || applied(e, UnaryOp::Card, v);
     // `front(v) = e` or `tail(v) = e`: `size(e) + 1`.
     if let Some(e) = shortened_to(v, pending) {
         let span = e.span;
