@@ -56,6 +56,7 @@ use crate::frontends::b::ast::{
 };
 use crate::frontends::b::parser::{parse_machine_tokens, parse_machine_tokens_with};
 use crate::frontends::b::typecheck::definition_bool;
+use crate::frontends::b::typecheck::given_sets::names_a_set;
 use crate::frontends::b::visit::mentions_any;
 use calls::{CallContext, Callable, inline_calls};
 use files::Files;
@@ -220,8 +221,11 @@ impl Composer {
         mut m: Machine,
         options: &ComposeOptions,
     ) -> Result<(Machine, Scalars), Diagnostic> {
-        let (sets, scalars): (Vec<Ident>, Vec<Ident>) =
-            m.params.drain(..).partition(|p| is_set_parameter(&p.name));
+        let constraints = m.constraints.clone();
+        let (sets, scalars): (Vec<Ident>, Vec<Ident>) = m
+            .params
+            .drain(..)
+            .partition(|p| names_a_set(&p.name, constraints.as_ref()));
         m.params = sets;
         let mut used = Vec::new();
         if scalars.is_empty() {
@@ -734,9 +738,4 @@ fn has_structure(m: &Machine) -> bool {
         || m.definitions
             .iter()
             .any(|d| d.name.name == "SET_PREF_ALLOW_LOCAL_OPERATION_CALLS")
-}
-
-/// B's rule: a parameter written in upper case only is a set parameter.
-fn is_set_parameter(name: &str) -> bool {
-    !name.chars().any(|c| c.is_lowercase())
 }

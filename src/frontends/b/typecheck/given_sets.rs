@@ -33,6 +33,7 @@ use crate::frontends::b::ast::{
     BinaryOp, BuiltinConstant, Expr, ExprKind, Machine, SetDecl, UnaryOp,
 };
 use crate::frontends::b::types::GivenSet;
+use crate::frontends::b::visit::mentions_any;
 
 /// The largest given set orbit accepts (its elements are enumerated).
 pub const MAX_GIVEN_SET_SIZE: u32 = 1_000_000;
@@ -47,9 +48,14 @@ pub(crate) struct NumberedSets {
     pub element_spans: Vec<Vec<Span>>,
 }
 
-/// Whether a machine parameter names a set (no lower-case letter, B's convention).
-pub(crate) fn is_set_parameter(name: &str) -> bool {
-    !name.chars().any(|c| c.is_lowercase())
+/// Whether a machine parameter is a set parameter: B's rule, written in
+/// upper case only (`TOWN`), or, as ProB reads it, capitalised and left
+/// untyped by CONSTRAINTS (`MACHINE included2(Param, value) CONSTRAINTS
+/// value : INTEGER`, with `elem : Param` in an operation).
+pub(crate) fn names_a_set(name: &str, constraints: Option<&Expr>) -> bool {
+    let capitalised = name.chars().next().is_some_and(char::is_uppercase);
+    !name.chars().any(char::is_lowercase)
+        || (capitalised && !constraints.is_some_and(|c| mentions_any(c, &[name.to_string()])))
 }
 
 /// Numbers the given sets and fixes their sizes.
@@ -64,7 +70,7 @@ pub(crate) fn number_given_sets(
         element_spans: Vec::new(),
     };
     for p in &machine.params {
-        if !is_set_parameter(&p.name) {
+        if !names_a_set(&p.name, machine.constraints.as_ref()) {
             diags.push(
                 Diagnostic::error(
                     p.span,

@@ -33,7 +33,7 @@
 
 mod checker;
 mod expr;
-mod given_sets;
+pub(crate) mod given_sets;
 mod operators;
 mod preferences;
 mod scope;
