@@ -1661,16 +1661,45 @@ fn functions_defined_by_recurrences_are_built_point_by_point() {
             "{solver:?}"
         );
     }
-    // Counting down (`f(x) = f(x + 1) + 1`): the increasing order reads an
-    // unbuilt point, so the 4^4 functions are enumerated.
-    let down = "MACHINE Down\nCONSTANTS f\nPROPERTIES f : 0..3 --> 0..3 & f(3) = 0 \
-                & !x.(x : 0..2 => f(x) = f(x + 1) + 1)\nEND\n";
-    let found = valuations(&dir, down, ConstantSolver::Enumerate).expect("solved");
-    assert_eq!(found.len(), 1);
-    assert_eq!(
-        found[0][0].display(&[]).to_string(),
-        "{(0|->3),(1|->2),(2|->1),(3|->0)}"
-    );
+    // Counting down (`f(x) = f(x + 1) + 1`): built in decreasing order,
+    // over 0..3 as enumerating the 4^4 functions finds it, and over 0..300
+    // (301^301 functions).
+    for (n, shown) in [(3, Some("{(0|->3),(1|->2),(2|->1),(3|->0)}")), (300, None)] {
+        let down = format!(
+            "MACHINE Down\nCONSTANTS f\nPROPERTIES f : 0..{n} --> 0..{n} & f({n}) = 0 \
+             & !x.(x : 0..{n} - 1 => f(x) = f(x + 1) + 1) & f(0) = {n}\nEND\n"
+        );
+        let solvers: &[ConstantSolver] = if n == 3 {
+            &[ConstantSolver::Auto, ConstantSolver::Enumerate]
+        } else {
+            &[ConstantSolver::Auto]
+        };
+        for &solver in solvers {
+            let found = valuations(&dir, &down, solver).expect("solved");
+            assert_eq!(found.len(), 1, "{n} {solver:?}");
+            if let Some(shown) = shown {
+                assert_eq!(found[0][0].display(&[]).to_string(), shown);
+            }
+        }
+        // By enumeration alone, within a time limit (the space would
+        // outlast it).
+        let path = dir.path().join("Down.mch");
+        std::fs::write(&path, &down).expect("write the machine");
+        let out = check(
+            &path,
+            &[
+                "--solver",
+                "enumerate",
+                "--json",
+                "--no-deadlock",
+                "--time-limit",
+                "30s",
+            ],
+            60,
+        );
+        assert_eq!(out.code, Some(0), "{n}: {}{}", out.stdout, out.stderr);
+        assert_eq!(reported_valuations(&out), Some(1), "{n}: {}", out.stdout);
+    }
     // The points leave 3 out: f(3) is free.
     let open = "MACHINE Open\nCONSTANTS f\nPROPERTIES f : 0..3 --> 0..9 & f(0) = 1 \
                 & !x.(x : 1..2 => f(x) = 2 * f(x - 1))\nEND\n";

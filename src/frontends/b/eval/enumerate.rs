@@ -579,7 +579,8 @@ impl Interpreter {
 
 impl Interpreter {
     /// The function a [`Gen::Recurrence`] defines: the `points`, then the
-    /// image `body` at each element `x` of `over` in increasing order,
+    /// image `body` at each element `x` of `over` in increasing order (or,
+    /// where that reads a point not yet built, in decreasing order),
     /// with the function's slot holding the pairs so far; `None` where
     /// `body` applies it outside those pairs or the pairs' domain is not
     /// `domain` (without one, the domain every function of the space
@@ -605,18 +606,36 @@ impl Interpreter {
             },
             (None, _) => return Ok(None),
         };
-        let mut pairs: Vec<Value> = self.elements(points, env)?.to_vec();
+        let points = self.elements(points, env)?;
         let xs = self.elements(over, env)?;
-        for (k, at) in xs.iter().enumerate() {
-            within_budget_every(k, solver.span)?;
-            env.frame[slot] = Value::set_from_vec(pairs.clone());
-            env.frame[x as usize] = at.clone();
-            match self.eval(body, env) {
-                Ok(image) => pairs.push(Value::pair(at.clone(), image)),
-                Err(e) if e.outside_domain => return Ok(None),
-                Err(e) => return Err(e),
+        // Increasing order first (`fib(x - 1)`), else decreasing
+        // (`best(i) = ... best(i + 1) ...`, a table filled from its end).
+        let mut built = None;
+        for increasing in [true, false] {
+            let mut pairs: Vec<Value> = points.to_vec();
+            let mut complete = true;
+            for k in 0..xs.len() {
+                within_budget_every(k, solver.span)?;
+                let at = &xs[if increasing { k } else { xs.len() - 1 - k }];
+                env.frame[slot] = Value::set_from_vec(pairs.clone());
+                env.frame[x as usize] = at.clone();
+                match self.eval(body, env) {
+                    Ok(image) => pairs.push(Value::pair(at.clone(), image)),
+                    Err(e) if e.outside_domain => {
+                        complete = false;
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            if complete {
+                built = Some(pairs);
+                break;
             }
         }
+        let Some(pairs) = built else {
+            return Ok(None);
+        };
         let function = Value::set_from_vec(pairs);
         let keys = crate::frontends::b::value::relations::domain(
             function.as_set().expect("a set of pairs"),

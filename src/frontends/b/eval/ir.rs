@@ -227,10 +227,11 @@ pub enum Gen {
     /// `f : S --> T` with `f(a) = e, ..` and `!x.(x : S2 => f(x) = E)`
     /// where `E` reads `f` (a recurrence, `fib(x) = fib(x - 1) + fib(x -
     /// 2)`): the one function built point by point, the elements of `S2`
-    /// in increasing order, each `E` evaluated with `f` the points built
-    /// so far. Where `E` needs a point not yet built, or the points do not
-    /// cover `S`, the candidates of `otherwise` (the space itself). The
-    /// conjuncts stay checks.
+    /// in increasing order (else in decreasing order), each `E` evaluated
+    /// with `f` the points built so far. Where `E` needs a point not yet
+    /// built in either order, or the points do not cover `S`, the
+    /// candidates of `otherwise` (the space itself). The conjuncts stay
+    /// checks.
     Recurrence {
         /// The set of the pairs `a |-> e` given point by point.
         points: CExpr,
