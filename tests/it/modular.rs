@@ -232,28 +232,25 @@ fn scalar_parameters_are_constants_bounded_by_constraints_or_set() {
     );
     // A capitalised parameter that CONSTRAINTS leaves untyped is a set
     // parameter, as ProB reads it (2 elements); typed there, a scalar.
-    let queue = |constraints: &str| {
-        format!(
+    // value = 1: <>, [a], [b]; value = 2: those and four more. With Param
+    // = 1..3: 1 + 3, then 1 + 3 + 9.
+    for (constraints, states) in [
+        ("value : 1..2", 3 + 7),
+        ("value : 1..2 & Param = 1..3", 4 + 13),
+    ] {
+        let text = format!(
             "MACHINE Q(Param, value)\nCONSTRAINTS {constraints}\nVARIABLES q\n\
              INVARIANT q : seq(Param)\nINITIALISATION q := <>\n\
              OPERATIONS add(e) = PRE e : Param & size(q) < value THEN q := q <- e END\nEND\n"
-        )
-    };
-    let dir = project(&[("Q.mch", &queue("value : 1..2"))]);
-    let r = report(&dir.path().join("Q.mch"), &["--no-deadlock"], 0);
-    // value = 1: <>, [a], [b]; value = 2: those and four more.
-    assert_eq!(
-        (r["states"].as_u64(), r["constant_valuations"].as_u64()),
-        (Some(3 + 7), Some(2)),
-        "{r}"
-    );
-    let dir = project(&[("Q.mch", &queue("value : 1..2 & Param = 1..3"))]);
-    let r = report(&dir.path().join("Q.mch"), &["--no-deadlock"], 0);
-    assert_eq!(
-        (r["states"].as_u64(), r["constant_valuations"].as_u64()),
-        (Some(4 + 13), Some(2)),
-        "{r}"
-    );
+        );
+        let dir = project(&[("Q.mch", &text)]);
+        let r = report(&dir.path().join("Q.mch"), &["--no-deadlock"], 0);
+        assert_eq!(
+            (r["states"].as_u64(), r["constant_valuations"].as_u64()),
+            (Some(states), Some(2)),
+            "{constraints}: {r}"
+        );
+    }
 }
 
 #[test]

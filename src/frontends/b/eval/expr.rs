@@ -643,23 +643,17 @@ impl Interpreter {
             }
             // `card(S --> T) = |T|^|S|`, `card(S +-> T) = (|T| + 1)^|S|`,
             // `card(S <-> T) = 2^(|S| * |T|)`.
-            EK::Binary(
-                op @ (BinaryOp::TotalFunction | BinaryOp::PartialFunction | BinaryOp::Relation),
-                x,
-                y,
-            ) => {
+            EK::Binary(op, x, y) if op.is_relation_set() => {
                 let (Some(nx), Some(ny)) = (self.part_card(x, env)?, self.part_card(y, env)?)
                 else {
                     return Ok(None);
                 };
-                match op {
-                    BinaryOp::TotalFunction => {
-                        u32::try_from(nx).ok().and_then(|nx| ny.checked_pow(nx))
-                    }
-                    BinaryOp::PartialFunction => u32::try_from(nx)
-                        .ok()
-                        .and_then(|nx| ny.checked_add(1)?.checked_pow(nx)),
-                    _ => nx.checked_mul(ny).filter(|&n| n < 63).map(|n| 1i64 << n),
+                let (Ok(nx), Ok(ny)) = (u32::try_from(nx), u32::try_from(ny)) else {
+                    return Ok(None);
+                };
+                match relations_count(*op, nx, ny) {
+                    Some((count, true)) => i64::try_from(count).ok(),
+                    _ => None,
                 }
             }
             _ => None,
@@ -1069,41 +1063,22 @@ impl Interpreter {
     /// `POW(S)`: 2^|S*T| and 2^|S|) from the sizes of its parts; `None`
     /// for any other set, or parts that are not listed sets.
     fn space_size(&self, e: &CExpr, env: &mut Env<'_>) -> R<Option<u128>> {
-        use BinaryOp::*;
         let mut card = |x: &CExpr| -> R<Option<u32>> {
             Ok(match self.eval(x, env)? {
                 Value::Set(s) => u32::try_from(s.len()).ok(),
                 _ => None,
             })
         };
-        let power = |base: u128, exp: u32| base.checked_pow(exp).unwrap_or(u128::MAX);
         Ok(match &e.kind {
-            EK::Binary(
-                op @ (TotalFunction | TotalInjection | TotalSurjection | TotalBijection),
-                a,
-                b,
-            )
-            | EK::Binary(
-                op @ (PartialFunction | PartialInjection | PartialSurjection | PartialBijection),
-                a,
-                b,
-            ) => {
+            EK::Binary(op, a, b) if op.is_relation_set() => {
                 let (Some(na), Some(nb)) = (card(a)?, card(b)?) else {
                     return Ok(None);
                 };
-                let partial = matches!(
-                    op,
-                    PartialFunction | PartialInjection | PartialSurjection | PartialBijection
-                );
-                Some(power(u128::from(nb) + u128::from(partial), na))
+                relations_count(*op, na, nb).map(|(count, _)| count)
             }
-            EK::Binary(Relation, a, b) => {
-                let (Some(na), Some(nb)) = (card(a)?, card(b)?) else {
-                    return Ok(None);
-                };
-                Some(power(2, na.saturating_mul(nb)))
+            EK::Unary(UnaryOp::Pow | UnaryOp::Pow1, a) => {
+                card(a)?.map(|n| 2u128.checked_pow(n).unwrap_or(u128::MAX))
             }
-            EK::Unary(UnaryOp::Pow | UnaryOp::Pow1, a) => card(a)?.map(|n| power(2, n)),
             _ => None,
         })
     }
@@ -1213,6 +1188,52 @@ pub fn tuple(vars: &[u32], env: &Env<'_>) -> Value {
         Some(first) => it.fold(first, Value::pair),
         // The parser never produces a binder without names.
         None => Value::empty_set(),
+    }
+}
+
+/// The number of elements of `S op T`, a set of relations (`op` one of
+/// `<->` and the function arrows), for |S| = `ns` and |T| = `nt`, and
+/// whether it is exact: `S <-> T` has 2^(ns*nt), `S --> T` nt^ns and
+/// `S +-> T` (nt+1)^ns; an injection, surjection or bijection arrow gets
+/// the count of its total or partial functions as a bound (not exact).
+/// Counts beyond `u128` are `u128::MAX`; `None` for another `op`.
+fn relations_count(op: BinaryOp, ns: u32, nt: u32) -> Option<(u128, bool)> {
+    let power = |base: u128, exp: u32| base.checked_pow(exp).unwrap_or(u128::MAX);
+    if op == BinaryOp::Relation {
+        return Some((power(2, ns.saturating_mul(nt)), true));
+    }
+    let (total, injective, surjective) = op.arrow_properties()?;
+    let images = u128::from(nt) + u128::from(!total);
+    Some((power(images, ns), !injective && !surjective))
+}
+
+#[cfg(test)]
+mod relations_count_tests {
+    use super::relations_count;
+    use crate::frontends::b::ast::BinaryOp;
+
+    #[test]
+    fn spaces_are_counted_exactly_or_bounded() {
+        assert_eq!(relations_count(BinaryOp::Relation, 2, 3), Some((64, true)));
+        assert_eq!(
+            relations_count(BinaryOp::TotalFunction, 12, 4),
+            Some((16_777_216, true))
+        );
+        assert_eq!(
+            relations_count(BinaryOp::PartialFunction, 2, 2),
+            Some((9, true))
+        );
+        // The 6 injections of 3 elements into 3 are bounded by the 27
+        // functions.
+        assert_eq!(
+            relations_count(BinaryOp::TotalInjection, 3, 3),
+            Some((27, false))
+        );
+        assert_eq!(
+            relations_count(BinaryOp::TotalFunction, 300, 300),
+            Some((u128::MAX, true))
+        );
+        assert_eq!(relations_count(BinaryOp::Union, 2, 2), None);
     }
 }
 
