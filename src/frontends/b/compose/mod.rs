@@ -221,11 +221,11 @@ impl Composer {
         mut m: Machine,
         options: &ComposeOptions,
     ) -> Result<(Machine, Scalars), Diagnostic> {
-        let constraints = m.constraints.clone();
+        let constraints = m.constraints.as_ref();
         let (sets, scalars): (Vec<Ident>, Vec<Ident>) = m
             .params
             .drain(..)
-            .partition(|p| names_a_set(&p.name, constraints.as_ref()));
+            .partition(|p| names_a_set(&p.name, constraints));
         m.params = sets;
         let mut used = Vec::new();
         if scalars.is_empty() {
