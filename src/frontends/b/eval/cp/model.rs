@@ -304,9 +304,6 @@ pub(super) struct Model<'i> {
     label_beyond_range: bool,
     /// The integers cut so.
     cut_to_range: Vec<DomainId>,
-    /// Wide integers that a conjunct bounds by other unknowns (`r : 0..m`):
-    /// cut after the others, and only where those cuts leave them open.
-    relative: Vec<DomainId>,
     /// See [`Unknowns::trusts_range`].
     trusts_range: bool,
     /// See [`Unknowns::first_only`].
@@ -405,7 +402,6 @@ impl<'i> Model<'i> {
             aliases: HashMap::default(),
             aliasing: false,
             wide: Vec::new(),
-            relative: Vec::new(),
             first_wide: None,
             clamped: Vec::new(),
             labelled_in_range: Vec::new(),
@@ -581,17 +577,7 @@ impl<'i> Model<'i> {
                 return Err(Failure::Unsat);
             }
         }
-        // Those bounded by other unknowns last, after propagating the
-        // others' cuts: `m > 3 & r : 0..m` labels `r` in 0..4, as
-        // enumeration does, not in 0..MAXINT.
-        let mut wide = std::mem::take(&mut self.wide);
-        wide.sort_by_key(|w| self.relative.contains(&w.1));
-        for (what, x, span) in wide {
-            if self.relative.contains(&x)
-                && self.cp.propagate_to_fixpoint() == CSPSolverExecutionFlag::Infeasible
-            {
-                return Err(Failure::Unsat);
-            }
+        for (what, x, span) in std::mem::take(&mut self.wide) {
             let (lb, ub) = (self.lb(x), self.ub(x));
             let (open_below, open_above) = (lb <= -NARROWED, ub >= NARROWED);
             if !open_below && !open_above && ub - lb <= NARROWED {
@@ -1104,13 +1090,7 @@ impl<'i> Model<'i> {
             Type::Int => {
                 let (lo, hi) = self.int_bounds_of(k, conjuncts);
                 let what = format!("`{name}`");
-                let enc = self.int_within(lo, hi, &what, span)?;
-                if (lo.is_none() || hi.is_none()) && self.bounded_by_unknowns(k, conjuncts) {
-                    if let Enc::Scalar(_, x) = enc {
-                        self.relative.push(x);
-                    }
-                }
-                Ok(enc)
+                self.int_within(lo, hi, &what, span)
             }
             t => Err(unsupported(
                 span,
@@ -1181,22 +1161,6 @@ impl<'i> Model<'i> {
             }
         }
         (lo, hi)
-    }
-
-    /// Whether a top-level conjunct bounds integer constant `k` by other
-    /// unknowns (`k : 0..m`, `k < r`): cut to MININT..MAXINT only where
-    /// they leave it open ([`Model::bound_wide_integers`]).
-    fn bounded_by_unknowns(&self, k: usize, conjuncts: &[CPred]) -> bool {
-        let slot = self.base + k;
-        let is_k = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(j)) if j as usize == slot);
-        conjuncts.iter().any(|c| match &c.kind {
-            PK::Cmp(_, a, b) if is_k(a) => self.reads_unknown(b),
-            PK::Cmp(_, a, b) if is_k(b) => self.reads_unknown(a),
-            PK::Member(x, s, false) if is_k(x) => {
-                matches!(s.kind, EK::Binary(BinaryOp::Interval, ..)) && self.reads_unknown(s)
-            }
-            _ => false,
-        })
     }
 
     /// Whether `s` is a set an unknown constant can be encoded as a
