@@ -2937,3 +2937,45 @@ fn b_trees_and_their_operators() {
     let (code, out, err) = check(&text.replace("sizet(A) = 10", "sizet(A) = 9"), &[]);
     assert_eq!(code, Some(1), "{out}{err}");
 }
+
+/// Sets of integers that are infinite or too large to build compare by
+/// their ranges, with or without `--bound-integers` (which never cuts
+/// `NATURAL` at MAXINT to compare it); a constant defined as such a set
+/// stays symbolic, and its intersection with an interval is listed by
+/// testing the interval's members (ProB's INTEGERSET_Laws).
+#[test]
+fn infinite_integer_sets_compare_by_their_ranges() {
+    let laws = "(NATURAL - (0..3)) /\\ (-1000..100000) = 4..100000 & \
+                (NATURAL - (0..3)) - (4..100000) = NATURAL - (0..100000) & \
+                (9..9999999) - {9} = 10..9999999 & NATURAL - (0..3) /= {} & \
+                (NATURAL - (0..3)) = {x | x : INTEGER & 4 <= x} & \
+                {x | x >= 10} /\\ {x | x : INTEGER & 99999 >= x} = 10..99999 & \
+                (1..500) \\/ {501} \\/ (503..1000) = (1..1000) - {502} & \
+                NATURAL1 <: (NATURAL - {0, 5}) \\/ {5} & NATURAL1 <<: NATURAL - {5} \\/ {5} & \
+                NATURAL /<: NATURAL1 \\/ {-1}";
+    let machine = |law: &str| {
+        format!(
+            "MACHINE Laws\nDEFINITIONS SET_PREF_MAXINT == 4; SET_PREF_MININT == -1\n\
+             CONSTANTS iv, iv2\nPROPERTIES iv = INTEGER & iv2 = NAT\nVARIABLES xx\n\
+             INVARIANT xx : iv - iv2 & {law}\nINITIALISATION xx :: (iv - iv2) /\\ (-2..7)\n\
+             OPERATIONS set(yy) = PRE yy : (iv - iv2) /\\ (-2..7) THEN xx := yy END\nEND\n"
+        )
+    };
+    for flags in [&["--json"][..], &["--json", "--bound-integers"]] {
+        let (code, out, err) = check(&machine(laws), flags);
+        assert_eq!(code, Some(0), "{flags:?}: {out}{err}");
+        let r = json(&out);
+        // -2, -1, 5, 6, 7: INTEGER - NAT within -2..7.
+        assert_eq!(r["states"], 5, "{flags:?}: {out}");
+        assert_eq!(r["transitions"], 25, "{flags:?}: {out}");
+        for wrong in [
+            "(NATURAL - (0..3)) /\\ (-1000..100000) = 5..100000",
+            "{x | x >= 10} /\\ {x | x : INTEGER & 99999 >= x} = 10..99998",
+            "NATURAL1 <<: NATURAL - {0, 5}",
+        ] {
+            let (code, out, err) = check(&machine(wrong), flags);
+            assert_eq!(code, Some(1), "{flags:?} {wrong}: {out}{err}");
+            assert_eq!(json(&out)["result"], "invariant_violation", "{wrong}");
+        }
+    }
+}

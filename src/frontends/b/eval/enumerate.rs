@@ -80,6 +80,16 @@ impl Interpreter {
             }
             EK::Binary(op @ (Minus | Inter), a, b) => {
                 let keep_members = *op == Inter;
+                if keep_members && self.is_unlistable(a, env) && !self.is_unlistable(b, env) {
+                    // `(INTEGER - NAT) /\ (-2..7)`: the listed side, tested.
+                    return self.enum_set(b, env, &mut |v, env| {
+                        if self.member(&v, a, env)? {
+                            f(v, env)
+                        } else {
+                            Ok(true)
+                        }
+                    });
+                }
                 if let (Some(sa), Some(sb)) = (explicit_set(a, env), explicit_set(b, env)) {
                     // Hot path (`p : PROC - proc`): both sets explicit and
                     // sorted, so one merge replaces a search per element.

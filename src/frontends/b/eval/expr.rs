@@ -14,7 +14,7 @@ use crate::diag::Span;
 use crate::frontends::b::ast::{BinaryOp, QuantifiedExprKind, UnaryOp};
 use crate::frontends::b::value::integers::{self, IntOp};
 use crate::frontends::b::value::relations::{self as rel, Applied};
-use crate::frontends::b::value::{Value, sequences as seqs, sets};
+use crate::frontends::b::value::{Symbolic, Value, sequences as seqs, sets};
 
 /// The integer in `v`, or a type error at `span` (also for an integer
 /// beyond 64 bits where orbit needs one that fits: a count, an index, a
@@ -181,8 +181,19 @@ impl Interpreter {
         let span = e.span;
         match &e.kind {
             EK::Lit(v) => Ok(thread_copy(v)),
-            EK::Read(Slot::Const(i)) => Ok(env.consts[*i as usize].clone()),
-            EK::Read(Slot::Frame(i)) => Ok(env.frame[*i as usize].clone()),
+            EK::Read(slot) => {
+                let v = match slot {
+                    Slot::Const(i) => &env.consts[*i as usize],
+                    Slot::Frame(i) => &env.frame[*i as usize],
+                };
+                if let Value::Symbolic(sym) = v
+                    && self.bound_integers
+                {
+                    let sym = sym.clone();
+                    return self.listed_within_bounds(sym, env);
+                }
+                Ok(v.clone())
+            }
             EK::Local(i, name) => {
                 let v = &env.frame[*i as usize];
                 if super::is_undefined(v) {
@@ -873,12 +884,13 @@ impl Interpreter {
                 r[run].into()
             }));
         }
-        if matches!(op, Minus | Inter) && self.is_infinite_ints(b) && !self.is_infinite_ints(a) {
+        if matches!(op, Minus | Inter) && self.is_unlistable(b, env) && !self.is_unlistable(a, env)
+        {
             // `A - NATURAL`, `A /\ NATURAL`: the members of A kept by a test
             // on each.
             return self.materialise(whole, env);
         }
-        if op == Inter && self.is_infinite_ints(a) && !self.is_infinite_ints(b) {
+        if op == Inter && self.is_unlistable(a, env) && !self.is_unlistable(b, env) {
             let mut out = Vec::new();
             self.enum_set(b, env, &mut |v, env| {
                 if self.member(&v, a, env)? {
@@ -1083,9 +1095,45 @@ impl Interpreter {
         })
     }
 
-    /// Is `e` `NATURAL`, `NATURAL1` or `INTEGER`?
-    fn is_infinite_ints(&self, e: &CExpr) -> bool {
-        matches!(&e.kind, EK::Ints(kind) if !matches!(self.int_bounds(*kind), (Some(_), Some(_))))
+    /// Is `e` a set that cannot be listed but whose members a test tells
+    /// (`NATURAL`, `INTEGER`, a constant kept symbolic, and differences,
+    /// unions and intersections of such): `A /\ e` and `A - e` keep the
+    /// members of `A` that pass it.
+    pub(crate) fn is_unlistable(&self, e: &CExpr, env: &Env<'_>) -> bool {
+        match &e.kind {
+            EK::Ints(kind) => !matches!(self.int_bounds(*kind), (Some(_), Some(_))),
+            // A constant kept symbolic (`iv = INTEGER`).
+            EK::Read(slot) => {
+                let v = match slot {
+                    Slot::Const(i) => env.consts.get(*i as usize),
+                    Slot::Frame(i) => env.frame.get(*i as usize),
+                };
+                matches!(v, Some(Value::Symbolic(_)))
+            }
+            // `NATURAL - (0..3)`, `NATURAL \/ A`, `NATURAL /\ INTEGER`:
+            // their members told by a test on each part.
+            EK::Binary(BinaryOp::Minus, a, _) => self.is_unlistable(a, env),
+            EK::Binary(BinaryOp::Union, a, b) => {
+                self.is_unlistable(a, env) || self.is_unlistable(b, env)
+            }
+            EK::Binary(BinaryOp::Inter, a, b) => {
+                self.is_unlistable(a, env) && self.is_unlistable(b, env)
+            }
+            _ => false,
+        }
+    }
+
+    /// A symbolic constant's value where it is read as a value (not tested
+    /// for membership): under `--bound-integers` a set of integers
+    /// (`iv = INTEGER`) is listed within MININT..MAXINT, as `INTEGER` is;
+    /// any other stays symbolic.
+    #[cold]
+    #[inline(never)]
+    fn listed_within_bounds(&self, sym: std::sync::Arc<Symbolic>, env: &mut Env<'_>) -> R<Value> {
+        match self.integer_set_definition(&sym) {
+            Some(def) => self.materialise(&def, env),
+            None => Ok(Value::Symbolic(sym)),
+        }
     }
 
     /// Builds a symbolic set as an explicit value, by enumerating it.

@@ -59,6 +59,7 @@ mod components;
 pub mod cp;
 mod enumerate;
 mod expr;
+mod int_ranges;
 mod ir;
 mod machine;
 mod memo;

@@ -7,6 +7,7 @@
 //! common guards `p : PROC - proc` or `f : A --> B` allocate nothing.
 
 use super::expr::{int, set, thread_copy};
+use super::int_ranges;
 use super::ir::{CExpr, CPred, Cmp, EK, IntSet, PK, Solver};
 use super::{Env, Interpreter, R};
 use crate::frontends::b::ast::{BinaryOp, UnaryOp};
@@ -38,6 +39,15 @@ impl Interpreter {
                     // `r~[{y}] = {}`: a scan for a pair with second y, no image built.
                     return Ok((n == 0) == (*op == Cmp::Eq));
                 }
+                // Integer sets that may be infinite or too large to build
+                // compare by their ranges.
+                if matches!(op, Cmp::Eq | Cmp::Neq)
+                    && (int_ranges::is_int_algebra(a) || int_ranges::is_int_algebra(b))
+                    && let Some(ra) = self.int_ranges(a, env)?
+                    && let Some(rb) = self.int_ranges(b, env)?
+                {
+                    return Ok((ra == rb) == (*op == Cmp::Eq));
+                }
                 // Slots, literals and `f(x)` are compared in place.
                 if let (Some(va), Some(vb)) = (self.eval_ref(a, env)?, self.eval_ref(b, env)?) {
                     return compare(*op, va, vb, a, b);
@@ -55,6 +65,13 @@ impl Interpreter {
                 // infinite ones cannot be built).
                 if let (Some(ia), Some(ib)) = (self.int_range(a, env)?, self.int_range(b, env)?) {
                     return Ok(ia.subset(&ib, *strict) != *negated);
+                }
+                if (int_ranges::is_int_algebra(a) || int_ranges::is_int_algebra(b))
+                    && let Some(ra) = self.int_ranges(a, env)?
+                    && let Some(rb) = self.int_ranges(b, env)?
+                {
+                    let sub = ra.subset(&rb) && (!*strict || ra != rb);
+                    return Ok(sub != *negated);
                 }
                 let va = self.eval(a, env)?;
                 let elems = set(&va, a.span)?;

@@ -170,6 +170,26 @@ impl Interpreter {
         Ok(value)
     }
 
+    /// The definition of a symbolic set of integers that reads nothing
+    /// (`INTEGER`, `NATURAL - {0}`, `NATURAL \/ -5..-1`): listed by
+    /// `--bound-integers` within MININT..MAXINT like the sets it is made of.
+    pub(crate) fn integer_set_definition(&self, s: &Symbolic) -> Option<Arc<CExpr>> {
+        fn closed(e: &CExpr) -> bool {
+            match &e.kind {
+                EK::Ints(_) | EK::Lit(_) => true,
+                EK::Binary(
+                    BinaryOp::Union | BinaryOp::Inter | BinaryOp::Minus | BinaryOp::Interval,
+                    a,
+                    b,
+                ) => closed(a) && closed(b),
+                EK::SetEnum(items) => items.iter().all(closed),
+                _ => false,
+            }
+        }
+        let expr = &self.definitions.get(s.def as usize)?.expr;
+        closed(expr).then(|| expr.clone())
+    }
+
     /// [`Self::eval_symbolic`], computed.
     fn build_symbolic(&self, d: &SymbolicDef, env: &mut Env<'_>) -> R<Value> {
         // A definition whose binders range over more candidates than any
@@ -178,7 +198,10 @@ impl Interpreter {
         let too_large = self
             .work_at_most(&d.expr, env)
             .is_some_and(|n| n > super::MAX_MATERIALISED as u128);
-        if d.self_slot.is_none() && !too_large {
+        // `iv = INTEGER`, `S = NATURAL - {0}`: kept symbolic, never cut
+        // at MAXINT by `--bound-integers`.
+        let unlistable = self.is_unlistable(&d.expr, env);
+        if d.self_slot.is_none() && !too_large && !unlistable {
             match self.eval(&d.expr, env) {
                 Err(f) if f.infinite => {}
                 // A lambda's body is evaluated only where it is applied
