@@ -2979,3 +2979,28 @@ fn infinite_integer_sets_compare_by_their_ranges() {
         }
     }
 }
+
+/// A function whose images are sequences defined element by element
+/// (`size(Sol(i)) = .. & !j.(j : 1..size(..) => Sol(i)(j) = E)`) is built
+/// as a recurrence, each image the sequence `%j.(j : .. | E)`: ProB's
+/// Project Euler 18 by dynamic programming, on its 4-row example.
+#[test]
+fn sequences_defined_element_by_element_are_built_by_recurrence() {
+    let machine = |answer: i64| {
+        format!(
+            "MACHINE Triangle\nCONSTANTS Triangle, n, Sol, Best\nPROPERTIES\n\
+             Triangle = [[3], [7, 4], [2, 4, 6], [8, 5, 9, 3]] & n = size(Triangle) &\n\
+             Sol : 1..n --> seq(INTEGER) & Sol(n) = Triangle(n) &\n\
+             !i.(i : 1..(n-1) => (size(Sol(i)) = size(Triangle(i)) &\n\
+               !j.(j : 1..size(Triangle(i)) =>\n\
+                 Sol(i)(j) = Triangle(i)(j) + max({{Sol(i+1)(j), Sol(i+1)(j+1)}})))) &\n\
+             Best = Sol(1)(1)\nASSERTIONS Best = {answer}\nEND\n"
+        )
+    };
+    let (code, out, err) = check(&machine(23), &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["constant_valuations"], 1, "{out}");
+    let (code, out, err) = check(&machine(24), &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(json(&out)["result"], "assertion_violation", "{out}");
+}

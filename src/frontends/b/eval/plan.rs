@@ -1072,19 +1072,21 @@ fn pointwise_definition(
         let [SolveStep::Bind(_, Gen::In(over))] = &solver.steps[..] else {
             return None;
         };
-        let PK::Cmp(Cmp::Eq, a, b) = &q.kind else {
-            return None;
-        };
         let at_x = |e: &CExpr| {
             matches!(&e.kind, EK::Apply(f, arg)
                 if is_v(f) && matches!(arg.kind, EK::Read(Slot::Frame(k)) if k == x))
         };
-        let body = if at_x(a) {
-            b
-        } else if at_x(b) {
-            a
-        } else {
-            return None;
+        let by_elements;
+        let body = match &q.kind {
+            PK::Cmp(Cmp::Eq, a, b) if at_x(a) => b,
+            PK::Cmp(Cmp::Eq, a, b) if at_x(b) => a,
+            // `size(v(x)) = n & !j.(j : 1..n => v(x)(j) = E)`: the
+            // sequence `%j.(j : 1..n | E)` (the conjuncts are still checked).
+            PK::And(parts) => {
+                by_elements = parts.iter().find_map(|p| elementwise(p, &at_x))?;
+                &by_elements
+            }
+            _ => return None,
         };
         if !ready(over) {
             return None;
@@ -1137,6 +1139,40 @@ fn pointwise_definition(
             .then(|| point_equalities(v, space, domain, conjuncts, done, &ready))
             .flatten()
             .map(Gen::In)
+    })
+}
+
+/// For `!j.(j : R => w(j) = E)` where `at_x(w)` (`w` is `v(x)`): the
+/// function `%j.(j : R | E)` that `w` must be.
+fn elementwise(p: &CPred, at_x: &dyn Fn(&CExpr) -> bool) -> Option<CExpr> {
+    let PK::ForAll(solver, q) = &p.kind else {
+        return None;
+    };
+    let [j] = solver.vars[..] else {
+        return None;
+    };
+    let [SolveStep::Bind(_, Gen::In(_))] = &solver.steps[..] else {
+        return None;
+    };
+    let at_j = |e: &CExpr| {
+        matches!(&e.kind, EK::Apply(w, arg)
+            if at_x(w) && matches!(arg.kind, EK::Read(Slot::Frame(k)) if k == j))
+    };
+    let body = match &q.kind {
+        PK::Cmp(Cmp::Eq, a, b) if at_j(a) => b,
+        PK::Cmp(Cmp::Eq, a, b) if at_j(b) => a,
+        _ => return None,
+    };
+    Some(CExpr {
+        kind: EK::Lambda(
+            Box::new(Solver {
+                condition: None,
+                by_solver: None,
+                ..(**solver).clone()
+            }),
+            Box::new(body.clone()),
+        ),
+        span: p.span,
     })
 }
 
