@@ -39,18 +39,19 @@ impl Interpreter {
                     // `r~[{y}] = {}`: a scan for a pair with second y, no image built.
                     return Ok((n == 0) == (*op == Cmp::Eq));
                 }
+                // Slots, literals and `f(x)` are compared in place.
+                if let (Some(va), Some(vb)) = (self.eval_ref(a, env)?, self.eval_ref(b, env)?) {
+                    return compare(*op, va, vb, a, b);
+                }
                 // Integer sets that may be infinite or too large to build
-                // compare by their ranges.
+                // compare by their ranges (after the slots and literals compared
+                // in place, which they never are).
                 if matches!(op, Cmp::Eq | Cmp::Neq)
                     && (int_ranges::is_int_algebra(a) || int_ranges::is_int_algebra(b))
                     && let Some(ra) = self.int_ranges(a, env)?
                     && let Some(rb) = self.int_ranges(b, env)?
                 {
                     return Ok((ra == rb) == (*op == Cmp::Eq));
-                }
-                // Slots, literals and `f(x)` are compared in place.
-                if let (Some(va), Some(vb)) = (self.eval_ref(a, env)?, self.eval_ref(b, env)?) {
-                    return compare(*op, va, vb, a, b);
                 }
                 let va = self.eval(a, env)?;
                 let vb = self.eval(b, env)?;
