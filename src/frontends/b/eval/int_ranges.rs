@@ -212,7 +212,7 @@ impl Interpreter {
                     _ => return Ok(None),
                 },
                 PK::Cmp(op, a, b) if is_x(b) && !reads_x(a) => match self.eval(a, env)? {
-                    Value::Int(v) => cmp_range(flip(*op), v),
+                    Value::Int(v) => cmp_range(op.mirrored(), v),
                     _ => return Ok(None),
                 },
                 _ => return Ok(None),
@@ -236,17 +236,6 @@ fn cmp_range(op: Cmp, v: i64) -> IntRanges {
         Cmp::Ge => vec![(v, POS_INF)],
     };
     IntRanges::normal(ranges)
-}
-
-/// `b op' a` for `a op b`.
-fn flip(op: Cmp) -> Cmp {
-    match op {
-        Cmp::Lt => Cmp::Gt,
-        Cmp::Le => Cmp::Ge,
-        Cmp::Gt => Cmp::Lt,
-        Cmp::Ge => Cmp::Le,
-        other => other,
-    }
 }
 
 #[cfg(test)]

@@ -1063,26 +1063,14 @@ fn pointwise_definition(
         if used {
             return None;
         }
-        let PK::ForAll(solver, q) = &c.kind else {
-            return None;
-        };
-        let [x] = solver.vars[..] else {
-            return None;
-        };
-        let [SolveStep::Bind(_, Gen::In(over))] = &solver.steps[..] else {
-            return None;
-        };
-        let at_x = |e: &CExpr| {
-            matches!(&e.kind, EK::Apply(f, arg)
-                if is_v(f) && matches!(arg.kind, EK::Read(Slot::Frame(k)) if k == x))
-        };
+        let (solver, x, over, q) = single_forall(c)?;
+        let at_x = |e: &CExpr| applied_at(e, &is_v, x);
         let by_elements;
-        let body = match &q.kind {
-            PK::Cmp(Cmp::Eq, a, b) if at_x(a) => b,
-            PK::Cmp(Cmp::Eq, a, b) if at_x(b) => a,
+        let body = match (image_at(q, &is_v, x), &q.kind) {
+            (Some(body), _) => body,
             // `size(v(x)) = n & !j.(j : 1..n => v(x)(j) = E)`: the
             // sequence `%j.(j : 1..n | E)` (the conjuncts are still checked).
-            PK::And(parts) => {
+            (None, PK::And(parts)) => {
                 by_elements = parts.iter().find_map(|p| elementwise(p, &at_x))?;
                 &by_elements
             }
@@ -1112,21 +1100,10 @@ fn pointwise_definition(
             });
         }
         let domain = domain?;
-        let lambda = CExpr {
-            kind: EK::Lambda(
-                Box::new(Solver {
-                    condition: None,
-                    by_solver: None,
-                    ..(**solver).clone()
-                }),
-                Box::new(body.clone()),
-            ),
-            span,
-        };
         Some(Gen::In(the_one_where_domain_is(
             over.clone(),
             domain,
-            lambda,
+            lambda(solver, body, span),
             space,
         )))
     });
@@ -1142,38 +1119,57 @@ fn pointwise_definition(
     })
 }
 
-/// For `!j.(j : R => w(j) = E)` where `at_x(w)` (`w` is `v(x)`): the
-/// function `%j.(j : R | E)` that `w` must be.
-fn elementwise(p: &CPred, at_x: &dyn Fn(&CExpr) -> bool) -> Option<CExpr> {
+/// `!x.(x : S => P)` of one variable drawn from one set: its binder,
+/// the variable, `S` and `P`.
+fn single_forall(p: &CPred) -> Option<(&Solver, u32, &CExpr, &CPred)> {
     let PK::ForAll(solver, q) = &p.kind else {
         return None;
     };
-    let [j] = solver.vars[..] else {
+    let [x] = solver.vars[..] else {
         return None;
     };
-    let [SolveStep::Bind(_, Gen::In(_))] = &solver.steps[..] else {
+    let [SolveStep::Bind(_, Gen::In(over))] = &solver.steps[..] else {
         return None;
     };
-    let at_j = |e: &CExpr| {
-        matches!(&e.kind, EK::Apply(w, arg)
-            if at_x(w) && matches!(arg.kind, EK::Read(Slot::Frame(k)) if k == j))
-    };
-    let body = match &q.kind {
-        PK::Cmp(Cmp::Eq, a, b) if at_j(a) => b,
-        PK::Cmp(Cmp::Eq, a, b) if at_j(b) => a,
-        _ => return None,
-    };
-    Some(CExpr {
+    Some((solver, x, over, q))
+}
+
+/// Whether `e` is `w(x)` for a `w` that `is_w` accepts and the bound
+/// variable `x` (frame slot).
+fn applied_at(e: &CExpr, is_w: &dyn Fn(&CExpr) -> bool, x: u32) -> bool {
+    matches!(&e.kind, EK::Apply(w, arg)
+        if is_w(w) && matches!(arg.kind, EK::Read(Slot::Frame(k)) if k == x))
+}
+
+/// `E` where `q` is `w(x) = E` or `E = w(x)` ([`applied_at`]).
+fn image_at<'q>(q: &'q CPred, is_w: &dyn Fn(&CExpr) -> bool, x: u32) -> Option<&'q CExpr> {
+    match &q.kind {
+        PK::Cmp(Cmp::Eq, a, b) if applied_at(a, is_w, x) => Some(b),
+        PK::Cmp(Cmp::Eq, a, b) if applied_at(b, is_w, x) => Some(a),
+        _ => None,
+    }
+}
+
+/// `%x.(x : S | body)` over the binder of `!x.(x : S => ..)`.
+fn lambda(solver: &Solver, body: &CExpr, span: Span) -> CExpr {
+    CExpr {
         kind: EK::Lambda(
             Box::new(Solver {
                 condition: None,
                 by_solver: None,
-                ..(**solver).clone()
+                ..solver.clone()
             }),
             Box::new(body.clone()),
         ),
-        span: p.span,
-    })
+        span,
+    }
+}
+
+/// For `!j.(j : R => w(j) = E)` where `at_x(w)` (`w` is `v(x)`): the
+/// function `%j.(j : R | E)` that `w` must be.
+fn elementwise(p: &CPred, at_x: &dyn Fn(&CExpr) -> bool) -> Option<CExpr> {
+    let (solver, j, _, q) = single_forall(p)?;
+    Some(lambda(solver, image_at(q, at_x, j)?, p.span))
 }
 
 /// The pairs `a |-> e` of the conjuncts `v(a) = e` (or `e = v(a)`) not

@@ -1142,7 +1142,7 @@ impl<'i> Model<'i> {
             let (op, other) = if is_k(a) {
                 (*op, b)
             } else if is_k(b) {
-                (flip(*op), a)
+                (op.mirrored(), a)
             } else {
                 continue;
             };
@@ -4728,16 +4728,6 @@ fn pow_of(s: &CExpr) -> Option<(&CExpr, bool)> {
         EK::Unary(UnaryOp::Pow | UnaryOp::Fin, inner) => Some((inner, false)),
         EK::Unary(UnaryOp::Pow1 | UnaryOp::Fin1, inner) => Some((inner, true)),
         _ => None,
-    }
-}
-
-fn flip(op: Cmp) -> Cmp {
-    match op {
-        Cmp::Lt => Cmp::Gt,
-        Cmp::Le => Cmp::Ge,
-        Cmp::Gt => Cmp::Lt,
-        Cmp::Ge => Cmp::Le,
-        op => op,
     }
 }
 
