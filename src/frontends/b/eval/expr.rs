@@ -884,21 +884,14 @@ impl Interpreter {
                 r[run].into()
             }));
         }
-        if matches!(op, Minus | Inter) && self.is_unlistable(b, env) && !self.is_unlistable(a, env)
-        {
-            // `A - NATURAL`, `A /\ NATURAL`: the members of A kept by a test
-            // on each.
-            return self.materialise(whole, env);
-        }
-        if op == Inter && self.is_unlistable(a, env) && !self.is_unlistable(b, env) {
-            let mut out = Vec::new();
-            self.enum_set(b, env, &mut |v, env| {
-                if self.member(&v, a, env)? {
-                    out.push(v);
-                }
-                Ok(true)
-            })?;
-            return Ok(Value::set_from_vec(out));
+        if matches!(op, Minus | Inter) {
+            // `A - NATURAL`, `A /\ NATURAL`, `NATURAL /\ A`: the members of
+            // the listed side kept by a test on each, as `enum_set` lists
+            // them.
+            let (open_a, open_b) = (self.is_unlistable(a, env), self.is_unlistable(b, env));
+            if open_a != open_b && (open_b || op == Inter) {
+                return self.materialise(whole, env);
+            }
         }
         let va = self.eval(a, env)?;
         let vb = self.eval(b, env)?;
