@@ -368,11 +368,14 @@ fn locals_and_outputs_are_read_only_once_assigned() {
         steps_or_error(&machine("o <-- out = IF y > 5 THEN o := 2 END")).unwrap(),
         vec!["out --> ?"]
     );
-    // Tested in the guard, an output has no value: the guard is false, as
-    // ProB takes it (its systeme1 example: a deadlock), never an error.
+    // Tested in the guard, an output has no value yet: an error, as in
+    // ProB (its systeme1 and PRE_on_output examples), never a false guard;
+    // typed there by its whole type, it is typing only.
+    let err = steps_or_error(&machine("o <-- typed = PRE o : NAT THEN o := 1 END")).unwrap_err();
+    assert_eq!(err, "`o` is read before it is assigned a value");
     assert_eq!(
-        steps_or_error(&machine("o <-- typed = PRE o : NAT THEN o := 1 END")).unwrap(),
-        Vec::<String>::new()
+        steps_or_error(&machine("o <-- typed = PRE o : INTEGER THEN o := 1 END")).unwrap(),
+        vec!["typed --> 1"]
     );
     let err = steps_or_error(&machine("o <-- inc = o := o + 1")).unwrap_err();
     assert_eq!(err, "`o` is read before it is assigned a value");

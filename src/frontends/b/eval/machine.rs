@@ -14,7 +14,7 @@ use super::cp::{ConstantSolver, Search};
 use super::ir::{BinderUnknowns, CPred, CSubst, Gen, Slot, SolveStep, Solver, Undefined};
 use super::{Env, EvalError, Fail, PropertyFailure, R, Step, format_with, plan, unset};
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::frontends::b::ast::{Expr, Ident, Machine, SubstKind};
+use crate::frontends::b::ast::{BinaryOp, Expr, ExprKind, Ident, Machine, SubstKind};
 use crate::frontends::b::types::{GivenSet, MachineTypes, Type};
 use crate::frontends::b::value::Value;
 
@@ -334,10 +334,8 @@ impl Interpreter {
                 c.slot_types
                     .push(op_types.and_then(|t| t.params.get(j).cloned()));
             }
-            // ProB reads typing of the outputs in PRE (`PRE r : NAT`): the
-            // guard reads them unchecked, the body only once assigned.
             for (j, o) in op.outputs.iter().enumerate() {
-                c.push_name(&o.name, Slot::Frame((nv + np + j) as u32));
+                c.push_local(&o.name, (nv + np + j) as u32);
                 c.slot_types
                     .push(op_types.and_then(|t| t.outputs.get(j).cloned()));
             }
@@ -362,6 +360,22 @@ impl Interpreter {
             // c = f(j) THEN ...`): `#v.(P & Q) <=> P & #v.Q` when `P` does
             // not read `v`.
             let mut guard_parts: Vec<&Expr> = guard_pred.map(conjuncts).unwrap_or_default();
+            // An output typed in PRE by its whole type (`dd : DATA`, as
+            // ProB's examples do) is typing, not a condition; any other
+            // reading of an output there reads it before it has a value.
+            let mut typings = Vec::new();
+            for (k, p) in guard_parts.iter().enumerate() {
+                if let ExprKind::Binary(BinaryOp::Member, x, set) = &p.kind
+                    && let ExprKind::Ident(name) = &x.kind
+                    && op.outputs.iter().any(|o| o.name == *name)
+                    && super::symbolic::is_whole_type(&c.expr(set)?, &c.types.given_sets)
+                {
+                    typings.push(k);
+                }
+            }
+            for k in typings.into_iter().rev() {
+                guard_parts.remove(k);
+            }
             let mut next = rest;
             while let SubstKind::Block(inner) = &next.kind {
                 next = inner;
