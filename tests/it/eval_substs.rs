@@ -419,3 +419,59 @@ fn initialisation_reads_only_assigned_variables() {
     );
     assert_eq!(init_error("xx := aa ; yy := xx"), "no error");
 }
+
+/// A loop that grows a set one element at a time collects the elements
+/// and adds them when it ends: the outcome is the one of the same loop
+/// where the set is read on the way (its invariant reads it), for either
+/// order of the union, duplicates and a nested loop; a `VAR` local grown
+/// before it has a value is still the error of reading it.
+#[test]
+fn sets_grown_in_a_loop_are_collected_with_the_same_outcome() {
+    let machine = |ops: &str| {
+        compile(&format!(
+            "MACHINE T\nVARIABLES y\nINVARIANT y : 0..9\nINITIALISATION y := 1\n\
+             OPERATIONS {ops} END\n"
+        ))
+    };
+    let grow = |invariant: &str| {
+        format!(
+            "o <-- grow = VAR s, t, i, j IN s := {{y}}; t := {{}}; i := 0;\n\
+             WHILE i < 40 DO\n\
+               IF i mod 3 = 0 THEN s := s \\/ {{i mod 7, 2 * i}} ELSE s := {{i}} \\/ s END;\n\
+               j := 0;\n\
+               WHILE j < 3 DO t := t \\/ {{i * j}}; j := j + 1 INVARIANT j <= 3 VARIANT 3 - j END;\n\
+               i := i + 1\n\
+             INVARIANT {invariant} VARIANT 40 - i END;\n\
+             o := (s, card(t)) END"
+        )
+    };
+    let collected = steps_or_error(&machine(&grow("i <= 40"))).unwrap();
+    let read = steps_or_error(&machine(&grow("i <= 40 & card(s) >= i & card(t) >= 0"))).unwrap();
+    assert_eq!(collected, read);
+    let expected: std::collections::BTreeSet<i64> = (0..40)
+        .flat_map(|i| {
+            if i % 3 == 0 {
+                vec![i % 7, 2 * i]
+            } else {
+                vec![i]
+            }
+        })
+        .chain([1])
+        .collect();
+    let listed: Vec<String> = expected.iter().map(|v| v.to_string()).collect();
+    let products: std::collections::BTreeSet<i64> =
+        (0..40).flat_map(|i| (0..3).map(move |j| i * j)).collect();
+    assert_eq!(
+        collected,
+        vec![format!(
+            "grow --> ({{{}}}|->{})",
+            listed.join(","),
+            products.len()
+        )]
+    );
+    let unset = "o <-- grow = VAR s, i IN i := 0;\n\
+                 WHILE i < 3 DO s := s \\/ {i}; i := i + 1 INVARIANT i <= 3 VARIANT 3 - i END;\n\
+                 o := card(s) END";
+    let err = steps_or_error(&machine(unset)).unwrap_err();
+    assert_eq!(err, "`s` is read before it is assigned a value");
+}

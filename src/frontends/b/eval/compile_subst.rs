@@ -246,12 +246,17 @@ impl Compiler<'_> {
                 self.pop(mark);
                 CSubst::Var(vars, Box::new(body))
             }
-            SubstKind::While(w) => CSubst::While(Box::new(CWhile {
-                cond: self.pred(&w.cond)?,
-                body: self.subst(&w.body)?,
-                invariant: self.while_invariant(&w.invariant)?,
-                variant: self.expr(&w.variant)?,
-            })),
+            SubstKind::While(w) => {
+                let mut w = CWhile {
+                    cond: self.pred(&w.cond)?,
+                    body: self.subst(&w.body)?,
+                    invariant: self.while_invariant(&w.invariant)?,
+                    variant: self.expr(&w.variant)?,
+                    accumulators: Vec::new(),
+                };
+                super::accumulate::accumulate(&mut w);
+                CSubst::While(Box::new(w))
+            }
             SubstKind::OpCall(_, op, _) => {
                 return Err(Diagnostic::error(
                     op.span,
@@ -370,6 +375,7 @@ fn collect_writes(s: &CSubst, out: &mut Vec<u32>) {
             }
         }
         CSubst::While(w) => collect_writes(&w.body, out),
+        CSubst::Accumulate(slot, _, _) => out.push(*slot),
         CSubst::Var(locals, b) => {
             let mut inner = Vec::new();
             collect_writes(b, &mut inner);

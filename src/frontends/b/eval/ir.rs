@@ -413,6 +413,12 @@ pub enum CSubst {
     Var(Vec<u32>, Box<CSubst>),
     /// `WHILE P DO S INVARIANT I VARIANT V END`
     While(Box<CWhile>),
+    /// `x := x \/ {e1, ...}` (the slot, the elements, the whole assignment's
+    /// value) in a `WHILE` loop that reads `x` nowhere else: while the loop
+    /// runs, the elements are collected and added to `x` when it ends,
+    /// instead of copying `x` at every iteration (see `accumulate`).
+    /// Outside such a run it is the assignment.
+    Accumulate(u32, Vec<CExpr>, CExpr),
 }
 
 /// Branches of `||` that may write the same slots (see
@@ -441,4 +447,6 @@ pub struct CWhile {
     /// A natural number, evaluated while the condition holds; each
     /// iteration must decrease it.
     pub variant: CExpr,
+    /// Slots the body only grows by [`CSubst::Accumulate`].
+    pub accumulators: Vec<u32>,
 }

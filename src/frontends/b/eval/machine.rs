@@ -630,6 +630,7 @@ impl Interpreter {
         let mut env = Env {
             consts: &[],
             frame: vec![unset(); self.properties_frame],
+            pending: Default::default(),
         };
         let mut out = Vec::new();
         let nc = self.num_constants;
@@ -705,6 +706,7 @@ impl Interpreter {
         let mut env = Env {
             consts: constants,
             frame: vec![unset(); self.init_frame],
+            pending: Default::default(),
         };
         let nv = self.num_variables;
         for slot in &mut env.frame[..nv] {
@@ -780,6 +782,7 @@ impl Interpreter {
         Env {
             consts: constants,
             frame,
+            pending: Default::default(),
         }
     }
 
@@ -982,6 +985,7 @@ impl Interpreter {
         Env {
             consts: constants,
             frame,
+            pending: Default::default(),
         }
     }
 

@@ -53,6 +53,7 @@
 //! of sorted sets; `card(r~[{y}])` and `r~[{y}] = {}` count without
 //! building the image.
 
+mod accumulate;
 mod compile;
 mod compile_subst;
 mod components;
@@ -129,6 +130,11 @@ pub(crate) struct Env<'a> {
     pub consts: &'a [Value],
     /// Variables, then parameters, outputs and locals.
     pub frame: Vec<Value>,
+    /// Elements collected for slots a running `WHILE` loop grows (see
+    /// `accumulate`), by slot; empty outside such loops, and freed by the
+    /// outermost loop when it ends: an `Env` needs no drop for it (one
+    /// per state and operation).
+    pub pending: std::mem::ManuallyDrop<Vec<(u32, Vec<Value>)>>,
 }
 
 /// Internal error: an [`EvalError`] plus whether it is a function applied

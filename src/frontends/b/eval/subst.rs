@@ -99,6 +99,18 @@ impl Interpreter {
                 }
             }
             CSubst::While(w) => self.exec_while(w, env, k),
+            CSubst::Accumulate(slot, elements, whole) => {
+                let Some(at) = env.pending.iter().position(|(s, _)| s == slot) else {
+                    return self.exec(&CSubst::Assign(vec![(*slot, whole.clone())]), env, k);
+                };
+                for e in elements {
+                    let v = self.eval(e, env)?;
+                    env.pending[at].1.push(v);
+                }
+                // Not taken back after `k`: the loop's body has this one
+                // outcome, which the collected elements belong to.
+                k(env)
+            }
             CSubst::Assert(p, body, message) => {
                 if self.holds(p, env)? {
                     self.exec(body, env, k)
@@ -356,12 +368,45 @@ impl Interpreter {
     /// previous iteration of the same run.
     fn exec_while<'e>(&self, w: &CWhile, env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
         let original = env.frame.clone();
-        let result = self.run_while(w, env, k);
+        let outer = env.pending.len();
+        // A slot read before it has a value (a `VAR` local) is an error at
+        // its first growth: the growths run as assignments then.
+        if w.accumulators
+            .iter()
+            .all(|&s| !super::is_undefined(&env.frame[s as usize]))
+        {
+            env.pending
+                .extend(w.accumulators.iter().map(|&s| (s, Vec::new())));
+        }
+        let result = self.run_while(w, outer, env, k);
+        env.pending.truncate(outer);
+        if outer == 0 {
+            drop(std::mem::take(&mut *env.pending));
+        }
         env.frame = original;
         result
     }
 
-    fn run_while<'e>(&self, w: &CWhile, env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
+    /// Adds the elements collected since `outer` (see [`exec_while`]) to
+    /// their slots, and stops collecting.
+    fn add_collected(env: &mut Env<'_>, outer: usize) {
+        for (slot, items) in env.pending.drain(outer..) {
+            let set = &mut env.frame[slot as usize];
+            if let Some(old) = set.as_set() {
+                let added = Value::set_from_vec(items);
+                let both = sets::union(old, added.as_set().unwrap_or_default());
+                *set = Value::set_from_sorted(both);
+            }
+        }
+    }
+
+    fn run_while<'e>(
+        &self,
+        w: &CWhile,
+        outer: usize,
+        env: &mut Env<'e>,
+        k: &mut Outcome<'_, 'e>,
+    ) -> R<()> {
         let mut work: Vec<(Vec<Value>, Option<i64>)> = vec![(env.frame.clone(), None)];
         let mut iterations = 0u64;
         while let Some((frame, previous)) = work.pop() {
@@ -370,6 +415,7 @@ impl Interpreter {
                 return Err(Fail::new(w.invariant.span, "WHILE invariant is false"));
             }
             if !self.holds(&w.cond, env)? {
+                Self::add_collected(env, outer);
                 k(env)?;
                 continue;
             }

@@ -338,7 +338,11 @@ impl Interpreter {
         };
         let mut frame = vec![unset(); self.properties_frame.max(nc)];
         frame[..nc].clone_from_slice(constants);
-        Env { consts: &[], frame }
+        Env {
+            consts: &[],
+            frame,
+            pending: Default::default(),
+        }
     }
 
     /// `f(x)` for a symbolic `f`.
@@ -956,6 +960,7 @@ mod tests {
         let mut env = Env {
             consts: &[],
             frame: vec![unset(); 4],
+            pending: Default::default(),
         };
         let x = Value::pair(Value::pair(Value::Int(1), Value::Int(2)), Value::Int(3));
         assert!(untuple(&[0, 2, 3], &x, &mut env));

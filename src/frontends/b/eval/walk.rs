@@ -3,7 +3,7 @@
 //! node reads, the slots a binder binds, a kind of node) and lets the
 //! `walk_*` functions go through the rest.
 
-use super::ir::{CExpr, CPred, EK, Gen, PK, Pattern, Slot, SolveStep, Solver};
+use super::ir::{CExpr, CPred, CSubst, EK, Gen, PK, Pattern, Slot, SolveStep, Solver};
 
 /// A read-only visitor of the IR. Each node method's default walks the
 /// node's parts; an override may look at the node first and call the
@@ -196,6 +196,63 @@ pub(super) fn walk_step<V: Visitor + ?Sized>(v: &mut V, step: &SolveStep) {
             v.expr(&scan.set);
             v.expr(&scan.value);
             v.pred(&scan.check);
+        }
+    }
+}
+
+/// Visits every expression, predicate and plan of a substitution, and the
+/// slots its patterns and locals bind.
+pub(super) fn walk_subst<V: Visitor + ?Sized>(v: &mut V, s: &CSubst) {
+    match s {
+        CSubst::Skip => {}
+        CSubst::Assign(list) => list.iter().for_each(|(_, e)| v.expr(e)),
+        CSubst::Accumulate(_, _, whole) => v.expr(whole),
+        CSubst::BecomesIn(p, e) => {
+            walk_pattern(v, p);
+            v.expr(e);
+        }
+        CSubst::BecomesSuchThat(_, solver) => v.solver(solver),
+        CSubst::Parallel(branches) => branches.iter().for_each(|(b, _)| walk_subst(v, b)),
+        CSubst::Simultaneous(p) => p.branches.iter().for_each(|(b, _)| walk_subst(v, b)),
+        CSubst::Sequence(items) | CSubst::Choice(items) => {
+            items.iter().for_each(|b| walk_subst(v, b))
+        }
+        CSubst::Guard(p, b) | CSubst::Assert(p, b, _) => {
+            v.pred(p);
+            walk_subst(v, b);
+        }
+        CSubst::Select(branches, otherwise) | CSubst::If(branches, otherwise) => {
+            for (p, b) in branches {
+                v.pred(p);
+                walk_subst(v, b);
+            }
+            if let Some(o) = otherwise {
+                walk_subst(v, o);
+            }
+        }
+        CSubst::Case(e, branches, otherwise) => {
+            v.expr(e);
+            for (values, b) in branches {
+                values.iter().for_each(|c| v.expr(c));
+                walk_subst(v, b);
+            }
+            if let Some(o) = otherwise {
+                walk_subst(v, o);
+            }
+        }
+        CSubst::Any(solver, b) => {
+            v.solver(solver);
+            walk_subst(v, b);
+        }
+        CSubst::Var(locals, b) => {
+            locals.iter().for_each(|&slot| v.bind(slot));
+            walk_subst(v, b);
+        }
+        CSubst::While(w) => {
+            v.pred(&w.cond);
+            v.pred(&w.invariant);
+            v.expr(&w.variant);
+            walk_subst(v, &w.body);
         }
     }
 }

@@ -327,6 +327,7 @@ impl Interpreter {
             env: super::Env {
                 consts: &[],
                 frame: vec![super::unset(); self.properties_frame],
+                pending: Default::default(),
             },
             trusts_range: false,
             first_only: false,
@@ -357,6 +358,7 @@ impl Interpreter {
             env: super::Env {
                 consts: env.consts,
                 frame: env.frame.clone(),
+                pending: Default::default(),
             },
             trusts_range: search == Search::Parameters,
             first_only: search == Search::Exists,

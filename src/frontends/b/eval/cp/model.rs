@@ -886,6 +886,7 @@ impl<'i> Model<'i> {
         let mut env = Env {
             consts: self.env.consts,
             frame: self.env.frame.clone(),
+            pending: Default::default(),
         };
         env.frame[self.base..self.base + self.nc].clone_from_slice(&valuation);
         let base = self.base;
