@@ -13,7 +13,9 @@ whose file still has the recorded hash), this runs `orbit check` three
 times with a time limit each: all reachable states without checks (the
 count: orbit's distinct states plus its constant valuations, ProB's nodes
 without the root; ProB has one setup node when a machine has PROPERTIES
-but no constants), then invariants only and deadlocks only (the verdicts,
+but no constants, and none when its record lists neither constants nor
+properties although orbit set up one valuation: ProB made each constant
+that PROPERTIES only types by a deferred set, `c : S`, an element of `S`), then invariants only and deadlocks only (the verdicts,
 compared with ProB's flags). ProB stops at its first error, so where it
 found one its count is of the states it explored and only the verdicts
 compare, and only where ProB did not stop at the other kind of error first
@@ -89,6 +91,10 @@ def records(specs):
                 # the machine has constants or properties.
                 "setup": any((edn_field(text, k) or "0") not in ("0", ":unknown")
                              for k in ("constants", "properties")),
+                # The record says there are none (not only that it does
+                # not count them).
+                "no_constants": all(edn_field(text, k) == "0"
+                                    for k in ("constants", "properties")),
             }
 
 
@@ -242,6 +248,11 @@ def check(orbit, rec, timeout):
         valuations = report.get("constant_valuations", 0)
         if valuations == 0 and rec["setup"]:
             valuations = 1  # PROPERTIES without constants: one setup node
+        elif valuations == 1 and rec["no_constants"]:
+            # ProB's record lists neither constants nor properties: it made
+            # each constant that PROPERTIES only types by a deferred set
+            # (`c : S`) an element of that set, and sets up nothing.
+            valuations = 0
         states = report["states"] + valuations
         row["orbit_states"] = states
     verdicts = []
