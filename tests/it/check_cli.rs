@@ -3004,3 +3004,83 @@ fn sequences_defined_element_by_element_are_built_by_recurrence() {
     assert_eq!(code, Some(1), "{out}{err}");
     assert_eq!(json(&out)["result"], "assertion_violation", "{out}");
 }
+
+/// `MAXIMIZE` and `MINIMIZE` of a comprehension whose first variable is
+/// the objective find the element listing would: the best objective, ties
+/// broken by the rest (greatest, least), also through a tuple with an
+/// expression (`(-n, n, s) = MAXIMIZE(..)`) and for an objective that is
+/// no integer. The oracle is the brute force below.
+#[test]
+fn maximize_and_minimize_find_the_extreme_element() {
+    let machine = |answers: &str| {
+        format!(
+            "MACHINE Opt\nDEFINITIONS\n\
+             EXTERNAL_FUNCTION_MAXIMIZE(T) == POW(T) --> T; MAXIMIZE(x) == 1;\n\
+             EXTERNAL_FUNCTION_MINIMIZE(T) == POW(T) --> T; MINIMIZE(x) == 1\n\
+             CONSTANTS prod, sum, low, n, s, sets\nPROPERTIES\n\
+             prod = MAXIMIZE({{c, x, y | x : 1..60 & y : 1..60 & x + y <= 50 & c = x * y}}) &\n\
+             sum = MAXIMIZE({{c, x, y | x : 1..60 & y : 1..60 & x + y <= 50 & c = x + y}}) &\n\
+             low = MINIMIZE({{c, x, y | x : 1..60 & y : 1..60 & x * y >= 50 & c = x + y}}) &\n\
+             (-n, n, s) = MAXIMIZE({{m, k, t | k : 1..9 & t <: 1..k & card(t) = 2 & \
+             SIGMA(z).(z : t | z) = 7 & m = -k}}) &\n\
+             sets = MAXIMIZE({{a, x | x : 1..3 & a = {{x, 4 - x}}}})\n\
+             ASSERTIONS {answers}\nEND\n"
+        )
+    };
+    // Brute force: the greatest (least) tuple, lexicographically.
+    let pairs = || (1..=60i64).flat_map(|x| (1..=60i64).map(move |y| (x, y)));
+    let prod = pairs()
+        .filter(|(x, y)| x + y <= 50)
+        .map(|(x, y)| (x * y, x, y))
+        .max();
+    let sum = pairs()
+        .filter(|(x, y)| x + y <= 50)
+        .map(|(x, y)| (x + y, x, y))
+        .max();
+    let low = pairs()
+        .filter(|(x, y)| x * y >= 50)
+        .map(|(x, y)| (x + y, x, y))
+        .min();
+    let t = |(c, x, y): (i64, i64, i64)| format!("(({c}, {x}), {y})");
+    // The fewest elements of 1..k with two elements summing to 7: k = 4
+    // ({3, 4}), the only such set; `{1, 3} < {2, 2}`: the greatest set
+    // listed is {2} (x = 2, the same set twice).
+    let answers = format!(
+        "prod = {} & sum = {} & low = {} & n = 4 & s = {{3, 4}} & sets = ({{2}}, 2)",
+        t(prod.unwrap()),
+        t(sum.unwrap()),
+        t(low.unwrap())
+    );
+    let (code, out, err) = check(&machine(&answers), &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["constant_valuations"], 1, "{out}");
+    let wrong = answers.replace("n = 4", "n = 5");
+    let (code, out, err) = check(&machine(&wrong), &["--json", "--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(json(&out)["result"], "assertion_violation", "{out}");
+}
+
+/// A function given point by point (`v : OBJ --> 1..100 & v(o1) = 34 &
+/// ...`) over a space too large to list (100^10 functions) is the one
+/// function the points give, checked against the space.
+#[test]
+fn functions_given_point_by_point_over_a_large_space_are_built_from_the_points() {
+    let machine = |extra: &str| {
+        format!(
+            "MACHINE Points\nSETS OBJ = {{o1, o2, o3, o4, o5, o6, o7, o8, o9, o10}}\n\
+             CONSTANTS v\nPROPERTIES v : OBJ --> 1..100 &\n\
+             v(o1) = 34 & v(o2) = 18 & v(o3) = 56 & v(o4) = 63 & v(o5) = 82 &\n\
+             v(o6) = 1 & v(o7) = 89 & v(o8) = 7 & v(o9) = 100 & v(o10) = {extra}\n\
+             ASSERTIONS SIGMA(o).(o : OBJ | v(o)) = 484\nEND\n"
+        )
+    };
+    let args = ["--json", "--no-deadlock", "--time-limit", "60s"];
+    let (code, out, err) = check(&machine("34"), &args);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["constant_valuations"], 1, "{out}");
+    // An image outside the range: no valuation.
+    let (code, out, err) = check(&machine("101"), &args);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(json(&out)["result"], "model_error", "{out}");
+    assert!(out.contains("PROPERTIES has no solution"), "{out}{err}");
+}

@@ -237,6 +237,51 @@ impl<'a> Compiler<'a> {
         Ok(EK::Comprehension(Box::new(solver)))
     }
 
+    /// `MAXIMIZE` (`maximize`) or `MINIMIZE` of the comprehension `arg`
+    /// of two or more variables, the first the integer objective: its plan again
+    /// with `objective > bound` (`<`) added, for the branch and bound of
+    /// [`super::ir::Optimum`].
+    fn optimum(&mut self, maximize: bool, arg: &Expr) -> CResult<EK> {
+        let ExprKind::Comprehension(names, p) = &arg.kind else {
+            return Err(Diagnostic::error(arg.span, "expected a set comprehension"));
+        };
+        let plain = self.expr(arg)?;
+        let mark = self.mark();
+        // Not a B identifier: nothing in the model can name it.
+        let bound_name = Ident {
+            name: "$bound".into(),
+            span: arg.span,
+        };
+        let bound = self.bind(std::slice::from_ref(&bound_name))[0];
+        let vars = self.bind(names);
+        let ident = |i: &Ident| Expr {
+            kind: ExprKind::Ident(i.name.clone()),
+            span: i.span,
+        };
+        let op = if maximize { BinaryOp::Gt } else { BinaryOp::Lt };
+        let better = Expr {
+            kind: ExprKind::Binary(op, Box::new(ident(&names[0])), Box::new(ident(&bound_name))),
+            span: arg.span,
+        };
+        let condition = Expr {
+            kind: ExprKind::Binary(BinaryOp::And, p.clone(), Box::new(better)),
+            span: p.span,
+        };
+        let bounded = self
+            .binder_solver(names, &vars, &condition, arg.span)
+            .map(|mut s| {
+                s.by_solver = self.binder_unknowns(names, &s);
+                s
+            });
+        self.pop(mark);
+        Ok(EK::Optimum(Box::new(super::ir::Optimum {
+            maximize,
+            plain,
+            bounded: Box::new(bounded?),
+            bound,
+        })))
+    }
+
     /// `f` compiled to be applied where it is written (see
     /// [`EK::ApplyBinder`]) if it is a lambda or a comprehension of two or
     /// more variables, or an override or union with one (`(f <+ {x |->
@@ -710,6 +755,19 @@ impl<'a> Compiler<'a> {
                     span,
                     "not supported yet: TO_STRING of a value holding records or free-type values",
                 ));
+            }
+            ExprKind::External(
+                f @ (crate::frontends::b::library::External::Maximize
+                | crate::frontends::b::library::External::Minimize),
+                args,
+            ) if matches!(args.as_slice(), [a]
+                if matches!(&a.kind, ExprKind::Comprehension(names, _)
+                    if names.len() >= 2 && self.types.bound_type(&names[0]) == Some(&Type::Int))) =>
+            {
+                self.optimum(
+                    *f == crate::frontends::b::library::External::Maximize,
+                    &args[0],
+                )?
             }
             ExprKind::External(f, args) => EK::External(
                 *f,

@@ -203,6 +203,12 @@ impl Interpreter {
                 })?;
                 result.ok_or_else(|| Fail::new(s.span, "the LET bindings have no solution"))
             }
+            // The branch taken, listed lazily as its own (the space of a
+            // function that equations give only in part).
+            EK::IfThenElse(c, a, b) => {
+                let branch = if self.holds(c, env)? { a } else { b };
+                self.enum_set(branch, env, f)
+            }
             _ => {
                 let v = self.eval(s, env)?;
                 for (i, x) in set(&v, s.span)?.iter().enumerate() {

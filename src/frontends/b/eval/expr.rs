@@ -236,6 +236,7 @@ impl Interpreter {
             }
             EK::Symbolic(def) => self.eval_symbolic(def, env),
             EK::Memo(m) => self.eval_memo(m, env),
+            EK::Optimum(o) => self.optimum(o, span, env),
             EK::External(f, args) => {
                 let mut values = Vec::with_capacity(args.len());
                 for a in args {

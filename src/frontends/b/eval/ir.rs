@@ -125,6 +125,10 @@ pub enum EK {
     Splits(Box<CExpr>, Vec<Option<CExpr>>, bool),
     /// An external function of ProB's libraries (see [`crate::frontends::b::library`]).
     External(crate::frontends::b::library::External, Vec<CExpr>),
+    /// `MAXIMIZE(S)` or `MINIMIZE(S)` of a comprehension whose first
+    /// variable is the objective, searched by branch and bound (see
+    /// [`Optimum`]).
+    Optimum(Box<Optimum>),
     /// The defining expression of a constant (`c = E` in PROPERTIES): its
     /// value, or the definition kept symbolic when it is recursive or
     /// cannot be built (see [`super::symbolic`]).
@@ -433,6 +437,25 @@ pub struct Simultaneous {
     pub names: Vec<String>,
     /// The whole substitution.
     pub span: Span,
+}
+
+/// `MAXIMIZE({c, x | P})` (or `MINIMIZE`): the comprehension's greatest
+/// (least) element, which has the greatest (least) objective `c`. Instead
+/// of listing every solution, the enumeration admits only solutions with
+/// `c` beyond the best found so far; then the solutions with the best `c`
+/// are listed and the greatest (least) of them taken, as listing all would
+/// give.
+#[derive(Clone, Debug)]
+pub struct Optimum {
+    /// `MAXIMIZE` rather than `MINIMIZE`.
+    pub maximize: bool,
+    /// The comprehension as written: listed whole where the objective is
+    /// not an integer.
+    pub plain: CExpr,
+    /// Its plan with `c > bound` (`c < bound` to minimise) added.
+    pub bounded: Box<Solver>,
+    /// The frame slot of `bound`.
+    pub bound: u32,
 }
 
 /// A compiled `WHILE` loop.

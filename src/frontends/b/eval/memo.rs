@@ -269,7 +269,7 @@ impl VisitorMut for Walk {
     fn expr(&mut self, e: &mut CExpr) {
         match &mut e.kind {
             // Never kept, nor their parts (see the module docs).
-            EK::Symbolic(_) | EK::External(..) => return,
+            EK::Symbolic(_) | EK::External(..) | EK::Optimum(_) => return,
             EK::Memo(m) => {
                 // Kept by a binder inside: kept here too when it reads
                 // nothing of this one; else its parts may be.
@@ -385,7 +385,7 @@ impl Visitor for Reads {
 
     fn expr(&mut self, e: &CExpr) {
         match &e.kind {
-            EK::Symbolic(_) | EK::External(..) => self.unkeepable = true,
+            EK::Symbolic(_) | EK::External(..) | EK::Optimum(_) => self.unkeepable = true,
             _ => walk_expr(self, e),
         }
     }

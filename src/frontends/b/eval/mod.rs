@@ -64,6 +64,7 @@ mod int_ranges;
 mod ir;
 mod machine;
 mod memo;
+mod optimum;
 mod plan;
 mod pred;
 mod scan;

@@ -674,11 +674,16 @@ fn generator(
                     |x: &CExpr| matches!(&x.kind, EK::SetEnum(items) if items.iter().any(is_v));
                 // `(x, y) = e`: the components of `e` (ProB's `p1, p2 :
                 // ((p1, p2) = CHOOSE(xx))`).
+                // A component that is no variable (`(-n, n, s) = e`)
+                // matches anything: the equality stays a check.
                 let tuple = |t: &CExpr, e: &CExpr| {
                     if !matches!(t.kind, EK::Binary(BinaryOp::Maplet, ..)) || !ready(e) {
                         return None;
                     }
-                    let pat = pattern(t, vars, bound)?;
+                    let (pat, exact) = match pattern(t, vars, bound) {
+                        Some(pat) => (pat, true),
+                        None => (loose_pattern(t, vars, bound)?, false),
+                    };
                     let mut fresh = Vec::new();
                     pattern_slots(&pat, &mut fresh);
                     fresh.contains(&v).then(|| {
@@ -686,15 +691,15 @@ fn generator(
                             kind: EK::SetEnum(vec![e.clone()]),
                             span: e.span,
                         };
-                        (pat, one)
+                        (pat, one, exact)
                     })
                 };
-                if let Some((pat, one)) = tuple(a, b).or_else(|| tuple(b, a)) {
+                if let Some((pat, one, exact)) = tuple(a, b).or_else(|| tuple(b, a)) {
                     return Some((
                         0,
                         Candidate {
                             step: SolveStep::BindPattern(pat, one),
-                            exact: true,
+                            exact,
                             open: false,
                         },
                     ));
@@ -1107,17 +1112,24 @@ fn pointwise_definition(
             space,
         )))
     });
-    // Over a finite space the equations are better checked: they may read
-    // what an enclosing binder solves for (`#x.(x : 1..4 >->> S & t =
-    // x(1))` defines `t`).
+    // Over a small finite space the equations are better checked: they
+    // may read what an enclosing binder solves for (`#x.(x : 1..4 >->> S
+    // & t = x(1))` defines `t`). Over one too large to list
+    // (`volume : OBJECTS --> 1..100` and `volume(o1) = 34 & ...`: 10^14
+    // functions) they give the one candidate.
     by_quantifier.or_else(|| {
         let domain = domain?;
-        over_infinite(space)
+        let unlistable = literal_size(space).is_some_and(|n| n > POINTWISE_SPACE);
+        (over_infinite(space) || unlistable)
             .then(|| point_equalities(v, space, domain, conjuncts, done, &ready))
             .flatten()
             .map(Gen::In)
     })
 }
+
+/// Functions in a space beyond which equations `v(a) = e` give `v`'s
+/// candidate rather than filter the space's functions.
+const POINTWISE_SPACE: f64 = 1e6;
 
 /// `!x.(x : S => P)` of one variable drawn from one set: its binder,
 /// the variable, `S` and `P`.
@@ -2908,6 +2920,27 @@ fn pattern(e: &CExpr, vars: &[u32], bound: &[u32]) -> Option<Pattern> {
     }
 }
 
+/// [`pattern`] of a tuple whose components that are not variables (`-n`
+/// in `(-n, n, s)`) match anything: the tuple's equality must be checked.
+fn loose_pattern(e: &CExpr, vars: &[u32], bound: &[u32]) -> Option<Pattern> {
+    let EK::Binary(BinaryOp::Maplet, a, b) = &e.kind else {
+        return None;
+    };
+    let part = |x: &CExpr| {
+        pattern(x, vars, bound)
+            .or_else(|| loose_pattern(x, vars, bound))
+            .unwrap_or(Pattern::Any)
+    };
+    let (pa, pb) = (part(a), part(b));
+    let (mut sa, mut sb) = (Vec::new(), Vec::new());
+    pattern_slots(&pa, &mut sa);
+    pattern_slots(&pb, &mut sb);
+    if sa.iter().any(|s| sb.contains(s)) {
+        return None;
+    }
+    Some(Pattern::Pair(Box::new(pa), Box::new(pb)))
+}
+
 /// The slots a pattern binds.
 fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
     match p {
@@ -3015,6 +3048,7 @@ fn has_binder(e: &CExpr) -> bool {
         | EK::Image(a, b) => has_binder(a) || has_binder(b),
         EK::SetEnum(xs) | EK::SeqEnum(xs) | EK::External(_, xs) => xs.iter().any(has_binder),
         EK::Comprehension(_)
+        | EK::Optimum(_)
         | EK::Lambda(..)
         | EK::ApplyBinder(..)
         | EK::ImageBinder(..)

@@ -107,6 +107,11 @@ pub(super) fn walk_expr<V: Visitor + ?Sized>(v: &mut V, e: &CExpr) {
         EK::Local(s, _) => v.read(Slot::Frame(*s)),
         EK::Memo(m) => v.expr(&m.expr),
         EK::Symbolic(d) => v.expr(&d.expr),
+        EK::Optimum(o) => {
+            v.expr(&o.plain);
+            v.bind(o.bound);
+            v.solver(&o.bounded);
+        }
     })
 }
 
@@ -289,6 +294,10 @@ pub(super) fn walk_expr_mut<V: VisitorMut + ?Sized>(v: &mut V, e: &mut CExpr) {
     walk_expr_parts!(v, &mut e.kind, iter_mut, {
         EK::Read(_) | EK::Local(..) => {}
         EK::Memo(m) => v.expr(&mut std::sync::Arc::make_mut(m).expr),
+        EK::Optimum(o) => {
+            v.expr(&mut o.plain);
+            v.solver(&mut o.bounded);
+        }
         // Shared with the interpreter's definition, whose frame is not
         // this one: never rewritten from here.
         EK::Symbolic(_) => {}
