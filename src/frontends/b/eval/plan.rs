@@ -2905,16 +2905,7 @@ fn pattern(e: &CExpr, vars: &[u32], bound: &[u32]) -> Option<Pattern> {
         // (`N |-> s : Rules` in `#s.(..)` under parameter `N`): bound.
         EK::Read(Slot::Frame(s)) => Some(Pattern::Bound(*s)),
         EK::Binary(BinaryOp::Maplet, a, b) => {
-            let pa = pattern(a, vars, bound)?;
-            let pb = pattern(b, vars, bound)?;
-            // The same unbound variable twice would need an equality check.
-            let (mut sa, mut sb) = (Vec::new(), Vec::new());
-            pattern_slots(&pa, &mut sa);
-            pattern_slots(&pb, &mut sb);
-            if sa.iter().any(|s| sb.contains(s)) {
-                return None;
-            }
-            Some(Pattern::Pair(Box::new(pa), Box::new(pb)))
+            pattern_pair(pattern(a, vars, bound)?, pattern(b, vars, bound)?)
         }
         _ => None,
     }
@@ -2931,7 +2922,12 @@ fn loose_pattern(e: &CExpr, vars: &[u32], bound: &[u32]) -> Option<Pattern> {
             .or_else(|| loose_pattern(x, vars, bound))
             .unwrap_or(Pattern::Any)
     };
-    let (pa, pb) = (part(a), part(b));
+    pattern_pair(part(a), part(b))
+}
+
+/// The pattern of the pair of `pa` and `pb`, unless both bind one slot
+/// (the same unbound variable twice would need an equality check).
+fn pattern_pair(pa: Pattern, pb: Pattern) -> Option<Pattern> {
     let (mut sa, mut sb) = (Vec::new(), Vec::new());
     pattern_slots(&pa, &mut sa);
     pattern_slots(&pb, &mut sb);
