@@ -852,6 +852,37 @@ fn functions_over_pairs_are_applied_to_unknown_pairs() {
     }
 }
 
+/// Unknowns whose values are pairs (a path's steps `p : 1..4 --> N *
+/// N`, a permutation of a set of edges, a square of officers `s : C * C
+/// --> C * C`): one variable per component, the pair in its set by a
+/// table, compared, projected (`prj1(S, T)(p(i))`), applied to an
+/// unknown index, all different (as codes) and onto their range. Each
+/// case against enumeration.
+#[test]
+fn pair_valued_unknowns_are_translated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for props in [
+        "e = {(1, 2), (2, 3), (1, 3), (3, 4)} & u : perm(e) & p : 1..4 --> N * N \
+         & !i.(i : 1..4 => p(i) : {u(i), (prj2(N, N)(u(i)), prj1(N, N)(u(i)))}) \
+         & !i.(i : 1..3 => prj2(N, N)(p(i)) = prj1(N, N)(p(i + 1))) & s = p",
+        "s : C * C --> C * C & e = C & u = s & p = s \
+         & !(i, j, k, l).(i : C & j : C & k : C & l : C & (i < k or (i = k & j < l)) \
+             => s(i, j) /= s(k, l)) \
+         & card({prj1(INTEGER, INTEGER)(s(1, 1)), prj1(INTEGER, INTEGER)(s(1, 2))}) = 2 \
+         & card({prj2(INTEGER, INTEGER)(s(1, 1)), prj2(INTEGER, INTEGER)(s(2, 1))}) = 2",
+        "e : 1..3 & u : 1..3 --> {(1, 2), (2, 3), (3, 3)} & u(e) = (2, 3) & u(1) /= u(2) \
+         & p = u & s = u",
+        "e : 1..2 >->> {(1, 2), (2, 1)} & u : 1..3 >-> C * C & prj1(C, C)(u(1)) = 2 \
+         & p = e & s = u & (u(2) = (1, 1) or u(3) = (2, 2))",
+    ] {
+        let text = format!(
+            "MACHINE Pairs\nDEFINITIONS N == 1..4; C == 1..2\nCONSTANTS e, u, p, s\n\
+             PROPERTIES {props}\nEND\n"
+        );
+        solver_finds_what_enumeration_finds(&dir, &text);
+    }
+}
+
 /// Images over unknown sets (`r~[s]`) and quantifiers over the pairs of
 /// an unknown set (`!(p, q).((p, q) : board => ...)`, ProB's
 /// QueensBoardVersion) are translated; each case against enumeration.
@@ -1725,5 +1756,21 @@ fn functions_defined_by_recurrences_are_built_point_by_point() {
                 "{n} {space} {solver:?}"
             );
         }
+    }
+}
+
+/// `max` and `min` of a set extension over unknowns (a path sum's
+/// recurrence, ProB's Euler_Problem_067) become the solver's maximum and
+/// minimum; each case against enumeration.
+#[test]
+fn max_and_min_of_set_extensions_are_translated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for props in [
+        "e : 1..4 & u : 1..4 & p = max({e, u, 2}) & s = min({e + u, 3})",
+        "e : 0..3 & u : 0..3 & p : 0..5 & p = max({e, u}) + 1 & s : 0..3 & s = min({e, u}) \
+         & p > 2",
+    ] {
+        let text = format!("MACHINE MaxMin\nCONSTANTS e, u, p, s\nPROPERTIES {props}\nEND\n");
+        solver_finds_what_enumeration_finds(&dir, &text);
     }
 }

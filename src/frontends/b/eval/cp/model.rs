@@ -78,6 +78,9 @@ pub(super) enum Enc {
     /// A set over a known universe (sorted): one 0/1 variable per
     /// element, 1 for a member.
     Set(SetTerm),
+    /// A pair: its two components' encodings (`squadron : S --> A * B`
+    /// has a pair of scalars per image).
+    Pair(Arc<(Enc, Enc)>),
 }
 
 /// A linear integer term: `Σ cᵢ·xᵢ + k`.
@@ -129,6 +132,9 @@ pub(super) enum Term {
     Lin(Lin),
     Fun(Enc),
     Set(SetTerm),
+    /// A pair with a component over unknowns (`(x, f(1))`, an encoded
+    /// pair).
+    Pair(Box<(Term, Term)>),
     Known(Value),
 }
 
@@ -345,6 +351,12 @@ pub(super) struct Model<'i> {
     /// Cardinalities of sets over unknowns: the members' bits and the
     /// variable equal to their sum ([`Model::post_clique_sums`]).
     cards: Vec<(Vec<DomainId>, DomainId)>,
+    /// Posted disequalities of pairs of scalar variables, `(a, b) /= (c,
+    /// d)`, kept until every conjunct is posted
+    /// ([`Model::post_distinct_pairs`]).
+    distinct_pairs: Vec<[(DomainId, DomainId); 2]>,
+    /// Set where a clause was false at the root: there is no solution.
+    refuted: bool,
 }
 
 /// What [`Model::build`] made.
@@ -421,6 +433,8 @@ impl<'i> Model<'i> {
             exclusive: std::collections::HashSet::default(),
             bit_source: HashMap::default(),
             cards: Vec::new(),
+            distinct_pairs: Vec::new(),
+            refuted: false,
         }
     }
 
@@ -543,6 +557,7 @@ impl<'i> Model<'i> {
             left = beyond;
         }
         self.post_clique_sums(Span::default())?;
+        self.post_distinct_pairs(Span::default())?;
         for c in left {
             if let Some(k) = self.defined_constant(c) {
                 return Ok(Built::Defer(k));
@@ -725,6 +740,10 @@ impl<'i> Model<'i> {
 
     pub(super) fn solutions(mut self) -> T<Vec<Vec<Value>>> {
         self.post_normal_form();
+        // A clause false at the root (`a |-> b : {}`).
+        if self.refuted || self.cp.is_inconsistent() {
+            return Err(Failure::Unsat);
+        }
         // Enumeration: branch on the unknowns' variables first (first
         // fail, smallest value), then the same way on any auxiliary
         // propagation has left (the solver's adaptive default there spent
@@ -1275,18 +1294,82 @@ impl<'i> Model<'i> {
                 .collect();
             return self.new_set(pairs.into(), s.span);
         }
+        if !self.reads_unknown(s)
+            && let Some(pair) = self.pair_of_known(s)?
+        {
+            return Ok(pair);
+        }
         match self.scalar_set(s)? {
             ScalarSet::Interval(lo, hi) => self.int_var(lo, hi, s.span),
             ScalarSet::Values(kind, values) => {
                 if values.is_empty() {
                     return Err(Failure::Unsat);
                 }
-                let values = to_i32(&values, s.span)?;
-                let x = self.cp.new_sparse_integer(values);
-                self.decision.push(x);
-                Ok(Enc::Scalar(kind, x))
+                self.sparse_scalar(kind, &values, s.span)
             }
         }
+    }
+
+    /// A fresh pair of scalars in known set `s` of pairs of scalars
+    /// (`Nd * Nd`, `{(1, 2), (1, 3), (2, 4)}`): each component over the
+    /// values it takes in `s`, and the pair in `s` where `s` is not the
+    /// product of those values; `None` where `s` holds other values.
+    fn pair_of_known(&mut self, s: &CExpr) -> T<Option<Enc>> {
+        if let EK::Binary(BinaryOp::Mul, a, b) = &unmemo(s).kind
+            && let (Value::Set(_), Value::Set(_)) = (self.eval(a)?, self.eval(b)?)
+        {
+            let pair = (self.encode(a)?, self.encode(b)?);
+            return Ok(Some(Enc::Pair(Arc::new(pair))));
+        }
+        let Ok(set) = self.known_set(s) else {
+            return Ok(None);
+        };
+        let mut table = Vec::with_capacity(set.len());
+        let mut kinds = None;
+        for v in set.iter() {
+            let Value::Pair(p) = v else {
+                return Ok(None);
+            };
+            let (Some(k1), Some(k2)) = (scalar_kind(&p.0), scalar_kind(&p.1)) else {
+                return Ok(None);
+            };
+            kinds.get_or_insert((k1, k2));
+            let (Some(c1), Some(c2)) = (scalar_code(&p.0), scalar_code(&p.1)) else {
+                return Ok(None);
+            };
+            table.push((c1, c2));
+        }
+        let Some((k1, k2)) = kinds else {
+            return Err(Failure::Unsat);
+        };
+        let values = |pick: fn(&(i64, i64)) -> i64| {
+            let mut v: Vec<i64> = table.iter().map(pick).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let (firsts, seconds) = (values(|p| p.0), values(|p| p.1));
+        let x = self.sparse_scalar(k1, &firsts, s.span)?;
+        let y = self.sparse_scalar(k2, &seconds, s.span)?;
+        if table.len() < firsts.len() * seconds.len() {
+            let (Enc::Scalar(_, a), Enc::Scalar(_, b)) = (&x, &y) else {
+                unreachable!("scalars")
+            };
+            let Some(l) = self.pair_in_table(*a, *b, &table) else {
+                return Err(unsupported(s.span, "a pair in a set of wide pairs"));
+            };
+            self.clause(vec![l]);
+        }
+        Ok(Some(Enc::Pair(Arc::new((x, y)))))
+    }
+
+    /// A fresh scalar of kind `kind` over `values` (sorted), which the
+    /// search branches on.
+    fn sparse_scalar(&mut self, kind: Kind, values: &[i64], span: Span) -> T<Enc> {
+        let values = to_i32(values, span)?;
+        let x = self.cp.new_sparse_integer(values);
+        self.decision.push(x);
+        Ok(Enc::Scalar(kind, x))
     }
 
     /// Records an integer that nothing bounds, given the domain [`WIDE`].
@@ -1343,6 +1426,7 @@ impl<'i> Model<'i> {
             }
             Enc::Function { images, .. } => images.iter().map(|i| self.space(i)).product(),
             Enc::Set(s) => 2f64.powi(s.bits.len() as i32),
+            Enc::Pair(p) => self.space(&p.0) * self.space(&p.1),
         }
     }
 
@@ -1354,6 +1438,9 @@ impl<'i> Model<'i> {
         // instances): the limits hold here too.
         if let Some(reason) = workers::budget::tripped() {
             return Err(Failure::Stopped(reason));
+        }
+        if self.refuted || self.cp.is_inconsistent() {
+            return Err(Failure::Unsat);
         }
         if !self.pred_reads_unknown(p) {
             return if self.holds(p)? {
@@ -1745,7 +1832,7 @@ impl<'i> Model<'i> {
             let alias = match enc {
                 Enc::Scalar(kind, x) => (Term::Lin(Lin::var(x)), Some((kind, x))),
                 Enc::Set(t) => (Term::Set(t), None),
-                f @ Enc::Function { .. } => (Term::Fun(f), None),
+                e => (enc_term(&e), None),
             };
             self.aliases.insert(k, alias);
         }
@@ -2025,9 +2112,14 @@ impl<'i> Model<'i> {
             .copied()
             .filter(|&l| self.cp.get_literal_value(l) != Some(false))
             .collect();
-        if !undecided.is_empty() {
-            ls = undecided;
+        if undecided.is_empty() {
+            // Every literal false: no solution. Posting the empty clause
+            // would leave the solver inconsistent, where it can create no
+            // more variables.
+            self.refuted = true;
+            return;
         }
+        ls = undecided;
         if let [a, b] = ls[..] {
             self.exclusive.insert((!a, !b));
             self.exclusive.insert((!b, !a));
@@ -2042,6 +2134,79 @@ impl<'i> Model<'i> {
     /// sum of those. `card(queens) = n` over an n×n board then forces a
     /// queen into a row whose other squares are attacked, which the sum of
     /// the squares alone cannot see.
+    /// Posts the disequalities of pairs of variables: over each clique of
+    /// at least three pairs that all differ (`squadron(i, j) /= squadron(k,
+    /// l)` for every two cells), one `all_different` of their codes `(a -
+    /// lo) · w + b - lo'`, which propagates as a permutation where the
+    /// pairs fill their range; each other one as `a /= c or b /= d`.
+    fn post_distinct_pairs(&mut self, span: Span) -> T<()> {
+        let edges = std::mem::take(&mut self.distinct_pairs);
+        let mut nodes: Vec<(DomainId, DomainId)> = Vec::new();
+        let mut index: HashMap<(DomainId, DomainId), usize, FastBuild> = HashMap::default();
+        let mut adjacent = std::collections::HashSet::<(usize, usize), FastBuild>::default();
+        for [a, b] in &edges {
+            let mut id = |p: (DomainId, DomainId)| {
+                *index.entry(p).or_insert_with(|| {
+                    nodes.push(p);
+                    nodes.len() - 1
+                })
+            };
+            let (i, j) = (id(*a), id(*b));
+            adjacent.insert((i, j));
+            adjacent.insert((j, i));
+        }
+        let mut cliques: Vec<Vec<usize>> = Vec::new();
+        for i in 0..nodes.len() {
+            match cliques
+                .iter_mut()
+                .find(|c| c.iter().all(|&j| adjacent.contains(&(i, j))))
+            {
+                Some(c) => c.push(i),
+                None => cliques.push(vec![i]),
+            }
+        }
+        let mut clique_of = vec![usize::MAX; nodes.len()];
+        for (n, c) in cliques.iter().enumerate().filter(|(_, c)| c.len() >= 3) {
+            for &i in c {
+                clique_of[i] = n;
+            }
+            let members: Vec<(DomainId, DomainId)> = c.iter().map(|&i| nodes[i]).collect();
+            let lo = |m: &Self, pick: fn(&(DomainId, DomainId)) -> DomainId| {
+                members.iter().map(|p| m.lb(pick(p))).min().unwrap_or(0)
+            };
+            let (lo1, lo2) = (lo(self, |p| p.0), lo(self, |p| p.1));
+            let hi2 = members.iter().map(|p| self.ub(p.1)).max().unwrap_or(0);
+            let width = hi2 - lo2 + 1;
+            let codes = members
+                .iter()
+                .map(|&(a, b)| {
+                    let code = Lin::var(a)
+                        .scaled(width)
+                        .plus(Lin::var(b))
+                        .plus(Lin::constant(-lo1 * width - lo2));
+                    self.materialise(&code, span)
+                })
+                .collect::<T<Vec<DomainId>>>()?;
+            tracing::debug!(
+                pairs = codes.len(),
+                "constant solver: pairs that all differ, as all_different of their codes"
+            );
+            pumpkin_constraints::all_different(codes, self.tag).post(&mut self.cp);
+        }
+        for [a, b] in edges {
+            let (i, j) = (index[&a], index[&b]);
+            if clique_of[i] != usize::MAX && clique_of[i] == clique_of[j] {
+                continue;
+            }
+            let term = |(x, y): (DomainId, DomainId)| {
+                Term::Pair(Box::new((Term::Lin(Lin::var(x)), Term::Lin(Lin::var(y)))))
+            };
+            let l = self.cmp_lit(Cmp::Neq, term(a), term(b), span)?;
+            self.clause(vec![l]);
+        }
+        Ok(())
+    }
+
     fn post_clique_sums(&mut self, span: Span) -> T<()> {
         for (bits, total) in std::mem::take(&mut self.cards) {
             let sources: Vec<Literal> = bits
@@ -2086,7 +2251,16 @@ impl<'i> Model<'i> {
     }
 
     /// `l ⇔ ∧ ls`
-    pub(super) fn and(&mut self, ls: Vec<Literal>) -> Literal {
+    pub(super) fn and(&mut self, mut ls: Vec<Literal>) -> Literal {
+        // Constant conjuncts decide it or drop out.
+        let (t, f) = (self.constant_lit(true), self.constant_lit(false));
+        if ls.contains(&f) {
+            return f;
+        }
+        ls.retain(|&l| l != t);
+        if ls.is_empty() {
+            return t;
+        }
         if ls.len() == 1 {
             return ls[0];
         }
@@ -2096,7 +2270,16 @@ impl<'i> Model<'i> {
     }
 
     /// `l ⇔ ∨ ls`
-    pub(super) fn or(&mut self, ls: Vec<Literal>) -> Literal {
+    pub(super) fn or(&mut self, mut ls: Vec<Literal>) -> Literal {
+        // Constant disjuncts decide it or drop out.
+        let (t, f) = (self.constant_lit(true), self.constant_lit(false));
+        if ls.contains(&t) {
+            return t;
+        }
+        ls.retain(|&l| l != f);
+        if ls.is_empty() {
+            return f;
+        }
         if ls.len() == 1 {
             return ls[0];
         }
@@ -2534,7 +2717,15 @@ impl<'i> Model<'i> {
     }
 
     pub(super) fn post_cmp(&mut self, op: Cmp, a: Term, b: Term, span: Span) -> T<()> {
-        if let (Term::Fun(_) | Term::Set(_), _) | (_, Term::Fun(_) | Term::Set(_)) = (&a, &b) {
+        if op == Cmp::Neq
+            && let (Some(a), Some(b)) = (var_pair(&a), var_pair(&b))
+        {
+            self.distinct_pairs.push([a, b]);
+            return Ok(());
+        }
+        if let (Term::Fun(_) | Term::Set(_) | Term::Pair(_), _)
+        | (_, Term::Fun(_) | Term::Set(_) | Term::Pair(_)) = (&a, &b)
+        {
             let l = self.cmp_lit(op, a, b, span)?;
             self.clause(vec![l]);
             return Ok(());
@@ -2606,6 +2797,18 @@ impl<'i> Model<'i> {
 
     pub(super) fn cmp_lit(&mut self, op: Cmp, a: Term, b: Term, span: Span) -> T<Literal> {
         match (a, b) {
+            (a @ Term::Pair(_), b) | (b, a @ Term::Pair(_)) => {
+                if !matches!(op, Cmp::Eq | Cmp::Neq) {
+                    return Err(unsupported(span, "an order comparison of pairs"));
+                }
+                let (Some((a1, a2)), Some((b1, b2))) = (term_parts(a), term_parts(b)) else {
+                    return Ok(self.constant_lit(op == Cmp::Neq));
+                };
+                let first = self.cmp_lit(Cmp::Eq, a1, b1, span)?;
+                let second = self.cmp_lit(Cmp::Eq, a2, b2, span)?;
+                let l = self.and(vec![first, second]);
+                Ok(if op == Cmp::Eq { l } else { !l })
+            }
             (a, b) if (is_set(&a) || is_set(&b)) && matches!(op, Cmp::Eq | Cmp::Neq) => {
                 let (a, b) = (self.set_term(a, span)?, self.set_term(b, span)?);
                 let l = self.set_equal_lit(&a, &b);
@@ -2777,6 +2980,11 @@ impl<'i> Model<'i> {
                 self.function_equals(f, Term::Fun(g.clone()), span)
             }
             (Enc::Set(a), Enc::Set(b)) => Ok(self.set_equal_lit(a, b)),
+            (Enc::Pair(p), Enc::Pair(q)) => {
+                let first = self.enc_equals(&p.0, &q.0, span)?;
+                let second = self.enc_equals(&p.1, &q.1, span)?;
+                Ok(self.and(vec![first, second]))
+            }
             _ => Ok(self.constant_lit(false)),
         }
     }
@@ -2800,6 +3008,14 @@ impl<'i> Model<'i> {
             Enc::Set(s) => {
                 let known = self.set_term(Term::Known(v.clone()), span)?;
                 Ok(self.set_equal_lit(s, &known))
+            }
+            Enc::Pair(p) => {
+                let Value::Pair(v) = v else {
+                    return Ok(self.constant_lit(false));
+                };
+                let first = self.known_enc(&p.0, &v.0, span)?;
+                let second = self.known_enc(&p.1, &v.1, span)?;
+                Ok(self.and(vec![first, second]))
             }
         }
     }
@@ -2842,6 +3058,9 @@ impl<'i> Model<'i> {
         for image in images.iter() {
             self.post_enc_member(image, r)?;
         }
+        if (injective || surjective) && images.iter().all(|i| matches!(i, Enc::Pair(_))) {
+            return self.post_pair_images(images, r, injective, surjective, s.span);
+        }
         if injective || surjective {
             let vars: Vec<DomainId> = images
                 .iter()
@@ -2872,6 +3091,74 @@ impl<'i> Model<'i> {
         Ok(())
     }
 
+    /// Posts that a function whose images are pairs of scalars is
+    /// injective (its images' codes `(a - lo(a)) · |b| + b - lo(b)` all
+    /// differ) or onto `r` (each pair of `r` is some image).
+    fn post_pair_images(
+        &mut self,
+        images: &[Enc],
+        r: &CExpr,
+        injective: bool,
+        surjective: bool,
+        span: Span,
+    ) -> T<()> {
+        let mut pairs = Vec::with_capacity(images.len());
+        for image in images {
+            let Enc::Pair(p) = image else {
+                unreachable!("pairs")
+            };
+            let (Enc::Scalar(_, a), Enc::Scalar(_, b)) = (&p.0, &p.1) else {
+                return Err(unsupported(
+                    span,
+                    "an injection or surjection into nested pairs",
+                ));
+            };
+            pairs.push((*a, *b));
+        }
+        if injective {
+            let bounds = |m: &Self, pick: fn(&(DomainId, DomainId)) -> DomainId| {
+                let lo = pairs.iter().map(|p| m.lb(pick(p))).min().unwrap_or(0);
+                let hi = pairs.iter().map(|p| m.ub(pick(p))).max().unwrap_or(0);
+                (lo, hi)
+            };
+            let ((alo, _), (blo, bhi)) = (bounds(self, |p| p.0), bounds(self, |p| p.1));
+            let width = bhi - blo + 1;
+            let codes = pairs
+                .iter()
+                .map(|&(a, b)| {
+                    let code = Lin::var(a)
+                        .scaled(width)
+                        .plus(Lin::var(b))
+                        .plus(Lin::constant(-alo * width - blo));
+                    self.materialise(&code, span)
+                })
+                .collect::<T<Vec<DomainId>>>()?;
+            pumpkin_constraints::all_different(codes, self.tag).post(&mut self.cp);
+        }
+        if surjective {
+            let range = self.known_set(r)?;
+            for v in range.iter() {
+                let Value::Pair(v) = v else {
+                    return Err(Failure::Unsat);
+                };
+                let (Some(c1), Some(c2)) = (scalar_code(&v.0), scalar_code(&v.1)) else {
+                    return Err(Failure::Unsat);
+                };
+                let mut ls = Vec::with_capacity(pairs.len());
+                for &(a, b) in &pairs {
+                    let (l1, l2) = (
+                        self.atom_lit(a, Atom::Eq, c1),
+                        self.atom_lit(b, Atom::Eq, c2),
+                    );
+                    ls.push(self.and(vec![l1, l2]));
+                }
+                let l = self.or(ls);
+                self.clause(vec![l]);
+            }
+        }
+        Ok(())
+    }
+
     /// Posts that encoding `e` is a member of `s`.
     pub(super) fn post_enc_member(&mut self, e: &Enc, s: &CExpr) -> T<()> {
         match e {
@@ -2882,6 +3169,11 @@ impl<'i> Model<'i> {
                 self.post_function_space(e, s)
             }
             Enc::Set(set) if pow_of(s).is_some() => self.post_in_pow(set.clone(), s),
+            Enc::Pair(p) => {
+                let l = self.pair_member_lit(enc_term(&p.0), enc_term(&p.1), s, s.span)?;
+                self.clause(vec![l]);
+                Ok(())
+            }
             _ => Err(unsupported(
                 s.span,
                 "a value of another kind than its set's",
@@ -2920,62 +3212,88 @@ impl<'i> Model<'i> {
             let truth = self.holds(&member)?;
             return Ok(self.constant_lit(truth));
         }
-        if let EK::Binary(BinaryOp::Maplet, a, b) = &x.kind
-            && self.reads_unknown(x)
+        let (a, b) = match self.term(x)? {
+            Term::Pair(p) => *p,
+            t => return self.scalar_in_lit(t, s, span),
+        };
+        self.pair_member_lit(a, b, s, span)
+    }
+
+    /// A literal for `a |-> b : s`.
+    fn pair_member_lit(&mut self, a: Term, b: Term, s: &CExpr, span: Span) -> T<Literal> {
+        // `a |-> b : {p, q}` with `p` or `q` over unknowns: it is one
+        // of them (a path's step `Path(i) : {UPath(i), inv(UPath(i))}`).
+        if let EK::SetEnum(items) = &unmemo(s).kind
+            && self.reads_unknown(s)
         {
-            // `a |-> b : s`: some pair of `s` is (a, b).
-            let (a, b) = (self.term(a)?, self.term(b)?);
-            let (a, b) = (self.lin(a, span)?, self.lin(b, span)?);
-            if !self.reads_unknown(s)
-                && let Some(table) = self.scalar_pairs(s)?
-            {
-                let (a, b) = (self.materialise(&a, span)?, self.materialise(&b, span)?);
-                if let Some(l) = self.pair_in_table(a, b, &table) {
-                    return Ok(l);
-                }
+            let mut ls = Vec::with_capacity(items.len());
+            for item in items.iter() {
+                let item = self.term(item)?;
+                let pair = Term::Pair(Box::new((a.clone(), b.clone())));
+                ls.push(self.cmp_lit(Cmp::Eq, pair, item, span)?);
             }
-            let set = self.term(s)?;
-            let set = self.set_term(set, s.span)?;
-            let mut ls = Vec::new();
-            for (u, &bit) in set.universe.iter().zip(set.bits.iter()) {
-                let Value::Pair(p) = u else {
-                    return Err(unsupported(span, "a pair in a set of non-pairs"));
-                };
-                let (Some(c1), Some(c2)) = (scalar_code(&p.0), scalar_code(&p.1)) else {
-                    return Err(unsupported(
-                        span,
-                        "an unknown pair in a set of nested pairs",
-                    ));
-                };
-                let l1 = self.cmp_lit(
-                    Cmp::Eq,
-                    Term::Lin(a.clone()),
-                    Term::Lin(Lin::constant(c1)),
-                    span,
-                )?;
-                let l2 = self.cmp_lit(
-                    Cmp::Eq,
-                    Term::Lin(b.clone()),
-                    Term::Lin(Lin::constant(c2)),
-                    span,
-                )?;
-                let member = self.bit_lit(bit);
-                ls.push(self.and(vec![l1, l2, member]));
-            }
-            return Ok(if ls.is_empty() {
-                self.constant_lit(false)
-            } else {
-                self.or(ls)
-            });
+            return Ok(self.or(ls));
         }
+        // `a |-> b : A * B` is `a : A & b : B`.
+        if let EK::Binary(BinaryOp::Mul, left, right) = &unmemo(s).kind
+            && !self.reads_unknown(s)
+            && let (Value::Set(_), Value::Set(_)) = (self.eval(left)?, self.eval(right)?)
+        {
+            let (a, b) = (self.lin(a, span)?, self.lin(b, span)?);
+            let first = self.member_lit(a, left)?;
+            let second = self.member_lit(b, right)?;
+            return Ok(self.and(vec![first, second]));
+        }
+        // `a |-> b : s`: some pair of `s` is (a, b).
+        let (a, b) = (self.lin(a, span)?, self.lin(b, span)?);
+        if !self.reads_unknown(s)
+            && let Some(table) = self.scalar_pairs(s)?
+        {
+            let (a, b) = (self.materialise(&a, span)?, self.materialise(&b, span)?);
+            if let Some(l) = self.pair_in_table(a, b, &table) {
+                return Ok(l);
+            }
+        }
+        let set = self.term(s)?;
+        let set = self.set_term(set, s.span)?;
+        let mut ls = Vec::new();
+        for (u, &bit) in set.universe.iter().zip(set.bits.iter()) {
+            let Value::Pair(p) = u else {
+                return Err(unsupported(span, "a pair in a set of non-pairs"));
+            };
+            let (Some(c1), Some(c2)) = (scalar_code(&p.0), scalar_code(&p.1)) else {
+                return Err(unsupported(
+                    span,
+                    "an unknown pair in a set of nested pairs",
+                ));
+            };
+            let l1 = self.cmp_lit(
+                Cmp::Eq,
+                Term::Lin(a.clone()),
+                Term::Lin(Lin::constant(c1)),
+                span,
+            )?;
+            let l2 = self.cmp_lit(
+                Cmp::Eq,
+                Term::Lin(b.clone()),
+                Term::Lin(Lin::constant(c2)),
+                span,
+            )?;
+            let member = self.bit_lit(bit);
+            ls.push(self.and(vec![l1, l2, member]));
+        }
+        Ok(self.or(ls))
+    }
+
+    /// A literal for `x : s`, `x` (of term `t`) not a pair.
+    fn scalar_in_lit(&mut self, t: Term, s: &CExpr, span: Span) -> T<Literal> {
         let interval = matches!(s.kind, EK::Binary(BinaryOp::Interval, _, _) | EK::Ints(_));
         if self.reads_unknown(s) && !interval {
-            let x = self.term(x)?;
             let set = self.term(s)?;
             let set = self.set_term(set, s.span)?;
-            return self.set_member_lit(x, set, span);
+            return self.set_member_lit(t, set, span);
         }
-        match self.term(x)? {
+        match t {
             Term::Lin(l) => self.member_lit(l, s),
             Term::Known(v) => match scalar_code(&v) {
                 Some(k) => self.member_lit(Lin::constant(k), s),
@@ -2992,6 +3310,7 @@ impl<'i> Model<'i> {
                 span,
                 "membership of an unknown function in this set",
             )),
+            Term::Pair(_) => unreachable!("a pair's membership is decided by `in_lit`"),
         }
     }
 
@@ -3301,11 +3620,7 @@ impl<'i> Model<'i> {
                         format!("`{name}`, computed after solving the others"),
                     ));
                 };
-                match enc {
-                    Enc::Scalar(_, x) => Ok(Term::Lin(Lin::var(x))),
-                    Enc::Set(set) => Ok(Term::Set(set)),
-                    f => Ok(Term::Fun(f)),
-                }
+                Ok(enc_term(&enc))
             }
             EK::Binary(op @ (BinaryOp::Add | BinaryOp::Minus), a, b) => {
                 let (a, b) = (self.term(a)?, self.term(b)?);
@@ -3378,6 +3693,32 @@ impl<'i> Model<'i> {
                     *op == UnaryOp::Dom,
                     e.span,
                 )?))
+            }
+            EK::Unary(op @ (UnaryOp::Min | UnaryOp::Max), a)
+                if let EK::SetEnum(items) = &unmemo(a).kind =>
+            {
+                // `max({x, y})` of integers written out: the solver's own
+                // `maximum` (`Sol(i, j) = T(i, j) + max({Sol(i + 1, j),
+                // Sol(i + 1, j + 1)})`, a recurrence propagation solves).
+                let mut vars = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    let t = self.term(item)?;
+                    let l = self.lin(t, item.span)?;
+                    vars.push(self.materialise(&l, item.span)?);
+                }
+                let lo = vars.iter().map(|&x| self.lb(x)).min();
+                let hi = vars.iter().map(|&x| self.ub(x)).max();
+                let (Some(lo), Some(hi)) = (lo, hi) else {
+                    return Err(Failure::Unsat);
+                };
+                let m = self.aux(lo, hi, e.span)?;
+                let tag = self.tag;
+                if *op == UnaryOp::Max {
+                    pumpkin_constraints::maximum(vars, m, tag).post(&mut self.cp);
+                } else {
+                    pumpkin_constraints::minimum(vars, m, tag).post(&mut self.cp);
+                }
+                Ok(Term::Lin(Lin::var(m)))
             }
             EK::Unary(op @ (UnaryOp::Min | UnaryOp::Max), a) => {
                 let a = self.term(a)?;
@@ -3497,6 +3838,29 @@ impl<'i> Model<'i> {
             EK::Unary(UnaryOp::Minus, a) => {
                 let a = self.term(a)?;
                 Ok(Term::Lin(self.lin(a, e.span)?.scaled(-1)))
+            }
+            EK::Binary(BinaryOp::Maplet, a, b) => {
+                let (a, b) = (self.term(a)?, self.term(b)?);
+                Ok(Term::Pair(Box::new((a, b))))
+            }
+            EK::Component(first, p) => match term_parts(self.term(p)?) {
+                Some((a, b)) => Ok(if *first { a } else { b }),
+                None => Err(unsupported(e.span, "a projection of a non-pair")),
+            },
+            // `prj1(S, T)(p)` is `IF p : S * T THEN ... ELSE undefined`:
+            // where the condition follows from the domains, its branch.
+            EK::IfThenElse(c, a, b) => {
+                let l = self.lit(c)?;
+                if l == self.constant_lit(true) {
+                    self.term(a)
+                } else if l == self.constant_lit(false) {
+                    self.term(b)
+                } else {
+                    Err(unsupported(
+                        e.span,
+                        "a conditional expression over unknowns",
+                    ))
+                }
             }
             EK::Apply(f, x)
                 if let EK::Binary(BinaryOp::Maplet, a, b) = &x.kind
@@ -3735,13 +4099,35 @@ impl<'i> Model<'i> {
         match (f, x) {
             (Term::Fun(Enc::Function { domain, images }), Term::Known(x)) => {
                 match domain.binary_search(&x) {
-                    Ok(i) => Ok(match &images[i] {
-                        Enc::Scalar(_, v) => Term::Lin(Lin::var(*v)),
-                        Enc::Set(set) => Term::Set(set.clone()),
-                        g => Term::Fun(g.clone()),
-                    }),
+                    Ok(i) => Ok(enc_term(&images[i])),
                     Err(_) => Err(unsupported(span, "a function applied outside its domain")),
                 }
+            }
+            (Term::Fun(Enc::Function { domain, images }), Term::Lin(x))
+                if images.iter().all(|i| matches!(i, Enc::Pair(_))) =>
+            {
+                // Each component by its own `element`.
+                let mut parts = [Vec::new(), Vec::new()];
+                for image in images.iter() {
+                    let Enc::Pair(p) = image else {
+                        unreachable!("pairs")
+                    };
+                    for (part, e) in parts.iter_mut().zip([&p.0, &p.1]) {
+                        match e {
+                            Enc::Scalar(_, v) => part.push(*v),
+                            _ => {
+                                return Err(unsupported(
+                                    span,
+                                    "a function into nested pairs applied to an unknown",
+                                ));
+                            }
+                        }
+                    }
+                }
+                let [firsts, seconds] = parts;
+                let a = self.element(&domain, firsts, x.clone(), span)?;
+                let b = self.element(&domain, seconds, x, span)?;
+                Ok(Term::Pair(Box::new((a, b))))
             }
             (Term::Fun(Enc::Function { domain, images }), Term::Lin(x)) => {
                 let array: Vec<DomainId> = images
@@ -4276,9 +4662,9 @@ impl<'i> Model<'i> {
                     "a set or pair where a number is expected",
                 )),
             },
-            Term::Fun(_) | Term::Set(_) => Err(unsupported(
+            Term::Fun(_) | Term::Set(_) | Term::Pair(_) => Err(unsupported(
                 span,
-                "a function or set where a number is expected",
+                "a function, set or pair where a number is expected",
             )),
         }
     }
@@ -4525,6 +4911,48 @@ fn decode(e: &Enc, value_of: &dyn Fn(DomainId) -> i32) -> Value {
                 .map(|(u, _)| u.clone())
                 .collect(),
         ),
+        Enc::Pair(p) => Value::pair(decode(&p.0, value_of), decode(&p.1, value_of)),
+    }
+}
+
+/// The two components of a pair term (an encoded or written pair, or a
+/// known pair's value); `None` where `t` is not a pair.
+fn term_parts(t: Term) -> Option<(Term, Term)> {
+    match t {
+        Term::Pair(p) => Some(*p),
+        Term::Known(Value::Pair(p)) => Some((Term::Known(p.0.clone()), Term::Known(p.1.clone()))),
+        _ => None,
+    }
+}
+
+/// The variables of a pair of two single variables (an encoded pair of
+/// scalars); `None` for any other term.
+fn var_pair(t: &Term) -> Option<(DomainId, DomainId)> {
+    let Term::Pair(p) = t else { return None };
+    let var = |t: &Term| match t {
+        Term::Lin(l) if l.k == 0 && matches!(l.terms[..], [(1, _)]) => Some(l.terms[0].1),
+        _ => None,
+    };
+    Some((var(&p.0)?, var(&p.1)?))
+}
+
+/// What kind of scalar `v` is; `None` where it is not a scalar.
+fn scalar_kind(v: &Value) -> Option<Kind> {
+    match v {
+        Value::Int(_) => Some(Kind::Int),
+        Value::Bool(_) => Some(Kind::Bool),
+        Value::Elem(e) => Some(Kind::Elem(e.set)),
+        _ => None,
+    }
+}
+
+/// The term an encoding stands for.
+fn enc_term(e: &Enc) -> Term {
+    match e {
+        Enc::Scalar(_, x) => Term::Lin(Lin::var(*x)),
+        Enc::Set(set) => Term::Set(set.clone()),
+        Enc::Pair(p) => Term::Pair(Box::new((enc_term(&p.0), enc_term(&p.1)))),
+        f @ Enc::Function { .. } => Term::Fun(f.clone()),
     }
 }
 

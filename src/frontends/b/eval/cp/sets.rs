@@ -101,6 +101,26 @@ impl Model<'_> {
 
     /// An item of a set extension as a known scalar or a variable with
     /// its kind: a constant, or an integer expression.
+    /// The encoding whose part `e` reads: of an unknown, of an encoded
+    /// function's image (`f(x)`), of a pair's component (`prj1(S, T)(p)`
+    /// and its well-definedness test); `None` for anything else.
+    fn shape(&self, e: &CExpr) -> Option<Enc> {
+        match &e.kind {
+            EK::Memo(m) => self.shape(&m.expr),
+            EK::Read(Slot::Frame(k)) => self.encoding(*k as usize),
+            EK::Apply(f, _) => match self.shape(f)? {
+                Enc::Function { images, .. } => images.first().cloned(),
+                _ => None,
+            },
+            EK::Component(first, p) => match self.shape(p)? {
+                Enc::Pair(p) => Some(if *first { p.0.clone() } else { p.1.clone() }),
+                _ => None,
+            },
+            EK::IfThenElse(_, a, _) => self.shape(a),
+            _ => None,
+        }
+    }
+
     pub(super) fn scalar_item(&mut self, e: &CExpr) -> T<ScalarItem> {
         let arithmetic = matches!(
             e.kind,
@@ -127,13 +147,10 @@ impl Model<'_> {
             (Term::Lin(l), _) if arithmetic => {
                 Ok(ScalarItem::Var(Kind::Int, self.materialise(&l, e.span)?))
             }
-            // `f(x)`, `f` an encoded function of scalars: its images' kind.
-            (Term::Lin(l), EK::Apply(f, _))
-                if let EK::Read(Slot::Frame(k)) = f.kind
-                    && let Some(Enc::Function { images, .. }) = self.encoding(k as usize)
-                    && let Some(Enc::Scalar(kind, _)) = images.first() =>
-            {
-                Ok(ScalarItem::Var(*kind, self.materialise(&l, e.span)?))
+            // `f(x)`, `prj1(S, T)(f(x))`, `f` an encoded function: the
+            // kind of the scalars it reads.
+            (Term::Lin(l), _) if let Some(Enc::Scalar(kind, _)) = self.shape(e) => {
+                Ok(ScalarItem::Var(kind, self.materialise(&l, e.span)?))
             }
             _ => Err(unsupported(
                 e.span,
