@@ -20,18 +20,48 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
     (full as u64) ^ ((full >> 64) as u64)
 }
 
+/// The length from which states are hashed in four interleaved lanes
+/// (shorter ones, most states, hash as one chain: lanes would only add
+/// their folding).
+const LANES_FROM: usize = 16;
+
 /// The fingerprint of a state. Never `0` nor `u64::MAX` (the visited
 /// sets use those two values to mark empty and migrated slots).
 #[inline]
 pub fn fingerprint(words: &[u64]) -> u64 {
-    fingerprint_of(words.len(), words.iter().copied())
+    if words.len() < LANES_FROM {
+        return fingerprint_of(words.len(), words.iter().copied());
+    }
+    // The lanes of `fingerprint_of` over whole chunks, without the
+    // iterator's end checks between the words of a chunk.
+    let chunks = words.chunks_exact(4);
+    let tail = chunks.remainder();
+    let mut lanes = LANE_SEEDS;
+    for chunk in chunks {
+        for (lane, &w) in lanes.iter_mut().zip(chunk) {
+            *lane = folded_multiply(*lane ^ w, P1);
+        }
+    }
+    finish(words.len(), lanes_folded(lanes), tail.iter().copied())
 }
 
-/// The fingerprint of the state whose `len` words `words` yields (the
-/// stores hash states they keep as bytes without rebuilding them).
-#[inline]
-pub(crate) fn fingerprint_of(len: usize, words: impl Iterator<Item = u64>) -> u64 {
+/// The seeds of the four lanes of a long state's fingerprint.
+const LANE_SEEDS: [u64; 4] = [P0, P0 ^ P1, P0 ^ P2, P1 ^ P2];
+
+/// The running hash after folding in the four lanes, in order.
+#[inline(always)]
+fn lanes_folded(lanes: [u64; 4]) -> u64 {
     let mut h = P0;
+    for lane in lanes {
+        h = folded_multiply(h ^ lane, P1);
+    }
+    h
+}
+
+/// The fingerprint from running hash `h` and the words left, `words`, of a
+/// state of `len` words.
+#[inline(always)]
+fn finish(len: usize, mut h: u64, words: impl Iterator<Item = u64>) -> u64 {
     for w in words {
         h = folded_multiply(h ^ w, P1);
     }
@@ -40,6 +70,26 @@ pub(crate) fn fingerprint_of(len: usize, words: impl Iterator<Item = u64>) -> u6
         u64::MAX => u64::MAX - 1,
         h => h,
     }
+}
+
+/// The fingerprint of the state whose `len` words `words` yields (the
+/// stores hash states they keep as bytes without rebuilding them).
+#[inline]
+pub(crate) fn fingerprint_of(len: usize, mut words: impl Iterator<Item = u64>) -> u64 {
+    if len < LANES_FROM {
+        return finish(len, P0, words);
+    }
+    // Four independent chains over the words in turn, so that the
+    // multiplies overlap instead of each waiting on the last (one chain is
+    // bound by the multiply's latency: a state of a thousand words took
+    // longer to hash than to generate), then folded in order.
+    let mut lanes = LANE_SEEDS;
+    for _ in 0..len / 4 {
+        for lane in &mut lanes {
+            *lane = folded_multiply(*lane ^ words.next().unwrap_or(0), P1);
+        }
+    }
+    finish(len, lanes_folded(lanes), words)
 }
 
 /// Asks the processor to bring the cache line at `at` closer, so that a
@@ -128,6 +178,39 @@ mod tests {
                     assert!(seen.insert(fingerprint(&[a, b, c])));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn long_states_differing_in_one_word_get_distinct_fingerprints() {
+        // Long states hash in lanes: a change in any word, of any lane or
+        // of the tail, or a swap across lanes, changes the fingerprint.
+        let base: Vec<u64> = (0..LANES_FROM as u64 * 3 + 3).collect();
+        let mut seen = HashSet::new();
+        assert!(seen.insert(fingerprint(&base)));
+        for i in 0..base.len() {
+            for delta in [1u64, 1 << 40] {
+                let mut s = base.clone();
+                s[i] ^= delta;
+                assert!(seen.insert(fingerprint(&s)), "word {i}");
+            }
+            if i > 0 {
+                let mut s = base.clone();
+                s.swap(i - 1, i);
+                assert!(seen.insert(fingerprint(&s)), "swap at {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn slices_and_word_iterators_hash_alike() {
+        for len in 0..3 * LANES_FROM + 3 {
+            let s: Vec<u64> = (0..len as u64).map(|i| i.wrapping_mul(P2) ^ 7).collect();
+            assert_eq!(
+                fingerprint(&s),
+                fingerprint_of(len, s.iter().copied()),
+                "{len}"
+            );
         }
     }
 

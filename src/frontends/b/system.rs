@@ -84,6 +84,9 @@ pub struct BScratch {
     /// are not decoded again).
     variable_key: Option<Vec<u64>>,
     out: Vec<u64>,
+    /// The variables of the successor in `out` that differ from the state
+    /// expanded (see [`StateLayout::encode_changed_variables`]).
+    rewritten: Vec<usize>,
     /// The engine's state unpacked (see [`crate::frontends::b::state`]).
     words: Vec<u64>,
     /// A successor packed for the engine.
@@ -462,10 +465,12 @@ impl BSystem {
             constants,
             variables,
             out,
+            rewritten,
             out_of_scope,
             ..
         } = scratch;
         *out_of_scope = false;
+        rewritten.clear();
         let mut scope_error = None;
         out.clear();
         out.extend_from_slice(state);
@@ -479,13 +484,14 @@ impl BSystem {
                 }
                 if self
                     .layout
-                    .encode_changed_variables(variables, step.variables, state, out)
+                    .encode_changed_variables(variables, step.variables, out, rewritten)
                     .is_err()
                 {
                     failed = true;
                 } else {
                     emit(step, out);
                 }
+                self.layout.restore_variables(state, out, rewritten);
             })
             .map_err(|e| self.error(&e))?;
         if let Some(e) = scope_error {
@@ -593,6 +599,7 @@ impl Model for BSystem {
             constant_key: None,
             variable_key: None,
             out: Vec::new(),
+            rewritten: Vec::new(),
             words: Vec::new(),
             packed: Vec::new(),
             invariant_held: None,

@@ -388,33 +388,42 @@ impl StateLayout {
         Ok(())
     }
 
-    /// Like [`StateLayout::encode_variables`] for a successor of `state`
-    /// whose variables were decoded as `before`: variables identical to
-    /// their `before` value (see [`Value::is_identical`]) get their words
-    /// copied from `state` instead of being encoded again (most operations
-    /// change few variables, and encoding a relation costs a lookup per pair).
+    /// Like [`StateLayout::encode_variables`] for a successor of the state
+    /// `out` holds, whose variables were decoded as `before`: only the
+    /// variables not identical to their `before` value (see
+    /// [`Value::is_identical`]) are encoded over `out`, and their indices
+    /// pushed on `changed`, for [`StateLayout::restore_variables`] to put
+    /// the state back for the next successor (most operations change few
+    /// variables: a copy of every variable's words per successor was most
+    /// of the work of a machine of a thousand variables, and encoding a
+    /// relation costs a lookup per pair).
     pub fn encode_changed_variables(
         &self,
         before: &[Value],
         after: &[Value],
-        state: &[u64],
         out: &mut [u64],
+        changed: &mut Vec<usize>,
     ) -> Result<(), EncodeError> {
         let slots = &self.slots[self.constants..];
-        // One copy of every variable's words (a machine of a thousand
-        // variables made a thousand small copies per successor), then the
-        // changed ones encoded over it.
-        if let (Some(first), Some(last)) = (slots.first(), slots.last()) {
-            let words = first.offset..last.offset + last.codec.width();
-            out[words.clone()].copy_from_slice(&state[words]);
-        }
-        for ((slot, old), new) in slots.iter().zip(before).zip(after) {
+        for (k, ((slot, old), new)) in slots.iter().zip(before).zip(after).enumerate() {
             if !old.is_identical(new) {
+                changed.push(k);
                 let words = slot.offset..slot.offset + slot.codec.width();
                 self.encode_slot(slot, new, &mut out[words])?;
             }
         }
         Ok(())
+    }
+
+    /// Copies back from `state` the words of the variables `changed` lists
+    /// (as [`StateLayout::encode_changed_variables`] left them), and
+    /// empties `changed`.
+    pub fn restore_variables(&self, state: &[u64], out: &mut [u64], changed: &mut Vec<usize>) {
+        for k in changed.drain(..) {
+            let slot = &self.slots[self.constants + k];
+            let words = slot.offset..slot.offset + slot.codec.width();
+            out[words.clone()].copy_from_slice(&state[words]);
+        }
     }
 
     /// Decodes the variables of `state` into `out`, which holds the
