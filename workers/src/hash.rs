@@ -8,7 +8,11 @@
 //! multiply with the length avalanches the result. This is fast (one
 //! multiply per word) and mixes well enough that fingerprints of structured
 //! states behave like random 64-bit values, which the collision estimate of
-//! compact mode assumes.
+//! compact mode assumes. States of [`LANES_FROM`] words and more run four
+//! such chains over their words in turn, folded into one at the end, so
+//! that the multiplies of a long state overlap instead of each waiting on
+//! the last. [`fingerprint`] (a slice) and [`fingerprint_of`] (the words
+//! a store decodes one by one) compute the same value.
 
 const P0: u64 = 0xa076_1d64_78bd_642f;
 const P1: u64 = 0xe703_7ed1_a0b4_28db;
