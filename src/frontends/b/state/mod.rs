@@ -394,9 +394,8 @@ impl StateLayout {
     /// [`Value::is_identical`]) are encoded over `out`, and their indices
     /// pushed on `changed`, for [`StateLayout::restore_variables`] to put
     /// the state back for the next successor (most operations change few
-    /// variables: a copy of every variable's words per successor was most
-    /// of the work of a machine of a thousand variables, and encoding a
-    /// relation costs a lookup per pair).
+    /// variables: this spares a copy of every variable's words per
+    /// successor, and encoding a relation costs a lookup per pair).
     pub fn encode_changed_variables(
         &self,
         before: &[Value],
