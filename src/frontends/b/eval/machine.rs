@@ -94,6 +94,9 @@ pub struct Interpreter {
     /// The conjuncts of CONSTRAINTS and PROPERTIES, for the constraint
     /// solver (see [`super::cp`]).
     properties_conjuncts: Vec<CPred>,
+    /// The costly closed parts of `properties_conjuncts` the constraint
+    /// solver has evaluated (see [`super::memo::KeptParts`]).
+    pub(super) kept_parts: super::memo::KeptParts,
     /// PROPERTIES planned part by part where its constants fall into
     /// independent parts (see [`super::components`]).
     properties_parts: Option<Vec<Solver>>,
@@ -475,6 +478,7 @@ impl Interpreter {
             properties_exact,
             properties_parts,
             properties_conjuncts,
+            kept_parts: Default::default(),
             constant_solver: types.constant_solver,
             constant_classes: Vec::new(),
             constant_names: machine.constants.iter().map(|k| k.name.clone()).collect(),
@@ -582,6 +586,12 @@ impl Interpreter {
             self.undefined_rejected
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
+    }
+
+    /// The value of an expression the constraint solver reads as known
+    /// (see [`super::memo::KeptParts`]).
+    pub(super) fn eval_known(&self, e: &super::ir::CExpr, env: &mut Env<'_>) -> R<Value> {
+        self.eval_properties_part(e, &self.properties_conjuncts, &self.kept_parts, env)
     }
 
     /// How many candidates [`Self::rejected_as_undefined`] has counted.

@@ -169,6 +169,98 @@ impl Interpreter {
     }
 }
 
+/// The shortest computation of a part of PROPERTIES worth keeping in
+/// [`KeptParts`]: cheaper ones are computed again rather than looked up.
+const KEEP_FROM: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// The closed parts of PROPERTIES (`(x, y) : step4` of a puzzle, with
+/// `step4` a nest of comprehensions) that the constraint solver evaluates
+/// while building its models of the constants, kept across threads for
+/// the interpreter's life: `--solver auto` builds a model to decide
+/// whether the solver applies, then again on the thread racing
+/// enumeration, and a split builds one per case; each would compute the
+/// set again. Only the interpreter's own PROPERTIES nodes are kept (they
+/// live as long as it, so an address names one expression), each with
+/// the values of the slots it reads, as [`Kept`].
+#[derive(Debug)]
+pub(crate) struct KeptParts {
+    /// The addresses of the nodes of PROPERTIES' conjuncts, listed at the
+    /// first lookup.
+    nodes: std::sync::OnceLock<std::collections::HashSet<usize>>,
+    /// By node address: the slots it reads, and its value.
+    kept: parking_lot::Mutex<Vec<(usize, Box<[Slot]>, Kept)>>,
+    /// The shortest computation kept ([`KEEP_FROM`]).
+    keep_from: std::time::Duration,
+}
+
+impl Default for KeptParts {
+    fn default() -> Self {
+        KeptParts {
+            nodes: Default::default(),
+            kept: Default::default(),
+            keep_from: KEEP_FROM,
+        }
+    }
+}
+
+/// A walk listing the addresses of expression nodes.
+struct Addresses(std::collections::HashSet<usize>);
+
+impl Visitor for Addresses {
+    fn expr(&mut self, e: &CExpr) {
+        self.0.insert(std::ptr::from_ref(e) as usize);
+        walk_expr(self, e);
+    }
+}
+
+impl Interpreter {
+    /// The value of `e`, which the constraint solver reads as known:
+    /// kept in [`KeptParts`] where `e` is a node of PROPERTIES (one of
+    /// `conjuncts`, the interpreter's own) whose computation is costly.
+    pub(super) fn eval_properties_part(
+        &self,
+        e: &CExpr,
+        conjuncts: &[CPred],
+        kept: &KeptParts,
+        env: &mut Env<'_>,
+    ) -> R<Value> {
+        let address = std::ptr::from_ref(e) as usize;
+        let nodes = kept.nodes.get_or_init(|| {
+            let mut walk = Addresses(Default::default());
+            for c in conjuncts {
+                walk.pred(c);
+            }
+            walk.0
+        });
+        if !nodes.contains(&address) {
+            return self.eval(e, env);
+        }
+        let hit = kept
+            .kept
+            .lock()
+            .iter()
+            .filter(|(a, ..)| *a == address)
+            .find_map(|(_, reads, k)| k.reuse(reads, env, self));
+        if let Some(value) = hit {
+            return Ok(value);
+        }
+        let before = self.undefined_rejection_count();
+        let start = std::time::Instant::now();
+        let value = self.eval(e, env)?;
+        if start.elapsed() >= kept.keep_from
+            && let Some(reads) = closed_reads(e)
+        {
+            let rejections = self.undefined_rejection_count().saturating_sub(before);
+            if let Some(k) = Kept::new(&reads, env, &value, rejections) {
+                kept.kept
+                    .lock()
+                    .push((address, reads.into_boxed_slice(), k));
+            }
+        }
+        Ok(value)
+    }
+}
+
 /// Wraps the loop-invariant expressions of `solver`'s steps and
 /// condition (see the module docs).
 pub(super) fn memoize(solver: &mut Solver) {
@@ -447,6 +539,38 @@ mod tests {
             memos_in(&["x"], "x : 1..3 & {x |-> x} : {y | y > 1} +-> NAT"),
             0
         );
+    }
+
+    #[test]
+    fn the_solver_evaluates_a_closed_part_of_properties_once() {
+        use crate::frontends::b::typecheck::{CheckOptions, check_machine};
+        let file = SourceFile::new(
+            "t.mch",
+            "MACHINE M CONSTANTS x, y
+             PROPERTIES (x, y) : {a, b | a : 1..30 & b : 1..30 & a * b = 36} & x < y
+             END",
+        );
+        let m = crate::frontends::b::parse_machine(&file).expect("parses");
+        let types = check_machine(&m, &CheckOptions::default()).expect("type checks");
+        let mut interp = Interpreter::new(&m, &types, &file).expect("compiles");
+        interp.kept_parts.keep_from = std::time::Duration::ZERO;
+        let pairs = |v: Vec<Vec<Value>>| -> Vec<(Value, Value)> {
+            v.into_iter()
+                .map(|c| (c[0].clone(), c[1].clone()))
+                .collect()
+        };
+        let expected: Vec<(Value, Value)> = [(2, 18), (3, 12), (4, 9)]
+            .into_iter()
+            .map(|(a, b)| (Value::Int(a), Value::Int(b)))
+            .collect();
+        let first = interp.constant_valuations().expect("solves");
+        assert_eq!(pairs(first), expected);
+        let kept = interp.kept_parts.kept.lock().len();
+        assert!(kept > 0, "the comprehension is kept");
+        // Solved again: every part is found kept, none computed anew.
+        let second = interp.constant_valuations().expect("solves");
+        assert_eq!(pairs(second), expected);
+        assert_eq!(interp.kept_parts.kept.lock().len(), kept);
     }
 
     #[test]

@@ -537,6 +537,24 @@ fn permutations_as_bijections(conjuncts: &[CPred]) -> Option<Vec<CPred>> {
             }
         }
     }
+    // Copying PROPERTIES (puzzles' nests of comprehensions are large) is
+    // worth it only where there is a `perm` to rewrite.
+    struct Finds(bool);
+    impl super::walk::Visitor for Finds {
+        fn expr(&mut self, e: &CExpr) {
+            self.0 |= matches!(e.kind, EK::Unary(UnaryOp::Perm, _));
+            if !self.0 {
+                super::walk::walk_expr(self, e);
+            }
+        }
+    }
+    let mut finds = Finds(false);
+    for c in conjuncts {
+        super::walk::Visitor::pred(&mut finds, c);
+    }
+    if !finds.0 {
+        return None;
+    }
     let mut rewrite = Rewrite(false);
     let mut out = conjuncts.to_vec();
     for c in &mut out {

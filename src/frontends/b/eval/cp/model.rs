@@ -4755,9 +4755,11 @@ impl<'i> Model<'i> {
         v.stopped
     }
 
+    /// The value of a known expression (kept where it is a costly part of
+    /// PROPERTIES: see [`super::super::memo::KeptParts`]).
     pub(super) fn eval(&mut self, e: &CExpr) -> T<Value> {
         self.interp
-            .eval(e, &mut self.env)
+            .eval_known(e, &mut self.env)
             .map_err(|f| self.failure(f))
     }
 
