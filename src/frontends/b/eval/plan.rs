@@ -69,13 +69,15 @@ pub fn plan(
     };
     // Whether a variable is an integer, where its type is known: `-` and
     // `*` of sets (difference, product) are not inverted by equations.
-    let is_int = |v: u32| {
-        let k = vars.iter().position(|&x| x == v);
+    // (By position in `vars`, known where the variables are walked: a
+    // search per call costs a generated SAT encoding's thousands.)
+    let is_int_at = |k: Option<usize>| {
         types
             .zip(k)
             .and_then(|(t, k)| t.get(k))
             .is_none_or(|t| matches!(t, Type::Int))
     };
+    let is_int = |v: u32| is_int_at(vars.iter().position(|&x| x == v));
     let deps: Vec<Vec<u32>> = conjuncts
         .iter()
         .map(|c| {
@@ -151,9 +153,15 @@ pub fn plan(
                     && types
                         .and_then(|t| t.get(k))
                         .is_some_and(|t| !type_is_finite(t));
-                let Some((mut prio, mut cand)) =
-                    generator(c, v, vars, &bound, witness_only, machine_vars, is_int(v))
-                else {
+                let Some((mut prio, mut cand)) = generator(
+                    c,
+                    v,
+                    vars,
+                    &bound,
+                    witness_only,
+                    machine_vars,
+                    is_int_at(Some(k)),
+                ) else {
                     continue;
                 };
                 let pending = Pending {
@@ -1053,6 +1061,12 @@ fn pointwise_definition(
             domain,
             _,
         ) => Some(&**domain),
+        // A known set of scalars (`x : BOOL`) holds no function: nothing
+        // to look for among the conjuncts (thousands in generated SAT
+        // encodings, for each of thousands of variables).
+        EK::Lit(Value::Set(items)) if items.first().is_none_or(|i| !matches!(i, Value::Set(_))) => {
+            return None;
+        }
         EK::Read(_) | EK::Lit(_) => None,
         _ => return None,
     };
