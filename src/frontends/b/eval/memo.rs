@@ -187,10 +187,21 @@ pub(crate) struct KeptParts {
     /// The addresses of the nodes of PROPERTIES' conjuncts, listed at the
     /// first lookup.
     nodes: std::sync::OnceLock<std::collections::HashSet<usize>>,
-    /// By node address: the slots it reads, and its value.
-    kept: parking_lot::Mutex<Vec<(usize, Box<[Slot]>, Kept)>>,
+    /// The values kept.
+    kept: parking_lot::Mutex<Vec<KeptPart>>,
     /// The shortest computation kept ([`KEEP_FROM`]).
     keep_from: std::time::Duration,
+}
+
+/// One value of [`KeptParts`].
+#[derive(Debug)]
+struct KeptPart {
+    /// The node's address.
+    node: usize,
+    /// The slots it reads.
+    reads: Box<[Slot]>,
+    /// Its value, with theirs.
+    kept: Kept,
 }
 
 impl Default for KeptParts {
@@ -239,8 +250,8 @@ impl Interpreter {
             .kept
             .lock()
             .iter()
-            .filter(|(a, ..)| *a == address)
-            .find_map(|(_, reads, k)| k.reuse(reads, env, self));
+            .filter(|p| p.node == address)
+            .find_map(|p| p.kept.reuse(&p.reads, env, self));
         if let Some(value) = hit {
             return Ok(value);
         }
@@ -252,9 +263,11 @@ impl Interpreter {
         {
             let rejections = self.undefined_rejection_count().saturating_sub(before);
             if let Some(k) = Kept::new(&reads, env, &value, rejections) {
-                kept.kept
-                    .lock()
-                    .push((address, reads.into_boxed_slice(), k));
+                kept.kept.lock().push(KeptPart {
+                    node: address,
+                    reads: reads.into_boxed_slice(),
+                    kept: k,
+                });
             }
         }
         Ok(value)
