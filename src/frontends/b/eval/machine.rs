@@ -93,7 +93,7 @@ pub struct Interpreter {
     properties: Solver,
     /// The conjuncts of CONSTRAINTS and PROPERTIES, for the constraint
     /// solver (see [`super::cp`]).
-    properties_conjuncts: Vec<CPred>,
+    pub(super) properties_conjuncts: Vec<CPred>,
     /// The costly closed parts of `properties_conjuncts` the constraint
     /// solver has evaluated (see [`super::memo::KeptParts`]).
     pub(super) kept_parts: super::memo::KeptParts,
@@ -586,12 +586,6 @@ impl Interpreter {
             self.undefined_rejected
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-    }
-
-    /// The value of an expression the constraint solver reads as known
-    /// (see [`super::memo::KeptParts`]).
-    pub(super) fn eval_known(&self, e: &super::ir::CExpr, env: &mut Env<'_>) -> R<Value> {
-        self.eval_properties_part(e, &self.properties_conjuncts, &self.kept_parts, env)
     }
 
     /// How many candidates [`Self::rejected_as_undefined`] has counted.

@@ -226,19 +226,14 @@ impl Visitor for Addresses {
 
 impl Interpreter {
     /// The value of `e`, which the constraint solver reads as known:
-    /// kept in [`KeptParts`] where `e` is a node of PROPERTIES (one of
-    /// `conjuncts`, the interpreter's own) whose computation is costly.
-    pub(super) fn eval_properties_part(
-        &self,
-        e: &CExpr,
-        conjuncts: &[CPred],
-        kept: &KeptParts,
-        env: &mut Env<'_>,
-    ) -> R<Value> {
+    /// kept in [`KeptParts`] where `e` is a node of PROPERTIES (the
+    /// interpreter's own) whose computation is costly.
+    pub(super) fn eval_known(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
+        let kept = &self.kept_parts;
         let address = std::ptr::from_ref(e) as usize;
         let nodes = kept.nodes.get_or_init(|| {
             let mut walk = Addresses(Default::default());
-            for c in conjuncts {
+            for c in &self.properties_conjuncts {
                 walk.pred(c);
             }
             walk.0
