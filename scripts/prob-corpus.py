@@ -23,6 +23,10 @@ compare, and only where ProB did not stop at the other kind of error first
 error on the way: it must find ProB's error).
 A machine that cannot be initialised (no outcome, a variable read before
 or never assigned) agrees where ProB recorded no node beyond its setup.
+A machine orbit rejects as ill-formed (a type error, an operation call
+that B forbids, a scope that contradicts its set; not a construct orbit
+does not support, nor a file it cannot find) agrees where ProB recorded
+no state either.
 ProB records no state at all where its run stopped at an error (a
 well-definedness error: division by zero, a function applied outside its
 domain, a failing WHILE invariant, ...; every such run of ProB took under a
@@ -152,16 +156,26 @@ def blocker(message):
     return re.sub(r"\d+", "N", message)[:90]
 
 
+# Refusals for a limit of orbit's or of its surroundings, not for a fault
+# of the machine.
+NOT_ILL_FORMED = (r"not supported yet|cannot find|cannot enumerate|too large"
+                  r"|no finite domain|cannot read the file")
+
+
 def no_node(rec, report):
     """Whether orbit's model error leaves no state where ProB recorded none.
 
     No constant valuation, or no initial state: ProB has no node beyond
     its setup nodes either (its root then has no successor, which ProB
     records as a deadlock; where it reports the failed initialisation as
-    an error it records no node at all). A well-definedness error where
+    an error it records no node at all). A machine orbit rejects as
+    ill-formed where ProB recorded no state: ProB rejected it too. A well-definedness error where
     ProB recorded no state: ProB stopped at an error before its first.
     """
     message = report.get("message", "")
+    if (report["result"] == "refused" and rec["states"] == 0
+            and not re.search(NOT_ILL_FORMED, message)):
+        return True  # both reject the machine
     if "PROPERTIES has no solution" in message and rec["states"] == 0:
         return True
     if (re.search(UNINITIALISED, message) and report.get("states", 0) == 0
