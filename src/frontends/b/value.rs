@@ -25,7 +25,13 @@ pub struct Elem {
 /// [`Value::Int`], a larger one always a [`Value::Big`] (so equal integers
 /// are equal values). The order is the derived order of the variants as
 /// listed, except that `Big` sorts among the `Int`s by its value.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and order look at the pointers of shared pairs and sets
+/// first: a state's values are shared with the values kept from it
+/// (memoised keys, the decoded variables of the previous state), and the
+/// standard library's `Arc` compares the contents even of one allocation
+/// with itself.
+#[derive(Clone, Debug)]
 pub enum Value {
     /// An integer that fits in 64 bits.
     Int(i64),
@@ -66,6 +72,41 @@ impl Value {
     }
 }
 
+impl PartialEq for Value {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => a == b,
+            (Value::Elem(a), Value::Elem(b)) => a == b,
+            (Value::Pair(a), Value::Pair(b)) => Arc::ptr_eq(a, b) || **a == **b,
+            (Value::Set(a), Value::Set(b)) => Arc::ptr_eq(a, b) || a[..] == b[..],
+            (Value::Symbolic(a), Value::Symbolic(b)) => a == b,
+            (Value::Big(a), Value::Big(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Value::Int(i) => i.hash(state),
+            Value::Bool(b) => b.hash(state),
+            Value::Str(s) => s.hash(state),
+            Value::Elem(e) => e.hash(state),
+            Value::Pair(p) => p.hash(state),
+            Value::Set(items) => items.hash(state),
+            Value::Symbolic(d) => d.hash(state),
+            Value::Big(b) => b.hash(state),
+        }
+    }
+}
+
 impl PartialOrd for Value {
     #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
@@ -82,7 +123,9 @@ impl Ord for Value {
             (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
             (Value::Str(a), Value::Str(b)) => a.cmp(b),
             (Value::Elem(a), Value::Elem(b)) => a.cmp(b),
+            (Value::Pair(a), Value::Pair(b)) if Arc::ptr_eq(a, b) => Ordering::Equal,
             (Value::Pair(a), Value::Pair(b)) => a.cmp(b),
+            (Value::Set(a), Value::Set(b)) if Arc::ptr_eq(a, b) => Ordering::Equal,
             (Value::Set(a), Value::Set(b)) => a.cmp(b),
             (Value::Symbolic(a), Value::Symbolic(b)) => a.cmp(b),
             (Value::Big(a), Value::Big(b)) => a.cmp(b),
