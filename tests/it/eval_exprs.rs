@@ -416,6 +416,32 @@ fn constraints_on_set_parameters_are_checked() {
 }
 
 #[test]
+fn empty_intersections_and_differences_are_decided_without_building_them() {
+    // Either side of `=` and `/=`, listed sets, and sets that are not
+    // (an infinite side, a deferred set's elements), as built.
+    for (pred, expected) in [
+        ("{1, 3, 5} /\\ {2, 4} = {}", true),
+        ("{} = {1, 3, 5} /\\ {2, 3}", false),
+        ("{1, 3} /\\ {3} /= {}", true),
+        ("{1, 3} - {1, 2, 3} = {}", true),
+        ("{} = {1, 3} - {1}", false),
+        ("{1, 3} - {1} /= {}", true),
+        ("{red} /\\ COLOUR - {red} = {}", true),
+        ("{1, 2} /\\ NATURAL /= {}", true),
+        ("{-1, -2} /\\ NATURAL = {}", true),
+        ("{-1, 2} - NATURAL = {}", false),
+        ("{1 |-> red, 2 |-> blue}[{2}] /\\ {blue} /= {}", true),
+        (
+            "{1 |-> red, 1 |-> blue, 2 |-> green}[{1}] = {blue, red}",
+            true,
+        ),
+        ("#p.(p : PID & {p} /\\ PID - {p} = {})", true),
+    ] {
+        assert_eq!(holds(pred), expected, "{pred}");
+    }
+}
+
+#[test]
 fn inverse_images_of_one_element_are_counted_without_building_them() {
     let r = "{1 |-> red, 2 |-> green, 3 |-> red, 3 |-> blue}";
     assert_eq!(value(&format!("card({r}~[{{red}}])")), "2");

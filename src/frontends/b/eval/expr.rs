@@ -520,6 +520,33 @@ impl Interpreter {
         Ok(None)
     }
 
+    /// Whether `A /\ B` or `A - B` is empty, decided without building it
+    /// (`(rtbl~)[{r}] /\ resbl = {}`, `resrt - ran(rsrtbl) = {}` of guards):
+    /// no common element, or `A <: B`. `None` where `e` is neither, or a
+    /// side is not a listed set (`A /\ NATURAL`, a symbolic set): the
+    /// caller evaluates it.
+    pub(crate) fn is_empty_unbuilt(&self, e: &CExpr, env: &mut Env<'_>) -> R<Option<bool>> {
+        let EK::Binary(op @ (BinaryOp::Inter | BinaryOp::Minus), a, b) = &e.kind else {
+            return Ok(None);
+        };
+        if self.is_unlistable(a, env) || self.is_unlistable(b, env) {
+            return Ok(None);
+        }
+        let va = self.eval(a, env)?;
+        let Value::Set(x) = &va else {
+            return Ok(None);
+        };
+        let vb = self.eval(b, env)?;
+        let Value::Set(y) = &vb else {
+            return Ok(None);
+        };
+        Ok(Some(if *op == BinaryOp::Inter {
+            !sets::intersects(x, y)
+        } else {
+            sets::is_subset(x, y)
+        }))
+    }
+
     /// `{k1 |-> v1, k2 |-> v2, ...}(arg)` where exactly one key equals
     /// `arg`: its value, the others unevaluated (as ProB, which applies
     /// the normal forms of its ASM translation, `{TRUE |-> x1, FALSE |->

@@ -39,6 +39,21 @@ impl Interpreter {
                     // `r~[{y}] = {}`: a scan for a pair with second y, no image built.
                     return Ok((n == 0) == (*op == Cmp::Eq));
                 }
+                if matches!(op, Cmp::Eq | Cmp::Neq) {
+                    // `A /\ B = {}` and `{} = A - B` (either side): no set built.
+                    let other = if is_empty_set(b) {
+                        Some(a)
+                    } else if is_empty_set(a) {
+                        Some(b)
+                    } else {
+                        None
+                    };
+                    if let Some(e) = other
+                        && let Some(empty) = self.is_empty_unbuilt(e, env)?
+                    {
+                        return Ok(empty == (*op == Cmp::Eq));
+                    }
+                }
                 // Slots, literals and `f(x)` are compared in place.
                 if let (Some(va), Some(vb)) = (self.eval_ref(a, env)?, self.eval_ref(b, env)?) {
                     return compare(*op, va, vb, a, b);

@@ -137,6 +137,10 @@ pub fn inverse(r: &[Value]) -> Vec<Value> {
 
 /// `r[s]`, sorted.
 pub fn image(r: &[Value], s: &[Value]) -> Vec<Value> {
+    if let [x] = s {
+        // `r[{x}]`: one run of pairs, sorted by their second components.
+        return pairs_from(r, x).iter().map(|p| second(p).clone()).collect();
+    }
     let mut out = Vec::new();
     if s.len() * 4 < r.len() {
         for x in s {

@@ -78,6 +78,26 @@ pub fn inter(a: &[Value], b: &[Value]) -> Vec<Value> {
     out
 }
 
+/// Whether the sorted sets `a` and `b` share an element (`a /\ b /= {}`,
+/// without building the intersection).
+pub fn intersects(a: &[Value], b: &[Value]) -> bool {
+    if a.len() > 8 * b.len() {
+        return b.iter().any(|x| contains(a, x));
+    }
+    if b.len() > 8 * a.len() {
+        return a.iter().any(|x| contains(b, x));
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
+}
+
 /// `a - b` of two sorted sets.
 pub fn difference(a: &[Value], b: &[Value]) -> Vec<Value> {
     if b.len() <= 4 {
@@ -266,6 +286,24 @@ mod tests {
         assert!(!is_subset(&ints(&[3, 4]), &a));
         assert!(contains(&a, &Value::Int(5)));
         assert!(!contains(&a, &Value::Int(4)));
+    }
+
+    #[test]
+    fn intersects_agrees_with_the_intersection_on_every_pair_of_subsets() {
+        // Every pair of subsets of 0..6 and of 0..40 (the lopsided sizes
+        // take the membership scan, the others the merge).
+        let small: Vec<Vec<Value>> = (0u32..64)
+            .map(|m| ints(&(0..6).filter(|i| m >> i & 1 == 1).collect::<Vec<_>>()))
+            .collect();
+        let large = [
+            ints(&(0..40).collect::<Vec<_>>()),
+            ints(&(6..40).collect::<Vec<_>>()),
+        ];
+        for a in small.iter().chain(&large) {
+            for b in small.iter().chain(&large) {
+                assert_eq!(intersects(a, b), !inter(a, b).is_empty(), "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
