@@ -529,7 +529,7 @@ impl Interpreter {
         let EK::Binary(op @ (BinaryOp::Inter | BinaryOp::Minus), a, b) = &e.kind else {
             return Ok(None);
         };
-        if self.is_unlistable(a, env) || self.is_unlistable(b, env) {
+        if self.is_unlistable(b, env) || self.is_unlistable(a, env) {
             return Ok(None);
         }
         let va = self.eval(a, env)?;
@@ -916,8 +916,10 @@ impl Interpreter {
             // `A - NATURAL`, `A /\ NATURAL`, `NATURAL /\ A`: the members of
             // the listed side kept by a test on each, as `enum_set` lists
             // them.
-            let (open_a, open_b) = (self.is_unlistable(a, env), self.is_unlistable(b, env));
-            if open_a != open_b && (open_b || op == Inter) {
+            // `open_a` only where it decides: a walk down a chain of `-`
+            // at each of its links would be quadratic in its length.
+            let open_b = self.is_unlistable(b, env);
+            if (open_b || op == Inter) && self.is_unlistable(a, env) != open_b {
                 return self.materialise(whole, env);
             }
         }
@@ -1137,8 +1139,10 @@ impl Interpreter {
             EK::Binary(BinaryOp::Union, a, b) => {
                 self.is_unlistable(a, env) || self.is_unlistable(b, env)
             }
+            // The right operand first: in a chain `s1 /\ s2 /\ ...` (parsed
+            // to the left) it is a leaf, and the left one a walk down the chain.
             EK::Binary(BinaryOp::Inter, a, b) => {
-                self.is_unlistable(a, env) && self.is_unlistable(b, env)
+                self.is_unlistable(b, env) && self.is_unlistable(a, env)
             }
             _ => false,
         }
