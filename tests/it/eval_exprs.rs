@@ -451,6 +451,7 @@ fn inverse_images_of_one_element_are_counted_without_building_them() {
     assert!(!holds(&format!("{r}~[{{green}}] = {{}}")));
     assert!(holds("{1 |-> red}~[{green}] = {}"));
     assert!(!holds("{1 |-> red}~[{green}] /= {}"));
+    assert!(!holds("{} = {1 |-> red}~[{red}]"));
     assert!(holds("card({1 |-> red}~[{green}]) = 0"));
 }
 

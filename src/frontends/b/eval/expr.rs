@@ -520,12 +520,15 @@ impl Interpreter {
         Ok(None)
     }
 
-    /// Whether `A /\ B` or `A - B` is empty, decided without building it
-    /// (`(rtbl~)[{r}] /\ resbl = {}`, `resrt - ran(rsrtbl) = {}` of guards):
-    /// no common element, or `A <: B`. `None` where `e` is neither, or a
-    /// side is not a listed set (`A /\ NATURAL`, a symbolic set): the
-    /// caller evaluates it.
+    /// Whether `r~[{y}]`, `A /\ B` or `A - B` is empty, decided without
+    /// building it (`(rtbl~)[{r}] /\ resbl = {}`, `resrt - ran(rsrtbl) =
+    /// {}` of guards): no pair with second `y`, no common element, or `A <:
+    /// B`. `None` where `e` is none of these, or a side is not a listed set
+    /// (`A /\ NATURAL`, a symbolic set): the caller evaluates it.
     pub(crate) fn is_empty_unbuilt(&self, e: &CExpr, env: &mut Env<'_>) -> R<Option<bool>> {
+        if let Some(n) = self.inverse_singleton_count(e, env)? {
+            return Ok(Some(n == 0));
+        }
         let EK::Binary(op @ (BinaryOp::Inter | BinaryOp::Minus), a, b) = &e.kind else {
             return Ok(None);
         };

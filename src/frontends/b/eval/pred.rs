@@ -32,15 +32,9 @@ impl Interpreter {
             PK::Equiv(a, b) => Ok(self.holds(a, env)? == self.holds(b, env)?),
             PK::Not(a) => Ok(!self.holds(a, env)?),
             PK::Cmp(op, a, b) => {
-                if matches!(op, Cmp::Eq | Cmp::Neq)
-                    && is_empty_set(b)
-                    && let Some(n) = self.inverse_singleton_count(a, env)?
-                {
-                    // `r~[{y}] = {}`: a scan for a pair with second y, no image built.
-                    return Ok((n == 0) == (*op == Cmp::Eq));
-                }
                 if matches!(op, Cmp::Eq | Cmp::Neq) {
-                    // `A /\ B = {}` and `{} = A - B` (either side): no set built.
+                    // `r~[{y}] = {}`, `A /\ B = {}`, `{} = A - B` (either
+                    // side): no set built.
                     let other = if is_empty_set(b) {
                         Some(a)
                     } else if is_empty_set(a) {
