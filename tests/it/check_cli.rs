@@ -3060,6 +3060,35 @@ fn maximize_and_minimize_find_the_extreme_element() {
     assert_eq!(json(&out)["result"], "assertion_violation", "{out}");
 }
 
+/// `MAXIMIZE` over a function space too large to list (2^30 functions),
+/// the objective a `card` that nothing else bounds: the constraint solver
+/// finds better solutions until none is left, and that last "no
+/// solution" is an answer (the objective is a sum of the function's
+/// bits, not an integer cut to the solver's range), so the search never
+/// falls back to listing the space. Every other position of a path of 30
+/// with the first left out: 15.
+#[test]
+fn maximize_of_a_card_over_a_vast_function_space_is_solved() {
+    let machine = |best: u32| {
+        format!(
+            "MACHINE MaxPath\nDEFINITIONS\n\
+             EXTERNAL_FUNCTION_MAXIMIZE(T) == POW(T) --> T; MAXIMIZE(x) == 1\n\
+             CONSTANTS n, f\nPROPERTIES\n\
+             (n, f) = MAXIMIZE({{k, g | g : 1..30 --> BOOL & g(1) = FALSE &\n\
+             !i.(i : 1..29 => (g(i) = TRUE => g(i + 1) = FALSE)) &\n\
+             k = card({{i | i : 1..30 & g(i) = TRUE}})}})\n\
+             ASSERTIONS n = {best}\nEND\n"
+        )
+    };
+    let args = ["--json", "--no-deadlock", "--time-limit", "60s"];
+    let (code, out, err) = check(&machine(15), &args);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(json(&out)["constant_valuations"], 1, "{out}");
+    let (code, out, err) = check(&machine(16), &args);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(json(&out)["result"], "assertion_violation", "{out}");
+}
+
 /// A function given point by point (`v : OBJ --> 1..100 & v(o1) = 34 &
 /// ...`) over a space too large to list (100^10 functions) is the one
 /// function the points give, checked against the space.

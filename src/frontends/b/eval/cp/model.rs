@@ -88,6 +88,9 @@ pub(super) enum Enc {
 pub(super) struct Lin {
     pub(super) terms: Vec<(i64, DomainId)>,
     pub(super) k: i64,
+    /// Whether a coefficient or the constant overflowed 64 bits on the
+    /// way (`x - MIN`): the term is then not translated ([`Model::linear`]).
+    pub(super) overflow: bool,
 }
 
 impl Lin {
@@ -95,6 +98,7 @@ impl Lin {
         Lin {
             terms: Vec::new(),
             k,
+            overflow: false,
         }
     }
 
@@ -102,26 +106,40 @@ impl Lin {
         Lin {
             terms: vec![(1, x)],
             k: 0,
+            overflow: false,
         }
     }
 
     pub(super) fn scaled(mut self, c: i64) -> Lin {
         for t in &mut self.terms {
-            t.0 *= c;
+            (t.0, self.overflow) = match t.0.checked_mul(c) {
+                Some(v) => (v, self.overflow),
+                None => (0, true),
+            };
         }
-        self.k *= c;
+        (self.k, self.overflow) = match self.k.checked_mul(c) {
+            Some(v) => (v, self.overflow),
+            None => (0, true),
+        };
         self
     }
 
     pub(super) fn plus(mut self, other: Lin) -> Lin {
         for (c, x) in other.terms {
             match self.terms.iter_mut().find(|t| t.1 == x) {
-                Some(t) => t.0 += c,
+                Some(t) => match t.0.checked_add(c) {
+                    Some(v) => t.0 = v,
+                    None => self.overflow = true,
+                },
                 None => self.terms.push((c, x)),
             }
         }
         self.terms.retain(|t| t.0 != 0);
-        self.k += other.k;
+        match self.k.checked_add(other.k) {
+            Some(v) => self.k = v,
+            None => self.overflow = true,
+        }
+        self.overflow |= other.overflow;
         self
     }
 }
@@ -293,6 +311,17 @@ pub(super) struct Model<'i> {
     /// The first of them (what, span): an answer of "no solution" holds
     /// only within the solver's range ([`Model::unsat_within_range`]).
     first_wide: Option<(String, Span)>,
+    /// Variables whose bounds are their own, not the solver's range
+    /// cutting an integer nothing bounds: scalars of typed domains, the
+    /// 0/1 variables made as such (a set's membership bits, literals'
+    /// views) and sums of them.
+    pub(super) self_bounded: std::collections::HashSet<DomainId, FastBuild>,
+    /// Integers of `wide` that a sum of `self_bounded` variables defines.
+    defined_wide: Vec<DomainId>,
+    /// Whether a product of an integer nothing bounds was cut to the
+    /// solver's range ([`Model::product`]): "no solution" then holds only
+    /// within it, whatever [`Model::defined_by_self_bounded`] found.
+    range_capped: bool,
     /// Those of them whose typing interval is wider than [`WIDE`]
     /// (`x : NAT` with `SET_PREF_MAXINT == 2147483647`): cut to it.
     clamped: Vec<DomainId>,
@@ -415,6 +444,9 @@ impl<'i> Model<'i> {
             aliasing: false,
             wide: Vec::new(),
             first_wide: None,
+            self_bounded: Default::default(),
+            defined_wide: Vec::new(),
+            range_capped: false,
             clamped: Vec::new(),
             labelled_in_range: Vec::new(),
             label_beyond_range: false,
@@ -592,7 +624,8 @@ impl<'i> Model<'i> {
                 return Err(Failure::Unsat);
             }
         }
-        for (what, x, span) in std::mem::take(&mut self.wide) {
+        // Kept: whether "no solution" holds outright asks them again.
+        for (what, x, span) in self.wide.clone() {
             let (lb, ub) = (self.lb(x), self.ub(x));
             let (open_below, open_above) = (lb <= -NARROWED, ub >= NARROWED);
             if !open_below && !open_above && ub - lb <= NARROWED {
@@ -1174,9 +1207,13 @@ impl<'i> Model<'i> {
             };
             match op {
                 Cmp::Le => hi = Some(hi.map_or(v, |h| h.min(v))),
-                Cmp::Lt => hi = Some(hi.map_or(v - 1, |h| h.min(v - 1))),
+                Cmp::Lt => {
+                    hi = Some(hi.map_or(v.saturating_sub(1), |h| h.min(v.saturating_sub(1))))
+                }
                 Cmp::Ge => lo = Some(lo.map_or(v, |l| l.max(v))),
-                Cmp::Gt => lo = Some(lo.map_or(v + 1, |l| l.max(v + 1))),
+                Cmp::Gt => {
+                    lo = Some(lo.map_or(v.saturating_add(1), |l| l.max(v.saturating_add(1))))
+                }
                 _ => {}
             }
         }
@@ -1369,12 +1406,14 @@ impl<'i> Model<'i> {
         let values = to_i32(values, span)?;
         let x = self.cp.new_sparse_integer(values);
         self.decision.push(x);
+        self.self_bounded.insert(x);
         Ok(Enc::Scalar(kind, x))
     }
 
     /// Records an integer that nothing bounds, given the domain [`WIDE`].
     fn widened(&mut self, what: String, x: DomainId, span: Span) {
         self.first_wide.get_or_insert_with(|| (what.clone(), span));
+        self.self_bounded.remove(&x);
         self.wide.push((what, x, span));
     }
 
@@ -1384,6 +1423,7 @@ impl<'i> Model<'i> {
     /// unless the unknowns trust the range ([`Unknowns::trusts_range`]).
     pub(super) fn unsat_within_range(&self) -> Failure {
         match &self.first_wide {
+            _ if self.wide_all_defined() => Failure::Unsat,
             Some((what, span)) if !self.trusts_range => Failure::UnsatWithinRange(Unsupported {
                 span: *span,
                 what: format!(
@@ -1395,9 +1435,12 @@ impl<'i> Model<'i> {
         }
     }
 
+    /// A fresh scalar of kind `kind` within `lo..hi`, its own bounds
+    /// (unless [`Model::widened`] says they are the solver's range).
     pub(super) fn scalar(&mut self, kind: Kind, lo: i64, hi: i64) -> Enc {
         let x = self.cp.new_bounded_integer(lo as i32, hi as i32);
         self.decision.push(x);
+        self.self_bounded.insert(x);
         Enc::Scalar(kind, x)
     }
 
@@ -2732,12 +2775,27 @@ impl<'i> Model<'i> {
         }
         let (a, b) = (self.lin(a, span)?, self.lin(b, span)?);
         let d = a.plus(b.scaled(-1));
+        if d.overflow {
+            return Err(unsupported(span, "an integer sum beyond 64 bits"));
+        }
         if d.terms.is_empty() {
             return if compare(op, d.k, 0) {
                 Ok(())
             } else {
                 Err(Failure::Unsat)
             };
+        }
+        // Entailed by the domains: nothing to post. A bound beyond 32 bits
+        // (`MAXIMIZE`'s first bound, `x > -10000000000`) then needs no
+        // 32-bit sum.
+        if self.entailed(op, &d) {
+            return Ok(());
+        }
+        if self.entailed(complement(op), &d) {
+            return Err(Failure::Unsat);
+        }
+        if op == Cmp::Eq {
+            self.defined_by_self_bounded(&d);
         }
         // As propagation would, before the sum's 32-bit bounds are checked.
         if matches!(op, Cmp::Eq | Cmp::Le | Cmp::Lt) {
@@ -2827,8 +2885,17 @@ impl<'i> Model<'i> {
             (a, b) => {
                 let (a, b) = (self.lin(a, span)?, self.lin(b, span)?);
                 let d = a.plus(b.scaled(-1));
+                if d.overflow {
+                    return Err(unsupported(span, "an integer sum beyond 64 bits"));
+                }
                 if d.terms.is_empty() {
                     return Ok(self.constant_lit(compare(op, d.k, 0)));
+                }
+                if self.entailed(op, &d) {
+                    return Ok(self.constant_lit(true));
+                }
+                if self.entailed(complement(op), &d) {
+                    return Ok(self.constant_lit(false));
                 }
                 if let [(c, x)] = d.terms[..] {
                     return Ok(self.one_var_lit(op, c, x, d.k));
@@ -4430,6 +4497,7 @@ impl<'i> Model<'i> {
             .then_some(WIDE << 4)
         });
         if let Some(cap) = cap {
+            self.range_capped |= self.first_wide.is_some();
             (lo, hi) = (lo.max(-cap), hi.min(cap));
             if lo > hi {
                 return Err(Failure::Unsat);
@@ -4706,6 +4774,9 @@ impl<'i> Model<'i> {
             hi += a.max(b);
         }
         let z = self.aux(lo, hi, span)?;
+        if l.terms.iter().all(|(_, x)| self.self_bounded.contains(x)) {
+            self.self_bounded.insert(z);
+        }
         let d = l.clone().plus(Lin::var(z).scaled(-1));
         let (vars, rhs) = self.linear(&d, span)?;
         pumpkin_constraints::equals(vars, rhs, self.tag).post(&mut self.cp);
@@ -4717,6 +4788,61 @@ impl<'i> Model<'i> {
         Ok(self
             .cp
             .new_bounded_integer(check_i32(lo, span)?, check_i32(hi, span)?))
+    }
+
+    /// Marks the integer nothing bounded that `d = 0` defines as a sum of
+    /// self-bounded variables (`n = card({i | i : 1..8 & f(i) = TRUE})`)
+    /// as bounded: its range is that of the sum, not the solver's.
+    fn defined_by_self_bounded(&mut self, d: &Lin) {
+        let wide = |m: &Self, x: DomainId| m.wide.iter().any(|w| w.1 == x);
+        let mut defined = d
+            .terms
+            .iter()
+            .filter(|&&(c, x)| c.abs() == 1 && wide(self, x) && !self.clamped.contains(&x));
+        let (Some(&(_, x)), None) = (defined.next(), defined.next()) else {
+            return;
+        };
+        if d.terms
+            .iter()
+            .all(|&(_, y)| y == x || self.self_bounded.contains(&y))
+        {
+            tracing::trace!("constant solver: an integer nothing bounds is a sum of bounded ones");
+            self.defined_wide.push(x);
+        }
+    }
+
+    /// Whether every integer nothing bounded is defined by self-bounded
+    /// variables ([`Model::defined_by_self_bounded`]) and none was cut, in
+    /// a product or by `--bound-integers`: "no solution" then holds
+    /// outright.
+    fn wide_all_defined(&self) -> bool {
+        !self.range_capped
+            && self.cut_to_range.is_empty()
+            && self.labelled_in_range.is_empty()
+            && !self.wide.is_empty()
+            && self.wide.iter().all(|w| self.defined_wide.contains(&w.1))
+    }
+
+    /// Whether `d op 0` holds for every value the domains of `d`'s
+    /// variables still hold.
+    fn entailed(&self, op: Cmp, d: &Lin) -> bool {
+        let (mut lo, mut hi) = (i128::from(d.k), i128::from(d.k));
+        for &(c, x) in &d.terms {
+            let (a, b) = (
+                i128::from(c) * i128::from(self.lb(x)),
+                i128::from(c) * i128::from(self.ub(x)),
+            );
+            lo += a.min(b);
+            hi += a.max(b);
+        }
+        match op {
+            Cmp::Eq => lo == 0 && hi == 0,
+            Cmp::Neq => lo > 0 || hi < 0,
+            Cmp::Le => hi <= 0,
+            Cmp::Lt => hi < 0,
+            Cmp::Ge => lo >= 0,
+            Cmp::Gt => lo > 0,
+        }
     }
 
     pub(super) fn lb(&self, x: DomainId) -> i64 {
@@ -5162,6 +5288,18 @@ fn pow_of(s: &CExpr) -> Option<(&CExpr, bool)> {
     }
 }
 
+/// The comparison that holds exactly where `op` does not.
+fn complement(op: Cmp) -> Cmp {
+    match op {
+        Cmp::Eq => Cmp::Neq,
+        Cmp::Neq => Cmp::Eq,
+        Cmp::Le => Cmp::Gt,
+        Cmp::Lt => Cmp::Ge,
+        Cmp::Ge => Cmp::Lt,
+        Cmp::Gt => Cmp::Le,
+    }
+}
+
 fn compare(op: Cmp, a: i64, b: i64) -> bool {
     match op {
         Cmp::Eq => a == b,
@@ -5221,5 +5359,37 @@ fn mentions_given(t: &Type, set: u32) -> bool {
         Type::Given(s) => *s == set,
         Type::Pair(a, b) => mentions_given(a, set) || mentions_given(b, set),
         Type::Set(x) => mentions_given(x, set),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_terms_flag_an_overflow_instead_of_wrapping() {
+        // `x > MIN` moved to one side: `x - MIN` is beyond 64 bits.
+        assert!(Lin::constant(i64::MIN).scaled(-1).overflow);
+        assert!(Lin::constant(i64::MAX).plus(Lin::constant(1)).overflow);
+        assert!(
+            Lin::constant(1)
+                .plus(Lin::constant(i64::MAX).plus(Lin::constant(1)))
+                .overflow
+        );
+        let fine = Lin::constant(i64::MAX).plus(Lin::constant(-5)).scaled(-1);
+        assert!(!fine.overflow);
+        assert_eq!(fine.k, 5 - i64::MAX);
+    }
+
+    #[test]
+    fn the_complement_of_a_comparison_holds_exactly_where_it_does_not() {
+        let ops = [Cmp::Eq, Cmp::Neq, Cmp::Le, Cmp::Lt, Cmp::Ge, Cmp::Gt];
+        for op in ops {
+            for a in -2..=2 {
+                for b in -2..=2 {
+                    assert_eq!(compare(complement(op), a, b), !compare(op, a, b), "{op:?}");
+                }
+            }
+        }
     }
 }

@@ -43,6 +43,7 @@ impl Model<'_> {
             .map(|_| {
                 let x = self.cp.new_bounded_integer(0, 1);
                 self.decision.push(x);
+                self.self_bounded.insert(x);
                 x
             })
             .collect();
@@ -175,9 +176,11 @@ impl Model<'_> {
         let inner = *l.get_integer_variable().inner();
         if Literal::new(inner) == l {
             self.bit_lits.insert(inner, l);
+            self.self_bounded.insert(inner);
             return inner;
         }
         let x = self.cp.new_bounded_integer(0, 1);
+        self.self_bounded.insert(x);
         let lx = self.bit_lit(x);
         self.clause(vec![!l, lx]);
         self.clause(vec![l, !lx]);
@@ -188,7 +191,9 @@ impl Model<'_> {
     /// A bit fixed to 0 or 1.
     fn fixed_bit(&mut self, one: bool) -> DomainId {
         let v = one as i32;
-        self.cp.new_bounded_integer(v, v)
+        let x = self.cp.new_bounded_integer(v, v);
+        self.self_bounded.insert(x);
+        x
     }
 
     /// A term as a set term (known sets, encoded sets, functions as sets
