@@ -394,6 +394,14 @@ fn well_definedness_errors_point_at_the_expression() {
     assert_eq!(e.message, "modulo by zero");
     let (e, _) = error("card(1..2 ** 64)");
     assert!(e.message.contains("too large to build"), "{}", e.message);
+    // The image of an interval takes the pairs within it: the interval
+    // is not built.
+    assert_eq!(
+        value("{1 |-> 2, 3 |-> 4, 4 |-> 4, -1 |-> 33, 1 |-> 22}[3 .. 2 ** 62]"),
+        "{4}"
+    );
+    assert_eq!(value("{1 |-> 2, 3 |-> 5, -1 |-> 33}[-1 .. 1]"), "{2,33}");
+    assert_eq!(value("{1 |-> 2, 3 |-> 5}[3 .. 1]"), "{}");
     let (e, _) = error("{1 |-> 2}(2 ** 64)");
     assert!(e.message.contains("outside its domain"), "{}", e.message);
     let (e, _) = error("card({x | x : INTEGER & x > 2})");

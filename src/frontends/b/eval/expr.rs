@@ -371,6 +371,21 @@ impl Interpreter {
                     );
                 }
                 let rv = self.eval(r, env)?;
+                if let EK::Binary(BinaryOp::Interval, lo, hi) = &s.kind
+                    && !matches!(rv, Value::Symbolic(_))
+                    && let Some(lo) = self.eval(lo, env)?.as_int()
+                    && let Some(hi) = self.eval(hi, env)?.as_int()
+                {
+                    // `r[a..b]`: the pairs whose first is within, the
+                    // interval never built (`r[3..10000000]`).
+                    let within =
+                        |p: &&Value| rel::first(p).as_int().is_some_and(|x| lo <= x && x <= hi);
+                    let out = set(&rv, r.span)?
+                        .iter()
+                        .filter(within)
+                        .map(|p| rel::second(p).clone());
+                    return Ok(Value::set_from_vec(out.collect()));
+                }
                 let sv = self.eval(s, env)?;
                 if let Value::Symbolic(sym) = &rv {
                     return self.image_symbolic(sym, set(&sv, s.span)?, span, env);
