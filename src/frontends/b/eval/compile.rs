@@ -1203,17 +1203,7 @@ fn negation(p: CPred) -> CPred {
         PK::Not(q) => return *q,
         PK::Member(a, s, negated) => PK::Member(a, s, !negated),
         PK::Subset(a, s, strict, negated) => PK::Subset(a, s, strict, !negated),
-        PK::Cmp(op, a, b) => {
-            let op = match op {
-                Cmp::Eq => Cmp::Neq,
-                Cmp::Neq => Cmp::Eq,
-                Cmp::Lt => Cmp::Ge,
-                Cmp::Le => Cmp::Gt,
-                Cmp::Gt => Cmp::Le,
-                Cmp::Ge => Cmp::Lt,
-            };
-            PK::Cmp(op, a, b)
-        }
+        PK::Cmp(op, a, b) => PK::Cmp(op.negated(), a, b),
         kind => PK::Not(Box::new(CPred { kind, span })),
     };
     CPred { kind, span }

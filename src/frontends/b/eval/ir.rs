@@ -166,6 +166,19 @@ impl Cmp {
             other => other,
         }
     }
+
+    /// The comparison that holds exactly where this one does not: `a < b`
+    /// fails where `a >= b` holds.
+    pub fn negated(self) -> Cmp {
+        match self {
+            Cmp::Eq => Cmp::Neq,
+            Cmp::Neq => Cmp::Eq,
+            Cmp::Lt => Cmp::Ge,
+            Cmp::Le => Cmp::Gt,
+            Cmp::Gt => Cmp::Le,
+            Cmp::Ge => Cmp::Lt,
+        }
+    }
 }
 
 /// A compiled predicate.

@@ -2791,11 +2791,8 @@ impl<'i> Model<'i> {
         if self.entailed(op, &d) {
             return Ok(());
         }
-        if self.entailed(complement(op), &d) {
+        if self.entailed(op.negated(), &d) {
             return Err(Failure::Unsat);
-        }
-        if op == Cmp::Eq {
-            self.defined_by_self_bounded(&d);
         }
         // As propagation would, before the sum's 32-bit bounds are checked.
         if matches!(op, Cmp::Eq | Cmp::Le | Cmp::Lt) {
@@ -2815,6 +2812,11 @@ impl<'i> Model<'i> {
             Cmp::Lt => pumpkin_constraints::less_than_or_equals(vars, rhs - 1, tag).post(cp),
             Cmp::Ge => pumpkin_constraints::greater_than_or_equals(vars, rhs, tag).post(cp),
             Cmp::Gt => pumpkin_constraints::greater_than_or_equals(vars, rhs + 1, tag).post(cp),
+        }
+        // Only once posted: an equation left to filter solutions bounds
+        // nothing the solver sees.
+        if op == Cmp::Eq {
+            self.defined_by_self_bounded(&d);
         }
         Ok(())
     }
@@ -2894,7 +2896,7 @@ impl<'i> Model<'i> {
                 if self.entailed(op, &d) {
                     return Ok(self.constant_lit(true));
                 }
-                if self.entailed(complement(op), &d) {
+                if self.entailed(op.negated(), &d) {
                     return Ok(self.constant_lit(false));
                 }
                 if let [(c, x)] = d.terms[..] {
@@ -5288,18 +5290,6 @@ fn pow_of(s: &CExpr) -> Option<(&CExpr, bool)> {
     }
 }
 
-/// The comparison that holds exactly where `op` does not.
-fn complement(op: Cmp) -> Cmp {
-    match op {
-        Cmp::Eq => Cmp::Neq,
-        Cmp::Neq => Cmp::Eq,
-        Cmp::Le => Cmp::Gt,
-        Cmp::Lt => Cmp::Ge,
-        Cmp::Ge => Cmp::Lt,
-        Cmp::Gt => Cmp::Le,
-    }
-}
-
 fn compare(op: Cmp, a: i64, b: i64) -> bool {
     match op {
         Cmp::Eq => a == b,
@@ -5382,12 +5372,12 @@ mod tests {
     }
 
     #[test]
-    fn the_complement_of_a_comparison_holds_exactly_where_it_does_not() {
+    fn a_negated_comparison_holds_exactly_where_it_does_not() {
         let ops = [Cmp::Eq, Cmp::Neq, Cmp::Le, Cmp::Lt, Cmp::Ge, Cmp::Gt];
         for op in ops {
             for a in -2..=2 {
                 for b in -2..=2 {
-                    assert_eq!(compare(complement(op), a, b), !compare(op, a, b), "{op:?}");
+                    assert_eq!(compare(op.negated(), a, b), !compare(op, a, b), "{op:?}");
                 }
             }
         }
