@@ -47,8 +47,8 @@ impl Interpreter {
         // How far beyond the best the solver is asked first: doubled with
         // each better solution it finds (a solver's first solution beyond a
         // bound is often just beyond it: a path of 34 nodes took 17 queries,
-        // each about twice as long as the last), then halved back to the
-        // best once it finds none.
+        // the last five each about twice as long as the one before), then
+        // halved back to the best once it finds none.
         let mut gap: i64 = 1;
         loop {
             let threshold = match (best, beyond) {
