@@ -39,7 +39,13 @@ const SIZES: &[(&str, &[(&str, u32)])] = &[
     ("USB_4Endpoints.mch", &[("TRANSFERS", 2)]),
     ("Personnel.mch", &[("NAME", 3)]),
     ("Club.mch", &[("Person", 3)]),
+    ("WideCounters.mch", &[("LEVEL", 2)]),
 ];
+
+/// Smaller sizes where the partial order reduction's static analysis is
+/// the cost: with three keys it refines 22 operation instances over up to
+/// 16,384 candidate states (seconds), with two 16 over up to 1,024.
+const POR_SIZES: &[(&str, &[(&str, u32)])] = &[("RussianPostalPuzzle.mch", &[("KeyIDs", 2)])];
 
 /// An unreduced search stops past this many states and is then left out.
 const MAX_STATES: u64 = 20_000;
@@ -234,8 +240,10 @@ fn por_with_every_exact_mode_finds_the_same_verdict_on_every_model() {
     use orbit::por::PorLayer;
     let mut compared = 0;
     for file in model_files() {
+        let por_sizes = POR_SIZES.iter().find(|(f, _)| *f == file);
         let options = LoadOptions {
-            set_sizes: sizes(&file)
+            set_sizes: por_sizes
+                .map_or_else(|| sizes(&file), |(_, s)| *s)
                 .iter()
                 .map(|(s, n)| (s.to_string(), *n))
                 .collect(),
