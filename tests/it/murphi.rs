@@ -1355,8 +1355,10 @@ fn rumur_output(model: &std::path::Path, dir: &std::path::Path, symmetry: &str) 
         .status()
         .expect("rumur runs (apt-get install rumur)");
     assert!(status.success(), "rumur failed on {}", model.display());
+    // -O1: the bundled models' verifiers run in hundredths of a second,
+    // and compile in 0.6 s instead of 1.7 s at -O2 (german.m).
     let status = Command::new("cc")
-        .args(["-O2", "-mcx16", "-o"])
+        .args(["-O1", "-mcx16", "-o"])
         .arg(&exe)
         .arg(&c)
         .args(["-lpthread", "-latomic"])
