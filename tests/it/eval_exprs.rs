@@ -317,6 +317,33 @@ fn constants_are_solved_by_enumeration() {
 }
 
 #[test]
+fn a_lambda_defined_in_an_exists_is_applied_without_being_listed() {
+    // ProB's REPL unit test: `f` is an infinite lambda over `y`; it is
+    // substituted where applied and reduced to `5 + y = 1005`, with and
+    // without --bound-integers (where listing `f` within MAXINT would lose
+    // `f(5)`).
+    let pred = "#(f, y).(f : POW(INTEGER * INTEGER) & y : INTEGER & \
+                f = %x.(x : INTEGER | x + y) & f(5) = 1005)";
+    assert!(holds_with(pred, false) && holds_with(pred, true));
+    assert!(!holds(
+        "#(f, y).(f = %x.(x : INTEGER | x + y) & f(5) = 1005 & y < 0)"
+    ));
+    // Several parameters, and a lambda over BOOL.
+    assert!(holds(
+        "#(g, k).(g = %(a, b).(a : INTEGER & b : INTEGER | a * b + k) & g(3, 4) = 20)"
+    ));
+    assert!(holds(
+        "#(h).(h = %b.(b : BOOL | bool(b = FALSE)) & h(TRUE) = FALSE)"
+    ));
+    // Over a domain that is not a whole type the application keeps its
+    // domain check: 0 is outside NATURAL1.
+    assert_eq!(
+        value("{y | y : 1..3 & %x.(x : NATURAL1 | x + y)(1) = 3}"),
+        "{2}"
+    );
+}
+
+#[test]
 fn linear_equations_are_solved_for_their_one_unknown() {
     // `x` occurs three times: solved as `60 / 3`, not enumerated (there
     // is no bound to enumerate it within).

@@ -697,6 +697,10 @@ impl<'a> Compiler<'a> {
                     };
                     return self.expr(&outer);
                 }
+                // `%x.(x : INTEGER | E)(a)`: `E` with `a` for `x`.
+                if let Some(reduced) = super::rewrite::beta_reduced(f, args) {
+                    return self.expr(&reduced);
+                }
                 // Applied where it is written: solved for the image.
                 if let Some(f) = self.applied_binder(f)? {
                     let arg = self.tuple(args, span)?;
@@ -949,6 +953,12 @@ impl<'a> Compiler<'a> {
                 _ => return Err(expected_predicate(span)),
             },
             ExprKind::Quantifier(q, names, body) => {
+                // `#(f, y).(f = %x.(..) & P)`: `#y.(P)` with the lambda for `f`.
+                if *q == Quantifier::Exists
+                    && let Some(rewritten) = super::rewrite::one_point(names, body)
+                {
+                    return self.pred(&rewritten);
+                }
                 let mark = self.mark();
                 let vars = self.bind(names);
                 let kind = match q {

@@ -67,6 +67,7 @@ mod memo;
 mod optimum;
 mod plan;
 mod pred;
+mod rewrite;
 mod scan;
 mod subst;
 mod symbolic;
