@@ -58,6 +58,40 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     }
 }
 
+/// Calls `f` on each expression directly inside `expr` (not `expr` itself,
+/// nor deeper), in source order, while `f` returns `true`: the step of
+/// [`walk_expr`] for rewrites of the tree. Whether every call returned
+/// `true`.
+pub fn children_mut(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr) -> bool) -> bool {
+    match &mut expr.kind {
+        ExprKind::Ident(_)
+        | ExprKind::Int(_)
+        | ExprKind::BigInt(_)
+        | ExprKind::Str(_)
+        | ExprKind::True
+        | ExprKind::False
+        | ExprKind::Constant(_) => true,
+        ExprKind::Unary(_, e)
+        | ExprKind::BoolOf(e)
+        | ExprKind::Comprehension(_, e)
+        | ExprKind::Quantifier(_, _, e)
+        | ExprKind::Field(e, _) => f(e),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Image(a, b)
+        | ExprKind::Lambda(_, a, b)
+        | ExprKind::Let(_, a, b)
+        | ExprKind::QuantifiedExpr(_, _, a, b)
+        | ExprKind::RecordWith(a, _, b) => f(a) && f(b),
+        ExprKind::IfThenElse(c, a, b) => f(c) && f(a) && f(b),
+        ExprKind::Call(_, args)
+        | ExprKind::SetEnum(args)
+        | ExprKind::SeqEnum(args)
+        | ExprKind::External(_, args) => args.iter_mut().all(f),
+        ExprKind::Apply(fun, args) => f(fun) && args.iter_mut().all(f),
+        ExprKind::Record(fields) | ExprKind::Struct(fields) => fields.iter_mut().all(|(_, e)| f(e)),
+    }
+}
+
 /// Whether `e` mentions one of `names` anywhere (also as a bound name);
 /// `x$0` counts as `x`.
 pub fn mentions_any(e: &Expr, names: &[String]) -> bool {

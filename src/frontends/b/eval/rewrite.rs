@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use crate::frontends::b::ast::{
     BinaryOp, BuiltinConstant, Expr, ExprKind, Ident, Quantifier, UnaryOp,
 };
-use crate::frontends::b::visit::{mentions_any, walk_expr};
+use crate::frontends::b::visit::{children_mut, mentions_any, walk_expr};
 
 use super::compile::conjuncts;
 
@@ -58,7 +58,9 @@ pub(super) fn one_point(names: &[Ident], body: &Expr) -> Option<Expr> {
                 continue;
             }
             let mut other = (*other).clone();
-            substitute(&mut other, name, lambda, &inside).ok()?;
+            if !substitute(&mut other, name, lambda, &inside) {
+                return None;
+            }
             rest.push(other);
         }
         let body = rest
@@ -140,7 +142,9 @@ pub(super) fn beta_reduced(f: &Expr, args: &[Expr]) -> Option<Expr> {
     }
     let mut out = (**body).clone();
     for (param, arg) in params.iter().zip(args) {
-        substitute(&mut out, &param.name, arg, &idents(arg)).ok()?;
+        if !substitute(&mut out, &param.name, arg, &idents(arg)) {
+            return None;
+        }
     }
     Some(out)
 }
@@ -178,21 +182,13 @@ fn idents(e: &Expr) -> BTreeSet<String> {
     out
 }
 
-/// A binder would capture a name of the substituted expression.
-#[derive(Debug)]
-struct Capture;
-
 /// Replaces the free occurrences of `name` in `e` by `by`, whose names are
-/// `by_names`.
-fn substitute(
-    e: &mut Expr,
-    name: &str,
-    by: &Expr,
-    by_names: &BTreeSet<String>,
-) -> Result<(), Capture> {
+/// `by_names`; `false` (with `e` partly rewritten) where a binder inside
+/// would capture one of them.
+fn substitute(e: &mut Expr, name: &str, by: &Expr, by_names: &BTreeSet<String>) -> bool {
     if matches!(&e.kind, ExprKind::Ident(n) if n == name) {
         *e = by.clone();
-        return Ok(());
+        return true;
     }
     // A binder of `name` hides it below; one of a name of `by` would
     // capture it where `name` occurs below.
@@ -206,52 +202,13 @@ fn substitute(
     };
     if let Some(ns) = bound {
         if ns.iter().any(|n| n.name == name) {
-            return Ok(());
+            return true;
         }
         if ns.iter().any(|n| by_names.contains(&n.name)) && mentions_any(e, &[name.to_string()]) {
-            return Err(Capture);
+            return false;
         }
     }
-    let go = |x: &mut Expr| substitute(x, name, by, by_names);
-    match &mut e.kind {
-        ExprKind::Ident(_)
-        | ExprKind::Int(_)
-        | ExprKind::BigInt(_)
-        | ExprKind::Str(_)
-        | ExprKind::True
-        | ExprKind::False
-        | ExprKind::Constant(_) => Ok(()),
-        ExprKind::Unary(_, x)
-        | ExprKind::BoolOf(x)
-        | ExprKind::Comprehension(_, x)
-        | ExprKind::Quantifier(_, _, x)
-        | ExprKind::Field(x, _) => go(x),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Image(a, b)
-        | ExprKind::Lambda(_, a, b)
-        | ExprKind::Let(_, a, b)
-        | ExprKind::QuantifiedExpr(_, _, a, b)
-        | ExprKind::RecordWith(a, _, b) => {
-            go(a)?;
-            go(b)
-        }
-        ExprKind::IfThenElse(c, a, b) => {
-            go(c)?;
-            go(a)?;
-            go(b)
-        }
-        ExprKind::Call(_, args)
-        | ExprKind::SetEnum(args)
-        | ExprKind::SeqEnum(args)
-        | ExprKind::External(_, args) => args.iter_mut().try_for_each(go),
-        ExprKind::Apply(f, args) => {
-            go(f)?;
-            args.iter_mut().try_for_each(go)
-        }
-        ExprKind::Record(fields) | ExprKind::Struct(fields) => {
-            fields.iter_mut().try_for_each(|(_, x)| go(x))
-        }
-    }
+    children_mut(e, &mut |x| substitute(x, name, by, by_names))
 }
 
 #[cfg(test)]
