@@ -86,22 +86,24 @@ pub(super) fn one_point(names: &[Ident], body: &Expr) -> Option<Expr> {
     None
 }
 
-/// Whether `e` is `name : T` for a whole type `T` (`INTEGER`, `BOOL`,
-/// `STRING`, their products and powersets): true of every value of the
-/// variable's type.
-fn typing(e: &Expr, name: &str) -> bool {
-    fn whole(t: &Expr) -> bool {
-        match &t.kind {
-            ExprKind::Constant(
-                BuiltinConstant::Integer | BuiltinConstant::Bool | BuiltinConstant::String,
-            ) => true,
-            ExprKind::Unary(UnaryOp::Pow, a) => whole(a),
-            ExprKind::Binary(BinaryOp::Mul, a, b) => whole(a) && whole(b),
-            _ => false,
-        }
+/// Whether `t` is a whole type: `INTEGER`, `BOOL`, `STRING`, their
+/// products and powersets (every value of its type is in it).
+fn whole_type(t: &Expr) -> bool {
+    match &t.kind {
+        ExprKind::Constant(
+            BuiltinConstant::Integer | BuiltinConstant::Bool | BuiltinConstant::String,
+        ) => true,
+        ExprKind::Unary(UnaryOp::Pow, a) => whole_type(a),
+        ExprKind::Binary(BinaryOp::Mul, a, b) => whole_type(a) && whole_type(b),
+        _ => false,
     }
+}
+
+/// Whether `e` is `name : T` for a whole type `T`: true of every value of
+/// the variable's type.
+fn typing(e: &Expr, name: &str) -> bool {
     matches!(&e.kind, ExprKind::Binary(BinaryOp::Member, x, t)
-        if matches!(&x.kind, ExprKind::Ident(n) if n == name) && whole(t))
+        if matches!(&x.kind, ExprKind::Ident(n) if n == name) && whole_type(t))
 }
 
 /// Whether `name` occurs in the conjuncts not `dropped` only as a
@@ -126,7 +128,7 @@ fn only_applied(parts: &[&Expr], dropped: &[bool], name: &str) -> bool {
 }
 
 /// The body of the lambda `f` with `args` for its parameters, where each
-/// parameter ranges over a whole type (`x : INTEGER`, `BOOL`, `STRING`),
+/// parameter ranges over a whole type ([`whole_type`]: `x : INTEGER`),
 /// there is one argument per parameter, no argument names a parameter and
 /// no binder in the body captures a name of an argument; `None` otherwise.
 pub(super) fn beta_reduced(f: &Expr, args: &[Expr]) -> Option<Expr> {
@@ -154,20 +156,9 @@ pub(super) fn beta_reduced(f: &Expr, args: &[Expr]) -> Option<Expr> {
 fn whole_types(params: &[Ident], domain: &Expr) -> bool {
     let parts = conjuncts(domain);
     parts.len() == params.len()
-        && params.iter().all(|p| {
-            parts.iter().any(|c| {
-                matches!(&c.kind, ExprKind::Binary(BinaryOp::Member, x, t)
-                if matches!(&x.kind, ExprKind::Ident(n) if *n == p.name)
-                    && matches!(
-                        t.kind,
-                        ExprKind::Constant(
-                            BuiltinConstant::Integer
-                                | BuiltinConstant::Bool
-                                | BuiltinConstant::String
-                        )
-                    ))
-            })
-        })
+        && params
+            .iter()
+            .all(|p| parts.iter().any(|c| typing(c, &p.name)))
 }
 
 /// Every identifier written in `e` (free or bound: a safe superset of its
