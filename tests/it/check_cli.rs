@@ -1149,6 +1149,48 @@ fn images_of_known_points_and_bounded_function_spaces_generate() {
     assert_eq!(json(&out)["constant_valuations"], 14, "{out}");
 }
 
+/// A parameter that an equation defines takes the equation's value, not
+/// one drawn from its type and cut by `--bound-integers`: `res = (v ;
+/// sq)` gives `res(1) = 9` once `v(1) = 3` (ProB's Eigenvalue: an
+/// eigenvector's image outside MININT..MAXINT).
+#[test]
+fn parameters_defined_by_equations_are_not_cut_by_the_integer_bound() {
+    let text = "MACHINE E\nVARIABLES found\nINVARIANT found : BOOL\nINITIALISATION found := FALSE\n\
+                OPERATIONS\n  F(e, res) = PRE e : INTEGER & res : 1..2 --> INTEGER\n\
+                & res = ([e, 1] ; %z.(z : INTEGER | z * z)) & res(1) = 9 THEN found := TRUE END\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock", "--bound-integers"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // e = 3 (and no other within -1..3) from each of the two states.
+    assert_eq!(json(&out)["states"], 2, "{out}");
+    assert_eq!(json(&out)["transitions"], 2, "{out}");
+}
+
+/// `x : dom(r)` draws each key of a relation once, however many pairs
+/// start from it; `x : dom(f)` of a function kept symbolic draws its
+/// domain as `--bound-integers` lists it (ProB's CosinusExternal:
+/// `PRE x : dom(cos)` with `cos = %x.(x : NATURAL | COS(x))`), and is a
+/// named error without the flag.
+#[test]
+fn domains_are_drawn_key_by_key() {
+    let text = "MACHINE D\nCONSTANTS sq\nPROPERTIES sq = %x.(x : NATURAL | x * x) \\/ %x.(x : INTEGER & x < -5 | 0)\n\
+                VARIABLES r, n\nINVARIANT r : INTEGER <-> INTEGER & n : INTEGER\n\
+                INITIALISATION r := {(1 |-> 2), (1 |-> 3), (2 |-> 4)} || n := 0\n\
+                OPERATIONS\n  Key(x) = PRE x : dom(r) THEN n := x END;\n\
+                  Square(x) = PRE x : dom(sq) THEN n := sq(x) END\nEND\n";
+    let (code, out, err) = check(text, &["--json", "--no-deadlock", "--bound-integers"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // n: 0, then the keys 1 and 2 and the squares 0, 1, 4, 9 of 0..3.
+    assert_eq!(json(&out)["states"], 5, "{out}");
+    // From each state: two keys, four squares (nothing below -5 in -1..3).
+    assert_eq!(json(&out)["transitions"], 5 * 6, "{out}");
+    let (code, out, err) = check(text, &["--no-deadlock"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("not supported yet: listing the elements of"),
+        "{out}{err}"
+    );
+}
+
 /// A constant's second `c = E` constrains the constants `E` reads
 /// (ProB's ConcatSequenceTest: `z = [..] & z = x ^ [c, c] ^ y`), where
 /// its first defines it.

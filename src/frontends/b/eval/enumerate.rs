@@ -17,7 +17,7 @@ use super::ir::{CExpr, Choice, EK, Gen, Pattern, SolveStep, Solver};
 use super::{Env, Fail, Interpreter, R, within_budget, within_budget_every};
 use crate::frontends::b::ast::{BinaryOp, UnaryOp};
 use crate::frontends::b::types::Type;
-use crate::frontends::b::value::{Elem, Value, sequences as seqs, sets};
+use crate::frontends::b::value::{Elem, Value, relations, sequences as seqs, sets};
 
 /// Callback for one enumerated value; `Ok(false)` stops the enumeration.
 pub type EachValue<'c, 'e> = dyn FnMut(Value, &mut Env<'e>) -> R<bool> + 'c;
@@ -209,17 +209,57 @@ impl Interpreter {
                 let branch = if self.holds(c, env)? { a } else { b };
                 self.enum_set(branch, env, f)
             }
-            _ => {
-                let v = self.eval(s, env)?;
-                for (i, x) in set(&v, s.span)?.iter().enumerate() {
-                    within_budget_every(i, s.span)?;
-                    if !f(x.clone(), env)? {
-                        return Ok(false);
+            // `x : dom(r)` of a relation held in a slot: the first
+            // components of its pairs (sorted, so a run of equal ones is
+            // one element), without building the domain; of a function
+            // kept symbolic, its domain as `--bound-integers` lists it.
+            EK::Unary(UnaryOp::Dom, r) if let EK::Read(_) = r.kind => {
+                match self.eval_ref(r, env)?.cloned() {
+                    Some(Value::Set(pairs)) => {
+                        let mut last: Option<&Value> = None;
+                        for (i, p) in pairs.iter().enumerate() {
+                            let x = relations::first(p);
+                            if last.is_some_and(|l| l.fast_eq(x)) {
+                                continue;
+                            }
+                            last = Some(x);
+                            within_budget_every(i, s.span)?;
+                            if !f(x.clone(), env)? {
+                                return Ok(false);
+                            }
+                        }
+                        Ok(true)
                     }
+                    Some(Value::Symbolic(sym)) if self.bound_integers => {
+                        let Some(keys) = self.domain_within_bounds(&sym, env)? else {
+                            return Err(super::symbolic::cannot_list(&sym, r.span));
+                        };
+                        for (i, x) in keys.into_iter().enumerate() {
+                            within_budget_every(i, s.span)?;
+                            if !f(x, env)? {
+                                return Ok(false);
+                            }
+                        }
+                        Ok(true)
+                    }
+                    _ => self.enum_built(s, env, f),
                 }
-                Ok(true)
+            }
+            _ => self.enum_built(s, env, f),
+        }
+    }
+
+    /// [`Self::enum_set`] of a set it has no lazier way to list: built,
+    /// then its elements.
+    fn enum_built<'e>(&self, s: &CExpr, env: &mut Env<'e>, f: &mut EachValue<'_, 'e>) -> R<bool> {
+        let v = self.eval(s, env)?;
+        for (i, x) in set(&v, s.span)?.iter().enumerate() {
+            within_budget_every(i, s.span)?;
+            if !f(x.clone(), env)? {
+                return Ok(false);
             }
         }
+        Ok(true)
     }
 
     /// The elements of a finite set expression, building it if symbolic.

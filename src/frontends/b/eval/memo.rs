@@ -342,6 +342,10 @@ impl Walk {
         use UnaryOp::*;
         match &mut s.kind {
             EK::Comprehension(_) | EK::Lambda(..) => walk_expr_mut(self, s),
+            // `x : dom(r)` of a relation in a slot is a binary search in
+            // `r` (see `Interpreter::member`): cheaper than looking up a
+            // kept domain, which compares `r` whole.
+            EK::Unary(Dom, a) if matches!(a.kind, EK::Read(_)) => {}
             EK::Unary(Pow | Pow1 | Fin | Fin1 | Seq | Seq1 | Iseq | Iseq1 | Perm, a) => {
                 self.tested(a)
             }

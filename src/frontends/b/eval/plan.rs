@@ -78,6 +78,25 @@ pub fn plan(
             .is_none_or(|t| matches!(t, Type::Int))
     };
     let is_int = |v: u32| is_int_at(vars.iter().position(|&x| x == v));
+    // The variables some conjunct defines (`v = e`, `e` not reading `v`):
+    // their equation, once ready, gives the exact value where a draw from
+    // an infinite set (`res : 1..2 --> INTEGER`) would be cut by
+    // `--bound-integers` (`res = mulvect(e, v)` with `e = 3`: `res(1) = 9`).
+    let defined: Vec<bool> = vars
+        .iter()
+        .map(|&v| {
+            let is_v = |e: &CExpr| matches!(e.kind, EK::Read(Slot::Frame(s)) if s == v);
+            let reads_v = |e: &CExpr| {
+                let mut used = Vec::new();
+                expr_slots(e, &mut used);
+                used.contains(&v)
+            };
+            conjuncts.iter().any(|c| {
+                matches!(&c.kind, PK::Cmp(Cmp::Eq, a, b)
+                    if (is_v(a) && !reads_v(b)) || (is_v(b) && !reads_v(a)))
+            })
+        })
+        .collect();
     let deps: Vec<Vec<u32>> = conjuncts
         .iter()
         .map(|c| {
@@ -164,6 +183,8 @@ pub fn plan(
                 ) else {
                     continue;
                 };
+                let infinite_draw =
+                    matches!(&cand.step, SolveStep::Bind(_, Gen::In(s)) if over_infinite(s));
                 let pending = Pending {
                     conjuncts: &conjuncts,
                     done: &done,
@@ -307,6 +328,11 @@ pub fn plan(
                 // generator (`c = d + d` once `d` is bound, rather than
                 // `c > 3` cut to 4..MAXINT).
                 if cand_bounded.get() {
+                    prio += 8;
+                }
+                // A draw from an infinite set gives way to the variable's
+                // equation, which waits for the variables it reads.
+                if defined[k] && infinite_draw {
                     prio += 8;
                 }
                 if let Some(generator) = plain_generator(&cand, v)

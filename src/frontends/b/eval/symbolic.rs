@@ -474,6 +474,72 @@ impl Interpreter {
         }
     }
 
+    /// The domain of the symbolic function `r` as far as `--bound-integers`
+    /// lists it (`x : dom(cos)` for `cos = %x.(x : NATURAL | COS(x))`):
+    /// the values of each lambda's one variable drawn from the set its
+    /// plan draws them from, or from MININT..MAXINT where that is an
+    /// unbounded integer, each tested against the lambda's predicate;
+    /// unions and overrides join their sides' domains. `None` where `r`
+    /// is no such function, or the bound is not in force.
+    pub(crate) fn domain_within_bounds(
+        &self,
+        r: &Symbolic,
+        env: &Env<'_>,
+    ) -> R<Option<Vec<Value>>> {
+        if !self.bound_integers {
+            return Ok(None);
+        }
+        super::within_budget(Span::default())?;
+        let _depth = Depth::enter(Span::default())?;
+        let mut denv = self.definition_env(env);
+        let mut keys = Vec::new();
+        if !self.collect_domain(&self.definitions[r.def as usize].expr, &mut denv, &mut keys)? {
+            return Ok(None);
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        Ok(Some(keys))
+    }
+
+    /// [`Self::domain_within_bounds`] of a definition's part, into `out`;
+    /// false where it is not a lambda of one variable (or a union of them).
+    fn collect_domain(&self, e: &CExpr, env: &mut Env<'_>, out: &mut Vec<Value>) -> R<bool> {
+        match &e.kind {
+            EK::Binary(BinaryOp::Union | BinaryOp::Override, a, b) => {
+                Ok(self.collect_domain(a, env, out)? && self.collect_domain(b, env, out)?)
+            }
+            EK::Lambda(solver, _) if solver.vars.len() == 1 => {
+                let x = solver.vars[0];
+                let drawn_from = solver.steps.iter().find_map(|step| match step {
+                    SolveStep::Bind(v, generator) if *v == x => Some(generator),
+                    _ => None,
+                });
+                let mut candidates = Vec::new();
+                match drawn_from {
+                    Some(Gen::In(set)) => {
+                        self.enum_set(set, env, &mut |v, _| {
+                            candidates.push(v);
+                            Ok(true)
+                        })?;
+                    }
+                    Some(Gen::Unbounded(_, Some(Type::Int))) => {
+                        self.bound_at_run_time
+                            .store(true, std::sync::atomic::Ordering::Relaxed);
+                        candidates.extend((self.minint..=self.maxint).map(Value::Int));
+                    }
+                    _ => return Ok(false),
+                }
+                for v in candidates {
+                    if self.binds(solver, &v, e.span, env)? {
+                        out.push(v);
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
     /// Is `x` in the domain of the symbolic `r`? (Its lambdas' predicates
     /// are tested, their bodies not evaluated.)
     pub(super) fn in_domain_symbolic(&self, r: &Symbolic, x: &Value, env: &Env<'_>) -> R<bool> {
