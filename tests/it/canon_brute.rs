@@ -152,8 +152,8 @@ fn disjoint_unions_match_brute_force() {
         let form = ws.canon_form();
         let h = g.permuted(&rng.permutation(8));
         ws.canonicalise(&h);
-        let same_brute = dense.canonical() == Dense::of(&h).canonical();
-        assert!(same_brute);
+        let canonical = dense.canonical();
+        assert!(canonical == Dense::of(&h).canonical());
         assert_eq!(form, ws.canon_form(), "round {round}");
         // A different union: forms differ exactly when brute force says so.
         let k = random_union(&mut rng);
@@ -161,7 +161,7 @@ fn disjoint_unions_match_brute_force() {
         let same = form == ws.canon_form();
         assert_eq!(
             same,
-            dense.canonical() == Dense::of(&k).canonical(),
+            canonical == Dense::of(&k).canonical(),
             "round {round}"
         );
     }

@@ -129,17 +129,40 @@ impl Dense {
         }
     }
 
-    /// Brute-force canonical key: the smallest key over all orders.
+    /// The `k`-th entry of [`Self::key`] of `order`, without building it.
+    fn key_at(&self, order: &[usize], k: usize) -> u64 {
+        let n = self.n;
+        if k < n {
+            u64::from(self.colour[order[k]])
+        } else {
+            let (a, b) = ((k - n) / n, (k - n) % n);
+            self.adj[order[a] * n + order[b]]
+        }
+    }
+
+    /// Brute-force canonical key: the smallest key over all orders. Each
+    /// order's key is compared with the smallest so far entry by entry
+    /// and built only where it is smaller (most orders differ early).
     pub fn canonical(&self) -> Vec<u64> {
-        let mut best: Option<Vec<u64>> = None;
-        let mut key = Vec::new();
+        let mut best: Vec<u64> = Vec::new();
         self.for_each_permutation(|p| {
-            self.key(p, &mut key);
-            if best.as_ref().is_none_or(|b| key < *b) {
-                best = Some(key.clone());
+            if best.is_empty() {
+                self.key(p, &mut best);
+                return;
+            }
+            let smaller = best
+                .iter()
+                .enumerate()
+                .find_map(|(k, &b)| {
+                    let x = self.key_at(p, k);
+                    (x != b).then_some(x < b)
+                })
+                .unwrap_or(false);
+            if smaller {
+                self.key(p, &mut best);
             }
         });
-        best.unwrap_or_default()
+        best
     }
 
     /// Brute-force automorphisms: their number and the orbit partition
