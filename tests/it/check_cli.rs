@@ -520,6 +520,43 @@ fn properties_read_an_application_outside_the_domain_as_false() {
     );
 }
 
+/// `first`, `last`, `front` and `tail` of the empty sequence are errors
+/// in PROPERTIES, as ProB reports them (its ErrorMachines: `iv : iseq(ID)
+/// & front(iv) = [aa]`), unless the conjuncts before exclude it; in a
+/// guard they are false, as an application outside the domain.
+#[test]
+fn properties_report_the_end_of_the_empty_sequence() {
+    let machine = |props: &str| {
+        format!(
+            "MACHINE S\nSETS ID = {{aa, bb}}\nCONSTANTS iv\nPROPERTIES iv : iseq(ID) & {props}\n\
+             VARIABLES xx\nINVARIANT xx : seq(ID)\nINITIALISATION xx := []\n\
+             OPERATIONS\n  Pop = PRE last(xx) = aa THEN xx := front(xx) END;\n\
+             Push = PRE size(xx) < 2 THEN xx := xx <- aa END\nEND\n"
+        )
+    };
+    for (props, column) in [("front(iv) = [aa]", 28), ("last(iv) = aa", 28)] {
+        for solver in ["enumerate", "auto"] {
+            let (code, out, err) = check(&machine(props), &["--solver", solver]);
+            assert_eq!(code, Some(1), "{out}{err}");
+            assert!(
+                err.contains("of the empty sequence") && err.contains(&format!("m.mch:4:{column}")),
+                "{props} {solver}: {out}{err}"
+            );
+        }
+    }
+    // Guarded by `iv /= []`: iv = [aa, bb] (front) and [aa], [bb, aa] (last).
+    for (props, valuations) in [
+        ("iv /= [] & front(iv) = [aa]", 1),
+        ("size(iv) > 0 & last(iv) = aa", 2),
+    ] {
+        let (code, out, err) = check(&machine(props), &["--json", "--no-deadlock"]);
+        assert_eq!(code, Some(0), "{out}{err}");
+        assert_eq!(json(&out)["constant_valuations"], valuations, "{props}");
+        // xx: [], [aa], [aa, aa] in each valuation.
+        assert_eq!(json(&out)["states"], 3 * valuations, "{props}");
+    }
+}
+
 /// `prj1(S, T)(p)` takes the component without building `S * T`, which
 /// is infinite here; a pair outside `S * T` is outside the function's domain.
 #[test]
@@ -2890,6 +2927,17 @@ fn integers_beyond_64_bits_are_exact() {
     );
     // 2 ** 62 (Up's value) fits the variable; Big's does not.
     assert_eq!(report["states"], 2, "{out}");
+    // A model that writes a literal beyond 64 bits stores its INTEGER
+    // variables interned (ProB's codegenerator BigNumbers).
+    let literal = "MACHINE L\nVARIABLES v, n\n\
+                   INVARIANT v : INTEGER & n : 0..3 & v - n = 10000000000000000000\n\
+                   INITIALISATION v := 10000000000000000000 || n := 0\n\
+                   OPERATIONS Inc = PRE n < 3 THEN v := v + 1 || n := n + 1 END;\n\
+                   Wrap = PRE n = 3 THEN v := v - 3 || n := 0 END\nEND\n";
+    let (code, out, err) = check(literal, &["--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // v = 10^19 + n for n = 0..3 (the invariant reads the values back).
+    assert_eq!(json(&out)["states"], 4, "{out}");
 }
 
 /// A recursive function solved by a plan that evaluates its recursive

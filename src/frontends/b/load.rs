@@ -239,6 +239,15 @@ pub fn load_machine_with_ast(
             &crate::frontends::b::state::function_of_variables(&machine, &types),
         );
     }
+    // A model that writes an integer beyond 64 bits may store one in an
+    // `INTEGER` variable: those are interned (see `intern_int_variables`).
+    let mut writes_big = false;
+    crate::frontends::b::visit::walk_machine_exprs(&machine, &mut |e| {
+        writes_big |= matches!(e.kind, crate::frontends::b::ast::ExprKind::BigInt(_));
+    });
+    if writes_big {
+        layout.intern_int_variables();
+    }
     for slot in layout.slots() {
         tracing::debug!(slot = %slot.name, codec = ?slot.codec, "state layout");
     }

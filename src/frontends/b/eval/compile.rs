@@ -61,6 +61,9 @@ pub struct Compiler<'a> {
     /// functions may be solved by the constraint solver (evaluated once,
     /// not per state, where a solver's model would cost more than it saves).
     pub in_properties: bool,
+    /// Set while the image plan of a comprehension is compiled (see
+    /// [`plan::plan`]'s `image`).
+    planning_image: bool,
     /// Where a curried update (`f(a)(b) := e`) reads the function it
     /// updates (`f(a)`): a read outside the domain there is a model error
     /// even with `--undefined-blocks`, as ProB reports it
@@ -108,6 +111,7 @@ impl<'a> Compiler<'a> {
             bound_used: std::cell::Cell::new(false),
             unbounded_next: false,
             in_properties: false,
+            planning_image: false,
             nested_targets: Vec::new(),
         }
     }
@@ -230,7 +234,10 @@ impl<'a> Compiler<'a> {
         solver.by_solver = self.binder_unknowns(names, &solver);
         if applied && vars.len() >= 2 {
             let last = vars.len() - 1;
-            let image = self.binder_solver(&names[last..], &vars[last..], p, span)?;
+            self.planning_image = true;
+            let image = self.binder_solver(&names[last..], &vars[last..], p, span);
+            self.planning_image = false;
+            let image = image?;
             solver.image = Some(Box::new(image));
         }
         self.pop(mark);
@@ -944,6 +951,16 @@ impl<'a> Compiler<'a> {
                 BinaryOp::Le => PK::Cmp(Cmp::Le, self.expr(a)?, self.expr(b)?),
                 BinaryOp::Gt => PK::Cmp(Cmp::Gt, self.expr(a)?, self.expr(b)?),
                 BinaryOp::Ge => PK::Cmp(Cmp::Ge, self.expr(a)?, self.expr(b)?),
+                BinaryOp::Member | BinaryOp::NotMember
+                    if let Some(conditions) = super::rewrite::identity_membership(a, b) =>
+                {
+                    let p = self.pred(&conditions)?;
+                    return Ok(if *op == BinaryOp::NotMember {
+                        negation(p)
+                    } else {
+                        p
+                    });
+                }
                 BinaryOp::Member => PK::Member(self.expr(a)?, self.expr(b)?, false),
                 BinaryOp::NotMember => PK::Member(self.expr(a)?, self.expr(b)?, true),
                 BinaryOp::Subset => PK::Subset(self.expr(a)?, self.expr(b)?, false, false),
@@ -975,6 +992,7 @@ impl<'a> Compiler<'a> {
                                     names,
                                     &vars,
                                     Some(&types),
+                                    false,
                                     false,
                                     Vec::new(),
                                     span,
@@ -1015,6 +1033,7 @@ impl<'a> Compiler<'a> {
                     names,
                     &vars,
                     Some(&types),
+                    false,
                     false,
                     parts,
                     span,
@@ -1095,6 +1114,7 @@ impl<'a> Compiler<'a> {
             vars,
             Some(types),
             machine_vars,
+            self.planning_image,
             parts,
             span,
             undefined,

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use super::expr::{set, thread_copy};
-use super::ir::{CExpr, Choice, EK, Gen, Pattern, SolveStep, Solver};
+use super::ir::{CExpr, Choice, EK, Gen, Pattern, SolveStep, Solver, Undefined};
 use super::{Env, Fail, Interpreter, R, within_budget, within_budget_every};
 use crate::frontends::b::ast::{BinaryOp, UnaryOp};
 use crate::frontends::b::types::Type;
@@ -467,12 +467,19 @@ impl Interpreter {
 
     /// `result`, or `None` where it failed by a function applied outside
     /// its domain and `solver` is lenient (the candidate is no solution;
-    /// counted for the report).
+    /// counted for the report). In the constants' search
+    /// (`Undefined::Constants`), `first`, `last`, `front` and `tail` of
+    /// the empty sequence stay errors: ProB's solver reads `f(x) = y` as
+    /// `x |-> y : f`, but reports `front(iv)` with `iv = []`.
     #[inline]
     fn unless_undefined<T>(&self, solver: &Solver, result: R<T>) -> R<Option<T>> {
         match result {
             Ok(x) => Ok(Some(x)),
-            Err(e) if solver.lenient() && e.outside_domain => {
+            Err(e)
+                if solver.lenient()
+                    && e.outside_domain
+                    && !(e.empty_sequence && solver.undefined == Undefined::Constants) =>
+            {
                 self.rejected_as_undefined(solver, &e);
                 Ok(None)
             }

@@ -808,8 +808,9 @@ impl Interpreter {
                     // application outside the domain, which a guard reads
                     // as false (ProB's FlightSystem guards TakeTicket with
                     // `first(waitingQueue(fl)) = cu`); `front` and `tail`
-                    // with them.
-                    return Err(Fail::outside_domain(
+                    // with them. PROPERTIES reports it (see
+                    // `Fail::empty_sequence`).
+                    return Err(Fail::empty_sequence(
                         span,
                         match op {
                             First => "first of the empty sequence",
@@ -1150,6 +1151,11 @@ impl Interpreter {
                     Slot::Frame(i) => env.frame.get(*i as usize),
                 };
                 matches!(v, Some(Value::Symbolic(_)))
+            }
+            // The domain of a function kept symbolic (`dom(f)` for `f =
+            // %n.(n : NATURAL | ..)`): tested by membership.
+            EK::Unary(UnaryOp::Dom, f) if matches!(f.kind, EK::Read(_)) => {
+                self.is_unlistable(f, env)
             }
             // `NATURAL - (0..3)`, `NATURAL \/ A`, `NATURAL /\ INTEGER`:
             // their members told by a test on each part.

@@ -342,6 +342,12 @@ pub enum Undefined {
     /// interpreter for the report (PROPERTIES: ProB's solver reads `f(x) =
     /// y` as `x |-> y : f`; see `Interpreter::undefined_rejections`).
     Counted,
+    /// As `Counted`, for the constants' own search (PROPERTIES at the
+    /// top level), except that `first`, `last`, `front` and `tail` of the
+    /// empty sequence are errors: ProB enumerates a constant typed `iv :
+    /// iseq(ID)` and reports `front(iv)` at `iv = []`, where in a nested
+    /// binder (`{x | front(x) = [1, 2]}`) it solves the equation instead.
+    Constants,
 }
 
 /// A static plan for enumerating the solutions of a predicate over some

@@ -204,9 +204,10 @@ impl Interpreter {
             &const_slots,
             Some(&types.constants),
             true,
+            false,
             parts,
             span,
-            Undefined::Counted,
+            Undefined::Constants,
             c.int_bound().map(|b| plan::IntBound {
                 used: &properties_cut,
                 ..b
@@ -234,9 +235,10 @@ impl Interpreter {
                         &part.slots,
                         Some(&part_types),
                         true,
+                        false,
                         part.conjuncts,
                         span,
-                        Undefined::Counted,
+                        Undefined::Constants,
                         c.int_bound().map(|b| plan::IntBound {
                             used: &properties_cut,
                             ..b
@@ -409,6 +411,7 @@ impl Interpreter {
                     &param_slots,
                     param_types,
                     true,
+                    false,
                     Vec::new(),
                     op.span,
                     Undefined::False,
@@ -581,7 +584,7 @@ impl Interpreter {
     /// Counts a candidate that `solver` rejected because evaluating it
     /// failed with `e`, a function applied outside its domain.
     pub(super) fn rejected_as_undefined(&self, solver: &Solver, e: &Fail) {
-        if solver.undefined == Undefined::Counted {
+        if matches!(solver.undefined, Undefined::Counted | Undefined::Constants) {
             self.first_undefined.get_or_init(|| e.span);
             self.undefined_rejected
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -387,6 +387,15 @@ impl VisitorMut for Walk {
             }
             _ => {}
         }
+        // `dom(f) /\ S` (the domain of an applied function within an
+        // interval, see `plan`): `dom(f)` of a function kept symbolic is
+        // tested by membership, never built, so it stays itself.
+        if let EK::Binary(BinaryOp::Inter, a, b) = &mut e.kind
+            && matches!(&a.kind, EK::Unary(UnaryOp::Dom, f) if matches!(f.kind, EK::Read(_)))
+        {
+            self.expr(b);
+            return;
+        }
         if costly(e)
             && let Some(reads) = invariant_reads(e, self.base)
         {

@@ -154,6 +154,10 @@ pub(crate) struct FailInner {
     /// guard fails outside a function's domain).
     message: std::borrow::Cow<'static, str>,
     outside_domain: bool,
+    /// `first`, `last`, `front` or `tail` of the empty sequence (also
+    /// `outside_domain`): PROPERTIES reports it instead of rejecting the
+    /// candidate, as ProB does.
+    empty_sequence: bool,
     /// A set that cannot be built explicitly (infinite or too large): a
     /// constant's definition that fails so is kept symbolic instead.
     infinite: bool,
@@ -175,6 +179,7 @@ impl Fail {
             span,
             message: message.into(),
             outside_domain: false,
+            empty_sequence: false,
             infinite: false,
             stopped: None,
         }))
@@ -186,6 +191,7 @@ impl Fail {
             span,
             message: message.into(),
             outside_domain: false,
+            empty_sequence: false,
             infinite: true,
             stopped: None,
         }))
@@ -197,6 +203,7 @@ impl Fail {
             span,
             message: "stopped".into(),
             outside_domain: false,
+            empty_sequence: false,
             infinite: false,
             stopped: Some(reason),
         }))
@@ -217,9 +224,19 @@ impl Fail {
             span,
             message: message.into(),
             outside_domain: true,
+            empty_sequence: false,
             infinite: false,
             stopped: None,
         }))
+    }
+
+    /// `first`, `last`, `front` or `tail` of the empty sequence: outside
+    /// the domain (`first(s)` is `s(1)`) where a guard reads it, but an
+    /// error in PROPERTIES, where ProB's solver reports it too.
+    pub fn empty_sequence(span: Span, message: &'static str) -> Self {
+        let mut fail = Self::outside_domain(span, message);
+        fail.0.empty_sequence = true;
+        fail
     }
 }
 

@@ -47,13 +47,17 @@ pub struct IntBound<'a> {
 /// of being an error (`--bound-integers`, as ProB enumerates `NATURAL`
 /// within `MAXINT`), and the plan records that it did. `machine_vars`:
 /// the variables are a machine's (constants, operation parameters, `ANY`),
-/// not an expression's binder (see [`exists_witness`]).
+/// not an expression's binder (see [`exists_witness`]). `image`: the
+/// plan of a comprehension's last variable with the others given, which
+/// computes one application (`f(5)` for `f = {i, res | .. & #j.(.. & res
+/// = %k.(..))}`), so a witness with binders of its own is taken.
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     names: &[Ident],
     vars: &[u32],
     types: Option<&[Type]>,
     machine_vars: bool,
+    image: bool,
     conjuncts: Vec<CPred>,
     span: Span,
     undefined: Undefined,
@@ -172,15 +176,10 @@ pub fn plan(
                     && types
                         .and_then(|t| t.get(k))
                         .is_some_and(|t| !type_is_finite(t));
-                let Some((mut prio, mut cand)) = generator(
-                    c,
-                    v,
-                    vars,
-                    &bound,
-                    witness_only,
-                    machine_vars,
-                    is_int_at(Some(k)),
-                ) else {
+                let typed = witness_only || image;
+                let Some((mut prio, mut cand)) =
+                    generator(c, v, vars, &bound, typed, machine_vars, is_int_at(Some(k)))
+                else {
                     continue;
                 };
                 let infinite_draw =
@@ -490,8 +489,33 @@ pub fn plan(
                     applied_domain_generator(&conjuncts, &done, vars, &bound)
                 {
                     // `f(x)` is only defined for x in dom(f): enumerate
-                    // that, keeping the conjunct as a check.
-                    (v, generator)
+                    // that, keeping the conjunct as a check; within the
+                    // interval comparisons give an integer `x` on both
+                    // sides (`y > 7 & y < x & perfect(y) = TRUE`), which
+                    // lists the domain of an `f` kept symbolic.
+                    let k = vars.iter().position(|&x| x == v).unwrap_or(0);
+                    let compared = matches!(types.and_then(|t| t.get(k)), Some(Type::Int))
+                        .then(|| {
+                            interval_for(
+                                v,
+                                static_of(v),
+                                &conjuncts,
+                                &done,
+                                vars,
+                                &bound,
+                                usize::MAX,
+                                &static_of,
+                                None,
+                            )
+                        })
+                        .flatten();
+                    match (generator, compared) {
+                        (Gen::In(dom), Some(interval)) => {
+                            let span = dom.span;
+                            (v, Gen::In(binary(BinaryOp::Inter, dom, interval, span)))
+                        }
+                        (generator, _) => (v, generator),
+                    }
                 } else {
                     // A variable its type or interval bounds first: once
                     // bound, it may bound the others (`n` before `arr :
@@ -674,7 +698,8 @@ struct Candidate {
 /// Can conjunct `c` generate variable `v` given the `bound` ones? Returns
 /// a priority (lower is cheaper) and the step. `typed`: `v` is a
 /// machine's variable (a constant, `ANY`) of an infinite type, which
-/// nothing but a witness can generate (see [`exists_witness`]);
+/// nothing but a witness can generate, or an image plan's (see
+/// [`exists_witness`]);
 /// `machine`: a machine's variable (see [`exists_cases`]).
 fn generator(
     c: &CPred,
@@ -1318,7 +1343,7 @@ fn the_one_where_domain_is(keys: CExpr, domain: &CExpr, candidate: CExpr, space:
 /// `vars`, if nothing else of it reads them. A
 /// witness with binders of its own is taken only for a machine's
 /// variable of an infinite type (`typed`: a constant defined inside a
-/// `#`); a comprehension's is better left symbolic.
+/// `#`) or an image plan's; a comprehension's is better left symbolic.
 fn exists_witness(
     inner: &Solver,
     v: u32,

@@ -52,6 +52,15 @@ impl Interpreter {
                 if let (Some(va), Some(vb)) = (self.eval_ref(a, env)?, self.eval_ref(b, env)?) {
                     return compare(*op, va, vb, a, b);
                 }
+                // Intervals compare by their bounds, never built
+                // (`1..10000000 = 1..card(s)`).
+                if matches!(op, Cmp::Eq | Cmp::Neq)
+                    && is_interval(a)
+                    && is_interval(b)
+                    && let (Some(ra), Some(rb)) = (self.int_range(a, env)?, self.int_range(b, env)?)
+                {
+                    return Ok(ra.same_set(&rb) == (*op == Cmp::Eq));
+                }
                 // Integer sets that may be infinite or too large to build
                 // compare by their ranges (after the slots and literals compared
                 // in place, which they never are).
@@ -437,6 +446,11 @@ impl IntRange {
         self.lo.is_none() || self.hi.is_none()
     }
 
+    /// Whether both denote the same integers (every empty range does).
+    fn same_set(&self, other: &IntRange) -> bool {
+        self == other || (self.is_empty() && other.is_empty())
+    }
+
     /// `self <: other`, or `self <<: other` if `strict`.
     fn subset(&self, other: &IntRange, strict: bool) -> bool {
         if self.is_empty() {
@@ -454,6 +468,11 @@ impl IntRange {
         };
         above && below && (!strict || self != other)
     }
+}
+
+/// Is `e` an interval `a..b` or a built-in integer set (`NAT`, ...)?
+fn is_interval(e: &CExpr) -> bool {
+    matches!(e.kind, EK::Ints(_) | EK::Binary(BinaryOp::Interval, ..))
 }
 
 /// Is `e` the literal empty set `{}`?

@@ -151,6 +151,59 @@ pub(super) fn beta_reduced(f: &Expr, args: &[Expr]) -> Option<Expr> {
     Some(out)
 }
 
+/// `id(S) : X`, where `X` is a relation or function space, `perm(T)` or
+/// a set of sequences, as conditions on `S` alone: `id(S)` has domain and
+/// range `S` and is injective, so `id(S) : A >->> B` is `S = A & S = B`
+/// and `id(S) : perm(T)` is `S = T & S = 1..card(S)`. The intervals of
+/// `id(1..10000000) : perm(1..10000000)` then compare by their bounds,
+/// never built. `None` where `x` is not `id(S)` or `set` no such set.
+pub(super) fn identity_membership(x: &Expr, set: &Expr) -> Option<Expr> {
+    let ExprKind::Unary(UnaryOp::Id, s) = &x.kind else {
+        return None;
+    };
+    let span = x.span;
+    let node = |kind| Expr { kind, span };
+    let binary = |op, a: &Expr, b: &Expr| {
+        node(ExprKind::Binary(
+            op,
+            Box::new(a.clone()),
+            Box::new(b.clone()),
+        ))
+    };
+    let within = |a: &Expr| binary(BinaryOp::Subset, s, a);
+    let equal = |a: &Expr| binary(BinaryOp::Eq, s, a);
+    // `S = 1..card(S)`: `id(S)` is a sequence.
+    let indices = || {
+        let card = node(ExprKind::Unary(UnaryOp::Card, s.clone()));
+        equal(&binary(BinaryOp::Interval, &node(ExprKind::Int(1)), &card))
+    };
+    let both = |a: Expr, b: Expr| binary(BinaryOp::And, &a, &b);
+    Some(match &set.kind {
+        ExprKind::Binary(op, a, b) => {
+            let (total, onto) = match op {
+                BinaryOp::Relation | BinaryOp::PartialFunction | BinaryOp::PartialInjection => {
+                    (false, false)
+                }
+                BinaryOp::TotalFunction | BinaryOp::TotalInjection => (true, false),
+                BinaryOp::PartialSurjection | BinaryOp::PartialBijection => (false, true),
+                BinaryOp::TotalSurjection | BinaryOp::TotalBijection => (true, true),
+                _ => return None,
+            };
+            let domain = if total { equal(a) } else { within(a) };
+            let range = if onto { equal(b) } else { within(b) };
+            both(domain, range)
+        }
+        ExprKind::Unary(UnaryOp::Perm, t) => both(equal(t), indices()),
+        ExprKind::Unary(UnaryOp::Seq | UnaryOp::Iseq, t) => both(indices(), within(t)),
+        ExprKind::Unary(UnaryOp::Seq1 | UnaryOp::Iseq1, t) => {
+            let card = node(ExprKind::Unary(UnaryOp::Card, s.clone()));
+            let some = binary(BinaryOp::Gt, &card, &node(ExprKind::Int(0)));
+            both(both(indices(), within(t)), some)
+        }
+        _ => return None,
+    })
+}
+
 /// Whether `domain` is `x1 : T1 & .. & xn : Tn` for the parameters in
 /// some order, each `Ti` a whole type.
 fn whole_types(params: &[Ident], domain: &Expr) -> bool {

@@ -139,6 +139,18 @@ impl StateLayout {
         }
     }
 
+    /// Stores every `INTEGER` variable that has a raw word as an interned
+    /// id instead, so that it can hold an integer beyond 64 bits (for a
+    /// model that writes one: `value := 10000000000000000000`). Both are
+    /// one 64-bit word, so offsets and packing stay as they are.
+    pub fn intern_int_variables(&mut self) {
+        for slot in &mut self.slots[self.constants..] {
+            if matches!(slot.codec, Codec::Int) {
+                slot.codec = Codec::Interned;
+            }
+        }
+    }
+
     /// Packs the variables that the invariant bounds, given one entry per
     /// variable: integers with a range in `int_ranges` (see
     /// [`range_of_variables`]) as offsets in it, and sets with a carrier

@@ -2741,7 +2741,17 @@ impl<'i> Model<'i> {
                 span,
             })
             .collect();
-        let known = plan::plan(&names, &s.vars, None, false, known, span, s.undefined, None);
+        let known = plan::plan(
+            &names,
+            &s.vars,
+            None,
+            false,
+            false,
+            known,
+            span,
+            s.undefined,
+            None,
+        );
         self.replanning = true;
         let instances = self.instances(&known, span);
         self.replanning = false;
