@@ -63,6 +63,18 @@ fn error(expr: &str) -> (EvalError, String) {
     (e, text)
 }
 
+/// The constants' one valuation under `properties`, each value printed.
+fn the_valuation(constants: &str, properties: &str) -> Vec<String> {
+    let (interp, _) = compile(&format!(
+        "MACHINE T\n{SETS}CONSTANTS {constants}\nPROPERTIES {properties}\nEND\n"
+    ));
+    let vals = interp
+        .constant_valuations()
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!(vals.len(), 1, "{properties}");
+    vals[0].iter().map(|v| interp.format_value(v)).collect()
+}
+
 /// `succ` and `pred` as relations, and lambdas and comprehensions
 /// imaged, composed and applied where they are written: solved per
 /// element, never built (all of these are infinite).
@@ -91,16 +103,11 @@ fn applications_take_a_result_defined_inside_an_exists() {
     let binc = "binc = %i0.(i0 = 0 | [0]) \\/ {i, res | i : NATURAL & #j.(j : 0..i / 2 & \
                 2 ** j <= i & 2 ** (j + 1) > i & \
                 res = %k.(k : 1..j + 1 | (i / (2 ** (j + 1 - k))) mod 2))}";
-    let (interp, _) = compile(&format!(
-        "MACHINE T\n{SETS}CONSTANTS binc, five, zero\nPROPERTIES {binc} & \
-         five = binc(5) & zero = binc(0)\nEND\n"
-    ));
-    let vals = interp
-        .constant_valuations()
-        .unwrap_or_else(|e| panic!("{}", e.message));
-    assert_eq!(vals.len(), 1);
-    assert_eq!(interp.format_value(&vals[0][1]), "[1,0,1]");
-    assert_eq!(interp.format_value(&vals[0][2]), "[0]");
+    let values = the_valuation(
+        "binc, five, zero",
+        &format!("{binc} & five = binc(5) & zero = binc(0)"),
+    );
+    assert_eq!(values[1..], ["[1,0,1]", "[0]"]);
 }
 
 /// A variable only applied a function kept symbolic and compared on both
@@ -110,35 +117,27 @@ fn applications_take_a_result_defined_inside_an_exists() {
 fn a_symbolic_domain_is_drawn_within_the_compared_interval() {
     let perfect = "perfect = %n.(n : NATURAL | bool(SIGMA(x).(x : 1..(n - 1) & \
                    #p.(p : 1..n & x * p = n) | x) = n))";
-    let (interp, _) = compile(&format!(
-        "MACHINE T\n{SETS}CONSTANTS perfect, smallest, all\nPROPERTIES {perfect} & \
-         smallest = min({{x | x : NATURAL & x > 7 & x < 100 & perfect(x) = TRUE & \
-         not(#y.(y > 7 & y < x & perfect(y) = TRUE))}}) & \
-         all = {{x | x > 0 & x < 500 & perfect(x) = TRUE}}\nEND\n"
-    ));
-    let vals = interp
-        .constant_valuations()
-        .unwrap_or_else(|e| panic!("{}", e.message));
-    assert_eq!(vals.len(), 1);
-    assert_eq!(interp.format_value(&vals[0][1]), "28");
-    assert_eq!(interp.format_value(&vals[0][2]), "{6,28,496}");
+    let values = the_valuation(
+        "perfect, smallest, all",
+        &format!(
+            "{perfect} & smallest = min({{x | x : NATURAL & x > 7 & x < 100 & \
+             perfect(x) = TRUE & not(#y.(y > 7 & y < x & perfect(y) = TRUE))}}) & \
+             all = {{x | x > 0 & x < 500 & perfect(x) = TRUE}}"
+        ),
+    );
+    assert_eq!(values[1..], ["28", "{6,28,496}"]);
 }
 
 #[test]
 fn closure_images_of_symbolic_relations_are_walked_from_the_set() {
     // `step` is infinite (kept symbolic); its closure is never listed, its
     // image of a set is found round by round.
-    let (interp, _) = compile(&format!(
-        "MACHINE T\n{SETS}CONSTANTS step, reached, again\nPROPERTIES \
-         step = %x.(x : seq(NATURAL) & size(x) < 3 | x <- size(x)) & \
-         reached = closure1(step)[{{[]}}] & again = closure(step)[{{[0, 1]}}]\nEND\n"
-    ));
-    let vals = interp
-        .constant_valuations()
-        .unwrap_or_else(|e| panic!("{}", e.message));
-    assert_eq!(vals.len(), 1);
-    assert_eq!(interp.format_value(&vals[0][1]), "{[0],[0,1],[0,1,2]}");
-    assert_eq!(interp.format_value(&vals[0][2]), "{[0,1],[0,1,2]}");
+    let values = the_valuation(
+        "step, reached, again",
+        "step = %x.(x : seq(NATURAL) & size(x) < 3 | x <- size(x)) & \
+         reached = closure1(step)[{[]}] & again = closure(step)[{[0, 1]}]",
+    );
+    assert_eq!(values[1..], ["{[0],[0,1],[0,1,2]}", "{[0,1],[0,1,2]}"]);
 }
 
 #[test]

@@ -371,23 +371,26 @@ pub fn plan(
             };
             cand.exact = false;
         }
+        // The interval the comparisons allow `v` (cut to MININT..MAXINT
+        // on a side they leave open, with `fallback`).
+        let compared = |v: u32, fallback| {
+            interval_for(
+                v,
+                static_of(v),
+                &conjuncts,
+                &done,
+                vars,
+                &bound,
+                usize::MAX,
+                &static_of,
+                fallback,
+            )
+        };
         // The generator of the variable's type (or of the interval
         // its comparisons allow), the last resort.
         let type_fallback = |v: u32| {
             let k = vars.iter().position(|&x| x == v).unwrap_or(0);
-            let interval = || {
-                interval_for(
-                    v,
-                    static_of(v),
-                    &conjuncts,
-                    &done,
-                    vars,
-                    &bound,
-                    usize::MAX,
-                    &static_of,
-                    fallback,
-                )
-            };
+            let interval = || compared(v, fallback);
             let pending = Pending {
                 conjuncts: &conjuncts,
                 done: &done,
@@ -494,22 +497,8 @@ pub fn plan(
                     // sides (`y > 7 & y < x & perfect(y) = TRUE`), which
                     // lists the domain of an `f` kept symbolic.
                     let k = vars.iter().position(|&x| x == v).unwrap_or(0);
-                    let compared = matches!(types.and_then(|t| t.get(k)), Some(Type::Int))
-                        .then(|| {
-                            interval_for(
-                                v,
-                                static_of(v),
-                                &conjuncts,
-                                &done,
-                                vars,
-                                &bound,
-                                usize::MAX,
-                                &static_of,
-                                None,
-                            )
-                        })
-                        .flatten();
-                    match (generator, compared) {
+                    let is_int = matches!(types.and_then(|t| t.get(k)), Some(Type::Int));
+                    match (generator, is_int.then(|| compared(v, None)).flatten()) {
                         (Gen::In(dom), Some(interval)) => {
                             let span = dom.span;
                             (v, Gen::In(binary(BinaryOp::Inter, dom, interval, span)))
