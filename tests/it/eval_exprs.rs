@@ -22,14 +22,7 @@ fn compile(text: &str) -> (Interpreter, SourceFile) {
 
 /// The value of `expr`, printed as ProB does.
 fn value(expr: &str) -> String {
-    let (interp, _) = compile(&format!(
-        "MACHINE T\n{SETS}CONSTANTS c\nPROPERTIES c = {expr}\nEND\n"
-    ));
-    let vals = interp
-        .constant_valuations()
-        .unwrap_or_else(|e| panic!("{expr}: {}", e.message));
-    assert_eq!(vals.len(), 1, "{expr}");
-    interp.format_value(&vals[0][0])
+    the_valuation("c", &format!("c = {expr}")).swap_remove(0)
 }
 
 /// Whether the predicate holds.
@@ -70,7 +63,7 @@ fn the_valuation(constants: &str, properties: &str) -> Vec<String> {
     ));
     let vals = interp
         .constant_valuations()
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{properties}: {}", e.message));
     assert_eq!(vals.len(), 1, "{properties}");
     vals[0].iter().map(|v| interp.format_value(v)).collect()
 }
