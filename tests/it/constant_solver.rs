@@ -536,6 +536,45 @@ fn no_solution_within_the_solvers_range_is_not_no_solution() {
     assert!(!auto.contains("has no solution"), "{auto}");
 }
 
+/// ProB's SlotToolSolver_Inconsistency: a function into INTEGER that the
+/// predicate's own comparisons bound on both sides at every point
+/// (`!x.(x : D => g(x) >= lo(x) & g(x) <= hi(x))`) ranges over those
+/// bounds, not the solver's: no solution within them is no solution, and
+/// the inconsistency (elsewhere) is reported, not refused.
+#[test]
+fn integers_the_predicate_bounds_on_both_sides_are_searched_in_full() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // `range`: INTEGER for the solver, and 0..3 (which the bounds imply)
+    // for enumeration, the oracle.
+    let text = |range: &str, clash: &str| {
+        format!(
+            "MACHINE Slots\nCONSTANTS g, lo, hi, t\nPROPERTIES lo = {{1 |-> 0, 2 |-> 1, 3 |-> 0}} & \
+             hi = {{1 |-> 2, 2 |-> 3, 3 |-> 0}} & g : 1..3 --> {range} & \
+             !x.(x : 1..3 => g(x) >= lo(x) & g(x) <= hi(x)) & t : 1..3 --> 1..4 & \
+             !(x, y).(x : 1..3 & y : 1..3 & x < y => t(x) + g(x) /= t(y) + g(y)) & \
+             {clash}\nEND\n"
+        )
+    };
+    // t(1) = t(3) and g(3) = 0: t(1) + g(1) /= t(3) + g(3) needs g(1) > 0,
+    // which the clash forbids: no solution, which must not be refused.
+    for (clash, empty) in [
+        ("t(1) = 1", false),
+        ("t(1) = t(3)", false),
+        ("t(1) = t(3) & g(1) = 0", true),
+    ] {
+        let solved = valuations(&dir, &text("INTEGER", clash), ConstantSolver::Cp)
+            .unwrap_or_else(|e| panic!("{clash}: {e}"));
+        assert_eq!(solved.is_empty(), empty, "{clash}");
+        let oracle = valuations(&dir, &text("0..3", clash), ConstantSolver::Enumerate);
+        assert_eq!(Ok(solved), oracle, "{clash}");
+    }
+    // One side alone does not bound it: still refused.
+    let one_side = "MACHINE OneSide\nCONSTANTS g\nPROPERTIES g : 1..3 --> INTEGER & \
+                    !x.(x : 1..3 => g(x) >= 0) & g(1) + g(2) < g(1) + g(2)\nEND\n";
+    let refused = valuations(&dir, one_side, ConstantSolver::Cp).expect_err("refused");
+    assert!(refused.contains("no solution within"), "{refused}");
+}
+
 /// A sum over integers nothing bounds is narrowed before its 32-bit
 /// bounds are checked, as propagation would: the subset sum over
 /// `stolen : coins --> NATURAL` is solved, not refused or cut.

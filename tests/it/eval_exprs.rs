@@ -571,6 +571,29 @@ fn empty_intersections_and_differences_are_decided_without_building_them() {
     }
 }
 
+/// Sequences in two `seq` sets are those over the intersection: only
+/// `[]` where it is empty (ProB's InfCardChecks), as comprehension and
+/// lambda; over sets that meet, the answer stays an error (infinite).
+#[test]
+fn sequences_of_two_sequence_sets_are_listed_over_their_intersection() {
+    for (expr, expected) in [
+        ("card({x | x : seq(0..1) & x : seq(2..3)})", "1"),
+        ("card({x | x : seq1(0..1) & x : seq1(2..3)})", "0"),
+        ("card({x | x : seq(0..1) & x : seq1(2..3)})", "0"),
+        ("card(%x.(x : seq(0..1) & x : seq(2..3) | x))", "1"),
+        ("card(%x.(x : seq(0..1) & x : iseq(0..1) | x))", "5"),
+        ("{x | x : seq(0..1) & x : seq({}) }", "{{}}"),
+    ] {
+        assert_eq!(value(expr), expected, "{expr}");
+    }
+    let (e, _) = error("card({x | x : seq(0..1) & x : seq(1..2)})");
+    assert!(
+        e.message.contains("cannot enumerate seq(S)"),
+        "{}",
+        e.message
+    );
+}
+
 #[test]
 fn inverse_images_of_one_element_are_counted_without_building_them() {
     let r = "{1 |-> red, 2 |-> green, 3 |-> red, 3 |-> blue}";

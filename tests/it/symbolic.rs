@@ -329,3 +329,31 @@ fn an_override_of_a_lambda_written_in_place_is_applied_without_being_built() {
         assert_eq!(r["states"].as_u64(), Some(2), "{args:?}: {r}");
     }
 }
+
+#[test]
+fn a_variable_copying_an_infinite_product_keeps_it_whole() {
+    // ProB's DomRangeClosures: `INTEGER * NATURAL1` is not `INT * NAT1`,
+    // also when --bound-integers lists integers within MININT..MAXINT:
+    // `xx := cp` stores the product itself, `dom(xx)` reads it listed.
+    let text = "MACHINE M\nCONSTANTS cp, cp2, cp5\n\
+                PROPERTIES cp = INTEGER * NATURAL1 & cp2 = INT * NAT1 &\n\
+                cp5 = NATURAL * (INTEGER - {0})\n\
+                VARIABLES xx\nINVARIANT xx <: INTEGER * INTEGER\n\
+                INITIALISATION xx := cp\n\
+                OPERATIONS d <-- DomCP = BEGIN d := dom(xx) END;\n\
+                set2 = BEGIN xx := cp2 END; set5 = BEGIN xx := cp5 END;\n\
+                beyond = SELECT (2 |-> 4) : xx THEN skip END\nEND\n";
+    let (_dir, path) = machine("M.mch", text);
+    let r = report(&path, &["--no-deadlock", "--bound-integers"], 0);
+    // xx is cp, cp2 or cp5: three states, `beyond` enabled at cp and cp5
+    // only (4 is beyond MAXINT = 3 in cp2).
+    assert_eq!(r["states"].as_u64(), Some(3), "{r}");
+    assert_eq!(r["transitions"].as_u64(), Some(3 * 3 + 2), "{r}");
+    // A finite interval too large to list stays symbolic where read.
+    let text = "MACHINE M\nCONSTANTS big, f\n\
+                PROPERTIES big = 0 .. 4294967295 & f : 1..2 --> big & f(1) = 4294967295 &\n\
+                f(2) = 0\nVARIABLES v\nINVARIANT v : big\nINITIALISATION v := f(1)\nEND\n";
+    let (_dir, path) = machine("M.mch", text);
+    let r = report(&path, &["--no-deadlock", "--bound-integers"], 0);
+    assert_eq!(r["states"].as_u64(), Some(1), "{r}");
+}

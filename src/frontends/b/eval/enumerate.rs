@@ -133,6 +133,15 @@ impl Interpreter {
                 });
                 result
             }
+            // Over an empty set: `[]` alone, or nothing for `seq1`.
+            EK::Unary(op @ (UnaryOp::Seq | UnaryOp::Seq1), inner)
+                if self.is_empty_set(inner, env)? =>
+            {
+                if *op == UnaryOp::Seq {
+                    return f(Value::empty_set(), env);
+                }
+                Ok(true)
+            }
             EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, _) => Err(Fail::infinite(
                 s.span,
                 "cannot enumerate seq(S): sequences are unbounded (use iseq(S) or bound the size)",
@@ -260,6 +269,20 @@ impl Interpreter {
             }
         }
         Ok(true)
+    }
+
+    /// Whether the set `s` is empty where that is known without listing
+    /// an infinite set: false where `s` is infinite, symbolic or fails
+    /// (the caller's own error then stands), unless the run was stopped.
+    fn is_empty_set(&self, s: &CExpr, env: &mut Env<'_>) -> R<bool> {
+        if self.is_unlistable(s, env) {
+            return Ok(false);
+        }
+        match self.eval(s, env) {
+            Ok(Value::Set(xs)) => Ok(xs.is_empty()),
+            Err(f) if f.stopped.is_some() => Err(f),
+            _ => Ok(false),
+        }
     }
 
     /// The elements of a finite set expression, building it if symbolic.

@@ -1160,6 +1160,13 @@ impl Interpreter {
             // `NATURAL - (0..3)`, `NATURAL \/ A`, `NATURAL /\ INTEGER`:
             // their members told by a test on each part.
             EK::Binary(BinaryOp::Minus, a, _) => self.is_unlistable(a, env),
+            // `INTEGER * NATURAL1` as written: a set product (an integer
+            // product has no set operand), its pairs told by a test on each
+            // side. A product of constants (`T * C` for `C = INTEGER`) is
+            // listed within the bounds, as relations over it may need.
+            EK::Binary(BinaryOp::Mul, a, b) => {
+                self.written_unlistable(a) || self.written_unlistable(b)
+            }
             EK::Binary(BinaryOp::Union, a, b) => {
                 self.is_unlistable(a, env) || self.is_unlistable(b, env)
             }
@@ -1167,6 +1174,22 @@ impl Interpreter {
             // to the left) it is a leaf, and the left one a walk down the chain.
             EK::Binary(BinaryOp::Inter, a, b) => {
                 self.is_unlistable(b, env) && self.is_unlistable(a, env)
+            }
+            _ => false,
+        }
+    }
+
+    /// [`Self::is_unlistable`] by what `e` writes: an unbounded built-in
+    /// set of integers, or sets made of one, not a constant it reads.
+    fn written_unlistable(&self, e: &CExpr) -> bool {
+        match &e.kind {
+            EK::Ints(kind) => !matches!(self.int_bounds(*kind), (Some(_), Some(_))),
+            EK::Binary(BinaryOp::Minus, a, _) => self.written_unlistable(a),
+            EK::Binary(BinaryOp::Union | BinaryOp::Mul, a, b) => {
+                self.written_unlistable(a) || self.written_unlistable(b)
+            }
+            EK::Binary(BinaryOp::Inter, a, b) => {
+                self.written_unlistable(a) && self.written_unlistable(b)
             }
             _ => false,
         }
@@ -1180,7 +1203,12 @@ impl Interpreter {
     #[inline(never)]
     fn listed_within_bounds(&self, sym: std::sync::Arc<Symbolic>, env: &mut Env<'_>) -> R<Value> {
         match self.integer_set_definition(&sym) {
-            Some(def) => self.materialise(&def, env),
+            // A set too large to list even so (`0..4294967295`) stays
+            // symbolic: tested for membership, never built.
+            Some(def) => match self.materialise(&def, env) {
+                Err(f) if f.infinite => Ok(Value::Symbolic(sym)),
+                listed => listed,
+            },
             None => Ok(Value::Symbolic(sym)),
         }
     }

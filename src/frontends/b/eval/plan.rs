@@ -270,6 +270,24 @@ pub fn plan(
                     cand.exact = false;
                     prio = 5;
                 }
+                // `x : seq(S) & x : seq(T)` (or `seq1`): the sequences over
+                // `S /\ T`, which are only `[]` where that is empty
+                // (`seq(0..1) /\ seq(2..3)`); both memberships still checked.
+                if let SolveStep::Bind(_, Gen::In(set)) = &cand.step
+                    && let EK::Unary(kind @ (UnaryOp::Seq | UnaryOp::Seq1), elements) = &set.kind
+                    && let Some(other) = other_sequence_set(v, &pending, i)
+                {
+                    let span = set.span;
+                    let both = binary(BinaryOp::Inter, (**elements).clone(), other, span);
+                    cand.step = SolveStep::Bind(
+                        v,
+                        Gen::In(CExpr {
+                            kind: EK::Unary(*kind, Box::new(both)),
+                            span,
+                        }),
+                    );
+                    cand.exact = false;
+                }
                 // `(x, y) : S` with `x + y = e` elsewhere: `x` from
                 // `dom(S)`, then `y` from the equation, the membership a
                 // check (`{x, y | (x, y) : W & x * y = p}`: the products
@@ -2164,6 +2182,24 @@ fn shortened_to(v: u32, pending: &Pending) -> Option<CExpr> {
 
 /// A set holding the range of `v`: `E` from `ran(v) = E` (either way
 /// round) or `ran(v) <: E`, with `E` ready.
+/// `T` from a pending `v : seq(T)` (or `seq1(T)`) other than conjunct
+/// `drawn` (the one `v` is drawn by), with `T` ready.
+fn other_sequence_set(v: u32, pending: &Pending, drawn: usize) -> Option<CExpr> {
+    let mut conjuncts = pending.conjuncts.iter().zip(pending.done).enumerate();
+    conjuncts.find_map(|(j, (c, done))| match &c.kind {
+        PK::Member(x, set, false)
+            if j != drawn
+                && !done
+                && matches!(x.kind, EK::Read(Slot::Frame(s)) if s == v)
+                && let EK::Unary(UnaryOp::Seq | UnaryOp::Seq1, t) = &set.kind
+                && pending.ready(t) =>
+        {
+            Some((**t).clone())
+        }
+        _ => None,
+    })
+}
+
 fn range_bound(v: u32, pending: &Pending) -> Option<CExpr> {
     pending.equal_to(UnaryOp::Ran, v).or_else(|| {
         pending.conjuncts().find_map(|c| match c {

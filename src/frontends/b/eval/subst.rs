@@ -10,7 +10,7 @@
 //! combination is applied.
 
 use super::enumerate::bind_pattern;
-use super::ir::{CSubst, CWhile, Pattern, Simultaneous, Solver};
+use super::ir::{CExpr, CSubst, CWhile, EK, Pattern, Simultaneous, Slot, Solver};
 
 use super::{Env, Fail, Interpreter, R};
 use crate::frontends::b::value::{Value, relations, sets};
@@ -19,13 +19,31 @@ use crate::frontends::b::value::{Value, relations, sets};
 pub type Outcome<'c, 'e> = dyn FnMut(&mut Env<'e>) -> R<()> + 'c;
 
 impl Interpreter {
+    /// The value `x := e` assigns: `e`'s value, except that a copied
+    /// symbolic value (`xx := cp` for `cp = INTEGER * NATURAL1`) stays
+    /// symbolic, as ProB keeps it, where `--bound-integers` would list
+    /// it within MININT..MAXINT on reading: the state holds the set
+    /// itself, not its bounded part (which another constant may equal).
+    fn assigned(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
+        if let EK::Read(slot) = &e.kind {
+            let v = match slot {
+                Slot::Const(i) => &env.consts[*i as usize],
+                Slot::Frame(i) => &env.frame[*i as usize],
+            };
+            if let Value::Symbolic(_) = v {
+                return Ok(v.clone());
+            }
+        }
+        self.eval(e, env)
+    }
+
     /// Runs `s`, calling `k` for every outcome; the frame is restored after.
     pub(crate) fn exec<'e>(&self, s: &CSubst, env: &mut Env<'e>, k: &mut Outcome<'_, 'e>) -> R<()> {
         match s {
             CSubst::Skip => k(env),
             CSubst::Assign(list) => {
                 if let [(slot, e)] = list.as_slice() {
-                    let mut v = self.eval(e, env)?;
+                    let mut v = self.assigned(e, env)?;
                     let slot = *slot as usize;
                     std::mem::swap(&mut env.frame[slot], &mut v);
                     let result = k(env);
@@ -35,8 +53,8 @@ impl Interpreter {
                 if let [(s1, e1), (s2, e2)] = list.as_slice() {
                     // Two simultaneous assignments (`f(x) := y || s := s \/ {x}`,
                     // merged from `||`): as below, without the vector.
-                    let mut v1 = self.eval(e1, env)?;
-                    let mut v2 = self.eval(e2, env)?;
+                    let mut v1 = self.assigned(e1, env)?;
+                    let mut v2 = self.assigned(e2, env)?;
                     let (s1, s2) = (*s1 as usize, *s2 as usize);
                     std::mem::swap(&mut env.frame[s1], &mut v1);
                     std::mem::swap(&mut env.frame[s2], &mut v2);
@@ -47,7 +65,7 @@ impl Interpreter {
                 }
                 let mut values = Vec::with_capacity(list.len());
                 for (_, e) in list {
-                    values.push(self.eval(e, env)?);
+                    values.push(self.assigned(e, env)?);
                 }
                 for ((s, _), v) in list.iter().zip(values.iter_mut()) {
                     std::mem::swap(&mut env.frame[*s as usize], v);

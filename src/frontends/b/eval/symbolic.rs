@@ -170,15 +170,20 @@ impl Interpreter {
         Ok(value)
     }
 
-    /// The definition of a symbolic set of integers that reads nothing
-    /// (`INTEGER`, `NATURAL - {0}`, `NATURAL \/ -5..-1`): listed by
-    /// `--bound-integers` within MININT..MAXINT like the sets it is made of.
+    /// The definition of a symbolic set of integers, or of tuples of them,
+    /// that reads nothing (`INTEGER`, `NATURAL - {0}`, `NATURAL \/ -5..-1`,
+    /// `INTEGER * NATURAL1`): listed by `--bound-integers` within
+    /// MININT..MAXINT like the sets it is made of.
     pub(crate) fn integer_set_definition(&self, s: &Symbolic) -> Option<Arc<CExpr>> {
         fn closed(e: &CExpr) -> bool {
             match &e.kind {
                 EK::Ints(_) | EK::Lit(_) => true,
                 EK::Binary(
-                    BinaryOp::Union | BinaryOp::Inter | BinaryOp::Minus | BinaryOp::Interval,
+                    BinaryOp::Union
+                    | BinaryOp::Inter
+                    | BinaryOp::Minus
+                    | BinaryOp::Interval
+                    | BinaryOp::Mul,
                     a,
                     b,
                 ) => closed(a) && closed(b),

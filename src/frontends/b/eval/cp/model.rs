@@ -316,8 +316,14 @@ pub(super) struct Model<'i> {
     /// 0/1 variables made as such (a set's membership bits, literals'
     /// views) and sums of them.
     pub(super) self_bounded: std::collections::HashSet<DomainId, FastBuild>,
-    /// Integers of `wide` that a sum of `self_bounded` variables defines.
+    /// Integers of `wide` that a sum of `self_bounded` variables defines,
+    /// or that comparisons of the predicate bound on both sides.
     defined_wide: Vec<DomainId>,
+    /// Integers of `wide` that a comparison of the predicate itself (not
+    /// one the translation derives) bounds: (from below, from above).
+    bounded_sides: std::collections::HashMap<DomainId, (bool, bool), FastBuild>,
+    /// Whether the comparison being posted is the predicate's own.
+    posting_predicate: bool,
     /// Whether a product of an integer nothing bounds was cut to the
     /// solver's range ([`Model::product`]): "no solution" then holds only
     /// within it, whatever [`Model::defined_by_self_bounded`] found.
@@ -446,6 +452,8 @@ impl<'i> Model<'i> {
             first_wide: None,
             self_bounded: Default::default(),
             defined_wide: Vec::new(),
+            bounded_sides: Default::default(),
+            posting_predicate: false,
             range_capped: false,
             clamped: Vec::new(),
             labelled_in_range: Vec::new(),
@@ -788,16 +796,19 @@ impl<'i> Model<'i> {
         let every: Vec<DomainId> = (1..self.cp.new_bounded_integer(0, 0).id())
             .map(DomainId::new)
             .collect();
-        let decisions = DynamicBrancher::new(vec![
-            Box::new(IndependentVariableValueBrancher::new(
-                FirstFail::new(&self.decision),
-                InDomainMin,
-            )),
-            Box::new(IndependentVariableValueBrancher::new(
-                FirstFail::new(&every),
-                InDomainMin,
-            )),
-        ]);
+        // (A selector over no variable logs a warning: none is made.)
+        let decisions = DynamicBrancher::new(
+            [&self.decision, &every]
+                .into_iter()
+                .filter(|vars| !vars.is_empty())
+                .map(|vars| {
+                    Box::new(IndependentVariableValueBrancher::new(
+                        FirstFail::new(vars),
+                        InDomainMin,
+                    )) as Box<dyn pumpkin_core::branching::Brancher>
+                })
+                .collect(),
+        );
         let mut brancher = Recording::new(AlternatingBrancher::new(
             &self.cp,
             decisions,
@@ -1544,7 +1555,10 @@ impl<'i> Model<'i> {
                 let terms = self.term(a).and_then(|a| Ok((a, self.term(b)?)));
                 self.defined_here = false;
                 let (a, b) = terms?;
-                self.post_cmp(*op, a, b, p.span)
+                self.posting_predicate = true;
+                let posted = self.post_cmp(*op, a, b, p.span);
+                self.posting_predicate = false;
+                posted
             }
             PK::Member(x, set, false)
                 if let EK::Unary(UnaryOp::Dom, _) = &unmemo(set).kind
@@ -2794,6 +2808,9 @@ impl<'i> Model<'i> {
             } else {
                 Err(Failure::Unsat)
             };
+        }
+        if self.posting_predicate {
+            self.bounded_by_predicate(op, &d);
         }
         // Entailed by the domains: nothing to post. A bound beyond 32 bits
         // (`MAXIMIZE`'s first bound, `x > -10000000000`) then needs no
@@ -4819,6 +4836,37 @@ impl<'i> Model<'i> {
             .all(|&(_, y)| y == x || self.self_bounded.contains(&y))
         {
             tracing::trace!("constant solver: an integer nothing bounds is a sum of bounded ones");
+            self.defined_wide.push(x);
+        }
+    }
+
+    /// Notes the side on which the predicate's own comparison `d op 0`,
+    /// of one integer nothing bounded (`g(x) >= lo(x)` for each `x`),
+    /// bounds it within the solver's range; bounded on both sides, its
+    /// range is the predicate's, as where it is defined by a sum.
+    fn bounded_by_predicate(&mut self, op: Cmp, d: &Lin) {
+        let [(c, x)] = d.terms[..] else {
+            return;
+        };
+        if !self.wide.iter().any(|w| w.1 == x) || self.clamped.contains(&x) {
+            return;
+        }
+        // c * x + k op 0: x op' -k / c, the side flipped where c < 0.
+        let bound = -(d.k as f64) / c as f64;
+        if bound.abs() >= WIDE as f64 {
+            return;
+        }
+        let (below, above) = match op {
+            Cmp::Eq => (true, true),
+            Cmp::Ge | Cmp::Gt => (c > 0, c < 0),
+            Cmp::Le | Cmp::Lt => (c < 0, c > 0),
+            Cmp::Neq => return,
+        };
+        let sides = self.bounded_sides.entry(x).or_default();
+        sides.0 |= below;
+        sides.1 |= above;
+        if *sides == (true, true) && !self.defined_wide.contains(&x) {
+            tracing::trace!("constant solver: the predicate bounds an integer on both sides");
             self.defined_wide.push(x);
         }
     }
