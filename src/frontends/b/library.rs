@@ -112,6 +112,16 @@ pub enum External {
     /// `TO_STRING(x)`: `x` printed as ProB prints it (computed by the
     /// interpreter, which knows the names of given-set elements).
     ToString,
+    /// `SHA_HASH(x)` (of `LibraryHash`): the SHA-1 digest of `x` as a
+    /// sequence of 20 bytes. What is digested is `x` printed in orbit's
+    /// canonical form (sets sorted, given-set elements by number), so
+    /// equal values hash alike; the bytes are orbit's, not ProB's.
+    ShaHash,
+    /// `SHA_HASH_HEX(x)`: [`External::ShaHash`] as 40 hexadecimal digits.
+    ShaHashHex,
+    /// `HASH(x)`: a non-negative integer below 2^56 from the same digest
+    /// (its first seven bytes).
+    Hash,
     /// `SIN(x)` (of `LibraryMath`): `round(100 * sin(x / 100))`.
     Sin,
     /// `COS(x)`: `round(100 * cos(x / 100))`.
@@ -170,7 +180,7 @@ pub enum External {
 }
 
 /// Every external function orbit implements, with its name in ProB's libraries.
-const NAMES: [(External, &str); 57] = [
+const NAMES: [(External, &str); 60] = [
     (External::StringAppend, "STRING_APPEND"),
     (External::StringLength, "STRING_LENGTH"),
     (External::StringConc, "STRING_CONC"),
@@ -206,6 +216,9 @@ const NAMES: [(External, &str); 57] = [
     (External::IntToDecString, "INT_TO_DEC_STRING"),
     (External::DecStringToInt, "DEC_STRING_TO_INT"),
     (External::ToString, "TO_STRING"),
+    (External::ShaHash, "SHA_HASH"),
+    (External::ShaHashHex, "SHA_HASH_HEX"),
+    (External::Hash, "HASH"),
     (External::Sin, "SIN"),
     (External::Cos, "COS"),
     (External::Tan, "TAN"),
@@ -396,6 +409,17 @@ impl External {
             IntToDecString => text(int_to_dec_string(int(0)?, int(1)?)),
             DecStringToInt => Value::Int(dec_string_to_int(&string(0)?, int(1)?)?),
             ToString => text(args[0].display(&[]).to_string()),
+            ShaHash => sequences::from_owned(digest(&args[0]).map(|b| Value::Int(i64::from(b)))),
+            ShaHashHex => text(
+                digest(&args[0])
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect(),
+            ),
+            Hash => {
+                let d = digest(&args[0]);
+                Value::Int(d[..7].iter().fold(0, |n, &b| n << 8 | i64::from(b)))
+            }
             Sin | Cos | Tan => trigonometric(self, 100, int(0)?)?,
             SinX | CosX | TanX => trigonometric(self, int(0)?, int(1)?)?,
             LogX => logarithm(int(0)?, int(1)?, int(2)?)?,
@@ -666,6 +690,28 @@ pub fn is_printing_substitution(name: &str) -> bool {
     matches!(name, "PRINT" | "PRINTF" | "printf" | "fprintf" | "FPRINTF")
 }
 
+/// The SHA-1 digest of `v` printed in orbit's canonical form
+/// ([`External::ShaHash`]).
+fn digest(v: &Value) -> [u8; 20] {
+    sha1_smol::Sha1::from(v.display(&[]).to_string())
+        .digest()
+        .bytes()
+}
+
+/// The ProB standard library files orbit supplies
+/// ([`bundled_definition_file`]), as a model names them.
+pub const BUNDLED_DEFINITION_FILES: [&str; 9] = [
+    "LibraryStrings.def",
+    "LibraryIO.def",
+    "LibraryProB.def",
+    "LibraryMeta.def",
+    "LibraryMath.def",
+    "LibraryBits.def",
+    "LibraryUGraphs.def",
+    "LibraryHash.def",
+    "Choose.def",
+];
+
 /// orbit's own text for a ProB standard library file that a model names
 /// but that is not on disk, declaring the external functions orbit
 /// implements (their placeholder bodies are never used).
@@ -806,6 +852,16 @@ pub fn bundled_definition_file(name: &str) -> Option<&'static str> {
   random_element(s) == s;
   EXTERNAL_FUNCTION_random_subset(T) == POW(T) --> POW(T);
   random_subset(s) == s
+"
+        }
+        "LibraryHash.def" => {
+            "DEFINITIONS
+  EXTERNAL_FUNCTION_HASH(X) == X --> INTEGER;
+  HASH(x) == 0;
+  EXTERNAL_FUNCTION_SHA_HASH(X) == X --> (INTEGER <-> INTEGER);
+  SHA_HASH(x) == {};
+  EXTERNAL_FUNCTION_SHA_HASH_HEX(X) == X --> STRING;
+  SHA_HASH_HEX(x) == \"\"
 "
         }
         "LibraryBits.def" => {
@@ -1078,16 +1134,46 @@ mod tests {
     }
 
     #[test]
+    fn hashes_of_equal_values_are_equal() {
+        use External::*;
+        let set = |xs: &[i64]| Value::set_from_vec(xs.iter().map(|&x| Value::Int(x)).collect());
+        let (a, b, c) = (set(&[2, 3, 1]), set(&[1, 2, 3]), set(&[1, 2]));
+        for f in [ShaHash, ShaHashHex, Hash] {
+            assert_eq!(
+                f.apply(std::slice::from_ref(&a)),
+                f.apply(std::slice::from_ref(&b)),
+                "{f:?}"
+            );
+            assert_ne!(
+                f.apply(std::slice::from_ref(&a)),
+                f.apply(std::slice::from_ref(&c)),
+                "{f:?}"
+            );
+            assert_ne!(f.apply(&[Value::Int(1024)]), f.apply(&[set(&[1024])]));
+        }
+        // SHA-1 of the printed value: `{1,2,3}` as `sha1sum` digests it.
+        assert_eq!(
+            ShaHashHex.apply(std::slice::from_ref(&a)),
+            Ok(Value::str("2ef79836e9815867d007622ccaa63c42e8f5e8bb"))
+        );
+        let Ok(Value::Set(bytes)) = ShaHash.apply(std::slice::from_ref(&a)) else {
+            panic!("a sequence")
+        };
+        assert_eq!(bytes.len(), 20);
+        let Ok(Value::Int(h)) = Hash.apply(&[a]) else {
+            panic!("an integer")
+        };
+        assert!((0..1 << 56).contains(&h));
+    }
+
+    #[test]
     fn every_bundled_function_is_implemented() {
-        for file in [
-            "LibraryStrings.def",
-            "LibraryProB.def",
-            "LibraryIO.def",
-            "LibraryMath.def",
-            "LibraryBits.def",
-            "LibraryUGraphs.def",
-            "Choose.def",
-        ] {
+        // LibraryMeta.def declares ProB's introspection so that calls of
+        // it are refused by name; every other file only what orbit computes.
+        for file in BUNDLED_DEFINITION_FILES
+            .iter()
+            .filter(|f| **f != "LibraryMeta.def")
+        {
             let text = bundled_definition_file(file).unwrap();
             for line in text.lines() {
                 if let Some(rest) = line.trim().strip_prefix("EXTERNAL_FUNCTION_") {

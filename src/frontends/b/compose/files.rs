@@ -274,11 +274,10 @@ impl Files {
                         || name.starts_with("Choose")
                         || name == "SORT.def"
                     {
-                        d = d.with_note(
-                            "orbit supplies LibraryStrings.def, LibraryIO.def, LibraryProB.def, LibraryMeta.def, LibraryMath.def, \
-                             LibraryBits.def and Choose.def \
-                             of ProB's standard library; not this one yet",
-                        );
+                        d = d.with_note(format!(
+                            "orbit supplies {} of ProB's standard library; not this one yet",
+                            crate::frontends::b::library::BUNDLED_DEFINITION_FILES.join(", ")
+                        ));
                     }
                     return Err(d);
                 }

@@ -472,6 +472,9 @@ impl Checker {
                 }
                 (vec![value], string)
             }
+            ShaHash => (vec![self.terms.var()], ints),
+            ShaHashHex => (vec![self.terms.var()], string),
+            Hash => (vec![self.terms.var()], int),
             Sin | Cos | Tan | Msb | Abs | BitNot => (vec![int], int),
             SinX | CosX | TanX | Gcd | BitAnd | BitOr | BitXor | BitShiftLeft | BitShiftRight => {
                 (vec![int, int], int)
