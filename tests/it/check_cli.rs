@@ -58,6 +58,37 @@ fn maxint_comes_from_set_pref_and_the_flag_overrides_it() {
     assert_eq!(json(&out)["states"], 10);
 }
 
+/// A misspelt preference (ProB's SudokuSym sets `SET_PREF_MINIT`) is an
+/// error at its definition, with the preference meant; an unknown name
+/// far from any is ignored with a warning.
+#[test]
+fn misspelt_preferences_are_errors_and_unknown_ones_warnings() {
+    let machine = |pref: &str| {
+        format!(
+            "MACHINE P\nDEFINITIONS {pref} == 0\nVARIABLES x\nINVARIANT x : 0..2\n\
+             INITIALISATION x := 0\nOPERATIONS inc = PRE x < 2 THEN x := x + 1 END\nEND\n"
+        )
+    };
+    let (code, _, err) = check(&machine("SET_PREF_MINIT"), &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("`SET_PREF_MINIT` is not a ProB preference"),
+        "{err}"
+    );
+    assert!(err.contains("m.mch:2:13"), "{err}");
+    assert!(err.contains("did you mean `SET_PREF_MININT`?"), "{err}");
+    let (code, out, err) = check(
+        &machine("SET_PREF_COLOUR_OF_THE_SKY"),
+        &["--no-deadlock", "--json"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        err.contains("not a ProB preference orbit knows; ignored"),
+        "{err}"
+    );
+    assert_eq!(json(&out)["states"], 3);
+}
+
 #[test]
 fn deadlock_is_reported_with_a_shortest_trace_in_text() {
     // x = MAXINT (5) has no successor.

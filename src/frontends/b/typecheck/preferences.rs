@@ -12,6 +12,12 @@
 //! bounds on the transitions it computes, `SET_PREF_MAX_OPERATIONS`, which
 //! orbit never cuts short) do not change what orbit checks.
 //!
+//! A `SET_PREF_` definition one letter or two away from a ProB preference
+//! (`SET_PREF_MINIT`, `SET_PREF_MAXOPERATIONS`) is an error, as ProB
+//! rejects a machine that sets a preference it does not have: the intended
+//! one would silently stay unset. Other names orbit does not know are
+//! ignored with a warning (ProB has preferences orbit does not list).
+//!
 //! The parser keeps definitions as macros (name, parameters, span), so the
 //! body is read back from the source text: the text after `==`.
 
@@ -20,6 +26,88 @@ use super::given_sets::const_int;
 use crate::diag::{Diagnostic, SourceFile};
 use crate::frontends::b::ast::{Definition, Machine};
 use crate::frontends::b::parser::parse_expression;
+
+/// ProB preferences a machine may set (after `SET_PREF_`): those of
+/// ProB's public examples and of its manual.
+const PREFERENCES: &[&str] = &[
+    "ALLOW_COMPLEX_LETS",
+    "ALLOW_INCOMPLETE_SETUP_CONSTANTS",
+    "ALLOW_LOCAL_OPERATION_CALLS",
+    "ALLOW_NEW_OPERATIONS_IN_REFINEMENT",
+    "ALLOW_REALS",
+    "ALLOW_SIMULTANEOUS_ASSIGNMENTS",
+    "ALLOW_UNTYPED_IDENTIFIERS",
+    "ANIMATE_SKIP_OPERATIONS",
+    "CHR",
+    "CLPFD",
+    "COMPRESSION",
+    "CSE",
+    "CSE_SUBST",
+    "CSE_WD_ONLY",
+    "DATA_VALIDATION",
+    "DEFAULT_SETSIZE",
+    "DETECT_LAMBDAS",
+    "DISPROVER_MODE",
+    "DOUBLE_EVALUATION",
+    "EXPAND_CLOSURES_FOR_STATE",
+    "EXPAND_FORALL_UPTO",
+    "IGNORE_PRJ_TYPES",
+    "KODKOD",
+    "KODKOD_MAX_NR_SOLS",
+    "KODKOD_ONLY_FULL",
+    "KODKOD_SAT_SOLVER",
+    "KODKOD_SYMMETRY",
+    "MAXINT",
+    "MAX_DISPLAY_SET",
+    "MAX_INITIALISATIONS",
+    "MAX_OPERATIONS",
+    "MEMO",
+    "MEMOIZE_FUNCTIONS",
+    "MININT",
+    "NUMBER_OF_ANIMATED_ABSTRACTIONS",
+    "OPERATION_REUSE",
+    "PARTITION_PROPERTIES",
+    "PERFORMANCE_INFO",
+    "PROOF_INFO",
+    "RANDOMISE_ENUMERATION_ORDER",
+    "RAISE_ABORT_IMMEDIATELY",
+    "RECURSIVE",
+    "REQUIRE_OUTPUT_ASSIGNMENT",
+    "SHOW_EVENTB_ANY_VALUES",
+    "SMT",
+    "SMT_SUPPORTED_INTERPRETER",
+    "SOLVER_STRENGTH",
+    "STATIC_ORDERING",
+    "STATIC_SYMMETRY_DETECTION",
+    "STRICT_RAISE_ENUM_WARNINGS",
+    "SYMBOLIC",
+    "SYMMETRY_MODE",
+    "TIME_OUT",
+    "TK_CUSTOM_STATE_VIEW_PADDING",
+    "TRACE_INFO",
+    "TRACE_UPON_ERROR",
+    "TRY_FIND_ABORT",
+    "USE_PO",
+    "USE_RECORD_CONSTRUCTION",
+    "WARN_WHEN_EXPANDING_INFINITE_CLOSURES",
+];
+
+/// The ProB preference that `pref` (a name after `SET_PREF_`, not one of
+/// [`PREFERENCES`] in any case) misspells: one edit away, or two for a
+/// name of eight characters or more.
+fn misspelt_preference(pref: &str) -> Option<&'static str> {
+    let upper = pref.to_uppercase();
+    if PREFERENCES.contains(&upper.as_str()) {
+        return None;
+    }
+    let reach = if upper.len() >= 8 { 2 } else { 1 };
+    PREFERENCES
+        .iter()
+        .map(|known| (super::scope::edit_distance(&upper, known), *known))
+        .filter(|&(d, _)| d <= reach)
+        .min()
+        .map(|(_, known)| known)
+}
 
 /// The body of a definition, `TRUE` or `FALSE`, read from the source text.
 pub fn definition_bool(def: &Definition, file: &SourceFile) -> Result<bool, Diagnostic> {
@@ -102,6 +190,21 @@ pub fn machine_preferences(
     let mut diags = Vec::new();
     for def in &machine.definitions {
         let name = def.name.name.as_str();
+        if let Some(pref) = name.strip_prefix("SET_PREF_") {
+            if let Some(known) = misspelt_preference(pref) {
+                diags.push(
+                    Diagnostic::error(def.span, format!("`{name}` is not a ProB preference"))
+                        .with_label(format!("did you mean `SET_PREF_{known}`?"))
+                        .with_note(
+                            "ProB rejects a machine that sets a preference it does not have",
+                        ),
+                );
+                continue;
+            }
+            if !PREFERENCES.contains(&pref.to_uppercase().as_str()) {
+                tracing::warn!("{name}: not a ProB preference orbit knows; ignored");
+            }
+        }
         if name == "SET_PREF_STATIC_SYMMETRY_DETECTION" {
             match definition_bool(def, file) {
                 Ok(on) => prefs.static_symmetry = Some(on),
@@ -155,6 +258,37 @@ pub fn machine_preferences(
 mod tests {
     use super::*;
     use crate::frontends::b::parser::parse_machine;
+
+    #[test]
+    fn misspelt_preferences_are_errors() {
+        for (text, known) in [
+            ("SET_PREF_MINIT == 0", Some("MININT")),
+            ("SET_PREF_MAXOPERATIONS == 7", Some("MAX_OPERATIONS")),
+            (
+                "SET_PREF_allow_local_operation_calls2 == TRUE",
+                Some("ALLOW_LOCAL_OPERATION_CALLS"),
+            ),
+            ("SET_PREF_MAXINT == 7", None),
+            ("SET_PREF_maxint == 7", None),
+            ("SET_PREF_SOMETHING_ELSE_ENTIRELY == 7", None),
+        ] {
+            let text = format!("MACHINE m\nDEFINITIONS {text}\nEND\n");
+            let file = SourceFile::new("m.mch", &text);
+            let machine = parse_machine(&file).unwrap();
+            match (machine_preferences(&machine, &file), known) {
+                (Ok(_), None) => {}
+                (Err(ds), Some(known)) => {
+                    assert!(ds[0].message.contains("is not a ProB preference"), "{text}");
+                    assert!(
+                        format!("{:?}", ds[0]).contains(known),
+                        "{text}: {:?}",
+                        ds[0]
+                    );
+                }
+                (got, _) => panic!("{text}: {got:?}"),
+            }
+        }
+    }
 
     #[test]
     fn static_symmetry_detection_is_read_as_a_truth_value() {

@@ -159,7 +159,7 @@ impl Scope {
 }
 
 /// Levenshtein distance between two strings, by characters; case changes cost 1.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(super) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
