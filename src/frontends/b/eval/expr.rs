@@ -182,10 +182,7 @@ impl Interpreter {
         match &e.kind {
             EK::Lit(v) => Ok(thread_copy(v)),
             EK::Read(slot) => {
-                let v = match slot {
-                    Slot::Const(i) => &env.consts[*i as usize],
-                    Slot::Frame(i) => &env.frame[*i as usize],
-                };
+                let v = env.read(*slot);
                 if let Value::Symbolic(sym) = v
                     && self.bound_integers
                 {
@@ -1142,55 +1139,35 @@ impl Interpreter {
     /// unions and intersections of such): `A /\ e` and `A - e` keep the
     /// members of `A` that pass it.
     pub(crate) fn is_unlistable(&self, e: &CExpr, env: &Env<'_>) -> bool {
+        self.unlistable(e, Some(env))
+    }
+
+    /// [`Self::is_unlistable`]; without `env`, by what `e` writes alone
+    /// (an unbounded built-in set of integers, or sets made of one), not
+    /// the constants it reads.
+    fn unlistable(&self, e: &CExpr, env: Option<&Env<'_>>) -> bool {
         match &e.kind {
             EK::Ints(kind) => !matches!(self.int_bounds(*kind), (Some(_), Some(_))),
             // A constant kept symbolic (`iv = INTEGER`).
             EK::Read(slot) => {
-                let v = match slot {
-                    Slot::Const(i) => env.consts.get(*i as usize),
-                    Slot::Frame(i) => env.frame.get(*i as usize),
-                };
+                let v = env.and_then(|env| env.get(*slot));
                 matches!(v, Some(Value::Symbolic(_)))
             }
             // The domain of a function kept symbolic (`dom(f)` for `f =
             // %n.(n : NATURAL | ..)`): tested by membership.
-            EK::Unary(UnaryOp::Dom, f) if matches!(f.kind, EK::Read(_)) => {
-                self.is_unlistable(f, env)
-            }
+            EK::Unary(UnaryOp::Dom, f) if matches!(f.kind, EK::Read(_)) => self.unlistable(f, env),
             // `NATURAL - (0..3)`, `NATURAL \/ A`, `NATURAL /\ INTEGER`:
             // their members told by a test on each part.
-            EK::Binary(BinaryOp::Minus, a, _) => self.is_unlistable(a, env),
+            EK::Binary(BinaryOp::Minus, a, _) => self.unlistable(a, env),
             // `INTEGER * NATURAL1` as written: a set product (an integer
             // product has no set operand), its pairs told by a test on each
             // side. A product of constants (`T * C` for `C = INTEGER`) is
             // listed within the bounds, as relations over it may need.
-            EK::Binary(BinaryOp::Mul, a, b) => {
-                self.written_unlistable(a) || self.written_unlistable(b)
-            }
-            EK::Binary(BinaryOp::Union, a, b) => {
-                self.is_unlistable(a, env) || self.is_unlistable(b, env)
-            }
+            EK::Binary(BinaryOp::Mul, a, b) => self.unlistable(a, None) || self.unlistable(b, None),
+            EK::Binary(BinaryOp::Union, a, b) => self.unlistable(a, env) || self.unlistable(b, env),
             // The right operand first: in a chain `s1 /\ s2 /\ ...` (parsed
             // to the left) it is a leaf, and the left one a walk down the chain.
-            EK::Binary(BinaryOp::Inter, a, b) => {
-                self.is_unlistable(b, env) && self.is_unlistable(a, env)
-            }
-            _ => false,
-        }
-    }
-
-    /// [`Self::is_unlistable`] by what `e` writes: an unbounded built-in
-    /// set of integers, or sets made of one, not a constant it reads.
-    fn written_unlistable(&self, e: &CExpr) -> bool {
-        match &e.kind {
-            EK::Ints(kind) => !matches!(self.int_bounds(*kind), (Some(_), Some(_))),
-            EK::Binary(BinaryOp::Minus, a, _) => self.written_unlistable(a),
-            EK::Binary(BinaryOp::Union | BinaryOp::Mul, a, b) => {
-                self.written_unlistable(a) || self.written_unlistable(b)
-            }
-            EK::Binary(BinaryOp::Inter, a, b) => {
-                self.written_unlistable(a) && self.written_unlistable(b)
-            }
+            EK::Binary(BinaryOp::Inter, a, b) => self.unlistable(b, env) && self.unlistable(a, env),
             _ => false,
         }
     }

@@ -139,6 +139,26 @@ pub(crate) struct Env<'a> {
     pub pending: std::mem::ManuallyDrop<Vec<(u32, Vec<Value>)>>,
 }
 
+impl Env<'_> {
+    /// The value `slot` holds (a constant or a frame slot).
+    #[inline]
+    pub(crate) fn read(&self, slot: ir::Slot) -> &Value {
+        match slot {
+            ir::Slot::Const(i) => &self.consts[i as usize],
+            ir::Slot::Frame(i) => &self.frame[i as usize],
+        }
+    }
+
+    /// [`Env::read`], or `None` where `slot` is beyond what this
+    /// environment holds.
+    pub(crate) fn get(&self, slot: ir::Slot) -> Option<&Value> {
+        match slot {
+            ir::Slot::Const(i) => self.consts.get(i as usize),
+            ir::Slot::Frame(i) => self.frame.get(i as usize),
+        }
+    }
+}
+
 /// Internal error: an [`EvalError`] plus whether it is a function applied
 /// outside its domain (which guards treat as false). Boxed, so that the
 /// `R<Value>` every evaluation returns is two words, returned in

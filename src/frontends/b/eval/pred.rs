@@ -153,10 +153,7 @@ impl Interpreter {
         }
         match &s.kind {
             EK::Read(slot) => {
-                let sv = match slot {
-                    super::ir::Slot::Const(i) => &env.consts[*i as usize],
-                    super::ir::Slot::Frame(i) => &env.frame[*i as usize],
-                };
+                let sv = env.read(*slot);
                 if let Value::Symbolic(sym) = sv {
                     let sym = sym.clone();
                     return self.member_symbolic(v, &sym, env);
@@ -313,10 +310,7 @@ impl Interpreter {
         // ascend, so with `S` explicit their membership is one merge with
         // `S` instead of a search per pair.
         let domain = match &a.kind {
-            EK::Read(slot) => match slot {
-                super::ir::Slot::Const(i) => &env.consts[*i as usize],
-                super::ir::Slot::Frame(i) => &env.frame[*i as usize],
-            },
+            EK::Read(slot) => env.read(*slot),
             // This thread's copy of the program's literal (see
             // `thread_copy`): cloning the shared one writes its count.
             EK::Lit(v) => &thread_copy(v),

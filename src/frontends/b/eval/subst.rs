@@ -10,7 +10,7 @@
 //! combination is applied.
 
 use super::enumerate::bind_pattern;
-use super::ir::{CExpr, CSubst, CWhile, EK, Pattern, Simultaneous, Slot, Solver};
+use super::ir::{CExpr, CSubst, CWhile, EK, Pattern, Simultaneous, Solver};
 
 use super::{Env, Fail, Interpreter, R};
 use crate::frontends::b::value::{Value, relations, sets};
@@ -26,10 +26,7 @@ impl Interpreter {
     /// itself, not its bounded part (which another constant may equal).
     fn assigned(&self, e: &CExpr, env: &mut Env<'_>) -> R<Value> {
         if let EK::Read(slot) = &e.kind {
-            let v = match slot {
-                Slot::Const(i) => &env.consts[*i as usize],
-                Slot::Frame(i) => &env.frame[*i as usize],
-            };
+            let v = env.read(*slot);
             if let Value::Symbolic(_) = v {
                 return Ok(v.clone());
             }

@@ -239,10 +239,7 @@ impl Interpreter {
             .slots
             .iter()
             .filter_map(|slot| {
-                let value = match *slot {
-                    Slot::Const(i) => env.consts.get(i as usize),
-                    Slot::Frame(i) => env.frame.get(i as usize),
-                };
+                let value = env.get(*slot);
                 let Some(Value::Symbolic(s)) = value else {
                     return None;
                 };

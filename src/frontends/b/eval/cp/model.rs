@@ -4848,12 +4848,11 @@ impl<'i> Model<'i> {
         let [(c, x)] = d.terms[..] else {
             return;
         };
-        if !self.wide.iter().any(|w| w.1 == x) || self.clamped.contains(&x) {
+        if c == 0 || !self.wide.iter().any(|w| w.1 == x) || self.clamped.contains(&x) {
             return;
         }
         // c * x + k op 0: x op' -k / c, the side flipped where c < 0.
-        let bound = -(d.k as f64) / c as f64;
-        if bound.abs() >= WIDE as f64 {
+        if (i128::from(d.k) / i128::from(c)).abs() >= i128::from(WIDE) {
             return;
         }
         let (below, above) = match op {
