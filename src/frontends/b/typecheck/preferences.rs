@@ -92,21 +92,27 @@ const PREFERENCES: &[&str] = &[
     "WARN_WHEN_EXPANDING_INFINITE_CLOSURES",
 ];
 
-/// The ProB preference that `pref` (a name after `SET_PREF_`, not one of
-/// [`PREFERENCES`] in any case) misspells: one edit away, or two for a
-/// name of eight characters or more.
-fn misspelt_preference(pref: &str) -> Option<&'static str> {
+/// What `pref` (a name after `SET_PREF_`) is to orbit.
+enum Preference {
+    /// One of [`PREFERENCES`], in any case.
+    Known,
+    /// One edit from this preference, or two for a name of eight
+    /// characters or more.
+    Misspelt(&'static str),
+    /// Neither: a preference orbit does not list, or none.
+    Unknown,
+}
+
+fn preference(pref: &str) -> Preference {
     let upper = pref.to_uppercase();
     if PREFERENCES.contains(&upper.as_str()) {
-        return None;
+        return Preference::Known;
     }
     let reach = if upper.len() >= 8 { 2 } else { 1 };
-    PREFERENCES
-        .iter()
-        .map(|known| (super::scope::edit_distance(&upper, known), *known))
-        .filter(|&(d, _)| d <= reach)
-        .min()
-        .map(|(_, known)| known)
+    match super::scope::closest(&upper, PREFERENCES.iter().copied(), reach) {
+        Some(known) => Preference::Misspelt(known),
+        None => Preference::Unknown,
+    }
 }
 
 /// The body of a definition, `TRUE` or `FALSE`, read from the source text.
@@ -191,18 +197,21 @@ pub fn machine_preferences(
     for def in &machine.definitions {
         let name = def.name.name.as_str();
         if let Some(pref) = name.strip_prefix("SET_PREF_") {
-            if let Some(known) = misspelt_preference(pref) {
-                diags.push(
-                    Diagnostic::error(def.span, format!("`{name}` is not a ProB preference"))
-                        .with_label(format!("did you mean `SET_PREF_{known}`?"))
-                        .with_note(
-                            "ProB rejects a machine that sets a preference it does not have",
-                        ),
-                );
-                continue;
-            }
-            if !PREFERENCES.contains(&pref.to_uppercase().as_str()) {
-                tracing::warn!("{name}: not a ProB preference orbit knows; ignored");
+            match preference(pref) {
+                Preference::Known => {}
+                Preference::Misspelt(known) => {
+                    diags.push(
+                        Diagnostic::error(def.span, format!("`{name}` is not a ProB preference"))
+                            .with_label(format!("did you mean `SET_PREF_{known}`?"))
+                            .with_note(
+                                "ProB rejects a machine that sets a preference it does not have",
+                            ),
+                    );
+                    continue;
+                }
+                Preference::Unknown => {
+                    tracing::warn!("{name}: not a ProB preference orbit knows; ignored");
+                }
             }
         }
         if name == "SET_PREF_STATIC_SYMMETRY_DETECTION" {

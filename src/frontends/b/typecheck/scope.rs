@@ -147,19 +147,26 @@ impl Scope {
             .iter()
             .filter(|(_, b)| self.visible(b.what, clause))
             .map(|(n, _)| n.as_str());
-        let mut best: Option<(usize, &str)> = None;
-        for candidate in locals.chain(globals) {
-            let d = edit_distance(name, candidate);
-            if d <= limit && best.is_none_or(|(bd, bn)| (d, candidate) < (bd, bn)) {
-                best = Some((d, candidate));
-            }
-        }
-        best.map(|(_, n)| n.to_string())
+        closest(name, locals.chain(globals), limit).map(str::to_string)
     }
 }
 
+/// The candidate nearest `name` by [`edit_distance`], at most `limit`
+/// edits away (the first in order of names among equally near ones).
+pub(super) fn closest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+    limit: usize,
+) -> Option<&'a str> {
+    candidates
+        .map(|candidate| (edit_distance(name, candidate), candidate))
+        .filter(|&(d, _)| d <= limit)
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
 /// Levenshtein distance between two strings, by characters; case changes cost 1.
-pub(super) fn edit_distance(a: &str, b: &str) -> usize {
+fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
